@@ -1,0 +1,136 @@
+"""Findings and the registry of their codes.
+
+Every finding carries a code (``TFM`` + three digits).  A code is declared once, as a
+:class:`Rule`, next to the code that emits it (core codes here, rewrite codes in their
+rewrite module), and ``tf2migrate --explain CODE`` prints the rule's documentation.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(str, enum.Enum):
+    """How much a finding matters for the exit status.
+
+    ``error`` findings make the run exit 1 even when nothing changes (a graph was left
+    on TF1 and a human must act); ``info`` findings describe a change that was made.
+    """
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class FixSafety(str, enum.Enum):
+    SAFE = "safe"  # the rewrite keeps the program's meaning
+    NONE = "none"  # no automatic fix; the code is left as it was
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    fix_safety: FixSafety
+    what: str = ""
+    why: str = ""
+    example: str = ""
+    instead: str = ""
+
+    def explain(self) -> str:
+        parts = [f"{self.code} ({self.name}): {self.summary}", ""]
+        for title, text in (
+            ("What it does", self.what),
+            ("Why", self.why),
+            ("Example", self.example),
+            ("Use instead", self.instead),
+        ):
+            if text:
+                parts += [f"## {title}", text.strip("\n"), ""]
+        parts += [f"Severity: {self.severity.value}", f"Fix safety: {self.fix_safety.value}"]
+        return "\n".join(parts)
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def register(*rules: Rule) -> None:
+    for rule in rules:
+        existing = _REGISTRY.get(rule.code)
+        if existing is not None and existing != rule:
+            raise ValueError(f"code {rule.code} registered twice")
+        _REGISTRY[rule.code] = rule
+
+
+def rule(code: str) -> Rule:
+    _load_all_rules()
+    return _REGISTRY[code]
+
+
+def all_rules() -> list[Rule]:
+    _load_all_rules()
+    return [_REGISTRY[c] for c in sorted(_REGISTRY)]
+
+
+def _load_all_rules() -> None:
+    # Rewrite modules declare their rules at import time.
+    from tf2migrate import rewrites  # noqa: F401
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    path: str = "<string>"
+    line: int = 1
+    column: int = 1
+    severity: Severity = field(default=Severity.INFO)
+
+    def render(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+    def as_json(self) -> dict:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity.value,
+            "name": _REGISTRY[self.code].name if self.code in _REGISTRY else None,
+        }
+
+
+# Core codes: emitted by the pipeline itself, not by a rewrite.
+PARSE_ERROR = Rule(
+    "TFM001",
+    "parse-error",
+    "The file could not be parsed as Python 3; it was left untouched.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a file that libcst cannot parse (a syntax error, or Python 2 code such as `print x`).",
+    why="A file that does not parse cannot be rewritten safely; the run goes on with the other files.",
+    instead="Port the file to Python 3 first (for example with `pyupgrade` or `2to3`), then run tf2migrate again.",
+)
+INTERNAL_ERROR = Rule(
+    "TFM002",
+    "internal-error",
+    "tf2migrate failed on this file; it was left untouched.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a failure inside tf2migrate, including a rewrite whose output would not parse.",
+    why="tf2migrate never writes output it cannot parse. Please report the file that triggered it.",
+)
+UNREADABLE_FILE = Rule(
+    "TFM003",
+    "unreadable-file",
+    "The file could not be read or decoded; it was left untouched.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a file that vanished, cannot be read, is not valid in its declared encoding, or is a symlink.",
+    why="The run goes on with the other files; nothing is written to this one.",
+)
+register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE)
