@@ -76,8 +76,15 @@ def all_rules() -> list[Rule]:
 
 
 def _load_all_rules() -> None:
-    # Rewrite modules declare their rules at import time.
-    from tf2migrate import rewrites  # noqa: F401
+    # Rewrite modules declare their rules at import time; find them all, pyupgrade-style.
+    import importlib
+    import pkgutil
+
+    from tf2migrate import rewrites
+    from tf2migrate.analysis import blockers  # noqa: F401
+
+    for info in pkgutil.iter_modules(rewrites.__path__):
+        importlib.import_module(f"{rewrites.__name__}.{info.name}")
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Rewrites: one module per concern, each declaring the codes (Rules) it reports."""

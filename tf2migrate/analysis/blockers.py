@@ -1,0 +1,117 @@
+"""Codes for the reasons a graph is left unchanged.
+
+The rule is all-or-nothing: when any site of a file's graphs cannot be converted with
+its meaning kept, the whole file is left as it was and every blocking site is reported.
+"""
+
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+
+_LEFT_ALONE = (
+    "tf2migrate converts a file's graphs all or nothing, so the file was left unchanged. "
+    "Partial conversion of one graph is worse than none: it would mix graph tensors and "
+    "eager values."
+)
+
+GRAPH_VALUE_OUTSIDE_RUN = Rule(
+    "TFM301",
+    "graph-value-used-outside-run",
+    "A graph tensor or placeholder is used outside a Session run.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a placeholder, a graph tensor or a session used by ordinary Python code, "
+    "not as a fetch or feed of `sess.run`/`.eval()`.",
+    why="After migration the tensor is computed inside a generated function, so the name no "
+    "longer exists where this code reads it. " + _LEFT_ALONE,
+    example="y = tf.matmul(x, W)\nprint(y.shape)          # reads the graph tensor",
+    instead="Read the value through `sess.run(y, ...)`, or compute static facts (shapes) from "
+    "the placeholder's declared shape.",
+)
+UNSUPPORTED_FEED = Rule(
+    "TFM302",
+    "unsupported-feed",
+    "A feed_dict that tf2migrate cannot map to function arguments.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a run site whose `feed_dict` is not a dict display (or a variable bound once "
+    "to one) keyed by placeholders, that feeds a tensor that is not a placeholder, or that "
+    "does not feed a placeholder the fetches need.",
+    why="Every placeholder becomes an argument of a generated function; the argument values "
+    "must be known at the call. " + _LEFT_ALONE,
+    instead="Build the feed as a literal `{x: value}` at the run site.",
+)
+UNSUPPORTED_SESSION = Rule(
+    "TFM303",
+    "unsupported-session-use",
+    "A Session is used in a way tf2migrate does not convert.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `run` options or metadata, partial runs, a session passed to other code "
+    "(for example `saver.save(sess, ...)`), `tf.get_default_session()`, or a session on an "
+    "object attribute.",
+    why="Only run sites whose fetches and feeds are visible can become function calls. " + _LEFT_ALONE,
+)
+VARIABLE_IN_COMPUTATION = Rule(
+    "TFM304",
+    "variables-created-in-computation",
+    "Variables are created from placeholder-dependent values.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a statement that both creates variables (tf.Variable, tf.get_variable, "
+    "tf.layers, a helper that creates them) and reads placeholders or graph tensors.",
+    why="A generated function runs on every call; variables must be created once, where the "
+    "TF1 program created them. " + _LEFT_ALONE,
+    instead="Create the variables from constants or shapes, then use them in the computation.",
+)
+UNSUPPORTED_GRADIENTS = Rule(
+    "TFM305",
+    "unsupported-gradients",
+    "A tf.gradients call that cannot be turned into a GradientTape with the same meaning.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `tf.gradients` with `stop_gradients`, or a gradient taken inside control "
+    "flow of the graph-building code.",
+    why="A tape records only what runs inside it; tf2migrate never emits a tape that cannot "
+    "see the computation. " + _LEFT_ALONE,
+)
+UNSUPPORTED_GRAPH_CODE = Rule(
+    "TFM306",
+    "unsupported-graph-code",
+    "Graph-building code that tf2migrate cannot move into a function.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports graph-building statements that tf2migrate cannot move into generated "
+    "functions with their meaning kept: placeholders inside control flow, a graph built from "
+    "a Python value that changes before the graph runs, savers, summaries, collections, "
+    "queues, or fetches defined after the code that runs them.",
+    why=_LEFT_ALONE,
+)
+CLASS_BASED_GRAPH = Rule(
+    "TFM307",
+    "class-based-graph",
+    "A graph built on an object (self.placeholder / self.sess) is not converted yet.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports placeholders and sessions stored on `self`.",
+    why="Class-based graphs are converted as a whole class; that conversion is not part of "
+    "this release. " + _LEFT_ALONE,
+)
+REINITIALIZATION = Rule(
+    "TFM308",
+    "variables-reinitialized",
+    "Variables are initialized more than once.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports an initializer run more than once or inside a loop.",
+    why="Running an initializer again resets the variables; eager variables are initialized "
+    "once, when created, so removing the second run would change the results. " + _LEFT_ALONE,
+)
+register(
+    GRAPH_VALUE_OUTSIDE_RUN,
+    UNSUPPORTED_FEED,
+    UNSUPPORTED_SESSION,
+    VARIABLE_IN_COMPUTATION,
+    UNSUPPORTED_GRADIENTS,
+    UNSUPPORTED_GRAPH_CODE,
+    CLASS_BASED_GRAPH,
+    REINITIALIZATION,
+)

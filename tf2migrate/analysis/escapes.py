@@ -1,0 +1,110 @@
+"""Find graph values that ordinary Python code reads (TFM301 / TFM303).
+
+After migration, placeholders and graph tensors live only inside generated functions and
+sessions are gone.  Code that is kept — anything that is not a graph statement, or the
+fetch and feed keys of a run site — must not read them, or the migrated program would
+fail with a NameError (or, worse, read a stale value).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import VANISHING_KINDS, GraphFacts, Kind, Scope
+
+
+class _EscapeFinder(cst.CSTVisitor):
+    def __init__(self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int]) -> None:
+        self.facts = facts
+        self.scope = scope
+        self.order = order
+        self.skip = skip
+        self.graph_defs = graph_defs
+        self.local_names: list[set[str]] = []
+        self.not_references: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.skip:
+            return False
+        return super().on_visit(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if id(node) in self.graph_defs:
+            return False
+        from tf2migrate.analysis.names import names_bound
+
+        self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)})
+        self.not_references.add(id(node.name))
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if id(original_node) not in self.graph_defs:
+            self.local_names.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.local_names.append({p.name.value for p in _params(node)})
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.local_names.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.not_references.add(id(node.name))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.not_references.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.not_references.add(id(node.name))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) in self.not_references:
+            return
+        name = node.value
+        if any(name in local for local in self.local_names):
+            return
+        if name in self.facts.session_names and id(node) not in self.facts.allowed_session_reads:
+            self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close")
+            return
+        before = None if self.local_names else self.order
+        current: Scope | None = self.scope
+        while current is not None:
+            if name in current.bindings:
+                target = current.resolve(name, before)
+                if target is not None and target.kind in VANISHING_KINDS and target.defines:
+                    self.facts.block(
+                        node,
+                        blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                        f"`{name}` ({target.kind.value}) is used outside a Session run",
+                    )
+                return
+            current = current.parent
+            before = None
+
+
+def _params(node) -> list[cst.Param]:
+    p = node.params
+    return [*p.posonly_params, *p.params, *p.kwonly_params] + [
+        x for x in (p.star_arg, p.star_kwarg) if isinstance(x, cst.Param)
+    ]
+
+
+def find_escapes(facts: GraphFacts) -> None:
+    skip: set[int] = set()
+    for scope in facts.scopes:
+        for site in scope.run_sites:
+            skip.add(id(site.fetch))
+            if isinstance(site.feed, cst.Dict):
+                skip.update(id(e.key) for e in site.feed.elements if isinstance(e, cst.DictElement))
+    for feed in facts.feed_dicts.values():
+        skip.update(id(e.key) for e in feed.dict_node.elements if isinstance(e, cst.DictElement))
+    graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
+                continue
+            statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs))

@@ -1,0 +1,796 @@
+"""Graph facts for a TF1 module: what each graph-building statement is, and where graphs run.
+
+Computed once per file (one walk per scope) and shared by every rewrite.  A *graph
+scope* is the module body, or a function body that creates placeholders or sessions.
+Its *effective statements* are its body with graph contexts (``with g.as_default():``)
+and session blocks (``with tf.Session() as sess:``) opened up, because those blocks go
+away in TF2 and their contents become ordinary statements of the scope.
+
+Statement kinds:
+  PLACEHOLDER  ``x = tf.placeholder(...)``               → argument of generated functions
+  VARIABLE     creates variables (no placeholder input)   → kept where it is (created once)
+  TENSOR       builds graph tensors                       → moved into generated functions
+  INIT         ``init = tf.global_variables_initializer()`` → removed
+  SESSION      ``sess = tf.Session(...)``                 → removed
+  CONFIG       ``config = tf.ConfigProto(...)`` and its settings → removed
+  DROP         ``tf.reset_default_graph()``, ``sess.close()``, v1 switches → removed
+  PYTHON       everything else                            → kept; run sites inside rewritten
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.names import assigned_names, read_and_bound
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import Rule
+
+
+class Kind(enum.Enum):
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    TENSOR = "tensor"
+    INIT = "init"
+    SESSION = "session"
+    CONFIG = "config"
+    DROP = "drop"
+    PYTHON = "python"
+
+
+GRAPH_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT})
+# Kinds whose names vanish after migration: reading them from kept code is a blocker.
+VANISHING_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP})
+
+PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
+SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
+CONFIG_CALLS = frozenset({"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions"})
+INIT_CALLS = frozenset(
+    {
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "variables_initializer",
+        "initialize_all_variables",
+        "initialize_local_variables",
+        "initialize_variables",
+        "tables_initializer",
+    }
+)
+# Calls that switch TF2 behaviour off; they go away once the file runs eagerly.
+V1_SWITCH_CALLS = frozenset(
+    {
+        "disable_v2_behavior",
+        "disable_eager_execution",
+        "disable_v2_tensorshape",
+        "disable_resource_variables",
+        "disable_control_flow_v2",
+    }
+)
+DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
+VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
+VARIABLE_CALL_PREFIXES = ("layers.", "keras.layers.", "contrib.layers.")
+# TF1 facilities whose conversion belongs to later work (training, summaries, input
+# pipelines); graph code that uses them stays on TF1 as a whole.
+UNSUPPORTED_CALL_PREFIXES = (
+    "train.",
+    "summary.",
+    "contrib.",
+    "estimator.",
+    "data.",
+    "add_to_collection",
+    "get_collection",
+    "trainable_variables",
+    "global_variables",
+    "get_default_graph",
+    "get_default_session",
+    "make_template",
+    "while_loop",
+    "cond",
+    "py_func",
+    "Print",
+)
+# Calls of TF that give Python objects rather than graph tensors.
+PYTHON_VALUE_CALLS = frozenset({"set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType"})
+GRADIENT_CALLS = frozenset({"gradients"})
+GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
+
+
+@dataclass
+class Placeholder:
+    name: str
+    dtype: cst.BaseExpression | None
+    default: cst.BaseExpression | None  # placeholder_with_default's value
+    call: cst.Call
+
+
+@dataclass
+class Statement:
+    node: cst.BaseStatement
+    order: int
+    kind: Kind
+    defines: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    deps: frozenset[int] = frozenset()
+    placeholder: Placeholder | None = None
+    gradient_calls: tuple[cst.Call, ...] = ()
+    calls_gradient_helper: bool = False
+    value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
+    compound: bool = False
+
+
+@dataclass
+class RunSite:
+    """``sess.run(...)``, ``tensor.eval(...)`` or ``op.run(...)``."""
+
+    call: cst.Call
+    form: str  # "session.run" | "eval" | "op.run"
+    fetch: cst.BaseExpression
+    feed: cst.BaseExpression | None
+    order: int | None  # effective statement of the owning scope, None inside a nested def
+    in_loop: bool
+    statement: cst.SimpleStatementLine | None  # set when the call is the whole statement
+    function: cst.FunctionDef | None  # innermost enclosing def (for feed-dict lookup)
+
+
+@dataclass
+class Blocker:
+    node: cst.CSTNode
+    rule: Rule
+    message: str
+
+
+@dataclass
+class Scope:
+    owner: cst.Module | cst.FunctionDef
+    parent: Scope | None
+    statements: list[Statement] = field(default_factory=list)
+    # with-blocks opened up (graph contexts, session blocks), by kind
+    unwrapped: dict[int, tuple[cst.With, str]] = field(default_factory=dict)
+    run_sites: list[RunSite] = field(default_factory=list)
+    # name -> orders of effective statements that bind it (any kind)
+    bindings: dict[str, list[int]] = field(default_factory=dict)
+    # names bound anywhere below an effective statement (loops, nested blocks), with order
+    nested_bindings: dict[str, list[int]] = field(default_factory=dict)
+
+    def resolve(self, name: str, before: int | None) -> Statement | None:
+        """The effective statement whose binding of ``name`` reaches ``before``
+        (None: the last binding, for code that runs later, e.g. in a nested def)."""
+        orders = self.bindings.get(name)
+        if not orders:
+            return None
+        if before is None:
+            return self.statements[orders[-1]]
+        reaching = [o for o in orders if o < before]
+        return self.statements[reaching[-1]] if reaching else None
+
+    def graph_statement(self, name: str, before: int | None) -> Statement | None:
+        statement = self.resolve(name, before)
+        if statement is not None and statement.kind in GRAPH_KINDS:
+            return statement
+        return None
+
+
+@dataclass
+class FeedDict:
+    """A variable bound once to a dict display keyed by placeholders (``tf_dict``)."""
+
+    name: str
+    assign: cst.Assign
+    dict_node: cst.Dict
+    function: cst.FunctionDef | None
+    count: int = 1
+
+
+@dataclass
+class Helper:
+    node: cst.FunctionDef
+    creates_variables: bool = False
+    uses_gradients: bool = False
+
+
+@dataclass
+class GraphFacts:
+    imports: TfImports
+    scopes: list[Scope] = field(default_factory=list)
+    helpers: dict[str, Helper] = field(default_factory=dict)
+    session_names: set[str] = field(default_factory=set)
+    config_names: set[str] = field(default_factory=set)
+    feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
+    blockers: list[Blocker] = field(default_factory=list)
+    # Sites the rewrites report on (for the findings they emit).
+    v1_switches: list[cst.Call] = field(default_factory=list)
+    # Session.run keyword ``session=sess`` and other allowed reads of session names.
+    allowed_session_reads: set[int] = field(default_factory=set)
+
+    @property
+    def has_graph_work(self) -> bool:
+        return any(
+            s.kind is not Kind.PYTHON or scope.unwrapped or scope.run_sites
+            for scope in self.scopes
+            for s in scope.statements
+        )
+
+    def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
+        self.blockers.append(Blocker(node, rule, message))
+
+
+def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position < len(positional):
+        return positional[position].value
+    return None
+
+
+def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    return _first_arg(call, keyword, position)
+
+
+class _CallFinder(cst.CSTVisitor):
+    """Every Call in a subtree, without entering nested function bodies."""
+
+    def __init__(self, enter_defs: bool) -> None:
+        self.calls: list[cst.Call] = []
+        self.enter_defs = enter_defs
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self.enter_defs
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
+    finder = _CallFinder(enter_defs)
+    node.visit(finder)
+    return finder.calls
+
+
+class GraphAnalyzer:
+    """Builds :class:`GraphFacts` for one module."""
+
+    def __init__(self, module: cst.Module, imports: TfImports) -> None:
+        self.module = module
+        self.tf = imports
+        self.facts = GraphFacts(imports)
+
+    # ----------------------------------------------------------------- helpers
+    def _is_variable_call(self, call: cst.Call) -> bool:
+        name = self.tf.call_name(call)
+        if name is not None:
+            return name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES)
+        helper = self._helper_for(call)
+        return helper is not None and helper.creates_variables
+
+    def _helper_for(self, call: cst.Call) -> Helper | None:
+        if isinstance(call.func, cst.Name):
+            return self.facts.helpers.get(call.func.value)
+        return None
+
+    def _collect_helpers(self) -> None:
+        """Module functions: do they create variables or take tf.gradients (transitively)?"""
+        functions: dict[str, cst.FunctionDef] = {}
+        for statement in self.module.body:
+            if isinstance(statement, cst.FunctionDef):
+                functions[statement.name.value] = statement
+        calls = {name: calls_in(node.body, enter_defs=True) for name, node in functions.items()}
+        helpers = {name: Helper(node) for name, node in functions.items()}
+        self.facts.helpers = helpers
+        changed = True
+        while changed:
+            changed = False
+            for name, helper in helpers.items():
+                for call in calls[name]:
+                    tf_name = self.tf.call_name(call)
+                    callee = self._helper_for(call)
+                    creates = (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES))) or (
+                        callee is not None and callee is not helper and callee.creates_variables
+                    )
+                    grads = tf_name in GRADIENT_CALLS or (
+                        callee is not None and callee is not helper and callee.uses_gradients
+                    )
+                    if creates and not helper.creates_variables:
+                        helper.creates_variables = changed = True
+                    if grads and not helper.uses_gradients:
+                        helper.uses_gradients = changed = True
+
+    # ------------------------------------------------------------------ entry
+    def analyze(self) -> GraphFacts:
+        self._collect_helpers()
+        self._collect_session_and_config_names()
+        self._check_classes()
+        module_scope = Scope(self.module, None)
+        self._analyze_scope(module_scope, self.module.body)
+        for function in self._function_scopes(self.module.body):
+            scope = Scope(function, module_scope)
+            self._analyze_scope(scope, function.body.body)
+        self._find_run_sites()
+        self._collect_feed_dicts()
+        return self.facts
+
+    def _collect_session_and_config_names(self) -> None:
+        for call in calls_in(self.module, enter_defs=True):
+            name = self.tf.call_name(call)
+            if name in V1_SWITCH_CALLS:
+                self.facts.v1_switches.append(call)
+        for node in _walk(self.module):
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                name = self.tf.call_name(node.value)
+                targets = [t.target for t in node.targets]
+                if name in SESSION_CALLS:
+                    for t in targets:
+                        if isinstance(t, cst.Name):
+                            self.facts.session_names.add(t.value)
+                elif name in CONFIG_CALLS:
+                    for t in targets:
+                        if isinstance(t, cst.Name):
+                            self.facts.config_names.add(t.value)
+            elif isinstance(node, cst.WithItem) and node.asname is not None:
+                if self._is_session_context(node.item) and isinstance(node.asname.name, cst.Name):
+                    self.facts.session_names.add(node.asname.name.value)
+
+    def _check_classes(self) -> None:
+        for node in _walk(self.module):
+            if isinstance(node, cst.ClassDef):
+                for call in calls_in(node, enter_defs=True):
+                    name = self.tf.call_name(call)
+                    if name in PLACEHOLDER_CALLS or name in SESSION_CALLS:
+                        self.facts.block(
+                            call,
+                            blockers.CLASS_BASED_GRAPH,
+                            f"`{name}` inside class `{node.name.value}`: class-based graphs are not converted yet",
+                        )
+                        break
+
+    def _function_scopes(self, body) -> list[cst.FunctionDef]:
+        """Functions (at any depth, outside classes) that build or run their own graph."""
+        found: list[cst.FunctionDef] = []
+        for statement in body:
+            for node in _walk(statement, skip_classes=True):
+                if isinstance(node, cst.FunctionDef):
+                    own = [
+                        c
+                        for c in calls_in(node.body)
+                        if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS
+                    ]
+                    if own:
+                        found.append(node)
+        return found
+
+    # ------------------------------------------------------- contexts (with)
+    def _is_session_context(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Call):
+            if self.tf.call_name(expr) in SESSION_CALLS:
+                return True
+            # tf.Session().as_default() / sess.as_default()
+            if m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
+                inner = expr.func.value  # type: ignore[attr-defined]
+                if isinstance(inner, cst.Call) and self.tf.call_name(inner) in SESSION_CALLS:
+                    return True
+                if isinstance(inner, cst.Name) and inner.value in self.facts.session_names:
+                    return True
+        return False
+
+    def _is_graph_context(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Call) and m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
+            inner = expr.func.value  # type: ignore[attr-defined]
+            if isinstance(inner, cst.Call) and self.tf.call_name(inner) == "Graph":
+                return True
+            if isinstance(inner, cst.Name) and inner.value in self._graph_names:
+                return True
+        return False
+
+    def _context_kind(self, node: cst.With) -> str | None:
+        kinds = set()
+        for item in node.items:
+            if self._is_session_context(item.item):
+                kinds.add("session")
+            elif self._is_graph_context(item.item):
+                kinds.add("graph")
+            else:
+                kinds.add("other")
+        if kinds == {"session"} or kinds == {"graph"}:
+            return kinds.pop()
+        if "session" in kinds or "graph" in kinds:
+            self.facts.block(node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers")
+        return None
+
+    # ------------------------------------------------------------ statements
+    def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for statement in body:
+            if isinstance(statement, cst.With):
+                kind = self._context_kind(statement)
+                if kind is not None:
+                    scope.unwrapped[id(statement)] = (statement, kind)
+                    out.extend(self._effective(statement.body.body, scope))
+                    continue
+            out.append(statement)
+        return out
+
+    def _analyze_scope(self, scope: Scope, body) -> None:
+        self._graph_names = {
+            t.target.value
+            for node in _walk(scope.owner)
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and self.tf.call_name(node.value) == "Graph"
+            for t in node.targets
+            if isinstance(t.target, cst.Name)
+        }
+        for order, node in enumerate(self._effective(body, scope)):
+            statement = self._classify(node, order, scope)
+            scope.statements.append(statement)
+            reads, binds = read_and_bound(node) if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else ([], [])
+            top_binds = set(assigned_names(node)) | set(statement.defines)
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                top_binds.add(node.name.value)
+            for name in top_binds:
+                scope.bindings.setdefault(name, []).append(order)
+            for name in set(binds) - top_binds:
+                scope.nested_bindings.setdefault(name, []).append(order)
+        self.facts.scopes.append(scope)
+
+    def _classify(self, node: cst.BaseStatement, order: int, scope: Scope) -> Statement:
+        statement = Statement(node, order, Kind.PYTHON)
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return statement
+        if isinstance(node, cst.SimpleStatementLine):
+            if any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
+                return statement
+            if len(node.body) == 1:
+                special = self._classify_simple(node, node.body[0], statement, scope)
+                if special is not None:
+                    return special
+        return self._classify_general(node, statement, scope)
+
+    def _classify_simple(self, node, small, statement: Statement, scope: Scope) -> Statement | None:
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            name = self.tf.call_name(call)
+            if name in DROP_CALLS:
+                statement.kind = Kind.DROP
+                return statement
+            if m.matches(call.func, m.Attribute(value=m.Name(), attr=m.Name("close"))) and call.func.value.value in self.facts.session_names:  # type: ignore[attr-defined]
+                statement.kind = Kind.DROP
+                self.facts.allowed_session_reads.add(id(call.func.value))  # type: ignore[attr-defined]
+                return statement
+            return None
+        if isinstance(small, cst.Assign):
+            targets = [t.target for t in small.targets]
+            if isinstance(small.value, cst.Call) and len(targets) == 1 and isinstance(targets[0], cst.Name):
+                target = targets[0].value
+                call = small.value
+                name = self.tf.call_name(call)
+                if name in PLACEHOLDER_CALLS:
+                    statement.kind = Kind.PLACEHOLDER
+                    statement.defines = (target,)
+                    statement.value_kind = "tensor"
+                    if name == "placeholder":
+                        statement.placeholder = Placeholder(target, _first_arg(call, "dtype", 0), None, call)
+                    else:
+                        statement.placeholder = Placeholder(target, None, _first_arg(call, "input", 0), call)
+                    statement.reads = tuple(read_and_bound(call)[0])
+                    return statement
+                if name in SESSION_CALLS:
+                    statement.kind = Kind.SESSION
+                    statement.defines = (target,)
+                    return statement
+                if name in CONFIG_CALLS:
+                    statement.kind = Kind.CONFIG
+                    statement.defines = (target,)
+                    return statement
+                if self._is_init_expression(call, scope, statement.order):
+                    statement.kind = Kind.INIT
+                    statement.defines = (target,)
+                    return statement
+                if name == "Graph":
+                    statement.kind = Kind.DROP
+                    statement.defines = (target,)
+                    return statement
+            # config.gpu_options.allow_growth = True
+            if all(_root_name(t) in self.facts.config_names for t in targets):
+                statement.kind = Kind.CONFIG
+                return statement
+        return None
+
+    def _is_init_expression(self, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
+        if isinstance(expr, cst.Call):
+            name = self.tf.call_name(expr)
+            if name in INIT_CALLS:
+                return True
+            if name == "group":
+                args = [a.value for a in expr.args]
+                return bool(args) and all(self._is_init_expression(a, scope, before) for a in args)
+        if isinstance(expr, cst.Name):
+            target = scope.resolve(expr.value, before)
+            return target is not None and target.kind is Kind.INIT
+        if m.matches(expr, m.Attribute(value=m.Name(), attr=m.Name("initializer"))):
+            target = scope.resolve(expr.value.value, before)  # type: ignore[attr-defined]
+            return target is not None and target.kind is Kind.VARIABLE
+        return False
+
+    def _classify_general(self, node: cst.BaseStatement, statement: Statement, scope: Scope) -> Statement:
+        reads, binds = read_and_bound(node)
+        calls = calls_in(node)
+        tf_calls = [(c, self.tf.call_name(c)) for c in calls]
+        has_run = any(self._looks_like_run_site(c) for c in calls)
+        graph_deps: set[int] = set()
+        reads_graph_tensor = False
+        reads_variable = False
+        for name in dict.fromkeys(reads):
+            target = scope.graph_statement(name, statement.order)
+            if target is None:
+                continue
+            graph_deps.add(target.order)
+            if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR):
+                reads_graph_tensor = True
+            elif target.kind is Kind.VARIABLE:
+                reads_variable = True
+        op_calls = [
+            (c, n)
+            for c, n in tf_calls
+            if n is not None and n not in PYTHON_VALUE_CALLS and n not in DROP_CALLS
+        ]
+        creates_variables = any(self._is_variable_call(c) for c in calls)
+        statement.reads = tuple(dict.fromkeys(reads))
+        statement.deps = frozenset(graph_deps)
+        if has_run:
+            return statement  # runtime code; run sites are rewritten in place
+        for call, name in tf_calls:
+            if name in PLACEHOLDER_CALLS:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` must be assigned to a name at the top level of its scope")
+                return statement
+        if creates_variables:
+            if reads_graph_tensor:
+                self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, "this statement creates variables from placeholder-dependent tensors")
+            statement.kind = Kind.VARIABLE
+            statement.defines = tuple(assigned_names(node)) or tuple(binds)
+            statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else "unknown"
+            return statement
+        is_assignment = isinstance(node, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body
+        )
+        builds_graph = bool(op_calls) or reads_graph_tensor or reads_variable
+        if not builds_graph:
+            return statement
+        for call, name in op_calls:
+            if name.startswith(UNSUPPORTED_CALL_PREFIXES):
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
+                return statement
+        if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
+            if reads_graph_tensor or op_calls:
+                if any(isinstance(s, cst.Expr) for s in node.body) and not reads_graph_tensor:
+                    return statement  # e.g. a TF call for its effect on the eager runtime
+                self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, "a graph-building statement that binds no name cannot be moved into a function")
+            return statement
+        if is_assignment:
+            targets_ok = all(
+                isinstance(t.target, (cst.Name, cst.Tuple, cst.List))
+                for s in node.body
+                if isinstance(s, cst.Assign)
+                for t in s.targets
+            ) and all(isinstance(s.target, cst.Name) for s in node.body if isinstance(s, (cst.AugAssign, cst.AnnAssign)))
+            if not targets_ok:
+                if reads_graph_tensor:
+                    self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, "a graph tensor is stored into an attribute or item")
+                return statement
+        statement.kind = Kind.TENSOR
+        statement.defines = tuple(assigned_names(node)) if is_assignment else tuple(dict.fromkeys(binds))
+        statement.compound = not is_assignment
+        statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
+        statement.calls_gradient_helper = any(
+            (h := self._helper_for(c)) is not None and h.uses_gradients for c in calls
+        )
+        if statement.compound and statement.gradient_calls:
+            for call in statement.gradient_calls:
+                self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
+        statement.value_kind = self._value_kind(node)
+        return statement
+
+    def _single_call(self, node, names) -> bool:
+        if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):
+            value = node.body[0].value
+            return isinstance(value, cst.Call) and self.tf.call_name(value) in names
+        return False
+
+    def _value_kind(self, node) -> str:
+        """Whether the single name a TENSOR statement binds holds a tensor or a list."""
+        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
+            return "unknown"
+        small = node.body[0]
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+            return "unknown"
+        value = small.value
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return "list"
+        if isinstance(value, cst.Call):
+            name = self.tf.call_name(value)
+            if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
+                return "list"
+            return "tensor" if name is not None else "unknown"
+        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
+            return "tensor"
+        if isinstance(value, cst.Subscript):
+            if isinstance(value.value, cst.Call) and self.tf.call_name(value.value) in GRADIENT_CALLS:
+                return "tensor"
+            return "unknown"
+        return "unknown"
+
+    # -------------------------------------------------------------- run sites
+    def _looks_like_run_site(self, call: cst.Call) -> bool:
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        attr = call.func.attr.value
+        receiver = call.func.value
+        if attr == "run" and isinstance(receiver, cst.Name) and receiver.value in self.facts.session_names:
+            return True
+        if attr in ("eval", "run"):
+            if isinstance(receiver, cst.Call) and self.tf.call_name(receiver) in INIT_CALLS:
+                return True
+            # receiver reads graph names: decided per scope in _find_run_sites
+            return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation))
+        return False
+
+    def _find_run_sites(self) -> None:
+        for scope in self.facts.scopes:
+            for statement in scope.statements:
+                finder = _RunSiteFinder(self, scope, statement)
+                statement.node.visit(finder)
+
+    def _collect_feed_dicts(self) -> None:
+        for scope in self.facts.scopes:
+            self._feed_dicts_in(scope.owner, None)
+
+    def _feed_dicts_in(self, root: cst.CSTNode, function: cst.FunctionDef | None) -> None:
+        for node in _walk(root, stop_at_defs=True):
+            if isinstance(node, cst.FunctionDef) and node is not root:
+                self._feed_dicts_in(node.body, node)
+                continue
+            if (
+                isinstance(node, cst.Assign)
+                and isinstance(node.value, cst.Dict)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0].target, cst.Name)
+                and node.value.elements
+                and all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in node.value.elements)
+            ):
+                name = node.targets[0].target.value
+                key = (id(function), name)
+                existing = self.facts.feed_dicts.get(key)
+                if existing is not None:
+                    existing.count += 1
+                else:
+                    self.facts.feed_dicts[key] = FeedDict(name, node, node.value, function)
+
+
+class _RunSiteFinder(cst.CSTVisitor):
+    """Finds run sites below one effective statement of a scope."""
+
+    def __init__(self, analyzer: GraphAnalyzer, scope: Scope, statement: Statement) -> None:
+        self.analyzer = analyzer
+        self.scope = scope
+        self.statement = statement
+        self.def_stack: list[cst.FunctionDef] = []
+        self.loop_depth = 0
+        self.expr_statement: cst.SimpleStatementLine | None = None
+        self.graph_scope_defs = {id(s.owner) for s in analyzer.facts.scopes if isinstance(s.owner, cst.FunctionDef)}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if id(node) in self.graph_scope_defs and node is not self.scope.owner:
+            return False  # analysed as its own scope
+        self.def_stack.append(node)
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if self.def_stack and self.def_stack[-1] is original_node:
+            self.def_stack.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_For(self, node) -> None:
+        self.loop_depth += 1
+
+    def leave_For(self, original_node) -> None:
+        self.loop_depth -= 1
+
+    def visit_While(self, node) -> None:
+        self.loop_depth += 1
+
+    def leave_While(self, original_node) -> None:
+        self.loop_depth -= 1
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.expr_statement = node
+
+    def visit_Call(self, node: cst.Call) -> None:
+        site = self._run_site(node)
+        if site is not None:
+            self.scope.run_sites.append(site)
+
+    def _run_site(self, call: cst.Call) -> RunSite | None:
+        a = self.analyzer
+        if not isinstance(call.func, cst.Attribute):
+            return None
+        attr = call.func.attr.value
+        receiver = call.func.value
+        nested = bool(self.def_stack)
+        order = None if nested else self.statement.order
+        whole = None
+        if (
+            self.expr_statement is not None
+            and len(self.expr_statement.body) == 1
+            and isinstance(self.expr_statement.body[0], cst.Expr)
+            and self.expr_statement.body[0].value is call
+        ):
+            whole = self.expr_statement
+        function = self.def_stack[-1] if self.def_stack else (self.scope.owner if isinstance(self.scope.owner, cst.FunctionDef) else None)
+        in_loop = self.loop_depth > 0
+        if attr == "run" and isinstance(receiver, cst.Name) and receiver.value in a.facts.session_names:
+            a.facts.allowed_session_reads.add(id(receiver))
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value in ("options", "run_metadata"):
+                    a.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`{arg.keyword.value}=` of Session.run is not converted")
+            fetch = _first_arg(call, "fetches", 0)
+            if fetch is None:
+                a.facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
+                return None
+            return RunSite(call, "session.run", fetch, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr in ("eval", "run"):
+            if not self._is_graph_expression(receiver, order):
+                return None
+            session = _first_arg(call, "session", 1 if attr == "eval" else 1)
+            if isinstance(session, cst.Name):
+                a.facts.allowed_session_reads.add(id(session))
+            return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, _first_arg(call, "feed_dict", 0), order, in_loop, whole, function)
+        return None
+
+    def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:
+        a = self.analyzer
+        if isinstance(expr, cst.Call) and a.tf.call_name(expr) in INIT_CALLS:
+            return True
+        reads, _ = read_and_bound(expr)
+        if not reads:
+            return False
+        return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
+
+
+def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:
+    current: Scope | None = scope
+    before = order
+    while current is not None:
+        if name in current.bindings:
+            statement = current.graph_statement(name, before)
+            return (current, statement) if statement is not None else None
+        current = current.parent
+        before = None
+    return None
+
+
+def _root_name(expr: cst.BaseExpression) -> str | None:
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _walk(node: cst.CSTNode, skip_classes: bool = False, stop_at_defs: bool = False):
+    """Pre-order walk over a subtree (children of nested defs are still yielded unless
+    ``stop_at_defs``, in which case the def itself is yielded but not entered)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if skip_classes and isinstance(current, cst.ClassDef):
+            continue
+        if stop_at_defs and isinstance(current, cst.FunctionDef) and current is not node:
+            continue
+        stack.extend(reversed(current.children))
+
+
+def analyze(module: cst.Module, imports: TfImports) -> GraphFacts:
+    return GraphAnalyzer(module, imports).analyze()

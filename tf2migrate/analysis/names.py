@@ -1,0 +1,126 @@
+"""Small, cheap name facts about CST subtrees (no metadata providers).
+
+A full scope analysis (libcst's ScopeProvider) costs more than the whole rewrite on
+large trees; graph-building TF1 code is straight-line module or function code, so the
+facts needed are which names a statement reads and which it binds.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+class _NameCollector(cst.CSTVisitor):
+    """Names read and bound by a subtree; nested defs/lambdas/classes count as reads
+    only for names they do not bind themselves (closures read the enclosing scope)."""
+
+    def __init__(self) -> None:
+        self.reads: list[str] = []
+        self.binds: list[str] = []
+        self._not_references: set[int] = set()
+
+    # Positions where a Name is not a variable reference.
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_references.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_references.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._not_references.add(id(node.name))
+        self.binds.append(node.name.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._not_references.add(id(node.name))
+        self.binds.append(node.name.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._not_references.add(id(node.name))
+        self.binds.append(node.name.value)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> bool:
+        target = node.asname.name if node.asname else node.name
+        while isinstance(target, cst.Attribute):
+            target = target.value
+        if isinstance(target, cst.Name):
+            self.binds.append(target.value)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._bind_target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target)
+        if isinstance(node.target, cst.Name):
+            self.reads.append(node.target.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind_target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_target(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._bind_target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind_target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target)
+
+    def _bind_target(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.binds.append(target.value)
+            self._not_references.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_target(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) not in self._not_references:
+            self.reads.append(node.value)
+
+
+def names_read(node: cst.CSTNode) -> list[str]:
+    collector = _NameCollector()
+    node.visit(collector)
+    return collector.reads
+
+
+def names_bound(node: cst.CSTNode) -> list[str]:
+    collector = _NameCollector()
+    node.visit(collector)
+    return collector.binds
+
+
+def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
+    collector = _NameCollector()
+    node.visit(collector)
+    return collector.reads, collector.binds
+
+
+def assigned_names(statement: cst.CSTNode) -> list[str]:
+    """Names bound at the top of a simple statement (``a, b = ...``, ``a += ...``)."""
+    names: list[str] = []
+
+    def add(target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            names.append(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                add(element.value)
+        elif isinstance(target, cst.StarredElement):
+            add(target.value)
+
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    add(t.target)
+            elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
+                add(small.target)
+    return names

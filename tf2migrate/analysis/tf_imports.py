@@ -1,0 +1,135 @@
+"""Which names in a module refer to TensorFlow, and what TF1 symbol each expression means.
+
+Canonical names are TF1 API paths relative to the ``tensorflow`` root with any
+``compat.v1.`` prefix removed: ``tf.placeholder``, ``T.placeholder``,
+``tensorflow.compat.v1.placeholder`` and a bare ``placeholder`` imported with
+``from tensorflow import placeholder`` all canonicalise to ``"placeholder"``; the root
+module itself is ``""``.  Only module-level imports are read: TF1 code imports
+TensorFlow at the top, and a name bound elsewhere is not trusted to be TensorFlow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.helpers import get_full_name_for_node
+
+TF_ROOT = "tensorflow"
+V1_PREFIX = "compat.v1"
+
+
+def _strip_v1(path: str) -> str:
+    """``compat.v1.x`` → ``x``; ``compat.v1`` → the root."""
+    if path == V1_PREFIX:
+        return ""
+    if path.startswith(V1_PREFIX + "."):
+        return path[len(V1_PREFIX) + 1 :]
+    return path
+
+
+def _tf_relative(dotted: str) -> str | None:
+    """``tensorflow.compat.v1.nn`` → ``compat.v1.nn``; non-TF modules → None."""
+    if dotted == TF_ROOT:
+        return ""
+    if dotted.startswith(TF_ROOT + "."):
+        return dotted[len(TF_ROOT) + 1 :]
+    return None
+
+
+@dataclass
+class TfImports:
+    """Local names bound to TensorFlow modules or symbols by module-level imports."""
+
+    # local name -> canonical TF path it stands for ("" for the root module)
+    aliases: dict[str, str] = field(default_factory=dict)
+    # the import statements that bind them, so a rewrite can replace them
+    statements: list[cst.SimpleStatementLine] = field(default_factory=list)
+    # True where some import of TensorFlow is something we do not model (``from
+    # tensorflow import *``, ``import tensorflow.python...``): rewrites must not assume
+    # they know every TF name.
+    opaque: bool = False
+
+    @property
+    def uses_tensorflow(self) -> bool:
+        return bool(self.aliases) or self.opaque
+
+    def canonical(self, node: cst.BaseExpression) -> str | None:
+        """The canonical TF1 path of a Name/Attribute expression, or None if not TF."""
+        if not m.matches(node, m.Name() | m.Attribute()):
+            return None
+        dotted = get_full_name_for_node(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        base = self.aliases.get(head)
+        if base is None:
+            return None
+        # ``import tensorflow`` binds the local name ``tensorflow`` to the root, and
+        # ``tensorflow.compat.v1.X`` must reach ``X`` through it.
+        full = ".".join(p for p in (base, rest) if p)
+        while True:
+            stripped = _strip_v1(full)
+            if stripped == full:
+                return full
+            full = stripped
+
+    def call_name(self, node: cst.CSTNode) -> str | None:
+        """Canonical name of the function a Call calls, if it is a TF symbol."""
+        if isinstance(node, cst.Call):
+            return self.canonical(node.func)
+        return None
+
+
+def collect_tf_imports(module: cst.Module) -> TfImports:
+    facts = TfImports()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        touched = False
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                touched |= _read_import(small, facts)
+            elif isinstance(small, cst.ImportFrom):
+                touched |= _read_import_from(small, facts)
+        if touched:
+            facts.statements.append(statement)
+    return facts
+
+
+def _read_import(node: cst.Import, facts: TfImports) -> bool:
+    touched = False
+    for alias in node.names:
+        dotted = get_full_name_for_node(alias.name)
+        relative = _tf_relative(dotted or "")
+        if relative is None:
+            continue
+        touched = True
+        if relative.startswith("python") or relative.startswith("contrib"):
+            facts.opaque = True
+            continue
+        if alias.asname is not None:
+            local = alias.asname.name.value  # type: ignore[union-attr]
+            facts.aliases[local] = _strip_v1(relative)
+        else:
+            # ``import tensorflow.compat.v1`` binds ``tensorflow`` (the root).
+            facts.aliases[TF_ROOT] = ""
+    return touched
+
+
+def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
+    if node.relative or node.module is None:
+        return False
+    relative = _tf_relative(get_full_name_for_node(node.module) or "")
+    if relative is None:
+        return False
+    if relative.startswith("python") or isinstance(node.names, cst.ImportStar):
+        facts.opaque = True
+        return True
+    for alias in node.names:
+        name = get_full_name_for_node(alias.name) or ""
+        local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]
+        path = ".".join(p for p in (relative, name) if p)
+        facts.aliases[local] = _strip_v1(path)
+    return True

@@ -1,0 +1,166 @@
+"""Turn paths into per-file migration results, and write them only when asked.
+
+Everything that can go wrong with one file (unreadable, migration crash, output that
+does not parse) becomes a finding on that file, so one bad file never stops a run.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable
+
+from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
+from tf2migrate.migrate import migrate_source
+from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
+
+# Directories that hold tooling, build output or third-party code, never the user's sources.
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        "site-packages",
+        "build",
+        "dist",
+        "node_modules",
+    }
+)
+
+
+class UsageError(Exception):
+    """The command line asked for something impossible (e.g. a path that does not exist)."""
+
+
+@dataclass
+class FileResult:
+    """One file's outcome; ``new_text == old_text`` when nothing is (or may be) changed."""
+
+    path: Path
+    old_text: str
+    new_text: str
+    findings: list[Diagnostic]
+    encoding: str = "utf-8"
+
+    @property
+    def changed(self) -> bool:
+        return self.new_text != self.old_text
+
+
+def discover(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Expand ``paths`` into the files to process, in a stable order, without duplicates.
+
+    A file named explicitly is always processed, whatever its extension, and so is a
+    symlink (reading it then reports TFM003).  Directories are walked for ``*.py``
+    without following symlinked directories, which could loop or leave the tree.
+    """
+    found: dict[Path, None] = {}
+    for raw in paths:
+        path = Path(raw)
+        if not os.path.lexists(path):
+            raise UsageError(f"{raw}: no such file or directory")
+        if path.is_dir() and not path.is_symlink():
+            found.update(dict.fromkeys(sorted(_walk(path))))
+        else:
+            found[path] = None
+    return list(found)
+
+
+def _walk(root: Path) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not _skipped(Path(dirpath, d))]
+        yield from (Path(dirpath, f) for f in filenames if f.endswith(".py"))
+
+
+def _skipped(directory: Path) -> bool:
+    return (
+        directory.name in SKIP_DIRS
+        or directory.name.endswith(".egg-info")
+        or directory.is_symlink()
+        or (directory / "pyvenv.cfg").exists()  # any virtualenv, whatever its name
+    )
+
+
+def process_file(path: Path) -> FileResult:
+    """Migrate one file in memory; never raises for a problem with the file itself."""
+    display = str(path)
+    try:
+        source = read_source(path)
+    except SourceError as exc:
+        return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(exc), display, exc.line)])
+    old = source.text
+    if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
+        return FileResult(path, old, old, [], source.encoding)
+    try:
+        new, findings = migrate_source(old, display)
+    except Exception as exc:  # a bug in a rewrite must not stop the run
+        return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
+    if new != old:
+        problem = _unwritable(new, source.encoding)
+        if problem:
+            return _failed(source, path, problem)
+    findings = sorted((replace(d, path=display) for d in findings), key=lambda d: (d.line, d.column))
+    return FileResult(path, old, new, findings, source.encoding)
+
+
+def _unwritable(new: str, encoding: str) -> str | None:
+    """Why the rewritten text must not replace the file, or None when it is safe to."""
+    try:
+        ast.parse(new)
+    except SyntaxError as exc:
+        return f"rewritten source does not parse ({exc.msg}, line {exc.lineno})"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return f"rewritten source does not parse ({type(exc).__name__}: {exc})"
+    try:
+        new.encode(encoding)
+    except UnicodeEncodeError as exc:
+        return f"rewritten source cannot be encoded as {encoding}: {exc.reason}"
+    return None
+
+
+def _failed(source: SourceText, path: Path, message: str) -> FileResult:
+    finding = _finding(INTERNAL_ERROR, message + "; file left unchanged", str(path))
+    return FileResult(path, source.text, source.text, [finding], source.encoding)
+
+
+def _finding(rule: Rule, message: str, display: str, line: int = 1) -> Diagnostic:
+    return Diagnostic(rule.code, message, display, line, 1, rule.severity)
+
+
+def run(paths: Iterable[str | os.PathLike[str]], jobs: int | None = None) -> list[FileResult]:
+    """Discover and process files, in parallel processes when it can pay off.
+
+    Results come back in discovery order.  ``jobs`` defaults to every core; one job (or
+    one file) runs in-process, which also keeps monkeypatched code visible to tests.
+    """
+    files = discover(paths)
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(files) < 2:
+        return [process_file(f) for f in files]
+    workers = min(jobs, len(files))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(process_file, files, chunksize=max(1, len(files) // (workers * 4))))
+
+
+def apply(result: FileResult) -> None:
+    """Write a changed result back atomically in its original encoding.
+
+    Refuses (``SourceError``) when the file changed on disk since it was read, so a
+    concurrent edit is never overwritten by a migration of the older text.
+    """
+    if not result.changed:
+        return
+    try:
+        current = read_source(result.path)
+        if current != SourceText(result.old_text, result.encoding):
+            raise SourceError("changed on disk since it was read; not overwritten")
+        write_atomic(result.path, SourceText(result.new_text, result.encoding).encode())
+    except OSError as exc:
+        raise SourceError(f"cannot write: {exc.strerror or exc}") from exc

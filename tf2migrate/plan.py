@@ -1,0 +1,116 @@
+"""The edits the rewrites decide on, and the one transformer that applies them.
+
+Rewrites never edit the tree themselves: each adds to a :class:`Plan` keyed by the
+identity of original nodes, so they compose (a statement moved into a generated
+function by one rewrite is tape-wrapped by another) and the tree is walked once to apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.rewrites.tf_names import TfNameNormalizer
+
+
+@dataclass
+class Finding:
+    node: cst.CSTNode
+    code: str
+    message: str
+
+
+@dataclass
+class Plan:
+    remove: set[int] = field(default_factory=set)  # statements
+    insert_after: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    insert_before: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    unwrap: set[int] = field(default_factory=set)  # with-statements replaced by their body
+    # expressions (calls, dicts): a new node, or a function of the updated node
+    replace: dict[int, object] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    generated: set[int] = field(default_factory=set)  # generated function definitions
+
+    def note(self, node: cst.CSTNode, code: str, message: str) -> None:
+        self.findings.append(Finding(node, code, message))
+
+    def add_after(self, statement: cst.CSTNode, new: list[cst.BaseStatement]) -> None:
+        self.insert_after.setdefault(id(statement), []).extend(new)
+
+
+class PlanApplier(TfNameNormalizer):
+    """Applies a plan and normalises TF names in one pass over the module."""
+
+    def __init__(self, plan: Plan, imports: TfImports) -> None:
+        super().__init__(imports)
+        self.plan = plan
+        self._filler_passes: set[int] = set()  # ``pass`` added to blocks emptied by removals
+        self._removed_markers: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.plan.remove and not self.plan.insert_after.get(id(node)):
+            return False  # its content goes away
+        return super().on_visit(node)
+
+    def on_leave(self, original_node, updated_node):
+        updated = super().on_leave(original_node, updated_node)
+        key = id(original_node)
+        plan = self.plan
+        if key in plan.replace:
+            replacement = plan.replace[key]
+            if callable(replacement):  # built from the updated node (keeps inner rewrites)
+                return replacement(updated)
+            if isinstance(replacement, cst.BaseExpression) and isinstance(updated, cst.BaseExpression):
+                replacement = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar) if not replacement.lpar else replacement
+            return replacement
+        if not isinstance(original_node, cst.BaseStatement):
+            return updated
+        before = plan.insert_before.get(key, [])
+        after = plan.insert_after.get(key, [])
+        if key in plan.remove:
+            kept: list[cst.BaseStatement] = []
+        elif key in plan.unwrap and isinstance(updated, cst.With):
+            kept = [s for s in updated.body.body if id(s) not in self._filler_passes]  # type: ignore[union-attr]
+            if kept and original_node.leading_lines:
+                kept[0] = kept[0].with_changes(leading_lines=[*original_node.leading_lines, *kept[0].leading_lines])
+        else:
+            kept = [updated]
+        result = [*before, *kept, *after]
+        if len(result) == 1 and result[0] is updated:
+            return updated
+        if not result:
+            # A marker, folded away by the enclosing block so the blank lines that
+            # separated the removed statement from its neighbours survive.
+            marker = cst.SimpleStatementLine([cst.Pass()], leading_lines=original_node.leading_lines)
+            self._removed_markers.add(id(marker))
+            return marker
+        return cst.FlattenSentinel(result)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(body=self._fold_markers(updated_node.body))
+
+    def leave_IndentedBlock(self, original_node, updated_node):
+        body = self._fold_markers(updated_node.body)
+        if not body:
+            filler = cst.SimpleStatementLine([cst.Pass()])
+            self._filler_passes.add(id(filler))
+            body = [filler]
+        return updated_node.with_changes(body=body)
+
+    def _fold_markers(self, body) -> list:
+        out: list = []
+        pending_blank = False
+        for statement in body:
+            if id(statement) in self._removed_markers:
+                pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
+                continue
+            if pending_blank and not statement.leading_lines and out:
+                statement = statement.with_changes(leading_lines=[cst.EmptyLine()])
+            if id(statement) in self.plan.generated and out and id(out[-1]) in self.plan.generated:
+                # the previous generated def's footer already separates them
+                statement = statement.with_changes(leading_lines=statement.leading_lines[1:])
+            pending_blank = False
+            out.append(statement)
+        return out

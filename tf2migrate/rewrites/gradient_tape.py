@@ -1,0 +1,321 @@
+"""``tf.gradients`` → ``tf.GradientTape`` inside the bodies of generated functions.
+
+A tape records only what runs inside it, so the tape for a gradient statement encloses
+every statement of the function body before it (the body is straight-line graph code).
+Consecutive gradient statements that do not read each other's results share one tape
+(persistent when it is asked more than once); a gradient of a gradient gets an outer tape
+around the inner one, so the inner ``tape.gradient`` is itself recorded.
+
+Sources that are not trainable variables are watched right after they are computed
+(arguments: at the top of the tape).  ``tf.gradients`` returns a list with one entry per
+source and sums over a list of targets; ``tape.gradient`` returns a bare tensor for a
+single source, so ``tf.gradients(y, x)[0]`` becomes ``tape.gradient(y, x)`` and a bare
+``tf.gradients(y, x)`` becomes ``[tape.gradient(y, x)]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import GRADIENT_OPTIONS_DROPPED, GraphFacts, Statement, call_argument
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import TfNameNormalizer
+
+GRADIENTS_TO_TAPE = Rule(
+    "TFM201",
+    "gradients-to-tape",
+    "tf.gradients → tf.GradientTape around the forward computation.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Rewrites `tf.gradients(ys, xs, grad_ys)` in graph code that becomes a generated "
+    "function into a `with tf.GradientTape() as tape:` block that encloses the forward "
+    "computation, `tape.watch` for sources that are not trainable variables, and "
+    "`tape.gradient(ys, xs, output_gradients=grad_ys)`.",
+    why="`tf.gradients` only works while building a graph; under eager execution TF2 "
+    "computes gradients with a tape, which must see the computation happen.",
+    example="u = net(x)\nu_x = tf.gradients(u, x)[0]\nu_xx = tf.gradients(u_x, x)[0]",
+    instead="with tf.GradientTape() as tape_2:\n    tape_2.watch(x)\n"
+    "    with tf.GradientTape() as tape_1:\n        tape_1.watch(x)\n        u = net(x)\n"
+    "    u_x = tape_1.gradient(u, x)\nu_xx = tape_2.gradient(u_x, x)",
+)
+GRADIENT_OPTION_DROPPED = Rule(
+    "TFM202",
+    "gradient-option-dropped",
+    "A tf.gradients option with no GradientTape equivalent was dropped.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Drops `colocate_gradients_with_ops`, `gate_gradients` and `aggregation_method` "
+    "(and `name`) from converted `tf.gradients` calls.",
+    why="They tune graph placement and scheduling; eager gradients have the same values.",
+)
+GRADIENTS_IN_TF_FUNCTION = Rule(
+    "TFM203",
+    "gradients-kept-in-tf-function",
+    "A helper takes tf.gradients of values computed by its caller; the caller became a tf.function.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Keeps `tf.gradients` in a helper such as `fwd_gradients(Y, x)` whose forward "
+    "computation happens in the caller, and decorates the generated function that calls it "
+    "with `@tf.function`, where `tf.gradients` is valid TF2.",
+    why="A tape inside the helper could not see the computation of `Y` and would return None.",
+)
+register(GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION)
+
+
+@dataclass
+class BodyContext:
+    """What the tape rewrite needs to know about the function it writes."""
+
+    module: cst.Module
+    imports: TfImports
+    facts: GraphFacts
+    plan: Plan
+    params: list[str]
+    # names of statements that create trainable variables (auto-watched by tapes)
+    trainable_variables: set[str]
+    names_in_use: set[str]
+    value_kinds: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Tape:
+    name: str
+    start: int  # index (into the body items) of the first gradient statement it serves
+    persistent: bool
+    watch_at_start: list[str] = field(default_factory=list)
+
+
+def _gradient_args(call: cst.Call):
+    return (
+        call_argument(call, "ys", 0),
+        call_argument(call, "xs", 1),
+        call_argument(call, "grad_ys", 2),
+    )
+
+
+def _is_index_zero(node: cst.Subscript) -> bool:
+    return m.matches(node, m.Subscript(slice=[m.SubscriptElement(slice=m.Index(value=m.Integer("0")))]))
+
+
+class _GradientCallRewriter(TfNameNormalizer):
+    """Turns the tf.gradients calls of one statement into ``tape.gradient`` calls."""
+
+    def __init__(self, ctx: BodyContext, tape: str, hoisted: dict[int, str]) -> None:
+        super().__init__(ctx.imports)
+        self.ctx = ctx
+        self.tape = tape
+        self.hoisted = hoisted  # id(ys expression) -> name of the hoisted target
+        self.single_source_index0: set[int] = set()
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Call) and self.tf.call_name(node.value) == "gradients" and _is_index_zero(node):
+            _, xs, _ = _gradient_args(node.value)
+            if xs is not None and not isinstance(xs, (cst.List, cst.Tuple)) and self._source_kind(xs) != "list":
+                self.single_source_index0.add(id(node.value))
+
+    def leave_Subscript(self, original_node, updated_node):
+        if id(original_node.value) in self.single_source_index0:
+            return updated_node.value
+        return updated_node
+
+    def _source_kind(self, xs: cst.BaseExpression) -> str:
+        if isinstance(xs, cst.Name):
+            return self.ctx.value_kinds.get(xs.value, "unknown")
+        return "unknown"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.tf.call_name(original_node) != "gradients":
+            return super().leave_Call(original_node, updated_node)
+        ys, xs, grad_ys = _gradient_args(updated_node)
+        original_ys = _gradient_args(original_node)[0]
+        code = self.ctx.module.code_for_node
+        target = self.hoisted.get(id(original_ys), code(ys))  # type: ignore[arg-type]
+        if isinstance(xs, cst.Tuple):
+            xs = cst.List(elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
+        arguments = [target, code(xs)]  # type: ignore[arg-type]
+        if grad_ys is not None:
+            arguments.append(f"output_gradients={code(grad_ys)}")
+        unconnected = call_argument(updated_node, "unconnected_gradients", 8)
+        if unconnected is not None:
+            arguments.append(f"unconnected_gradients={code(unconnected)}")
+        call = f"{self.tape}.gradient({', '.join(arguments)})"
+        if id(original_node) in self.single_source_index0 or isinstance(xs, cst.List):
+            return cst.parse_expression(call)
+        kind = self._source_kind(_gradient_args(original_node)[1])  # type: ignore[arg-type]
+        if kind == "list":
+            return cst.parse_expression(call)
+        if kind in ("tensor", "variable"):
+            return cst.parse_expression(f"[{call}]")
+        # A source of unknown structure: tf.gradients always answers a flat list.
+        return cst.parse_expression(f"tf.nest.flatten({call})")
+
+
+def _statement_code(module: cst.Module, node: cst.BaseStatement) -> str:
+    # Blank lines before a moved statement belonged to its old place; comments stay.
+    lines = [line for line in node.leading_lines if line.comment is not None]
+    node = node.with_changes(leading_lines=lines)
+    return module.code_for_node(node)
+
+
+def _groups(statements: list[Statement]) -> list[list[int]]:
+    """Indices of gradient statements, grouped when they can share one tape."""
+    groups: list[list[int]] = []
+    previous = -2
+    for index, statement in enumerate(statements):
+        if not statement.gradient_calls:
+            continue
+        if groups and previous == index - 1:
+            defined = {n for i in groups[-1] for n in statements[i].defines}
+            if not defined & set(statement.reads):
+                groups[-1].append(index)
+                previous = index
+                continue
+        groups.append([index])
+        previous = index
+    return groups
+
+
+def _fresh(base: str, in_use: set[str]) -> str:
+    name, counter = base, 1
+    while name in in_use:
+        counter += 1
+        name = f"{base}_{counter}"
+    in_use.add(name)
+    return name
+
+
+def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:
+    """Lines of the function body for the statements (normalised), or None if blocked."""
+    groups = _groups(statements)
+    normalizer = TfNameNormalizer(ctx.imports)
+    if not groups:
+        return [
+            line
+            for s in statements
+            for line in _statement_code(ctx.module, s.node.visit(normalizer)).splitlines()  # type: ignore[arg-type]
+        ]
+    several = len(groups) > 1
+    tapes: list[_Tape] = []
+    items: list[list[str]] = []  # code lines per body item
+    watch_after: dict[int, list[str]] = {}
+    defined_at: dict[str, int] = {}
+    item_of_statement: dict[int, int] = {}
+    group_of = {i: g for g, members in enumerate(groups) for i in members}
+    tape_names = [_fresh(f"tape_{k + 1}" if several else "tape", ctx.names_in_use) for k in range(len(groups))]
+
+    for index, statement in enumerate(statements):
+        group = group_of.get(index)
+        if group is None:
+            code = _statement_code(ctx.module, statement.node.visit(normalizer))  # type: ignore[arg-type]
+            item_of_statement[index] = len(items)
+            items.append(code.splitlines())
+            for name in statement.defines:
+                defined_at[name] = len(items) - 1
+            continue
+        tape_name = tape_names[group]
+        if index == groups[group][0]:
+            calls = sum(len(statements[i].gradient_calls) for i in groups[group])
+            tapes.append(_Tape(tape_name, len(items), persistent=calls > 1))
+        tape = tapes[-1]
+        hoisted: dict[int, str] = {}
+        for call in statement.gradient_calls:
+            if not _check_call(call, ctx):
+                return None
+            ys, xs, _ = _gradient_args(call)
+            if not _is_names(ys):
+                # the target is computed in the gradient statement itself: compute it
+                # inside the tape, just before the statements it serves
+                name = _fresh(f"{tape_name}_target", ctx.names_in_use)
+                hoisted[id(ys)] = name
+                target_code = ctx.module.code_for_node(ys.visit(normalizer))  # type: ignore[union-attr]
+                items.insert(tape.start, [f"{name} = {target_code}"])
+                _shift(watch_after, defined_at, tape.start)
+                tape.start += 1
+            for source in _sources(xs):
+                if not isinstance(source, cst.Name):
+                    ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
+                    return None
+                if source.value in ctx.trainable_variables:
+                    continue
+                line = f"{tape_name}.watch({source.value})"
+                if source.value in defined_at and defined_at[source.value] < tape.start:
+                    watch_after.setdefault(defined_at[source.value], []).append(line)
+                elif line not in tape.watch_at_start:
+                    tape.watch_at_start.append(line)
+            ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
+        rewriter = _GradientCallRewriter(ctx, tape_name, hoisted)
+        code = _statement_code(ctx.module, statement.node.visit(rewriter))  # type: ignore[arg-type]
+        items.append(code.splitlines())
+        for name in statement.defines:
+            defined_at[name] = len(items) - 1
+    return _render(items, tapes, watch_after, indent)
+
+
+def _shift(watch_after: dict[int, list[str]], defined_at: dict[str, int], at: int) -> None:
+    """Keep item indices right after an item was inserted at ``at``."""
+    for name, index in list(defined_at.items()):
+        if index >= at:
+            defined_at[name] = index + 1
+    for index in sorted(watch_after, reverse=True):
+        if index >= at:
+            watch_after[index + 1] = watch_after.pop(index)
+
+
+def _render(items, tapes: list[_Tape], watch_after, indent: str) -> list[str]:
+    def lines_of(lo: int, hi: int) -> list[str]:
+        out: list[str] = []
+        for i in range(lo, hi):
+            out.extend(items[i])
+            out.extend(watch_after.get(i, []))
+        return out
+
+    def render(k: int, upto: int) -> list[str]:
+        if k == 0:
+            return lines_of(0, upto)
+        tape = tapes[k - 1]
+        inner = tape.watch_at_start + render(k - 1, tape.start)
+        header = f"with tf.GradientTape({'persistent=True' if tape.persistent else ''}) as {tape.name}:"
+        block = [header] + [indent + line if line else line for line in (inner or ["pass"])]
+        return block + lines_of(tape.start, upto)
+
+    return render(len(tapes), len(items))
+
+
+def _is_names(expr: cst.BaseExpression | None) -> bool:
+    if isinstance(expr, cst.Name):
+        return True
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return all(isinstance(e.value, cst.Name) for e in expr.elements)
+    return False
+
+
+def _sources(xs: cst.BaseExpression | None) -> list[cst.BaseExpression]:
+    if isinstance(xs, (cst.List, cst.Tuple)):
+        return [e.value for e in xs.elements]
+    return [xs] if xs is not None else []
+
+
+def _check_call(call: cst.Call, ctx: BodyContext) -> bool:
+    ys, xs, _ = _gradient_args(call)
+    if ys is None or xs is None or any(a.star for a in call.args):
+        ctx.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients call without explicit ys and xs")
+        return False
+    positional = [a for a in call.args if a.keyword is None]
+    if len(positional) > 3:
+        ctx.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients options given by position")
+        return False
+    stop = call_argument(call, "stop_gradients", 7)
+    if stop is not None:
+        ctx.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "`stop_gradients=` has no GradientTape equivalent; wrap the tensors in tf.stop_gradient where they are computed")
+        return False
+    dropped = [a.keyword.value for a in call.args if a.keyword is not None and a.keyword.value in (*GRADIENT_OPTIONS_DROPPED, "name")]
+    if dropped:
+        ctx.plan.note(call, GRADIENT_OPTION_DROPPED.code, "dropped " + ", ".join(f"`{d}=`" for d in dropped))
+    return True
+

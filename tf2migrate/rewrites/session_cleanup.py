@@ -1,0 +1,90 @@
+"""Remove the TF1 graph machinery that has no TF2 counterpart.
+
+Sessions (``tf.Session()``, ``with tf.Session() as sess:``, ``InteractiveSession``,
+``sess.close()``), graph contexts (``tf.Graph()``, ``with g.as_default():``,
+``tf.reset_default_graph()``), session configuration, initializers and the switches that
+turn TF2 behaviour off.  A ``with`` block keeps its body, one level less indented.
+"""
+
+from __future__ import annotations
+
+from tf2migrate.analysis.graph import GraphFacts, Kind
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+
+SESSION_REMOVED = Rule(
+    "TFM103",
+    "session-removed",
+    "Sessions and graph contexts are removed; their blocks keep their bodies.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes `tf.Session()`, `tf.InteractiveSession()`, `sess.close()`, `tf.Graph()`, "
+    "`tf.reset_default_graph()`, and opens up `with tf.Session() as sess:` and "
+    "`with g.as_default():` blocks.",
+    why="TF2 runs operations eagerly; there is no session to create, run or close.",
+)
+INITIALIZER_REMOVED = Rule(
+    "TFM104",
+    "initializer-removed",
+    "Variable initializers and their runs are removed.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes `tf.global_variables_initializer()`, `tf.local_variables_initializer()`, "
+    "`tf.variables_initializer(...)`, `var.initializer` and the runs of them.",
+    why="TF2 variables hold their initial value from the moment they are created.",
+)
+CONFIG_DROPPED = Rule(
+    "TFM105",
+    "session-config-dropped",
+    "Session configuration (tf.ConfigProto) is dropped.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes `tf.ConfigProto(...)`, settings made on it, and `config=` of sessions.",
+    why="TF2 has no sessions to configure. Device and threading settings live in `tf.config`.",
+    instead="`gpu_options.allow_growth = True` → `tf.config.experimental.set_memory_growth(gpu, True)` "
+    "for each `gpu` in `tf.config.list_physical_devices('GPU')`; thread pools → "
+    "`tf.config.threading.set_intra_op_parallelism_threads(n)`.",
+)
+V1_SWITCH_REMOVED = Rule(
+    "TFM106",
+    "v1-switch-removed",
+    "tf.disable_v2_behavior() / disable_eager_execution() are removed.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes the calls that switch TF2 behaviour off once the whole file runs eagerly.",
+    why="The migrated code relies on eager execution.",
+)
+register(SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED)
+
+
+def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
+    switches = {id(c) for c in facts.v1_switches}
+    for scope in facts.scopes:
+        for with_node, kind in scope.unwrapped.values():
+            plan.unwrap.add(id(with_node))
+            what = "session block" if kind == "session" else "graph context"
+            plan.note(with_node, SESSION_REMOVED.code, f"{what} removed; its body is kept")
+            if kind == "session" and any(
+                a.keyword is not None and a.keyword.value == "config"
+                for item in with_node.items
+                for a in getattr(item.item, "args", ())
+            ):
+                plan.note(with_node, CONFIG_DROPPED.code, "session config dropped")
+        for statement in scope.statements:
+            node = statement.node
+            if statement.kind is Kind.SESSION:
+                plan.remove.add(id(node))
+                plan.note(node, SESSION_REMOVED.code, "session removed")
+            elif statement.kind is Kind.CONFIG:
+                plan.remove.add(id(node))
+                plan.note(node, CONFIG_DROPPED.code, "session configuration dropped")
+            elif statement.kind is Kind.INIT:
+                plan.remove.add(id(node))
+                plan.note(node, INITIALIZER_REMOVED.code, "initializer removed")
+            elif statement.kind is Kind.DROP:
+                plan.remove.add(id(node))
+                call = getattr(node.body[0], "value", None) if hasattr(node, "body") else None
+                if id(call) in switches:
+                    plan.note(node, V1_SWITCH_REMOVED.code, "TF2 behaviour switch removed")
+                else:
+                    plan.note(node, SESSION_REMOVED.code, "graph/session statement removed")

@@ -1,0 +1,531 @@
+"""Placeholders → arguments, ``sess.run(fetches, feed_dict)`` → calls of generated functions.
+
+For each distinct fetch, a function is generated in the scope that built the graph.  Its
+parameters are the placeholders the fetches read (cast to the placeholder's dtype, as a
+feed was); its body is the graph-building code the fetches need, in program order; it
+returns the fetched structure.  The run site becomes a call whose tensors are turned
+into NumPy (``.numpy()``) in the structure ``sess.run`` returned.  Run sites fetching the
+same tensors share one function.  Variables stay where the TF1 program created them, so
+a generated function never creates variables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import (
+    GraphFacts,
+    Kind,
+    RunSite,
+    Scope,
+    Statement,
+    lookup_graph_name,
+)
+from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites import gradient_tape
+from tf2migrate.rewrites.tf_names import TfNameNormalizer
+
+PLACEHOLDER_TO_ARGUMENT = Rule(
+    "TFM101",
+    "placeholder-to-argument",
+    "tf.placeholder → an argument of the generated functions that read it.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes `x = tf.placeholder(dtype, shape)` and makes `x` a parameter of every "
+    "generated function whose computation reads it, cast to the placeholder's dtype as a "
+    "feed was. `tf.placeholder_with_default(value, shape)` becomes a parameter with that default.",
+    why="TF2 has no placeholders: values flow into functions as arguments.",
+    example="x = tf.placeholder(tf.float32, [None, 1])\ny = tf.tanh(x)\n"
+    "y_val = sess.run(y, feed_dict={x: data})",
+    instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\n"
+    "y_val = compute_y(x=data).numpy()",
+)
+RUN_TO_CALL = Rule(
+    "TFM102",
+    "session-run-to-call",
+    "sess.run / .eval() / op.run() → a call of a generated function, NumPy results kept.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Replaces each run site with a call of the function that computes its fetches, "
+    "passing the fed values as arguments and converting the results to NumPy in the same "
+    "structure (`.numpy()`; lists, tuples and dicts kept).",
+    why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
+)
+register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL)
+
+# Python-literal defaults of placeholder_with_default → their TF dtype.
+_LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
+
+
+@dataclass
+class Leaf:
+    expr: cst.BaseExpression
+    kind: str  # tensor | list | variable | unknown | init
+    statements: list[Statement] = field(default_factory=list)
+
+
+@dataclass
+class Generated:
+    scope: Scope
+    name: str
+    fetch: cst.BaseExpression
+    body: list[Statement]
+    placeholders: list[Statement]
+    tf_function: bool
+    anchor: Statement | None
+
+
+class SessionFunctions:
+    """Plans generated functions and run-site calls for one module."""
+
+    def __init__(self, module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+        self.module = module
+        self.facts = facts
+        self.plan = plan
+        self.names_in_use = names_in_use
+        self.functions: dict[tuple, Generated] = {}
+        self.normalizer = TfNameNormalizer(facts.imports)
+        self.rewritten_feed_dicts: set[int] = set()
+
+    # -------------------------------------------------------------- helpers
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node.visit(TfNameNormalizer(self.facts.imports)))
+
+    def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
+        self.facts.block(node, rule, message)
+
+    # ----------------------------------------------------------------- entry
+    def run(self) -> None:
+        for scope in self.facts.scopes:
+            init_sites = []
+            for site in scope.run_sites:
+                if self._is_init_fetch(site, scope):
+                    init_sites.append(site)
+                    continue
+                self._plan_run_site(site, scope)
+            self._plan_init_runs(init_sites)
+        for generated in self.functions.values():
+            self._emit(generated)
+        self._remove_graph_statements()
+
+    def _is_init_fetch(self, site: RunSite, scope: Scope) -> bool:
+        leaves = list(_leaves(site.fetch))
+        analyzer_is_init = self.facts_is_init
+        return bool(leaves) and all(analyzer_is_init(leaf, scope, site.order) for leaf in leaves)
+
+    def facts_is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
+        from tf2migrate.analysis.graph import INIT_CALLS
+
+        if isinstance(expr, cst.Call):
+            name = self.facts.imports.call_name(expr)
+            if name in INIT_CALLS:
+                return True
+            if name == "group":
+                return all(self.facts_is_init(a.value, scope, order) for a in expr.args)
+        if isinstance(expr, cst.Name):
+            found = lookup_graph_name(scope, expr.value, order)
+            return found is not None and found[1].kind is Kind.INIT
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
+            found = lookup_graph_name(scope, expr.value.value, order)
+            return found is not None and found[1].kind is Kind.VARIABLE
+        return False
+
+    def _plan_init_runs(self, sites: list[RunSite]) -> None:
+        if len(sites) > 1 or any(s.in_loop for s in sites):
+            for site in sites:
+                self.block(site.call, blockers.REINITIALIZATION, "variables are initialized more than once; eager variables are initialized when created")
+            return
+        for site in sites:
+            if site.statement is None:
+                self.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of an initializer run is used")
+                continue
+            self.plan.remove.add(id(site.statement))
+            self.plan.note(site.call, "TFM104", "initializer run removed: TF2 variables are initialized when created")
+
+    # -------------------------------------------------------------- run sites
+    def _plan_run_site(self, site: RunSite, scope: Scope) -> None:
+        leaves: list[Leaf] = []
+        owner: Scope | None = None
+        for expr in _leaves(site.fetch):
+            leaf = Leaf(expr, "unknown")
+            if self.facts_is_init(expr, scope, site.order):
+                self.block(expr, blockers.UNSUPPORTED_SESSION, "an initializer fetched together with values")
+                return
+            reads, _ = read_and_bound(expr)
+            for name in dict.fromkeys(reads):
+                found = lookup_graph_name(scope, name, site.order)
+                if found is None:
+                    if self.facts.imports.canonical(cst.Name(name)) is not None:
+                        continue
+                    self.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, which is not a graph value")
+                    return
+                found_scope, statement = found
+                if owner is not None and found_scope is not owner:
+                    self.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, "the fetches mix tensors of different graphs")
+                    return
+                owner = found_scope
+                leaf.statements.append(statement)
+            leaf.kind = _leaf_kind(expr, leaf.statements)
+            leaves.append(leaf)
+        if owner is None:
+            self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the fetch reads no graph value")
+            return
+        if site.form == "op.run" and site.statement is None:
+            self.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of op.run() is used")
+            return
+        if site.feed is None and all(leaf.kind == "variable" for leaf in leaves):
+            self._inline_variable_fetch(site, leaves)
+            return
+        generated = self._function_for(site, owner, leaves)
+        if generated is None:
+            return
+        call_args = self._call_arguments(site, generated, owner)
+        if call_args is None:
+            return
+        call = f"{generated.name}({call_args})"
+        if site.form == "op.run":
+            replacement = call
+        else:
+            replacement = _to_numpy(call, site.fetch, leaves)
+        self.plan.replace[id(site.call)] = cst.parse_expression(replacement)
+        self.plan.note(site.call, RUN_TO_CALL.code, f"{_form_name(site)} → {generated.name}(...)")
+        if site.order is not None and owner is scope and generated.anchor is not None and site.order <= generated.anchor.order:
+            self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
+
+    def _inline_variable_fetch(self, site: RunSite, leaves: list[Leaf]) -> None:
+        code = self.module.code_for_node
+        if isinstance(site.fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in site.fetch.elements):
+            parts = [f"{code(e.value)}.numpy()" for e in site.fetch.elements]
+            open_, close = ("[", "]") if isinstance(site.fetch, cst.List) else ("(", ",)" if len(parts) == 1 else ")")
+            replacement = open_ + ", ".join(parts) + close
+        elif isinstance(site.fetch, cst.Name):
+            replacement = f"{site.fetch.value}.numpy()"
+        else:
+            replacement = f"tf.nest.map_structure(lambda v: v.numpy(), {code(site.fetch)})"
+        self.plan.replace[id(site.call)] = cst.parse_expression(replacement)
+        self.plan.note(site.call, RUN_TO_CALL.code, f"{_form_name(site)} of variables → .numpy()")
+
+    def _function_for(self, site: RunSite, owner: Scope, leaves: list[Leaf]) -> Generated | None:
+        roots = [s for leaf in leaves for s in leaf.statements]
+        body, placeholders = _closure(owner, roots)
+        key = (id(owner), self.module.code_for_node(site.fetch), tuple(s.order for s in roots))
+        if key in self.functions:
+            return self.functions[key]
+        for statement in body:
+            if not self._graph_inputs_stable(owner, statement):
+                return None
+        name = _fresh("compute_" + _hint(leaves), self.names_in_use)
+        anchor_candidates = [*body, *placeholders]
+        anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
+        generated = Generated(
+            owner,
+            name,
+            site.fetch,
+            body,
+            placeholders,
+            tf_function=any(s.calls_gradient_helper for s in body),
+            anchor=anchor,
+        )
+        self.functions[key] = generated
+        return generated
+
+    def _graph_inputs_stable(self, scope: Scope, statement: Statement) -> bool:
+        """A TF1 graph captured Python values when it was built; the generated function
+        reads them when called.  Refuse when such a value is rebound in between."""
+        _, own_binds = read_and_bound(statement.node)
+        for name in statement.reads:
+            if name in own_binds or scope.graph_statement(name, statement.order) is not None:
+                continue
+            later = [o for o in scope.bindings.get(name, []) if o > statement.order]
+            later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
+            if later:
+                self.block(
+                    statement.node,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the graph reads `{name}`, which is rebound after the graph is built; TF1 captured its earlier value",
+                )
+                return False
+        return True
+
+    # ------------------------------------------------------------------ feeds
+    def _call_arguments(self, site: RunSite, generated: Generated, owner: Scope) -> str | None:
+        params = {p.defines[0]: p for p in generated.placeholders}
+        fed: dict[str, str] = {}
+        feed = site.feed
+        if isinstance(feed, cst.Dict):
+            for element in feed.elements:
+                if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.Name):
+                    self.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict keys must be placeholder names")
+                    return None
+                placeholder = self._placeholder(element.key.value, site, owner)
+                if placeholder is None:
+                    return None
+                if placeholder.defines[0] in params:
+                    fed[placeholder.defines[0]] = self.code(element.value)
+                elif not _side_effect_free(element.value):
+                    self.block(element.value, blockers.UNSUPPORTED_FEED, "a value fed to a placeholder the fetches do not read is computed with side effects")
+                    return None
+        elif isinstance(feed, cst.Name):
+            feed_dict = self.facts.feed_dicts.get((id(site.function), feed.value)) or self.facts.feed_dicts.get((id(None), feed.value))
+            if feed_dict is None or feed_dict.count != 1:
+                self.block(feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound once to a dict display keyed by placeholders")
+                return None
+            keys = []
+            for element in feed_dict.dict_node.elements:
+                placeholder = self._placeholder(element.key.value, site, owner)  # type: ignore[union-attr]
+                if placeholder is None:
+                    return None
+                keys.append(placeholder.defines[0])
+            for key in keys:
+                if key in params:
+                    fed[key] = f'{feed.value}["{key}"]'
+            self._rewrite_feed_dict(feed_dict.dict_node, keys)
+        elif feed is not None:
+            self.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
+            return None
+        missing = [n for n, p in params.items() if n not in fed and p.placeholder.default is None]  # type: ignore[union-attr]
+        if missing:
+            self.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
+            return None
+        return ", ".join(f"{name}={value}" for name, value in fed.items())
+
+    def _placeholder(self, name: str, site: RunSite, owner: Scope) -> Statement | None:
+        found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
+        if found is None or found[1].kind is not Kind.PLACEHOLDER:
+            self.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
+            return None
+        return found[1]
+
+    def _rewrite_feed_dict(self, node: cst.Dict, keys: list[str]) -> None:
+        if id(node) in self.rewritten_feed_dicts:
+            return
+        self.rewritten_feed_dicts.add(id(node))
+
+        def with_string_keys(updated: cst.Dict) -> cst.Dict:
+            elements = [
+                e.with_changes(key=cst.SimpleString(f'"{key}"'))
+                for e, key in zip(updated.elements, keys)
+            ]
+            return updated.with_changes(elements=elements)
+
+        self.plan.replace[id(node)] = with_string_keys  # type: ignore[assignment]
+
+    # ---------------------------------------------------------------- emission
+    def _emit(self, generated: Generated) -> None:
+        module = self.module
+        indent = module.default_indent
+        param_names = [p.defines[0] for p in generated.placeholders]
+        trainable = {
+            name
+            for s in generated.scope.statements
+            if s.kind is Kind.VARIABLE and "trainable=False" not in module.code_for_node(s.node).replace(" ", "")
+            for name in s.defines
+        }
+        value_kinds = {
+            name: s.value_kind
+            for s in generated.scope.statements
+            if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.VARIABLE) and len(s.defines) == 1
+            for name in s.defines
+        }
+        ctx = gradient_tape.BodyContext(
+            module=module,
+            imports=self.facts.imports,
+            facts=self.facts,
+            plan=self.plan,
+            params=param_names,
+            trainable_variables=trainable,
+            names_in_use=set(self.names_in_use) | set(param_names),
+            value_kinds=value_kinds,
+        )
+        body = gradient_tape.render_body(generated.body, ctx, indent)
+        if body is None:
+            return
+        signature, casts = self._parameters(generated)
+        if signature is None:
+            return
+        lines = []
+        if generated.tf_function:
+            lines.append("@tf.function")
+            for s in generated.body:
+                if s.calls_gradient_helper:
+                    self.plan.note(s.node, "TFM203", f"a helper takes tf.gradients of values computed here; {generated.name} runs as a tf.function")
+        lines.append(f"def {generated.name}({signature}):")
+        returned = self.code(generated.fetch)
+        lines += [indent + line if line else line for line in [*casts, *body, f"return {returned}"]]
+        function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
+        # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
+        blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
+        function = function.with_changes(
+            leading_lines=[cst.EmptyLine()] * blank,
+            body=function.body.with_changes(footer=[cst.EmptyLine(indent=False)] * (blank - 1)),
+        )
+        self.plan.generated.add(id(function))
+        if generated.anchor is not None:
+            self.plan.add_after(generated.anchor.node, [function])
+        else:
+            first = generated.scope.statements[0].node
+            self.plan.insert_before.setdefault(id(first), []).append(function)
+
+    def _parameters(self, generated: Generated) -> tuple[str | None, list[str]]:
+        required, optional, casts = [], [], []
+        for statement in generated.placeholders:
+            placeholder = statement.placeholder
+            assert placeholder is not None
+            name = placeholder.name
+            self.plan.note(placeholder.call, PLACEHOLDER_TO_ARGUMENT.code, f"placeholder `{name}` → argument of {generated.name}")
+            if placeholder.default is None:
+                dtype = self.code(placeholder.dtype) if placeholder.dtype is not None else None
+                required.append(name)
+            else:
+                dtype = self._default_dtype(placeholder.default)
+                if dtype is None:
+                    self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
+                    return None, []
+                reads, _ = read_and_bound(placeholder.default)
+                if any(generated.scope.graph_statement(n, statement.order) for n in reads):
+                    self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the default of this placeholder_with_default is a graph tensor")
+                    return None, []
+                optional.append(f"{name}={self.code(placeholder.default)}")
+            if dtype is None:
+                self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "placeholder without a dtype")
+                return None, []
+            if dtype in ("tf.string", "tf.dtypes.string"):
+                casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
+            else:
+                casts.append(f"{name} = tf.cast({name}, {dtype})")
+        return ", ".join(required + optional), casts
+
+    def _default_dtype(self, default: cst.BaseExpression) -> str | None:
+        for literal, dtype in _LITERAL_DTYPES.items():
+            if isinstance(default, literal):
+                return dtype
+        if isinstance(default, cst.Name) and default.value in ("True", "False"):
+            return "tf.bool"
+        if isinstance(default, cst.Call) and self.facts.imports.call_name(default) == "constant":
+            from tf2migrate.analysis.graph import call_argument
+
+            dtype = call_argument(default, "dtype", 1)
+            return self.code(dtype) if dtype is not None else None
+        return None
+
+    def _remove_graph_statements(self) -> None:
+        for scope in self.facts.scopes:
+            for statement in scope.statements:
+                if statement.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
+                    self.plan.remove.add(id(statement.node))
+
+
+# ------------------------------------------------------------------ pure helpers
+def _leaves(fetch: cst.BaseExpression):
+    if isinstance(fetch, (cst.List, cst.Tuple)):
+        for element in fetch.elements:
+            yield from _leaves(element.value)
+    elif isinstance(fetch, cst.Dict):
+        for element in fetch.elements:
+            if isinstance(element, cst.DictElement):
+                yield from _leaves(element.value)
+    else:
+        yield fetch
+
+
+def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
+    if isinstance(expr, cst.Name) and len(statements) == 1:
+        statement = statements[0]
+        if statement.kind is Kind.VARIABLE:
+            return statement.value_kind if statement.value_kind == "variable" else "unknown"
+        return statement.value_kind
+    return "tensor"
+
+
+def _closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
+    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        statement = stack.pop()
+        if statement.order in seen or statement not in scope.statements:
+            continue
+        seen.add(statement.order)
+        if statement.kind is Kind.TENSOR:
+            stack.extend(scope.statements[o] for o in statement.deps)
+    ordered = [scope.statements[o] for o in sorted(seen)]
+    return (
+        [s for s in ordered if s.kind is Kind.TENSOR],
+        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
+    )
+
+
+def _hint(leaves: list[Leaf]) -> str:
+    parts: list[str] = []
+    for leaf in leaves:
+        part = _name_hint(leaf.expr)
+        if part and part not in parts:
+            parts.append(part)
+    if not parts:
+        return "fetches"
+    if len(parts) > 3:
+        return "_and_".join(parts[:2]) + f"_and_{len(parts) - 2}_more"
+    return "_and_".join(parts)
+
+
+def _name_hint(expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    if isinstance(expr, cst.Subscript):
+        return _name_hint(expr.value)
+    if isinstance(expr, cst.Call):
+        func = _name_hint(expr.func)
+        first = _name_hint(expr.args[0].value) if expr.args else ""
+        return "_".join(p for p in (func, first) if p)
+    if isinstance(expr, cst.BinaryOperation):
+        return _name_hint(expr.left)
+    return ""
+
+
+def _fresh(base: str, in_use: set[str]) -> str:
+    name, counter = base, 1
+    while name in in_use:
+        counter += 1
+        name = f"{base}_{counter}"
+    in_use.add(name)
+    return name
+
+
+def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
+    """NumPy in the structure sess.run returned."""
+    plain = all(leaf.kind in ("tensor", "variable") for leaf in leaves)
+    if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
+        if leaves[0].kind in ("tensor", "variable"):
+            return f"{call}.numpy()"
+        if leaves[0].kind == "list":
+            return f"[t.numpy() for t in {call}]"
+    elif plain and not any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value")):
+        if isinstance(fetch, cst.List):
+            return f"[t.numpy() for t in {call}]"
+        if isinstance(fetch, cst.Tuple):
+            return f"tuple(t.numpy() for t in {call})"
+    return f"tf.nest.map_structure(lambda t: t.numpy(), {call})"
+
+
+def _form_name(site: RunSite) -> str:
+    return {"session.run": "Session.run", "eval": "Tensor.eval", "op.run": "Operation.run"}[site.form]
+
+
+def _side_effect_free(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
+        return True
+    if isinstance(expr, cst.Attribute):
+        return _side_effect_free(expr.value)
+    if isinstance(expr, cst.Subscript):
+        return _side_effect_free(expr.value) and all(
+            isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice)
+            for e in expr.slice
+        )
+    return False

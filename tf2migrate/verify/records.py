@@ -1,0 +1,59 @@
+"""Plain data exchanged (pickled) between the worker subprocesses and the parent.
+
+This module imports neither TensorFlow nor numpy, so the parent can use it; the
+numpy arrays inside a :class:`Leaf` are only unpickled (and numpy imported) when
+the parent reads a worker's results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+#: Kinds of :class:`Leaf`. Only ``"number"`` leaves are comparable; the others
+#: exist so that the comparison can say *why* a TF2 value is not a number.
+NUMBER, TENSOR, NONE, OTHER = "number", "tensor", "none", "other"
+
+
+@dataclass
+class Leaf:
+    """One non-container value a script bound to a global (or nested in one)."""
+
+    kind: str
+    type_name: str
+    value: Any = None  # a numpy array when kind == NUMBER, else None
+
+
+#: A global's value: a leaf, a list (from a list or tuple) or a dict of values.
+Encoded = Union[Leaf, list, dict]
+
+
+@dataclass
+class Job:
+    """One script for a worker; ``initial_values`` only for TF2 jobs (see tf2_mode)."""
+
+    script: str
+    initial_values: list | None = None
+
+
+@dataclass
+class ScriptResult:
+    """What a worker learned from running one script."""
+
+    script: str
+    output: str = ""  # the script's stdout and stderr, interleaved
+    error: str | None = None  # traceback text if the script failed
+    values: dict[str, Encoded] = field(default_factory=dict)
+    #: tf1 mode: ``[(name, shape, array)]`` of the trainable variables when they
+    #: were first all initialized, or ``[]`` if that never happened.
+    initial_values: list = field(default_factory=list)
+    #: tf2 mode: problems injecting the TF1 initial values.
+    messages: list[str] = field(default_factory=list)
+
+
+def is_numeric(value: Encoded) -> bool:
+    """True if every leaf of ``value`` is a number (empty containers qualify)."""
+    if isinstance(value, Leaf):
+        return value.kind == NUMBER
+    items = value.values() if isinstance(value, dict) else value
+    return all(is_numeric(item) for item in items)

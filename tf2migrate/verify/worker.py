@@ -1,0 +1,237 @@
+"""Subprocess entry point: run a batch of scripts under TF1 or TF2 semantics.
+
+``python -m tf2migrate.verify.worker --mode tf1|tf2 --jobs JOBS --out OUT``
+
+Scripts are batched into one process because importing TensorFlow takes seconds.
+TensorFlow is imported only here (in :func:`main`, not at import time), never in
+the parent. Each :class:`ScriptResult` is appended to OUT as its own pickle as
+soon as its script ends, and the running script's output goes to ``OUT.output``,
+so if the process dies the parent still knows which script killed it and what it
+printed. Results never go through stdout: scripts print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import faulthandler
+import inspect
+import os
+import pickle
+import random
+import runpy
+import sys
+import traceback
+import types
+from pathlib import Path
+
+from tf2migrate.verify.records import NONE, NUMBER, OTHER, TENSOR, Job, Leaf, ScriptResult
+
+#: Deeper containers are recorded as opaque (this also stops self-references).
+_MAX_DEPTH = 20
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tf2migrate.verify.worker")
+    parser.add_argument("--mode", choices=["tf1", "tf2"], required=True)
+    parser.add_argument("--jobs", required=True, help="pickled list of Job")
+    parser.add_argument("--out", required=True, help="ScriptResult pickles are appended here")
+    args = parser.parse_args(argv)
+    # A segfault's Python traceback goes to the worker log, not to a script's output.
+    faulthandler.enable(file=os.fdopen(os.dup(2), "w"))
+    jobs: list[Job] = pickle.loads(Path(args.jobs).read_bytes())
+    tf = _import_tensorflow()
+    if args.mode == "tf1":
+        from tf2migrate.verify.tf1_mode import Tf1Mode as Mode
+    else:
+        from tf2migrate.verify.tf2_mode import Tf2Mode as Mode
+    mode = Mode(tf)
+    output_path = Path(args.out + ".output")
+    tf.config.list_logical_devices()  # device set-up logs go to the worker log
+    with open(args.out, "wb") as out:
+        for job in jobs:
+            try:
+                result = run_job(mode, tf, job, output_path)
+            except Exception:  # noqa: BLE001 - a bug here must not cost the batch
+                result = ScriptResult(job.script, error="the verify worker failed:\n" + traceback.format_exc())
+            pickle.dump(result, out)
+            out.flush()
+
+
+def _import_tensorflow():
+    """Import TF and make it deterministic and single-threaded before any op runs.
+
+    Both settings must precede the first op (hence before ``disable_v2_behavior``
+    in tf1 mode); TF raises if a setting is no longer allowed, which we tolerate.
+    """
+    import tensorflow as tf
+
+    settings = (
+        tf.config.experimental.enable_op_determinism,
+        lambda: tf.config.threading.set_intra_op_parallelism_threads(1),
+        lambda: tf.config.threading.set_inter_op_parallelism_threads(1),
+    )
+    for apply in settings:
+        try:
+            apply()
+        except (RuntimeError, ValueError):
+            pass
+    return tf
+
+
+def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
+    """Run one script as ``python script.py`` would, under ``mode``; never raises."""
+    import numpy as np
+
+    script = Path(job.script).resolve()
+    result = ScriptResult(script=str(script))
+    np.random.seed(0)
+    random.seed(0)
+    with _output_to(output_path), _as_main_script(script), _absl_flags_scope():
+        with mode.running(job, result):
+            namespace, result.error = _execute(script)
+    result.output = output_path.read_text(errors="replace")
+    if namespace is not None:
+        result.values = {
+            name: _encode(value, tf)
+            for name, value in namespace.items()
+            if not name.startswith("_")
+            and not isinstance(value, (types.ModuleType, type))
+            and not inspect.isroutine(value)
+        }
+    return result
+
+
+def _execute(script: Path):
+    """Run ``script`` as ``__main__``; return (its globals or None, traceback or None).
+
+    ``sys.exit(0)`` (e.g. from ``tf.app.run``) counts as success; the globals are
+    then taken from the traceback, since runpy only returns them on a normal end.
+    """
+    try:
+        return runpy.run_path(str(script), run_name="__main__"), None
+    except SystemExit as exc:
+        if exc.code in (None, 0):
+            frame = _script_traceback(exc, script)
+            return (dict(frame.tb_frame.f_globals) if frame else {}), None
+        return None, _format(exc, script)
+    except BaseException as exc:  # noqa: BLE001 - the script's failure is data
+        return None, _format(exc, script)
+
+
+def _script_traceback(exc: BaseException, script: Path):
+    """The traceback entry of the script's module-level frame, if any."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != str(script):
+        tb = tb.tb_next
+    return tb
+
+
+def _format(exc: BaseException, script: Path) -> str:
+    """The traceback without the worker's and runpy's frames."""
+    tb = _script_traceback(exc, script) or exc.__traceback__
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _encode(value, tf, depth: int = 0):
+    """Encode a global's value as Leaf / list / dict (see records).
+
+    A list or tuple of numbers that numpy can stack becomes one array leaf, so a
+    list of 1000 losses is one comparison row, not 1000.
+    """
+    import numpy as np
+
+    if value is None:
+        return Leaf(NONE, "None")
+    if isinstance(value, (bool, int, float, complex, np.generic, np.ndarray)):
+        array = np.asarray(value)
+        if array.dtype.kind in "biufc":
+            return Leaf(NUMBER, _type_name(value), array)
+    elif isinstance(value, (tf.Variable, tf.__internal__.types.Tensor, tf.__internal__.CompositeTensor)):
+        # Not tf.is_tensor: its Protocol check reads attributes, which for some
+        # objects runs code (absl's FLAGS wrapper parses sys.argv).
+        kind = "tf.Variable" if isinstance(value, tf.Variable) else "tf.Tensor"
+        return Leaf(TENSOR, kind if isinstance(value, (tf.Variable, tf.Tensor)) else _type_name(value))
+    elif depth < _MAX_DEPTH and isinstance(value, (list, tuple)):
+        items = [_encode(item, tf, depth + 1) for item in value]
+        if all(isinstance(item, Leaf) and item.kind == NUMBER for item in items):
+            try:
+                array = np.asarray([item.value for item in items])
+            except ValueError:  # ragged
+                return items
+            if array.dtype.kind in "biufc":
+                return Leaf(NUMBER, _type_name(value), array)
+        return items
+    elif depth < _MAX_DEPTH and isinstance(value, dict):
+        return {key: _encode(item, tf, depth + 1) for key, item in value.items()}
+    return Leaf(OTHER, _type_name(value))
+
+
+def _type_name(value) -> str:
+    cls = type(value)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+@contextlib.contextmanager
+def _output_to(path: Path):
+    """Send file descriptors 1 and 2 to ``path``: this catches ``print`` and TF's
+    C++ logging (``tf.print``, ``tf.Print``) alike."""
+    streams = sys.stdout, sys.stderr
+    streams[0].flush()
+    streams[1].flush()
+    saved = os.dup(1), os.dup(2)
+    with open(path, "wb") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = streams
+            streams[0].flush()
+            streams[1].flush()
+            for fd, copy in zip((1, 2), saved):
+                os.dup2(copy, fd)
+                os.close(copy)
+
+
+@contextlib.contextmanager
+def _as_main_script(script: Path):
+    """Emulate ``python script.py``: cwd, ``sys.argv`` and ``sys.path[0]``.
+
+    Afterwards, forget the modules imported from the script's directory, so the
+    next script of the batch imports its own helper modules, not these.
+    """
+    saved = os.getcwd(), sys.argv, sys.path[:]
+    known = set(sys.modules)
+    os.chdir(script.parent)
+    sys.argv = [str(script)]
+    sys.path.insert(0, str(script.parent))
+    try:
+        yield
+    finally:
+        os.chdir(saved[0])
+        sys.argv = saved[1]
+        sys.path[:] = saved[2]
+        for name in set(sys.modules) - known:
+            file = getattr(sys.modules[name], "__file__", None)
+            if file and Path(file).resolve().is_relative_to(script.parent):
+                del sys.modules[name]
+
+
+@contextlib.contextmanager
+def _absl_flags_scope():
+    """Forget the absl flags a script defined (``tf.app.flags`` in TF1 code): the
+    next script of the batch may define the same ones, which absl refuses."""
+    from absl import flags
+
+    known = set(flags.FLAGS)
+    try:
+        yield
+    finally:
+        for name in set(flags.FLAGS) - known:
+            delattr(flags.FLAGS, name)
+        flags.FLAGS.unparse_flags()
+
+
+if __name__ == "__main__":
+    main()
