@@ -31,7 +31,7 @@ class Plan:
     # expressions (calls, dicts): a new node, or a function of the updated node
     replace: dict[int, object] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    generated: set[int] = field(default_factory=set)  # generated function definitions
+    generated: dict[int, cst.CSTNode] = field(default_factory=dict)  # generated defs, by id
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
@@ -46,8 +46,10 @@ class PlanApplier(TfNameNormalizer):
     def __init__(self, plan: Plan, imports: TfImports) -> None:
         super().__init__(imports)
         self.plan = plan
-        self._filler_passes: set[int] = set()  # ``pass`` added to blocks emptied by removals
-        self._removed_markers: set[int] = set()
+        # Nodes this pass creates and recognises later by identity; held here so that
+        # their ids are not reused by other nodes once they leave the tree.
+        self._filler_passes: dict[int, cst.CSTNode] = {}  # ``pass`` in emptied blocks
+        self._removed_markers: dict[int, cst.CSTNode] = {}  # stand-ins for removed statements
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.plan.remove and not self.plan.insert_after.get(id(node)):
@@ -84,7 +86,7 @@ class PlanApplier(TfNameNormalizer):
             # A marker, folded away by the enclosing block so the blank lines that
             # separated the removed statement from its neighbours survive.
             marker = cst.SimpleStatementLine([cst.Pass()], leading_lines=original_node.leading_lines)
-            self._removed_markers.add(id(marker))
+            self._removed_markers[id(marker)] = marker
             return marker
         return cst.FlattenSentinel(result)
 
@@ -95,7 +97,7 @@ class PlanApplier(TfNameNormalizer):
         body = self._fold_markers(updated_node.body)
         if not body:
             filler = cst.SimpleStatementLine([cst.Pass()])
-            self._filler_passes.add(id(filler))
+            self._filler_passes[id(filler)] = filler
             body = [filler]
         return updated_node.with_changes(body=body)
 

@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import VANISHING_KINDS, GraphFacts, Kind, Scope
+from tf2migrate.analysis.names import names_bound
 
 
 class _EscapeFinder(cst.CSTVisitor):
@@ -32,8 +33,6 @@ class _EscapeFinder(cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if id(node) in self.graph_defs:
             return False
-        from tf2migrate.analysis.names import names_bound
-
         self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)})
         self.not_references.add(id(node.name))
         return True
@@ -67,8 +66,9 @@ class _EscapeFinder(cst.CSTVisitor):
         name = node.value
         if any(name in local for local in self.local_names):
             return
-        if name in self.facts.session_names and id(node) not in self.facts.allowed_session_reads:
-            self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close")
+        if name in self.facts.session_names:
+            if id(node) not in self.facts.allowed_session_reads:
+                self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close")
             return
         before = None if self.local_names else self.order
         current: Scope | None = self.scope

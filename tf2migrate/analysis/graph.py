@@ -190,6 +190,7 @@ class Helper:
     node: cst.FunctionDef
     creates_variables: bool = False
     uses_gradients: bool = False
+    returns_tensor: bool = False  # every return is a TF op result (not a list)
 
 
 @dataclass
@@ -273,14 +274,16 @@ class GraphAnalyzer:
             return self.facts.helpers.get(call.func.value)
         return None
 
-    def _collect_helpers(self) -> None:
-        """Module functions: do they create variables or take tf.gradients (transitively)?"""
+    def _collect_helpers(self, graph_functions: set[int]) -> None:
+        """Module functions: do they create variables or take tf.gradients (transitively)?
+
+        Functions that build and run a graph of their own are programs, not helpers."""
         functions: dict[str, cst.FunctionDef] = {}
         for statement in self.module.body:
-            if isinstance(statement, cst.FunctionDef):
+            if isinstance(statement, cst.FunctionDef) and id(statement) not in graph_functions:
                 functions[statement.name.value] = statement
         calls = {name: calls_in(node.body, enter_defs=True) for name, node in functions.items()}
-        helpers = {name: Helper(node) for name, node in functions.items()}
+        helpers = {name: Helper(node, returns_tensor=self._returns_tensor(node)) for name, node in functions.items()}
         self.facts.helpers = helpers
         changed = True
         while changed:
@@ -300,14 +303,40 @@ class GraphAnalyzer:
                     if grads and not helper.uses_gradients:
                         helper.uses_gradients = changed = True
 
+    def _returns_tensor(self, function: cst.FunctionDef) -> bool:
+        returns = [n for n in _walk(function.body, stop_at_defs=True) if isinstance(n, cst.Return)]
+        return bool(returns) and all(
+            r.value is not None and self._expression_kind(r.value) == "tensor" for r in returns
+        )
+
+    def _expression_kind(self, value: cst.BaseExpression) -> str:
+        """tensor | list | unknown, for the value of a graph-building expression."""
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return "list"
+        if isinstance(value, cst.Call):
+            name = self.tf.call_name(value)
+            if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
+                return "list"
+            if name is not None:
+                return "tensor"
+            helper = self._helper_for(value)
+            return "tensor" if helper is not None and helper.returns_tensor else "unknown"
+        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
+            return "tensor"
+        if isinstance(value, cst.Subscript):
+            if isinstance(value.value, cst.Call) and self.tf.call_name(value.value) in GRADIENT_CALLS:
+                return "tensor"
+        return "unknown"
+
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
-        self._collect_helpers()
+        function_scopes = self._function_scopes(self.module.body)
+        self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
         self._check_classes()
         module_scope = Scope(self.module, None)
         self._analyze_scope(module_scope, self.module.body)
-        for function in self._function_scopes(self.module.body):
+        for function in function_scopes:
             scope = Scope(function, module_scope)
             self._analyze_scope(scope, function.body.body)
         self._find_run_sites()
@@ -492,6 +521,18 @@ class GraphAnalyzer:
                     statement.kind = Kind.DROP
                     statement.defines = (target,)
                     return statement
+            if (
+                isinstance(small.value, cst.Dict)
+                and small.value.elements
+                and all(
+                    isinstance(e, cst.DictElement)
+                    and isinstance(e.key, cst.Name)
+                    and (found := scope.graph_statement(e.key.value, statement.order)) is not None
+                    and found.kind is Kind.PLACEHOLDER
+                    for e in small.value.elements
+                )
+            ):
+                return statement  # a feed dict (``tf_dict = {x: X}``): its keys are rewritten
             # config.gpu_options.allow_growth = True
             if all(_root_name(t) in self.facts.config_names for t in targets):
                 statement.kind = Kind.CONFIG
@@ -563,10 +604,8 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
-            if reads_graph_tensor or op_calls:
-                if any(isinstance(s, cst.Expr) for s in node.body) and not reads_graph_tensor:
-                    return statement  # e.g. a TF call for its effect on the eager runtime
-                self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, "a graph-building statement that binds no name cannot be moved into a function")
+            # Kept as Python: a TF call for its effect on the runtime, or code that reads
+            # graph values (reported by the escape check).
             return statement
         if is_assignment:
             targets_ok = all(
@@ -605,21 +644,7 @@ class GraphAnalyzer:
         small = node.body[0]
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
             return "unknown"
-        value = small.value
-        if isinstance(value, (cst.List, cst.Tuple)):
-            return "list"
-        if isinstance(value, cst.Call):
-            name = self.tf.call_name(value)
-            if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
-                return "list"
-            return "tensor" if name is not None else "unknown"
-        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
-            return "tensor"
-        if isinstance(value, cst.Subscript):
-            if isinstance(value.value, cst.Call) and self.tf.call_name(value.value) in GRADIENT_CALLS:
-                return "tensor"
-            return "unknown"
-        return "unknown"
+        return self._expression_kind(small.value)
 
     # -------------------------------------------------------------- run sites
     def _looks_like_run_site(self, call: cst.Call) -> bool:

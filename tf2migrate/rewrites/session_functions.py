@@ -136,7 +136,8 @@ class SessionFunctions:
         return False
 
     def _plan_init_runs(self, sites: list[RunSite]) -> None:
-        if len(sites) > 1 or any(s.in_loop for s in sites):
+        fetched = [self.module.code_for_node(s.fetch) for s in sites]
+        if len(set(fetched)) < len(fetched) or any(s.in_loop for s in sites):
             for site in sites:
                 self.block(site.call, blockers.REINITIALIZATION, "variables are initialized more than once; eager variables are initialized when created")
             return
@@ -364,7 +365,7 @@ class SessionFunctions:
             leading_lines=[cst.EmptyLine()] * blank,
             body=function.body.with_changes(footer=[cst.EmptyLine(indent=False)] * (blank - 1)),
         )
-        self.plan.generated.add(id(function))
+        self.plan.generated[id(function)] = function
         if generated.anchor is not None:
             self.plan.add_after(generated.anchor.node, [function])
         else:
