@@ -86,7 +86,7 @@ class BodyContext:
 @dataclass
 class _Tape:
     name: str
-    start: int  # index (into the body items) of the first gradient statement it serves
+    end: int  # the tape encloses body items [0, end)
     persistent: bool
     watch_at_start: list[str] = field(default_factory=list)
 
@@ -106,11 +106,10 @@ def _is_index_zero(node: cst.Subscript) -> bool:
 class _GradientCallRewriter(TfNameNormalizer):
     """Turns the tf.gradients calls of one statement into ``tape.gradient`` calls."""
 
-    def __init__(self, ctx: BodyContext, tape: str, hoisted: dict[int, str]) -> None:
+    def __init__(self, ctx: BodyContext, tape: str) -> None:
         super().__init__(ctx.imports)
         self.ctx = ctx
         self.tape = tape
-        self.hoisted = hoisted  # id(ys expression) -> name of the hoisted target
         self.single_source_index0: set[int] = set()
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -133,9 +132,8 @@ class _GradientCallRewriter(TfNameNormalizer):
         if self.tf.call_name(original_node) != "gradients":
             return super().leave_Call(original_node, updated_node)
         ys, xs, grad_ys = _gradient_args(updated_node)
-        original_ys = _gradient_args(original_node)[0]
         code = self.ctx.module.code_for_node
-        target = self.hoisted.get(id(original_ys), code(ys))  # type: ignore[arg-type]
+        target = code(ys)  # type: ignore[arg-type]
         if isinstance(xs, cst.Tuple):
             xs = cst.List(elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
         arguments = [target, code(xs)]  # type: ignore[arg-type]
@@ -164,13 +162,24 @@ def _statement_code(module: cst.Module, node: cst.BaseStatement) -> str:
 
 
 def _groups(statements: list[Statement]) -> list[list[int]]:
-    """Indices of gradient statements, grouped when they can share one tape."""
+    """Indices of gradient statements, grouped when they can share one tape.
+
+    A statement whose gradient target is computed in the statement itself (say
+    ``tf.gradients(U[:, i], x)`` in a comprehension) is a group of its own: its tape
+    must enclose the statement.
+    """
     groups: list[list[int]] = []
     previous = -2
     for index, statement in enumerate(statements):
         if not statement.gradient_calls:
             continue
-        if groups and previous == index - 1:
+        joinable = (
+            groups
+            and previous == index - 1
+            and not _computes_own_target(statement)
+            and not _computes_own_target(statements[groups[-1][-1]])
+        )
+        if joinable:
             defined = {n for i in groups[-1] for n in statements[i].defines}
             if not defined & set(statement.reads):
                 groups[-1].append(index)
@@ -179,6 +188,10 @@ def _groups(statements: list[Statement]) -> list[list[int]]:
         groups.append([index])
         previous = index
     return groups
+
+
+def _computes_own_target(statement: Statement) -> bool:
+    return any(not _is_names(_gradient_args(call)[0]) for call in statement.gradient_calls)
 
 
 def _fresh(base: str, in_use: set[str]) -> str:
@@ -194,18 +207,11 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     """Lines of the function body for the statements (normalised), or None if blocked."""
     groups = _groups(statements)
     normalizer = TfNameNormalizer(ctx.imports)
-    if not groups:
-        return [
-            line
-            for s in statements
-            for line in _statement_code(ctx.module, s.node.visit(normalizer)).splitlines()  # type: ignore[arg-type]
-        ]
     several = len(groups) > 1
     tapes: list[_Tape] = []
     items: list[list[str]] = []  # code lines per body item
     watch_after: dict[int, list[str]] = {}
     defined_at: dict[str, int] = {}
-    item_of_statement: dict[int, int] = {}
     group_of = {i: g for g, members in enumerate(groups) for i in members}
     tape_names = [_fresh(f"tape_{k + 1}" if several else "tape", ctx.names_in_use) for k in range(len(groups))]
 
@@ -213,58 +219,34 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
         group = group_of.get(index)
         if group is None:
             code = _statement_code(ctx.module, statement.node.visit(normalizer))  # type: ignore[arg-type]
-            item_of_statement[index] = len(items)
-            items.append(code.splitlines())
-            for name in statement.defines:
-                defined_at[name] = len(items) - 1
-            continue
-        tape_name = tape_names[group]
-        if index == groups[group][0]:
-            calls = sum(len(statements[i].gradient_calls) for i in groups[group])
-            tapes.append(_Tape(tape_name, len(items), persistent=calls > 1))
-        tape = tapes[-1]
-        hoisted: dict[int, str] = {}
-        for call in statement.gradient_calls:
-            if not _check_call(call, ctx):
-                return None
-            ys, xs, _ = _gradient_args(call)
-            if not _is_names(ys):
-                # the target is computed in the gradient statement itself: compute it
-                # inside the tape, just before the statements it serves
-                name = _fresh(f"{tape_name}_target", ctx.names_in_use)
-                hoisted[id(ys)] = name
-                target_code = ctx.module.code_for_node(ys.visit(normalizer))  # type: ignore[union-attr]
-                items.insert(tape.start, [f"{name} = {target_code}"])
-                _shift(watch_after, defined_at, tape.start)
-                tape.start += 1
-            for source in _sources(xs):
-                if not isinstance(source, cst.Name):
-                    ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
+        else:
+            tape_name = tape_names[group]
+            if index == groups[group][0]:
+                calls = sum(len(statements[i].gradient_calls) for i in groups[group])
+                inside = _computes_own_target(statement)
+                # A tape asked inside its own block (maybe many times) must be persistent.
+                tapes.append(_Tape(tape_name, len(items) + (1 if inside else 0), persistent=calls > 1 or inside))
+            tape = tapes[-1]
+            for call in statement.gradient_calls:
+                if not _check_call(call, ctx):
                     return None
-                if source.value in ctx.trainable_variables:
-                    continue
-                line = f"{tape_name}.watch({source.value})"
-                if source.value in defined_at and defined_at[source.value] < tape.start:
-                    watch_after.setdefault(defined_at[source.value], []).append(line)
-                elif line not in tape.watch_at_start:
-                    tape.watch_at_start.append(line)
-            ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
-        rewriter = _GradientCallRewriter(ctx, tape_name, hoisted)
-        code = _statement_code(ctx.module, statement.node.visit(rewriter))  # type: ignore[arg-type]
+                for source in _sources(_gradient_args(call)[1]):
+                    if not isinstance(source, cst.Name):
+                        ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
+                        return None
+                    if source.value in ctx.trainable_variables:
+                        continue
+                    line = f"{tape_name}.watch({source.value})"
+                    if source.value in defined_at:
+                        watch_after.setdefault(defined_at[source.value], []).append(line)
+                    elif line not in tape.watch_at_start:
+                        tape.watch_at_start.append(line)
+                ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
+            code = _statement_code(ctx.module, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
         items.append(code.splitlines())
         for name in statement.defines:
             defined_at[name] = len(items) - 1
     return _render(items, tapes, watch_after, indent)
-
-
-def _shift(watch_after: dict[int, list[str]], defined_at: dict[str, int], at: int) -> None:
-    """Keep item indices right after an item was inserted at ``at``."""
-    for name, index in list(defined_at.items()):
-        if index >= at:
-            defined_at[name] = index + 1
-    for index in sorted(watch_after, reverse=True):
-        if index >= at:
-            watch_after[index + 1] = watch_after.pop(index)
 
 
 def _render(items, tapes: list[_Tape], watch_after, indent: str) -> list[str]:
@@ -279,10 +261,10 @@ def _render(items, tapes: list[_Tape], watch_after, indent: str) -> list[str]:
         if k == 0:
             return lines_of(0, upto)
         tape = tapes[k - 1]
-        inner = tape.watch_at_start + render(k - 1, tape.start)
+        inner = tape.watch_at_start + render(k - 1, tape.end)
         header = f"with tf.GradientTape({'persistent=True' if tape.persistent else ''}) as {tape.name}:"
         block = [header] + [indent + line if line else line for line in (inner or ["pass"])]
-        return block + lines_of(tape.start, upto)
+        return block + lines_of(tape.end, upto)
 
     return render(len(tapes), len(items))
 

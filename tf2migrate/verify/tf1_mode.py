@@ -46,6 +46,8 @@ class Tf1Mode:
             session = self._v1.get_default_session()
             while isinstance(session, self._v1.InteractiveSession):
                 session.close()
+                if self._v1.get_default_session() is session:
+                    break  # left as default by the script itself: not ours to unwind
                 session = self._v1.get_default_session()
 
     def _patch_session_run(self) -> None:

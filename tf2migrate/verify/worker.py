@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> None:
         from tf2migrate.verify.tf2_mode import Tf2Mode as Mode
     mode = Mode(tf)
     output_path = Path(args.out + ".output")
-    tf.config.list_logical_devices()  # device set-up logs go to the worker log
+    # Set up the devices now, so that their logs (a failing cuInit, say) go
+    # to the worker log rather than into the first script's output.
+    tf.config.list_logical_devices()
     with open(args.out, "wb") as out:
         for job in jobs:
             try:
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
 def _import_tensorflow():
     """Import TF and make it deterministic and single-threaded before any op runs.
 
-    Both settings must precede the first op (hence before ``disable_v2_behavior``
+    These settings must precede the first op (hence before ``disable_v2_behavior``
     in tf1 mode); TF raises if a setting is no longer allowed, which we tolerate.
     """
     import tensorflow as tf
@@ -80,7 +82,10 @@ def _import_tensorflow():
 
 
 def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
-    """Run one script as ``python script.py`` would, under ``mode``; never raises."""
+    """Run one script as ``python script.py`` would, under ``mode``.
+
+    The script's own failures are recorded in the result, not raised.
+    """
     import numpy as np
 
     script = Path(job.script).resolve()
@@ -163,7 +168,9 @@ def _encode(value, tf, depth: int = 0):
                 return Leaf(NUMBER, _type_name(value), array)
         return items
     elif depth < _MAX_DEPTH and isinstance(value, dict):
-        return {key: _encode(item, tf, depth + 1) for key, item in value.items()}
+        # A dict keyed by tensors (a TF1 feed_dict) is not a value the program computed.
+        if all(isinstance(key, (str, int, float, bool)) for key in value):
+            return {key: _encode(item, tf, depth + 1) for key, item in value.items()}
     return Leaf(OTHER, _type_name(value))
 
 

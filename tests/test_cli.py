@@ -1,0 +1,371 @@
+"""CLI and engine mechanics, with a fake migrate_source standing in for the real rewrites.
+
+Runs that use the fake pass ``-j 1``/``jobs=1``: worker processes would not reliably see
+a monkeypatch.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import stat
+import subprocess
+import sys
+import types
+
+import pytest
+
+from tf2migrate import __version__, engine
+from tf2migrate.cli import main
+from tf2migrate.diagnostics import Diagnostic, Severity, rule
+from tf2migrate.migrate import MigrationResult
+from tf2migrate.engine import FileResult, UsageError, apply, discover, process_file, run
+from tf2migrate.source import SourceError
+
+TF_SOURCE = "import tensorflow as tf\nsess = tf.Session()\n"
+MIGRATED = "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+
+
+def fake_migrate(source: str, path: str = "<string>") -> MigrationResult:
+    """Stands in for the real migration: rewrites ``tf.Session`` and says so."""
+    try:
+        ast.parse(source)
+    except SyntaxError as exc:
+        finding = Diagnostic("TFM001", exc.msg, path, exc.lineno or 1, 1, Severity.ERROR)
+        return MigrationResult(source, [finding])
+    findings = []
+    for number, line in enumerate(source.splitlines(), 1):
+        if "tf.Session" in line:
+            column = line.index("tf.Session") + 1
+            message = "fake: tf.Session rewritten"
+            findings.append(Diagnostic("TFM002", message, path, number, column, Severity.INFO))
+    return MigrationResult(source.replace("tf.Session", "tf.compat.v1.Session"), findings)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Install the fake migration and record the path of every call to it."""
+    seen: list[str] = []
+
+    def recording(source, path="<string>"):
+        seen.append(path)
+        return fake_migrate(source, path)
+
+    monkeypatch.setattr(engine, "migrate_source", recording)
+    return seen
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A small project; the working directory is its root so displayed paths are relative."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text(TF_SOURCE)
+    (tmp_path / "pkg" / "util.py").write_text("def f():\n    return 1\n")
+    return tmp_path
+
+
+def cli(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- check mode ----------------------------------------------------------------------
+
+
+def test_check_clean(tree, calls, capsys):
+    (tree / "pkg" / "model.py").write_text("import tensorflow as tf\nx = tf.constant(1)\n")
+    status, out, _ = cli(capsys, "-j", "1", "pkg")
+    assert status == 0
+    assert out == "2 files checked: 0 would be rewritten, 0 findings.\n"
+
+
+def test_check_reports_pending_change_and_writes_nothing(tree, calls, capsys):
+    status, out, _ = cli(capsys, "-j", "1", "pkg")
+    assert status == 1
+    assert out.splitlines() == [
+        f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 fake: tf.Session rewritten",
+        "2 files checked: 1 would be rewritten, 1 finding.",
+    ]
+    assert (tree / "pkg" / "model.py").read_text() == TF_SOURCE
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["missing"], ["--no-such-option", "pkg"], [], ["--diff", "--fix", "pkg"], ["-j", "0", "pkg"]],
+    ids=["missing-path", "bad-option", "no-path", "diff-and-fix", "zero-jobs"],
+)
+def test_usage_errors_exit_2(tree, calls, capsys, argv):
+    status, out, err = cli(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert "error" in err
+    assert calls == []
+
+
+def test_version(capsys):
+    status, out, _ = cli(capsys, "--version")
+    assert (status, out) == (0, f"tf2migrate {__version__}\n")
+
+
+# --- diff and fix --------------------------------------------------------------------
+
+
+def test_diff_prints_headers_and_writes_nothing(tree, calls, capsys):
+    model = tree / "pkg" / "model.py"
+    before = model.stat().st_mtime_ns
+    status, out, _ = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[:2] == ["--- a/pkg/model.py", "+++ b/pkg/model.py"]
+    assert "-sess = tf.Session()" in lines
+    assert "+sess = tf.compat.v1.Session()" in lines
+    assert lines[-2:] == [
+        "pkg/model.py:2:8: TFM002 fake: tf.Session rewritten",
+        "1 file checked: 1 would be rewritten, 1 finding.",
+    ]
+    assert model.read_text() == TF_SOURCE
+    assert model.stat().st_mtime_ns == before
+
+
+def test_diff_marks_missing_final_newline(tree, calls, capsys):
+    (tree / "pkg" / "model.py").write_text(TF_SOURCE.rstrip("\n"))
+    _, out, _ = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
+    assert "+sess = tf.compat.v1.Session()\n\\ No newline at end of file\n" in out
+
+
+def test_fix_rewrites_keeping_mode_bom_and_crlf(tree, calls, capsys):
+    model = tree / "pkg" / "model.py"
+    model.write_bytes(b"\xef\xbb\xbf" + TF_SOURCE.replace("\n", "\r\n").encode())
+    model.chmod(0o755)
+    status, out, _ = cli(capsys, "--fix", "-j", "1", "pkg")
+    assert status == 1
+    assert model.read_bytes() == b"\xef\xbb\xbf" + MIGRATED.replace("\n", "\r\n").encode()
+    assert stat.S_IMODE(model.stat().st_mode) == 0o755
+    assert out.splitlines()[-1] == "2 files checked: 1 file rewritten, 1 finding."
+    assert sorted(os.listdir(tree / "pkg")) == ["model.py", "util.py"]
+    # A second run has nothing left to do.
+    assert cli(capsys, "--fix", "-j", "1", "pkg")[0] == 0
+
+
+def test_apply_refuses_a_file_changed_since_it_was_read(tree, calls):
+    model = tree / "pkg" / "model.py"
+    result = process_file(model)
+    model.write_text(TF_SOURCE + "edited = True\n")
+    with pytest.raises(SourceError, match="changed on disk"):
+        apply(result)
+    assert model.read_text() == TF_SOURCE + "edited = True\n"
+
+
+# --- json --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [[], ["--diff"], ["--fix"]])
+def test_json_output(tree, calls, capsys, mode):
+    status, out, _ = cli(capsys, "--format", "json", "-j", "1", *mode, "pkg")
+    assert status == 1
+    doc = json.loads(out)
+    assert doc["version"] == __version__
+    model, util = doc["files"]
+    assert model["path"] == os.path.join("pkg", "model.py")
+    assert (model["changed"], util["changed"]) == (True, False)
+    assert model["findings"] == [
+        {
+            "code": "TFM002",
+            "message": "fake: tf.Session rewritten",
+            "path": model["path"],
+            "line": 2,
+            "column": 8,
+            "severity": "info",
+            "name": "internal-error",
+        }
+    ]
+    assert doc["summary"] == {
+        "checked": 2,
+        "changed": 1,
+        "written": 1 if mode == ["--fix"] else 0,
+        "findings": 1,
+        "errors": 0,
+    }
+    if mode:
+        assert (model["new_source"], util["new_source"]) == (MIGRATED, None)
+    else:
+        assert "new_source" not in model
+
+
+# --- codes ---------------------------------------------------------------------------
+
+
+def test_explain(capsys):
+    status, out, _ = cli(capsys, "--explain", "TFM001")
+    assert status == 0
+    assert out == rule("TFM001").explain() + "\n"
+    assert out.startswith("TFM001 (parse-error):")
+
+
+def test_explain_unknown_code(capsys):
+    status, out, err = cli(capsys, "--explain", "TFM999")
+    assert (status, out) == (2, "")
+    assert "unknown code" in err
+
+
+def test_list_codes(capsys):
+    status, out, _ = cli(capsys, "--list-codes")
+    assert status == 0
+    assert [line.split()[0] for line in out.splitlines()][:3] == ["TFM001", "TFM002", "TFM003"]
+
+
+# --- per-file failures -----------------------------------------------------------------
+
+
+def test_python2_file_is_reported_and_the_run_goes_on(tree, calls, capsys):
+    (tree / "pkg" / "old.py").write_text('import tensorflow as tf\nprint "hello"\n')
+    status, out, _ = cli(capsys, "-j", "1", "pkg")
+    assert status == 1
+    assert f"{os.path.join('pkg', 'old.py')}:2:1: TFM001" in out
+    assert "TFM002 fake: tf.Session rewritten" in out  # model.py was still processed
+    assert out.splitlines()[-1] == "3 files checked: 1 would be rewritten, 2 findings (1 error)."
+
+
+def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch, capsys):
+    def broken(source, path):
+        return MigrationResult(source + "def (:\n", [])
+
+    monkeypatch.setattr(engine, "migrate_source", broken)
+    model = tree / "pkg" / "model.py"
+    status, out, _ = cli(capsys, "--fix", "-j", "1", "pkg/model.py")
+    assert status == 1
+    assert "pkg/model.py:1:1: TFM002 rewritten source does not parse" in out
+    assert "0 files rewritten" in out
+    assert model.read_text() == TF_SOURCE
+
+
+def test_unencodable_rewrite_becomes_tfm002(tmp_path, monkeypatch):
+    path = tmp_path / "m.py"
+    path.write_bytes(b"# coding: latin-1\nimport tensorflow\n")
+    def euro(source, path):
+        return MigrationResult(source + "s = '\u20ac'\n", [])
+
+    monkeypatch.setattr(engine, "migrate_source", euro)
+    result = process_file(path)
+    assert not result.changed
+    assert [(d.code, d.severity) for d in result.findings] == [("TFM002", Severity.ERROR)]
+    assert "cannot be encoded as iso-8859-1" in result.findings[0].message
+
+
+def test_crash_in_migration_becomes_tfm002(tree, monkeypatch):
+    def crash(source, path):
+        raise RuntimeError("rewrite exploded")
+
+    monkeypatch.setattr(engine, "migrate_source", crash)
+    model, util = run(["pkg"], jobs=1)
+    assert not model.changed
+    assert [d.render() for d in model.findings] == [
+        f"{model.path}:1:1: TFM002 migration crashed: RuntimeError: rewrite exploded; file left unchanged"
+    ]
+    assert util.findings == []
+
+
+def test_unreadable_files_are_reported_and_the_run_goes_on(tree, calls, capsys):
+    (tree / "pkg" / "bad.py").write_bytes(b"import tensorflow\ns = '\xff'\n")
+    (tree / "pkg" / "dangling.py").symlink_to(tree / "nowhere.py")
+    status, out, _ = cli(capsys, "-j", "1", "pkg")
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{os.path.join('pkg', 'bad.py')}:2:1: TFM003 not valid utf-8")
+    dangling = os.path.join("pkg", "dangling.py")
+    assert lines[1] == f"{dangling}:1:1: TFM003 is a symbolic link; not following it"
+    assert "TFM002 fake: tf.Session rewritten" in lines[2]
+    assert lines[-1] == "4 files checked: 1 would be rewritten, 3 findings (2 errors)."
+
+
+# --- discovery and the prefilter -----------------------------------------------------
+
+
+def test_discover_walks_sorted_and_skips_tooling_dirs(tmp_path):
+    for rel in [
+        "b.py",
+        "a/z.py",
+        "a/b/c.py",
+        "a/notes.txt",
+        "myenv/lib/x.py",
+        ".git/hooks/h.py",
+        "build/lib/m.py",
+        "pkg.egg-info/e.py",
+        "node_modules/n.py",
+        "a/__pycache__/c.py",
+    ]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n")
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "o.py").write_text("x = 1\n")
+    (tmp_path / "a" / "linked").symlink_to(tmp_path / "outside", target_is_directory=True)
+    script = tmp_path / "script"
+    script.write_text("x = 1\n")
+
+    found = discover([tmp_path / "a", tmp_path / "b.py", script, tmp_path / "a" / "z.py"])
+    assert found == [tmp_path / "a/b/c.py", tmp_path / "a/z.py", tmp_path / "b.py", script]
+    assert discover([tmp_path / "myenv"]) == [tmp_path / "myenv/lib/x.py"]  # named explicitly
+    with pytest.raises(UsageError, match="no such file"):
+        discover([tmp_path / "missing"])
+
+
+def test_prefilter_never_migrates_files_without_tensorflow(tree, calls):
+    results = run(["pkg"], jobs=1)
+    assert [r.changed for r in results] == [True, False]
+    assert calls == [os.path.join("pkg", "model.py")]
+
+
+def test_parallel_run_keeps_discovery_order(tmp_path):
+    # The real (subprocess-visible) migrate_source: no monkeypatch here.
+    paths = []
+    for i in range(12):
+        paths.append(tmp_path / f"m{i:02}.py")
+        paths[-1].write_text(f"import tensorflow as tf\nx = {i}\n")
+    results = run([tmp_path], jobs=2)
+    assert [r.path for r in results] == paths
+    assert all(isinstance(r, FileResult) and r.old_text.endswith(f"x = {i}\n") for i, r in enumerate(results))
+
+
+# --- entry points ------------------------------------------------------------------
+
+
+def test_verify_subcommand_is_dispatched_lazily(monkeypatch):
+    seen = []
+    fake = types.ModuleType("tf2migrate.verify.cli")
+    fake.main = lambda argv: seen.append(argv) or 7
+    monkeypatch.setitem(sys.modules, "tf2migrate.verify.cli", fake)
+    assert main(["verify", "--x", "y"]) == 7
+    assert seen == [["--x", "y"]]
+
+
+def python_m(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "tf2migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_console_entry_point_end_to_end(tmp_path):
+    (tmp_path / "plain.py").write_text("print('hi')\n")
+    ok = python_m("plain.py", cwd=tmp_path)
+    assert (ok.returncode, ok.stdout) == (0, "1 file checked: 0 would be rewritten, 0 findings.\n")
+    missing = python_m("missing.py", cwd=tmp_path)
+    assert missing.returncode == 2
+    assert "missing.py: no such file or directory" in missing.stderr
+
+
+def test_migrate_path_never_imports_tensorflow(tmp_path):
+    (tmp_path / "model.py").write_text(TF_SOURCE)
+    code = (
+        "import sys; from tf2migrate.cli import main; "
+        "status = main(['--fix', '-j', '1', 'model.py']); "
+        "assert 'tensorflow' not in sys.modules, 'tensorflow imported'; "
+        "assert 'tf2migrate.verify.cli' not in sys.modules; sys.exit(status)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode in (0, 1), proc.stderr

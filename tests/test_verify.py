@@ -1,0 +1,321 @@
+"""Tests of the execution-equivalence checker, tf2migrate.verify.
+
+TensorFlow runs only in the checker's worker subprocesses, and every worker
+start imports it (seconds), so most cases share one batched ``verify_pairs``
+call: the module-scoped ``reports`` fixture.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tf2migrate.verify import VerifyReport, verify_pair, verify_pairs
+from tf2migrate.verify.cli import main as verify_main
+from tf2migrate.verify.compare import compare_values
+from tf2migrate.verify.records import NONE, NUMBER, TENSOR, Leaf
+
+TF1_BASIC = """
+    import numpy as np
+    import tensorflow as tf
+
+    w = tf.Variable(tf.random_normal([3, 2]))
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.matmul(x, w)
+    loss = tf.reduce_sum(tf.square(y))
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        w0 = sess.run(w)
+        out, grad = sess.run([y, tf.gradients(loss, w)[0]], {x: data})
+    positive = out > 0
+    count = int(positive.sum())
+    total = float(out.sum())
+    stats = {"max": out.max(), "rows": [out[0], out[1]]}
+    print("TF1 says hi")
+"""
+
+TF2_BASIC = """
+    import numpy as np
+    import tensorflow as tf
+
+    w = tf.Variable(tf.random.normal([3, 2]))
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    w0 = w.numpy()
+    with tf.GradientTape() as tape:
+        y = tf.matmul(data, w)
+        loss = tf.reduce_sum(tf.square(y))
+    grad = tape.gradient(loss, w).numpy()
+    out = y.numpy()
+    positive = out > 0
+    count = int(positive.sum())
+    total = float(out.sum())
+    stats = {"max": out.max(), "rows": (out[0], out[1])}
+    print("TF2 says hi")
+"""
+
+
+def _variant(old: str, new: str) -> str:
+    assert old in TF2_BASIC
+    return TF2_BASIC.replace(old, new)
+
+
+SCRIPTS = {
+    "tf1_basic.py": TF1_BASIC,
+    "tf2_equal.py": TF2_BASIC,
+    "tf2_wrong.py": _variant("total = float(out.sum())", "total = float(out.sum()) + 1e-3"),
+    "tf2_tensor.py": _variant('"max": out.max()', '"max": tf.reduce_max(y)'),
+    "tf2_crash.py": _variant("y = tf.matmul(data, w)", "y = tf.matmul(data, tf.transpose(w))"),
+    # The forward pass outside the tape: the classic missing gradient.
+    "tf2_none.py": _variant(
+        "grad = tape.gradient(loss, w).numpy()",
+        "grad = tape.gradient(tf.reduce_sum(tf.square(tf.matmul(data, w))), w)",
+    ),
+    # What TF2 draws on its own: no variable, so nothing is injected.
+    "tf2_fresh.py": """
+        import tensorflow as tf
+        w0 = tf.random.normal([3, 2]).numpy()
+    """,
+    "tf2_shape.py": """
+        import tensorflow as tf
+        w = tf.Variable(tf.random.normal([2, 3]))
+        w0 = tf.transpose(w).numpy()
+    """,
+    "tf2_exit.py": """
+        import os
+        os._exit(3)
+    """,
+    # Recording must happen at Operation.run (before the assign), and
+    # InteractiveSession and Tensor.eval must work, with all import spellings.
+    "tf1_interactive.py": """
+        import tensorflow.compat.v1 as tf
+        from tensorflow import placeholder
+        from tensorflow.compat import v1
+
+        sess = tf.InteractiveSession()
+        w = tf.get_variable("w", [4], initializer=tf.random_uniform_initializer())
+        x = placeholder(tf.float32, [4])
+        v1.global_variables_initializer().run()
+        w.assign(w * 2).eval()
+        v = (w * x).eval({x: [1.0, 2.0, 3.0, 4.0]})
+    """,
+    "tf2_interactive.py": """
+        import tensorflow as tf
+        w = tf.Variable(tf.random.uniform([4]))
+        w.assign(w * 2)
+        v = (w * tf.constant([1.0, 2.0, 3.0, 4.0])).numpy()
+    """,
+    "tf1_layers.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        hidden = tf.layers.dense(x, 4, activation=tf.nn.relu)
+        logits = tf.layers.dense(hidden, 2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            result = sess.run(logits, {x: np.ones((5, 3), np.float32)})
+    """,
+    "tf2_keras.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        hidden = tf.keras.layers.Dense(4, activation="relu")
+        logits = tf.keras.layers.Dense(2)
+        result = logits(hidden(np.ones((5, 3), np.float32))).numpy()
+    """,
+    # tf.app.run ends with sys.exit(0); both scripts define the same flag.
+    "tf1_flags_a.py": """
+        import tensorflow as tf
+        tf.app.flags.DEFINE_integer("n", 3, "how many")
+        FLAGS = tf.app.flags.FLAGS
+
+        def main(_):
+            global counted
+            counted = tf.Session().run(tf.range(FLAGS.n))
+
+        tf.app.run()
+    """,
+    "tf2_flags.py": """
+        import numpy as np
+        counted = np.arange(3)
+    """,
+}
+SCRIPTS["tf1_flags_b.py"] = SCRIPTS["tf1_flags_a.py"]
+
+PAIRS = {
+    "equal": ("tf1_basic.py", "tf2_equal.py"),
+    "wrong": ("tf1_basic.py", "tf2_wrong.py"),
+    "exit": ("tf1_basic.py", "tf2_exit.py"),  # later pairs need a new worker
+    "tensor": ("tf1_basic.py", "tf2_tensor.py"),
+    "crash": ("tf1_basic.py", "tf2_crash.py"),
+    "none": ("tf1_basic.py", "tf2_none.py"),
+    "fresh": ("tf1_basic.py", "tf2_fresh.py"),
+    "shape": ("tf1_basic.py", "tf2_shape.py"),
+    "interactive": ("tf1_interactive.py", "tf2_interactive.py"),
+    "layers": ("tf1_layers.py", "tf2_keras.py"),
+    "flags_a": ("tf1_flags_a.py", "tf2_flags.py"),
+    "flags_b": ("tf1_flags_b.py", "tf2_flags.py"),
+}
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("verify")
+    for name, source in SCRIPTS.items():
+        (directory / name).write_text(textwrap.dedent(source))
+    return directory
+
+
+@pytest.fixture(scope="module")
+def reports(scripts) -> dict[str, VerifyReport]:
+    pairs = [(scripts / before, scripts / after) for before, after in PAIRS.values()]
+    return dict(zip(PAIRS, verify_pairs(pairs)))
+
+
+def _failing(report: VerifyReport) -> dict[str, str]:
+    return {row.name: row.status for row in report.rows if not row.ok}
+
+
+def test_equal_pair(reports):
+    report = reports["equal"]
+    assert report.verdict == "equal", report.render()
+    names = {row.name for row in report.rows}
+    # y and loss are graph tensors in TF1: not numeric, not compared.
+    assert names == {"data", "w0", "out", "grad", "positive", "count", "total", "stats['max']", "stats['rows']"}
+    assert "TF1 says hi" in report.tf1_stdout
+    assert "TF2 says hi" in report.tf2_stdout
+    assert report.render().endswith("verdict: equal (9 of 9 values match)")
+
+
+def test_equality_comes_from_the_injected_initial_values(reports):
+    # Left alone, TF2 draws other numbers than TF1's initial value.
+    report = reports["fresh"]
+    assert report.verdict == "different"
+    assert _failing(report)["w0"].startswith("values differ")
+    assert any("TF2 created 0 trainable variables" in message for message in report.messages)
+
+
+def test_variable_of_another_shape_is_reported(reports):
+    report = reports["shape"]
+    assert report.verdict == "different"
+    assert any("has shape (2, 3), but TF1's 'Variable:0' has (3, 2)" in m for m in report.messages)
+
+
+def test_wrong_value(reports):
+    report = reports["wrong"]
+    assert report.verdict == "different"
+    assert list(_failing(report)) == ["total"]
+    assert "1e-05" in report.render()  # the tolerance is stated
+
+
+def test_tensor_where_tf1_gave_numpy(reports):
+    report = reports["tensor"]
+    assert report.verdict == "different"
+    assert _failing(report) == {"stats['max']": "TF2 value is a tf.Tensor, TF1 gave NumPy"}
+
+
+def test_tf2_crash_is_an_error(reports):
+    report = reports["crash"]
+    assert report.verdict == "error"
+    assert report.rows == []
+    assert "TF2 script" in report.messages[0] and "InvalidArgumentError" in report.messages[0]
+
+
+def test_missing_gradient(reports):
+    report = reports["none"]
+    assert report.verdict == "different"
+    assert _failing(report) == {"grad": "TF2 value is None (a missing gradient?)"}
+
+
+def test_keras_dense_weights_get_tf_layers_values(reports):
+    assert reports["layers"].verdict == "equal", reports["layers"].render()
+
+
+def test_interactive_session_eval_and_run(reports):
+    assert reports["interactive"].verdict == "equal", reports["interactive"].render()
+
+
+def test_tf_app_run_and_flags_defined_twice_in_a_batch(reports):
+    for key in ("flags_a", "flags_b"):
+        assert reports[key].verdict == "equal", reports[key].render()
+
+
+def test_dead_worker_costs_only_its_script(reports):
+    report = reports["exit"]
+    assert report.verdict == "error"
+    assert "tf2 worker process exited with code 3 while running this script" in report.messages[0]
+    assert reports["tensor"].verdict == "different"  # ran in a fresh worker
+
+
+def test_timeout_is_an_error(scripts):
+    report = verify_pair(scripts / "tf1_basic.py", scripts / "tf2_equal.py", timeout=0.5)
+    assert report.verdict == "error"
+    assert "timed out" in report.messages[0]
+
+
+@pytest.mark.parametrize(("key", "code"), [("equal", 0), ("wrong", 1), ("crash", 2)])
+def test_cli_exit_codes(reports, monkeypatch, capsys, key, code):
+    # The batch already ran these pairs: serve its reports instead of
+    # starting two more TensorFlow workers per CLI call.
+    by_paths = {(report.before, report.after): report for report in reports.values()}
+    monkeypatch.setattr(
+        "tf2migrate.verify.cli.verify_pair",
+        lambda before, after, timeout: by_paths[before.resolve(), after.resolve()],
+    )
+    report = reports[key]
+    assert verify_main([str(report.before), str(report.after)]) == code
+    assert capsys.readouterr().out.strip() == report.render()
+
+
+def test_cli_cannot_run(scripts, capsys):
+    assert verify_main([str(scripts / "tf1_basic.py"), str(scripts / "nope.py")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert verify_main([str(scripts / "tf1_basic.py")]) == 2
+
+
+def test_importing_the_package_does_not_import_tensorflow_or_numpy():
+    modules = ["", ".cli", ".compare", ".records", ".runner", ".worker", ".tf1_mode", ".tf2_mode"]
+    code = "; ".join(f"import tf2migrate.verify{module}" for module in modules)
+    code += "; import sys; print(sorted({m.split('.')[0] for m in sys.modules} & {'tensorflow', 'numpy'}))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def _number(value, type_name="numpy.ndarray") -> Leaf:
+    import numpy as np
+
+    return Leaf(NUMBER, type_name, np.asarray(value))
+
+
+def test_compare_values_rules():
+    nan = float("nan")
+    tf1 = {
+        "close": _number([1.0, nan]),
+        "ints": _number([1, 2]),
+        "nested": {"a": [_number(1.0), _number([1.0, 2.0])]},
+        "stacked": _number([[1.0], [2.0]], "list"),
+        "gone": _number(0.0),
+        "label": Leaf("other", "str"),  # not numeric: ignored
+    }
+    tf2 = {
+        "close": _number([1.0 + 1e-7, nan]),
+        "ints": _number([1, 3]),
+        "nested": {"a": [_number(1.0), _number([1.0, 2.0, 3.0])]},
+        "stacked": [_number([1.0]), Leaf(TENSOR, "tf.Tensor")],
+        "extra": _number(1.0),
+        "label": Leaf(NONE, "None"),
+    }
+    rows = {row.name: row for row in compare_values(tf1, tf2)}
+    assert set(rows) == {"close", "ints", "nested['a'][0]", "nested['a'][1]", "stacked[0]", "stacked[1]", "gone"}
+    assert rows["close"].ok and rows["close"].max_abs_diff == pytest.approx(1e-7)
+    assert rows["ints"].status == "integer values differ" and rows["ints"].max_abs_diff == 1
+    assert rows["nested['a'][0]"].ok
+    assert rows["nested['a'][1]"].status == "TF2 shape is (3,)"
+    assert rows["stacked[0]"].ok
+    assert rows["stacked[1]"].status == "TF2 value is a tf.Tensor, TF1 gave a list item"
+    assert rows["gone"].status == "missing in TF2"
