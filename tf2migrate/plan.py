@@ -109,7 +109,7 @@ class PlanApplier(TfNameNormalizer):
                 pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
                 continue
             if pending_blank and not statement.leading_lines and out:
-                statement = statement.with_changes(leading_lines=[cst.EmptyLine()])
+                statement = statement.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
             if id(statement) in self.plan.generated and out and id(out[-1]) in self.plan.generated:
                 # the previous generated def's footer already separates them
                 statement = statement.with_changes(leading_lines=statement.leading_lines[1:])

@@ -362,7 +362,7 @@ class SessionFunctions:
         # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
         blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
         function = function.with_changes(
-            leading_lines=[cst.EmptyLine()] * blank,
+            leading_lines=[cst.EmptyLine(indent=False)] * blank,
             body=function.body.with_changes(footer=[cst.EmptyLine(indent=False)] * (blank - 1)),
         )
         self.plan.generated[id(function)] = function

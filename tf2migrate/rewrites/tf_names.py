@@ -26,6 +26,7 @@ _TF2_NAMESPACES = frozenset(
 SIGNATURE_COMPATIBLE = frozenset(
     {
         "Variable",
+        "gradients",
         "constant",
         "convert_to_tensor",
         "ones_like",
