@@ -8,6 +8,7 @@ produced invalid code is an internal error, never a written file.
 
 from __future__ import annotations
 
+import ast
 from typing import NamedTuple
 
 import libcst as cst
@@ -44,10 +45,7 @@ def migrate_source(source: str, path: str = "<string>") -> MigrationResult:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        return MigrationResult(
-            source,
-            [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error.message}", path, error.raw_line, error.raw_column + 1, Severity.ERROR)],
-        )
+        return MigrationResult(source, [_parse_error(source, path, error)])
     try:
         return _migrate_module(module, source, path)
     except RecursionError:
@@ -91,6 +89,25 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         )
     findings = [diagnostic(f.node, f.code, f.message) for f in plan.findings]
     return MigrationResult(new_source, _sorted_unique(findings))
+
+
+def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagnostic:
+    # CPython's parser names the problem better (``Missing parentheses in call to
+    # 'print'``) and places it exactly; libcst's words serve when CPython accepts the code.
+    try:
+        ast.parse(source)
+    except SyntaxError as python_error:
+        return Diagnostic(
+            PARSE_ERROR.code,
+            f"cannot parse as Python 3: {python_error.msg}",
+            path,
+            python_error.lineno or 1,
+            python_error.offset or 1,
+            Severity.ERROR,
+        )
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return Diagnostic(PARSE_ERROR.code, f"cannot parse: {error.message}", path, error.editor_line, error.editor_column, Severity.ERROR)
 
 
 def _sorted_unique(findings: list[Diagnostic]) -> list[Diagnostic]:
