@@ -13,6 +13,16 @@ What is recorded, for every public ``tf.compat.v1`` symbol path:
   different signature or behaviour), with both parameter lists so a rewrite can tell
   whether a given call means the same thing under both.
 Paths absent from both sets have no TF2 home of the same name.
+
+From TensorFlow's own upgrade script (``tensorflow/tools/compatibility``, the tables
+behind ``tf_upgrade_v2``), with the ``tf.`` prefix removed from every path:
+- ``RENAMES``: TF1 path → TF2 path (``compat.v1.X`` where TF2 has no home for it);
+- ``KEYWORD_RENAMES``: path → {old keyword: new keyword, or None to drop it};
+- ``REORDERS``: path → TF1 positional parameter names, None where a position keeps its
+  meaning (positionals at named slots must become keywords before renaming);
+- ``TRANSFORMED``: paths whose call sites need a rewrite beyond renaming;
+- ``WARNINGS``: path → what changed (for findings);
+- ``DEPRECATED_MODULES``: module path → message.
 """
 
 from __future__ import annotations
@@ -106,8 +116,39 @@ def build_table_text() -> str:
         "# None where a signature could not be read.",
         "DIFFERENT_IN_TF2 = " + pprint.pformat(different, width=88),
         "",
+        *_upgrade_tables(),
     ]
     return "\n".join(lines)
+
+
+def _strip(path: str) -> str:
+    return path[3:] if path.startswith("tf.") else path
+
+
+def _upgrade_tables() -> list[str]:
+    from tensorflow.tools.compatibility import tf_upgrade_v2
+
+    spec = tf_upgrade_v2.TFAPIChangeSpec()
+    tables = {
+        "RENAMES": {_strip(k): _strip(v) for k, v in spec.symbol_renames.items() if k.startswith("tf.")},
+        "KEYWORD_RENAMES": {
+            _strip(k): dict(v) for k, v in spec.function_keyword_renames.items() if k.startswith("tf.")
+        },
+        "REORDERS": {_strip(k): list(v) for k, v in spec.function_reorders.items() if k.startswith("tf.")},
+        "TRANSFORMED": sorted(_strip(k) for k in spec.function_transformers if k.startswith("tf.")),
+        "WARNINGS": {_strip(k): str(v) for k, v in spec.function_warnings.items() if k.startswith("tf.")},
+        "DEPRECATED_MODULES": {
+            _strip(k): str(v[1]) for k, v in spec.module_deprecations.items() if k.startswith("tf.")
+        },
+    }
+    lines = ["# From tensorflow.tools.compatibility (the tables of tf_upgrade_v2)."]
+    for name, value in tables.items():
+        if isinstance(value, list):
+            lines.append(f"{name} = frozenset(" + pprint.pformat(value, width=88, compact=True) + ")")
+        else:
+            lines.append(f"{name} = " + pprint.pformat(value, width=88))
+        lines.append("")
+    return lines
 
 
 def main(argv=None) -> int:

@@ -2394,3 +2394,2594 @@ DIFFERENT_IN_TF2 = {'DeviceSpec': (('job', 'replica', 'task', 'device_type', 'de
  'zeros_initializer': (('dtype',), ()),
  'zeros_like': (('tensor', 'dtype', 'name', 'optimize'),
                 ('input', 'dtype', 'name', 'layout'))}
+
+# From tensorflow.tools.compatibility (the tables of tf_upgrade_v2).
+RENAMES = {'AUTO_REUSE': 'compat.v1.AUTO_REUSE',
+ 'AttrValue': 'compat.v1.AttrValue',
+ 'COMPILER_VERSION': 'version.COMPILER_VERSION',
+ 'CXX11_ABI_FLAG': 'sysconfig.CXX11_ABI_FLAG',
+ 'CXX_VERSION': 'sysconfig.CXX_VERSION',
+ 'ConditionalAccumulator': 'compat.v1.ConditionalAccumulator',
+ 'ConditionalAccumulatorBase': 'compat.v1.ConditionalAccumulatorBase',
+ 'ConfigProto': 'compat.v1.ConfigProto',
+ 'Dimension': 'compat.v1.Dimension',
+ 'Event': 'compat.v1.Event',
+ 'FIFOQueue': 'queue.FIFOQueue',
+ 'FixedLenFeature': 'io.FixedLenFeature',
+ 'FixedLenSequenceFeature': 'io.FixedLenSequenceFeature',
+ 'FixedLengthRecordReader': 'compat.v1.FixedLengthRecordReader',
+ 'GIT_VERSION': 'version.GIT_VERSION',
+ 'GPUOptions': 'compat.v1.GPUOptions',
+ 'GRAPH_DEF_VERSION': 'version.GRAPH_DEF_VERSION',
+ 'GRAPH_DEF_VERSION_MIN_CONSUMER': 'version.GRAPH_DEF_VERSION_MIN_CONSUMER',
+ 'GRAPH_DEF_VERSION_MIN_PRODUCER': 'version.GRAPH_DEF_VERSION_MIN_PRODUCER',
+ 'GraphDef': 'compat.v1.GraphDef',
+ 'GraphKeys': 'compat.v1.GraphKeys',
+ 'GraphOptions': 'compat.v1.GraphOptions',
+ 'HistogramProto': 'compat.v1.HistogramProto',
+ 'IdentityReader': 'compat.v1.IdentityReader',
+ 'InteractiveSession': 'compat.v1.InteractiveSession',
+ 'LMDBReader': 'compat.v1.LMDBReader',
+ 'LogMessage': 'compat.v1.LogMessage',
+ 'MONOLITHIC_BUILD': 'sysconfig.MONOLITHIC_BUILD',
+ 'MetaGraphDef': 'compat.v1.MetaGraphDef',
+ 'NameAttrList': 'compat.v1.NameAttrList',
+ 'NoGradient': 'no_gradient',
+ 'NodeDef': 'compat.v1.NodeDef',
+ 'NotDifferentiable': 'no_gradient',
+ 'OpError': 'errors.OpError',
+ 'OptimizerOptions': 'compat.v1.OptimizerOptions',
+ 'PaddingFIFOQueue': 'queue.PaddingFIFOQueue',
+ 'Print': 'compat.v1.Print',
+ 'PriorityQueue': 'queue.PriorityQueue',
+ 'QUANTIZED_DTYPES': 'dtypes.QUANTIZED_DTYPES',
+ 'QueueBase': 'queue.QueueBase',
+ 'RandomShuffleQueue': 'queue.RandomShuffleQueue',
+ 'ReaderBase': 'compat.v1.ReaderBase',
+ 'RunMetadata': 'compat.v1.RunMetadata',
+ 'RunOptions': 'compat.v1.RunOptions',
+ 'Session': 'compat.v1.Session',
+ 'SessionLog': 'compat.v1.SessionLog',
+ 'SparseConditionalAccumulator': 'compat.v1.SparseConditionalAccumulator',
+ 'SparseFeature': 'io.SparseFeature',
+ 'SparseTensorValue': 'compat.v1.SparseTensorValue',
+ 'Summary': 'compat.v1.Summary',
+ 'SummaryMetadata': 'compat.v1.SummaryMetadata',
+ 'TFRecordReader': 'compat.v1.TFRecordReader',
+ 'TensorInfo': 'compat.v1.TensorInfo',
+ 'TextLineReader': 'compat.v1.TextLineReader',
+ 'VERSION': 'version.VERSION',
+ 'VarLenFeature': 'io.VarLenFeature',
+ 'VariableScope': 'compat.v1.VariableScope',
+ 'WholeFileReader': 'compat.v1.WholeFileReader',
+ 'accumulate_n': 'math.accumulate_n',
+ 'add_check_numerics_ops': 'compat.v1.add_check_numerics_ops',
+ 'add_to_collection': 'compat.v1.add_to_collection',
+ 'add_to_collections': 'compat.v1.add_to_collections',
+ 'all_variables': 'compat.v1.all_variables',
+ 'angle': 'math.angle',
+ 'app.flags': 'compat.v1.app.flags',
+ 'app.run': 'compat.v1.app.run',
+ 'arg_max': 'argmax',
+ 'arg_min': 'argmin',
+ 'assert_equal': 'compat.v1.assert_equal',
+ 'assert_greater': 'compat.v1.assert_greater',
+ 'assert_greater_equal': 'compat.v1.assert_greater_equal',
+ 'assert_integer': 'compat.v1.assert_integer',
+ 'assert_less': 'compat.v1.assert_less',
+ 'assert_less_equal': 'compat.v1.assert_less_equal',
+ 'assert_near': 'compat.v1.assert_near',
+ 'assert_negative': 'compat.v1.assert_negative',
+ 'assert_non_negative': 'compat.v1.assert_non_negative',
+ 'assert_non_positive': 'compat.v1.assert_non_positive',
+ 'assert_none_equal': 'compat.v1.assert_none_equal',
+ 'assert_positive': 'compat.v1.assert_positive',
+ 'assert_proper_iterable': 'debugging.assert_proper_iterable',
+ 'assert_rank': 'compat.v1.assert_rank',
+ 'assert_rank_at_least': 'compat.v1.assert_rank_at_least',
+ 'assert_rank_in': 'compat.v1.assert_rank_in',
+ 'assert_same_float_dtype': 'debugging.assert_same_float_dtype',
+ 'assert_scalar': 'compat.v1.assert_scalar',
+ 'assert_type': 'compat.v1.assert_type',
+ 'assert_variables_initialized': 'compat.v1.assert_variables_initialized',
+ 'assign': 'compat.v1.assign',
+ 'assign_add': 'compat.v1.assign_add',
+ 'assign_sub': 'compat.v1.assign_sub',
+ 'batch_gather': 'compat.v1.batch_gather',
+ 'batch_scatter_update': 'compat.v1.batch_scatter_update',
+ 'batch_to_space_nd': 'batch_to_space',
+ 'betainc': 'math.betainc',
+ 'bincount': 'math.bincount',
+ 'ceil': 'math.ceil',
+ 'check_numerics': 'debugging.check_numerics',
+ 'cholesky': 'linalg.cholesky',
+ 'cholesky_solve': 'linalg.cholesky_solve',
+ 'clip_by_average_norm': 'compat.v1.clip_by_average_norm',
+ 'colocate_with': 'compat.v1.colocate_with',
+ 'confusion_matrix': 'math.confusion_matrix',
+ 'conj': 'math.conj',
+ 'constant_initializer': 'compat.v1.constant_initializer',
+ 'container': 'compat.v1.container',
+ 'contrib.batching.batch_function': 'nondifferentiable_batch_function',
+ 'contrib.cluster_resolver.ClusterResolver': 'distribute.cluster_resolver.ClusterResolver',
+ 'contrib.cluster_resolver.GceClusterResolver': 'distribute.cluster_resolver.GCEClusterResolver',
+ 'contrib.cluster_resolver.KubernetesClusterResolver': 'distribute.cluster_resolver.KubernetesClusterResolver',
+ 'contrib.cluster_resolver.SimpleClusterResolver': 'distribute.cluster_resolver.SimpleClusterResolver',
+ 'contrib.cluster_resolver.SlurmClusterResolver': 'distribute.cluster_resolver.SlurmClusterResolver',
+ 'contrib.cluster_resolver.TFConfigClusterResolver': 'distribute.cluster_resolver.TFConfigClusterResolver',
+ 'contrib.cluster_resolver.TPUClusterResolver': 'distribute.cluster_resolver.TPUClusterResolver',
+ 'contrib.cluster_resolver.UnionClusterResolver': 'distribute.cluster_resolver.UnionClusterResolver',
+ 'contrib.data.AUTOTUNE': 'data.experimental.AUTOTUNE',
+ 'contrib.data.CheckpointInputPipelineHook': 'data.experimental.CheckpointInputPipelineHook',
+ 'contrib.data.Counter': 'data.experimental.Counter',
+ 'contrib.data.CsvDataset': 'data.experimental.CsvDataset',
+ 'contrib.data.Optional': 'data.experimental.Optional',
+ 'contrib.data.RandomDataset': 'data.experimental.RandomDataset',
+ 'contrib.data.Reducer': 'data.experimental.Reducer',
+ 'contrib.data.SqlDataset': 'data.experimental.SqlDataset',
+ 'contrib.data.StatsAggregator': 'data.experimental.StatsAggregator',
+ 'contrib.data.TFRecordWriter': 'data.experimental.TFRecordWriter',
+ 'contrib.data.assert_element_shape': 'data.experimental.assert_element_shape',
+ 'contrib.data.bucket_by_sequence_length': 'data.experimental.bucket_by_sequence_length',
+ 'contrib.data.choose_from_datasets': 'data.experimental.choose_from_datasets',
+ 'contrib.data.copy_to_device': 'data.experimental.copy_to_device',
+ 'contrib.data.dense_to_sparse_batch': 'data.experimental.dense_to_sparse_batch',
+ 'contrib.data.enumerate_dataset': 'data.experimental.enumerate_dataset',
+ 'contrib.data.get_next_as_optional': 'data.experimental.get_next_as_optional',
+ 'contrib.data.get_single_element': 'data.experimental.get_single_element',
+ 'contrib.data.group_by_reducer': 'data.experimental.group_by_reducer',
+ 'contrib.data.group_by_window': 'data.experimental.group_by_window',
+ 'contrib.data.ignore_errors': 'data.experimental.ignore_errors',
+ 'contrib.data.latency_stats': 'data.experimental.latency_stats',
+ 'contrib.data.make_batched_features_dataset': 'data.experimental.make_batched_features_dataset',
+ 'contrib.data.make_csv_dataset': 'data.experimental.make_csv_dataset',
+ 'contrib.data.make_saveable_from_iterator': 'data.experimental.make_saveable_from_iterator',
+ 'contrib.data.map_and_batch': 'data.experimental.map_and_batch',
+ 'contrib.data.parallel_interleave': 'data.experimental.parallel_interleave',
+ 'contrib.data.parse_example_dataset': 'data.experimental.parse_example_dataset',
+ 'contrib.data.prefetch_to_device': 'data.experimental.prefetch_to_device',
+ 'contrib.data.rejection_resample': 'data.experimental.rejection_resample',
+ 'contrib.data.sample_from_datasets': 'data.experimental.sample_from_datasets',
+ 'contrib.data.scan': 'data.experimental.scan',
+ 'contrib.data.set_stats_aggregator': 'data.experimental.set_stats_aggregator',
+ 'contrib.data.shuffle_and_repeat': 'data.experimental.shuffle_and_repeat',
+ 'contrib.data.unbatch': 'data.experimental.unbatch',
+ 'contrib.data.unique': 'data.experimental.unique',
+ 'contrib.distribute.CrossDeviceOps': 'distribute.CrossDeviceOps',
+ 'contrib.distribute.ReductionToOneDeviceCrossDeviceOps': 'distribute.ReductionToOneDevice',
+ 'contrib.framework.CriticalSection': 'CriticalSection',
+ 'contrib.framework.argsort': 'argsort',
+ 'contrib.framework.is_tensor': 'is_tensor',
+ 'contrib.framework.load_variable': 'train.load_variable',
+ 'contrib.framework.nest.assert_same_structure': 'nest.assert_same_structure',
+ 'contrib.framework.nest.flatten': 'nest.flatten',
+ 'contrib.framework.nest.is_nested': 'nest.is_nested',
+ 'contrib.framework.nest.map_structure': 'nest.map_structure',
+ 'contrib.framework.nest.pack_sequence_as': 'nest.pack_sequence_as',
+ 'contrib.framework.sort': 'sort',
+ 'contrib.layers.recompute_grad': 'recompute_grad',
+ 'contrib.rnn.BasicLSTMCell': 'compat.v1.nn.rnn_cell.BasicLSTMCell',
+ 'contrib.rnn.BasicRNNCell': 'compat.v1.nn.rnn_cell.BasicRNNCell',
+ 'contrib.rnn.GRUCell': 'compat.v1.nn.rnn_cell.GRUCell',
+ 'contrib.rnn.LSTMCell': 'compat.v1.nn.rnn_cell.LSTMCell',
+ 'contrib.rnn.LSTMStateTuple': 'nn.rnn_cell.LSTMStateTuple',
+ 'contrib.rnn.MultiRNNCell': 'compat.v1.nn.rnn_cell.MultiRNNCell',
+ 'contrib.rnn.RNNCell': 'compat.v1.nn.rnn_cell.RNNCell',
+ 'contrib.rnn.static_bidirectional_rnn': 'compat.v1.nn.static_bidirectional_rnn',
+ 'contrib.rnn.static_rnn': 'compat.v1.nn.static_rnn',
+ 'contrib.rnn.static_state_saving_rnn': 'compat.v1.nn.static_state_saving_rnn',
+ 'contrib.saved_model.load_keras_model': 'compat.v1.keras.experimental.load_from_saved_model',
+ 'contrib.saved_model.save_keras_model': 'compat.v1.keras.experimental.export_saved_model',
+ 'contrib.summary.all_summary_ops': 'compat.v1.summary.all_v2_summary_ops',
+ 'contrib.summary.always_record_summaries': 'compat.v2.summary.record_if',
+ 'contrib.summary.audio': 'compat.v2.summary.audio',
+ 'contrib.summary.create_file_writer': 'compat.v2.summary.create_file_writer',
+ 'contrib.summary.flush': 'compat.v2.summary.flush',
+ 'contrib.summary.generic': 'compat.v2.summary.write',
+ 'contrib.summary.histogram': 'compat.v2.summary.histogram',
+ 'contrib.summary.image': 'compat.v2.summary.image',
+ 'contrib.summary.initialize': 'compat.v1.summary.initialize',
+ 'contrib.summary.never_record_summaries': 'compat.v2.summary.record_if',
+ 'contrib.summary.scalar': 'compat.v2.summary.scalar',
+ 'contrib.tpu.CrossShardOptimizer': 'compat.v1.tpu.CrossShardOptimizer',
+ 'contrib.tpu.batch_parallel': 'compat.v1.tpu.batch_parallel',
+ 'contrib.tpu.bfloat16_scope': 'compat.v1.tpu.bfloat16_scope',
+ 'contrib.tpu.core': 'compat.v1.tpu.core',
+ 'contrib.tpu.cross_replica_sum': 'compat.v1.tpu.cross_replica_sum',
+ 'contrib.tpu.initialize_system': 'compat.v1.tpu.initialize_system',
+ 'contrib.tpu.outside_compilation': 'compat.v1.tpu.outside_compilation',
+ 'contrib.tpu.replicate': 'compat.v1.tpu.replicate',
+ 'contrib.tpu.rewrite': 'compat.v1.tpu.rewrite',
+ 'contrib.tpu.shard': 'compat.v1.tpu.shard',
+ 'contrib.tpu.shutdown_system': 'compat.v1.tpu.shutdown_system',
+ 'contrib.training.checkpoints_iterator': 'train.checkpoints_iterator',
+ 'contrib.util.constant_value': 'get_static_value',
+ 'control_flow_v2_enabled': 'compat.v1.control_flow_v2_enabled',
+ 'convert_to_tensor_or_indexed_slices': 'compat.v1.convert_to_tensor_or_indexed_slices',
+ 'convert_to_tensor_or_sparse_tensor': 'compat.v1.convert_to_tensor_or_sparse_tensor',
+ 'count_nonzero': 'math.count_nonzero',
+ 'count_up_to': 'compat.v1.count_up_to',
+ 'create_partitioned_variables': 'compat.v1.create_partitioned_variables',
+ 'cross': 'linalg.cross',
+ 'cumprod': 'math.cumprod',
+ 'data.Iterator': 'compat.v1.data.Iterator',
+ 'data.experimental.DatasetStructure': 'data.DatasetSpec',
+ 'data.experimental.OptionalStructure': 'OptionalSpec',
+ 'data.experimental.RaggedTensorStructure': 'RaggedTensorSpec',
+ 'data.experimental.SparseTensorStructure': 'SparseTensorSpec',
+ 'data.experimental.Structure': 'TypeSpec',
+ 'data.experimental.TensorArrayStructure': 'TensorArraySpec',
+ 'data.experimental.TensorStructure': 'TensorSpec',
+ 'data.experimental.map_and_batch_with_legacy_function': 'compat.v1.data.experimental.map_and_batch_with_legacy_function',
+ 'data.get_output_classes': 'compat.v1.data.get_output_classes',
+ 'data.get_output_shapes': 'compat.v1.data.get_output_shapes',
+ 'data.get_output_types': 'compat.v1.data.get_output_types',
+ 'data.make_initializable_iterator': 'compat.v1.data.make_initializable_iterator',
+ 'data.make_one_shot_iterator': 'compat.v1.data.make_one_shot_iterator',
+ 'debugging.assert_equal': 'compat.v1.debugging.assert_equal',
+ 'debugging.assert_greater': 'compat.v1.debugging.assert_greater',
+ 'debugging.assert_greater_equal': 'compat.v1.debugging.assert_greater_equal',
+ 'debugging.assert_integer': 'compat.v1.debugging.assert_integer',
+ 'debugging.assert_less': 'compat.v1.debugging.assert_less',
+ 'debugging.assert_less_equal': 'compat.v1.debugging.assert_less_equal',
+ 'debugging.assert_near': 'compat.v1.debugging.assert_near',
+ 'debugging.assert_negative': 'compat.v1.debugging.assert_negative',
+ 'debugging.assert_non_negative': 'compat.v1.debugging.assert_non_negative',
+ 'debugging.assert_non_positive': 'compat.v1.debugging.assert_non_positive',
+ 'debugging.assert_none_equal': 'compat.v1.debugging.assert_none_equal',
+ 'debugging.assert_positive': 'compat.v1.debugging.assert_positive',
+ 'debugging.assert_rank': 'compat.v1.debugging.assert_rank',
+ 'debugging.assert_rank_at_least': 'compat.v1.debugging.assert_rank_at_least',
+ 'debugging.assert_rank_in': 'compat.v1.debugging.assert_rank_in',
+ 'debugging.assert_scalar': 'compat.v1.debugging.assert_scalar',
+ 'debugging.assert_type': 'compat.v1.debugging.assert_type',
+ 'debugging.is_finite': 'math.is_finite',
+ 'debugging.is_inf': 'math.is_inf',
+ 'debugging.is_nan': 'math.is_nan',
+ 'debugging.is_non_decreasing': 'math.is_non_decreasing',
+ 'debugging.is_strictly_increasing': 'math.is_strictly_increasing',
+ 'decode_base64': 'io.decode_base64',
+ 'decode_compressed': 'io.decode_compressed',
+ 'decode_csv': 'io.decode_csv',
+ 'decode_json_example': 'io.decode_json_example',
+ 'decode_raw': 'io.decode_raw',
+ 'delete_session_tensor': 'compat.v1.delete_session_tensor',
+ 'depth_to_space': 'nn.depth_to_space',
+ 'dequantize': 'quantization.dequantize',
+ 'deserialize_many_sparse': 'io.deserialize_many_sparse',
+ 'diag': 'linalg.tensor_diag',
+ 'diag_part': 'linalg.tensor_diag_part',
+ 'digamma': 'math.digamma',
+ 'dimension_at_index': 'compat.dimension_at_index',
+ 'dimension_value': 'compat.dimension_value',
+ 'disable_control_flow_v2': 'compat.v1.disable_control_flow_v2',
+ 'disable_eager_execution': 'compat.v1.disable_eager_execution',
+ 'disable_resource_variables': 'compat.v1.disable_resource_variables',
+ 'disable_tensor_equality': 'compat.v1.disable_tensor_equality',
+ 'disable_v2_behavior': 'compat.v1.disable_v2_behavior',
+ 'disable_v2_tensorshape': 'compat.v1.disable_v2_tensorshape',
+ 'distribute.get_loss_reduction': 'compat.v1.distribute.get_loss_reduction',
+ 'distributions.Bernoulli': 'compat.v1.distributions.Bernoulli',
+ 'distributions.Beta': 'compat.v1.distributions.Beta',
+ 'distributions.Categorical': 'compat.v1.distributions.Categorical',
+ 'distributions.Dirichlet': 'compat.v1.distributions.Dirichlet',
+ 'distributions.DirichletMultinomial': 'compat.v1.distributions.DirichletMultinomial',
+ 'distributions.Distribution': 'compat.v1.distributions.Distribution',
+ 'distributions.Exponential': 'compat.v1.distributions.Exponential',
+ 'distributions.FULLY_REPARAMETERIZED': 'compat.v1.distributions.FULLY_REPARAMETERIZED',
+ 'distributions.Gamma': 'compat.v1.distributions.Gamma',
+ 'distributions.Laplace': 'compat.v1.distributions.Laplace',
+ 'distributions.Multinomial': 'compat.v1.distributions.Multinomial',
+ 'distributions.NOT_REPARAMETERIZED': 'compat.v1.distributions.NOT_REPARAMETERIZED',
+ 'distributions.Normal': 'compat.v1.distributions.Normal',
+ 'distributions.RegisterKL': 'compat.v1.distributions.RegisterKL',
+ 'distributions.ReparameterizationType': 'compat.v1.distributions.ReparameterizationType',
+ 'distributions.StudentT': 'compat.v1.distributions.StudentT',
+ 'distributions.Uniform': 'compat.v1.distributions.Uniform',
+ 'distributions.kl_divergence': 'compat.v1.distributions.kl_divergence',
+ 'div': 'compat.v1.div',
+ 'div_no_nan': 'math.divide_no_nan',
+ 'dtypes.as_string': 'strings.as_string',
+ 'enable_control_flow_v2': 'compat.v1.enable_control_flow_v2',
+ 'enable_eager_execution': 'compat.v1.enable_eager_execution',
+ 'enable_resource_variables': 'compat.v1.enable_resource_variables',
+ 'enable_tensor_equality': 'compat.v1.enable_tensor_equality',
+ 'enable_v2_behavior': 'compat.v1.enable_v2_behavior',
+ 'enable_v2_tensorshape': 'compat.v1.enable_v2_tensorshape',
+ 'encode_base64': 'io.encode_base64',
+ 'erf': 'math.erf',
+ 'erfc': 'math.erfc',
+ 'errors.error_code_from_exception_type': 'compat.v1.errors.error_code_from_exception_type',
+ 'errors.exception_type_from_error_code': 'compat.v1.errors.exception_type_from_error_code',
+ 'errors.raise_exception_on_not_ok_status': 'compat.v1.errors.raise_exception_on_not_ok_status',
+ 'executing_eagerly_outside_functions': 'compat.v1.executing_eagerly_outside_functions',
+ 'experimental.output_all_intermediates': 'compat.v1.experimental.output_all_intermediates',
+ 'expm1': 'math.expm1',
+ 'extract_image_patches': 'image.extract_patches',
+ 'fake_quant_with_min_max_args': 'quantization.fake_quant_with_min_max_args',
+ 'fake_quant_with_min_max_args_gradient': 'quantization.fake_quant_with_min_max_args_gradient',
+ 'fake_quant_with_min_max_vars': 'quantization.fake_quant_with_min_max_vars',
+ 'fake_quant_with_min_max_vars_gradient': 'quantization.fake_quant_with_min_max_vars_gradient',
+ 'fake_quant_with_min_max_vars_per_channel': 'quantization.fake_quant_with_min_max_vars_per_channel',
+ 'fake_quant_with_min_max_vars_per_channel_gradient': 'quantization.fake_quant_with_min_max_vars_per_channel_gradient',
+ 'feature_column.input_layer': 'compat.v1.feature_column.input_layer',
+ 'feature_column.linear_model': 'compat.v1.feature_column.linear_model',
+ 'feature_column.shared_embedding_columns': 'compat.v1.feature_column.shared_embedding_columns',
+ 'fft': 'signal.fft',
+ 'fft2d': 'signal.fft2d',
+ 'fft3d': 'signal.fft3d',
+ 'fixed_size_partitioner': 'compat.v1.fixed_size_partitioner',
+ 'floor_div': 'math.floordiv',
+ 'floordiv': 'math.floordiv',
+ 'floormod': 'math.floormod',
+ 'get_collection': 'compat.v1.get_collection',
+ 'get_collection_ref': 'compat.v1.get_collection_ref',
+ 'get_default_graph': 'compat.v1.get_default_graph',
+ 'get_default_session': 'compat.v1.get_default_session',
+ 'get_local_variable': 'compat.v1.get_local_variable',
+ 'get_seed': 'compat.v1.get_seed',
+ 'get_session_handle': 'compat.v1.get_session_handle',
+ 'get_session_tensor': 'compat.v1.get_session_tensor',
+ 'get_variable': 'compat.v1.get_variable',
+ 'get_variable_scope': 'compat.v1.get_variable_scope',
+ 'gfile.Copy': 'io.gfile.copy',
+ 'gfile.DeleteRecursively': 'io.gfile.rmtree',
+ 'gfile.Exists': 'io.gfile.exists',
+ 'gfile.FastGFile': 'compat.v1.gfile.FastGFile',
+ 'gfile.GFile': 'io.gfile.GFile',
+ 'gfile.Glob': 'io.gfile.glob',
+ 'gfile.IsDirectory': 'io.gfile.isdir',
+ 'gfile.ListDirectory': 'io.gfile.listdir',
+ 'gfile.MakeDirs': 'io.gfile.makedirs',
+ 'gfile.MkDir': 'io.gfile.mkdir',
+ 'gfile.Open': 'io.gfile.GFile',
+ 'gfile.Remove': 'io.gfile.remove',
+ 'gfile.Rename': 'io.gfile.rename',
+ 'gfile.Stat': 'io.gfile.stat',
+ 'gfile.Walk': 'io.gfile.walk',
+ 'global_norm': 'linalg.global_norm',
+ 'global_variables': 'compat.v1.global_variables',
+ 'global_variables_initializer': 'compat.v1.global_variables_initializer',
+ 'glorot_normal_initializer': 'compat.v1.glorot_normal_initializer',
+ 'glorot_uniform_initializer': 'compat.v1.glorot_uniform_initializer',
+ 'graph_util.convert_variables_to_constants': 'compat.v1.graph_util.convert_variables_to_constants',
+ 'graph_util.extract_sub_graph': 'compat.v1.graph_util.extract_sub_graph',
+ 'graph_util.must_run_on_cpu': 'compat.v1.graph_util.must_run_on_cpu',
+ 'graph_util.remove_training_nodes': 'compat.v1.graph_util.remove_training_nodes',
+ 'graph_util.tensor_shape_from_node_def_name': 'compat.v1.graph_util.tensor_shape_from_node_def_name',
+ 'ifft': 'signal.ifft',
+ 'ifft2d': 'signal.ifft2d',
+ 'ifft3d': 'signal.ifft3d',
+ 'igamma': 'math.igamma',
+ 'igammac': 'math.igammac',
+ 'imag': 'math.imag',
+ 'image.extract_image_patches': 'image.extract_patches',
+ 'image.resize_area': 'compat.v1.image.resize_area',
+ 'image.resize_bicubic': 'compat.v1.image.resize_bicubic',
+ 'image.resize_bilinear': 'compat.v1.image.resize_bilinear',
+ 'image.resize_image_with_crop_or_pad': 'image.resize_with_crop_or_pad',
+ 'image.resize_image_with_pad': 'compat.v1.image.resize_image_with_pad',
+ 'image.resize_images': 'image.resize',
+ 'image.resize_nearest_neighbor': 'compat.v1.image.resize_nearest_neighbor',
+ 'image.transpose_image': 'image.transpose',
+ 'initialize_all_tables': 'compat.v1.initialize_all_tables',
+ 'initialize_all_variables': 'compat.v1.initialize_all_variables',
+ 'initialize_local_variables': 'compat.v1.initialize_local_variables',
+ 'initialize_variables': 'compat.v1.initialize_variables',
+ 'initializers.constant': 'compat.v1.initializers.constant',
+ 'initializers.global_variables': 'compat.v1.initializers.global_variables',
+ 'initializers.glorot_normal': 'compat.v1.initializers.glorot_normal',
+ 'initializers.glorot_uniform': 'compat.v1.initializers.glorot_uniform',
+ 'initializers.he_normal': 'compat.v1.initializers.he_normal',
+ 'initializers.he_uniform': 'compat.v1.initializers.he_uniform',
+ 'initializers.identity': 'compat.v1.initializers.identity',
+ 'initializers.lecun_normal': 'compat.v1.initializers.lecun_normal',
+ 'initializers.lecun_uniform': 'compat.v1.initializers.lecun_uniform',
+ 'initializers.local_variables': 'compat.v1.initializers.local_variables',
+ 'initializers.ones': 'compat.v1.initializers.ones',
+ 'initializers.orthogonal': 'compat.v1.initializers.orthogonal',
+ 'initializers.random_normal': 'compat.v1.initializers.random_normal',
+ 'initializers.random_uniform': 'compat.v1.initializers.random_uniform',
+ 'initializers.tables_initializer': 'compat.v1.initializers.tables_initializer',
+ 'initializers.truncated_normal': 'compat.v1.initializers.truncated_normal',
+ 'initializers.uniform_unit_scaling': 'compat.v1.initializers.uniform_unit_scaling',
+ 'initializers.variables': 'compat.v1.initializers.variables',
+ 'initializers.variance_scaling': 'compat.v1.initializers.variance_scaling',
+ 'initializers.zeros': 'compat.v1.initializers.zeros',
+ 'invert_permutation': 'math.invert_permutation',
+ 'io.PaddingFIFOQueue': 'queue.PaddingFIFOQueue',
+ 'io.PriorityQueue': 'queue.PriorityQueue',
+ 'io.QueueBase': 'queue.QueueBase',
+ 'io.RandomShuffleQueue': 'queue.RandomShuffleQueue',
+ 'io.TFRecordCompressionType': 'compat.v1.io.TFRecordCompressionType',
+ 'io.tf_record_iterator': 'compat.v1.io.tf_record_iterator',
+ 'is_finite': 'math.is_finite',
+ 'is_inf': 'math.is_inf',
+ 'is_nan': 'math.is_nan',
+ 'is_non_decreasing': 'math.is_non_decreasing',
+ 'is_numeric_tensor': 'debugging.is_numeric_tensor',
+ 'is_strictly_increasing': 'math.is_strictly_increasing',
+ 'is_variable_initialized': 'compat.v1.is_variable_initialized',
+ 'keras.backend.get_session': 'compat.v1.keras.backend.get_session',
+ 'keras.backend.set_session': 'compat.v1.keras.backend.set_session',
+ 'keras.initializers.Constant': 'compat.v1.keras.initializers.Constant',
+ 'keras.initializers.Identity': 'compat.v1.keras.initializers.Identity',
+ 'keras.initializers.Ones': 'compat.v1.keras.initializers.Ones',
+ 'keras.initializers.Orthogonal': 'compat.v1.keras.initializers.Orthogonal',
+ 'keras.initializers.RandomNormal': 'compat.v1.keras.initializers.RandomNormal',
+ 'keras.initializers.RandomUniform': 'compat.v1.keras.initializers.RandomUniform',
+ 'keras.initializers.TruncatedNormal': 'compat.v1.keras.initializers.TruncatedNormal',
+ 'keras.initializers.VarianceScaling': 'compat.v1.keras.initializers.VarianceScaling',
+ 'keras.initializers.Zeros': 'compat.v1.keras.initializers.Zeros',
+ 'keras.initializers.constant': 'compat.v1.keras.initializers.constant',
+ 'keras.initializers.glorot_normal': 'compat.v1.keras.initializers.glorot_normal',
+ 'keras.initializers.glorot_uniform': 'compat.v1.keras.initializers.glorot_uniform',
+ 'keras.initializers.he_normal': 'compat.v1.keras.initializers.he_normal',
+ 'keras.initializers.he_uniform': 'compat.v1.keras.initializers.he_uniform',
+ 'keras.initializers.identity': 'compat.v1.keras.initializers.identity',
+ 'keras.initializers.lecun_normal': 'compat.v1.keras.initializers.lecun_normal',
+ 'keras.initializers.lecun_uniform': 'compat.v1.keras.initializers.lecun_uniform',
+ 'keras.initializers.normal': 'compat.v1.keras.initializers.normal',
+ 'keras.initializers.ones': 'compat.v1.keras.initializers.ones',
+ 'keras.initializers.orthogonal': 'compat.v1.keras.initializers.orthogonal',
+ 'keras.initializers.random_normal': 'compat.v1.keras.initializers.random_normal',
+ 'keras.initializers.random_uniform': 'compat.v1.keras.initializers.random_uniform',
+ 'keras.initializers.truncated_normal': 'compat.v1.keras.initializers.truncated_normal',
+ 'keras.initializers.uniform': 'compat.v1.keras.initializers.uniform',
+ 'keras.initializers.zeros': 'compat.v1.keras.initializers.zeros',
+ 'keras.layers.CuDNNGRU': 'compat.v1.keras.layers.CuDNNGRU',
+ 'keras.layers.CuDNNLSTM': 'compat.v1.keras.layers.CuDNNLSTM',
+ 'keras.layers.disable_v2_dtype_behavior': 'compat.v1.keras.layers.disable_v2_dtype_behavior',
+ 'keras.layers.enable_v2_dtype_behavior': 'compat.v1.keras.layers.enable_v2_dtype_behavior',
+ 'keras.losses.cosine': 'keras.losses.cosine_similarity',
+ 'keras.losses.cosine_proximity': 'keras.losses.cosine_similarity',
+ 'keras.metrics.cosine': 'keras.losses.cosine_similarity',
+ 'keras.metrics.cosine_proximity': 'keras.losses.cosine_similarity',
+ 'keras.models.LinearModel': 'keras.experimental.LinearModel',
+ 'keras.models.WideDeepModel': 'keras.experimental.WideDeepModel',
+ 'keras.optimizers.Adadelta': 'keras.optimizers.legacy.Adadelta',
+ 'keras.optimizers.Adagrad': 'keras.optimizers.legacy.Adagrad',
+ 'keras.optimizers.Adam': 'keras.optimizers.legacy.Adam',
+ 'keras.optimizers.Adamax': 'keras.optimizers.legacy.Adamax',
+ 'keras.optimizers.Ftrl': 'keras.optimizers.legacy.Ftrl',
+ 'keras.optimizers.Nadam': 'keras.optimizers.legacy.Nadam',
+ 'keras.optimizers.Optimizer': 'keras.optimizers.legacy.Optimizer',
+ 'keras.optimizers.RMSprop': 'keras.optimizers.legacy.RMSprop',
+ 'keras.optimizers.SGD': 'keras.optimizers.legacy.SGD',
+ 'keras.utils.DeterministicRandomTestTool': 'compat.v1.keras.utils.DeterministicRandomTestTool',
+ 'keras.utils.get_or_create_layer': 'compat.v1.keras.utils.get_or_create_layer',
+ 'keras.utils.track_tf1_style_variables': 'compat.v1.keras.utils.track_tf1_style_variables',
+ 'layers.BatchNormalization': 'compat.v1.layers.BatchNormalization',
+ 'layers.InputSpec': 'keras.layers.InputSpec',
+ 'layers.batch_normalization': 'compat.v1.layers.batch_normalization',
+ 'lbeta': 'math.lbeta',
+ 'lgamma': 'math.lgamma',
+ 'lin_space': 'linspace',
+ 'linalg.transpose': 'linalg.matrix_transpose',
+ 'lite.OpHint': 'compat.v1.lite.OpHint',
+ 'lite.TocoConverter': 'compat.v1.lite.TocoConverter',
+ 'lite.constants.FLOAT': 'float32',
+ 'lite.constants.FLOAT16': 'float16',
+ 'lite.constants.GRAPHVIZ_DOT': 'compat.v1.lite.constants.GRAPHVIZ_DOT',
+ 'lite.constants.INT16': 'int16',
+ 'lite.constants.INT32': 'int32',
+ 'lite.constants.INT64': 'int64',
+ 'lite.constants.INT8': 'int8',
+ 'lite.constants.QUANTIZED_UINT8': 'uint8',
+ 'lite.constants.STRING': 'string',
+ 'lite.constants.TFLITE': 'compat.v1.lite.constants.TFLITE',
+ 'lite.experimental.convert_op_hints_to_stubs': 'compat.v1.lite.experimental.convert_op_hints_to_stubs',
+ 'lite.toco_convert': 'compat.v1.lite.toco_convert',
+ 'load_file_system_library': 'load_library',
+ 'local_variables': 'compat.v1.local_variables',
+ 'local_variables_initializer': 'compat.v1.local_variables_initializer',
+ 'log': 'math.log',
+ 'log1p': 'math.log1p',
+ 'log_sigmoid': 'math.log_sigmoid',
+ 'logging.DEBUG': 'compat.v1.logging.DEBUG',
+ 'logging.ERROR': 'compat.v1.logging.ERROR',
+ 'logging.FATAL': 'compat.v1.logging.FATAL',
+ 'logging.INFO': 'compat.v1.logging.INFO',
+ 'logging.TaskLevelStatusMessage': 'compat.v1.logging.TaskLevelStatusMessage',
+ 'logging.WARN': 'compat.v1.logging.WARN',
+ 'logging.debug': 'compat.v1.logging.debug',
+ 'logging.error': 'compat.v1.logging.error',
+ 'logging.fatal': 'compat.v1.logging.fatal',
+ 'logging.flush': 'compat.v1.logging.flush',
+ 'logging.get_verbosity': 'compat.v1.logging.get_verbosity',
+ 'logging.info': 'compat.v1.logging.info',
+ 'logging.log': 'compat.v1.logging.log',
+ 'logging.log_every_n': 'compat.v1.logging.log_every_n',
+ 'logging.log_first_n': 'compat.v1.logging.log_first_n',
+ 'logging.log_if': 'compat.v1.logging.log_if',
+ 'logging.set_verbosity': 'compat.v1.logging.set_verbosity',
+ 'logging.vlog': 'compat.v1.logging.vlog',
+ 'logging.warn': 'compat.v1.logging.warn',
+ 'logging.warning': 'compat.v1.logging.warning',
+ 'logical_xor': 'math.logical_xor',
+ 'losses.Reduction': 'compat.v1.losses.Reduction',
+ 'losses.Reduction.MEAN': 'compat.v1.losses.Reduction.MEAN',
+ 'losses.Reduction.SUM_BY_NONZERO_WEIGHTS': 'compat.v1.losses.Reduction.SUM_BY_NONZERO_WEIGHTS',
+ 'losses.Reduction.SUM_OVER_NONZERO_WEIGHTS': 'compat.v1.losses.Reduction.SUM_OVER_NONZERO_WEIGHTS',
+ 'losses.absolute_difference': 'compat.v1.losses.absolute_difference',
+ 'losses.add_loss': 'compat.v1.losses.add_loss',
+ 'losses.compute_weighted_loss': 'compat.v1.losses.compute_weighted_loss',
+ 'losses.cosine_distance': 'compat.v1.losses.cosine_distance',
+ 'losses.get_losses': 'compat.v1.losses.get_losses',
+ 'losses.get_regularization_loss': 'compat.v1.losses.get_regularization_loss',
+ 'losses.get_regularization_losses': 'compat.v1.losses.get_regularization_losses',
+ 'losses.get_total_loss': 'compat.v1.losses.get_total_loss',
+ 'losses.hinge_loss': 'compat.v1.losses.hinge_loss',
+ 'losses.huber_loss': 'compat.v1.losses.huber_loss',
+ 'losses.log_loss': 'compat.v1.losses.log_loss',
+ 'losses.mean_pairwise_squared_error': 'compat.v1.losses.mean_pairwise_squared_error',
+ 'losses.mean_squared_error': 'compat.v1.losses.mean_squared_error',
+ 'losses.sigmoid_cross_entropy': 'compat.v1.losses.sigmoid_cross_entropy',
+ 'losses.softmax_cross_entropy': 'compat.v1.losses.softmax_cross_entropy',
+ 'losses.sparse_softmax_cross_entropy': 'compat.v1.losses.sparse_softmax_cross_entropy',
+ 'make_template': 'compat.v1.make_template',
+ 'manip.batch_to_space_nd': 'batch_to_space',
+ 'manip.gather_nd': 'gather_nd',
+ 'manip.reshape': 'reshape',
+ 'manip.reverse': 'reverse',
+ 'manip.roll': 'roll',
+ 'manip.scatter_nd': 'scatter_nd',
+ 'manip.space_to_batch_nd': 'space_to_batch_nd',
+ 'manip.tile': 'tile',
+ 'matching_files': 'io.matching_files',
+ 'matrix_band_part': 'linalg.band_part',
+ 'matrix_determinant': 'linalg.det',
+ 'matrix_diag': 'linalg.diag',
+ 'matrix_diag_part': 'linalg.diag_part',
+ 'matrix_inverse': 'linalg.inv',
+ 'matrix_set_diag': 'linalg.set_diag',
+ 'matrix_solve': 'linalg.solve',
+ 'matrix_solve_ls': 'linalg.lstsq',
+ 'matrix_transpose': 'linalg.matrix_transpose',
+ 'matrix_triangular_solve': 'linalg.triangular_solve',
+ 'metrics.accuracy': 'compat.v1.metrics.accuracy',
+ 'metrics.auc': 'compat.v1.metrics.auc',
+ 'metrics.average_precision_at_k': 'compat.v1.metrics.average_precision_at_k',
+ 'metrics.false_negatives': 'compat.v1.metrics.false_negatives',
+ 'metrics.false_negatives_at_thresholds': 'compat.v1.metrics.false_negatives_at_thresholds',
+ 'metrics.false_positives': 'compat.v1.metrics.false_positives',
+ 'metrics.false_positives_at_thresholds': 'compat.v1.metrics.false_positives_at_thresholds',
+ 'metrics.mean': 'compat.v1.metrics.mean',
+ 'metrics.mean_absolute_error': 'compat.v1.metrics.mean_absolute_error',
+ 'metrics.mean_cosine_distance': 'compat.v1.metrics.mean_cosine_distance',
+ 'metrics.mean_iou': 'compat.v1.metrics.mean_iou',
+ 'metrics.mean_per_class_accuracy': 'compat.v1.metrics.mean_per_class_accuracy',
+ 'metrics.mean_relative_error': 'compat.v1.metrics.mean_relative_error',
+ 'metrics.mean_squared_error': 'compat.v1.metrics.mean_squared_error',
+ 'metrics.mean_tensor': 'compat.v1.metrics.mean_tensor',
+ 'metrics.percentage_below': 'compat.v1.metrics.percentage_below',
+ 'metrics.precision': 'compat.v1.metrics.precision',
+ 'metrics.precision_at_k': 'compat.v1.metrics.precision_at_k',
+ 'metrics.precision_at_thresholds': 'compat.v1.metrics.precision_at_thresholds',
+ 'metrics.precision_at_top_k': 'compat.v1.metrics.precision_at_top_k',
+ 'metrics.recall': 'compat.v1.metrics.recall',
+ 'metrics.recall_at_k': 'compat.v1.metrics.recall_at_k',
+ 'metrics.recall_at_thresholds': 'compat.v1.metrics.recall_at_thresholds',
+ 'metrics.recall_at_top_k': 'compat.v1.metrics.recall_at_top_k',
+ 'metrics.root_mean_squared_error': 'compat.v1.metrics.root_mean_squared_error',
+ 'metrics.sensitivity_at_specificity': 'compat.v1.metrics.sensitivity_at_specificity',
+ 'metrics.sparse_average_precision_at_k': 'compat.v1.metrics.sparse_average_precision_at_k',
+ 'metrics.sparse_precision_at_k': 'compat.v1.metrics.sparse_precision_at_k',
+ 'metrics.specificity_at_sensitivity': 'compat.v1.metrics.specificity_at_sensitivity',
+ 'metrics.true_negatives': 'compat.v1.metrics.true_negatives',
+ 'metrics.true_negatives_at_thresholds': 'compat.v1.metrics.true_negatives_at_thresholds',
+ 'metrics.true_positives': 'compat.v1.metrics.true_positives',
+ 'metrics.true_positives_at_thresholds': 'compat.v1.metrics.true_positives_at_thresholds',
+ 'min_max_variable_partitioner': 'compat.v1.min_max_variable_partitioner',
+ 'mixed_precision.DynamicLossScale': 'compat.v1.mixed_precision.DynamicLossScale',
+ 'mixed_precision.FixedLossScale': 'compat.v1.mixed_precision.FixedLossScale',
+ 'mixed_precision.LossScale': 'compat.v1.mixed_precision.LossScale',
+ 'mixed_precision.MixedPrecisionLossScaleOptimizer': 'compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer',
+ 'mixed_precision.disable_mixed_precision_graph_rewrite': 'compat.v1.mixed_precision.disable_mixed_precision_graph_rewrite',
+ 'mixed_precision.enable_mixed_precision_graph_rewrite': 'compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite',
+ 'mixed_precision.experimental.DynamicLossScale': 'compat.v1.mixed_precision.experimental.DynamicLossScale',
+ 'mixed_precision.experimental.FixedLossScale': 'compat.v1.mixed_precision.experimental.FixedLossScale',
+ 'mixed_precision.experimental.LossScale': 'compat.v1.mixed_precision.experimental.LossScale',
+ 'mod': 'math.floormod',
+ 'model_variables': 'compat.v1.model_variables',
+ 'moving_average_variables': 'compat.v1.moving_average_variables',
+ 'multinomial': 'random.categorical',
+ 'nn.avg_pool': 'nn.avg_pool2d',
+ 'nn.avg_pool_v2': 'nn.avg_pool',
+ 'nn.bidirectional_dynamic_rnn': 'compat.v1.nn.bidirectional_dynamic_rnn',
+ 'nn.conv2d_backprop_filter': 'compat.v1.nn.conv2d_backprop_filter',
+ 'nn.conv2d_backprop_input': 'nn.conv2d_transpose',
+ 'nn.conv3d_backprop_filter': 'compat.v1.nn.conv3d_backprop_filter',
+ 'nn.conv3d_backprop_filter_v2': 'compat.v1.nn.conv3d_backprop_filter_v2',
+ 'nn.ctc_beam_search_decoder_v2': 'nn.ctc_beam_search_decoder',
+ 'nn.ctc_loss': 'compat.v1.nn.ctc_loss',
+ 'nn.ctc_loss_v2': 'compat.v1.nn.ctc_loss_v2',
+ 'nn.depthwise_conv2d_native': 'compat.v1.nn.depthwise_conv2d_native',
+ 'nn.depthwise_conv2d_native_backprop_filter': 'nn.depthwise_conv2d_backprop_filter',
+ 'nn.depthwise_conv2d_native_backprop_input': 'nn.depthwise_conv2d_backprop_input',
+ 'nn.dynamic_rnn': 'compat.v1.nn.dynamic_rnn',
+ 'nn.fused_batch_norm': 'compat.v1.nn.fused_batch_norm',
+ 'nn.log_uniform_candidate_sampler': 'random.log_uniform_candidate_sampler',
+ 'nn.max_pool': 'nn.max_pool2d',
+ 'nn.max_pool_v2': 'nn.max_pool',
+ 'nn.quantized_avg_pool': 'compat.v1.nn.quantized_avg_pool',
+ 'nn.quantized_conv2d': 'compat.v1.nn.quantized_conv2d',
+ 'nn.quantized_max_pool': 'compat.v1.nn.quantized_max_pool',
+ 'nn.quantized_relu_x': 'compat.v1.nn.quantized_relu_x',
+ 'nn.raw_rnn': 'compat.v1.nn.raw_rnn',
+ 'nn.relu_layer': 'compat.v1.nn.relu_layer',
+ 'nn.rnn_cell.BasicLSTMCell': 'compat.v1.nn.rnn_cell.BasicLSTMCell',
+ 'nn.rnn_cell.BasicRNNCell': 'compat.v1.nn.rnn_cell.BasicRNNCell',
+ 'nn.rnn_cell.DeviceWrapper': 'compat.v1.nn.rnn_cell.DeviceWrapper',
+ 'nn.rnn_cell.DropoutWrapper': 'compat.v1.nn.rnn_cell.DropoutWrapper',
+ 'nn.rnn_cell.GRUCell': 'compat.v1.nn.rnn_cell.GRUCell',
+ 'nn.rnn_cell.LSTMCell': 'compat.v1.nn.rnn_cell.LSTMCell',
+ 'nn.rnn_cell.LSTMStateTuple': 'compat.v1.nn.rnn_cell.LSTMStateTuple',
+ 'nn.rnn_cell.MultiRNNCell': 'compat.v1.nn.rnn_cell.MultiRNNCell',
+ 'nn.rnn_cell.RNNCell': 'compat.v1.nn.rnn_cell.RNNCell',
+ 'nn.rnn_cell.ResidualWrapper': 'compat.v1.nn.rnn_cell.ResidualWrapper',
+ 'nn.softmax_cross_entropy_with_logits_v2': 'nn.softmax_cross_entropy_with_logits',
+ 'nn.space_to_batch': 'space_to_batch',
+ 'nn.static_bidirectional_rnn': 'compat.v1.nn.static_bidirectional_rnn',
+ 'nn.static_rnn': 'compat.v1.nn.static_rnn',
+ 'nn.static_state_saving_rnn': 'compat.v1.nn.static_state_saving_rnn',
+ 'nn.uniform_candidate_sampler': 'random.uniform_candidate_sampler',
+ 'nn.xw_plus_b': 'compat.v1.nn.xw_plus_b',
+ 'no_regularizer': 'compat.v1.no_regularizer',
+ 'ones_initializer': 'compat.v1.ones_initializer',
+ 'op_scope': 'compat.v1.op_scope',
+ 'orthogonal_initializer': 'compat.v1.orthogonal_initializer',
+ 'parse_example': 'io.parse_example',
+ 'parse_single_example': 'io.parse_single_example',
+ 'parse_single_sequence_example': 'io.parse_single_sequence_example',
+ 'parse_tensor': 'io.parse_tensor',
+ 'placeholder': 'compat.v1.placeholder',
+ 'placeholder_with_default': 'compat.v1.placeholder_with_default',
+ 'polygamma': 'math.polygamma',
+ 'profiler.AdviceProto': 'compat.v1.profiler.AdviceProto',
+ 'profiler.GraphNodeProto': 'compat.v1.profiler.GraphNodeProto',
+ 'profiler.MultiGraphNodeProto': 'compat.v1.profiler.MultiGraphNodeProto',
+ 'profiler.OpLogProto': 'compat.v1.profiler.OpLogProto',
+ 'profiler.ProfileOptionBuilder': 'compat.v1.profiler.ProfileOptionBuilder',
+ 'profiler.Profiler': 'compat.v1.profiler.Profiler',
+ 'profiler.advise': 'compat.v1.profiler.advise',
+ 'profiler.profile': 'compat.v1.profiler.profile',
+ 'profiler.write_op_log': 'compat.v1.profiler.write_op_log',
+ 'py_func': 'compat.v1.py_func',
+ 'python_io.TFRecordCompressionType': 'compat.v1.python_io.TFRecordCompressionType',
+ 'python_io.TFRecordOptions': 'io.TFRecordOptions',
+ 'python_io.TFRecordWriter': 'io.TFRecordWriter',
+ 'python_io.tf_record_iterator': 'compat.v1.python_io.tf_record_iterator',
+ 'qr': 'linalg.qr',
+ 'quantize': 'quantization.quantize',
+ 'quantize_v2': 'quantization.quantize',
+ 'quantized_concat': 'quantization.quantized_concat',
+ 'ragged.RaggedTensorValue': 'compat.v1.ragged.RaggedTensorValue',
+ 'ragged.constant_value': 'compat.v1.ragged.constant_value',
+ 'ragged.placeholder': 'compat.v1.ragged.placeholder',
+ 'random.get_seed': 'compat.v1.random.get_seed',
+ 'random.multinomial': 'random.categorical',
+ 'random.set_random_seed': 'compat.v1.random.set_random_seed',
+ 'random.stateless_multinomial': 'random.stateless_categorical',
+ 'random_crop': 'image.random_crop',
+ 'random_gamma': 'random.gamma',
+ 'random_normal': 'random.normal',
+ 'random_normal_initializer': 'compat.v1.random_normal_initializer',
+ 'random_poisson': 'random.poisson',
+ 'random_shuffle': 'random.shuffle',
+ 'random_uniform': 'random.uniform',
+ 'random_uniform_initializer': 'compat.v1.random_uniform_initializer',
+ 'read_file': 'io.read_file',
+ 'real': 'math.real',
+ 'reciprocal': 'math.reciprocal',
+ 'reduce_join': 'strings.reduce_join',
+ 'regex_replace': 'strings.regex_replace',
+ 'report_uninitialized_variables': 'compat.v1.report_uninitialized_variables',
+ 'reset_default_graph': 'compat.v1.reset_default_graph',
+ 'resource_loader.get_data_files_path': 'compat.v1.resource_loader.get_data_files_path',
+ 'resource_loader.get_path_to_datafile': 'compat.v1.resource_loader.get_path_to_datafile',
+ 'resource_loader.get_root_dir_with_all_resources': 'compat.v1.resource_loader.get_root_dir_with_all_resources',
+ 'resource_loader.load_resource': 'compat.v1.resource_loader.load_resource',
+ 'resource_loader.readahead_file_path': 'compat.v1.resource_loader.readahead_file_path',
+ 'resource_variables_enabled': 'compat.v1.resource_variables_enabled',
+ 'reverse_v2': 'reverse',
+ 'rint': 'math.rint',
+ 'rsqrt': 'math.rsqrt',
+ 'saved_model.Builder': 'compat.v1.saved_model.Builder',
+ 'saved_model.LEGACY_INIT_OP_KEY': 'compat.v1.saved_model.LEGACY_INIT_OP_KEY',
+ 'saved_model.MAIN_OP_KEY': 'compat.v1.saved_model.MAIN_OP_KEY',
+ 'saved_model.build_signature_def': 'compat.v1.saved_model.build_signature_def',
+ 'saved_model.build_tensor_info': 'compat.v1.saved_model.build_tensor_info',
+ 'saved_model.builder.SavedModelBuilder': 'compat.v1.saved_model.builder.SavedModelBuilder',
+ 'saved_model.classification_signature_def': 'compat.v1.saved_model.classification_signature_def',
+ 'saved_model.constants.ASSETS_DIRECTORY': 'saved_model.ASSETS_DIRECTORY',
+ 'saved_model.constants.ASSETS_KEY': 'saved_model.ASSETS_KEY',
+ 'saved_model.constants.DEBUG_DIRECTORY': 'saved_model.DEBUG_DIRECTORY',
+ 'saved_model.constants.DEBUG_INFO_FILENAME_PB': 'saved_model.DEBUG_INFO_FILENAME_PB',
+ 'saved_model.constants.LEGACY_INIT_OP_KEY': 'compat.v1.saved_model.constants.LEGACY_INIT_OP_KEY',
+ 'saved_model.constants.MAIN_OP_KEY': 'compat.v1.saved_model.constants.MAIN_OP_KEY',
+ 'saved_model.constants.SAVED_MODEL_FILENAME_PB': 'saved_model.SAVED_MODEL_FILENAME_PB',
+ 'saved_model.constants.SAVED_MODEL_FILENAME_PBTXT': 'saved_model.SAVED_MODEL_FILENAME_PBTXT',
+ 'saved_model.constants.SAVED_MODEL_SCHEMA_VERSION': 'saved_model.SAVED_MODEL_SCHEMA_VERSION',
+ 'saved_model.constants.VARIABLES_DIRECTORY': 'saved_model.VARIABLES_DIRECTORY',
+ 'saved_model.constants.VARIABLES_FILENAME': 'saved_model.VARIABLES_FILENAME',
+ 'saved_model.experimental.save': 'saved_model.save',
+ 'saved_model.get_tensor_from_tensor_info': 'compat.v1.saved_model.get_tensor_from_tensor_info',
+ 'saved_model.is_valid_signature': 'compat.v1.saved_model.is_valid_signature',
+ 'saved_model.load': 'compat.v1.saved_model.load',
+ 'saved_model.load_v2': 'compat.v2.saved_model.load',
+ 'saved_model.loader.load': 'compat.v1.saved_model.load',
+ 'saved_model.loader.maybe_saved_model_directory': 'saved_model.contains_saved_model',
+ 'saved_model.main_op.main_op': 'compat.v1.saved_model.main_op.main_op',
+ 'saved_model.main_op.main_op_with_restore': 'compat.v1.saved_model.main_op.main_op_with_restore',
+ 'saved_model.main_op_with_restore': 'compat.v1.saved_model.main_op_with_restore',
+ 'saved_model.maybe_saved_model_directory': 'saved_model.contains_saved_model',
+ 'saved_model.predict_signature_def': 'compat.v1.saved_model.predict_signature_def',
+ 'saved_model.regression_signature_def': 'compat.v1.saved_model.regression_signature_def',
+ 'saved_model.signature_constants.CLASSIFY_INPUTS': 'saved_model.CLASSIFY_INPUTS',
+ 'saved_model.signature_constants.CLASSIFY_METHOD_NAME': 'saved_model.CLASSIFY_METHOD_NAME',
+ 'saved_model.signature_constants.CLASSIFY_OUTPUT_CLASSES': 'saved_model.CLASSIFY_OUTPUT_CLASSES',
+ 'saved_model.signature_constants.CLASSIFY_OUTPUT_SCORES': 'saved_model.CLASSIFY_OUTPUT_SCORES',
+ 'saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY': 'saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY',
+ 'saved_model.signature_constants.PREDICT_INPUTS': 'saved_model.PREDICT_INPUTS',
+ 'saved_model.signature_constants.PREDICT_METHOD_NAME': 'saved_model.PREDICT_METHOD_NAME',
+ 'saved_model.signature_constants.PREDICT_OUTPUTS': 'saved_model.PREDICT_OUTPUTS',
+ 'saved_model.signature_constants.REGRESS_INPUTS': 'saved_model.REGRESS_INPUTS',
+ 'saved_model.signature_constants.REGRESS_METHOD_NAME': 'saved_model.REGRESS_METHOD_NAME',
+ 'saved_model.signature_constants.REGRESS_OUTPUTS': 'saved_model.REGRESS_OUTPUTS',
+ 'saved_model.signature_def_utils.MethodNameUpdater': 'compat.v1.saved_model.signature_def_utils.MethodNameUpdater',
+ 'saved_model.signature_def_utils.build_signature_def': 'compat.v1.saved_model.signature_def_utils.build_signature_def',
+ 'saved_model.signature_def_utils.classification_signature_def': 'compat.v1.saved_model.signature_def_utils.classification_signature_def',
+ 'saved_model.signature_def_utils.is_valid_signature': 'compat.v1.saved_model.signature_def_utils.is_valid_signature',
+ 'saved_model.signature_def_utils.predict_signature_def': 'compat.v1.saved_model.signature_def_utils.predict_signature_def',
+ 'saved_model.signature_def_utils.regression_signature_def': 'compat.v1.saved_model.signature_def_utils.regression_signature_def',
+ 'saved_model.simple_save': 'compat.v1.saved_model.simple_save',
+ 'saved_model.tag_constants.GPU': 'saved_model.GPU',
+ 'saved_model.tag_constants.SERVING': 'saved_model.SERVING',
+ 'saved_model.tag_constants.TPU': 'saved_model.TPU',
+ 'saved_model.tag_constants.TRAINING': 'saved_model.TRAINING',
+ 'saved_model.utils.build_tensor_info': 'compat.v1.saved_model.utils.build_tensor_info',
+ 'saved_model.utils.get_tensor_from_tensor_info': 'compat.v1.saved_model.utils.get_tensor_from_tensor_info',
+ 'scatter_add': 'compat.v1.scatter_add',
+ 'scatter_div': 'compat.v1.scatter_div',
+ 'scatter_max': 'compat.v1.scatter_max',
+ 'scatter_min': 'compat.v1.scatter_min',
+ 'scatter_mul': 'compat.v1.scatter_mul',
+ 'scatter_nd_add': 'compat.v1.scatter_nd_add',
+ 'scatter_nd_sub': 'compat.v1.scatter_nd_sub',
+ 'scatter_nd_update': 'compat.v1.scatter_nd_update',
+ 'scatter_sub': 'compat.v1.scatter_sub',
+ 'scatter_update': 'compat.v1.scatter_update',
+ 'segment_max': 'math.segment_max',
+ 'segment_mean': 'math.segment_mean',
+ 'segment_min': 'math.segment_min',
+ 'segment_prod': 'math.segment_prod',
+ 'segment_sum': 'math.segment_sum',
+ 'self_adjoint_eig': 'linalg.eigh',
+ 'self_adjoint_eigvals': 'linalg.eigvalsh',
+ 'serialize_many_sparse': 'io.serialize_many_sparse',
+ 'serialize_sparse': 'io.serialize_sparse',
+ 'serialize_tensor': 'io.serialize_tensor',
+ 'set_random_seed': 'compat.v1.set_random_seed',
+ 'setdiff1d': 'compat.v1.setdiff1d',
+ 'sets.set_difference': 'sets.difference',
+ 'sets.set_intersection': 'sets.intersection',
+ 'sets.set_size': 'sets.size',
+ 'sets.set_union': 'sets.union',
+ 'space_to_batch_nd': 'space_to_batch',
+ 'space_to_depth': 'nn.space_to_depth',
+ 'sparse.SparseConditionalAccumulator': 'compat.v1.sparse.SparseConditionalAccumulator',
+ 'sparse.matmul': 'sparse.sparse_dense_matmul',
+ 'sparse.merge': 'compat.v1.sparse.merge',
+ 'sparse.placeholder': 'compat.v1.sparse.placeholder',
+ 'sparse.reduce_max_sparse': 'compat.v1.sparse.reduce_max_sparse',
+ 'sparse.reduce_sum_sparse': 'compat.v1.sparse.reduce_sum_sparse',
+ 'sparse_add': 'sparse.add',
+ 'sparse_concat': 'sparse.concat',
+ 'sparse_fill_empty_rows': 'sparse.fill_empty_rows',
+ 'sparse_mask': 'sparse.mask',
+ 'sparse_matmul': 'linalg.matmul',
+ 'sparse_maximum': 'sparse.maximum',
+ 'sparse_merge': 'compat.v1.sparse_merge',
+ 'sparse_minimum': 'sparse.minimum',
+ 'sparse_placeholder': 'compat.v1.sparse_placeholder',
+ 'sparse_reduce_max': 'sparse.reduce_max',
+ 'sparse_reduce_max_sparse': 'compat.v1.sparse_reduce_max_sparse',
+ 'sparse_reduce_sum': 'sparse.reduce_sum',
+ 'sparse_reduce_sum_sparse': 'compat.v1.sparse_reduce_sum_sparse',
+ 'sparse_reorder': 'sparse.reorder',
+ 'sparse_reset_shape': 'sparse.reset_shape',
+ 'sparse_reshape': 'sparse.reshape',
+ 'sparse_retain': 'sparse.retain',
+ 'sparse_segment_mean': 'sparse.segment_mean',
+ 'sparse_segment_sqrt_n': 'sparse.segment_sqrt_n',
+ 'sparse_segment_sum': 'sparse.segment_sum',
+ 'sparse_slice': 'sparse.slice',
+ 'sparse_softmax': 'sparse.softmax',
+ 'sparse_split': 'sparse.split',
+ 'sparse_tensor_dense_matmul': 'sparse.sparse_dense_matmul',
+ 'sparse_tensor_to_dense': 'sparse.to_dense',
+ 'sparse_to_dense': 'compat.v1.sparse_to_dense',
+ 'sparse_to_indicator': 'sparse.to_indicator',
+ 'sparse_transpose': 'sparse.transpose',
+ 'spectral.dct': 'signal.dct',
+ 'spectral.fft': 'signal.fft',
+ 'spectral.fft2d': 'signal.fft2d',
+ 'spectral.fft3d': 'signal.fft3d',
+ 'spectral.idct': 'signal.idct',
+ 'spectral.ifft': 'signal.ifft',
+ 'spectral.ifft2d': 'signal.ifft2d',
+ 'spectral.ifft3d': 'signal.ifft3d',
+ 'spectral.irfft': 'signal.irfft',
+ 'spectral.irfft2d': 'signal.irfft2d',
+ 'spectral.irfft3d': 'signal.irfft3d',
+ 'spectral.rfft': 'signal.rfft',
+ 'spectral.rfft2d': 'signal.rfft2d',
+ 'spectral.rfft3d': 'signal.rfft3d',
+ 'squared_difference': 'math.squared_difference',
+ 'string_join': 'strings.join',
+ 'string_split': 'compat.v1.string_split',
+ 'string_strip': 'strings.strip',
+ 'string_to_hash_bucket': 'strings.to_hash_bucket',
+ 'string_to_hash_bucket_fast': 'strings.to_hash_bucket_fast',
+ 'string_to_hash_bucket_strong': 'strings.to_hash_bucket_strong',
+ 'string_to_number': 'strings.to_number',
+ 'substr': 'strings.substr',
+ 'summary.Event': 'compat.v1.summary.Event',
+ 'summary.FileWriter': 'compat.v1.summary.FileWriter',
+ 'summary.FileWriterCache': 'compat.v1.summary.FileWriterCache',
+ 'summary.SessionLog': 'compat.v1.summary.SessionLog',
+ 'summary.Summary': 'compat.v1.summary.Summary',
+ 'summary.SummaryDescription': 'compat.v1.summary.SummaryDescription',
+ 'summary.TaggedRunMetadata': 'compat.v1.summary.TaggedRunMetadata',
+ 'summary.all_v2_summary_ops': 'compat.v1.summary.all_v2_summary_ops',
+ 'summary.get_summary_description': 'compat.v1.summary.get_summary_description',
+ 'summary.initialize': 'compat.v1.summary.initialize',
+ 'summary.merge': 'compat.v1.summary.merge',
+ 'summary.merge_all': 'compat.v1.summary.merge_all',
+ 'summary.tensor_summary': 'compat.v1.summary.tensor_summary',
+ 'svd': 'linalg.svd',
+ 'tables_initializer': 'compat.v1.tables_initializer',
+ 'tensor_scatter_add': 'tensor_scatter_nd_add',
+ 'tensor_scatter_sub': 'tensor_scatter_nd_sub',
+ 'tensor_scatter_update': 'tensor_scatter_nd_update',
+ 'test.StubOutForTesting': 'compat.v1.test.StubOutForTesting',
+ 'test.compute_gradient': 'compat.v1.test.compute_gradient',
+ 'test.compute_gradient_error': 'compat.v1.test.compute_gradient_error',
+ 'test.get_temp_dir': 'compat.v1.test.get_temp_dir',
+ 'test.mock': 'compat.v1.test.mock',
+ 'test.test_src_dir_path': 'compat.v1.test.test_src_dir_path',
+ 'to_bfloat16': 'compat.v1.to_bfloat16',
+ 'to_complex128': 'compat.v1.to_complex128',
+ 'to_complex64': 'compat.v1.to_complex64',
+ 'to_double': 'compat.v1.to_double',
+ 'to_float': 'compat.v1.to_float',
+ 'to_int32': 'compat.v1.to_int32',
+ 'to_int64': 'compat.v1.to_int64',
+ 'tpu.CrossShardOptimizer': 'compat.v1.tpu.CrossShardOptimizer',
+ 'tpu.PaddingSpec': 'compat.v1.tpu.PaddingSpec',
+ 'tpu.batch_parallel': 'compat.v1.tpu.batch_parallel',
+ 'tpu.bfloat16_scope': 'compat.v1.tpu.bfloat16_scope',
+ 'tpu.core': 'compat.v1.tpu.core',
+ 'tpu.cross_replica_sum': 'compat.v1.tpu.cross_replica_sum',
+ 'tpu.experimental.AdagradParameters': 'compat.v1.tpu.experimental.AdagradParameters',
+ 'tpu.experimental.AdamParameters': 'compat.v1.tpu.experimental.AdamParameters',
+ 'tpu.experimental.FtrlParameters': 'compat.v1.tpu.experimental.FtrlParameters',
+ 'tpu.experimental.StochasticGradientDescentParameters': 'compat.v1.tpu.experimental.StochasticGradientDescentParameters',
+ 'tpu.experimental.embedding_column': 'compat.v1.tpu.experimental.embedding_column',
+ 'tpu.experimental.shared_embedding_columns': 'compat.v1.tpu.experimental.shared_embedding_columns',
+ 'tpu.initialize_system': 'compat.v1.tpu.initialize_system',
+ 'tpu.outside_compilation': 'compat.v1.tpu.outside_compilation',
+ 'tpu.replicate': 'compat.v1.tpu.replicate',
+ 'tpu.rewrite': 'compat.v1.tpu.rewrite',
+ 'tpu.shard': 'compat.v1.tpu.shard',
+ 'tpu.shutdown_system': 'compat.v1.tpu.shutdown_system',
+ 'trace': 'linalg.trace',
+ 'train.AdadeltaOptimizer': 'compat.v1.train.AdadeltaOptimizer',
+ 'train.AdagradDAOptimizer': 'compat.v1.train.AdagradDAOptimizer',
+ 'train.AdagradOptimizer': 'compat.v1.train.AdagradOptimizer',
+ 'train.AdamOptimizer': 'compat.v1.train.AdamOptimizer',
+ 'train.CheckpointSaverHook': 'compat.v1.train.CheckpointSaverHook',
+ 'train.CheckpointSaverListener': 'compat.v1.train.CheckpointSaverListener',
+ 'train.ChiefSessionCreator': 'compat.v1.train.ChiefSessionCreator',
+ 'train.FeedFnHook': 'compat.v1.train.FeedFnHook',
+ 'train.FinalOpsHook': 'compat.v1.train.FinalOpsHook',
+ 'train.FtrlOptimizer': 'compat.v1.train.FtrlOptimizer',
+ 'train.GlobalStepWaiterHook': 'compat.v1.train.GlobalStepWaiterHook',
+ 'train.GradientDescentOptimizer': 'compat.v1.train.GradientDescentOptimizer',
+ 'train.LoggingTensorHook': 'compat.v1.train.LoggingTensorHook',
+ 'train.LooperThread': 'compat.v1.train.LooperThread',
+ 'train.MomentumOptimizer': 'compat.v1.train.MomentumOptimizer',
+ 'train.MonitoredSession': 'compat.v1.train.MonitoredSession',
+ 'train.MonitoredTrainingSession': 'compat.v1.train.MonitoredTrainingSession',
+ 'train.NanLossDuringTrainingError': 'compat.v1.train.NanLossDuringTrainingError',
+ 'train.NanTensorHook': 'compat.v1.train.NanTensorHook',
+ 'train.NewCheckpointReader': 'compat.v1.train.NewCheckpointReader',
+ 'train.Optimizer': 'compat.v1.train.Optimizer',
+ 'train.ProfilerHook': 'compat.v1.train.ProfilerHook',
+ 'train.ProximalAdagradOptimizer': 'compat.v1.train.ProximalAdagradOptimizer',
+ 'train.ProximalGradientDescentOptimizer': 'compat.v1.train.ProximalGradientDescentOptimizer',
+ 'train.QueueRunner': 'compat.v1.train.QueueRunner',
+ 'train.RMSPropOptimizer': 'compat.v1.train.RMSPropOptimizer',
+ 'train.Saver': 'compat.v1.train.Saver',
+ 'train.SaverDef': 'compat.v1.train.SaverDef',
+ 'train.Scaffold': 'compat.v1.train.Scaffold',
+ 'train.SecondOrStepTimer': 'compat.v1.train.SecondOrStepTimer',
+ 'train.Server': 'distribute.Server',
+ 'train.SessionCreator': 'compat.v1.train.SessionCreator',
+ 'train.SessionManager': 'compat.v1.train.SessionManager',
+ 'train.SessionRunArgs': 'compat.v1.train.SessionRunArgs',
+ 'train.SessionRunContext': 'compat.v1.train.SessionRunContext',
+ 'train.SessionRunHook': 'compat.v1.train.SessionRunHook',
+ 'train.SessionRunValues': 'compat.v1.train.SessionRunValues',
+ 'train.SingularMonitoredSession': 'compat.v1.train.SingularMonitoredSession',
+ 'train.StepCounterHook': 'compat.v1.train.StepCounterHook',
+ 'train.StopAtStepHook': 'compat.v1.train.StopAtStepHook',
+ 'train.SummarySaverHook': 'compat.v1.train.SummarySaverHook',
+ 'train.Supervisor': 'compat.v1.train.Supervisor',
+ 'train.SyncReplicasOptimizer': 'compat.v1.train.SyncReplicasOptimizer',
+ 'train.VocabInfo': 'compat.v1.train.VocabInfo',
+ 'train.WorkerSessionCreator': 'compat.v1.train.WorkerSessionCreator',
+ 'train.add_queue_runner': 'compat.v1.train.add_queue_runner',
+ 'train.assert_global_step': 'compat.v1.train.assert_global_step',
+ 'train.basic_train_loop': 'compat.v1.train.basic_train_loop',
+ 'train.batch': 'compat.v1.train.batch',
+ 'train.batch_join': 'compat.v1.train.batch_join',
+ 'train.checkpoint_exists': 'compat.v1.train.checkpoint_exists',
+ 'train.confusion_matrix': 'math.confusion_matrix',
+ 'train.cosine_decay': 'compat.v1.train.cosine_decay',
+ 'train.cosine_decay_restarts': 'compat.v1.train.cosine_decay_restarts',
+ 'train.create_global_step': 'compat.v1.train.create_global_step',
+ 'train.do_quantize_training_on_graphdef': 'compat.v1.train.do_quantize_training_on_graphdef',
+ 'train.experimental.DynamicLossScale': 'compat.v1.train.experimental.DynamicLossScale',
+ 'train.experimental.FixedLossScale': 'compat.v1.train.experimental.FixedLossScale',
+ 'train.experimental.LossScale': 'compat.v1.train.experimental.LossScale',
+ 'train.experimental.MixedPrecisionLossScaleOptimizer': 'compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer',
+ 'train.experimental.disable_mixed_precision_graph_rewrite': 'compat.v1.train.experimental.disable_mixed_precision_graph_rewrite',
+ 'train.experimental.enable_mixed_precision_graph_rewrite': 'compat.v1.train.experimental.enable_mixed_precision_graph_rewrite',
+ 'train.exponential_decay': 'compat.v1.train.exponential_decay',
+ 'train.export_meta_graph': 'compat.v1.train.export_meta_graph',
+ 'train.generate_checkpoint_state_proto': 'compat.v1.train.generate_checkpoint_state_proto',
+ 'train.get_checkpoint_mtimes': 'compat.v1.train.get_checkpoint_mtimes',
+ 'train.get_global_step': 'compat.v1.train.get_global_step',
+ 'train.get_or_create_global_step': 'compat.v1.train.get_or_create_global_step',
+ 'train.global_step': 'compat.v1.train.global_step',
+ 'train.import_meta_graph': 'compat.v1.train.import_meta_graph',
+ 'train.init_from_checkpoint': 'compat.v1.train.init_from_checkpoint',
+ 'train.input_producer': 'compat.v1.train.input_producer',
+ 'train.inverse_time_decay': 'compat.v1.train.inverse_time_decay',
+ 'train.limit_epochs': 'compat.v1.train.limit_epochs',
+ 'train.linear_cosine_decay': 'compat.v1.train.linear_cosine_decay',
+ 'train.match_filenames_once': 'io.match_filenames_once',
+ 'train.maybe_batch': 'compat.v1.train.maybe_batch',
+ 'train.maybe_batch_join': 'compat.v1.train.maybe_batch_join',
+ 'train.maybe_shuffle_batch': 'compat.v1.train.maybe_shuffle_batch',
+ 'train.maybe_shuffle_batch_join': 'compat.v1.train.maybe_shuffle_batch_join',
+ 'train.natural_exp_decay': 'compat.v1.train.natural_exp_decay',
+ 'train.noisy_linear_cosine_decay': 'compat.v1.train.noisy_linear_cosine_decay',
+ 'train.piecewise_constant': 'compat.v1.train.piecewise_constant',
+ 'train.piecewise_constant_decay': 'compat.v1.train.piecewise_constant_decay',
+ 'train.polynomial_decay': 'compat.v1.train.polynomial_decay',
+ 'train.queue_runner.QueueRunner': 'compat.v1.train.queue_runner.QueueRunner',
+ 'train.queue_runner.add_queue_runner': 'compat.v1.train.queue_runner.add_queue_runner',
+ 'train.queue_runner.start_queue_runners': 'compat.v1.train.queue_runner.start_queue_runners',
+ 'train.range_input_producer': 'compat.v1.train.range_input_producer',
+ 'train.remove_checkpoint': 'compat.v1.train.remove_checkpoint',
+ 'train.replica_device_setter': 'compat.v1.train.replica_device_setter',
+ 'train.sdca_fprint': 'raw_ops.SdcaFprint',
+ 'train.sdca_optimizer': 'raw_ops.SdcaOptimizer',
+ 'train.sdca_shrink_l1': 'raw_ops.SdcaShrinkL1',
+ 'train.shuffle_batch': 'compat.v1.train.shuffle_batch',
+ 'train.shuffle_batch_join': 'compat.v1.train.shuffle_batch_join',
+ 'train.slice_input_producer': 'compat.v1.train.slice_input_producer',
+ 'train.start_queue_runners': 'compat.v1.train.start_queue_runners',
+ 'train.string_input_producer': 'compat.v1.train.string_input_producer',
+ 'train.summary_iterator': 'compat.v1.train.summary_iterator',
+ 'train.update_checkpoint_state': 'compat.v1.train.update_checkpoint_state',
+ 'train.warm_start': 'compat.v1.train.warm_start',
+ 'train.write_graph': 'io.write_graph',
+ 'trainable_variables': 'compat.v1.trainable_variables',
+ 'truncated_normal': 'random.truncated_normal',
+ 'truncated_normal_initializer': 'compat.v1.truncated_normal_initializer',
+ 'uniform_unit_scaling_initializer': 'compat.v1.uniform_unit_scaling_initializer',
+ 'unsorted_segment_max': 'math.unsorted_segment_max',
+ 'unsorted_segment_mean': 'math.unsorted_segment_mean',
+ 'unsorted_segment_min': 'math.unsorted_segment_min',
+ 'unsorted_segment_prod': 'math.unsorted_segment_prod',
+ 'unsorted_segment_sqrt_n': 'math.unsorted_segment_sqrt_n',
+ 'unsorted_segment_sum': 'math.unsorted_segment_sum',
+ 'variable_axis_size_partitioner': 'compat.v1.variable_axis_size_partitioner',
+ 'variable_op_scope': 'compat.v1.variable_op_scope',
+ 'variable_scope': 'compat.v1.variable_scope',
+ 'variables_initializer': 'compat.v1.variables_initializer',
+ 'variance_scaling_initializer': 'compat.v1.variance_scaling_initializer',
+ 'verify_tensor_all_finite': 'debugging.assert_all_finite',
+ 'where': 'compat.v1.where',
+ 'where_v2': 'compat.v2.where',
+ 'wrap_function': 'compat.v1.wrap_function',
+ 'write_file': 'io.write_file',
+ 'zeros_initializer': 'compat.v1.zeros_initializer',
+ 'zeta': 'math.zeta'}
+
+KEYWORD_RENAMES = {'arg_max': {'dimension': 'axis'},
+ 'arg_min': {'dimension': 'axis'},
+ 'argmax': {'dimension': 'axis'},
+ 'argmin': {'dimension': 'axis'},
+ 'autograph.to_code': {'arg_types': None, 'arg_values': None, 'indentation': None},
+ 'autograph.to_graph': {'arg_types': None, 'arg_values': None},
+ 'batch_to_space': {'block_size': 'block_shape'},
+ 'cond': {'fn1': 'true_fn', 'fn2': 'false_fn', 'strict': None},
+ 'constant': {'verify_shape': 'verify_shape_is_now_always_true'},
+ 'contrib.framework.load_variable': {'checkpoint_dir': 'ckpt_dir_or_file'},
+ 'contrib.summary.audio': {'family': None, 'tensor': 'data'},
+ 'contrib.summary.create_file_writer': {'name': None},
+ 'contrib.summary.generic': {'family': None, 'name': 'tag', 'tensor': 'data'},
+ 'contrib.summary.histogram': {'family': None, 'tensor': 'data'},
+ 'contrib.summary.image': {'bad_color': None,
+                           'family': None,
+                           'max_images': 'max_outputs',
+                           'tensor': 'data'},
+ 'contrib.summary.scalar': {'family': None, 'tensor': 'data'},
+ 'convert_to_tensor': {'preferred_dtype': 'dtype_hint'},
+ 'count_nonzero': {'input_tensor': 'input',
+                   'keep_dims': 'keepdims',
+                   'reduction_indices': 'axis'},
+ 'debugging.assert_all_finite': {'msg': 'message', 't': 'x'},
+ 'decode_raw': {'bytes': 'input_bytes'},
+ 'expand_dims': {'dim': 'axis'},
+ 'extract_image_patches': {'ksizes': 'sizes'},
+ 'gfile.Copy': {'newpath': 'dst', 'oldpath': 'src'},
+ 'gfile.DeleteRecursively': {'dirname': 'path'},
+ 'gfile.Exists': {'filename': 'path'},
+ 'gfile.Glob': {'filename': 'pattern'},
+ 'gfile.IsDirectory': {'dirname': 'path'},
+ 'gfile.ListDirectory': {'dirname': 'path'},
+ 'gfile.MakeDirs': {'dirname': 'path'},
+ 'gfile.MkDir': {'dirname': 'path'},
+ 'gfile.Remove': {'filename': 'path'},
+ 'gfile.Rename': {'newname': 'dst', 'oldname': 'src'},
+ 'gfile.Stat': {'filename': 'path'},
+ 'gfile.Walk': {'in_order': 'topdown'},
+ 'gradients': {'colocate_gradients_with_ops': None},
+ 'hessians': {'colocate_gradients_with_ops': None},
+ 'image.crop_and_resize': {'box_ind': 'box_indices'},
+ 'image.extract_image_patches': {'ksizes': 'sizes'},
+ 'image.resize': {'align_corners': None},
+ 'image.resize_images': {'align_corners': None},
+ 'image.sample_distorted_bounding_box': {'seed2': None},
+ 'io.decode_raw': {'bytes': 'input_bytes'},
+ 'linalg.l2_normalize': {'dim': 'axis'},
+ 'linalg.norm': {'keep_dims': 'keepdims'},
+ 'load_file_system_library': {'library_filename': 'library_location'},
+ 'math.argmax': {'dimension': 'axis'},
+ 'math.argmin': {'dimension': 'axis'},
+ 'math.count_nonzero': {'input_tensor': 'input',
+                        'keep_dims': 'keepdims',
+                        'reduction_indices': 'axis'},
+ 'math.l2_normalize': {'dim': 'axis'},
+ 'math.log_softmax': {'dim': 'axis'},
+ 'math.reduce_all': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_any': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_logsumexp': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_max': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_mean': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_min': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_prod': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.reduce_sum': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'math.softmax': {'dim': 'axis'},
+ 'multinomial': {'output_dtype': 'dtype'},
+ 'nn.avg_pool': {'value': 'input'},
+ 'nn.avg_pool2d': {'value': 'input'},
+ 'nn.batch_norm_with_global_normalization': {'m': 'mean',
+                                             't': 'input',
+                                             'v': 'variance'},
+ 'nn.conv1d': {'use_cudnn_on_gpu': None, 'value': 'input'},
+ 'nn.conv2d': {'filter': 'filters', 'use_cudnn_on_gpu': None},
+ 'nn.conv2d_backprop_input': {'filter': 'filters',
+                              'input_sizes': 'output_shape',
+                              'out_backprop': 'input',
+                              'use_cudnn_on_gpu': None},
+ 'nn.conv2d_transpose': {'filter': 'filters', 'value': 'input'},
+ 'nn.conv3d': {'filter': 'filters'},
+ 'nn.conv3d_transpose': {'filter': 'filters', 'value': 'input'},
+ 'nn.convolution': {'dilation_rate': 'dilations', 'filter': 'filters'},
+ 'nn.depthwise_conv2d': {'rate': 'dilations'},
+ 'nn.dilation2d': {'filter': 'filters', 'rates': 'dilations'},
+ 'nn.embedding_lookup': {'validate_indices': None},
+ 'nn.erosion2d': {'kernel': 'filters', 'rates': 'dilations'},
+ 'nn.l2_normalize': {'dim': 'axis'},
+ 'nn.log_softmax': {'dim': 'axis'},
+ 'nn.max_pool': {'value': 'input'},
+ 'nn.max_pool_with_argmax': {'Targmax': 'output_dtype'},
+ 'nn.moments': {'keep_dims': 'keepdims'},
+ 'nn.pool': {'dilation_rate': 'dilations'},
+ 'nn.separable_conv2d': {'rate': 'dilations'},
+ 'nn.softmax': {'dim': 'axis'},
+ 'nn.softmax_cross_entropy_with_logits': {'dim': 'axis'},
+ 'nn.softmax_cross_entropy_with_logits_v2': {'dim': 'axis'},
+ 'nn.space_to_batch': {'block_size': 'block_shape'},
+ 'nn.sufficient_statistics': {'keep_dims': 'keepdims'},
+ 'nn.weighted_cross_entropy_with_logits': {'targets': 'labels'},
+ 'nn.weighted_moments': {'keep_dims': 'keepdims'},
+ 'norm': {'keep_dims': 'keepdims'},
+ 'ones_like': {'tensor': 'input'},
+ 'random.multinomial': {'output_dtype': 'dtype'},
+ 'random.stateless_multinomial': {'output_dtype': 'dtype'},
+ 'reduce_all': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_any': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_join': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_logsumexp': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_max': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_mean': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_min': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_prod': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reduce_sum': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'reverse_sequence': {'batch_dim': 'batch_axis', 'seq_dim': 'seq_axis'},
+ 'space_to_batch': {'block_size': 'block_shape'},
+ 'sparse.add': {'thresh': 'threshold'},
+ 'sparse.concat': {'concat_dim': 'axis',
+                   'expand_nonconcat_dim': 'expand_nonconcat_dims'},
+ 'sparse.reduce_max': {'keep_dims': 'keepdims', 'reduction_axes': 'axis'},
+ 'sparse.reduce_sum': {'keep_dims': 'keepdims', 'reduction_axes': 'axis'},
+ 'sparse.split': {'split_dim': 'axis'},
+ 'sparse_add': {'thresh': 'threshold'},
+ 'sparse_concat': {'concat_dim': 'axis',
+                   'expand_nonconcat_dim': 'expand_nonconcat_dims'},
+ 'sparse_reduce_max': {'keep_dims': 'keepdims', 'reduction_axes': 'axis'},
+ 'sparse_reduce_sum': {'keep_dims': 'keepdims', 'reduction_axes': 'axis'},
+ 'sparse_split': {'split_dim': 'axis'},
+ 'squeeze': {'squeeze_dims': 'axis'},
+ 'string_to_hash_bucket': {'string_tensor': 'input'},
+ 'string_to_number': {'string_tensor': 'input'},
+ 'strings.reduce_join': {'keep_dims': 'keepdims', 'reduction_indices': 'axis'},
+ 'strings.to_hash_bucket': {'string_tensor': 'input'},
+ 'strings.to_number': {'string_tensor': 'input'},
+ 'test.assert_equal_graph_def': {'checkpoint_v2': None, 'hash_table_shared_name': None},
+ 'verify_tensor_all_finite': {'msg': 'message', 't': 'x'},
+ 'zeros_like': {'tensor': 'input'}}
+
+REORDERS = {'argmax': [None, None, 'name', 'dimension', 'output_type'],
+ 'argmin': [None, None, 'name', 'dimension', 'output_type'],
+ 'batch_to_space': [None, 'crops', 'block_size', 'name', 'block_shape'],
+ 'boolean_mask': [None, None, 'name', 'axis'],
+ 'cond': [None, None, None, 'strict', 'name', 'fn1', 'fn2'],
+ 'confusion_matrix': [None, None, None, 'dtype', 'name', 'weights'],
+ 'contrib.summary.audio': ['name',
+                           'tensor',
+                           'sample_rate',
+                           'max_outputs',
+                           'family',
+                           'step'],
+ 'contrib.summary.create_file_writer': ['logdir',
+                                        'max_queue',
+                                        'flush_millis',
+                                        'filename_suffix',
+                                        'name'],
+ 'contrib.summary.generic': ['name', 'tensor', 'metadata', 'family', 'step'],
+ 'contrib.summary.histogram': ['name', 'tensor', 'family', 'step'],
+ 'contrib.summary.image': ['name',
+                           'tensor',
+                           'bad_color',
+                           'max_images',
+                           'family',
+                           'step'],
+ 'contrib.summary.scalar': ['name', 'tensor', 'family', 'step'],
+ 'convert_to_tensor': [None, None, 'name', 'preferred_dtype', 'dtype_hint'],
+ 'data.experimental.RaggedTensorStructure': ['dtype', 'shape', 'ragged_rank'],
+ 'data.experimental.SparseTensorStructure': ['dtype', 'shape'],
+ 'data.experimental.TensorArrayStructure': ['dtype',
+                                            'element_shape',
+                                            'dynamic_size',
+                                            'infer_shape'],
+ 'data.experimental.TensorStructure': ['dtype', 'shape'],
+ 'debugging.assert_all_finite': ['t', 'msg', 'name', 'x', 'message'],
+ 'decode_csv': [None, None, None, None, 'name', 'na_value', 'select_cols'],
+ 'depth_to_space': [None, None, 'name', 'data_format'],
+ 'feature_column.categorical_column_with_vocabulary_file': [None,
+                                                            None,
+                                                            None,
+                                                            'num_oov_buckets',
+                                                            'default_value',
+                                                            'dtype'],
+ 'gather_nd': [None, None, 'name', 'batch_dims'],
+ 'gradients': [None,
+               None,
+               None,
+               None,
+               'colocate_gradients_with_ops',
+               'gate_gradients',
+               'aggregation_method',
+               'stop_gradients',
+               'unconnected_gradients'],
+ 'hessians': [None,
+              None,
+              'name',
+              'colocate_gradients_with_ops',
+              'gate_gradients',
+              'aggregation_method'],
+ 'image.sample_distorted_bounding_box': [None,
+                                         None,
+                                         None,
+                                         'seed2',
+                                         'min_object_covered',
+                                         'aspect_ratio_range',
+                                         'area_range',
+                                         'max_attempts',
+                                         'use_image_if_no_bounding_boxes',
+                                         'name'],
+ 'initializers.uniform_unit_scaling': ['factor', 'seed', 'dtype'],
+ 'io.decode_csv': [None, None, None, None, 'name', 'na_value', 'select_cols'],
+ 'io.parse_example': [None, None, 'name', 'example_names'],
+ 'io.parse_single_example': [None, None, 'name', 'example_names'],
+ 'io.serialize_many_sparse': [None, 'name', 'out_type'],
+ 'io.serialize_sparse': [None, 'name', 'out_type'],
+ 'linalg.norm': [None, None, None, None, None, 'keep_dims'],
+ 'manip.gather_nd': [None, None, 'name', 'batch_dims'],
+ 'math.argmax': [None, None, 'name', 'dimension', 'output_type'],
+ 'math.argmin': [None, None, 'name', 'dimension', 'output_type'],
+ 'math.confusion_matrix': [None, None, None, 'dtype', 'name', 'weights'],
+ 'math.in_top_k': ['predictions', 'targets', 'k', 'name'],
+ 'math.reduce_all': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_any': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_logsumexp': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_max': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_mean': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_min': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_prod': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'math.reduce_sum': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'multinomial': [None, None, 'seed', 'name', 'output_dtype'],
+ 'nn.avg_pool': ['value',
+                 'ksize',
+                 'strides',
+                 'padding',
+                 'data_format',
+                 'name',
+                 'input'],
+ 'nn.avg_pool2d': ['value',
+                   'ksize',
+                   'strides',
+                   'padding',
+                   'data_format',
+                   'name',
+                   'input'],
+ 'nn.conv1d': ['value',
+               'filters',
+               'stride',
+               'padding',
+               'use_cudnn_on_gpu',
+               'data_format',
+               'name',
+               'input',
+               'dilations'],
+ 'nn.conv2d': [None,
+               'filter',
+               'strides',
+               'padding',
+               'use_cudnn_on_gpu',
+               'data_format',
+               'dilations',
+               'name',
+               'filters'],
+ 'nn.conv2d_backprop_input': ['input_sizes',
+                              'filter',
+                              'out_backprop',
+                              'strides',
+                              'padding',
+                              'use_cudnn_on_gpu',
+                              'data_format',
+                              'dilations',
+                              'name',
+                              'filters'],
+ 'nn.convolution': [None,
+                    'filter',
+                    'padding',
+                    'strides',
+                    'dilation_rate',
+                    'name',
+                    'data_format',
+                    'filters',
+                    'dilations'],
+ 'nn.crelu': [None, 'name', 'axis'],
+ 'nn.ctc_beam_search_decoder': ['inputs',
+                                'sequence_length',
+                                'beam_width',
+                                'top_paths',
+                                'merge_repeated'],
+ 'nn.depth_to_space': [None, None, 'name', 'data_format'],
+ 'nn.depthwise_conv2d': [None,
+                         None,
+                         None,
+                         None,
+                         'rate',
+                         'name',
+                         'data_format',
+                         'dilations'],
+ 'nn.embedding_lookup': [None,
+                         None,
+                         'partition_strategy',
+                         'name',
+                         'validate_indices',
+                         'max_norm'],
+ 'nn.embedding_lookup_sparse': [None,
+                                None,
+                                None,
+                                'partition_strategy',
+                                'name',
+                                'combiner',
+                                'max_norm',
+                                'allow_fast_lookup'],
+ 'nn.fractional_avg_pool': ['value',
+                            'pooling_ratio',
+                            'pseudo_random',
+                            'overlapping',
+                            'deterministic',
+                            'seed',
+                            'seed2',
+                            'name'],
+ 'nn.fractional_max_pool': ['value',
+                            'pooling_ratio',
+                            'pseudo_random',
+                            'overlapping',
+                            'deterministic',
+                            'seed',
+                            'seed2',
+                            'name'],
+ 'nn.in_top_k': ['predictions', 'targets', 'k', 'name'],
+ 'nn.max_pool': ['value',
+                 'ksize',
+                 'strides',
+                 'padding',
+                 'data_format',
+                 'name',
+                 'input'],
+ 'nn.moments': [None, None, None, 'name', 'keep_dims', 'keepdims'],
+ 'nn.pool': [None,
+             None,
+             None,
+             'padding',
+             'dilation_rate',
+             'strides',
+             'name',
+             'data_format',
+             'dilations'],
+ 'nn.separable_conv2d': [None,
+                         None,
+                         None,
+                         None,
+                         None,
+                         'rate',
+                         'name',
+                         'data_format',
+                         'dilations'],
+ 'nn.softmax_cross_entropy_with_logits': ['labels', 'logits', 'dim', 'name', 'axis'],
+ 'nn.space_to_batch': [None, 'paddings', 'block_size', 'name', 'block_shape'],
+ 'nn.space_to_depth': [None, None, 'name', 'data_format'],
+ 'nn.weighted_moments': [None, None, None, 'name', 'keep_dims', 'keepdims'],
+ 'norm': [None, None, None, None, None, 'keep_dims'],
+ 'pad': [None, None, None, 'name', 'constant_values'],
+ 'parse_example': [None, None, 'name', 'example_names'],
+ 'parse_single_example': [None, None, 'name', 'example_names'],
+ 'quantize_v2': [None,
+                 None,
+                 None,
+                 None,
+                 None,
+                 'name',
+                 'round_mode',
+                 'narrow_range',
+                 'axis',
+                 'ensure_minimum_range'],
+ 'random.multinomial': [None, None, 'seed', 'name', 'output_dtype'],
+ 'random.poisson': ['lam', 'shape', 'dtype', 'seed', 'name'],
+ 'random_poisson': ['lam', 'shape', 'dtype', 'seed', 'name'],
+ 'reduce_all': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_any': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_join': [None,
+                 None,
+                 'keep_dims',
+                 'separator',
+                 'name',
+                 'reduction_indices',
+                 'keepdims'],
+ 'reduce_logsumexp': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_max': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_mean': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_min': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_prod': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reduce_sum': [None, None, None, None, 'reduction_indices', 'keep_dims'],
+ 'reverse_sequence': [None, None, None, None, None, 'seq_dim', 'batch_dim'],
+ 'serialize_many_sparse': [None, 'name', 'out_type'],
+ 'serialize_sparse': [None, 'name', 'out_type'],
+ 'shape': [None, 'name', 'out_type'],
+ 'size': [None, 'name', 'out_type'],
+ 'space_to_batch': [None, 'paddings', 'block_size', 'name', 'block_shape'],
+ 'space_to_depth': [None, None, 'name', 'data_format'],
+ 'sparse.add': [None, None, None, 'thresh'],
+ 'sparse.concat': [None,
+                   None,
+                   'name',
+                   'expand_nonconcat_dim',
+                   'concat_dim',
+                   'expand_nonconcat_dims'],
+ 'sparse.reduce_max': [None, None, None, 'reduction_axes', 'keep_dims'],
+ 'sparse.segment_mean': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse.segment_sqrt_n': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse.segment_sum': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse.split': ['keyword_required',
+                  'sp_input',
+                  'num_split',
+                  'axis',
+                  'name',
+                  'split_dim'],
+ 'sparse_add': [None, None, None, 'thresh'],
+ 'sparse_concat': [None,
+                   None,
+                   'name',
+                   'expand_nonconcat_dim',
+                   'concat_dim',
+                   'expand_nonconcat_dims'],
+ 'sparse_matmul': [None, None, None, None, 'a_is_sparse', 'b_is_sparse', 'name'],
+ 'sparse_reduce_max': [None, None, None, 'reduction_axes', 'keep_dims'],
+ 'sparse_segment_mean': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse_segment_sqrt_n': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse_segment_sum': [None, None, None, 'name', 'num_segments', 'sparse_gradient'],
+ 'sparse_split': ['keyword_required',
+                  'sp_input',
+                  'num_split',
+                  'axis',
+                  'name',
+                  'split_dim'],
+ 'strings.length': [None, 'name', 'unit'],
+ 'strings.reduce_join': [None,
+                         None,
+                         'keep_dims',
+                         'separator',
+                         'name',
+                         'reduction_indices',
+                         'keepdims'],
+ 'strings.substr': [None, None, None, 'name', 'unit'],
+ 'substr': [None, None, None, 'name', 'unit'],
+ 'test.assert_equal_graph_def': ['actual',
+                                 'expected',
+                                 'checkpoint_v2',
+                                 'hash_table_shared_name'],
+ 'transpose': [None, None, 'name', 'conjugate'],
+ 'tuple': [None, 'name', 'control_inputs'],
+ 'uniform_unit_scaling_initializer': ['factor', 'seed', 'dtype'],
+ 'verify_tensor_all_finite': ['t', 'msg', 'name', 'x', 'message'],
+ 'while_loop': ['cond',
+                'body',
+                'loop_vars',
+                'shape_invariants',
+                'parallel_iterations',
+                'back_prop',
+                'swap_memory',
+                'name',
+                'maximum_iterations',
+                'return_same_structure']}
+
+TRANSFORMED = frozenset(['contrib.layers.l1_regularizer', 'contrib.layers.l2_regularizer',
+ 'contrib.layers.variance_scaling_initializer', 'contrib.layers.xavier_initializer',
+ 'contrib.layers.xavier_initializer_conv2d', 'contrib.summary.always_record_summaries',
+ 'contrib.summary.audio', 'contrib.summary.generic', 'contrib.summary.histogram',
+ 'contrib.summary.image', 'contrib.summary.never_record_summaries',
+ 'contrib.summary.scalar', 'device', 'image.extract_glimpse', 'image.resize_area',
+ 'image.resize_bicubic', 'image.resize_bilinear', 'image.resize_nearest_neighbor',
+ 'initializers.uniform_unit_scaling', 'keras.models.save_model', 'name_scope',
+ 'nn.ctc_beam_search_decoder', 'nn.dilation2d', 'nn.dropout', 'nn.erosion2d',
+ 'nn.fractional_avg_pool', 'nn.fractional_max_pool',
+ 'nn.softmax_cross_entropy_with_logits', 'ones_like', 'strings.split', 'to_bfloat16',
+ 'to_complex128', 'to_complex64', 'to_double', 'to_float', 'to_int32', 'to_int64',
+ 'uniform_unit_scaling_initializer', 'while_loop', 'zeros_like'])
+
+WARNINGS = {'assert_equal': "('INFO', '<function name> has been changed to return None, the data "
+                 'argument has been removed, and arguments have been reordered.\\nThe '
+                 'calls have been converted to compat.v1 for safety (even though  they '
+                 "may already have been correct).')",
+ 'assert_greater': "('INFO', '<function name> has been changed to return None, the "
+                   'data argument has been removed, and arguments have been '
+                   'reordered.\\nThe calls have been converted to compat.v1 for safety '
+                   "(even though  they may already have been correct).')",
+ 'assert_greater_equal': "('INFO', '<function name> has been changed to return None, "
+                         'the data argument has been removed, and arguments have been '
+                         'reordered.\\nThe calls have been converted to compat.v1 for '
+                         "safety (even though  they may already have been correct).')",
+ 'assert_integer': "('INFO', '<function name> has been changed to return None, the "
+                   'data argument has been removed, and arguments have been '
+                   'reordered.\\nThe calls have been converted to compat.v1 for safety '
+                   "(even though  they may already have been correct).')",
+ 'assert_less': "('INFO', '<function name> has been changed to return None, the data "
+                'argument has been removed, and arguments have been reordered.\\nThe '
+                'calls have been converted to compat.v1 for safety (even though  they '
+                "may already have been correct).')",
+ 'assert_less_equal': "('INFO', '<function name> has been changed to return None, the "
+                      'data argument has been removed, and arguments have been '
+                      'reordered.\\nThe calls have been converted to compat.v1 for '
+                      "safety (even though  they may already have been correct).')",
+ 'assert_near': "('INFO', '<function name> has been changed to return None, the data "
+                'argument has been removed, and arguments have been reordered.\\nThe '
+                'calls have been converted to compat.v1 for safety (even though  they '
+                "may already have been correct).')",
+ 'assert_negative': "('INFO', '<function name> has been changed to return None, the "
+                    'data argument has been removed, and arguments have been '
+                    'reordered.\\nThe calls have been converted to compat.v1 for '
+                    "safety (even though  they may already have been correct).')",
+ 'assert_non_negative': "('INFO', '<function name> has been changed to return None, "
+                        'the data argument has been removed, and arguments have been '
+                        'reordered.\\nThe calls have been converted to compat.v1 for '
+                        "safety (even though  they may already have been correct).')",
+ 'assert_non_positive': "('INFO', '<function name> has been changed to return None, "
+                        'the data argument has been removed, and arguments have been '
+                        'reordered.\\nThe calls have been converted to compat.v1 for '
+                        "safety (even though  they may already have been correct).')",
+ 'assert_none_equal': "('INFO', '<function name> has been changed to return None, the "
+                      'data argument has been removed, and arguments have been '
+                      'reordered.\\nThe calls have been converted to compat.v1 for '
+                      "safety (even though  they may already have been correct).')",
+ 'assert_positive': "('INFO', '<function name> has been changed to return None, the "
+                    'data argument has been removed, and arguments have been '
+                    'reordered.\\nThe calls have been converted to compat.v1 for '
+                    "safety (even though  they may already have been correct).')",
+ 'assert_rank': "('INFO', '<function name> has been changed to return None, and the "
+                'data and summarize arguments have been removed.\\nThe calls have been '
+                'converted to compat.v1 for safety (even though  they may already have '
+                "been correct).')",
+ 'assert_rank_at_least': "('INFO', '<function name> has been changed to return None, "
+                         'and the data and summarize arguments have been '
+                         'removed.\\nThe calls have been converted to compat.v1 for '
+                         "safety (even though  they may already have been correct).')",
+ 'assert_rank_in': "('INFO', '<function name> has been changed to return None, and the "
+                   'data and summarize arguments have been removed.\\nThe calls have '
+                   'been converted to compat.v1 for safety (even though  they may '
+                   "already have been correct).')",
+ 'assert_scalar': "('INFO', '<function name> has been changed to return None, the data "
+                  'argument has been removed, and arguments have been reordered.\\nThe '
+                  'calls have been converted to compat.v1 for safety (even though  '
+                  "they may already have been correct).')",
+ 'assert_type': "('INFO', '<function name> has been changed to return None, the data "
+                'argument has been removed, and arguments have been reordered.\\nThe '
+                'calls have been converted to compat.v1 for safety (even though  they '
+                "may already have been correct).')",
+ 'constant_initializer': "('INFO', 'Initializers no longer have the dtype argument in "
+                         'the constructor or partition_info argument in the __call__ '
+                         'method.\\nThe calls have been converted to compat.v1 for '
+                         "safety (even though they may already have been correct).')",
+ 'contrib.distribute.CollectiveAllReduceStrategy': '(\'ERROR\', "(Manual edit '
+                                                   'required) '
+                                                   'tf.contrib.distribute.CollectiveAllReduceStrategy '
+                                                   'has been migrated to '
+                                                   'tf.distribute.experimental.MultiWorkerMirroredStrategy. '
+                                                   'Note the changes in constructor. '
+                                                   "If you're using the strategy with "
+                                                   'a custom training loop, note the '
+                                                   'following changes in methods: '
+                                                   'make_dataset_iterator->experimental_distribute_dataset, '
+                                                   'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                                   'extended.call_for_each_replica->run, '
+                                                   'reduce requires an axis argument, '
+                                                   'unwrap->experimental_local_results '
+                                                   'experimental_initialize and '
+                                                   'experimental_finalize no longer '
+                                                   'needed ")',
+ 'contrib.distribute.MirroredStrategy': '(\'ERROR\', "(Manual edit required) '
+                                        'tf.contrib.distribute.MirroredStrategy has '
+                                        'been migrated to '
+                                        'tf.distribute.MirroredStrategy. Things to '
+                                        'note: Constructor arguments have changed. If '
+                                        'you are using MirroredStrategy with Keras '
+                                        'training framework, the input provided to '
+                                        '`model.fit` will be assumed to have global '
+                                        'batch size and split across the replicas. If '
+                                        "you're using the strategy with a custom "
+                                        'training loop, note the following changes in '
+                                        'methods: '
+                                        'make_dataset_iterator->experimental_distribute_dataset, '
+                                        'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                        'extended.call_for_each_replica->run, reduce '
+                                        'requires an axis argument, '
+                                        'unwrap->experimental_local_results '
+                                        'experimental_initialize and '
+                                        'experimental_finalize no longer needed ")',
+ 'contrib.distribute.OneDeviceStrategy': '(\'ERROR\', "(Manual edit required) '
+                                         'tf.contrib.distribute.OneDeviceStrategy has '
+                                         'been migrated to '
+                                         "tf.distribute.OneDeviceStrategy. If you're "
+                                         'using the strategy with a custom training '
+                                         'loop, note the following changes in methods: '
+                                         'make_dataset_iterator->experimental_distribute_dataset, '
+                                         'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                         'extended.call_for_each_replica->run, reduce '
+                                         'requires an axis argument, '
+                                         'unwrap->experimental_local_results '
+                                         'experimental_initialize and '
+                                         'experimental_finalize no longer needed ")',
+ 'contrib.distribute.ParameterServerStrategy': '(\'ERROR\', "(Manual edit required) '
+                                               'tf.contrib.distribute.ParameterServerStrategy '
+                                               'has been migrated to '
+                                               'tf.compat.v1.distribute.experimental.ParameterServerStrategy '
+                                               '(multi machine) and '
+                                               'tf.distribute.experimental.CentralStorageStrategy '
+                                               '(one machine). Note the changes in '
+                                               "constructors. If you're using the "
+                                               'strategy with a custom training loop, '
+                                               'note the following changes in methods: '
+                                               'make_dataset_iterator->experimental_distribute_dataset, '
+                                               'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                               'extended.call_for_each_replica->run, '
+                                               'reduce requires an axis argument, '
+                                               'unwrap->experimental_local_results '
+                                               'experimental_initialize and '
+                                               'experimental_finalize no longer needed '
+                                               '")',
+ 'contrib.distribute.TPUStrategy': '(\'ERROR\', "(Manual edit required) '
+                                   'tf.contrib.distribute.TPUStrategy has been '
+                                   'migrated to tf.distribute.TPUStrategy. Note the '
+                                   "slight changes in constructor. If you're using the "
+                                   'strategy with a custom training loop, note the '
+                                   'following changes in methods: '
+                                   'make_dataset_iterator->experimental_distribute_dataset, '
+                                   'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                   'extended.call_for_each_replica->run, reduce '
+                                   'requires an axis argument, '
+                                   'unwrap->experimental_local_results '
+                                   'experimental_initialize and experimental_finalize '
+                                   'no longer needed ")',
+ 'contrib.image.adjust_hsv_in_yiq': "('WARNING', '(Manual edit required) "
+                                    '`tf.contrib.image.adjust_hsv_in_yiq` has been '
+                                    'migrated to `tfa.image.adjust_hsv_in_yiq` in '
+                                    'TensorFlow Addons. The API spec may have changed '
+                                    'during the migration. Please see '
+                                    'https://github.com/tensorflow/addons for more '
+                                    "info.')",
+ 'contrib.image.angles_to_projective_transforms': "('WARNING', '(Manual edit required) "
+                                                  '`tf.contrib.image.angles_to_projective_transforms` '
+                                                  'has been migrated to '
+                                                  '`tfa.image.angles_to_projective_transforms` '
+                                                  'in TensorFlow Addons. The API spec '
+                                                  'may have changed during the '
+                                                  'migration. Please see '
+                                                  'https://github.com/tensorflow/addons '
+                                                  "for more info.')",
+ 'contrib.image.compose_transforms': "('WARNING', '(Manual edit required) "
+                                     '`tf.contrib.image.compose_transforms` has been '
+                                     'migrated to `tfa.image.compose_transforms` in '
+                                     'TensorFlow Addons. The API spec may have changed '
+                                     'during the migration. Please see '
+                                     'https://github.com/tensorflow/addons for more '
+                                     "info.')",
+ 'contrib.image.dense_image_warp': "('WARNING', '(Manual edit required) "
+                                   '`tf.contrib.image.dense_image_warp` has been '
+                                   'migrated to `tfa.image.dense_image_warp` in '
+                                   'TensorFlow Addons. The API spec may have changed '
+                                   'during the migration. Please see '
+                                   'https://github.com/tensorflow/addons for more '
+                                   "info.')",
+ 'contrib.image.matrices_to_flat_transforms': "('WARNING', '(Manual edit required) "
+                                              '`tf.contrib.image.matrices_to_flat_transforms` '
+                                              'has been migrated to '
+                                              '`tfa.image.matrices_to_flat_transforms` '
+                                              'in TensorFlow Addons. The API spec may '
+                                              'have changed during the migration. '
+                                              'Please see '
+                                              'https://github.com/tensorflow/addons '
+                                              "for more info.')",
+ 'contrib.image.random_hsv_in_yiq': "('WARNING', '(Manual edit required) "
+                                    '`tf.contrib.image.random_hsv_in_yiq` has been '
+                                    'migrated to `tfa.image.random_hsv_in_yiq` in '
+                                    'TensorFlow Addons. The API spec may have changed '
+                                    'during the migration. Please see '
+                                    'https://github.com/tensorflow/addons for more '
+                                    "info.')",
+ 'contrib.image.rotate': "('WARNING', '(Manual edit required) "
+                         '`tf.contrib.image.rotate` has been migrated to '
+                         '`tfa.image.rotate` in TensorFlow Addons. The API spec may '
+                         'have changed during the migration. Please see '
+                         "https://github.com/tensorflow/addons for more info.')",
+ 'contrib.image.transform': "('WARNING', '(Manual edit required) "
+                            '`tf.contrib.image.transform` has been migrated to '
+                            '`tfa.image.transform` in TensorFlow Addons. The API spec '
+                            'may have changed during the migration. Please see '
+                            "https://github.com/tensorflow/addons for more info.')",
+ 'contrib.layers.group_norm': "('WARNING', '(Manual edit required) "
+                              '`tf.contrib.layers.group_norm` has been migrated to '
+                              '`tfa.layers.GroupNormalization` in TensorFlow Addons. '
+                              'The API spec may have changed during the migration. '
+                              'Please see https://github.com/tensorflow/addons for '
+                              "more info.')",
+ 'contrib.layers.instance_norm': "('WARNING', '(Manual edit required) "
+                                 '`tf.contrib.layers.instance_norm` has been migrated '
+                                 'to `tfa.layers.InstanceNormalization` in TensorFlow '
+                                 'Addons. The API spec may have changed during the '
+                                 'migration. Please see '
+                                 'https://github.com/tensorflow/addons for more '
+                                 "info.')",
+ 'contrib.layers.layer_norm': "('WARNING', '(Manual edit required) "
+                              '`tf.contrib.layers.layer_norm` has been deprecated, and '
+                              'its implementation has been integrated with '
+                              '`tf.keras.layers.LayerNormalization` in TensorFlow 2.0. '
+                              'Note that, the default value of `epsilon` is changed to '
+                              '`1e-3` in the new API from `1e-12`, and this may '
+                              'introduce numerical differences. Please check the new '
+                              "API and use that instead.')",
+ 'contrib.layers.maxout': "('WARNING', '(Manual edit required) "
+                          '`tf.contrib.layers.maxout` has been migrated to '
+                          '`tfa.layers.Maxout` in TensorFlow Addons. The API spec may '
+                          'have changed during the migration. Please see '
+                          "https://github.com/tensorflow/addons for more info.')",
+ 'contrib.layers.poincare_normalize': "('WARNING', '(Manual edit required) "
+                                      '`tf.contrib.layers.poincare_normalize` has been '
+                                      'migrated to `tfa.layers.PoincareNormalize` in '
+                                      'TensorFlow Addons. The API spec may have '
+                                      'changed during the migration. Please see '
+                                      'https://github.com/tensorflow/addons for more '
+                                      "info.')",
+ 'contrib.losses.metric_learning.contrastive_loss': "('WARNING', '(Manual edit "
+                                                    'required) '
+                                                    '`tf.contrib.losses.metric_learning.contrastive_loss` '
+                                                    'has been migrated to '
+                                                    '`tfa.losses.ContrastiveLoss` in '
+                                                    'TensorFlow Addons. The API spec '
+                                                    'may have changed during the '
+                                                    'migration. Please see '
+                                                    'https://github.com/tensorflow/addons '
+                                                    "for more info.')",
+ 'contrib.losses.metric_learning.lifted_struct_loss': "('WARNING', '(Manual edit "
+                                                      'required) '
+                                                      '`tf.contrib.losses.metric_learning.lifted_struct_loss` '
+                                                      'has been migrated to '
+                                                      '`tfa.losses.LiftedStructLoss` '
+                                                      'in TensorFlow Addons. The API '
+                                                      'spec may have changed during '
+                                                      'the migration. Please see '
+                                                      'https://github.com/tensorflow/addons '
+                                                      "for more info.')",
+ 'contrib.losses.metric_learning.triplet_semihard_loss': "('WARNING', '(Manual edit "
+                                                         'required) '
+                                                         '`tf.contrib.losses.metric_learning.triplet_semihard_loss` '
+                                                         'has been migrated to '
+                                                         '`tfa.losses.TripletSemiHardLoss` '
+                                                         'in TensorFlow Addons. The '
+                                                         'API spec may have changed '
+                                                         'during the migration. Please '
+                                                         'see '
+                                                         'https://github.com/tensorflow/addons '
+                                                         "for more info.')",
+ 'contrib.opt.AdamWOptimizer': "('WARNING', '(Manual edit required) "
+                               '`tf.contrib.opt.AdamWOptimizer` has been migrated to '
+                               '`tfa.optimizers.AdamW` in TensorFlow Addons. The API '
+                               'spec may have changed during the migration. Please see '
+                               "https://github.com/tensorflow/addons for more info.')",
+ 'contrib.opt.LazyAdamOptimizer': "('WARNING', '(Manual edit required) "
+                                  '`tf.contrib.opt.LazyAdamOptimizer` has been '
+                                  'migrated to `tfa.optimizers.LazyAdam` in TensorFlow '
+                                  'Addons. The API spec may have changed during the '
+                                  'migration. Please see '
+                                  'https://github.com/tensorflow/addons for more '
+                                  "info.')",
+ 'contrib.opt.MomentumWOptimizer': "('WARNING', '(Manual edit required) "
+                                   '`tf.contrib.opt.MomentumWOptimizer` has been '
+                                   'migrated to `tfa.optimizers.SGDW` in TensorFlow '
+                                   'Addons. The API spec may have changed during the '
+                                   'migration. Please see '
+                                   'https://github.com/tensorflow/addons for more '
+                                   "info.')",
+ 'contrib.opt.MovingAverageOptimizer': "('WARNING', '(Manual edit required) "
+                                       '`tf.contrib.opt.MovingAverageOptimizer` has '
+                                       'been migrated to '
+                                       '`tfa.optimizers.MovingAverage` in TensorFlow '
+                                       'Addons. The API spec may have changed during '
+                                       'the migration. Please see '
+                                       'https://github.com/tensorflow/addons for more '
+                                       "info.')",
+ 'contrib.opt.extend_with_decoupled_weight_decay': "('WARNING', '(Manual edit "
+                                                   'required) '
+                                                   '`tf.contrib.opt.extend_with_decoupled_weight_decay` '
+                                                   'has been migrated to '
+                                                   '`tfa.optimizers.extend_with_decoupled_weight_decay` '
+                                                   'in TensorFlow Addons. The API spec '
+                                                   'may have changed during the '
+                                                   'migration. Please see '
+                                                   'https://github.com/tensorflow/addons '
+                                                   "for more info.')",
+ 'contrib.rnn.LayerNormBasicLSTMCell': "('WARNING', '(Manual edit required) "
+                                       '`tf.contrib.rnn.LayerNormBasicLSTMCell` has '
+                                       'been migrated to `tfa.rnn.LayerNormLSTMCell` '
+                                       'in TensorFlow Addons. The API spec may have '
+                                       'changed during the migration. Please see '
+                                       'https://github.com/tensorflow/addons for more '
+                                       "info.')",
+ 'contrib.rnn.NASCell': "('WARNING', '(Manual edit required) `tf.contrib.rnn.NASCell` "
+                        'has been migrated to `tfa.rnn.NASCell` in TensorFlow Addons. '
+                        'The API spec may have changed during the migration. Please '
+                        "see https://github.com/tensorflow/addons for more info.')",
+ 'contrib.saved_model.load_keras_model': "('WARNING', "
+                                         '"tf.keras.experimental.export_saved_model '
+                                         'and '
+                                         'tf.keras.experimental.load_from_saved_model '
+                                         'have been deprecated.Please use '
+                                         "model.save(path, save_format='tf') (or "
+                                         'alternatively tf.keras.models.save_model), '
+                                         'and tf.keras.models.load_model(path) '
+                                         'instead.")',
+ 'contrib.saved_model.save_keras_model': "('WARNING', "
+                                         '"tf.keras.experimental.export_saved_model '
+                                         'and '
+                                         'tf.keras.experimental.load_from_saved_model '
+                                         'have been deprecated.Please use '
+                                         "model.save(path, save_format='tf') (or "
+                                         'alternatively tf.keras.models.save_model), '
+                                         'and tf.keras.models.load_model(path) '
+                                         'instead.")',
+ 'contrib.sparsemax.sparsemax': "('WARNING', '(Manual edit required) "
+                                '`tf.contrib.sparsemax.sparsemax` has been migrated to '
+                                '`tfa.activations.sparsemax` in TensorFlow Addons. The '
+                                'API spec may have changed during the migration. '
+                                'Please see https://github.com/tensorflow/addons for '
+                                "more info.')",
+ 'contrib.sparsemax.sparsemax_loss': "('WARNING', '(Manual edit required) "
+                                     '`tf.contrib.sparsemax.sparsemax_loss` has been '
+                                     'migrated to `tfa.losses.SparsemaxLoss` in '
+                                     'TensorFlow Addons. The API spec may have changed '
+                                     'during the migration. Please see '
+                                     'https://github.com/tensorflow/addons for more '
+                                     "info.')",
+ 'contrib.summary.all_summary_ops': "('WARNING', 'tf.contrib.summary.* functions have "
+                                    'been migrated best-effort to '
+                                    'tf.compat.v2.summary.* equivalents where '
+                                    'possible, but the resulting code is not '
+                                    'guaranteed to work, so please check carefully. '
+                                    'For more information about the new summary API, '
+                                    'see the Effective TF 2.0 migration document or '
+                                    "check the updated TensorBoard tutorials.')",
+ 'contrib.summary.audio': "('WARNING', 'tf.contrib.summary.* functions have been "
+                          'migrated best-effort to tf.compat.v2.summary.* equivalents '
+                          'where possible, but the resulting code is not guaranteed to '
+                          'work, so please check carefully. For more information about '
+                          'the new summary API, see the Effective TF 2.0 migration '
+                          "document or check the updated TensorBoard tutorials.')",
+ 'contrib.summary.create_file_writer': "('WARNING', "
+                                       "'tf.contrib.summary.create_file_writer() has "
+                                       'been ported to the new '
+                                       'tf.compat.v2.summary.create_file_writer(), '
+                                       'which no longer re-uses existing event files '
+                                       'for the same logdir; instead it always opens a '
+                                       'new writer/file. The python writer objects '
+                                       'must be re-used explicitly if the reusing '
+                                       "behavior is desired.')",
+ 'contrib.summary.generic': "('WARNING', 'tf.contrib.summary.* functions have been "
+                            'migrated best-effort to tf.compat.v2.summary.* '
+                            'equivalents where possible, but the resulting code is not '
+                            'guaranteed to work, so please check carefully. For more '
+                            'information about the new summary API, see the Effective '
+                            'TF 2.0 migration document or check the updated '
+                            "TensorBoard tutorials.')",
+ 'contrib.summary.graph': "('ERROR', '(Manual edit required) "
+                          'tf.contrib.summary.graph() has no direct equivalent in TF '
+                          '2.0 because manual graph construction has been superseded '
+                          'by use of tf.function. To log tf.function execution graphs '
+                          'to the summary writer, use the new '
+                          "tf.compat.v2.summary.trace_* functions instead.')",
+ 'contrib.summary.histogram': "('WARNING', 'tf.contrib.summary.* functions have been "
+                              'migrated best-effort to tf.compat.v2.summary.* '
+                              'equivalents where possible, but the resulting code is '
+                              'not guaranteed to work, so please check carefully. For '
+                              'more information about the new summary API, see the '
+                              'Effective TF 2.0 migration document or check the '
+                              "updated TensorBoard tutorials.')",
+ 'contrib.summary.image': "('WARNING', 'tf.contrib.summary.* functions have been "
+                          'migrated best-effort to tf.compat.v2.summary.* equivalents '
+                          'where possible, but the resulting code is not guaranteed to '
+                          'work, so please check carefully. For more information about '
+                          'the new summary API, see the Effective TF 2.0 migration '
+                          "document or check the updated TensorBoard tutorials.')",
+ 'contrib.summary.import_event': "('ERROR', '(Manual edit required) "
+                                 'tf.contrib.summary.import_event() has no direct '
+                                 'equivalent in TF 2.0. For a similar experimental '
+                                 'feature, try '
+                                 'tf.compat.v2.summary.experimental.write_raw_pb() '
+                                 'which also accepts serialized summary protocol '
+                                 'buffer input, but for tf.Summary protobufs rather '
+                                 "than tf.Events.')",
+ 'contrib.summary.record_summaries_every_n_global_steps': "('ERROR', '(Manual edit "
+                                                          'required) '
+                                                          'tf.contrib.summary.record_summaries_every_n_global_steps(n, '
+                                                          'step) should be replaced by '
+                                                          'a call to '
+                                                          'tf.compat.v2.summary.record_if() '
+                                                          'with the argument `lambda: '
+                                                          'tf.math.equal(0, '
+                                                          'global_step % n)` (or in '
+                                                          'graph mode, the lambda body '
+                                                          'can be used directly). If '
+                                                          'no global step was passed, '
+                                                          'instead use '
+                                                          "tf.compat.v1.train.get_or_create_global_step().')",
+ 'contrib.summary.scalar': "('WARNING', 'tf.contrib.summary.* functions have been "
+                           'migrated best-effort to tf.compat.v2.summary.* equivalents '
+                           'where possible, but the resulting code is not guaranteed '
+                           'to work, so please check carefully. For more information '
+                           'about the new summary API, see the Effective TF 2.0 '
+                           'migration document or check the updated TensorBoard '
+                           "tutorials.')",
+ 'contrib.text.skip_gram_sample': "('WARNING', '(Manual edit required) "
+                                  '`tf.contrib.text.skip_gram_sample` has been '
+                                  'migrated to `tfa.text.skip_gram_sample` in '
+                                  'TensorFlow Addons. The API spec may have changed '
+                                  'during the migration. Please see '
+                                  'https://github.com/tensorflow/addons for more '
+                                  "info.')",
+ 'contrib.text.skip_gram_sample_with_text_vocab': "('WARNING', '(Manual edit required) "
+                                                  '`tf.contrib.text.skip_gram_sample_with_text_vocab` '
+                                                  'has been migrated to '
+                                                  '`tfa.text.skip_gram_sample_with_text_vocab` '
+                                                  'in TensorFlow Addons. The API spec '
+                                                  'may have changed during the '
+                                                  'migration. Please see '
+                                                  'https://github.com/tensorflow/addons '
+                                                  "for more info.')",
+ 'debugging.assert_equal': "('INFO', '<function name> has been changed to return None, "
+                           'the data argument has been removed, and arguments have '
+                           'been reordered.\\nThe calls have been converted to '
+                           'compat.v1 for safety (even though  they may already have '
+                           "been correct).')",
+ 'debugging.assert_greater': "('INFO', '<function name> has been changed to return "
+                             'None, the data argument has been removed, and arguments '
+                             'have been reordered.\\nThe calls have been converted to '
+                             'compat.v1 for safety (even though  they may already have '
+                             "been correct).')",
+ 'debugging.assert_greater_equal': "('INFO', '<function name> has been changed to "
+                                   'return None, the data argument has been removed, '
+                                   'and arguments have been reordered.\\nThe calls '
+                                   'have been converted to compat.v1 for safety (even '
+                                   "though  they may already have been correct).')",
+ 'debugging.assert_integer': "('INFO', '<function name> has been changed to return "
+                             'None, the data argument has been removed, and arguments '
+                             'have been reordered.\\nThe calls have been converted to '
+                             'compat.v1 for safety (even though  they may already have '
+                             "been correct).')",
+ 'debugging.assert_less': "('INFO', '<function name> has been changed to return None, "
+                          'the data argument has been removed, and arguments have been '
+                          'reordered.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though  they may already have been correct).')",
+ 'debugging.assert_less_equal': "('INFO', '<function name> has been changed to return "
+                                'None, the data argument has been removed, and '
+                                'arguments have been reordered.\\nThe calls have been '
+                                'converted to compat.v1 for safety (even though  they '
+                                "may already have been correct).')",
+ 'debugging.assert_near': "('INFO', '<function name> has been changed to return None, "
+                          'the data argument has been removed, and arguments have been '
+                          'reordered.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though  they may already have been correct).')",
+ 'debugging.assert_negative': "('INFO', '<function name> has been changed to return "
+                              'None, the data argument has been removed, and arguments '
+                              'have been reordered.\\nThe calls have been converted to '
+                              'compat.v1 for safety (even though  they may already '
+                              "have been correct).')",
+ 'debugging.assert_non_negative': "('INFO', '<function name> has been changed to "
+                                  'return None, the data argument has been removed, '
+                                  'and arguments have been reordered.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even '
+                                  "though  they may already have been correct).')",
+ 'debugging.assert_non_positive': "('INFO', '<function name> has been changed to "
+                                  'return None, the data argument has been removed, '
+                                  'and arguments have been reordered.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even '
+                                  "though  they may already have been correct).')",
+ 'debugging.assert_none_equal': "('INFO', '<function name> has been changed to return "
+                                'None, the data argument has been removed, and '
+                                'arguments have been reordered.\\nThe calls have been '
+                                'converted to compat.v1 for safety (even though  they '
+                                "may already have been correct).')",
+ 'debugging.assert_positive': "('INFO', '<function name> has been changed to return "
+                              'None, the data argument has been removed, and arguments '
+                              'have been reordered.\\nThe calls have been converted to '
+                              'compat.v1 for safety (even though  they may already '
+                              "have been correct).')",
+ 'debugging.assert_rank': "('INFO', '<function name> has been changed to return None, "
+                          'and the data and summarize arguments have been '
+                          'removed.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though  they may already have been correct).')",
+ 'debugging.assert_rank_at_least': "('INFO', '<function name> has been changed to "
+                                   'return None, and the data and summarize arguments '
+                                   'have been removed.\\nThe calls have been converted '
+                                   'to compat.v1 for safety (even though  they may '
+                                   "already have been correct).')",
+ 'debugging.assert_rank_in': "('INFO', '<function name> has been changed to return "
+                             'None, and the data and summarize arguments have been '
+                             'removed.\\nThe calls have been converted to compat.v1 '
+                             'for safety (even though  they may already have been '
+                             "correct).')",
+ 'debugging.assert_scalar': "('INFO', '<function name> has been changed to return "
+                            'None, the data argument has been removed, and arguments '
+                            'have been reordered.\\nThe calls have been converted to '
+                            'compat.v1 for safety (even though  they may already have '
+                            "been correct).')",
+ 'debugging.assert_type': "('INFO', '<function name> has been changed to return None, "
+                          'the data argument has been removed, and arguments have been '
+                          'reordered.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though  they may already have been correct).')",
+ 'distribute.MirroredStrategy': '(\'WARNING\', "(Manual edit may be required) '
+                                'tf.distribute.MirroredStrategy API has changed. If '
+                                "you're using the strategy with a custom training "
+                                'loop, note the following changes in methods: '
+                                'make_dataset_iterator->experimental_distribute_dataset, '
+                                'experimental_make_numpy_iterator->experimental_make_numpy_dataset, '
+                                'extended.call_for_each_replica->run, reduce requires '
+                                'an axis argument, unwrap->experimental_local_results '
+                                'experimental_initialize and experimental_finalize no '
+                                'longer needed ")',
+ 'get_variable': "('WARNING', '<function name> returns ResourceVariables by default in "
+                 '2.0, which have well-defined semantics and are stricter about '
+                 'shapes. You can disable this behavior by passing use_resource=False, '
+                 "or by calling tf.compat.v1.disable_resource_variables().')",
+ 'glorot_normal_initializer': "('INFO', 'Initializers no longer have the dtype "
+                              'argument in the constructor or partition_info argument '
+                              'in the __call__ method.\\nThe calls have been converted '
+                              'to compat.v1 for safety (even though they may already '
+                              "have been correct).')",
+ 'glorot_uniform_initializer': "('INFO', 'Initializers no longer have the dtype "
+                               'argument in the constructor or partition_info argument '
+                               'in the __call__ method.\\nThe calls have been '
+                               'converted to compat.v1 for safety (even though they '
+                               "may already have been correct).')",
+ 'initializers.constant': "('INFO', 'Initializers no longer have the dtype argument in "
+                          'the constructor or partition_info argument in the __call__ '
+                          'method.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though they may already have been correct).')",
+ 'initializers.glorot_normal': "('INFO', 'Initializers no longer have the dtype "
+                               'argument in the constructor or partition_info argument '
+                               'in the __call__ method.\\nThe calls have been '
+                               'converted to compat.v1 for safety (even though they '
+                               "may already have been correct).')",
+ 'initializers.glorot_uniform': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'initializers.identity': "('INFO', 'Initializers no longer have the dtype argument in "
+                          'the constructor or partition_info argument in the __call__ '
+                          'method.\\nThe calls have been converted to compat.v1 for '
+                          "safety (even though they may already have been correct).')",
+ 'initializers.ones': "('INFO', 'Initializers no longer have the dtype argument in the "
+                      'constructor or partition_info argument in the __call__ '
+                      'method.\\nThe calls have been converted to compat.v1 for safety '
+                      "(even though they may already have been correct).')",
+ 'initializers.orthogonal': "('INFO', 'Initializers no longer have the dtype argument "
+                            'in the constructor or partition_info argument in the '
+                            '__call__ method.\\nThe calls have been converted to '
+                            'compat.v1 for safety (even though they may already have '
+                            "been correct).')",
+ 'initializers.random_normal': "('INFO', 'Initializers no longer have the dtype "
+                               'argument in the constructor or partition_info argument '
+                               'in the __call__ method.\\nThe calls have been '
+                               'converted to compat.v1 for safety (even though they '
+                               "may already have been correct).')",
+ 'initializers.random_uniform': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'initializers.truncated_normal': "('INFO', 'Initializers no longer have the dtype "
+                                  'argument in the constructor or partition_info '
+                                  'argument in the __call__ method.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even though '
+                                  "they may already have been correct).')",
+ 'initializers.variance_scaling': "('INFO', 'Initializers no longer have the dtype "
+                                  'argument in the constructor or partition_info '
+                                  'argument in the __call__ method.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even though '
+                                  "they may already have been correct).')",
+ 'initializers.zeros': "('INFO', 'Initializers no longer have the dtype argument in "
+                       'the constructor or partition_info argument in the __call__ '
+                       'method.\\nThe calls have been converted to compat.v1 for '
+                       "safety (even though they may already have been correct).')",
+ 'keras.experimental.export_saved_model': "('WARNING', "
+                                          '"tf.keras.experimental.export_saved_model '
+                                          'and '
+                                          'tf.keras.experimental.load_from_saved_model '
+                                          'have been deprecated.Please use '
+                                          "model.save(path, save_format='tf') (or "
+                                          'alternatively tf.keras.models.save_model), '
+                                          'and tf.keras.models.load_model(path) '
+                                          'instead.")',
+ 'keras.experimental.load_from_saved_model': "('WARNING', "
+                                             '"tf.keras.experimental.export_saved_model '
+                                             'and '
+                                             'tf.keras.experimental.load_from_saved_model '
+                                             'have been deprecated.Please use '
+                                             "model.save(path, save_format='tf') (or "
+                                             'alternatively '
+                                             'tf.keras.models.save_model), and '
+                                             'tf.keras.models.load_model(path) '
+                                             'instead.")',
+ 'keras.initializers.Constant': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'keras.initializers.Identity': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'keras.initializers.Ones': "('INFO', 'Initializers no longer have the dtype argument "
+                            'in the constructor or partition_info argument in the '
+                            '__call__ method.\\nThe calls have been converted to '
+                            'compat.v1 for safety (even though they may already have '
+                            "been correct).')",
+ 'keras.initializers.Orthogonal': "('INFO', 'Initializers no longer have the dtype "
+                                  'argument in the constructor or partition_info '
+                                  'argument in the __call__ method.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even though '
+                                  "they may already have been correct).')",
+ 'keras.initializers.VarianceScaling': "('INFO', 'Initializers no longer have the "
+                                       'dtype argument in the constructor or '
+                                       'partition_info argument in the __call__ '
+                                       'method.\\nThe calls have been converted to '
+                                       'compat.v1 for safety (even though they may '
+                                       "already have been correct).')",
+ 'keras.initializers.Zeros': "('INFO', 'Initializers no longer have the dtype argument "
+                             'in the constructor or partition_info argument in the '
+                             '__call__ method.\\nThe calls have been converted to '
+                             'compat.v1 for safety (even though they may already have '
+                             "been correct).')",
+ 'keras.initializers.constant': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'keras.initializers.glorot_normal': "('INFO', 'Initializers no longer have the dtype "
+                                     'argument in the constructor or partition_info '
+                                     'argument in the __call__ method.\\nThe calls '
+                                     'have been converted to compat.v1 for safety '
+                                     '(even though they may already have been '
+                                     "correct).')",
+ 'keras.initializers.glorot_uniform': "('INFO', 'Initializers no longer have the dtype "
+                                      'argument in the constructor or partition_info '
+                                      'argument in the __call__ method.\\nThe calls '
+                                      'have been converted to compat.v1 for safety '
+                                      '(even though they may already have been '
+                                      "correct).')",
+ 'keras.initializers.identity': "('INFO', 'Initializers no longer have the dtype "
+                                'argument in the constructor or partition_info '
+                                'argument in the __call__ method.\\nThe calls have '
+                                'been converted to compat.v1 for safety (even though '
+                                "they may already have been correct).')",
+ 'keras.initializers.ones': "('INFO', 'Initializers no longer have the dtype argument "
+                            'in the constructor or partition_info argument in the '
+                            '__call__ method.\\nThe calls have been converted to '
+                            'compat.v1 for safety (even though they may already have '
+                            "been correct).')",
+ 'keras.initializers.orthogonal': "('INFO', 'Initializers no longer have the dtype "
+                                  'argument in the constructor or partition_info '
+                                  'argument in the __call__ method.\\nThe calls have '
+                                  'been converted to compat.v1 for safety (even though '
+                                  "they may already have been correct).')",
+ 'keras.initializers.zeros': "('INFO', 'Initializers no longer have the dtype argument "
+                             'in the constructor or partition_info argument in the '
+                             '__call__ method.\\nThe calls have been converted to '
+                             'compat.v1 for safety (even though they may already have '
+                             "been correct).')",
+ 'losses.absolute_difference': "('INFO', 'tf.losses have been replaced with object "
+                               'oriented versions in TF 2.0 and after. The loss '
+                               'function calls have been converted to compat.v1 for '
+                               'backward compatibility. Please update these calls to '
+                               "the TF 2.0 versions.')",
+ 'losses.add_loss': "('INFO', 'tf.losses have been replaced with object oriented "
+                    'versions in TF 2.0 and after. The loss function calls have been '
+                    'converted to compat.v1 for backward compatibility. Please update '
+                    "these calls to the TF 2.0 versions.')",
+ 'losses.compute_weighted_loss': "('INFO', 'tf.losses have been replaced with object "
+                                 'oriented versions in TF 2.0 and after. The loss '
+                                 'function calls have been converted to compat.v1 for '
+                                 'backward compatibility. Please update these calls to '
+                                 "the TF 2.0 versions.')",
+ 'losses.cosine_distance': "('INFO', 'tf.losses have been replaced with object "
+                           'oriented versions in TF 2.0 and after. The loss function '
+                           'calls have been converted to compat.v1 for backward '
+                           'compatibility. Please update these calls to the TF 2.0 '
+                           "versions.')",
+ 'losses.get_losses': "('INFO', 'tf.losses have been replaced with object oriented "
+                      'versions in TF 2.0 and after. The loss function calls have been '
+                      'converted to compat.v1 for backward compatibility. Please '
+                      "update these calls to the TF 2.0 versions.')",
+ 'losses.get_regularization_loss': "('INFO', 'tf.losses have been replaced with object "
+                                   'oriented versions in TF 2.0 and after. The loss '
+                                   'function calls have been converted to compat.v1 '
+                                   'for backward compatibility. Please update these '
+                                   "calls to the TF 2.0 versions.')",
+ 'losses.get_regularization_losses': "('INFO', 'tf.losses have been replaced with "
+                                     'object oriented versions in TF 2.0 and after. '
+                                     'The loss function calls have been converted to '
+                                     'compat.v1 for backward compatibility. Please '
+                                     "update these calls to the TF 2.0 versions.')",
+ 'losses.get_total_loss': "('INFO', 'tf.losses have been replaced with object oriented "
+                          'versions in TF 2.0 and after. The loss function calls have '
+                          'been converted to compat.v1 for backward compatibility. '
+                          "Please update these calls to the TF 2.0 versions.')",
+ 'losses.hinge_loss': "('INFO', 'tf.losses have been replaced with object oriented "
+                      'versions in TF 2.0 and after. The loss function calls have been '
+                      'converted to compat.v1 for backward compatibility. Please '
+                      "update these calls to the TF 2.0 versions.')",
+ 'losses.huber_loss': "('INFO', 'tf.losses have been replaced with object oriented "
+                      'versions in TF 2.0 and after. The loss function calls have been '
+                      'converted to compat.v1 for backward compatibility. Please '
+                      "update these calls to the TF 2.0 versions.')",
+ 'losses.log_loss': "('INFO', 'tf.losses have been replaced with object oriented "
+                    'versions in TF 2.0 and after. The loss function calls have been '
+                    'converted to compat.v1 for backward compatibility. Please update '
+                    "these calls to the TF 2.0 versions.')",
+ 'losses.mean_pairwise_squared_error': "('INFO', 'tf.losses have been replaced with "
+                                       'object oriented versions in TF 2.0 and after. '
+                                       'The loss function calls have been converted to '
+                                       'compat.v1 for backward compatibility. Please '
+                                       "update these calls to the TF 2.0 versions.')",
+ 'losses.mean_squared_error': "('INFO', 'tf.losses have been replaced with object "
+                              'oriented versions in TF 2.0 and after. The loss '
+                              'function calls have been converted to compat.v1 for '
+                              'backward compatibility. Please update these calls to '
+                              "the TF 2.0 versions.')",
+ 'losses.sigmoid_cross_entropy': "('INFO', 'tf.losses have been replaced with object "
+                                 'oriented versions in TF 2.0 and after. The loss '
+                                 'function calls have been converted to compat.v1 for '
+                                 'backward compatibility. Please update these calls to '
+                                 "the TF 2.0 versions.')",
+ 'losses.softmax_cross_entropy': "('INFO', 'tf.losses have been replaced with object "
+                                 'oriented versions in TF 2.0 and after. The loss '
+                                 'function calls have been converted to compat.v1 for '
+                                 'backward compatibility. Please update these calls to '
+                                 "the TF 2.0 versions.')",
+ 'losses.sparse_softmax_cross_entropy': "('INFO', 'tf.losses have been replaced with "
+                                        'object oriented versions in TF 2.0 and after. '
+                                        'The loss function calls have been converted '
+                                        'to compat.v1 for backward compatibility. '
+                                        'Please update these calls to the TF 2.0 '
+                                        "versions.')",
+ 'metrics.accuracy': "('INFO', 'tf.metrics have been replaced with object oriented "
+                     'versions in TF 2.0 and after. The metric function calls have '
+                     'been converted to compat.v1 for backward compatibility. Please '
+                     "update these calls to the TF 2.0 versions.')",
+ 'metrics.auc': "('INFO', 'tf.metrics have been replaced with object oriented versions "
+                'in TF 2.0 and after. The metric function calls have been converted to '
+                'compat.v1 for backward compatibility. Please update these calls to '
+                "the TF 2.0 versions.')",
+ 'metrics.average_precision_at_k': "('INFO', 'tf.metrics have been replaced with "
+                                   'object oriented versions in TF 2.0 and after. The '
+                                   'metric function calls have been converted to '
+                                   'compat.v1 for backward compatibility. Please '
+                                   "update these calls to the TF 2.0 versions.')",
+ 'metrics.false_negatives': "('INFO', 'tf.metrics have been replaced with object "
+                            'oriented versions in TF 2.0 and after. The metric '
+                            'function calls have been converted to compat.v1 for '
+                            'backward compatibility. Please update these calls to the '
+                            "TF 2.0 versions.')",
+ 'metrics.false_negatives_at_thresholds': "('INFO', 'tf.metrics have been replaced "
+                                          'with object oriented versions in TF 2.0 and '
+                                          'after. The metric function calls have been '
+                                          'converted to compat.v1 for backward '
+                                          'compatibility. Please update these calls to '
+                                          "the TF 2.0 versions.')",
+ 'metrics.false_positives': "('INFO', 'tf.metrics have been replaced with object "
+                            'oriented versions in TF 2.0 and after. The metric '
+                            'function calls have been converted to compat.v1 for '
+                            'backward compatibility. Please update these calls to the '
+                            "TF 2.0 versions.')",
+ 'metrics.false_positives_at_thresholds': "('INFO', 'tf.metrics have been replaced "
+                                          'with object oriented versions in TF 2.0 and '
+                                          'after. The metric function calls have been '
+                                          'converted to compat.v1 for backward '
+                                          'compatibility. Please update these calls to '
+                                          "the TF 2.0 versions.')",
+ 'metrics.mean': "('INFO', 'tf.metrics have been replaced with object oriented "
+                 'versions in TF 2.0 and after. The metric function calls have been '
+                 'converted to compat.v1 for backward compatibility. Please update '
+                 "these calls to the TF 2.0 versions.')",
+ 'metrics.mean_absolute_error': "('INFO', 'tf.metrics have been replaced with object "
+                                'oriented versions in TF 2.0 and after. The metric '
+                                'function calls have been converted to compat.v1 for '
+                                'backward compatibility. Please update these calls to '
+                                "the TF 2.0 versions.')",
+ 'metrics.mean_cosine_distance': "('INFO', 'tf.metrics have been replaced with object "
+                                 'oriented versions in TF 2.0 and after. The metric '
+                                 'function calls have been converted to compat.v1 for '
+                                 'backward compatibility. Please update these calls to '
+                                 "the TF 2.0 versions.')",
+ 'metrics.mean_iou': "('INFO', 'tf.metrics have been replaced with object oriented "
+                     'versions in TF 2.0 and after. The metric function calls have '
+                     'been converted to compat.v1 for backward compatibility. Please '
+                     "update these calls to the TF 2.0 versions.')",
+ 'metrics.mean_per_class_accuracy': "('INFO', 'tf.metrics have been replaced with "
+                                    'object oriented versions in TF 2.0 and after. The '
+                                    'metric function calls have been converted to '
+                                    'compat.v1 for backward compatibility. Please '
+                                    "update these calls to the TF 2.0 versions.')",
+ 'metrics.mean_relative_error': "('INFO', 'tf.metrics have been replaced with object "
+                                'oriented versions in TF 2.0 and after. The metric '
+                                'function calls have been converted to compat.v1 for '
+                                'backward compatibility. Please update these calls to '
+                                "the TF 2.0 versions.')",
+ 'metrics.mean_squared_error': "('INFO', 'tf.metrics have been replaced with object "
+                               'oriented versions in TF 2.0 and after. The metric '
+                               'function calls have been converted to compat.v1 for '
+                               'backward compatibility. Please update these calls to '
+                               "the TF 2.0 versions.')",
+ 'metrics.mean_tensor': "('INFO', 'tf.metrics have been replaced with object oriented "
+                        'versions in TF 2.0 and after. The metric function calls have '
+                        'been converted to compat.v1 for backward compatibility. '
+                        "Please update these calls to the TF 2.0 versions.')",
+ 'metrics.percentage_below': "('INFO', 'tf.metrics have been replaced with object "
+                             'oriented versions in TF 2.0 and after. The metric '
+                             'function calls have been converted to compat.v1 for '
+                             'backward compatibility. Please update these calls to the '
+                             "TF 2.0 versions.')",
+ 'metrics.precision': "('INFO', 'tf.metrics have been replaced with object oriented "
+                      'versions in TF 2.0 and after. The metric function calls have '
+                      'been converted to compat.v1 for backward compatibility. Please '
+                      "update these calls to the TF 2.0 versions.')",
+ 'metrics.precision_at_k': "('INFO', 'tf.metrics have been replaced with object "
+                           'oriented versions in TF 2.0 and after. The metric function '
+                           'calls have been converted to compat.v1 for backward '
+                           'compatibility. Please update these calls to the TF 2.0 '
+                           "versions.')",
+ 'metrics.precision_at_thresholds': "('INFO', 'tf.metrics have been replaced with "
+                                    'object oriented versions in TF 2.0 and after. The '
+                                    'metric function calls have been converted to '
+                                    'compat.v1 for backward compatibility. Please '
+                                    "update these calls to the TF 2.0 versions.')",
+ 'metrics.precision_at_top_k': "('INFO', 'tf.metrics have been replaced with object "
+                               'oriented versions in TF 2.0 and after. The metric '
+                               'function calls have been converted to compat.v1 for '
+                               'backward compatibility. Please update these calls to '
+                               "the TF 2.0 versions.')",
+ 'metrics.recall': "('INFO', 'tf.metrics have been replaced with object oriented "
+                   'versions in TF 2.0 and after. The metric function calls have been '
+                   'converted to compat.v1 for backward compatibility. Please update '
+                   "these calls to the TF 2.0 versions.')",
+ 'metrics.recall_at_k': "('INFO', 'tf.metrics have been replaced with object oriented "
+                        'versions in TF 2.0 and after. The metric function calls have '
+                        'been converted to compat.v1 for backward compatibility. '
+                        "Please update these calls to the TF 2.0 versions.')",
+ 'metrics.recall_at_thresholds': "('INFO', 'tf.metrics have been replaced with object "
+                                 'oriented versions in TF 2.0 and after. The metric '
+                                 'function calls have been converted to compat.v1 for '
+                                 'backward compatibility. Please update these calls to '
+                                 "the TF 2.0 versions.')",
+ 'metrics.recall_at_top_k': "('INFO', 'tf.metrics have been replaced with object "
+                            'oriented versions in TF 2.0 and after. The metric '
+                            'function calls have been converted to compat.v1 for '
+                            'backward compatibility. Please update these calls to the '
+                            "TF 2.0 versions.')",
+ 'metrics.root_mean_squared_error': "('INFO', 'tf.metrics have been replaced with "
+                                    'object oriented versions in TF 2.0 and after. The '
+                                    'metric function calls have been converted to '
+                                    'compat.v1 for backward compatibility. Please '
+                                    "update these calls to the TF 2.0 versions.')",
+ 'metrics.sensitivity_at_specificity': "('INFO', 'tf.metrics have been replaced with "
+                                       'object oriented versions in TF 2.0 and after. '
+                                       'The metric function calls have been converted '
+                                       'to compat.v1 for backward compatibility. '
+                                       'Please update these calls to the TF 2.0 '
+                                       "versions.')",
+ 'metrics.sparse_average_precision_at_k': "('INFO', 'tf.metrics have been replaced "
+                                          'with object oriented versions in TF 2.0 and '
+                                          'after. The metric function calls have been '
+                                          'converted to compat.v1 for backward '
+                                          'compatibility. Please update these calls to '
+                                          "the TF 2.0 versions.')",
+ 'metrics.sparse_precision_at_k': "('INFO', 'tf.metrics have been replaced with object "
+                                  'oriented versions in TF 2.0 and after. The metric '
+                                  'function calls have been converted to compat.v1 for '
+                                  'backward compatibility. Please update these calls '
+                                  "to the TF 2.0 versions.')",
+ 'metrics.specificity_at_sensitivity': "('INFO', 'tf.metrics have been replaced with "
+                                       'object oriented versions in TF 2.0 and after. '
+                                       'The metric function calls have been converted '
+                                       'to compat.v1 for backward compatibility. '
+                                       'Please update these calls to the TF 2.0 '
+                                       "versions.')",
+ 'metrics.true_negatives': "('INFO', 'tf.metrics have been replaced with object "
+                           'oriented versions in TF 2.0 and after. The metric function '
+                           'calls have been converted to compat.v1 for backward '
+                           'compatibility. Please update these calls to the TF 2.0 '
+                           "versions.')",
+ 'metrics.true_negatives_at_thresholds': "('INFO', 'tf.metrics have been replaced with "
+                                         'object oriented versions in TF 2.0 and '
+                                         'after. The metric function calls have been '
+                                         'converted to compat.v1 for backward '
+                                         'compatibility. Please update these calls to '
+                                         "the TF 2.0 versions.')",
+ 'metrics.true_positives': "('INFO', 'tf.metrics have been replaced with object "
+                           'oriented versions in TF 2.0 and after. The metric function '
+                           'calls have been converted to compat.v1 for backward '
+                           'compatibility. Please update these calls to the TF 2.0 '
+                           "versions.')",
+ 'metrics.true_positives_at_thresholds': "('INFO', 'tf.metrics have been replaced with "
+                                         'object oriented versions in TF 2.0 and '
+                                         'after. The metric function calls have been '
+                                         'converted to compat.v1 for backward '
+                                         'compatibility. Please update these calls to '
+                                         "the TF 2.0 versions.')",
+ 'nn.embedding_lookup': '(\'WARNING\', "`partition_strategy` has been removed from '
+                        "<function name>.  The 'div' strategy will be used by "
+                        'default.")',
+ 'nn.embedding_lookup_sparse': '(\'WARNING\', "`partition_strategy` has been removed '
+                               "from <function name>.  The 'div' strategy will be used "
+                               'by default.")',
+ 'nn.nce_loss': '(\'WARNING\', "`partition_strategy` has been removed from <function '
+                'name>.  The \'div\' strategy will be used by default.")',
+ 'nn.safe_embedding_lookup_sparse': '(\'WARNING\', "`partition_strategy` has been '
+                                    "removed from <function name>.  The 'div' strategy "
+                                    'will be used by default.")',
+ 'nn.sampled_softmax_loss': '(\'WARNING\', "`partition_strategy` has been removed from '
+                            "<function name>.  The 'div' strategy will be used by "
+                            'default.")',
+ 'ones_initializer': "('INFO', 'Initializers no longer have the dtype argument in the "
+                     'constructor or partition_info argument in the __call__ '
+                     'method.\\nThe calls have been converted to compat.v1 for safety '
+                     "(even though they may already have been correct).')",
+ 'orthogonal_initializer': "('INFO', 'Initializers no longer have the dtype argument "
+                           'in the constructor or partition_info argument in the '
+                           '__call__ method.\\nThe calls have been converted to '
+                           'compat.v1 for safety (even though they may already have '
+                           "been correct).')",
+ 'pywrap_tensorflow': "('ERROR', '<function name> cannot be converted automatically. "
+                      '`tf.pywrap_tensorflow` will not be distributed with TensorFlow '
+                      '2.0, please consider an alternative in public TensorFlow '
+                      "APIs.')",
+ 'random_normal_initializer': "('INFO', 'Initializers no longer have the dtype "
+                              'argument in the constructor or partition_info argument '
+                              'in the __call__ method.\\nThe calls have been converted '
+                              'to compat.v1 for safety (even though they may already '
+                              "have been correct).')",
+ 'random_uniform_initializer': "('INFO', 'Initializers no longer have the dtype "
+                               'argument in the constructor or partition_info argument '
+                               'in the __call__ method.\\nThe calls have been '
+                               'converted to compat.v1 for safety (even though they '
+                               "may already have been correct).')",
+ 'saved_model.load': "('WARNING', 'tf.saved_model.load works differently in 2.0 "
+                     'compared to 1.0. See migration information in the documentation '
+                     'of tf.compat.v1.saved_model.load.\\nThe calls have been '
+                     "converted to compat.v1.')",
+ 'saved_model.loader.load': "('WARNING', 'tf.saved_model.load works differently in 2.0 "
+                            'compared to 1.0. See migration information in the '
+                            'documentation of tf.compat.v1.saved_model.load.\\nThe '
+                            "calls have been converted to compat.v1.')",
+ 'summary.FileWriter': "('INFO', 'The TF 1.x summary API cannot be automatically "
+                       'migrated to TF 2.0, so symbols have been converted to '
+                       'tf.compat.v1.summary.* and must be migrated manually. Typical '
+                       'usage will only require changes to the summary writing logic, '
+                       'not to individual calls like scalar(). For examples of the new '
+                       'summary API, see the Effective TF 2.0 migration document or '
+                       "check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.FileWriterCache': "('INFO', 'The TF 1.x summary API cannot be automatically "
+                            'migrated to TF 2.0, so symbols have been converted to '
+                            'tf.compat.v1.summary.* and must be migrated manually. '
+                            'Typical usage will only require changes to the summary '
+                            'writing logic, not to individual calls like scalar(). For '
+                            'examples of the new summary API, see the Effective TF 2.0 '
+                            'migration document or check the TF 2.0 TensorBoard '
+                            "tutorials.')",
+ 'summary.Summary': "('INFO', 'The TF 1.x summary API cannot be automatically migrated "
+                    'to TF 2.0, so symbols have been converted to '
+                    'tf.compat.v1.summary.* and must be migrated manually. Typical '
+                    'usage will only require changes to the summary writing logic, not '
+                    'to individual calls like scalar(). For examples of the new '
+                    'summary API, see the Effective TF 2.0 migration document or check '
+                    "the TF 2.0 TensorBoard tutorials.')",
+ 'summary.audio': "('INFO', 'The TF 1.x summary API cannot be automatically migrated "
+                  'to TF 2.0, so symbols have been converted to tf.compat.v1.summary.* '
+                  'and must be migrated manually. Typical usage will only require '
+                  'changes to the summary writing logic, not to individual calls like '
+                  'scalar(). For examples of the new summary API, see the Effective TF '
+                  "2.0 migration document or check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.histogram': "('INFO', 'The TF 1.x summary API cannot be automatically "
+                      'migrated to TF 2.0, so symbols have been converted to '
+                      'tf.compat.v1.summary.* and must be migrated manually. Typical '
+                      'usage will only require changes to the summary writing logic, '
+                      'not to individual calls like scalar(). For examples of the new '
+                      'summary API, see the Effective TF 2.0 migration document or '
+                      "check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.image': "('INFO', 'The TF 1.x summary API cannot be automatically migrated "
+                  'to TF 2.0, so symbols have been converted to tf.compat.v1.summary.* '
+                  'and must be migrated manually. Typical usage will only require '
+                  'changes to the summary writing logic, not to individual calls like '
+                  'scalar(). For examples of the new summary API, see the Effective TF '
+                  "2.0 migration document or check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.merge': "('INFO', 'The TF 1.x summary API cannot be automatically migrated "
+                  'to TF 2.0, so symbols have been converted to tf.compat.v1.summary.* '
+                  'and must be migrated manually. Typical usage will only require '
+                  'changes to the summary writing logic, not to individual calls like '
+                  'scalar(). For examples of the new summary API, see the Effective TF '
+                  "2.0 migration document or check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.merge_all': "('INFO', 'The TF 1.x summary API cannot be automatically "
+                      'migrated to TF 2.0, so symbols have been converted to '
+                      'tf.compat.v1.summary.* and must be migrated manually. Typical '
+                      'usage will only require changes to the summary writing logic, '
+                      'not to individual calls like scalar(). For examples of the new '
+                      'summary API, see the Effective TF 2.0 migration document or '
+                      "check the TF 2.0 TensorBoard tutorials.')",
+ 'summary.scalar': "('INFO', 'The TF 1.x summary API cannot be automatically migrated "
+                   'to TF 2.0, so symbols have been converted to '
+                   'tf.compat.v1.summary.* and must be migrated manually. Typical '
+                   'usage will only require changes to the summary writing logic, not '
+                   'to individual calls like scalar(). For examples of the new summary '
+                   'API, see the Effective TF 2.0 migration document or check the TF '
+                   "2.0 TensorBoard tutorials.')",
+ 'summary.tensor_summary': "('INFO', 'The TF 1.x summary API cannot be automatically "
+                           'migrated to TF 2.0, so symbols have been converted to '
+                           'tf.compat.v1.summary.* and must be migrated manually. '
+                           'Typical usage will only require changes to the summary '
+                           'writing logic, not to individual calls like scalar(). For '
+                           'examples of the new summary API, see the Effective TF 2.0 '
+                           'migration document or check the TF 2.0 TensorBoard '
+                           "tutorials.')",
+ 'summary.text': "('INFO', 'The TF 1.x summary API cannot be automatically migrated to "
+                 'TF 2.0, so symbols have been converted to tf.compat.v1.summary.* and '
+                 'must be migrated manually. Typical usage will only require changes '
+                 'to the summary writing logic, not to individual calls like scalar(). '
+                 'For examples of the new summary API, see the Effective TF 2.0 '
+                 "migration document or check the TF 2.0 TensorBoard tutorials.')",
+ 'train.cosine_decay': "('INFO', 'To use learning rate decay schedules with TensorFlow "
+                       '2.0, switch to the schedules in '
+                       "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.cosine_decay_restarts': "('INFO', 'To use learning rate decay schedules with "
+                                'TensorFlow 2.0, switch to the schedules in '
+                                "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.exponential_decay': "('INFO', 'To use learning rate decay schedules with "
+                            'TensorFlow 2.0, switch to the schedules in '
+                            "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.inverse_time_decay': "('INFO', 'To use learning rate decay schedules with "
+                             'TensorFlow 2.0, switch to the schedules in '
+                             "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.linear_cosine_decay': "('INFO', 'To use learning rate decay schedules with "
+                              'TensorFlow 2.0, switch to the schedules in '
+                              "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.natural_exp_decay': "('INFO', 'To use learning rate decay schedules with "
+                            'TensorFlow 2.0, switch to the schedules in '
+                            "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.noisy_linear_cosine_decay': "('INFO', 'To use learning rate decay schedules "
+                                    'with TensorFlow 2.0, switch to the schedules in '
+                                    "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.piecewise_constant_decay': "('INFO', 'To use learning rate decay schedules "
+                                   'with TensorFlow 2.0, switch to the schedules in '
+                                   "`tf.keras.optimizers.schedules`.\\n')",
+ 'train.polynomial_decay': "('INFO', 'To use learning rate decay schedules with "
+                           'TensorFlow 2.0, switch to the schedules in '
+                           "`tf.keras.optimizers.schedules`.\\n')",
+ 'truncated_normal_initializer': "('INFO', 'Initializers no longer have the dtype "
+                                 'argument in the constructor or partition_info '
+                                 'argument in the __call__ method.\\nThe calls have '
+                                 'been converted to compat.v1 for safety (even though '
+                                 "they may already have been correct).')",
+ 'variance_scaling_initializer': "('INFO', 'Initializers no longer have the dtype "
+                                 'argument in the constructor or partition_info '
+                                 'argument in the __call__ method.\\nThe calls have '
+                                 'been converted to compat.v1 for safety (even though '
+                                 "they may already have been correct).')",
+ 'zeros_initializer': "('INFO', 'Initializers no longer have the dtype argument in the "
+                      'constructor or partition_info argument in the __call__ '
+                      'method.\\nThe calls have been converted to compat.v1 for safety '
+                      "(even though they may already have been correct).')"}
+
+DEPRECATED_MODULES = {'app.flags': 'tf.flags and tf.app.flags have been removed, please use the argparse or '
+              'absl modules if you need command line parsing.',
+ 'contrib': '<function name> cannot be converted automatically. tf.contrib will not be '
+            'distributed with TensorFlow 2.0, please consider an alternative in '
+            'non-contrib TensorFlow, a community-maintained repository such as '
+            'tensorflow/addons, or fork the required code.',
+ 'contrib.cudnn_rnn': '(Manual edit required) tf.contrib.cudnn_rnn.* has been '
+                      'deprecated, and the CuDNN kernel has been integrated with '
+                      'tf.keras.layers.LSTM/GRU in TensorFlow 2.0. Please check the '
+                      'new API and use that instead.',
+ 'contrib.distribute': '(Manual edit required) tf.contrib.distribute.* have been '
+                       'migrated to tf.distribute.*. Please check out the new module '
+                       'for updated APIs.',
+ 'contrib.rnn': '(Manual edit required) tf.contrib.rnn.* has been deprecated, and '
+                'widely used cells/functions will be moved to tensorflow/addons '
+                'repository. Please check it there and file Github issues if '
+                'necessary.',
+ 'contrib.seq2seq': '(Manual edit required) tf.contrib.seq2seq.* have been migrated to '
+                    '`tfa.seq2seq.*` in TensorFlow Addons. Please see '
+                    'https://github.com/tensorflow/addons for more info.',
+ 'flags': 'tf.flags and tf.app.flags have been removed, please use the argparse or '
+          'absl modules if you need command line parsing.'}
