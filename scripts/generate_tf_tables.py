@@ -11,8 +11,10 @@ What is recorded, for every public ``tf.compat.v1`` symbol path:
   ``tf.<path>`` keeps the meaning under TF2;
 - ``DIFFERENT_IN_TF2``: the path exists in TF2 but is another object (a v2 variant with a
   different signature or behaviour), with both parameter lists so a rewrite can tell
-  whether a given call means the same thing under both.
-Paths absent from both sets have no TF2 home of the same name.
+  whether a given call means the same thing under both;
+- ``V1_ONLY``: the path has no TF2 namesake.
+Together they are the public TF1 API; a TF path outside it (``tensorflow.examples``,
+``tf.keras.datasets``) is not a graph-building op.
 
 From TensorFlow's own upgrade script (``tensorflow/tools/compatibility``, the tables
 behind ``tf_upgrade_v2``), with the ``tf.`` prefix removed from every path:
@@ -36,9 +38,10 @@ import types
 from pathlib import Path
 
 TABLE = Path(__file__).resolve().parent.parent / "tf2migrate" / "data" / "tf_symbols.py"
-# Sub-namespaces that are lazily loaded from other distributions (Keras, Estimator) or
-# that are themselves version switches; their symbols are not TF1 core API.
-SKIPPED_NAMESPACES = ("compat", "keras", "estimator")
+# Sub-namespaces that are lazily loaded from other distributions (Keras, Estimator),
+# that are version switches, or that re-export other libraries (absl's flags, mock in
+# ``test``): their symbols are not graph-building TF1 API.
+SKIPPED_NAMESPACES = ("compat", "keras", "estimator", "test", "flags", "app")
 MAX_DEPTH = 5
 
 
@@ -90,10 +93,11 @@ def build_table_text() -> str:
 
     v1_symbols: dict[str, object] = {}
     _walk(tf.compat.v1, "", 0, v1_symbols)
-    same, different = [], {}
+    same, different, v1_only = [], {}, []
     for path, obj in sorted(v1_symbols.items()):
         v2_obj, found = _resolve(tf, path)
         if not found:
+            v1_only.append(path)
             continue
         if v2_obj is obj:
             same.append(path)
@@ -115,6 +119,9 @@ def build_table_text() -> str:
         "# Paths present in TF2 as another object: path -> (TF1 parameters, TF2 parameters);",
         "# None where a signature could not be read.",
         "DIFFERENT_IN_TF2 = " + pprint.pformat(different, width=88),
+        "",
+        "# Public TF1 paths with no namesake in TF2.",
+        "V1_ONLY = frozenset(" + pprint.pformat(v1_only, width=88, compact=True) + ")",
         "",
         *_upgrade_tables(),
     ]

@@ -91,28 +91,35 @@ class PlanApplier(TfNameNormalizer):
         return cst.FlattenSentinel(result)
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        return updated_node.with_changes(body=self._fold_markers(updated_node.body))
+        return updated_node.with_changes(body=self._fold_markers(updated_node.body, around_defs=2))
 
     def leave_IndentedBlock(self, original_node, updated_node):
-        body = self._fold_markers(updated_node.body)
+        body = self._fold_markers(updated_node.body, around_defs=1)
         if not body:
             filler = cst.SimpleStatementLine([cst.Pass()])
             self._filler_passes[id(filler)] = filler
             body = [filler]
         return updated_node.with_changes(body=body)
 
-    def _fold_markers(self, body) -> list:
+    def _fold_markers(self, body, around_defs: int) -> list:
+        """Drop removal markers, keeping one blank line where removed statements stood,
+        and keep PEP 8 spacing (``around_defs`` blank lines) after generated defs."""
         out: list = []
         pending_blank = False
         for statement in body:
             if id(statement) in self._removed_markers:
                 pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
                 continue
-            if pending_blank and not statement.leading_lines and out:
-                statement = statement.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
-            if id(statement) in self.plan.generated and out and id(out[-1]) in self.plan.generated:
-                # the previous generated def's footer already separates them
-                statement = statement.with_changes(leading_lines=statement.leading_lines[1:])
+            lines = list(statement.leading_lines)
+            if out and id(out[-1]) in self.plan.generated:
+                blank = 0
+                while blank < len(lines) and lines[blank].comment is None:
+                    blank += 1
+                lines = [cst.EmptyLine(indent=False)] * around_defs + lines[blank:]
+            elif pending_blank and not lines and out:
+                lines = [cst.EmptyLine(indent=False)]
+            if lines != list(statement.leading_lines):
+                statement = statement.with_changes(leading_lines=lines)
             pending_blank = False
             out.append(statement)
         return out

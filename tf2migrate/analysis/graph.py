@@ -28,6 +28,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.names import assigned_names, read_and_bound
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
 from tf2migrate.diagnostics import Rule
 
 
@@ -75,26 +76,30 @@ VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local
 VARIABLE_CALL_PREFIXES = ("layers.", "keras.layers.", "contrib.layers.")
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines); graph code that uses them stays on TF1 as a whole.
-UNSUPPORTED_CALL_PREFIXES = (
-    "train.",
-    "summary.",
-    "contrib.",
-    "estimator.",
-    "data.",
-    "add_to_collection",
-    "get_collection",
-    "trainable_variables",
-    "global_variables",
-    "get_default_graph",
-    "get_default_session",
-    "make_template",
-    "while_loop",
-    "cond",
-    "py_func",
-    "Print",
+UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")
+UNSUPPORTED_CALLS = frozenset(
+    {
+        "add_to_collection",
+        "get_collection",
+        "get_collection_ref",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "get_default_graph",
+        "get_default_session",
+        "make_template",
+        "while_loop",
+        "cond",
+        "py_func",
+        "Print",
+        "hessians",
+    }
 )
-# Calls of TF that give Python objects rather than graph tensors.
+# TF calls that give Python objects or configure the runtime rather than build tensors.
 PYTHON_VALUE_CALLS = frozenset({"set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType"})
+PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
+# Contexts that only name or place graph ops: eager values do not depend on them.
+NAMING_CONTEXTS = frozenset({"name_scope", "device"})
 GRADIENT_CALLS = frozenset({"gradients"})
 GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
 
@@ -217,6 +222,14 @@ class GraphFacts:
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
+
+
+def is_graph_op(canonical: str) -> bool:
+    """Does calling this TF1 path build graph ops?  Paths outside the public TF1 API
+    (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""
+    if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
+        return False
+    return canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
 
 
 def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
@@ -422,9 +435,11 @@ class GraphAnalyzer:
                 kinds.add("session")
             elif self._is_graph_context(item.item):
                 kinds.add("graph")
+            elif isinstance(item.item, cst.Call) and self.tf.call_name(item.item) in NAMING_CONTEXTS and item.asname is None:
+                kinds.add("naming")
             else:
                 kinds.add("other")
-        if kinds == {"session"} or kinds == {"graph"}:
+        if len(kinds) == 1 and kinds != {"other"}:
             return kinds.pop()
         if "session" in kinds or "graph" in kinds:
             self.facts.block(node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers")
@@ -572,11 +587,7 @@ class GraphAnalyzer:
                 reads_graph_tensor = True
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True
-        op_calls = [
-            (c, n)
-            for c, n in tf_calls
-            if n is not None and n not in PYTHON_VALUE_CALLS and n not in DROP_CALLS
-        ]
+        op_calls = [(c, n) for c, n in tf_calls if n is not None and is_graph_op(n)]
         creates_variables = any(self._is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)
@@ -588,7 +599,12 @@ class GraphAnalyzer:
                 return statement
         if creates_variables:
             if reads_graph_tensor:
-                self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, "this statement creates variables from placeholder-dependent tensors")
+                message = (
+                    "this block both creates variables and computes with placeholder-dependent tensors"
+                    if not isinstance(node, cst.SimpleStatementLine)
+                    else "this statement creates variables from placeholder-dependent tensors"
+                )
+                self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, message)
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)
             statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else "unknown"
@@ -600,7 +616,7 @@ class GraphAnalyzer:
         if not builds_graph:
             return statement
         for call, name in op_calls:
-            if name.startswith(UNSUPPORTED_CALL_PREFIXES):
+            if name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:

@@ -81,6 +81,8 @@ class BodyContext:
     trainable_variables: set[str]
     names_in_use: set[str]
     value_kinds: dict[str, str] = field(default_factory=dict)
+    # moved statements whose comments were already emitted (shared by all functions)
+    commented: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -154,11 +156,14 @@ class _GradientCallRewriter(TfNameNormalizer):
         return cst.parse_expression(f"tf.nest.flatten({call})")
 
 
-def _statement_code(module: cst.Module, node: cst.BaseStatement) -> str:
-    # Blank lines before a moved statement belonged to its old place; comments stay.
-    lines = [line for line in node.leading_lines if line.comment is not None]
+def _statement_code(ctx: BodyContext, original: cst.BaseStatement, node: cst.BaseStatement) -> str:
+    # Blank lines before a moved statement belonged to its old place; its comments go
+    # with it, into the first generated function that includes it (not into every one).
+    first = id(original) not in ctx.commented
+    ctx.commented.add(id(original))
+    lines = [line for line in node.leading_lines if line.comment is not None and first]
     node = node.with_changes(leading_lines=lines)
-    return module.code_for_node(node)
+    return ctx.module.code_for_node(node)
 
 
 def _groups(statements: list[Statement]) -> list[list[int]]:
@@ -218,7 +223,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     for index, statement in enumerate(statements):
         group = group_of.get(index)
         if group is None:
-            code = _statement_code(ctx.module, statement.node.visit(normalizer))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, statement.node.visit(normalizer))  # type: ignore[arg-type]
         else:
             tape_name = tape_names[group]
             if index == groups[group][0]:
@@ -242,7 +247,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                     elif line not in tape.watch_at_start:
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
-            code = _statement_code(ctx.module, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
         items.append(code.splitlines())
         for name in statement.defines:
             defined_at[name] = len(items) - 1

@@ -91,6 +91,7 @@ class SessionFunctions:
         self.functions: dict[tuple, Generated] = {}
         self.normalizer = TfNameNormalizer(facts.imports)
         self.rewritten_feed_dicts: set[int] = set()
+        self.commented: set[int] = set()  # moved statements whose comments were emitted
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode) -> str:
@@ -342,6 +343,7 @@ class SessionFunctions:
             trainable_variables=trainable,
             names_in_use=set(self.names_in_use) | set(param_names),
             value_kinds=value_kinds,
+            commented=self.commented,
         )
         body = gradient_tape.render_body(generated.body, ctx, indent)
         if body is None:
@@ -363,7 +365,6 @@ class SessionFunctions:
         blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
         function = function.with_changes(
             leading_lines=[cst.EmptyLine(indent=False)] * blank,
-            body=function.body.with_changes(footer=[cst.EmptyLine(indent=False)] * (blank - 1)),
         )
         self.plan.generated[id(function)] = function
         if generated.anchor is not None:
@@ -480,14 +481,30 @@ def _name_hint(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.Attribute):
         return expr.attr.value
     if isinstance(expr, cst.Subscript):
-        return _name_hint(expr.value)
+        index = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(index, cst.Index) and isinstance(index.value, (cst.Integer, cst.Name)):
+            return f"{_name_hint(expr.value)}_{index.value.value}"
+        return f"{_name_hint(expr.value)}_slice"
     if isinstance(expr, cst.Call):
         func = _name_hint(expr.func)
         first = _name_hint(expr.args[0].value) if expr.args else ""
         return "_".join(p for p in (func, first) if p)
     if isinstance(expr, cst.BinaryOperation):
-        return _name_hint(expr.left)
+        operator = _OPERATOR_WORDS.get(type(expr.operator), "op")
+        return "_".join(p for p in (_name_hint(expr.left), operator, _name_hint(expr.right)) if p)
+    if isinstance(expr, cst.UnaryOperation):
+        return "neg_" + _name_hint(expr.expression) if isinstance(expr.operator, cst.Minus) else _name_hint(expr.expression)
     return ""
+
+
+_OPERATOR_WORDS = {
+    cst.Add: "plus",
+    cst.Subtract: "minus",
+    cst.Multiply: "times",
+    cst.Divide: "over",
+    cst.Power: "pow",
+    cst.MatrixMultiply: "matmul",
+}
 
 
 def _fresh(base: str, in_use: set[str]) -> str:
