@@ -68,7 +68,9 @@ def test_second_run_changes_nothing(case: Path) -> None:
     after = (case / "after.py").read_text(encoding="utf-8")
     again, findings = migrate_source(after, "after.py")
     assert again == after
-    assert not [f for f in findings if f.severity is Severity.ERROR]
+    first_run_blocked = " TFM3" in (case / "findings.txt").read_text(encoding="utf-8")
+    if not first_run_blocked:  # a graph kept on TF1 is still reported; a migrated one is clean
+        assert not [f for f in findings if f.severity is Severity.ERROR]
 
 
 def test_fixture_counts() -> None:

@@ -12,6 +12,8 @@ import ast
 from typing import NamedTuple
 
 import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.analysis.escapes import find_escapes
@@ -20,9 +22,11 @@ from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Severity, rule
 from tf2migrate.plan import Plan, PlanApplier
+from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
+from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
 
 class MigrationResult(NamedTuple):
@@ -56,30 +60,30 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     facts = analyze(module, imports)
-    if not _has_tf1_graph(facts):
-        return MigrationResult(source, [])
-    positions = wrapper.resolve(PositionProvider)
-
-    def diagnostic(node: cst.CSTNode, code: str, message: str) -> Diagnostic:
-        position = positions.get(node)
-        line, column = (position.start.line, position.start.column + 1) if position else (1, 1)
-        return Diagnostic(code, message, path, line, column, rule(code).severity)
-
     reads, binds = read_and_bound(module)
     module_names = set(reads) | set(binds)
-    plan = Plan()
-    if not facts.blockers:
+    plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module))
+    graph = _has_tf1_graph(facts)
+    if graph and not facts.blockers:
         find_escapes(facts)
+    if graph and not facts.blockers:
         SessionFunctions(module, facts, plan, set(module_names)).run()
         plan_cleanup(facts, plan)
-        plan_tf_import(module, facts, plan, module_names)
-    if facts.blockers:
-        findings = [diagnostic(b.node, b.rule.code, b.message) for b in facts.blockers]
-        return MigrationResult(source, _sorted_unique(findings))
+    if graph and facts.blockers:
+        # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
+        plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main)
+        plan_compat_fallback(module, facts, plan)
+    elif not graph and not _uses_tf1_api(module, imports):
+        return MigrationResult(source, [])  # TF2 code (or TF that needs no change)
+    plan_tf_import(module, facts, plan, module_names)
     new_module = module.visit(PlanApplier(plan, imports))
+    new_module = _add_absl_imports(new_module, plan)
     new_source = new_module.code
+    blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers]
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    if new_source == source:
+        return MigrationResult(source, _findings(blockers, positions, path))
     try:
         cst.parse_module(new_source)
     except cst.ParserSyntaxError as error:
@@ -87,8 +91,56 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
             source,
             [Diagnostic(INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.message}); file left unchanged", path, 1, 1, Severity.ERROR)],
         )
-    findings = [diagnostic(f.node, f.code, f.message) for f in plan.findings]
-    return MigrationResult(new_source, _sorted_unique(findings))
+    made = [(f.node, f.code, f.message) for f in plan.findings] + plan.renames.findings
+    return MigrationResult(new_source, _findings(blockers + made, positions, path))
+
+
+def _findings(raw, positions, path: str) -> list[Diagnostic]:
+    out = []
+    for node, code, message in raw:
+        position = positions.get(node)
+        line, column = (position.start.line, position.start.column + 1) if position else (1, 1)
+        out.append(Diagnostic(code, message, path, line, column, rule(code).severity))
+    return _sorted_unique(out)
+
+
+def _uses_tf1_api(module: cst.Module, imports) -> bool:
+    """Does any TF reference need a TF2 rewrite?  (A dry run of the renamer.)"""
+    probe = TfNameNormalizer(imports)
+    module.visit(probe)
+    return bool(probe.log.findings)
+
+
+def _defines_main(module: cst.Module) -> bool:
+    return any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
+
+
+def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
+    """Local names for absl's flags/logging/app: the plain name unless the file binds it
+    to something else (``import logging``, ``flags = tf.app.flags``)."""
+    from_absl = {
+        (a.asname.name.value if a.asname else a.name.value)  # type: ignore[union-attr]
+        for s in module.body
+        if isinstance(s, cst.SimpleStatementLine)
+        for small in s.body
+        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "absl"
+        and not isinstance(small.names, cst.ImportStar)
+        for a in small.names
+    }
+    return {
+        name: name if name in from_absl or name not in module_names else f"absl_{name}"
+        for name in ("flags", "logging", "app")
+    }
+
+
+def _add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
+    if not plan.renames.absl_modules:
+        return module
+    context = CodemodContext()
+    for name in sorted(plan.renames.absl_modules):
+        local = plan.absl_names.get(name, name)
+        AddImportsVisitor.add_needed_import(context, "absl", name, None if local == name else local)
+    return AddImportsVisitor(context).transform_module(module)
 
 
 def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagnostic:

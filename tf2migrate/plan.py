@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.rewrites.tf_names import TfNameNormalizer
+from tf2migrate.rewrites.tf_names import RenameLog, TfNameNormalizer
 
 
 @dataclass
@@ -32,6 +32,13 @@ class Plan:
     replace: dict[int, object] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     generated: dict[int, cst.CSTNode] = field(default_factory=dict)  # generated defs, by id
+    # How TF references are renamed, shared by every pass that writes code.
+    renames: RenameLog = field(default_factory=RenameLog)
+    absl_names: dict[str, str] = field(default_factory=dict)  # absl module → local name
+    defines_main: bool = False  # the module has a ``main`` function (for tf.app.run)
+
+    def normalizer(self, imports: TfImports) -> TfNameNormalizer:
+        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main)
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
@@ -44,16 +51,19 @@ class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
     def __init__(self, plan: Plan, imports: TfImports) -> None:
-        super().__init__(imports)
+        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main)
         self.plan = plan
         # Nodes this pass creates and recognises later by identity; held here so that
         # their ids are not reused by other nodes once they leave the tree.
         self._filler_passes: dict[int, cst.CSTNode] = {}  # ``pass`` in emptied blocks
         self._removed_markers: dict[int, cst.CSTNode] = {}  # stand-ins for removed statements
+        self._dropped_items: set[int] = set()  # context managers of opened-up with blocks
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self.plan.remove and not self.plan.insert_after.get(id(node)):
-            return False  # its content goes away
+        if id(node) in self.plan.remove or id(node) in self._dropped_items:
+            return False  # it goes away: nothing inside it is rewritten or reported
+        if isinstance(node, cst.With) and id(node) in self.plan.unwrap:
+            self._dropped_items.update(id(item) for item in node.items)
         return super().on_visit(node)
 
     def on_leave(self, original_node, updated_node):
@@ -63,10 +73,13 @@ class PlanApplier(TfNameNormalizer):
         if key in plan.replace:
             replacement = plan.replace[key]
             if callable(replacement):  # built from the updated node (keeps inner rewrites)
-                return replacement(updated)
-            if isinstance(replacement, cst.BaseExpression) and isinstance(updated, cst.BaseExpression):
-                replacement = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar) if not replacement.lpar else replacement
-            return replacement
+                replacement = replacement(updated)
+            if not isinstance(original_node, cst.BaseStatement):
+                if isinstance(replacement, cst.BaseExpression) and isinstance(updated, cst.BaseExpression):
+                    if not replacement.lpar:
+                        replacement = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+                return replacement
+            updated = replacement  # a replaced statement can still have insertions
         if not isinstance(original_node, cst.BaseStatement):
             return updated
         before = plan.insert_before.get(key, [])

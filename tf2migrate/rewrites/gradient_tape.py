@@ -109,7 +109,8 @@ class _GradientCallRewriter(TfNameNormalizer):
     """Turns the tf.gradients calls of one statement into ``tape.gradient`` calls."""
 
     def __init__(self, ctx: BodyContext, tape: str) -> None:
-        super().__init__(ctx.imports)
+        plan = ctx.plan
+        super().__init__(ctx.imports, plan.renames, plan.absl_names, plan.defines_main)
         self.ctx = ctx
         self.tape = tape
         self.single_source_index0: set[int] = set()
@@ -211,7 +212,7 @@ def _fresh(base: str, in_use: set[str]) -> str:
 def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:
     """Lines of the function body for the statements (normalised), or None if blocked."""
     groups = _groups(statements)
-    normalizer = TfNameNormalizer(ctx.imports)
+    normalizer = ctx.plan.normalizer(ctx.imports)
     several = len(groups) > 1
     tapes: list[_Tape] = []
     items: list[list[str]] = []  # code lines per body item

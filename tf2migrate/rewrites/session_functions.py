@@ -28,7 +28,6 @@ from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape
-from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -89,13 +88,12 @@ class SessionFunctions:
         self.plan = plan
         self.names_in_use = names_in_use
         self.functions: dict[tuple, Generated] = {}
-        self.normalizer = TfNameNormalizer(facts.imports)
         self.rewritten_feed_dicts: set[int] = set()
         self.commented: set[int] = set()  # moved statements whose comments were emitted
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node.visit(TfNameNormalizer(self.facts.imports)))
+        return self.module.code_for_node(node.visit(self.plan.normalizer(self.facts.imports)))
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.facts.block(node, rule, message)

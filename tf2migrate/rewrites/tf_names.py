@@ -1,90 +1,207 @@
-"""Write every TensorFlow reference of a migrated file as ``tf.<TF2 name>``.
+"""Every TensorFlow reference of a migrated file gets its TF2 home.
 
-A migrated file imports TensorFlow once, as ``import tensorflow as tf``, whatever alias
-the TF1 code used (``T``, ``tensorflow``, ``tensorflow.compat.v1``, ``from tensorflow
-import placeholder``).  A TF1 symbol whose TF2 object is the same (generated table) is
-written ``tf.X``; one whose TF2 namesake differs, or that TF2 lacks, is written
-``tf.compat.v1.X``, which keeps its TF1 meaning and runs eagerly.  A few TF2 namesakes
-are known to mean the same as their TF1 symbol when called with the arguments both
-share; those calls get the TF2 name.
+The facts come from TensorFlow's own upgrade tables (generated into ``data/tf_symbols``):
+symbol renames (``tf.log`` → ``tf.math.log``), keyword renames (``keep_dims`` →
+``keepdims``), positional reorders (turned into keywords) and the call sites that need
+a real rewrite (``tf.to_float(x)`` → ``tf.cast(x, tf.float32)``, ``tf.nn.dropout(x,
+keep_prob)`` → ``tf.nn.dropout(x, rate=1 - keep_prob)``).  Beyond those tables,
+``tf.app.flags``, ``tf.flags``, ``tf.app.run`` and ``tf.logging`` go to absl, which
+TensorFlow itself uses.  A TF1 symbol with no TF2 equivalent is written
+``tf.compat.v1.X`` (it still runs) with a finding that says so; ``tf.contrib`` and
+``tf.estimator`` have no home in current TensorFlow at all and are reported.
+
+References are recognised through the file's imports, whatever the alias, and written
+``tf.…`` (the migrated file imports ``tensorflow as tf``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import libcst as cst
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2
-
-# TF2 namespaces (``tf.nn``, ``tf.math`` ...) known from the table's paths.
-_TF2_NAMESPACES = frozenset(
-    path.rsplit(".", i)[0] for path in SAME_IN_TF2 for i in range(1, path.count(".") + 1)
+from tf2migrate.data.tf_symbols import (
+    DIFFERENT_IN_TF2,
+    KEYWORD_RENAMES,
+    RENAMES,
+    REORDERS,
+    SAME_IN_TF2,
+    TRANSFORMED,
+    V1_ONLY,
 )
-# TF1 symbols whose TF2 namesake only dropped deprecated arguments: a call that passes
-# the leading positionals both signatures share, and keywords TF2 accepts, means the
-# same under TF2.
-SIGNATURE_COMPATIBLE = frozenset(
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+
+COMPAT_FALLBACK = Rule(
+    "TFM401",
+    "compat-v1-fallback",
+    "A TF1 symbol with no TF2 equivalent is kept as tf.compat.v1.X.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Writes `tf.compat.v1.X` for a TF1 symbol that TF2 has no equivalent for (or whose "
+    "call site needs a change tf2migrate cannot prove safe).",
+    why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: "
+    "replace it by hand when convenient.",
+)
+API_RENAMED = Rule(
+    "TFM402",
+    "api-renamed",
+    "A TF1 symbol, keyword or call form was rewritten to its TF2 equivalent.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Renames symbols (`tf.log` → `tf.math.log`), keywords (`keep_dims` → `keepdims`), "
+    "turns reordered positional arguments into keywords, and rewrites call forms "
+    "(`tf.to_float(x)` → `tf.cast(x, tf.float32)`, `keep_prob` → `rate=1 - keep_prob`, "
+    "`tf.app.flags` → `absl.flags`, `tf.logging` → `absl.logging`).",
+    why="TF2 removed or renamed these; the tables are TensorFlow's own (tf_upgrade_v2).",
+)
+REMOVED_MODULE = Rule(
+    "TFM403",
+    "removed-module",
+    "tf.contrib / tf.estimator are not part of TensorFlow 2 (estimator since 2.16).",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports each use of `tf.contrib.*` and `tf.estimator.*` with the known replacement.",
+    why="These modules do not exist in current TensorFlow, not even under tf.compat.v1; the "
+    "code cannot run until they are replaced.",
+    instead="tf.contrib.layers → tf.keras.layers; tf.contrib.opt → tf.keras.optimizers or "
+    "TensorFlow Addons' successors; tf.contrib.rnn / seq2seq → tf.keras.layers.RNN / LSTM; "
+    "tf.contrib.distributions → TensorFlow Probability; tf.estimator → Keras `Model.fit`.",
+)
+register(COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE)
+
+# Known successors for removed namespaces (longest prefix wins).
+REMOVED_SUCCESSORS = {
+    "contrib": "none in TensorFlow; see TensorFlow Addons' successors or fork the code",
+    "contrib.layers": "tf.keras.layers",
+    "contrib.layers.xavier_initializer": "tf.keras.initializers.GlorotUniform",
+    "contrib.layers.fully_connected": "tf.keras.layers.Dense",
+    "contrib.layers.l2_regularizer": "tf.keras.regularizers.L2 (note: scale/2)",
+    "contrib.opt": "tf.keras.optimizers",
+    "contrib.opt.ScipyOptimizerInterface": "scipy.optimize.minimize with a GradientTape value-and-gradient function",
+    "contrib.rnn": "tf.keras.layers (RNN, LSTM, GRU, LSTMCell)",
+    "contrib.seq2seq": "TensorFlow Addons' seq2seq",
+    "contrib.distributions": "TensorFlow Probability (tfp.distributions)",
+    "contrib.learn": "tf.keras",
+    "contrib.slim": "tf.keras (tf-slim is a separate package)",
+    "contrib.framework": "tf.keras / tf.nest",
+    "contrib.eager": "TF2 eager execution (no import needed)",
+    "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
+}
+
+# absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
+_ABSL_LOGGING = frozenset(
     {
-        "Variable",
-        "gradients",
-        "constant",
-        "convert_to_tensor",
-        "ones_like",
-        "zeros_like",
-        "reduce_sum",
-        "reduce_mean",
-        "reduce_max",
-        "reduce_min",
-        "reduce_prod",
-        "reduce_all",
-        "reduce_any",
-        "reduce_logsumexp",
-        "transpose",
-        "shape",
-        "size",
-        "expand_dims",
-        "squeeze",
-        "norm",
-        "argmax",
-        "argmin",
+        "debug", "info", "warning", "warn", "error", "fatal", "log", "vlog", "set_verbosity",
+        "get_verbosity", "flush", "log_every_n", "log_first_n", "log_if",
+        "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL",
     }
 )
+_CASTS = {
+    "to_float": "float32",
+    "to_double": "float64",
+    "to_int32": "int32",
+    "to_int64": "int64",
+    "to_bfloat16": "bfloat16",
+    "to_complex64": "complex64",
+    "to_complex128": "complex128",
+}
+_KNOWN_PATHS = SAME_IN_TF2 | DIFFERENT_IN_TF2.keys()
+_TF2_NAMESPACES = frozenset(
+    path.rsplit(".", i)[0] for path in _KNOWN_PATHS for i in range(1, path.count(".") + 1)
+)
 
 
-def output_name(canonical: str) -> str:
-    """The TF2 spelling of a canonical TF1 path (no call context)."""
-    if canonical == "":
-        return "tf"
-    if canonical in SAME_IN_TF2 or canonical in _TF2_NAMESPACES:
-        return f"tf.{canonical}"
-    return f"tf.compat.v1.{canonical}"
+@dataclass
+class Target:
+    """Where a canonical TF1 path goes: a dotted expression and how it got there."""
+
+    code: str
+    kind: str  # same | renamed | compat | removed | unknown | absl
+    absl_module: str | None = None
 
 
-def call_is_signature_compatible(canonical: str, call: cst.Call) -> bool:
-    if canonical not in SIGNATURE_COMPATIBLE:
-        return False
-    v1_params, v2_params = DIFFERENT_IN_TF2.get(canonical, (None, None))
-    if v1_params is None or v2_params is None:
-        return False
-    positional = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in call.args):
-        return False
-    count = len(positional)
-    # The first parameter is the input in both (sometimes renamed, ``tensor`` → ``input``).
-    if count > len(v2_params) or tuple(v1_params[1:count]) != tuple(v2_params[1:count]):
-        return False
-    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-    return keywords <= set(v2_params)
+def removed_successor(path: str) -> str | None:
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        successor = REMOVED_SUCCESSORS.get(".".join(parts[:i]))
+        if successor is not None:
+            return successor
+    return None
+
+
+def _renamed_prefix(path: str) -> str | None:
+    parts = path.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        target = RENAMES.get(".".join(parts[:i]))
+        if target is not None:
+            return ".".join([target, *parts[i:]])
+    return None
+
+
+def tf2_target(path: str) -> Target:
+    """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
+    if path == "":
+        return Target("tf", "same")
+    head = path.split(".")[0]
+    for prefix in ("app.flags", "flags"):
+        if path == prefix or path.startswith(prefix + "."):
+            return Target("flags" + path[len(prefix) :], "absl", "flags")
+    if head == "logging":
+        name = path[len("logging.") :]
+        if path == "logging" or name in _ABSL_LOGGING:
+            return Target("logging" + (f".{name}" if name else ""), "absl", "logging")
+    if head == "keras":
+        return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
+    if removed_successor(path) is not None:
+        return Target(f"tf.{path}", "removed")
+    target = RENAMES.get(path) or _renamed_prefix(path)
+    if target is None:
+        if path in _KNOWN_PATHS or path in _TF2_NAMESPACES:
+            return Target(f"tf.{path}", "same")
+        if path in V1_ONLY or head == "layers":
+            target = f"compat.v1.{path}"
+        else:
+            return Target(f"tf.{path}", "unknown")
+    kind = "compat" if target.startswith("compat.v1") else ("same" if target == path else "renamed")
+    return Target(f"tf.{target}", kind)
+
+
+def _needs_call_fix(path: str) -> bool:
+    return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
+
+
+@dataclass
+class RenameLog:
+    """Findings and imports the renamer needs; shared by every subtree it rewrites."""
+
+    findings: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+    absl_modules: set[str] = field(default_factory=set)
+
+    def note(self, node: cst.CSTNode, code: str, message: str) -> None:
+        self.findings.append((node, code, message))
 
 
 class TfNameNormalizer(cst.CSTTransformer):
-    """Rewrites TF references in a subtree to their TF2 spelling (see module doc)."""
+    """Rewrites the TF references of a subtree to their TF2 form (see module doc)."""
 
-    def __init__(self, imports: TfImports) -> None:
+    def __init__(
+        self,
+        imports: TfImports,
+        log: RenameLog | None = None,
+        absl_names: dict[str, str] | None = None,
+        module_defines_main: bool = False,
+    ) -> None:
         super().__init__()
+        self.module_defines_main = module_defines_main
         self.tf = imports
+        self.log = log if log is not None else RenameLog()
+        # absl module → the local name it is imported as (``flags`` or ``absl_flags``)
+        self.absl_names = absl_names or {}
         self._not_references: set[int] = set()
+        self._calls_handled: set[int] = set()  # func nodes rewritten together with their call
 
+    # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if self.tf.canonical(node) is not None:
             return False  # the whole chain is replaced in leave_Attribute
@@ -104,28 +221,202 @@ class TfNameNormalizer(cst.CSTTransformer):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
+    def visit_Call(self, node: cst.Call) -> None:
+        path = self.tf.canonical(node.func)
+        if path is not None and (_needs_call_fix(path) or path == "app.run"):
+            self._calls_handled.add(id(node.func))
+
+    def _app_run(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """``tf.app.run()`` runs ``__main__.main``; absl's ``app.run`` takes it explicitly."""
+        args = list(updated.args)
+        if not args and self.module_defines_main:
+            args = [cst.Arg(cst.Name("main"))]
+        if not args or any(a.star for a in args):
+            self.log.note(original, COMPAT_FALLBACK.code, "tf.app.run() without a main function; kept as tf.compat.v1.app.run")
+            return updated.with_changes(func=cst.parse_expression("tf.compat.v1.app.run"))
+        self.log.absl_modules.add("app")
+        self.log.note(original, API_RENAMED.code, "tf.app.run → absl.app.run")
+        local = self.absl_names.get("app", "app")
+        return updated.with_changes(func=cst.parse_expression(f"{local}.run"), args=args)
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        canonical = self.tf.canonical(original_node)
-        if canonical is None:
-            return updated_node
-        return _expression(output_name(canonical), updated_node)
+        return self._reference(original_node, updated_node)
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         if id(original_node) in self._not_references:
             return updated_node
-        canonical = self.tf.canonical(original_node)
-        if canonical is None:
-            return updated_node
-        return _expression(output_name(canonical), updated_node)
+        return self._reference(original_node, updated_node)
 
+    def _reference(self, original, updated) -> cst.BaseExpression:
+        path = self.tf.canonical(original)
+        if path is None:
+            return updated
+        if id(original) in self._calls_handled:
+            return updated  # rewritten with its arguments in leave_Call
+        if _needs_call_fix(path) and path not in SAME_IN_TF2:
+            # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
+            target = Target(f"tf.compat.v1.{path}", "compat")
+        else:
+            target = tf2_target(path)
+        return _expression(self._spell(original, path, target), updated)
+
+    def _spell(self, node: cst.CSTNode, path: str, target: Target) -> str:
+        if target.kind == "absl":
+            module = target.absl_module or ""
+            local = self.absl_names.get(module, module)
+            self.log.absl_modules.add(module)
+            self.log.note(node, API_RENAMED.code, f"tf.{path} → absl.{target.code}")
+            return local + target.code[len(module) :]
+        if target.kind == "compat":
+            self.log.note(node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}")
+        elif target.kind == "renamed":
+            self.log.note(node, API_RENAMED.code, f"tf.{path} → {target.code}")
+        elif target.kind == "removed":
+            self.log.note(node, REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
+        return target.code
+
+    # ----------------------------------------------------------------- calls
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        canonical = self.tf.canonical(original_node.func)
-        if canonical is not None and call_is_signature_compatible(canonical, original_node):
-            return updated_node.with_changes(func=cst.parse_expression(f"tf.{canonical}"))
-        return updated_node
+        path = self.tf.canonical(original_node.func)
+        if path == "app.run":
+            return self._app_run(original_node, updated_node)
+        if path is None or id(original_node.func) not in self._calls_handled:
+            return updated_node
+        target = tf2_target(path)
+        if target.kind == "removed":
+            self.log.note(original_node, REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
+            return updated_node.with_changes(func=_expression(target.code, updated_node.func))
+        fixed = _fix_call(path, updated_node)
+        if fixed is None:
+            self.log.note(original_node, COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}")
+            return updated_node.with_changes(func=cst.parse_expression(f"tf.compat.v1.{path}"))
+        call, changes = fixed
+        if isinstance(call, cst.Call) and call.func is updated_node.func:
+            call = call.with_changes(func=_expression(target.code, updated_node.func))
+            if target.kind == "compat":
+                self.log.note(original_node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}")
+            elif target.kind == "renamed":
+                changes.insert(0, f"→ {target.code}")
+        if changes:
+            self.log.note(original_node, API_RENAMED.code, f"tf.{path}: " + "; ".join(changes))
+        return call
+
+
+def _arg_value(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg
+    return positional[position] if position < len(positional) else None
+
+
+def _keywordize(path: str, call: cst.Call, changes: list[str]) -> cst.Call | None:
+    """Positionals at reordered slots → keywords with their TF1 names."""
+    order = REORDERS.get(path)
+    if order is None:
+        return call
+    args: list[cst.Arg] = []
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(order):
+                return None
+            name = order[index]
+            index += 1
+            if name is not None:
+                arg = arg.with_changes(keyword=cst.Name(name), equal=cst.AssignEqual())
+                changes.append(f"argument {index} passed as {name}=")
+        args.append(arg)
+    return call.with_changes(args=args)
+
+
+def _rename_keywords(path: str, call: cst.Call, changes: list[str]) -> cst.Call | None:
+    renames = KEYWORD_RENAMES.get(path)
+    if not renames:
+        return call
+    args = []
+    for arg in call.args:
+        if arg.star == "**":
+            return None
+        if arg.keyword is not None and arg.keyword.value in renames:
+            old, new = arg.keyword.value, renames[arg.keyword.value]
+            if new is None:
+                changes.append(f"{old}= dropped")
+                continue
+            arg = arg.with_changes(keyword=cst.Name(new))
+            changes.append(f"{old}= → {new}=")
+        args.append(arg)
+    return call.with_changes(args=args)
+
+
+def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]] | None:
+    """The TF2 form of a call of a TF1 path that needs more than a rename, with what
+    changed; None when tf2migrate cannot prove a TF2 form keeps the meaning."""
+    changes: list[str] = []
+    if path in TRANSFORMED:
+        transformed = _transform(path, call, changes)
+        return (transformed, changes) if transformed is not None else None
+    keyworded = _keywordize(path, call, changes)
+    renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
+    return (renamed, changes) if renamed is not None else None
+
+
+def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpression | None:
+    code = cst.Module([]).code_for_node
+    if any(a.star for a in call.args):
+        return None
+    if path in _CASTS:
+        value = _arg_value(call, "x", 0)
+        name = _arg_value(call, "name", 1)
+        if value is None:
+            return None
+        extra = f", name={code(name.value)}" if name is not None else ""
+        changes.append(f"→ tf.cast(…, tf.{_CASTS[path]})")
+        return cst.parse_expression(f"tf.cast({code(value.value)}, tf.{_CASTS[path]}{extra})")
+    if path == "nn.dropout":
+        keep = _arg_value(call, "keep_prob", 1)
+        x = _arg_value(call, "x", 0)
+        if x is None:
+            return None
+        rest = [a for a in call.args if a is not x and a is not keep]
+        if any(a.keyword is None or a.keyword.value not in ("noise_shape", "seed", "name", "rate") for a in rest):
+            return None
+        parts = [code(x.value)]
+        if keep is not None:
+            value = keep.value
+            simple = isinstance(value, (cst.Name, cst.Attribute, cst.BaseNumber))
+            parts.append(f"rate=1 - {code(value) if simple else '(' + code(value) + ')'}")
+            changes.append("keep_prob → rate=1 - keep_prob")
+        parts += [f"{a.keyword.value}={code(a.value)}" for a in rest]  # type: ignore[union-attr]
+        return cst.parse_expression(f"tf.nn.dropout({', '.join(parts)})")
+    if path in ("ones_like", "zeros_like"):
+        optimize = _arg_value(call, "optimize", 3)
+        if optimize is not None and not (isinstance(optimize.value, cst.Name) and optimize.value.value == "True"):
+            return None
+        if optimize is not None:
+            changes.append("optimize=True dropped (TF2 always optimizes)")
+        return _rename_keywords(path, call.with_changes(args=[a for a in call.args if a is not optimize]), changes)
+    if path == "name_scope":
+        # TF2's name_scope takes only a name
+        return call if len(call.args) == 1 and call.args[0].keyword is None else None
+    if path == "device":
+        # TF2's device takes only a device name, not a function
+        return call if len(call.args) == 1 and isinstance(call.args[0].value, cst.BaseString) else None
+    if path == "nn.softmax_cross_entropy_with_logits":
+        keyworded = _keywordize(path, call, changes)
+        renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
+        labels = _arg_value(renamed, "labels", 99) if renamed is not None else None
+        if renamed is None or labels is None:
+            return None
+        # TF1's op does not backpropagate into labels; TF2's does.
+        stopped = cst.parse_expression(f"tf.stop_gradient({code(labels.value)})")
+        changes.append("labels wrapped in tf.stop_gradient (TF1 did not backpropagate into labels)")
+        return renamed.with_changes(args=[a.with_changes(value=stopped) if a is labels else a for a in renamed.args])
+    return None
 
 
 def _expression(code: str, like: cst.BaseExpression) -> cst.BaseExpression:
     new = cst.parse_expression(code)
-    # keep parentheses around the reference, if it had any
     return new.with_changes(lpar=like.lpar, rpar=like.rpar)
