@@ -24,7 +24,8 @@ behind ``tf_upgrade_v2``), with the ``tf.`` prefix removed from every path:
   meaning (positionals at named slots must become keywords before renaming);
 - ``TRANSFORMED``: paths whose call sites need a rewrite beyond renaming;
 - ``WARNINGS``: path → what changed (for findings);
-- ``DEPRECATED_MODULES``: module path → message.
+- ``DEPRECATED_MODULES``: module path → message;
+- ``UNRESOLVED_RENAMES``: paths whose rename target this TensorFlow no longer has.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def _parameters(obj):
 
 def build_table_text() -> str:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    # TF1 layers and RNN cells live in tf-keras; without this they do not resolve.
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     import tensorflow as tf
 
     v1_symbols: dict[str, object] = {}
@@ -123,7 +126,7 @@ def build_table_text() -> str:
         "# Public TF1 paths with no namesake in TF2.",
         "V1_ONLY = frozenset(" + pprint.pformat(v1_only, width=88, compact=True) + ")",
         "",
-        *_upgrade_tables(),
+        *_upgrade_tables(tf),
     ]
     return "\n".join(lines)
 
@@ -132,7 +135,7 @@ def _strip(path: str) -> str:
     return path[3:] if path.startswith("tf.") else path
 
 
-def _upgrade_tables() -> list[str]:
+def _upgrade_tables(tf) -> list[str]:
     from tensorflow.tools.compatibility import tf_upgrade_v2
 
     spec = tf_upgrade_v2.TFAPIChangeSpec()
@@ -148,7 +151,13 @@ def _upgrade_tables() -> list[str]:
             _strip(k): str(v[1]) for k, v in spec.module_deprecations.items() if k.startswith("tf.")
         },
     }
-    lines = ["# From tensorflow.tools.compatibility (the tables of tf_upgrade_v2)."]
+    tables["UNRESOLVED_RENAMES"] = sorted(
+        path for path, target in tables["RENAMES"].items() if not _resolve(tf, target)[1]
+    )
+    lines = [
+        "# From tensorflow.tools.compatibility (the tables of tf_upgrade_v2);",
+        "# UNRESOLVED_RENAMES: paths whose tf_upgrade_v2 target is not in this TensorFlow.",
+    ]
     for name, value in tables.items():
         if isinstance(value, list):
             lines.append(f"{name} = frozenset(" + pprint.pformat(value, width=88, compact=True) + ")")

@@ -28,6 +28,7 @@ from tf2migrate.data.tf_symbols import (
     REORDERS,
     SAME_IN_TF2,
     TRANSFORMED,
+    UNRESOLVED_RENAMES,
     V1_ONLY,
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
@@ -122,6 +123,8 @@ class Target:
 
 
 def removed_successor(path: str) -> str | None:
+    if path in UNRESOLVED_RENAMES:
+        return "none in current TensorFlow"
     parts = path.split(".")
     for i in range(len(parts), 0, -1):
         successor = REMOVED_SUCCESSORS.get(".".join(parts[:i]))
@@ -153,7 +156,7 @@ def tf2_target(path: str) -> Target:
             return Target("logging" + (f".{name}" if name else ""), "absl", "logging")
     if head == "keras":
         return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
-    if removed_successor(path) is not None:
+    if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
         return Target(f"tf.{path}", "removed")
     target = RENAMES.get(path) or _renamed_prefix(path)
     if target is None:
@@ -345,6 +348,9 @@ def _rename_keywords(path: str, call: cst.Call, changes: list[str]) -> cst.Call 
             if new is None:
                 changes.append(f"{old}= dropped")
                 continue
+            tf2_params = DIFFERENT_IN_TF2.get(path, (None, None))[1]
+            if tf2_params is not None and new not in tf2_params:
+                return None  # tf_upgrade_v2 marks an argument TF2 refuses (verify_shape=)
             arg = arg.with_changes(keyword=cst.Name(new))
             changes.append(f"{old}= → {new}=")
         args.append(arg)
@@ -360,7 +366,21 @@ def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]]
         return (transformed, changes) if transformed is not None else None
     keyworded = _keywordize(path, call, changes)
     renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
-    return (renamed, changes) if renamed is not None else None
+    if renamed is None or not _accepted_by_tf2(path, renamed):
+        return None
+    return renamed, changes
+
+
+def _accepted_by_tf2(path: str, call: cst.Call) -> bool:
+    """Every keyword left must be a parameter of the TF2 function (a TF1-only argument
+    such as ``partition_strategy=`` means the call needs a human)."""
+    target = RENAMES.get(path, path)
+    tf2_params = DIFFERENT_IN_TF2.get(target, (None, None))[1]
+    if tf2_params is None:
+        return True
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    positional = sum(1 for a in call.args if a.keyword is None)
+    return keywords <= set(tf2_params) and positional <= len(tf2_params)
 
 
 def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpression | None:
