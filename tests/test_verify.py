@@ -17,7 +17,7 @@ import pytest
 from tf2migrate.verify import VerifyReport, verify_pair, verify_pairs
 from tf2migrate.verify.cli import main as verify_main
 from tf2migrate.verify.compare import compare_values
-from tf2migrate.verify.records import NONE, NUMBER, TENSOR, Leaf
+from tf2migrate.verify.records import NONE, NUMBER, TENSOR, Leaf, ScriptResult
 
 TF1_BASIC = """
     import numpy as np
@@ -144,11 +144,65 @@ SCRIPTS = {
         import numpy as np
         counted = np.arange(3)
     """,
+    # Each way of creating a variable in graph mode: tf.Variable and tf.layers
+    # are v1 creations in TF1, the compat fallback also makes a v2 one.
+    "tf1_graph.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(tf.random_normal([3, 2]))
+        b = tf.Variable(tf.random_uniform([2]))
+        g = tf.get_variable("g", [2], initializer=tf.random_normal_initializer())
+        hidden = tf.layers.dense(x, 4, activation=tf.nn.relu)
+        y = tf.matmul(x, w) + b + g + tf.layers.dense(hidden, 2)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(y, {x: np.ones((5, 3), np.float32)})
+    """,
+    # The compat fallback: TF2 names and graph mode. Its reset_default_graph()
+    # must not lose the injection.
+    "tf2_fallback.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        tf.compat.v1.disable_eager_execution()
+        tf.compat.v1.reset_default_graph()
+
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(tf.random.normal([3, 2]))
+        b = tf.compat.v1.Variable(tf.random.uniform([2]))
+        g = tf.compat.v1.get_variable("g", [2], initializer=tf.compat.v1.random_normal_initializer())
+        hidden = tf.compat.v1.layers.dense(x, 4, activation=tf.nn.relu)
+        y = tf.matmul(x, w) + b + g + tf.compat.v1.layers.dense(hidden, 2)
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            out = sess.run(y, {x: np.ones((5, 3), np.float32)})
+    """,
+    "tf1_v2_behavior.py": """
+        enabled = [1, 1]
+    """,
+    # Runs after tf2_fallback_v1.py in the graph worker: TF2 behaviour is back.
+    "tf2_v2_behavior.py": """
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        enabled = [
+            int(tf.compat.v1.resource_variables_enabled()),
+            int(tf.compat.v1.control_flow_v2_enabled()),
+        ]
+    """,
 }
 SCRIPTS["tf1_flags_b.py"] = SCRIPTS["tf1_flags_a.py"]
+SCRIPTS["tf2_fallback_v1.py"] = SCRIPTS["tf2_fallback.py"].replace("disable_eager_execution()", "disable_v2_behavior()")
+SCRIPTS["tf2_clear_session.py"] = _variant("    w = tf.Variable", "    tf.keras.backend.clear_session()\n    w = tf.Variable")
 
 PAIRS = {
+    # First, so the graph worker runs before the eager one.
+    "fallback": ("tf1_graph.py", "tf2_fallback.py"),
+    "fallback_v1": ("tf1_graph.py", "tf2_fallback_v1.py"),
+    "v2_behavior": ("tf1_v2_behavior.py", "tf2_v2_behavior.py"),
     "equal": ("tf1_basic.py", "tf2_equal.py"),
+    "clear_session": ("tf1_basic.py", "tf2_clear_session.py"),
     "wrong": ("tf1_basic.py", "tf2_wrong.py"),
     "exit": ("tf1_basic.py", "tf2_exit.py"),  # later pairs need a new worker
     "tensor": ("tf1_basic.py", "tf2_tensor.py"),
@@ -245,6 +299,41 @@ def test_tf_app_run_and_flags_defined_twice_in_a_batch(reports):
         assert reports[key].verdict == "equal", reports[key].render()
 
 
+def test_compat_fallback_runs_in_graph_mode_with_injected_values(reports):
+    # TF2 draws other random initial values: equal only if they were injected.
+    for key in ("fallback", "fallback_v1"):
+        assert reports[key].verdict == "equal", reports[key].render()
+    # The eager pairs ran in a worker of their own.
+    assert reports["equal"].verdict == "equal", reports["equal"].render()
+
+
+def test_disable_v2_behavior_lasts_one_script(reports):
+    assert reports["v2_behavior"].verdict == "equal", reports["v2_behavior"].render()
+
+
+def test_injection_survives_clear_session(reports):
+    assert reports["clear_session"].verdict == "equal", reports["clear_session"].render()
+
+
+def test_each_tf2_script_runs_in_the_worker_of_its_mode(scripts, monkeypatch):
+    batches = []
+
+    def run_batch(mode, jobs, timeout):
+        batches.append((mode, [Path(job.script).name for job in jobs]))
+        return [ScriptResult(job.script, output=Path(job.script).name) for job in jobs]
+
+    monkeypatch.setattr("tf2migrate.verify.runner._run_batch", run_batch)
+    keys = ["equal", "fallback", "layers", "fallback_v1", "wrong"]
+    reports = verify_pairs([(scripts / PAIRS[key][0], scripts / PAIRS[key][1]) for key in keys])
+    assert batches == [
+        ("tf1", ["tf1_basic.py", "tf1_graph.py", "tf1_layers.py"]),
+        ("tf2", ["tf2_equal.py", "tf2_keras.py", "tf2_wrong.py"]),
+        ("tf2graph", ["tf2_fallback.py", "tf2_fallback_v1.py"]),
+    ]
+    assert [report.tf2_stdout for report in reports] == [PAIRS[key][1] for key in keys]
+    assert [report.tf1_stdout for report in reports] == [PAIRS[key][0] for key in keys]
+
+
 def test_dead_worker_costs_only_its_script(reports):
     report = reports["exit"]
     assert report.verdict == "error"
@@ -279,7 +368,9 @@ def test_cli_cannot_run(scripts, capsys):
 
 
 def test_importing_the_package_does_not_import_tensorflow_or_numpy():
-    modules = ["", ".cli", ".compare", ".records", ".runner", ".worker", ".tf1_mode", ".tf2_mode"]
+    modules = [
+        "", ".cli", ".compare", ".records", ".runner", ".worker", ".graphs", ".tf1_mode", ".tf2_mode", ".tf2graph_mode"
+    ]
     code = "; ".join(f"import tf2migrate.verify{module}" for module in modules)
     code += "; import sys; print(sorted({m.split('.')[0] for m in sys.modules} & {'tensorflow', 'numpy'}))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -23,6 +23,7 @@ from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Severity, rule
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
@@ -68,7 +69,9 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     if graph and not facts.blockers:
         find_escapes(facts)
     if graph and not facts.blockers:
-        SessionFunctions(module, facts, plan, set(module_names)).run()
+        names_in_use = set(module_names)
+        plan_keras_layers(module, facts, plan, names_in_use)
+        SessionFunctions(module, facts, plan, names_in_use).run()
         plan_cleanup(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).

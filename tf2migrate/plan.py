@@ -36,9 +36,13 @@ class Plan:
     renames: RenameLog = field(default_factory=RenameLog)
     absl_names: dict[str, str] = field(default_factory=dict)  # absl module → local name
     defines_main: bool = False  # the module has a ``main`` function (for tf.app.run)
+    # TF calls rewritten whole, wherever their statement is written: id → f(updated call)
+    call_replacements: dict[int, object] = field(default_factory=dict)
+    # moved statements whose comments were already written (once, not in every function)
+    commented: set[int] = field(default_factory=set)
 
     def normalizer(self, imports: TfImports) -> TfNameNormalizer:
-        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main)
+        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main, self.call_replacements)
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
@@ -51,7 +55,7 @@ class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
     def __init__(self, plan: Plan, imports: TfImports) -> None:
-        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main)
+        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements)
         self.plan = plan
         # Nodes this pass creates and recognises later by identity; held here so that
         # their ids are not reused by other nodes once they leave the tree.
@@ -129,10 +133,13 @@ class PlanApplier(TfNameNormalizer):
                 while blank < len(lines) and lines[blank].comment is None:
                     blank += 1
                 lines = [cst.EmptyLine(indent=False)] * around_defs + lines[blank:]
-            elif pending_blank and not lines and out:
-                lines = [cst.EmptyLine(indent=False)]
+            elif pending_blank and out and (not lines or lines[0].comment is not None):
+                lines = [cst.EmptyLine(indent=False), *lines]
             if lines != list(statement.leading_lines):
+                was_generated = id(statement) in self.plan.generated
                 statement = statement.with_changes(leading_lines=lines)
+                if was_generated:
+                    self.plan.generated[id(statement)] = statement
             pending_blank = False
             out.append(statement)
         return out

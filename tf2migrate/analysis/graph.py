@@ -101,6 +101,24 @@ PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "e
 # Contexts that only name or place graph ops: eager values do not depend on them.
 NAMING_CONTEXTS = frozenset({"name_scope", "device"})
 GRADIENT_CALLS = frozenset({"gradients"})
+# TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).
+KERAS_LAYERS = frozenset(
+    {
+        "layers.dense",
+        "layers.dropout",
+        "layers.flatten",
+        "layers.conv1d",
+        "layers.conv2d",
+        "layers.conv3d",
+        "layers.conv2d_transpose",
+        "layers.max_pooling1d",
+        "layers.max_pooling2d",
+        "layers.max_pooling3d",
+        "layers.average_pooling1d",
+        "layers.average_pooling2d",
+        "layers.average_pooling3d",
+    }
+)
 GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
 
 
@@ -125,6 +143,7 @@ class Statement:
     calls_gradient_helper: bool = False
     value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
     compound: bool = False
+    layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
 
 
 @dataclass
@@ -597,6 +616,10 @@ class GraphAnalyzer:
             if name in PLACEHOLDER_CALLS:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` must be assigned to a name at the top level of its scope")
                 return statement
+        layer_calls = tuple(c for c, n in tf_calls if n in KERAS_LAYERS)
+        if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
+            creates_variables = False  # the layers are created once, outside the computation
+            statement.layer_calls = layer_calls
         if creates_variables:
             if reads_graph_tensor:
                 message = (
@@ -646,6 +669,18 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
         statement.value_kind = self._value_kind(node)
         return statement
+
+    def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:
+        """tf.layers calls in a plain assignment, and no other variable creation: each
+        becomes a Keras layer created where the statement stood and called in the
+        computation."""
+        if not layer_calls or not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+            return False
+        if not isinstance(node.body[0], cst.Assign):
+            return False
+        others = [c for c in calls if c not in layer_calls and self._is_variable_call(c)]
+        nested = any(isinstance(n, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)) for n in _walk(node))
+        return not others and not nested
 
     def _single_call(self, node, names) -> bool:
         if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):

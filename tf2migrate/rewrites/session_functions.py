@@ -89,7 +89,6 @@ class SessionFunctions:
         self.names_in_use = names_in_use
         self.functions: dict[tuple, Generated] = {}
         self.rewritten_feed_dicts: set[int] = set()
-        self.commented: set[int] = set()  # moved statements whose comments were emitted
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode) -> str:
@@ -108,7 +107,8 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites)
-        for generated in self.functions.values():
+        # In file order, so a moved statement's comments land in the first function.
+        for generated in sorted(self.functions.values(), key=lambda g: g.anchor.order if g.anchor else -1):
             self._emit(generated)
         self._remove_graph_statements()
 
@@ -341,7 +341,7 @@ class SessionFunctions:
             trainable_variables=trainable,
             names_in_use=set(self.names_in_use) | set(param_names),
             value_kinds=value_kinds,
-            commented=self.commented,
+            commented=self.plan.commented,
         )
         body = gradient_tape.render_body(generated.body, ctx, indent)
         if body is None:

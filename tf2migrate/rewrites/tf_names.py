@@ -194,9 +194,12 @@ class TfNameNormalizer(cst.CSTTransformer):
         log: RenameLog | None = None,
         absl_names: dict[str, str] | None = None,
         module_defines_main: bool = False,
+        call_replacements: dict | None = None,
     ) -> None:
         super().__init__()
         self.module_defines_main = module_defines_main
+        # calls another rewrite replaces whole (tf.layers → Keras): id → f(updated call)
+        self.call_replacements = call_replacements or {}
         self.tf = imports
         self.log = log if log is not None else RenameLog()
         # absl module → the local name it is imported as (``flags`` or ``absl_flags``)
@@ -226,7 +229,7 @@ class TfNameNormalizer(cst.CSTTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         path = self.tf.canonical(node.func)
-        if path is not None and (_needs_call_fix(path) or path == "app.run"):
+        if path is not None and (_needs_call_fix(path) or path == "app.run" or id(node) in self.call_replacements):
             self._calls_handled.add(id(node.func))
 
     def _app_run(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -271,7 +274,8 @@ class TfNameNormalizer(cst.CSTTransformer):
             self.log.note(node, API_RENAMED.code, f"tf.{path} → absl.{target.code}")
             return local + target.code[len(module) :]
         if target.kind == "compat":
-            self.log.note(node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}")
+            legacy = " (needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF >= 2.16)" if path.startswith(("layers", "nn.rnn_cell")) else ""
+            self.log.note(node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}{legacy}")
         elif target.kind == "renamed":
             self.log.note(node, API_RENAMED.code, f"tf.{path} → {target.code}")
         elif target.kind == "removed":
@@ -280,6 +284,9 @@ class TfNameNormalizer(cst.CSTTransformer):
 
     # ----------------------------------------------------------------- calls
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        replace = self.call_replacements.get(id(original_node))
+        if replace is not None:
+            return replace(updated_node)
         path = self.tf.canonical(original_node.func)
         if path == "app.run":
             return self._app_run(original_node, updated_node)

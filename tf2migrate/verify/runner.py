@@ -1,9 +1,10 @@
 """Parent side of the equivalence check.
 
-All TF1 scripts run in one worker subprocess, then all TF2 scripts in another,
-each fed the initial variable values recorded for its TF1 script; then the
-values they bound to globals are compared. TensorFlow runs only in the workers
-(see worker.py), so this module is cheap to import.
+All TF1 scripts run in one worker subprocess, then the TF2 scripts in one worker
+per TF2 mode (eager, or graph for the compat fallback), each fed the initial
+variable values recorded for its TF1 script; then the values they bound to
+globals are compared. TensorFlow runs only in the workers (see worker.py), so
+this module is cheap to import.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import tf2migrate
 from tf2migrate.verify.compare import Row, compare_values
 from tf2migrate.verify.records import Job, ScriptResult
 
-#: Environment of both workers: deterministic CPU kernels, quiet C++ logging.
+#: Environment of all workers: deterministic CPU kernels, quiet C++ logging.
 _WORKER_ENV = {
     "TF_ENABLE_ONEDNN_OPTS": "0",
     "TF_CPP_MIN_LOG_LEVEL": "2",
@@ -83,9 +84,9 @@ def verify_pair(before: Path, after: Path, timeout: float = 1200) -> VerifyRepor
 def verify_pairs(pairs: list[tuple[Path, Path]], timeout: float = 1200) -> list[VerifyReport]:
     """Run each (TF1, TF2) script pair and compare the values they compute.
 
-    One tf1 worker runs every distinct TF1 script, then one tf2 worker every TF2
-    script. ``timeout`` is in seconds, for each of the two phases; a timed-out or
-    dead worker makes the affected pairs' verdict "error".
+    One tf1 worker runs every distinct TF1 script, then one worker per TF2 mode
+    (see _tf2_mode) its TF2 scripts. ``timeout`` is in seconds, for each worker
+    batch; a timed-out or dead worker makes the affected pairs' verdict "error".
     """
     pairs = [(Path(before).resolve(), Path(after).resolve()) for before, after in pairs]
     befores = list(dict.fromkeys(before for before, _ in pairs))
@@ -94,8 +95,29 @@ def verify_pairs(pairs: list[tuple[Path, Path]], timeout: float = 1200) -> list[
         Job(str(after), None if tf1[before].error else tf1[before].initial_values)
         for before, after in pairs
     ]
-    tf2 = _run_batch("tf2", tf2_jobs, timeout)
-    return [_report(before, after, tf1[before], result) for (before, after), result in zip(pairs, tf2)]
+    batches: dict[str, list[int]] = {}  # TF2 mode -> indices of its pairs
+    for index, (_, after) in enumerate(pairs):
+        batches.setdefault(_tf2_mode(after), []).append(index)
+    tf2: dict[int, ScriptResult] = {}
+    for mode, indices in batches.items():
+        tf2.update(zip(indices, _run_batch(mode, [tf2_jobs[index] for index in indices], timeout)))
+    return [_report(before, after, tf1[before], tf2[index]) for index, (before, after) in enumerate(pairs)]
+
+
+def _tf2_mode(after: Path) -> str:
+    """The worker mode for a TF2 script: "tf2graph" if it stays on TF1 graph
+    semantics (the compat fallback disables eager execution, a process-global
+    switch), else "tf2".
+
+    A text check, so the parent needs no TensorFlow; an unreadable script goes to
+    "tf2", whose worker reports why it cannot run it.
+    """
+    try:
+        source = after.read_text(errors="replace")
+    except OSError:
+        return "tf2"
+    graph = "disable_eager_execution()" in source or "disable_v2_behavior()" in source
+    return "tf2graph" if graph else "tf2"
 
 
 def _report(before: Path, after: Path, tf1: ScriptResult, tf2: ScriptResult) -> VerifyReport:
@@ -196,8 +218,8 @@ def _read_results(path: Path) -> list[ScriptResult]:
 def _worker_env(mode: str) -> dict[str, str]:
     env = {**os.environ, **_WORKER_ENV}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_PARENT, env.get("PYTHONPATH")]))
-    if mode == "tf1":
-        env["TF_USE_LEGACY_KERAS"] = "1"  # tf.layers and tf.compat.v1.keras need tf-keras
+    if mode in ("tf1", "tf2graph"):
+        env["TF_USE_LEGACY_KERAS"] = "1"  # tf.compat.v1.layers and tf.compat.v1.keras need tf-keras
     else:
         env.pop("TF_USE_LEGACY_KERAS", None)
     return env

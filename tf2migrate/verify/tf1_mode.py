@@ -11,6 +11,7 @@ import contextlib
 import functools
 import sys
 
+from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
 from tf2migrate.verify.records import Job, ScriptResult
 
 
@@ -21,7 +22,7 @@ class Tf1Mode:
         self._v1 = tf.compat.v1
         self._recording: ScriptResult | None = None  # set until values are recorded
         self._patch_session_run()
-        self._seed_new_graphs()
+        seed_new_graphs()
 
     @contextlib.contextmanager
     def running(self, job: Job, result: ScriptResult):
@@ -41,14 +42,7 @@ class Tf1Mode:
         finally:
             sys.modules["tensorflow"] = saved
             self._recording = None
-            # An open InteractiveSession stays the default session and graph,
-            # which would make the next reset_default_graph() fail.
-            session = self._v1.get_default_session()
-            while isinstance(session, self._v1.InteractiveSession):
-                session.close()
-                if self._v1.get_default_session() is session:
-                    break  # left as default by the script itself: not ours to unwind
-                session = self._v1.get_default_session()
+            close_interactive_sessions(self._v1)
 
     def _patch_session_run(self) -> None:
         """Record initial values after every ``run`` until they are recorded.
@@ -69,25 +63,6 @@ class Tf1Mode:
             return fetched
 
         BaseSession.run = run
-
-    @staticmethod
-    def _seed_new_graphs() -> None:
-        """Give every new graph the graph-level seed 0 (a script may override it).
-
-        With op determinism enabled, TF refuses to create a random op unless a
-        seed is set; setting it on each new graph also covers the scripts' own
-        ``tf.Graph()``s, and makes each run reproducible.
-        """
-        from tensorflow.python.framework.ops import Graph
-
-        original = Graph.__init__
-
-        @functools.wraps(original)
-        def __init__(graph, *args, **kwargs):
-            original(graph, *args, **kwargs)
-            graph.seed = 0
-
-        Graph.__init__ = __init__
 
     def _record(self, session, run) -> None:
         """Record ``(name, shape, value)`` of the trainable variables, in

@@ -3,11 +3,13 @@
 Plain eager TF2, except that the trainable variables the script creates get the
 initial values the TF1 run recorded, in creation order. Random initializers thus
 agree by construction instead of by seed luck (TF1 and TF2 draw differently).
+tf2graph_mode builds TF2's graph mode on top of this.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 
 from tf2migrate.verify.records import Job, ScriptResult
 
@@ -15,11 +17,13 @@ from tf2migrate.verify.records import Job, ScriptResult
 class Tf2Mode:
     def __init__(self, tf):
         self._tf = tf
+        self._injector: _Injector | None = None  # set while a script runs
+        self._hook_default_creators()
 
     @contextlib.contextmanager
     def running(self, job: Job, result: ScriptResult):
-        """Run the script under a variable creator injecting ``job.initial_values``
-        (``None``: the TF1 run failed, so there is nothing to inject).
+        """Run the script with ``job.initial_values`` injected (``None``: the TF1
+        run failed, so there is nothing to inject).
 
         The global seed is reset first: op determinism refuses unseeded random
         ops, and it makes each run reproducible.
@@ -28,17 +32,45 @@ class Tf2Mode:
         if job.initial_values is None:
             yield
             return
-        injector = _Injector(self._tf, job.initial_values)
+        self._injector = _Injector(self._tf, job.initial_values)
         try:
-            with self._tf.variable_creator_scope(injector):
-                yield
+            yield
         finally:
-            result.messages.extend(injector.problems())
+            result.messages.extend(self._injector.problems())
+            self._injector = None
+
+    def _hook_default_creators(self) -> None:
+        """Pass every variable creation through ``self._injector`` while it is set.
+
+        Not a ``tf.variable_creator_scope`` (the v1 one is the same function):
+        its creator stack belongs to the default graph, so a script's
+        ``reset_default_graph()``, Keras ``clear_session()`` or own ``tf.Graph()``
+        would silently leave it behind. Below every such stack, each creation
+        ends in the default creator of ``tf.Variable`` or of
+        ``tf.compat.v1.Variable`` (``get_variable``, ``tf.compat.v1.layers``),
+        module globals looked up at each creation, in eager and graph mode alike.
+        """
+        from tensorflow.python.ops import variable_v1, variables
+
+        def hooked(original):
+            @functools.wraps(original)
+            def creator(next_creator=None, **kwargs):
+                create = functools.partial(original, next_creator)
+                return create(**kwargs) if self._injector is None else self._injector(create, **kwargs)
+
+            return creator
+
+        variables.default_variable_creator_v2 = hooked(variables.default_variable_creator_v2)
+        variable_v1.default_variable_creator = hooked(variable_v1.default_variable_creator)
 
 
 class _Injector:
-    """A ``variable_creator_scope`` creator: every creation of a ``tf.Variable``
-    (module-level ones, Keras layer weights, ...) passes through it."""
+    """A variable creator that replaces the ``initial_value`` of each trainable
+    variable by the recorded TF1 value.
+
+    Replacing the initial value, rather than assigning after creation, works in
+    graph mode too, where an ``assign`` would only build an op that never runs.
+    """
 
     def __init__(self, tf, recorded: list):
         self._tf = tf
@@ -47,25 +79,44 @@ class _Injector:
         self._problems: list[str] = []
 
     def __call__(self, next_creator, **kwargs):
-        variable = next_creator(**kwargs)
-        if not variable.trainable:
-            return variable
+        if not self._trainable(kwargs):
+            return next_creator(**kwargs)
         index = len(self._created)
-        self._created.append(variable.name)
+        self._created.append(kwargs.get("name"))  # until the variable's own name is known
+        mismatch = None
         if index < len(self._recorded):
-            name, shape, value = self._recorded[index]
-            if tuple(variable.shape) != tuple(shape):
-                self._problems.append(
-                    f"trainable variable #{index} {variable.name!r} has shape "
-                    f"{tuple(variable.shape)}, but TF1's {name!r} has {tuple(shape)}: "
+            kwargs["initial_value"], mismatch = self._initial_value(self._recorded[index], kwargs)
+        variable = next_creator(**kwargs)
+        self._created[index] = variable.name
+        if mismatch:
+            self._problems.append(f"trainable variable #{index} {variable.name!r} {mismatch}")
+        return variable
+
+    def _initial_value(self, recorded: tuple, kwargs: dict):
+        """(initial value, None): TF1's ``recorded`` value as a constant of the
+        variable's dtype; or (the script's own initial value, why not TF1's).
+
+        Built in init_scope, as the variable builds its own; the script's value
+        is evaluated once, here, so an initializer function does not run twice.
+        """
+        name, shape, value = recorded
+        with self._tf.init_scope():
+            initial = kwargs["initial_value"]
+            initial = self._tf.convert_to_tensor(initial() if callable(initial) else initial, dtype=kwargs.get("dtype"))
+            if tuple(initial.shape) != tuple(shape):
+                return initial, (
+                    f"has shape {tuple(initial.shape)}, but TF1's {name!r} has {tuple(shape)}: "
                     "its initial value was not injected"
                 )
-            else:
-                # init_scope: if created while tracing a tf.function, assign
-                # once, eagerly, rather than on every call of the function.
-                with self._tf.init_scope():
-                    variable.assign(value.astype(variable.dtype.as_numpy_dtype))
-        return variable
+            dtype = initial.dtype.base_dtype
+            return self._tf.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype), None
+
+    def _trainable(self, kwargs) -> bool:
+        """Whether the variable will be trainable: unset means "unless ON_READ"."""
+        trainable = kwargs.get("trainable")
+        if trainable is None:
+            return kwargs.get("synchronization") != self._tf.VariableSynchronization.ON_READ
+        return trainable
 
     def problems(self) -> list[str]:
         """The shape mismatches, plus a count mismatch if there is one."""

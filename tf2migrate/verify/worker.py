@@ -1,6 +1,6 @@
 """Subprocess entry point: run a batch of scripts under TF1 or TF2 semantics.
 
-``python -m tf2migrate.verify.worker --mode tf1|tf2 --jobs JOBS --out OUT``
+``python -m tf2migrate.verify.worker --mode tf1|tf2|tf2graph --jobs JOBS --out OUT``
 
 Scripts are batched into one process because importing TensorFlow takes seconds.
 TensorFlow is imported only here (in :func:`main`, not at import time), never in
@@ -33,7 +33,7 @@ _MAX_DEPTH = 20
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tf2migrate.verify.worker")
-    parser.add_argument("--mode", choices=["tf1", "tf2"], required=True)
+    parser.add_argument("--mode", choices=["tf1", "tf2", "tf2graph"], required=True)
     parser.add_argument("--jobs", required=True, help="pickled list of Job")
     parser.add_argument("--out", required=True, help="ScriptResult pickles are appended here")
     args = parser.parse_args(argv)
@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     tf = _import_tensorflow()
     if args.mode == "tf1":
         from tf2migrate.verify.tf1_mode import Tf1Mode as Mode
+    elif args.mode == "tf2graph":
+        from tf2migrate.verify.tf2graph_mode import Tf2GraphMode as Mode
     else:
         from tf2migrate.verify.tf2_mode import Tf2Mode as Mode
     mode = Mode(tf)
@@ -63,8 +65,9 @@ def main(argv: list[str] | None = None) -> None:
 def _import_tensorflow():
     """Import TF and make it deterministic and single-threaded before any op runs.
 
-    These settings must precede the first op (hence before ``disable_v2_behavior``
-    in tf1 mode); TF raises if a setting is no longer allowed, which we tolerate.
+    These settings must precede the first op (hence the modes' switch to graph
+    mode comes after them); TF raises if a setting is no longer allowed, which we
+    tolerate.
     """
     import tensorflow as tf
 

@@ -1,0 +1,141 @@
+"""``tf.layers.dense(x, 8, …)`` in graph code → a Keras layer created once, called in the computation.
+
+TF1's functional layers create their variables when the graph is built, once.  The
+computation that calls them moves into generated functions that run on every call, so
+the layer object is created where the TF1 statement stood (``h_layer =
+tf.keras.layers.Dense(8, …)``) and the generated function only calls it
+(``h = h_layer(x)``).  Positional arguments are passed by their TF1 names;
+``tf.layers.dropout``'s ``training`` (default False in TF1) is passed at the call.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import GraphFacts, Kind, Statement
+from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+
+LAYERS_TO_KERAS = Rule(
+    "TFM411",
+    "layers-to-keras",
+    "tf.layers.* in graph code → a Keras layer created once and called in the computation.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Creates `tf.keras.layers.Dense(...)` (Conv2D, MaxPooling2D, Dropout, Flatten, …) where "
+    "the TF1 code called `tf.layers.dense(...)`, and calls that layer inside the generated "
+    "function.",
+    why="A generated function runs on every call; creating the layer there would create new "
+    "variables each time. TF1 created them once, when the graph was built.",
+    example="h = tf.layers.dense(x, 8, activation=tf.nn.relu)",
+    instead="h_layer = tf.keras.layers.Dense(units=8, activation=tf.nn.relu)\n...\nh = h_layer(x)",
+)
+register(LAYERS_TO_KERAS)
+
+_CONV = (
+    "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
+    "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer", "bias_regularizer",
+    "activity_regularizer", "kernel_constraint", "bias_constraint", "trainable", "name", "reuse",
+)
+_POOL = ("pool_size", "strides", "padding", "data_format", "name")
+# TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
+LAYER_CLASSES = {
+    "layers.dense": ("Dense", (
+        "units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
+        "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
+        "bias_constraint", "trainable", "name", "reuse",
+    )),
+    "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
+    "layers.flatten": ("Flatten", ("name", "data_format")),
+    "layers.conv1d": ("Conv1D", _CONV),
+    "layers.conv2d": ("Conv2D", _CONV),
+    "layers.conv3d": ("Conv3D", _CONV),
+    "layers.conv2d_transpose": ("Conv2DTranspose", tuple(p for p in _CONV if p != "dilation_rate")),
+    "layers.max_pooling1d": ("MaxPooling1D", _POOL),
+    "layers.max_pooling2d": ("MaxPooling2D", _POOL),
+    "layers.max_pooling3d": ("MaxPooling3D", _POOL),
+    "layers.average_pooling1d": ("AveragePooling1D", _POOL),
+    "layers.average_pooling2d": ("AveragePooling2D", _POOL),
+    "layers.average_pooling3d": ("AveragePooling3D", _POOL),
+}
+_CALL_TIME = {"training"}
+
+
+def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            for call in statement.layer_calls:
+                _plan_layer(module, facts, plan, scope, statement, call, names_in_use)
+
+
+def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
+    path = facts.imports.call_name(call)
+    keras_class, parameters = LAYER_CLASSES[path]  # type: ignore[index]
+    if any(a.star for a in call.args):
+        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} with *args/**kwargs")
+        return
+    positional = [a for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a for a in call.args if a.keyword is not None}  # type: ignore[union-attr]
+    inputs = named.get("inputs") or (positional[0] if positional else None)
+    if inputs is None or len(positional) - 1 > len(parameters):
+        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood")
+        return
+    arguments = dict(zip(parameters, positional[1:]))
+    arguments.update({k: v for k, v in named.items() if k != "inputs"})
+    if "reuse" in arguments:
+        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, "`reuse=` shares variables across layers; not converted")
+        return
+    normalizer = plan.normalizer(facts.imports)
+    constructor = []
+    for name, arg in arguments.items():
+        if name in _CALL_TIME:
+            continue
+        reads, _ = read_and_bound(arg.value)
+        if any((s := scope.graph_statement(n, statement.order)) is not None and s.kind in (Kind.TENSOR, Kind.PLACEHOLDER) for n in reads):
+            facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
+            return
+        constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
+    layer = _fresh(_layer_name(arguments.get("name"), statement), names_in_use)
+    creation = cst.parse_statement(f"{layer} = tf.keras.layers.{keras_class}({', '.join(constructor)})\n", config=module.config_for_parsing)
+    if id(statement.node) not in plan.commented:
+        # the statement's comments describe the layer: they stay with its creation
+        creation = creation.with_changes(leading_lines=statement.node.leading_lines)
+        plan.commented.add(id(statement.node))
+    plan.insert_before.setdefault(id(statement.node), []).append(creation)
+    inputs_index = list(call.args).index(inputs)
+    training = arguments.get("training")
+    training_index = list(call.args).index(training) if training is not None else None
+    default_training = "False" if path == "layers.dropout" else None
+
+    def call_layer(updated: cst.Call) -> cst.BaseExpression:
+        code = module.code_for_node
+        parts = [code(updated.args[inputs_index].value)]
+        if training_index is not None:
+            parts.append(f"training={code(updated.args[training_index].value)}")
+        elif default_training is not None:
+            parts.append(f"training={default_training}")  # TF1's default; Keras' differs
+        return cst.parse_expression(f"{layer}({', '.join(parts)})")
+
+    plan.call_replacements[id(call)] = call_layer
+    plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class} `{layer}`, created once")
+
+
+def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:
+    if name_arg is not None and isinstance(name_arg.value, cst.SimpleString):
+        text = name_arg.value.evaluated_value
+        if isinstance(text, str) and text.isidentifier():
+            return text
+    if len(statement.defines) == 1:
+        return f"{statement.defines[0]}_layer"
+    return "layer"
+
+
+def _fresh(base: str, in_use: set[str]) -> str:
+    name, counter = base, 1
+    while name in in_use:
+        counter += 1
+        name = f"{base}_{counter}"
+    in_use.add(name)
+    return name
