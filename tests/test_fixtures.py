@@ -5,7 +5,7 @@
   named ``noop_*`` must never have an ``after.py``.
 - ``findings.txt`` holds the rendered findings (codes, lines, columns, messages).
 - Stability: migrating ``after.py`` again changes nothing.
-- Execution: ``before.py`` under TF1 semantics and ``after.py`` under TF2 eager, from the
+- Execution (unless ``noexec.txt`` says why not): ``before.py`` under TF1 semantics and ``after.py`` under TF2 eager, from the
   same initial variable values, must compute the same module-level values
   (``tf2migrate.verify``).  All pairs run in one batch per TF mode.
 
@@ -24,7 +24,10 @@ from tf2migrate.diagnostics import Severity
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p.parent for p in FIXTURES.rglob("before.py"))
-EXECUTABLE = [c for c in CASES if (c / "after.py").exists()]
+CHANGED = [c for c in CASES if (c / "after.py").exists()]
+# A case with ``noexec.txt`` (saying why) computes nothing comparable: a library module,
+# or code the installed TensorFlow cannot run in either version (tf.contrib).
+EXECUTABLE = [c for c in CHANGED if not (c / "noexec.txt").exists()]
 
 
 def _id(case: Path) -> str:
@@ -63,7 +66,7 @@ def test_golden(case: Path, update_goldens: bool) -> None:
         assert not any(f.severity is Severity.ERROR for f in findings)
 
 
-@pytest.mark.parametrize("case", EXECUTABLE, ids=_id)
+@pytest.mark.parametrize("case", CHANGED, ids=_id)
 def test_second_run_changes_nothing(case: Path) -> None:
     after = (case / "after.py").read_text(encoding="utf-8")
     again, findings = migrate_source(after, "after.py")
@@ -71,6 +74,11 @@ def test_second_run_changes_nothing(case: Path) -> None:
     first_run_blocked = " TFM3" in (case / "findings.txt").read_text(encoding="utf-8")
     if not first_run_blocked:  # a graph kept on TF1 is still reported; a migrated one is clean
         assert not [f for f in findings if f.severity is Severity.ERROR]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if (c / "noexec.txt").exists()], ids=_id)
+def test_noexec_cases_say_why(case: Path) -> None:
+    assert len((case / "noexec.txt").read_text(encoding="utf-8").strip()) > 20
 
 
 def test_fixture_counts() -> None:
