@@ -27,7 +27,7 @@ from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
-from tf2migrate.rewrites.tf_names import TfNameNormalizer
+from tf2migrate.rewrites.tf_names import TfNameNormalizer, tf1_evidence
 
 
 class MigrationResult(NamedTuple):
@@ -64,7 +64,8 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     facts = analyze(module, imports)
     reads, binds = read_and_bound(module)
     module_names = set(reads) | set(binds)
-    plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module))
+    root_is_tf1 = tf1_evidence(module, imports)
+    plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if graph and not facts.blockers:
         find_escapes(facts)
@@ -75,9 +76,9 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         plan_cleanup(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
-        plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main)
+        plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
         plan_compat_fallback(module, facts, plan)
-    elif not graph and not _uses_tf1_api(module, imports):
+    elif not graph and not _uses_tf1_api(module, imports, root_is_tf1):
         return MigrationResult(source, [])  # TF2 code (or TF that needs no change)
     plan_tf_import(module, facts, plan, module_names)
     new_module = module.visit(PlanApplier(plan, imports))
@@ -107,9 +108,11 @@ def _findings(raw, positions, path: str) -> list[Diagnostic]:
     return _sorted_unique(out)
 
 
-def _uses_tf1_api(module: cst.Module, imports) -> bool:
+def _uses_tf1_api(module: cst.Module, imports, root_is_tf1: bool) -> bool:
     """Does any TF reference need a TF2 rewrite?  (A dry run of the renamer.)"""
-    probe = TfNameNormalizer(imports)
+    if root_is_tf1:
+        return True
+    probe = TfNameNormalizer(imports, root_is_tf1=False)
     module.visit(probe)
     return bool(probe.log.findings)
 

@@ -40,9 +40,10 @@ class Plan:
     call_replacements: dict[int, object] = field(default_factory=dict)
     # moved statements whose comments were already written (once, not in every function)
     commented: set[int] = field(default_factory=set)
+    root_is_tf1: bool = True  # see TfNameNormalizer
 
     def normalizer(self, imports: TfImports) -> TfNameNormalizer:
-        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main, self.call_replacements)
+        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main, self.call_replacements, self.root_is_tf1)
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
@@ -55,7 +56,7 @@ class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
     def __init__(self, plan: Plan, imports: TfImports) -> None:
-        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements)
+        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
         self.plan = plan
         # Nodes this pass creates and recognises later by identity; held here so that
         # their ids are not reused by other nodes once they leave the tree.

@@ -29,6 +29,10 @@ def _strip_v1(path: str) -> str:
     return path
 
 
+def _is_v1(path: str) -> bool:
+    return path == V1_PREFIX or path.startswith(V1_PREFIX + ".")
+
+
 def _tf_relative(dotted: str) -> str | None:
     """``tensorflow.compat.v1.nn`` → ``compat.v1.nn``; non-TF modules → None."""
     if dotted == TF_ROOT:
@@ -46,6 +50,9 @@ class TfImports:
     aliases: dict[str, str] = field(default_factory=dict)
     # the import statements that bind them, so a rewrite can replace them
     statements: list[cst.SimpleStatementLine] = field(default_factory=list)
+    # local names imported from ``tensorflow.compat.v1``: references through them mean
+    # TF1 semantics whatever the rest of the file looks like
+    v1_aliases: set[str] = field(default_factory=set)
     # True where some import of TensorFlow is something we do not model (``from
     # tensorflow import *``, ``import tensorflow.python...``): rewrites must not assume
     # they know every TF name.
@@ -74,6 +81,12 @@ class TfImports:
             if stripped == full:
                 return full
             full = stripped
+
+    def is_explicit_v1(self, node: cst.BaseExpression) -> bool:
+        """Is this reference TF1 by how it is written (``tf.compat.v1.X``, or through an
+        alias of ``tensorflow.compat.v1``)?"""
+        dotted = get_full_name_for_node(node) or ""
+        return dotted.partition(".")[0] in self.v1_aliases or ".compat.v1." in f".{dotted}."
 
     def call_name(self, node: cst.CSTNode) -> str | None:
         """Canonical name of the function a Call calls, if it is a TF symbol."""
@@ -112,6 +125,8 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
         if alias.asname is not None:
             local = alias.asname.name.value  # type: ignore[union-attr]
             facts.aliases[local] = _strip_v1(relative)
+            if _is_v1(relative):
+                facts.v1_aliases.add(local)
         else:
             # ``import tensorflow.compat.v1`` binds ``tensorflow`` (the root).
             facts.aliases[TF_ROOT] = ""
@@ -132,4 +147,6 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
         local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]
         path = ".".join(p for p in (relative, name) if p)
         facts.aliases[local] = _strip_v1(path)
+        if _is_v1(path):
+            facts.v1_aliases.add(local)
     return True

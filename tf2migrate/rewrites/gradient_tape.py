@@ -110,7 +110,7 @@ class _GradientCallRewriter(TfNameNormalizer):
 
     def __init__(self, ctx: BodyContext, tape: str) -> None:
         plan = ctx.plan
-        super().__init__(ctx.imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements)
+        super().__init__(ctx.imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
         self.ctx = ctx
         self.tape = tape
         self.single_source_index0: set[int] = set()

@@ -195,8 +195,12 @@ class TfNameNormalizer(cst.CSTTransformer):
         absl_names: dict[str, str] | None = None,
         module_defines_main: bool = False,
         call_replacements: dict | None = None,
+        root_is_tf1: bool = True,
     ) -> None:
         super().__init__()
+        # Whether ``tf.X`` (through ``import tensorflow``) means TF1 in this file: a name
+        # valid in both versions (``tf.nn.dropout(x, 0.5)``) is rewritten only then.
+        self.root_is_tf1 = root_is_tf1
         self.module_defines_main = module_defines_main
         # calls another rewrite replaces whole (tf.layers → Keras): id → f(updated call)
         self.call_replacements = call_replacements or {}
@@ -227,9 +231,16 @@ class TfNameNormalizer(cst.CSTTransformer):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
+    def _means_tf1(self, node: cst.BaseExpression, path: str) -> bool:
+        """TF2 also has ``tf.<path>``: only TF1 code needs its call sites rewritten."""
+        return path not in _KNOWN_PATHS or self.root_is_tf1 or self.tf.is_explicit_v1(node)
+
     def visit_Call(self, node: cst.Call) -> None:
         path = self.tf.canonical(node.func)
-        if path is not None and (_needs_call_fix(path) or path == "app.run" or id(node) in self.call_replacements):
+        if path is None:
+            return
+        fix = _needs_call_fix(path) and self._means_tf1(node.func, path)
+        if fix or path == "app.run" or id(node) in self.call_replacements:
             self._calls_handled.add(id(node.func))
 
     def _app_run(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -259,7 +270,7 @@ class TfNameNormalizer(cst.CSTTransformer):
             return updated
         if id(original) in self._calls_handled:
             return updated  # rewritten with its arguments in leave_Call
-        if _needs_call_fix(path) and path not in SAME_IN_TF2:
+        if _needs_call_fix(path) and path not in SAME_IN_TF2 and self._means_tf1(original, path):
             # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
             target = Target(f"tf.compat.v1.{path}", "compat")
         else:
@@ -438,10 +449,60 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         if renamed is None or labels is None:
             return None
         # TF1's op does not backpropagate into labels; TF2's does.
+        if _is_stop_gradient(labels.value):
+            return renamed
         stopped = cst.parse_expression(f"tf.stop_gradient({code(labels.value)})")
         changes.append("labels wrapped in tf.stop_gradient (TF1 did not backpropagate into labels)")
         return renamed.with_changes(args=[a.with_changes(value=stopped) if a is labels else a for a in renamed.args])
     return None
+
+
+def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
+
+
+def tf1_evidence(module: cst.Module, imports: TfImports) -> bool:
+    """Does the file use ``tf.X`` as TF1?  Only unambiguous signs count: a name TF2 does
+    not have (``tf.placeholder``, ``tf.log``), or a keyword TF2's namesake refuses
+    (``keep_dims=``).  Our own output has neither, so a second run leaves it alone."""
+    finder = _EvidenceFinder(imports)
+    module.visit(finder)
+    return finder.found
+
+
+class _EvidenceFinder(cst.CSTVisitor):
+    def __init__(self, imports: TfImports) -> None:
+        self.tf = imports
+        self.found = False
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._check(node)
+        return not self.found and self.tf.canonical(node) is None
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._check(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        path = self.tf.canonical(node.func)
+        if path in DIFFERENT_IN_TF2 and not self.tf.is_explicit_v1(node.func):
+            tf2_params = DIFFERENT_IN_TF2[path][1]
+            keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+            if tf2_params is not None and not keywords <= set(tf2_params):
+                self.found = True
+
+    def _check(self, node: cst.BaseExpression) -> None:
+        path = self.tf.canonical(node)
+        if path is None or self.tf.is_explicit_v1(node):
+            return
+        if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES:
+            if tf2_target(path).kind in ("renamed", "compat", "absl", "removed"):
+                self.found = True
 
 
 def _expression(code: str, like: cst.BaseExpression) -> cst.BaseExpression:
