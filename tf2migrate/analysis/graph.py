@@ -285,6 +285,49 @@ def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
     return finder.calls
 
 
+class _NodeIndex(cst.CSTVisitor):
+    """One walk over the module that files away the nodes the analysis asks about, each
+    with the function it belongs to, so no later step walks the whole tree again."""
+
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+        self.assigns: list[tuple[cst.Assign, cst.FunctionDef | None]] = []
+        self.with_items: list[cst.WithItem] = []
+        self.classes: list[cst.ClassDef] = []
+        self.functions: list[cst.FunctionDef] = []  # outside classes
+        self.returns: dict[int, list[cst.Return]] = {}
+        self._functions: list[cst.FunctionDef] = []
+        self._class_depth = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if not self._class_depth:
+            self.functions.append(node)
+        self._functions.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._functions.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(node)
+        self._class_depth += 1
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._class_depth -= 1
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.assigns.append((node, self._functions[-1] if self._functions else None))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        self.with_items.append(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self._functions:
+            self.returns.setdefault(id(self._functions[-1]), []).append(node)
+
+
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
@@ -292,6 +335,15 @@ class GraphAnalyzer:
         self.module = module
         self.tf = imports
         self.facts = GraphFacts(imports)
+        self.index = _NodeIndex()
+        module.visit(self.index)
+        self._graph_names = {
+            t.target.value
+            for node, _ in self.index.assigns
+            if isinstance(node.value, cst.Call) and self.tf.call_name(node.value) == "Graph"
+            for t in node.targets
+            if isinstance(t.target, cst.Name)
+        }
 
     # ----------------------------------------------------------------- helpers
     def _is_variable_call(self, call: cst.Call) -> bool:
@@ -336,7 +388,7 @@ class GraphAnalyzer:
                         helper.uses_gradients = changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
-        returns = [n for n in _walk(function.body, stop_at_defs=True) if isinstance(n, cst.Return)]
+        returns = self.index.returns.get(id(function), [])
         return bool(returns) and all(
             r.value is not None and self._expression_kind(r.value) == "tensor" for r in returns
         )
@@ -362,7 +414,7 @@ class GraphAnalyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
-        function_scopes = self._function_scopes(self.module.body)
+        function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
         self._check_classes()
@@ -376,53 +428,41 @@ class GraphAnalyzer:
         return self.facts
 
     def _collect_session_and_config_names(self) -> None:
-        for call in calls_in(self.module, enter_defs=True):
-            name = self.tf.call_name(call)
-            if name in V1_SWITCH_CALLS:
+        for call in self.index.calls:
+            if self.tf.call_name(call) in V1_SWITCH_CALLS:
                 self.facts.v1_switches.append(call)
-        for node in _walk(self.module):
-            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-                name = self.tf.call_name(node.value)
-                targets = [t.target for t in node.targets]
-                if name in SESSION_CALLS:
-                    for t in targets:
-                        if isinstance(t, cst.Name):
-                            self.facts.session_names.add(t.value)
-                elif name in CONFIG_CALLS:
-                    for t in targets:
-                        if isinstance(t, cst.Name):
-                            self.facts.config_names.add(t.value)
-            elif isinstance(node, cst.WithItem) and node.asname is not None:
-                if self._is_session_context(node.item) and isinstance(node.asname.name, cst.Name):
-                    self.facts.session_names.add(node.asname.name.value)
+        for node, _ in self.index.assigns:
+            if not isinstance(node.value, cst.Call):
+                continue
+            name = self.tf.call_name(node.value)
+            names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+            if name in SESSION_CALLS:
+                self.facts.session_names |= names
+            elif name in CONFIG_CALLS:
+                self.facts.config_names |= names
+        for item in self.index.with_items:
+            if item.asname is not None and isinstance(item.asname.name, cst.Name) and self._is_session_context(item.item):
+                self.facts.session_names.add(item.asname.name.value)
 
     def _check_classes(self) -> None:
-        for node in _walk(self.module):
-            if isinstance(node, cst.ClassDef):
-                for call in calls_in(node, enter_defs=True):
-                    name = self.tf.call_name(call)
-                    if name in PLACEHOLDER_CALLS or name in SESSION_CALLS:
-                        self.facts.block(
-                            call,
-                            blockers.CLASS_BASED_GRAPH,
-                            f"`{name}` inside class `{node.name.value}`: class-based graphs are not converted yet",
-                        )
-                        break
+        for node in self.index.classes:
+            for call in calls_in(node, enter_defs=True):
+                name = self.tf.call_name(call)
+                if name in PLACEHOLDER_CALLS or name in SESSION_CALLS:
+                    self.facts.block(
+                        call,
+                        blockers.CLASS_BASED_GRAPH,
+                        f"`{name}` inside class `{node.name.value}`: class-based graphs are not converted yet",
+                    )
+                    break
 
-    def _function_scopes(self, body) -> list[cst.FunctionDef]:
+    def _function_scopes(self) -> list[cst.FunctionDef]:
         """Functions (at any depth, outside classes) that build or run their own graph."""
-        found: list[cst.FunctionDef] = []
-        for statement in body:
-            for node in _walk(statement, skip_classes=True):
-                if isinstance(node, cst.FunctionDef):
-                    own = [
-                        c
-                        for c in calls_in(node.body)
-                        if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS
-                    ]
-                    if own:
-                        found.append(node)
-        return found
+        return [
+            node
+            for node in self.index.functions
+            if any(self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in calls_in(node.body))
+        ]
 
     # ------------------------------------------------------- contexts (with)
     def _is_session_context(self, expr: cst.BaseExpression) -> bool:
@@ -478,13 +518,6 @@ class GraphAnalyzer:
         return out
 
     def _analyze_scope(self, scope: Scope, body) -> None:
-        self._graph_names = {
-            t.target.value
-            for node in _walk(scope.owner)
-            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and self.tf.call_name(node.value) == "Graph"
-            for t in node.targets
-            if isinstance(t.target, cst.Name)
-        }
         for order, node in enumerate(self._effective(body, scope)):
             statement = self._classify(node, order, scope)
             scope.statements.append(statement)
@@ -679,7 +712,7 @@ class GraphAnalyzer:
         if not isinstance(node.body[0], cst.Assign):
             return False
         others = [c for c in calls if c not in layer_calls and self._is_variable_call(c)]
-        nested = any(isinstance(n, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)) for n in _walk(node))
+        nested = m.findall(node, m.Lambda() | m.ListComp() | m.GeneratorExp() | m.DictComp() | m.SetComp())
         return not others and not nested
 
     def _single_call(self, node, names) -> bool:
@@ -719,17 +752,9 @@ class GraphAnalyzer:
                 statement.node.visit(finder)
 
     def _collect_feed_dicts(self) -> None:
-        for scope in self.facts.scopes:
-            self._feed_dicts_in(scope.owner, None)
-
-    def _feed_dicts_in(self, root: cst.CSTNode, function: cst.FunctionDef | None) -> None:
-        for node in _walk(root, stop_at_defs=True):
-            if isinstance(node, cst.FunctionDef) and node is not root:
-                self._feed_dicts_in(node.body, node)
-                continue
+        for node, function in self.index.assigns:
             if (
-                isinstance(node, cst.Assign)
-                and isinstance(node.value, cst.Dict)
+                isinstance(node.value, cst.Dict)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0].target, cst.Name)
                 and node.value.elements
@@ -852,20 +877,6 @@ def _root_name(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, (cst.Attribute, cst.Subscript)):
         expr = expr.value
     return expr.value if isinstance(expr, cst.Name) else None
-
-
-def _walk(node: cst.CSTNode, skip_classes: bool = False, stop_at_defs: bool = False):
-    """Pre-order walk over a subtree (children of nested defs are still yielded unless
-    ``stop_at_defs``, in which case the def itself is yielded but not entered)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if skip_classes and isinstance(current, cst.ClassDef):
-            continue
-        if stop_at_defs and isinstance(current, cst.FunctionDef) and current is not node:
-            continue
-        stack.extend(reversed(current.children))
 
 
 def analyze(module: cst.Module, imports: TfImports) -> GraphFacts:

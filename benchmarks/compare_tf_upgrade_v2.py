@@ -1,0 +1,125 @@
+"""Run tf2migrate and TensorFlow's tf_upgrade_v2 on the same tree, in one run, and compare.
+
+    python benchmarks/compare_tf_upgrade_v2.py TREE [TREE ...] [--jobs N]
+
+For each tree, both tools rewrite their own copy (the tree itself is never touched), and
+the script prints, for both: exit status, wall time, peak memory of the tool's largest process, files
+missing from the output (a tool that stopped early), changed, emptied (a tool that failed and wrote nothing), files that fail to parse
+afterwards, how many ``tf.compat.v1`` references the output still holds (fewer is better:
+each one is TF1 API left in the code; tf2migrate's one ``disable_eager_execution()`` per
+file kept on TF1 is counted apart, as "graph mode"), and graph machinery left behind
+(``Session``, ``placeholder``, ``tf.gradients`` calls).  Needs
+TensorFlow installed (for tf_upgrade_v2); tf2migrate itself does not import it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+COMPAT = re.compile(r"\bcompat\.v1\b")
+GRAPH_MACHINERY = re.compile(r"\b(Session|InteractiveSession|placeholder|gradients)\s*\(")
+
+
+def _python_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.py") if ".git" not in p.parts)
+
+
+_MEASURE = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
+    "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, code)\n"
+)
+
+
+def _measure(command: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS (MB) of the largest process the command ran, exit status;
+    measured in a fresh process so each tool's figures are its own."""
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True)
+    seconds, peak, code = out.stdout.split()
+    return float(seconds), float(peak), int(code)
+
+
+def _scan(root: Path, original: Path) -> dict:
+    changed = unparsable = emptied = compat = machinery = switched = 0
+    missing = sum(1 for p in _python_files(original) if not (root / p.relative_to(original)).exists())
+    for path in _python_files(root):
+        data = path.read_bytes()
+        text = data.decode("utf-8", errors="replace")
+        source = original / path.relative_to(root)
+        if source.exists() and source.read_bytes() != data:
+            changed += 1
+            if not data.strip() and source.read_bytes().strip():
+                emptied += 1  # a tool that failed on the file and wrote nothing
+        try:
+            ast.parse(text)
+        except SyntaxError:
+            unparsable += 1
+            continue
+        # tf2migrate's one graph-mode switch per file kept on TF1 is counted apart
+        switches = text.count("tf.compat.v1.disable_eager_execution()")
+        switched += bool(switches)
+        compat += len(COMPAT.findall(text)) - switches
+        machinery += len(GRAPH_MACHINERY.findall(text))
+    return {
+        "missing": missing,
+        "changed": changed,
+        "emptied": emptied,
+        "unparsable": unparsable,
+        "compat_v1": compat,
+        "switched": switched,
+        "graph_machinery": machinery,
+    }
+
+
+def compare(tree: Path, jobs: int) -> None:
+    files = _python_files(tree)
+    lines = sum(len(p.read_bytes().splitlines()) for p in files)
+    with tempfile.TemporaryDirectory() as scratch:
+        ours = Path(scratch) / "tf2migrate"
+        theirs = Path(scratch) / "tf_upgrade_v2"
+        shutil.copytree(tree, ours, symlinks=True)
+        upgrade = shutil.which("tf_upgrade_v2") or str(Path(sys.executable).parent / "tf_upgrade_v2")
+        rows = {
+            "tf_upgrade_v2": _measure(
+                [upgrade, "--intree", str(tree), "--outtree", str(theirs), "--reportfile", os.devnull, "--no_import_rename"]
+            )
+            if Path(upgrade).exists()
+            else None,
+            "tf2migrate": _measure([sys.executable, "-m", "tf2migrate", "--fix", "--jobs", str(jobs), str(ours)]),
+        }
+        print(f"\n{tree}: {len(files)} .py files, {lines} lines")
+        header = ("exit", "seconds", "peak MB", "missing", "changed", "emptied", "unparsable", "compat.v1", "graph mode", "graph left")
+        print(f"{'tool':<15}" + "".join(f"{h:>11}" for h in header))
+        base = _scan(tree, tree)
+        print(f"{'(original)':<15}" + " " * 77 + f"{base['unparsable']:>11}{base['compat_v1']:>11}{'':>11}{base['graph_machinery']:>11}")
+        for name, measured in rows.items():
+            if measured is None:
+                print(f"{name:<15} not installed")
+                continue
+            seconds, peak, code = measured
+            stats = _scan(ours if name == "tf2migrate" else theirs, tree)
+            values = (code, f"{seconds:.1f}", f"{peak:.0f}", stats["missing"], stats["changed"], stats["emptied"], stats["unparsable"],
+                      stats["compat_v1"], stats["switched"], stats["graph_machinery"])
+            print(f"{name:<15}" + "".join(f"{v:>11}" for v in values))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="+", type=Path)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    for tree in args.trees:
+        compare(tree, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
