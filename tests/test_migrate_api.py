@@ -93,3 +93,12 @@ def test_every_output_parses_and_every_code_is_documented():
         assert rule(finding.code).summary
     for r in all_rules():
         assert r.code.startswith("TFM") and len(r.code) == 6 and r.name and r.explain()
+
+
+def test_method_of_a_call_result_is_not_a_tf_symbol():
+    """``tf.train.AdamOptimizer(lr).minimize`` is a method call on an optimizer object,
+    not a symbol ``tf.train.AdamOptimizer.minimize``: the call must survive."""
+    source = "import tensorflow as tf\nstep = tf.train.AdamOptimizer(0.1).minimize(loss)\nops = tf.get_default_graph().get_operations()\n"
+    new, _ = migrate_source(source)
+    assert "tf.compat.v1.train.AdamOptimizer(0.1).minimize(loss)" in new
+    assert "tf.compat.v1.get_default_graph().get_operations()" in new

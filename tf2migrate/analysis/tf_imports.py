@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 TF_ROOT = "tensorflow"
@@ -27,6 +26,21 @@ def _strip_v1(path: str) -> str:
     if path.startswith(V1_PREFIX + "."):
         return path[len(V1_PREFIX) + 1 :]
     return path
+
+
+def dotted_name(node: cst.CSTNode) -> str | None:
+    """``a.b.c`` for a chain of plain attributes on a name, else None.
+
+    (libcst's get_full_name_for_node also names ``f(x).attr`` as ``f.attr``, which
+    would make ``tf.train.AdamOptimizer(lr).minimize`` look like a TF symbol.)"""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
 
 
 def _is_v1(path: str) -> bool:
@@ -64,9 +78,7 @@ class TfImports:
 
     def canonical(self, node: cst.BaseExpression) -> str | None:
         """The canonical TF1 path of a Name/Attribute expression, or None if not TF."""
-        if not m.matches(node, m.Name() | m.Attribute()):
-            return None
-        dotted = get_full_name_for_node(node)
+        dotted = dotted_name(node)
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
@@ -85,7 +97,7 @@ class TfImports:
     def is_explicit_v1(self, node: cst.BaseExpression) -> bool:
         """Is this reference TF1 by how it is written (``tf.compat.v1.X``, or through an
         alias of ``tensorflow.compat.v1``)?"""
-        dotted = get_full_name_for_node(node) or ""
+        dotted = dotted_name(node) or ""
         return dotted.partition(".")[0] in self.v1_aliases or ".compat.v1." in f".{dotted}."
 
     def call_name(self, node: cst.CSTNode) -> str | None:
