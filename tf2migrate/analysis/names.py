@@ -124,3 +124,13 @@ def assigned_names(statement: cst.CSTNode) -> list[str]:
             elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
                 add(small.target)
     return names
+
+
+def fresh_name(base: str, in_use: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3`` …: the first not in use; it is then in use."""
+    name, counter = base, 1
+    while name in in_use:
+        counter += 1
+        name = f"{base}_{counter}"
+    in_use.add(name)
+    return name

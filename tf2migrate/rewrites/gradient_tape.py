@@ -23,6 +23,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GRADIENT_OPTIONS_DROPPED, GraphFacts, Statement, call_argument
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.names import fresh_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
@@ -200,15 +201,6 @@ def _computes_own_target(statement: Statement) -> bool:
     return any(not _is_names(_gradient_args(call)[0]) for call in statement.gradient_calls)
 
 
-def _fresh(base: str, in_use: set[str]) -> str:
-    name, counter = base, 1
-    while name in in_use:
-        counter += 1
-        name = f"{base}_{counter}"
-    in_use.add(name)
-    return name
-
-
 def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:
     """Lines of the function body for the statements (normalised), or None if blocked."""
     groups = _groups(statements)
@@ -219,7 +211,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     watch_after: dict[int, list[str]] = {}
     defined_at: dict[str, int] = {}
     group_of = {i: g for g, members in enumerate(groups) for i in members}
-    tape_names = [_fresh(f"tape_{k + 1}" if several else "tape", ctx.names_in_use) for k in range(len(groups))]
+    tape_names = [fresh_name(f"tape_{k + 1}" if several else "tape", ctx.names_in_use) for k in range(len(groups))]
 
     for index, statement in enumerate(statements):
         group = group_of.get(index)
@@ -306,4 +298,3 @@ def _check_call(call: cst.Call, ctx: BodyContext) -> bool:
     if dropped:
         ctx.plan.note(call, GRADIENT_OPTION_DROPPED.code, "dropped " + ", ".join(f"`{d}=`" for d in dropped))
     return True
-

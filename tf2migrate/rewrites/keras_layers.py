@@ -14,7 +14,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Statement
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 
@@ -97,7 +97,7 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
-    layer = _fresh(_layer_name(arguments.get("name"), statement), names_in_use)
+    layer = fresh_name(_layer_name(arguments.get("name"), statement), names_in_use)
     creation = cst.parse_statement(f"{layer} = tf.keras.layers.{keras_class}({', '.join(constructor)})\n", config=module.config_for_parsing)
     if id(statement.node) not in plan.commented:
         # the statement's comments describe the layer: they stay with its creation
@@ -130,12 +130,3 @@ def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:
     if len(statement.defines) == 1:
         return f"{statement.defines[0]}_layer"
     return "layer"
-
-
-def _fresh(base: str, in_use: set[str]) -> str:
-    name, counter = base, 1
-    while name in in_use:
-        counter += 1
-        name = f"{base}_{counter}"
-    in_use.add(name)
-    return name

@@ -24,7 +24,7 @@ from tf2migrate.analysis.graph import (
     Statement,
     lookup_graph_name,
 )
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape
@@ -219,7 +219,7 @@ class SessionFunctions:
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return None
-        name = _fresh("compute_" + _hint(leaves), self.names_in_use)
+        name = fresh_name("compute_" + _hint(leaves), self.names_in_use)
         anchor_candidates = [*body, *placeholders]
         anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
         generated = Generated(
@@ -503,15 +503,6 @@ _OPERATOR_WORDS = {
     cst.Power: "pow",
     cst.MatrixMultiply: "matmul",
 }
-
-
-def _fresh(base: str, in_use: set[str]) -> str:
-    name, counter = base, 1
-    while name in in_use:
-        counter += 1
-        name = f"{base}_{counter}"
-    in_use.add(name)
-    return name
 
 
 def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
