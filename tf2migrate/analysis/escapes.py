@@ -60,6 +60,25 @@ class _EscapeFinder(cst.CSTVisitor):
     def visit_Param(self, node: cst.Param) -> None:
         self.not_references.add(id(node.name))
 
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._binding(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._binding(node.name)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._binding(node.target)
+
+    def _binding(self, target: cst.BaseExpression) -> None:
+        """A name being assigned is not read (``u, f = sess.run([u, f])`` rebinds them)."""
+        if isinstance(target, cst.Name):
+            self.not_references.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._binding(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._binding(target.value)
+
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self.not_references:
             return
@@ -76,10 +95,15 @@ class _EscapeFinder(cst.CSTVisitor):
             if name in current.bindings:
                 target = current.resolve(name, before)
                 if target is not None and target.kind in VANISHING_KINDS and target.defines:
+                    what = (
+                        "a loop variable of graph-building code"
+                        if name in target.loop_targets
+                        else f"a {target.kind.value}" if target.kind is not Kind.TENSOR else "defined by graph-building code"
+                    )
                     self.facts.block(
                         node,
                         blockers.GRAPH_VALUE_OUTSIDE_RUN,
-                        f"`{name}` ({target.kind.value}) is used outside a Session run",
+                        f"`{name}` ({what}) is read outside a Session run; it does not exist once the graph code moves into functions",
                     )
                 return
             current = current.parent

@@ -98,6 +98,16 @@ UNSUPPORTED_CALLS = frozenset(
 # TF calls that give Python objects or configure the runtime rather than build tensors.
 PYTHON_VALUE_CALLS = frozenset({"set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType"})
 PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
+# Attributes of a graph tensor that are Python values fixed while the graph is built.
+STATIC_TENSOR_ATTRIBUTES = frozenset({"shape", "get_shape", "dtype", "name", "op", "graph", "device"})
+# Builtins without side effects, safe to run again on every call of a generated function.
+PURE_BUILTINS = frozenset(
+    {
+        "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "zip",
+        "enumerate", "min", "max", "abs", "sum", "sorted", "reversed", "isinstance", "round",
+        "map", "filter", "any", "all", "slice", "complex", "pow", "divmod",
+    }
+)
 # Contexts that only name or place graph ops: eager values do not depend on them.
 NAMING_CONTEXTS = frozenset({"name_scope", "device"})
 GRADIENT_CALLS = frozenset({"gradients"})
@@ -144,6 +154,8 @@ class Statement:
     value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
     compound: bool = False
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
+    # Python names a graph-building block binds (its loop variables): not graph values
+    loop_targets: tuple[str, ...] = ()
 
 
 @dataclass
@@ -193,7 +205,7 @@ class Scope:
 
     def graph_statement(self, name: str, before: int | None) -> Statement | None:
         statement = self.resolve(name, before)
-        if statement is not None and statement.kind in GRAPH_KINDS:
+        if statement is not None and statement.kind in GRAPH_KINDS and name not in statement.loop_targets:
             return statement
         return None
 
@@ -228,6 +240,8 @@ class GraphFacts:
     blockers: list[Blocker] = field(default_factory=list)
     # Sites the rewrites report on (for the findings they emit).
     v1_switches: list[cst.Call] = field(default_factory=list)
+    # session blocks nested in other code (``if __name__ == "__main__":``), opened up too
+    nested_session_blocks: list[cst.With] = field(default_factory=list)
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
 
@@ -293,6 +307,7 @@ class _NodeIndex(cst.CSTVisitor):
         self.calls: list[cst.Call] = []
         self.assigns: list[tuple[cst.Assign, cst.FunctionDef | None]] = []
         self.with_items: list[cst.WithItem] = []
+        self.withs: list[cst.With] = []  # outside classes
         self.classes: list[cst.ClassDef] = []
         self.functions: list[cst.FunctionDef] = []  # outside classes
         self.returns: dict[int, list[cst.Return]] = {}
@@ -322,6 +337,10 @@ class _NodeIndex(cst.CSTVisitor):
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         self.with_items.append(node)
+
+    def visit_With(self, node: cst.With) -> None:
+        if not self._class_depth:
+            self.withs.append(node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if self._functions:
@@ -425,6 +444,10 @@ class GraphAnalyzer:
             self._analyze_scope(scope, function.body.body)
         self._find_run_sites()
         self._collect_feed_dicts()
+        opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
+        self.facts.nested_session_blocks = [
+            w for w in self.index.withs if id(w) not in opened and all(self._is_session_context(i.item) for i in w.items)
+        ]
         return self.facts
 
     def _collect_session_and_config_names(self) -> None:
@@ -527,8 +550,17 @@ class GraphAnalyzer:
                 top_binds.add(node.name.value)
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
-            for name in set(binds) - top_binds:
-                scope.nested_bindings.setdefault(name, []).append(order)
+            mutated = {
+                _root_name(target)
+                for target in (
+                    [t.target for t in m.findall(node, m.AssignTarget())]
+                    + [a.target for a in m.findall(node, m.AugAssign())]
+                )
+                if isinstance(target, (cst.Subscript, cst.Attribute))
+            }
+            # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
+            for name in (set(binds) - top_binds) | (mutated - {None}):
+                scope.nested_bindings.setdefault(name, []).append(order)  # type: ignore[arg-type]
         self.facts.scopes.append(scope)
 
     def _classify(self, node: cst.BaseStatement, order: int, scope: Scope) -> Statement:
@@ -690,9 +722,15 @@ class GraphAnalyzer:
                 if reads_graph_tensor:
                     self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, "a graph tensor is stored into an attribute or item")
                 return statement
+        if not self._movable(node, calls, scope, statement.order):
+            return statement
         statement.kind = Kind.TENSOR
         statement.defines = tuple(assigned_names(node)) if is_assignment else tuple(dict.fromkeys(binds))
         statement.compound = not is_assignment
+        if statement.compound:
+            statement.loop_targets = tuple(
+                dict.fromkeys(n for loop in m.findall(node, m.For()) for n in _target_names(loop.target))
+            )
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
         statement.calls_gradient_helper = any(
             (h := self._helper_for(c)) is not None and h.uses_gradients for c in calls
@@ -702,6 +740,41 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
         statement.value_kind = self._value_kind(node)
         return statement
+
+    def _movable(self, node: cst.BaseStatement, calls: list[cst.Call], scope: Scope, order: int) -> bool:
+        """Graph-building code moves into functions that run on every call; refuse what
+        would then change meaning: Python values read off graph tensors (static shapes,
+        names), which exist only while building, and Python side effects, which TF1 ran
+        once."""
+        for attribute in m.findall(node, m.Attribute(value=m.Name(), attr=m.Name())):
+            if attribute.attr.value in STATIC_TENSOR_ATTRIBUTES:
+                target = scope.graph_statement(attribute.value.value, order)
+                if target is not None and target.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
+                    self.facts.block(
+                        attribute,
+                        blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                        f"`{attribute.value.value}.{attribute.attr.value}` is a Python value read off a graph tensor while "
+                        "the graph is built; it does not exist once the computation moves into a function",
+                    )
+                    return False
+        for call in calls:
+            if self.tf.call_name(call) is not None or self._helper_for(call) is not None:
+                continue
+            func = call.func
+            if isinstance(func, cst.Name) and func.value in PURE_BUILTINS:
+                continue
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                owner = func.value.value
+                if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
+                    continue  # NumPy/math functions, or a method of a graph tensor or variable
+            self.facts.block(
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "a Python call in graph-building code would run on every call of the generated "
+                "function (TF1 ran it once, while building the graph)",
+            )
+            return False
+        return True
 
     def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:
         """tf.layers calls in a plain assignment, and no other variable creation: each
@@ -871,6 +944,14 @@ def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope
         current = current.parent
         before = None
     return None
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    return []
 
 
 def _root_name(expr: cst.BaseExpression) -> str | None:

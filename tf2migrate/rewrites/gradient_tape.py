@@ -197,8 +197,16 @@ def _groups(statements: list[Statement]) -> list[list[int]]:
     return groups
 
 
+_NESTED_SCOPES = m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.Lambda()
+
+
 def _computes_own_target(statement: Statement) -> bool:
-    return any(not _is_names(_gradient_args(call)[0]) for call in statement.gradient_calls)
+    """Is a gradient target computed within the statement itself (an inline expression,
+    or anything inside a comprehension, which may also ask the tape many times)?"""
+    if any(not _is_names(_gradient_args(call)[0]) for call in statement.gradient_calls):
+        return True
+    nested_calls = {id(c) for scope in m.findall(statement.node, _NESTED_SCOPES) for c in m.findall(scope, m.Call())}
+    return any(id(call) in nested_calls for call in statement.gradient_calls)
 
 
 def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:

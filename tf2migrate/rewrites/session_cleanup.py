@@ -59,6 +59,9 @@ register(SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED
 
 def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     switches = {id(c) for c in facts.v1_switches}
+    for with_node in facts.nested_session_blocks:
+        plan.unwrap.add(id(with_node))
+        plan.note(with_node, SESSION_REMOVED.code, "session block removed; its body is kept")
     for scope in facts.scopes:
         for with_node, kind in scope.unwrapped.values():
             plan.unwrap.add(id(with_node))

@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     GraphFacts,
+    call_argument,
     Kind,
     RunSite,
     Scope,
@@ -55,7 +57,27 @@ RUN_TO_CALL = Rule(
     "structure (`.numpy()`; lists, tuples and dicts kept).",
     why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
 )
-register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL)
+LOOP_VARIABLE_MOVED = Rule(
+    "TFM109",
+    "loop-variable-moved",
+    "A graph-building loop moved into a function; its loop variable is no longer a module-level name.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reports the loop variables of a graph-building `for` loop (`for i in range(n): h = ...`) "
+    "that moved into a generated function.",
+    why="Nothing in the file reads them afterwards (that would have been refused, TFM301), but "
+    "code importing this module would no longer find them.",
+)
+UNUSED_GRAPH_CODE = Rule(
+    "TFM110",
+    "unused-graph-code-removed",
+    "Graph-building code that no session run fetches was removed.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes graph-building statements whose tensors no run site needs.",
+    why="In TF1 they built graph nodes that never ran; there is nothing to compute eagerly.",
+)
+register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE)
 
 # Python-literal defaults of placeholder_with_default → their TF dtype.
 _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
@@ -188,8 +210,8 @@ class SessionFunctions:
         if call_args is None:
             return
         call = f"{generated.name}({call_args})"
-        if site.form == "op.run":
-            replacement = call
+        if site.form == "op.run" or site.statement is not None:
+            replacement = call  # run for its effect: no value to convert
         else:
             replacement = _to_numpy(call, site.fetch, leaves)
         self.plan.replace[id(site.call)] = cst.parse_expression(replacement)
@@ -407,17 +429,29 @@ class SessionFunctions:
         if isinstance(default, cst.Name) and default.value in ("True", "False"):
             return "tf.bool"
         if isinstance(default, cst.Call) and self.facts.imports.call_name(default) == "constant":
-            from tf2migrate.analysis.graph import call_argument
-
             dtype = call_argument(default, "dtype", 1)
-            return self.code(dtype) if dtype is not None else None
+            if dtype is not None:
+                return self.code(dtype)
+            value = call_argument(default, "value", 0)
+            return self._default_dtype(value) if value is not None else None
+        if isinstance(default, cst.Call) and m.matches(default.func, m.Attribute(value=m.Name("np") | m.Name("numpy"))):
+            kind = default.func.attr.value  # type: ignore[attr-defined]
+            if kind in ("float32", "float64", "int32", "int64", "bool_"):
+                return f"tf.{kind.rstrip('_')}"
         return None
 
     def _remove_graph_statements(self) -> None:
+        used = {id(s.node) for generated in self.functions.values() for s in generated.body}
         for scope in self.facts.scopes:
             for statement in scope.statements:
-                if statement.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
-                    self.plan.remove.add(id(statement.node))
+                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER):
+                    continue
+                self.plan.remove.add(id(statement.node))
+                if statement.kind is Kind.TENSOR and id(statement.node) not in used:
+                    self.plan.note(statement.node, UNUSED_GRAPH_CODE.code, "graph code no run fetches: removed")
+                elif statement.loop_targets:
+                    names = ", ".join(f"`{n}`" for n in statement.loop_targets)
+                    self.plan.note(statement.node, LOOP_VARIABLE_MOVED.code, f"loop variable {names} now lives inside the generated function")
 
 
 # ------------------------------------------------------------------ pure helpers
