@@ -1,13 +1,15 @@
-"""Codes for the reasons a graph is left unchanged.
+"""Codes for the reasons a graph stays on TF1 semantics.
 
 The rule is all-or-nothing: when any site of a file's graphs cannot be converted with
-its meaning kept, the whole file is left as it was and every blocking site is reported.
+its meaning kept, none of the file's graph code becomes eager (it keeps running under
+TF2 through tf.compat.v1, see TFM404) and every blocking site is reported.
 """
 
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 
 _LEFT_ALONE = (
-    "tf2migrate converts a file's graphs all or nothing, so the file was left unchanged. "
+    "tf2migrate converts a file's graphs all or nothing, so this file's graph keeps TF1 "
+    "semantics (tf.compat.v1 names and tf.compat.v1.disable_eager_execution(), TFM404). "
     "Partial conversion of one graph is worse than none: it would mix graph tensors and "
     "eager values."
 )
@@ -18,8 +20,9 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
     "A graph tensor or placeholder is used outside a Session run.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports a placeholder, a graph tensor or a session used by ordinary Python code, "
-    "not as a fetch or feed of `sess.run`/`.eval()`.",
+    what="Reports a placeholder, a graph tensor, a loop variable of graph-building code, or "
+    "a static property of a graph tensor (`y.shape`, `x.get_shape()`) used by ordinary Python "
+    "code, not as a fetch or feed of `sess.run`/`.eval()`.",
     why="After migration the tensor is computed inside a generated function, so the name no "
     "longer exists where this code reads it. " + _LEFT_ALONE,
     example="y = tf.matmul(x, W)\nprint(y.shape)          # reads the graph tensor",
@@ -81,8 +84,9 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     FixSafety.NONE,
     what="Reports graph-building statements that tf2migrate cannot move into generated "
     "functions with their meaning kept: placeholders inside control flow, a graph built from "
-    "a Python value that changes before the graph runs, savers, summaries, collections, "
-    "queues, or fetches defined after the code that runs them.",
+    "a Python value that changes (or is mutated) before the graph runs, Python side effects "
+    "in graph-building code (they would run on every call), training ops, savers, summaries, "
+    "collections, queues, or fetches defined after the code that runs them.",
     why=_LEFT_ALONE,
 )
 CLASS_BASED_GRAPH = Rule(

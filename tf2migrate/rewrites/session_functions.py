@@ -376,7 +376,7 @@ class SessionFunctions:
             lines.append("@tf.function")
             for s in generated.body:
                 if s.calls_gradient_helper:
-                    self.plan.note(s.node, "TFM203", f"a helper takes tf.gradients of values computed here; {generated.name} runs as a tf.function")
+                    self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
         lines.append(f"def {generated.name}({signature}):")
         returned = self.code(generated.fetch)
         lines += [indent + line if line else line for line in [*casts, *body, f"return {returned}"]]
