@@ -24,6 +24,7 @@ from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Seve
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
+from tf2migrate.rewrites.predict_trap import GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE, find_traps
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
@@ -64,6 +65,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     facts = analyze(module, imports)
     reads, binds = read_and_bound(module)
     module_names = set(reads) | set(binds)
+    traps = find_traps(module, imports)
     root_is_tf1 = tf1_evidence(module, imports)
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
@@ -79,7 +81,10 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
         plan_compat_fallback(module, facts, plan)
     elif not graph and not _uses_tf1_api(module, imports, root_is_tf1):
-        return MigrationResult(source, [])  # TF2 code (or TF that needs no change)
+        return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
+    for trap in traps:
+        if trap.fix is not None:
+            plan.replace[id(trap.source)] = trap.fix
     plan_tf_import(module, facts, plan, module_names)
     new_module = module.visit(PlanApplier(plan, imports))
     new_module = _add_absl_imports(new_module, plan)
@@ -87,7 +92,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers]
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     if new_source == source:
-        return MigrationResult(source, _findings(blockers, positions, path))
+        return MigrationResult(source, _findings(blockers + _trap_findings(traps, positions), positions, path))
     try:
         cst.parse_module(new_source)
     except cst.ParserSyntaxError as error:
@@ -96,7 +101,48 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
             [Diagnostic(INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.message}); file left unchanged", path, 1, 1, Severity.ERROR)],
         )
     made = [(f.node, f.code, f.message) for f in plan.findings] + plan.renames.findings
-    return MigrationResult(new_source, _findings(blockers + made, positions, path))
+    return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
+
+
+def _trap_findings(traps, positions) -> list[tuple[cst.CSTNode, str, str]]:
+    out = []
+    for trap in traps:
+        position = positions.get(trap.source)
+        where = f" (line {position.start.line})" if position else ""
+        source = cst.Module([]).code_for_node(trap.source.func)
+        if trap.fix is not None:
+            fixed = cst.Module([]).code_for_node(trap.fix)
+            out.append((trap.source, NUMPY_SOURCE.code, f"{trap.description} inside a GradientTape; rewritten to `{fixed}`"))
+            continue
+        out.append((
+            trap.gradient,
+            GRADIENT_THROUGH_NUMPY.code,
+            f"the gradient target comes from `{source}(...)`{where}: {trap.description}, so this gradient is None; "
+            "compute the target with the model's differentiable function (not a predict that returns NumPy) "
+            "inside the GradientTape",
+        ))
+        out.append((trap.source, NUMPY_SOURCE.code, f"{trap.description}; a gradient is taken of its result"))
+    return out
+
+
+def _trap_fixes_only(module: cst.Module, source: str, path: str, traps) -> MigrationResult:
+    """TF2 code is not migrated, but a gradient through NumPy is still reported (and a
+    Keras ``predict`` inside a tape is still fixed)."""
+    if not traps:
+        return MigrationResult(source, [])
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    fixes = {id(t.source): t.fix for t in traps if t.fix is not None}
+    new_source = module.visit(_Replace(fixes)).code if fixes else source
+    return MigrationResult(new_source, _findings(_trap_findings(traps, positions), positions, path))
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: dict) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), super().on_leave(original_node, updated_node))
 
 
 def _findings(raw, positions, path: str) -> list[Diagnostic]:

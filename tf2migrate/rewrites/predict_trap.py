@@ -1,0 +1,243 @@
+"""Gradients taken through NumPy: ``y = model.predict_u(x); tf.gradients(y, x)`` is None.
+
+A call that returns NumPy — Keras ``model.predict`` / ``predict_on_batch``, ``.numpy()``,
+``.eval()``, ``np.asarray``, or a function of the file that returns ``sess.run(...)`` —
+cuts the path from ``x`` to ``y``: nothing differentiable connects them, and
+``tf.gradients`` / ``tape.gradient`` / ``tape.jacobian`` silently give ``None``.  This
+rule finds such a gradient target (following it through the assignments of its scope)
+and reports it at the gradient and at the NumPy-returning call.  Inside a tape, a Keras
+model's ``model.predict(x)`` is rewritten to ``model(x, training=False)``, the
+differentiable call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+
+GRADIENT_THROUGH_NUMPY = Rule(
+    "TFM501",
+    "gradient-through-numpy",
+    "A gradient target comes from a call that returns NumPy: the gradient is None.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `tf.gradients(y, x)`, `tape.gradient(y, x)` or `tape.jacobian(y, x)` where "
+    "`y` flows from `model.predict(...)`, `predict_on_batch`, `.numpy()`, `.eval()`, "
+    "`np.asarray(...)` or a function that returns `sess.run(...)`.",
+    why="NumPy arrays carry no graph and no tape record: nothing connects `y` to `x`, so the "
+    "gradient is silently `None` (TF2) or an error (TF1). This is the bug tf2migrate was "
+    "born from.",
+    example="y = model.predict_u(x)        # returns sess.run(...)\ndydx = tf.gradients(y, x)",
+    instead="with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = model(x)   # the "
+    "model's differentiable call, not predict\ndydx = tape.gradient(y, x)",
+)
+NUMPY_SOURCE = Rule(
+    "TFM502",
+    "numpy-returning-call",
+    "This call returns NumPy, and a gradient is taken of its result.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Marks the call whose NumPy result a gradient is taken through (see TFM501). Inside "
+    "a GradientTape, `model.predict(x)` on a Keras model of this file is rewritten to "
+    "`model(x, training=False)`.",
+    why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor "
+    "the tape records.",
+)
+register(GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE)
+
+_KERAS_PREDICT = ("predict", "predict_on_batch")
+_NUMPY_METHODS = ("numpy", "eval")
+_NUMPY_FUNCTIONS = ("np.asarray", "np.array", "numpy.asarray", "numpy.array")
+_KERAS_CONSTRUCTORS = ("keras.Sequential", "keras.Model", "keras.models.Sequential", "keras.models.Model", "keras.models.load_model")
+
+
+@dataclass
+class Trap:
+    gradient: cst.Call
+    source: cst.Call
+    description: str
+    fix: cst.BaseExpression | None = None
+
+
+@dataclass
+class _Scope:
+    # name -> the NumPy-returning call its value flows from
+    tainted: dict[str, tuple[cst.Call, str]] = field(default_factory=dict)
+    tapes: set[str] = field(default_factory=set)
+    in_tape: int = 0
+
+
+class _TrapFinder(cst.CSTVisitor):
+    def __init__(self, imports: TfImports, numpy_functions: dict[str, str], keras_models: set[str]) -> None:
+        self.tf = imports
+        self.numpy_functions = numpy_functions  # function/method name -> why it returns NumPy
+        self.keras_models = keras_models
+        self.scopes = [_Scope()]
+        self.traps: list[Trap] = []
+        self.calls_in_tapes: set[int] = set()  # calls made while a GradientTape records
+
+    @property
+    def scope(self) -> _Scope:
+        return self.scopes[-1]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(_Scope())
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            if isinstance(item.item, cst.Call) and self.tf.call_name(item.item) == "GradientTape":
+                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                    self.scope.tapes.add(item.asname.name.value)
+                self.scope.in_tape += 1
+
+    def leave_With(self, original_node: cst.With) -> None:
+        for item in original_node.items:
+            if isinstance(item.item, cst.Call) and self.tf.call_name(item.item) == "GradientTape":
+                self.scope.in_tape -= 1
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        source = self._numpy_source(node.value)
+        for target in node.targets:
+            for name in _names(target.target):
+                if source is not None:
+                    self.scope.tainted[name] = source
+                else:
+                    self.scope.tainted.pop(name, None)
+
+    def _numpy_source(self, expr: cst.BaseExpression) -> tuple[cst.Call, str] | None:
+        """The NumPy-returning call an expression's value flows from, if any."""
+        for call in m.findall(expr, m.Call()):
+            found = self._numpy_call(call)  # type: ignore[arg-type]
+            if found is not None:
+                return call, found  # type: ignore[return-value]
+        reads, _ = read_and_bound(expr)
+        for name in reads:
+            if name in self.scope.tainted:
+                return self.scope.tainted[name]
+        return None
+
+    def _numpy_call(self, call: cst.Call) -> str | None:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            if method in _KERAS_PREDICT:
+                return f"`{_code(func)}` returns NumPy"
+            if method in _NUMPY_METHODS and not call.args:
+                return f"`.{method}()` returns NumPy"
+            if method in self.numpy_functions:
+                return f"`{method}` {self.numpy_functions[method]}"
+        name = dotted_name(func)
+        if name in _NUMPY_FUNCTIONS:
+            return f"`{name}` returns NumPy"
+        if isinstance(func, cst.Name) and func.value in self.numpy_functions:
+            return f"`{func.value}` {self.numpy_functions[func.value]}"
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.scope.in_tape:
+            self.calls_in_tapes.add(id(node))
+        target = self._gradient_target(node)
+        if target is None:
+            return
+        source = self._numpy_source(target)
+        if source is None:
+            return
+        call, why = source
+        fix = None
+        if id(call) in self.calls_in_tapes and isinstance(call.func, cst.Attribute) and call.func.attr.value == "predict":
+            owner = call.func.value
+            if isinstance(owner, cst.Name) and owner.value in self.keras_models and len(call.args) >= 1:
+                fix = cst.parse_expression(f"{owner.value}({_code(call.args[0].value)}, training=False)")
+        self.traps.append(Trap(node, call, why, fix))
+
+    def _gradient_target(self, call: cst.Call) -> cst.BaseExpression | None:
+        name = self.tf.call_name(call)
+        if name is not None and name.split(".")[-1] == "gradients":
+            return _first(call, "ys", 0)
+        func = call.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in ("gradient", "jacobian", "batch_jacobian")
+            and isinstance(func.value, cst.Name)
+            and func.value.value in self.scope.tapes
+        ):
+            return _first(call, "target", 0)
+        if isinstance(func, cst.Attribute) and func.attr.value == "gradients" and _code(func.value) in ("K", "keras.backend", "backend"):
+            return _first(call, "loss", 0)
+        return None
+
+
+def _first(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None]
+    return positional[position].value if position < len(positional) else None
+
+
+def _names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _names(e.value)]
+    return []
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _numpy_returning_functions(module: cst.Module, imports: TfImports) -> dict[str, str]:
+    """Functions and methods of the file whose return value is ``sess.run(...)``,
+    ``.eval()`` or ``.numpy()`` (directly or through a local name)."""
+    found: dict[str, str] = {}
+    for function in m.findall(module, m.FunctionDef()):
+        assigned: dict[str, str] = {}
+        for assign in m.findall(function.body, m.Assign()):
+            why = _returns_numpy(assign.value)  # type: ignore[attr-defined]
+            for target in assign.targets:  # type: ignore[attr-defined]
+                for name in _names(target.target):
+                    if why:
+                        assigned[name] = why
+        for ret in m.findall(function.body, m.Return()):
+            value = ret.value  # type: ignore[attr-defined]
+            if value is None:
+                continue
+            why = _returns_numpy(value)
+            reads, _ = read_and_bound(value)
+            why = why or next((assigned[n] for n in reads if n in assigned), None)
+            if why:
+                found[function.name.value] = why  # type: ignore[attr-defined]
+    return found
+
+
+def _returns_numpy(expr: cst.BaseExpression) -> str | None:
+    for call in m.findall(expr, m.Call()):
+        func = call.func  # type: ignore[attr-defined]
+        if isinstance(func, cst.Attribute) and func.attr.value == "run" and "sess" in _code(func.value).lower():
+            return "returns the NumPy result of a Session run"
+        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:  # type: ignore[attr-defined]
+            return f"returns the NumPy result of `.{func.attr.value}()`"
+    return None
+
+
+def find_traps(module: cst.Module, imports: TfImports) -> list[Trap]:
+    keras_models = {
+        name
+        for assign in m.findall(module, m.Assign(value=m.Call()))
+        if (imports.call_name(assign.value) or "").endswith(_KERAS_CONSTRUCTORS)  # type: ignore[attr-defined]
+        for target in assign.targets  # type: ignore[attr-defined]
+        for name in _names(target.target)
+    }
+    finder = _TrapFinder(imports, _numpy_returning_functions(module, imports), keras_models)
+    module.visit(finder)
+    return finder.traps
