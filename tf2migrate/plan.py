@@ -42,8 +42,10 @@ class Plan:
     commented: set[int] = field(default_factory=set)
     root_is_tf1: bool = True  # see TfNameNormalizer
 
-    def normalizer(self, imports: TfImports) -> TfNameNormalizer:
-        return TfNameNormalizer(imports, self.renames, self.absl_names, self.defines_main, self.call_replacements, self.root_is_tf1)
+    def normalizer(self, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
+        return TfNameNormalizer(
+            imports, self.renames, self.absl_names, self.defines_main, self.call_replacements, self.root_is_tf1, localize
+        )
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import VANISHING_KINDS, GraphFacts, Kind, Scope
-from tf2migrate.analysis.names import names_bound
+from tf2migrate.analysis.graph import VANISHING_KINDS, GraphFacts, Kind, Scope, class_methods
+from tf2migrate.analysis.names import names_bound, self_attribute
 
 
 class _EscapeFinder(cst.CSTVisitor):
@@ -50,8 +50,14 @@ class _EscapeFinder(cst.CSTVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.not_references.add(id(node.name))
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = self_attribute(node)
+        if name is not None:
+            if id(node) not in self.not_references:
+                self._check(node, name)
+            return False
         self.not_references.add(id(node.attr))
+        return True
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -71,7 +77,7 @@ class _EscapeFinder(cst.CSTVisitor):
 
     def _binding(self, target: cst.BaseExpression) -> None:
         """A name being assigned is not read (``u, f = sess.run([u, f])`` rebinds them)."""
-        if isinstance(target, cst.Name):
+        if isinstance(target, cst.Name) or self_attribute(target) is not None:
             self.not_references.add(id(target))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -85,6 +91,9 @@ class _EscapeFinder(cst.CSTVisitor):
         name = node.value
         if any(name in local for local in self.local_names):
             return
+        self._check(node, name)
+
+    def _check(self, node: cst.CSTNode, name: str) -> None:
         if name in self.facts.session_names:
             if id(node) not in self.facts.allowed_session_reads:
                 self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close")
@@ -124,6 +133,9 @@ def find_escapes(facts: GraphFacts) -> None:
             skip.add(id(site.fetch))
             if isinstance(site.feed, cst.Dict):
                 skip.update(id(e.key) for e in site.feed.elements if isinstance(e, cst.DictElement))
+            session = site.call.func.value if isinstance(site.call.func, cst.Attribute) else None
+            if session is not None and id(session) in facts.allowed_session_reads:
+                skip.add(id(session))
     for feed in facts.feed_dicts.values():
         skip.update(id(e.key) for e in feed.dict_node.elements if isinstance(e, cst.DictElement))
     graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
@@ -132,3 +144,5 @@ def find_escapes(facts: GraphFacts) -> None:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
             statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs))
+        for method in class_methods(scope):
+            method.visit(_EscapeFinder(facts, scope, None, skip, graph_defs))

@@ -26,7 +26,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.names import assigned_names, read_and_bound
+from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
 from tf2migrate.diagnostics import Rule
@@ -184,6 +184,8 @@ class Scope:
     owner: cst.Module | cst.FunctionDef
     parent: Scope | None
     statements: list[Statement] = field(default_factory=list)
+    # set for a graph built in a constructor: the class, whose other methods run it
+    cls: cst.ClassDef | None = None
     # with-blocks opened up (graph contexts, session blocks), by kind
     unwrapped: dict[int, tuple[cst.With, str]] = field(default_factory=dict)
     run_sites: list[RunSite] = field(default_factory=list)
@@ -375,7 +377,8 @@ class GraphAnalyzer:
     def _helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
             return self.facts.helpers.get(call.func.value)
-        return None
+        method = self_attribute(call.func)
+        return self.facts.helpers.get(method) if method is not None else None
 
     def _collect_helpers(self, graph_functions: set[int]) -> None:
         """Module functions: do they create variables or take tf.gradients (transitively)?
@@ -385,6 +388,11 @@ class GraphAnalyzer:
         for statement in self.module.body:
             if isinstance(statement, cst.FunctionDef) and id(statement) not in graph_functions:
                 functions[statement.name.value] = statement
+            elif isinstance(statement, cst.ClassDef):
+                # methods are called as ``self.method(...)``
+                for method in statement.body.body:
+                    if isinstance(method, cst.FunctionDef) and method.name.value != "__init__":
+                        functions[f"self.{method.name.value}"] = method
         calls = {name: calls_in(node.body, enter_defs=True) for name, node in functions.items()}
         helpers = {name: Helper(node, returns_tensor=self._returns_tensor(node)) for name, node in functions.items()}
         self.facts.helpers = helpers
@@ -442,6 +450,9 @@ class GraphAnalyzer:
         for function in function_scopes:
             scope = Scope(function, module_scope)
             self._analyze_scope(scope, function.body.body)
+        for cls, init in self._class_scopes:
+            scope = Scope(init, module_scope, cls=cls)
+            self._analyze_scope(scope, init.body.body)
         self._find_run_sites()
         self._collect_feed_dicts()
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
@@ -459,6 +470,7 @@ class GraphAnalyzer:
                 continue
             name = self.tf.call_name(node.value)
             names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+            names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
             if name in SESSION_CALLS:
                 self.facts.session_names |= names
             elif name in CONFIG_CALLS:
@@ -468,16 +480,32 @@ class GraphAnalyzer:
                 self.facts.session_names.add(item.asname.name.value)
 
     def _check_classes(self) -> None:
+        """A class that builds its graph in ``__init__`` (placeholders and session on
+        ``self``) is a graph scope; one that builds graph pieces elsewhere is not converted."""
+        self._class_scopes: list[tuple[cst.ClassDef, cst.FunctionDef]] = []
+        top_level = {id(s) for s in self.module.body}
         for node in self.index.classes:
-            for call in calls_in(node, enter_defs=True):
-                name = self.tf.call_name(call)
-                if name in PLACEHOLDER_CALLS or name in SESSION_CALLS:
-                    self.facts.block(
-                        call,
-                        blockers.CLASS_BASED_GRAPH,
-                        f"`{name}` inside class `{node.name.value}`: class-based graphs are not converted yet",
-                    )
-                    break
+            methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
+            init = next((m_ for m_ in methods if m_.name.value == "__init__"), None)
+            graph_calls = [
+                (method, call)
+                for method in methods
+                for call in calls_in(method, enter_defs=True)
+                if self.tf.call_name(call) in PLACEHOLDER_CALLS | SESSION_CALLS
+            ]
+            if not graph_calls:
+                continue
+            outside = [(method, call) for method, call in graph_calls if method is not init]
+            if id(node) not in top_level or init is None or outside:
+                method, call = (outside or graph_calls)[0]
+                self.facts.block(
+                    call,
+                    blockers.CLASS_BASED_GRAPH,
+                    f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: only graphs built in "
+                    "`__init__` of a module-level class are converted",
+                )
+                continue
+            self._class_scopes.append((node, init))
 
     def _function_scopes(self) -> list[cst.FunctionDef]:
         """Functions (at any depth, outside classes) that build or run their own graph."""
@@ -497,7 +525,7 @@ class GraphAnalyzer:
                 inner = expr.func.value  # type: ignore[attr-defined]
                 if isinstance(inner, cst.Call) and self.tf.call_name(inner) in SESSION_CALLS:
                     return True
-                if isinstance(inner, cst.Name) and inner.value in self.facts.session_names:
+                if _target_name(inner) in self.facts.session_names:
                     return True
         return False
 
@@ -590,8 +618,9 @@ class GraphAnalyzer:
             return None
         if isinstance(small, cst.Assign):
             targets = [t.target for t in small.targets]
-            if isinstance(small.value, cst.Call) and len(targets) == 1 and isinstance(targets[0], cst.Name):
-                target = targets[0].value
+            single = _target_name(targets[0]) if len(targets) == 1 else None
+            if isinstance(small.value, cst.Call) and single is not None:
+                target = single
                 call = small.value
                 name = self.tf.call_name(call)
                 if name in PLACEHOLDER_CALLS:
@@ -625,8 +654,8 @@ class GraphAnalyzer:
                 and small.value.elements
                 and all(
                     isinstance(e, cst.DictElement)
-                    and isinstance(e.key, cst.Name)
-                    and (found := scope.graph_statement(e.key.value, statement.order)) is not None
+                    and _target_name(e.key) is not None
+                    and (found := scope.graph_statement(_target_name(e.key), statement.order)) is not None  # type: ignore[arg-type]
                     and found.kind is Kind.PLACEHOLDER
                     for e in small.value.elements
                 )
@@ -713,7 +742,7 @@ class GraphAnalyzer:
             return statement
         if is_assignment:
             targets_ok = all(
-                isinstance(t.target, (cst.Name, cst.Tuple, cst.List))
+                isinstance(t.target, (cst.Name, cst.Tuple, cst.List)) or self_attribute(t.target) is not None
                 for s in node.body
                 if isinstance(s, cst.Assign)
                 for t in s.targets
@@ -809,7 +838,7 @@ class GraphAnalyzer:
             return False
         attr = call.func.attr.value
         receiver = call.func.value
-        if attr == "run" and isinstance(receiver, cst.Name) and receiver.value in self.facts.session_names:
+        if attr == "run" and _target_name(receiver) in self.facts.session_names:
             return True
         if attr in ("eval", "run"):
             if isinstance(receiver, cst.Call) and self.tf.call_name(receiver) in INIT_CALLS:
@@ -823,6 +852,11 @@ class GraphAnalyzer:
             for statement in scope.statements:
                 finder = _RunSiteFinder(self, scope, statement)
                 statement.node.visit(finder)
+            for method in class_methods(scope):
+                # the other methods run the constructor's graph, later: like nested defs
+                finder = _RunSiteFinder(self, scope, None)
+                finder.def_stack.append(method)
+                method.body.visit(finder)
 
     def _collect_feed_dicts(self) -> None:
         for node, function in self.index.assigns:
@@ -831,7 +865,7 @@ class GraphAnalyzer:
                 and len(node.targets) == 1
                 and isinstance(node.targets[0].target, cst.Name)
                 and node.value.elements
-                and all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) for e in node.value.elements)
+                and all(isinstance(e, cst.DictElement) and _target_name(e.key) is not None for e in node.value.elements)
             ):
                 name = node.targets[0].target.value
                 key = (id(function), name)
@@ -845,7 +879,7 @@ class GraphAnalyzer:
 class _RunSiteFinder(cst.CSTVisitor):
     """Finds run sites below one effective statement of a scope."""
 
-    def __init__(self, analyzer: GraphAnalyzer, scope: Scope, statement: Statement) -> None:
+    def __init__(self, analyzer: GraphAnalyzer, scope: Scope, statement: Statement | None) -> None:
         self.analyzer = analyzer
         self.scope = scope
         self.statement = statement
@@ -893,8 +927,8 @@ class _RunSiteFinder(cst.CSTVisitor):
             return None
         attr = call.func.attr.value
         receiver = call.func.value
-        nested = bool(self.def_stack)
-        order = None if nested else self.statement.order
+        nested = bool(self.def_stack) or self.statement is None
+        order = None if nested else self.statement.order  # type: ignore[union-attr]
         whole = None
         if (
             self.expr_statement is not None
@@ -905,7 +939,7 @@ class _RunSiteFinder(cst.CSTVisitor):
             whole = self.expr_statement
         function = self.def_stack[-1] if self.def_stack else (self.scope.owner if isinstance(self.scope.owner, cst.FunctionDef) else None)
         in_loop = self.loop_depth > 0
-        if attr == "run" and isinstance(receiver, cst.Name) and receiver.value in a.facts.session_names:
+        if attr == "run" and _target_name(receiver) in a.facts.session_names:
             a.facts.allowed_session_reads.add(id(receiver))
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value in ("options", "run_metadata"):
@@ -918,8 +952,8 @@ class _RunSiteFinder(cst.CSTVisitor):
         if attr in ("eval", "run"):
             if not self._is_graph_expression(receiver, order):
                 return None
-            session = _first_arg(call, "session", 1 if attr == "eval" else 1)
-            if isinstance(session, cst.Name):
+            session = _first_arg(call, "session", 1)
+            if session is not None and _target_name(session) is not None:
                 a.facts.allowed_session_reads.add(id(session))
             return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, _first_arg(call, "feed_dict", 0), order, in_loop, whole, function)
         return None
@@ -934,6 +968,13 @@ class _RunSiteFinder(cst.CSTVisitor):
         return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
 
 
+def class_methods(scope: Scope) -> list[cst.FunctionDef]:
+    """The methods of a constructor-built graph's class, other than the constructor."""
+    if scope.cls is None:
+        return []
+    return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner]
+
+
 def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:
     current: Scope | None = scope
     before = order
@@ -944,6 +985,13 @@ def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope
         current = current.parent
         before = None
     return None
+
+
+def _target_name(node: cst.BaseExpression) -> str | None:
+    """The graph name an expression stands for: a variable, or an attribute of self."""
+    if isinstance(node, cst.Name):
+        return node.value
+    return self_attribute(node)
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

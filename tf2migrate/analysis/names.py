@@ -3,6 +3,9 @@
 A full scope analysis (libcst's ScopeProvider) costs more than the whole rewrite on
 large trees; graph-building TF1 code is straight-line module or function code, so the
 facts needed are which names a statement reads and which it binds.
+
+An attribute of ``self`` (``self.x_tf``) counts as one name, ``"self.x_tf"``: a graph
+built in a constructor keeps its tensors there, and they are its names.
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ class _NameCollector(cst.CSTVisitor):
         self._not_references: set[int] = set()
 
     # Positions where a Name is not a variable reference.
-    def visit_Attribute(self, node: cst.Attribute) -> None:
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = self_attribute(node)
+        if name is not None:
+            if id(node) not in self._not_references:
+                self.reads.append(name)
+            return False
         self._not_references.add(id(node.attr))
+        return True
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -71,7 +80,11 @@ class _NameCollector(cst.CSTVisitor):
         self._bind_target(node.target)
 
     def _bind_target(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
+        name = self_attribute(target)
+        if name is not None:
+            self.binds.append(name)
+            self._not_references.add(id(target))
+        elif isinstance(target, cst.Name):
             self.binds.append(target.value)
             self._not_references.add(id(target))
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -83,6 +96,18 @@ class _NameCollector(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) not in self._not_references:
             self.reads.append(node.value)
+
+
+def self_attribute(node: cst.CSTNode) -> str | None:
+    """``"self.x"`` for the expression ``self.x``, else None."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return f"self.{node.attr.value}"
+    return None
+
+
+def local_name(name: str) -> str:
+    """The variable a graph name becomes inside a generated function: ``self.x_tf`` → ``x_tf``."""
+    return name[len("self.") :] if name.startswith("self.") else name
 
 
 def names_read(node: cst.CSTNode) -> list[str]:
@@ -108,7 +133,10 @@ def assigned_names(statement: cst.CSTNode) -> list[str]:
     names: list[str] = []
 
     def add(target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
+        attribute = self_attribute(target)
+        if attribute is not None:
+            names.append(attribute)
+        elif isinstance(target, cst.Name):
             names.append(target.value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:

@@ -23,7 +23,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GRADIENT_OPTIONS_DROPPED, GraphFacts, Statement, call_argument
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.analysis.names import fresh_name
+from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
@@ -84,6 +84,8 @@ class BodyContext:
     value_kinds: dict[str, str] = field(default_factory=dict)
     # moved statements whose comments were already emitted (shared by all functions)
     commented: set[int] = field(default_factory=set)
+    # ``self.x`` graph names written as locals ``x`` in a generated method
+    localize: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -111,7 +113,9 @@ class _GradientCallRewriter(TfNameNormalizer):
 
     def __init__(self, ctx: BodyContext, tape: str) -> None:
         plan = ctx.plan
-        super().__init__(ctx.imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
+        super().__init__(
+            ctx.imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, ctx.localize
+        )
         self.ctx = ctx
         self.tape = tape
         self.single_source_index0: set[int] = set()
@@ -128,9 +132,8 @@ class _GradientCallRewriter(TfNameNormalizer):
         return updated_node
 
     def _source_kind(self, xs: cst.BaseExpression) -> str:
-        if isinstance(xs, cst.Name):
-            return self.ctx.value_kinds.get(xs.value, "unknown")
-        return "unknown"
+        name = _graph_name(xs)
+        return self.ctx.value_kinds.get(name, "unknown") if name is not None else "unknown"
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.tf.call_name(original_node) != "gradients":
@@ -212,7 +215,7 @@ def _computes_own_target(statement: Statement) -> bool:
 def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:
     """Lines of the function body for the statements (normalised), or None if blocked."""
     groups = _groups(statements)
-    normalizer = ctx.plan.normalizer(ctx.imports)
+    normalizer = ctx.plan.normalizer(ctx.imports, ctx.localize)
     several = len(groups) > 1
     tapes: list[_Tape] = []
     items: list[list[str]] = []  # code lines per body item
@@ -237,14 +240,15 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                 if not _check_call(call, ctx):
                     return None
                 for source in _sources(_gradient_args(call)[1]):
-                    if not isinstance(source, cst.Name):
+                    name = _graph_name(source)
+                    if name is None:
                         ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
                         return None
-                    if source.value in ctx.trainable_variables:
+                    if name in ctx.trainable_variables:
                         continue
-                    line = f"{tape_name}.watch({source.value})"
-                    if source.value in defined_at:
-                        watch_after.setdefault(defined_at[source.value], []).append(line)
+                    line = f"{tape_name}.watch({local_name(name) if name in ctx.localize else name})"
+                    if name in defined_at:
+                        watch_after.setdefault(defined_at[name], []).append(line)
                     elif line not in tape.watch_at_start:
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
@@ -275,12 +279,16 @@ def _render(items, tapes: list[_Tape], watch_after, indent: str) -> list[str]:
     return render(len(tapes), len(items))
 
 
-def _is_names(expr: cst.BaseExpression | None) -> bool:
+def _graph_name(expr: cst.BaseExpression | None) -> str | None:
     if isinstance(expr, cst.Name):
-        return True
+        return expr.value
+    return self_attribute(expr) if expr is not None else None
+
+
+def _is_names(expr: cst.BaseExpression | None) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple)):
-        return all(isinstance(e.value, cst.Name) for e in expr.elements)
-    return False
+        return all(_graph_name(e.value) is not None for e in expr.elements)
+    return _graph_name(expr) is not None
 
 
 def _sources(xs: cst.BaseExpression | None) -> list[cst.BaseExpression]:

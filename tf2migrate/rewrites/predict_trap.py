@@ -74,8 +74,11 @@ class _Scope:
 
 
 class _TrapFinder(cst.CSTVisitor):
-    def __init__(self, imports: TfImports, numpy_functions: dict[str, str], keras_models: set[str]) -> None:
+    def __init__(
+        self, imports: TfImports, numpy_functions: dict[str, str], keras_models: set[str], defined: set[str]
+    ) -> None:
         self.tf = imports
+        self.defined = defined  # functions and methods of this file (a user ``predict`` is not Keras')
         self.numpy_functions = numpy_functions  # function/method name -> why it returns NumPy
         self.keras_models = keras_models
         self.scopes = [_Scope()]
@@ -129,7 +132,7 @@ class _TrapFinder(cst.CSTVisitor):
         func = call.func
         if isinstance(func, cst.Attribute):
             method = func.attr.value
-            if method in _KERAS_PREDICT:
+            if method in _KERAS_PREDICT and (method not in self.defined or _code(func.value) in self.keras_models):
                 return f"`{_code(func)}` returns NumPy"
             if method in _NUMPY_METHODS and not call.args:
                 return f"`.{method}()` returns NumPy"
@@ -238,6 +241,7 @@ def find_traps(module: cst.Module, imports: TfImports) -> list[Trap]:
         for target in assign.targets  # type: ignore[attr-defined]
         for name in _names(target.target)
     }
-    finder = _TrapFinder(imports, _numpy_returning_functions(module, imports), keras_models)
+    defined = {f.name.value for f in m.findall(module, m.FunctionDef())}  # type: ignore[attr-defined]
+    finder = _TrapFinder(imports, _numpy_returning_functions(module, imports), keras_models, defined)
     module.visit(finder)
     return finder.traps

@@ -26,7 +26,7 @@ from tf2migrate.analysis.graph import (
     Statement,
     lookup_graph_name,
 )
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape
@@ -77,7 +77,18 @@ UNUSED_GRAPH_CODE = Rule(
     what="Removes graph-building statements whose tensors no run site needs.",
     why="In TF1 they built graph nodes that never ran; there is nothing to compute eagerly.",
 )
-register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE)
+GRAPH_ATTRIBUTE_REMOVED = Rule(
+    "TFM111",
+    "graph-attribute-removed",
+    "A tensor or placeholder attribute of a class (self.u_pred) is no longer set.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reports each `self.<name>` graph tensor or placeholder of a class whose graph became "
+    "methods: the value is now computed by a generated method (`self.compute_<name>(...)`).",
+    why="The class's public methods keep their names, parameters and NumPy results, but code "
+    "outside the class that read `model.u_pred` (a graph tensor) must call the method instead.",
+)
+register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED)
 
 # Python-literal defaults of placeholder_with_default → their TF dtype.
 _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
@@ -113,8 +124,9 @@ class SessionFunctions:
         self.rewritten_feed_dicts: set[int] = set()
 
     # -------------------------------------------------------------- helpers
-    def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node.visit(self.plan.normalizer(self.facts.imports)))
+    def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
+        localize = _graph_attributes(scope) if scope is not None else frozenset()
+        return self.module.code_for_node(node.visit(self.plan.normalizer(self.facts.imports, localize)))
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.facts.block(node, rule, message)
@@ -129,10 +141,25 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites)
+        self._refuse_graphs_run_elsewhere()
         # In file order, so a moved statement's comments land in the first function.
         for generated in sorted(self.functions.values(), key=lambda g: g.anchor.order if g.anchor else -1):
             self._emit(generated)
         self._remove_graph_statements()
+
+    def _refuse_graphs_run_elsewhere(self) -> None:
+        """A graph no run site of this file fetches from is run by other code (``model.py``
+        built it, ``train.py`` runs it): removing its placeholders would break that code."""
+        run_here = {id(g.scope) for g in self.functions.values()}
+        for scope in self.facts.scopes:
+            built = [s for s in scope.statements if s.kind in (Kind.PLACEHOLDER, Kind.TENSOR)]
+            if built and id(scope) not in run_here:
+                where = f"class `{scope.cls.name.value}`" if scope.cls is not None else "this file"
+                self.block(
+                    built[0].node,
+                    blockers.CLASS_BASED_GRAPH if scope.cls is not None else blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the graph built here is never run in {where}: the code that runs it is elsewhere",
+                )
 
     def _is_init_fetch(self, site: RunSite, scope: Scope) -> bool:
         leaves = list(_leaves(site.fetch))
@@ -209,14 +236,14 @@ class SessionFunctions:
         call_args = self._call_arguments(site, generated, owner)
         if call_args is None:
             return
-        call = f"{generated.name}({call_args})"
+        call = f"{'self.' if generated.scope.cls is not None else ''}{generated.name}({call_args})"
         if site.form == "op.run" or site.statement is not None:
             replacement = call  # run for its effect: no value to convert
         else:
             replacement = _to_numpy(call, site.fetch, leaves)
         self.plan.replace[id(site.call)] = cst.parse_expression(replacement)
         self.plan.note(site.call, RUN_TO_CALL.code, f"{_form_name(site)} → {generated.name}(...)")
-        if site.order is not None and owner is scope and generated.anchor is not None and site.order <= generated.anchor.order:
+        if site.order is not None and owner is scope and owner.cls is None and generated.anchor is not None and site.order <= generated.anchor.order:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
 
     def _inline_variable_fetch(self, site: RunSite, leaves: list[Leaf]) -> None:
@@ -225,8 +252,8 @@ class SessionFunctions:
             parts = [f"{code(e.value)}.numpy()" for e in site.fetch.elements]
             open_, close = ("[", "]") if isinstance(site.fetch, cst.List) else ("(", ",)" if len(parts) == 1 else ")")
             replacement = open_ + ", ".join(parts) + close
-        elif isinstance(site.fetch, cst.Name):
-            replacement = f"{site.fetch.value}.numpy()"
+        elif _graph_name(site.fetch) is not None:
+            replacement = f"{code(site.fetch)}.numpy()"
         else:
             replacement = f"tf.nest.map_structure(lambda v: v.numpy(), {code(site.fetch)})"
         self.plan.replace[id(site.call)] = cst.parse_expression(replacement)
@@ -276,19 +303,20 @@ class SessionFunctions:
 
     # ------------------------------------------------------------------ feeds
     def _call_arguments(self, site: RunSite, generated: Generated, owner: Scope) -> str | None:
-        params = {p.defines[0]: p for p in generated.placeholders}
+        params = {local_name(p.defines[0]): p for p in generated.placeholders}
         fed: dict[str, str] = {}
         feed = site.feed
         if isinstance(feed, cst.Dict):
             for element in feed.elements:
-                if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.Name):
+                key = _graph_name(element.key) if isinstance(element, cst.DictElement) else None
+                if key is None:
                     self.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict keys must be placeholder names")
                     return None
-                placeholder = self._placeholder(element.key.value, site, owner)
+                placeholder = self._placeholder(key, site, owner)
                 if placeholder is None:
                     return None
-                if placeholder.defines[0] in params:
-                    fed[placeholder.defines[0]] = self.code(element.value)
+                if local_name(placeholder.defines[0]) in params:
+                    fed[local_name(placeholder.defines[0])] = self.code(element.value)  # type: ignore[union-attr]
                 elif not _side_effect_free(element.value):
                     self.block(element.value, blockers.UNSUPPORTED_FEED, "a value fed to a placeholder the fetches do not read is computed with side effects")
                     return None
@@ -299,14 +327,16 @@ class SessionFunctions:
                 return None
             keys = []
             for element in feed_dict.dict_node.elements:
-                placeholder = self._placeholder(element.key.value, site, owner)  # type: ignore[union-attr]
+                placeholder = self._placeholder(_graph_name(element.key), site, owner)  # type: ignore[union-attr, arg-type]
                 if placeholder is None:
                     return None
-                keys.append(placeholder.defines[0])
+                keys.append(local_name(placeholder.defines[0]))
+            self._rewrite_feed_dict(feed_dict.dict_node, keys)
+            if set(keys) == set(params):
+                return f"**{feed.value}"  # the dict holds exactly the arguments
             for key in keys:
                 if key in params:
                     fed[key] = f'{feed.value}["{key}"]'
-            self._rewrite_feed_dict(feed_dict.dict_node, keys)
         elif feed is not None:
             self.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
             return None
@@ -341,7 +371,8 @@ class SessionFunctions:
     def _emit(self, generated: Generated) -> None:
         module = self.module
         indent = module.default_indent
-        param_names = [p.defines[0] for p in generated.placeholders]
+        param_names = [local_name(p.defines[0]) for p in generated.placeholders]
+        localize = _graph_attributes(generated.scope)
         trainable = {
             name
             for s in generated.scope.statements
@@ -364,6 +395,7 @@ class SessionFunctions:
             names_in_use=set(self.names_in_use) | set(param_names),
             value_kinds=value_kinds,
             commented=self.plan.commented,
+            localize=localize,
         )
         body = gradient_tape.render_body(generated.body, ctx, indent)
         if body is None:
@@ -377,8 +409,9 @@ class SessionFunctions:
             for s in generated.body:
                 if s.calls_gradient_helper:
                     self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
-        lines.append(f"def {generated.name}({signature}):")
-        returned = self.code(generated.fetch)
+        is_method = generated.scope.cls is not None
+        lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
+        returned = self.code(generated.fetch, generated.scope)
         lines += [indent + line if line else line for line in [*casts, *body, f"return {returned}"]]
         function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
         # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
@@ -387,7 +420,10 @@ class SessionFunctions:
             leading_lines=[cst.EmptyLine(indent=False)] * blank,
         )
         self.plan.generated[id(function)] = function
-        if generated.anchor is not None:
+        if is_method:
+            # a method of the class, after the constructor that built the graph
+            self.plan.add_after(generated.scope.owner, [function])
+        elif generated.anchor is not None:
             self.plan.add_after(generated.anchor.node, [function])
         else:
             first = generated.scope.statements[0].node
@@ -398,7 +434,7 @@ class SessionFunctions:
         for statement in generated.placeholders:
             placeholder = statement.placeholder
             assert placeholder is not None
-            name = placeholder.name
+            name = local_name(placeholder.name)
             self.plan.note(placeholder.call, PLACEHOLDER_TO_ARGUMENT.code, f"placeholder `{name}` → argument of {generated.name}")
             if placeholder.default is None:
                 dtype = self.code(placeholder.dtype) if placeholder.dtype is not None else None
@@ -447,6 +483,16 @@ class SessionFunctions:
                 if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER):
                     continue
                 self.plan.remove.add(id(statement.node))
+                for name in statement.defines:
+                    if name.startswith("self."):
+                        computed_by = sorted(
+                            (g for g in self.functions.values() if statement in g.body),
+                            key=lambda g: self.module.code_for_node(g.fetch) != name,  # its own function first
+                        )
+                        computed_by = [g.name for g in computed_by]
+                        how = f"computed by self.{computed_by[0]}(...)" if computed_by and statement.kind is Kind.TENSOR else (
+                            "an argument of the generated methods" if statement.kind is Kind.PLACEHOLDER else "not computed")
+                        self.plan.note(statement.node, GRAPH_ATTRIBUTE_REMOVED.code, f"attribute `{name}` is no longer set; {how}")
                 if statement.kind is Kind.TENSOR and id(statement.node) not in used:
                     self.plan.note(statement.node, UNUSED_GRAPH_CODE.code, "graph code no run fetches: removed")
                 elif statement.loop_targets:
@@ -455,6 +501,23 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _graph_name(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    return self_attribute(node)
+
+
+def _graph_attributes(scope: Scope) -> frozenset[str]:
+    """``self.x`` names of a constructor-built graph that become locals of its methods."""
+    return frozenset(
+        name
+        for s in scope.statements
+        if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
+        for name in s.defines
+        if name.startswith("self.")
+    )
+
+
 def _leaves(fetch: cst.BaseExpression):
     if isinstance(fetch, (cst.List, cst.Tuple)):
         for element in fetch.elements:

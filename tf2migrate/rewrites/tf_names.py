@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.names import self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
@@ -196,8 +197,11 @@ class TfNameNormalizer(cst.CSTTransformer):
         module_defines_main: bool = False,
         call_replacements: dict | None = None,
         root_is_tf1: bool = True,
+        localize: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__()
+        # ``self.x`` graph names that are locals in the generated method being written
+        self.localize = localize
         # Whether ``tf.X`` (through ``import tensorflow``) means TF1 in this file: a name
         # valid in both versions (``tf.nn.dropout(x, 0.5)``) is rewritten only then.
         self.root_is_tf1 = root_is_tf1
@@ -257,6 +261,8 @@ class TfNameNormalizer(cst.CSTTransformer):
         return updated.with_changes(func=cst.parse_expression(f"{local}.run"), args=args)
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        if self.localize and self_attribute(original_node) in self.localize:
+            return cst.Name(original_node.attr.value, lpar=updated_node.lpar, rpar=updated_node.rpar)
         return self._reference(original_node, updated_node)
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
