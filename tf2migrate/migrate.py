@@ -23,6 +23,7 @@ from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Severity, rule
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.predict_trap import GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE, find_traps
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
@@ -73,6 +74,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         find_escapes(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
+        plan_helper_tapes(module, facts, plan, names_in_use)
         plan_keras_layers(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use).run()
         plan_cleanup(facts, plan)
