@@ -109,7 +109,24 @@ REINITIALIZATION = Rule(
     why="Running an initializer again resets the variables; eager variables are initialized "
     "once, when created, so removing the second run would change the results. " + _LEFT_ALONE,
 )
+GRAPH_GROWS_PER_CALL = Rule(
+    "TFM309",
+    "graph-grows-per-call",
+    "A function builds new graph ops from the graph's tensors every time it is called.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports TF ops (often `tf.gradients`) built from a graph's tensors inside a method or "
+    "function that runs later, typically in a loop, and run in the long-lived session.",
+    why="In TF1 each call adds nodes to the graph, which grows until memory runs out "
+    "(ResourceExhaustedError). The eager equivalent is a plain computation, but the pieces it "
+    "needs live in other functions, which this release does not stitch together. " + _LEFT_ALONE,
+    example="def grad_u(self, X):\n    g = tf.gradients(self.u_pred, self.x_tf)[0]   # new ops per call\n"
+    "    return self.sess.run(g, {self.x_tf: X})",
+    instead="Build `g` once in `__init__` (`self.g = tf.gradients(self.u_pred, self.x_tf)[0]`) and "
+    "fetch `self.g` in the method; tf2migrate then turns it into a tape.",
+)
 register(
+    GRAPH_GROWS_PER_CALL,
     GRAPH_VALUE_OUTSIDE_RUN,
     UNSUPPORTED_FEED,
     UNSUPPORTED_SESSION,

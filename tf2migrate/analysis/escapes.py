@@ -24,6 +24,15 @@ class _EscapeFinder(cst.CSTVisitor):
         self.graph_defs = graph_defs
         self.local_names: list[set[str]] = []
         self.not_references: set[int] = set()
+        self.op_depth = 0  # inside the arguments of a TF op call
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.facts.imports.call_name(node) is not None:
+            self.op_depth += 1
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        if self.facts.imports.call_name(original_node) is not None:
+            self.op_depth -= 1
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.skip:
@@ -109,6 +118,16 @@ class _EscapeFinder(cst.CSTVisitor):
                         if name in target.loop_targets
                         else f"a {target.kind.value}" if target.kind is not Kind.TENSOR else "defined by graph-building code"
                     )
+                    if self.op_depth and self.local_names:
+                        # new ops from the graph's tensors inside a function called later: TF1
+                        # grew the graph on every call (the ResourceExhaustedError pattern)
+                        self.facts.block(
+                            node,
+                            blockers.GRAPH_GROWS_PER_CALL,
+                            f"new graph ops are built from `{name}` each time this function runs; "
+                            "TF1 grew the graph on every call",
+                        )
+                        return
                     self.facts.block(
                         node,
                         blockers.GRAPH_VALUE_OUTSIDE_RUN,
