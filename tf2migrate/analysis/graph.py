@@ -117,6 +117,7 @@ KERAS_LAYERS = frozenset(
         "layers.dense",
         "layers.dropout",
         "layers.flatten",
+        "layers.batch_normalization",
         "layers.conv1d",
         "layers.conv2d",
         "layers.conv3d",

@@ -11,6 +11,7 @@ tf.keras.layers.Dense(8, …)``) and the generated function only calls it
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Statement
@@ -32,7 +33,20 @@ LAYERS_TO_KERAS = Rule(
     example="h = tf.layers.dense(x, 8, activation=tf.nn.relu)",
     instead="h_layer = tf.keras.layers.Dense(units=8, activation=tf.nn.relu)\n...\nh = h_layer(x)",
 )
-register(LAYERS_TO_KERAS)
+BATCH_NORM_UPDATES = Rule(
+    "TFM412",
+    "batch-norm-updates-eagerly",
+    "A Keras BatchNormalization updates its moving statistics whenever it runs in training mode.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reports `tf.layers.batch_normalization(..., training=t)` converted to a Keras layer "
+    "when `t` may be true.",
+    why="TF1 updated the moving mean and variance only when the ops in the UPDATE_OPS "
+    "collection ran (usually as control dependencies of the train op); Keras updates them on "
+    "every training-mode call. Outputs of each call are the same; later inference-mode "
+    "outputs differ if the TF1 program never ran UPDATE_OPS.",
+)
+register(LAYERS_TO_KERAS, BATCH_NORM_UPDATES)
 
 _CONV = (
     "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
@@ -49,6 +63,13 @@ LAYER_CLASSES = {
     )),
     "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
     "layers.flatten": ("Flatten", ("name", "data_format")),
+    "layers.batch_normalization": ("BatchNormalization", (
+        "axis", "momentum", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
+        "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer",
+        "gamma_regularizer", "beta_constraint", "gamma_constraint", "training", "trainable", "name",
+        "reuse", "renorm", "renorm_clipping", "renorm_momentum", "fused", "virtual_batch_size",
+        "adjustment",
+    )),
     "layers.conv1d": ("Conv1D", _CONV),
     "layers.conv2d": ("Conv2D", _CONV),
     "layers.conv3d": ("Conv3D", _CONV),
@@ -61,6 +82,8 @@ LAYER_CLASSES = {
     "layers.average_pooling3d": ("AveragePooling3D", _POOL),
 }
 _CALL_TIME = {"training"}
+# TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
+_UNSUPPORTED = {"reuse", "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment", "fused"}
 
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
@@ -84,8 +107,9 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
         return
     arguments = dict(zip(parameters, positional[1:]))
     arguments.update({k: v for k, v in named.items() if k != "inputs"})
-    if "reuse" in arguments:
-        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, "`reuse=` shares variables across layers; not converted")
+    unsupported = sorted(_UNSUPPORTED & arguments.keys())
+    if unsupported:
+        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
         return
     normalizer = plan.normalizer(facts.imports)
     constructor = []
@@ -107,7 +131,10 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     inputs_index = list(call.args).index(inputs)
     training = arguments.get("training")
     training_index = list(call.args).index(training) if training is not None else None
-    default_training = "False" if path == "layers.dropout" else None
+    # TF1's functional dropout and batch norm default to training=False; Keras' to None
+    default_training = "False" if path in ("layers.dropout", "layers.batch_normalization") else None
+    if path == "layers.batch_normalization" and not (training is not None and m.matches(training.value, m.Name("False"))) and training is not None:
+        plan.note(call, BATCH_NORM_UPDATES.code, "moving mean/variance now update whenever the layer runs with training=True")
 
     def call_layer(updated: cst.Call) -> cst.BaseExpression:
         code = module.code_for_node
