@@ -60,7 +60,7 @@ def test_tf2_code_is_not_touched():
         (TF1 + "print(y.shape)\n", "TFM301"),
         (TF1 + "    w = sess.run(y, feed_dict=make_feed())\n", "TFM302"),
         (TF1 + "    saver.save(sess, 'ckpt')\n", "TFM303"),
-        (TF1.replace("y = x * 2.0", "y = tf.layers.batch_normalization(x)"), "TFM304"),
+        (TF1.replace("y = x * 2.0", "y = tf.layers.dense(x, 3, reuse=True)"), "TFM304"),
         (TF1.replace("y = x * 2.0", "y = tf.gradients(x * x, x, stop_gradients=[x])[0]"), "TFM305"),
         (TF1.replace("y = x * 2.0", "y = tf.train.AdamOptimizer().minimize(x)"), "TFM306"),
         ("import tensorflow as tf\nclass M:\n    def __init__(self):\n        self.x = tf.placeholder(tf.float32)\n", "TFM307"),
