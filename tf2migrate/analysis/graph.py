@@ -40,12 +40,18 @@ class Kind(enum.Enum):
     SESSION = "session"
     CONFIG = "config"
     DROP = "drop"
+    OPTIMIZER = "optimizer"  # ``opt = tf.train.AdamOptimizer(lr)`` → a Keras optimizer, kept
+    TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
     PYTHON = "python"
 
 
-GRAPH_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT})
+GRAPH_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER})
 # Kinds whose names vanish after migration: reading them from kept code is a blocker.
-VANISHING_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP})
+VANISHING_KINDS = frozenset(
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN, Kind.OPTIMIZER}
+)
+# TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
+OPTIMIZERS = frozenset({"train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer"})
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
@@ -155,6 +161,7 @@ class Statement:
     value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
     compound: bool = False
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
+    minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call
     # Python names a graph-building block binds (its loop variables): not graph values
     loop_targets: tuple[str, ...] = ()
 
@@ -650,6 +657,13 @@ class GraphAnalyzer:
                     statement.kind = Kind.DROP
                     statement.defines = (target,)
                     return statement
+                if name in OPTIMIZERS:
+                    statement.kind = Kind.OPTIMIZER
+                    statement.defines = (target,)
+                    statement.reads = tuple(read_and_bound(call)[0])
+                    return statement
+                if m.matches(call.func, m.Attribute(attr=m.Name("minimize"))):
+                    return self._classify_minimize(call, target, statement, scope)
             if (
                 isinstance(small.value, cst.Dict)
                 and small.value.elements
@@ -667,6 +681,32 @@ class GraphAnalyzer:
                 statement.kind = Kind.CONFIG
                 return statement
         return None
+
+    def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
+        """``train_op = opt.minimize(loss)`` (or on an optimizer made inline)."""
+        optimizer = call.func.value  # type: ignore[attr-defined]
+        known = isinstance(optimizer, cst.Call) and self.tf.call_name(optimizer) in OPTIMIZERS
+        if not known:
+            name = _target_name(optimizer)
+            found = scope.resolve(name, statement.order) if name else None
+            known = found is not None and found.kind is Kind.OPTIMIZER
+        if not known:
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`minimize` of an optimizer this release does not convert")
+            return statement
+        for arg in call.args:
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if arg.star or keyword in ("gate_gradients", "aggregation_method", "grad_loss", "colocate_gradients_with_ops"):
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`minimize` with `{keyword or '*'}` is not converted")
+                return statement
+        reads = tuple(dict.fromkeys(read_and_bound(call)[0]))
+        statement.kind = Kind.TRAIN
+        statement.defines = (target,)
+        statement.reads = reads
+        statement.minimize = call
+        statement.deps = frozenset(
+            s.order for n in reads if (s := scope.graph_statement(n, statement.order)) is not None
+        )
+        return statement
 
     def _is_init_expression(self, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
         if isinstance(expr, cst.Call):

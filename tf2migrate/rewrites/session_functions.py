@@ -29,7 +29,7 @@ from tf2migrate.analysis.graph import (
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import gradient_tape
+from tf2migrate.rewrites import gradient_tape, train_steps
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -110,6 +110,7 @@ class Generated:
     placeholders: list[Statement]
     tf_function: bool
     anchor: Statement | None
+    train: Statement | None = None  # the train op this function runs a step of
 
 
 class SessionFunctions:
@@ -133,6 +134,7 @@ class SessionFunctions:
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
+        self.optimizer_of = train_steps.plan_optimizers(self.module, self.facts, self.plan, self.names_in_use)
         for scope in self.facts.scopes:
             init_sites = []
             for site in scope.run_sites:
@@ -261,6 +263,10 @@ class SessionFunctions:
 
     def _function_for(self, site: RunSite, owner: Scope, leaves: list[Leaf]) -> Generated | None:
         roots = [s for leaf in leaves for s in leaf.statements]
+        trains = list({s.order: s for s in roots if s.kind is Kind.TRAIN}.values())
+        if len(trains) > 1:
+            self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "one run steps two train ops")
+            return None
         body, placeholders = _closure(owner, roots)
         key = (id(owner), self.module.code_for_node(site.fetch), tuple(s.order for s in roots))
         if key in self.functions:
@@ -268,7 +274,7 @@ class SessionFunctions:
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return None
-        name = fresh_name("compute_" + _hint(leaves), self.names_in_use)
+        name = fresh_name("train_step" if trains else "compute_" + _hint(leaves), self.names_in_use)
         anchor_candidates = [*body, *placeholders]
         anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
         generated = Generated(
@@ -278,7 +284,8 @@ class SessionFunctions:
             body,
             placeholders,
             tf_function=any(s.calls_gradient_helper for s in body),
-            anchor=anchor,
+            anchor=max([anchor, *trains], key=lambda s: s.order) if anchor is not None else (trains[0] if trains else None),
+            train=trains[0] if trains else None,
         )
         self.functions[key] = generated
         return generated
@@ -400,6 +407,8 @@ class SessionFunctions:
         body = gradient_tape.render_body(generated.body, ctx, indent)
         if body is None:
             return
+        if generated.train is not None:
+            body = self._train_step_body(generated, body, ctx, indent)
         signature, casts = self._parameters(generated)
         if signature is None:
             return
@@ -411,7 +420,7 @@ class SessionFunctions:
                     self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
         is_method = generated.scope.cls is not None
         lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
-        returned = self.code(generated.fetch, generated.scope)
+        returned = self.code(_without_train_op(generated.fetch, generated.train), generated.scope)
         lines += [indent + line if line else line for line in [*casts, *body, f"return {returned}"]]
         function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
         # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
@@ -428,6 +437,21 @@ class SessionFunctions:
         else:
             first = generated.scope.statements[0].node
             self.plan.insert_before.setdefault(id(first), []).append(function)
+
+    def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
+        train = generated.train
+        assert train is not None
+        loss, var_list, global_step = train_steps.minimize_arguments(train)
+        tape = fresh_name("train_tape", ctx.names_in_use)
+        code = lambda node: self.code(node, generated.scope) if node is not None else None  # noqa: E731
+        self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
+        return [
+            f"with tf.GradientTape() as {tape}:",
+            *[indent + line if line else line for line in body],
+            *train_steps.train_step_lines(
+                train, self.optimizer_of[id(train.node)], code(loss), code(var_list), code(global_step), tape  # type: ignore[arg-type]
+            ),
+        ]
 
     def _parameters(self, generated: Generated) -> tuple[str | None, list[str]]:
         required, optional, casts = [], [], []
@@ -480,7 +504,7 @@ class SessionFunctions:
         used = {id(s.node) for generated in self.functions.values() for s in generated.body}
         for scope in self.facts.scopes:
             for statement in scope.statements:
-                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER):
+                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN):
                     continue
                 self.plan.remove.add(id(statement.node))
                 for name in statement.defines:
@@ -501,6 +525,22 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _without_train_op(fetch: cst.BaseExpression, train: Statement | None) -> cst.BaseExpression:
+    """The fetch with the train op's place holding None (its value in TF1)."""
+    if train is None:
+        return fetch
+    name = train.defines[0]
+
+    class _NoneForTrainOp(cst.CSTTransformer):
+        def leave_Name(self, original_node, updated_node):
+            return cst.Name("None") if original_node.value == name else updated_node
+
+        def leave_Attribute(self, original_node, updated_node):
+            return cst.Name("None") if self_attribute(original_node) == name else updated_node
+
+    return fetch.visit(_NoneForTrainOp())
+
+
 def _graph_name(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
@@ -531,8 +571,10 @@ def _leaves(fetch: cst.BaseExpression):
 
 
 def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
-    if isinstance(expr, cst.Name) and len(statements) == 1:
+    if _graph_name(expr) is not None and len(statements) == 1:
         statement = statements[0]
+        if statement.kind is Kind.TRAIN:
+            return "train"
         if statement.kind is Kind.VARIABLE:
             return statement.value_kind if statement.value_kind == "variable" else "unknown"
         return statement.value_kind
@@ -548,7 +590,7 @@ def _closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], lis
         if statement.order in seen or statement not in scope.statements:
             continue
         seen.add(statement.order)
-        if statement.kind is Kind.TENSOR:
+        if statement.kind in (Kind.TENSOR, Kind.TRAIN):
             stack.extend(scope.statements[o] for o in statement.deps)
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (
@@ -604,6 +646,15 @@ _OPERATOR_WORDS = {
 
 def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     """NumPy in the structure sess.run returned."""
+    if any(leaf.kind == "train" for leaf in leaves):
+        # a train op's value is None, as sess.run gave it
+        if isinstance(fetch, cst.List):
+            return f"[t if t is None else t.numpy() for t in {call}]"
+        if isinstance(fetch, cst.Tuple):
+            return f"tuple(t if t is None else t.numpy() for t in {call})"
+        if not isinstance(fetch, cst.Dict):
+            return call
+        return f"tf.nest.map_structure(lambda t: t if t is None else t.numpy(), {call})"
     plain = all(leaf.kind in ("tensor", "variable") for leaf in leaves)
     if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
         if leaves[0].kind in ("tensor", "variable"):

@@ -1,0 +1,132 @@
+"""``train_op = tf.train.AdamOptimizer(lr).minimize(loss)`` → a Keras optimizer and a train step.
+
+The optimizer is created once, where the TF1 code created it, as the Keras optimizer that
+takes the same steps (TF1's defaults written out where Keras' differ: Adam's epsilon is
+1e-8 in TF1, 1e-7 in Keras).  A run site fetching the train op calls a generated function
+that computes the fetches under a ``tf.GradientTape``, takes the gradient of the loss with
+respect to the trainable variables the computation read (what ``minimize`` trains by
+default: every trainable variable the loss reaches; ``var_list`` when given), and applies
+it — so ``sess.run([train_op, loss])`` still returns the loss of the same step.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, call_argument
+from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+
+TRAIN_STEP = Rule(
+    "TFM121",
+    "train-op-to-train-step",
+    "opt.minimize(loss) run by sess.run → a Keras optimizer applying tape gradients.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Replaces `tf.train.GradientDescentOptimizer`, `AdamOptimizer` and `MomentumOptimizer` "
+    "with `tf.keras.optimizers.SGD` / `Adam` (TF1 defaults kept: Adam epsilon=1e-8; "
+    "`use_nesterov` → `nesterov`), and each run of `opt.minimize(loss)` with a generated train "
+    "step: forward computation under a GradientTape, `tape.gradient`, `apply_gradients`.",
+    why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
+    "TF1 run step for step.",
+    example="train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)\n_, l = sess.run([train_op, loss], feed)",
+    instead="train_op_optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08)\n"
+    "def train_step(x):\n    with tf.GradientTape() as train_tape:\n        loss = ...\n"
+    "    variables = train_tape.watched_variables()\n"
+    "    gradients = train_tape.gradient(loss, variables)\n"
+    "    train_op_optimizer.apply_gradients(...)\n    return [None, loss]",
+)
+register(TRAIN_STEP)
+
+# TF1 optimizer → (Keras class, TF1 positional parameters, TF1 keyword → Keras keyword,
+# TF1 defaults Keras does not share)
+_KERAS_OPTIMIZERS = {
+    "train.GradientDescentOptimizer": ("SGD", ("learning_rate", "use_locking", "name"), {}, {}),
+    "train.AdamOptimizer": (
+        "Adam",
+        ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
+        {"beta1": "beta_1", "beta2": "beta_2"},
+        {"epsilon": "1e-08"},
+    ),
+    "train.MomentumOptimizer": (
+        "SGD",
+        ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
+        {"use_nesterov": "nesterov"},
+        {},
+    ),
+}
+
+
+def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> dict[int, str]:
+    """Keras optimizers for the file's TF1 ones; returns, per TRAIN statement, the
+    expression of its optimizer."""
+    optimizer_of: dict[int, str] = {}
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            if statement.kind is Kind.OPTIMIZER:
+                call = statement.node.body[0].value  # type: ignore[attr-defined]
+                _replace_optimizer(module, facts, plan, scope, statement, call)
+            elif statement.kind is Kind.TRAIN and statement.minimize is not None:
+                optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
+                if isinstance(optimizer, cst.Call):
+                    # created inline: create it once, where the train op was built
+                    name = fresh_name(f"{statement.defines[0].replace('self.', '')}_optimizer", names_in_use)
+                    target = f"self.{name}" if statement.defines[0].startswith("self.") else name
+                    creation = cst.parse_statement(f"{target} = {optimizer_code(module, facts, plan, scope, statement, optimizer)}\n")
+                    plan.insert_before.setdefault(id(statement.node), []).append(creation)
+                    optimizer_of[id(statement.node)] = target
+                else:
+                    optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
+    return optimizer_of
+
+
+def _replace_optimizer(module, facts, plan, scope: Scope, statement: Statement, call: cst.Call) -> None:
+    code = optimizer_code(module, facts, plan, scope, statement, call)
+    plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
+    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {code.split('(')[0]}")
+
+
+def optimizer_code(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement, call: cst.Call) -> str:
+    path = facts.imports.call_name(call)
+    keras_class, parameters, renames, defaults = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
+    arguments: dict[str, cst.BaseExpression] = {}
+    positional = [a for a in call.args if a.keyword is None]
+    for name, arg in zip(parameters, positional):
+        arguments[name] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            arguments[arg.keyword.value] = arg.value
+    normalizer = plan.normalizer(facts.imports)
+    parts = []
+    for name, value in arguments.items():
+        if name == "use_locking":
+            continue
+        reads, _ = read_and_bound(value)
+        if any(scope.graph_statement(n, statement.order) is not None for n in reads):
+            facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a schedule or a fed rate)")
+        parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
+    parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
+    return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
+
+
+def train_step_lines(statement: Statement, optimizer: str, loss_code: str, var_list: str | None, global_step: str | None, tape: str) -> list[str]:
+    """The lines after the forward computation: gradient, update, step counter."""
+    variables = var_list if var_list is not None else f"{tape}.watched_variables()"
+    lines = [
+        f"variables = {variables}",
+        f"gradients = {tape}.gradient({loss_code}, variables)",
+        # minimize skipped variables the loss does not reach (their gradient is None)
+        f"{optimizer}.apply_gradients((g, v) for g, v in zip(gradients, variables) if g is not None)",
+    ]
+    if global_step is not None:
+        lines.append(f"{global_step}.assign_add(1)")
+    return lines
+
+
+def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
+    call = statement.minimize
+    assert call is not None
+    return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
+
