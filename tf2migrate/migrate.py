@@ -38,12 +38,9 @@ class MigrationResult(NamedTuple):
 
 
 def _has_tf1_graph(facts: GraphFacts) -> bool:
-    """Only files that build and run TF1 graphs are migrated; TF2 code is left alone."""
-    if facts.session_names or facts.v1_switches:
-        return True
-    return any(s.kind is Kind.PLACEHOLDER for scope in facts.scopes for s in scope.statements) or any(
-        b.rule.code == "TFM307" for b in facts.blockers
-    )
+    """Only files that build and run TF1 graphs are migrated; TF2 code is left alone.
+    (Blockers found in a file without a graph are about nothing and are dropped.)"""
+    return bool(facts.session_names or facts.v1_switches or facts.graph_evidence)
 
 
 def migrate_source(source: str, path: str = "<string>") -> MigrationResult:
@@ -70,6 +67,8 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     root_is_tf1 = tf1_evidence(module, imports)
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
+    if not graph:
+        facts.blockers.clear()
     if graph and not facts.blockers:
         find_escapes(facts)
     if graph and not facts.blockers:
@@ -94,7 +93,9 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers]
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     if new_source == source:
-        return MigrationResult(source, _findings(blockers + _trap_findings(traps, positions), positions, path))
+        # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
+        unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
+        return MigrationResult(source, _findings(blockers + unrunnable + _trap_findings(traps, positions), positions, path))
     try:
         cst.parse_module(new_source)
     except cst.ParserSyntaxError as error:

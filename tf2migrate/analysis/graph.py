@@ -55,6 +55,12 @@ OPTIMIZERS = frozenset({"train.GradientDescentOptimizer", "train.AdamOptimizer",
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
+# Sessions tf2migrate does not convert: their graphs stay on TF1.
+OTHER_SESSION_CALLS = frozenset(
+    {"train.MonitoredSession", "train.SingularMonitoredSession", "train.MonitoredTrainingSession", "Session.as_default"}
+)
+# tf.test.TestCase's graph-mode sessions: ``with self.test_session() as sess:``
+TEST_SESSION_METHODS = frozenset({"test_session", "cached_session", "session"})
 CONFIG_CALLS = frozenset({"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions"})
 INIT_CALLS = frozenset(
     {
@@ -252,6 +258,8 @@ class GraphFacts:
     v1_switches: list[cst.Call] = field(default_factory=list)
     # session blocks nested in other code (``if __name__ == "__main__":``), opened up too
     nested_session_blocks: list[cst.With] = field(default_factory=list)
+    # the file builds or runs TF1 graphs: placeholders anywhere, sessions of any kind
+    graph_evidence: bool = False
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
 
@@ -471,8 +479,20 @@ class GraphAnalyzer:
 
     def _collect_session_and_config_names(self) -> None:
         for call in self.index.calls:
-            if self.tf.call_name(call) in V1_SWITCH_CALLS:
+            name = self.tf.call_name(call)
+            if name in V1_SWITCH_CALLS:
                 self.facts.v1_switches.append(call)
+            if name in PLACEHOLDER_CALLS or name in SESSION_CALLS:
+                self.facts.graph_evidence = True
+            elif name in OTHER_SESSION_CALLS:
+                self.facts.graph_evidence = True
+                self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
+        for item in self.index.with_items:
+            if isinstance(item.item, cst.Call) and m.matches(
+                item.item.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, TEST_SESSION_METHODS)))
+            ) and self.tf.aliases:
+                self.facts.graph_evidence = True
+                self.facts.block(item.item, blockers.UNSUPPORTED_SESSION, "tf.test.TestCase graph sessions are not converted")
         for node, _ in self.index.assigns:
             if not isinstance(node.value, cst.Call):
                 continue

@@ -91,6 +91,10 @@ REMOVED_SUCCESSORS = {
     "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
 }
 
+# tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
+# samples at half-pixel centres): they stay on tf.compat.v1.
+SEMANTIC_CHANGES = frozenset({"image.resize_images"})
+
 # absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
 _ABSL_LOGGING = frozenset(
     {
@@ -159,6 +163,8 @@ def tf2_target(path: str) -> Target:
         return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
     if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
         return Target(f"tf.{path}", "removed")
+    if path in SEMANTIC_CHANGES:
+        return Target(f"tf.compat.v1.{path}", "compat")
     target = RENAMES.get(path) or _renamed_prefix(path)
     if target is None:
         if path in _KNOWN_PATHS or path in _TF2_NAMESPACES:
@@ -281,6 +287,8 @@ class TfNameNormalizer(cst.CSTTransformer):
             target = Target(f"tf.compat.v1.{path}", "compat")
         else:
             target = tf2_target(path)
+            if target.kind == "removed" and self.tf.is_explicit_v1(original):
+                target = Target(f"tf.compat.v1.{path}", "removed")  # tf.compat.v1.estimator is not tf.estimator
         return _expression(self._spell(original, path, target), updated)
 
     def _spell(self, node: cst.CSTNode, path: str, target: Target) -> str:
@@ -353,7 +361,10 @@ def _keywordize(path: str, call: cst.Call, changes: list[str]) -> cst.Call | Non
             name = order[index]
             index += 1
             if name is not None:
-                arg = arg.with_changes(keyword=cst.Name(name), equal=cst.AssignEqual())
+                arg = arg.with_changes(
+                    keyword=cst.Name(name),
+                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                )
                 changes.append(f"argument {index} passed as {name}=")
         args.append(arg)
     return call.with_changes(args=args)
@@ -507,7 +518,9 @@ class _EvidenceFinder(cst.CSTVisitor):
         if path is None or self.tf.is_explicit_v1(node):
             return
         if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES:
-            if tf2_target(path).kind in ("renamed", "compat", "absl", "removed"):
+            # tf.contrib stays in the output, so it cannot be evidence (a second run must
+            # see the same file as TF2)
+            if tf2_target(path).kind in ("renamed", "compat", "absl"):
                 self.found = True
 
 
