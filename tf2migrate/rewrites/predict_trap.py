@@ -199,27 +199,49 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+class _ReturnCollector(cst.CSTVisitor):
+    """One walk: for each function, its assignments and returns (not those of nested defs)."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[cst.FunctionDef, list[cst.Assign], list[cst.Return]]] = []
+        self.done: list[tuple[cst.FunctionDef, list[cst.Assign], list[cst.Return]]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append((node, [], []))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.done.append(self.stack.pop())
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self.stack:
+            self.stack[-1][1].append(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.stack:
+            self.stack[-1][2].append(node)
+
+
 def _numpy_returning_functions(module: cst.Module, imports: TfImports) -> dict[str, str]:
     """Functions and methods of the file whose return value is ``sess.run(...)``,
     ``.eval()`` or ``.numpy()`` (directly or through a local name)."""
+    collector = _ReturnCollector()
+    module.visit(collector)
     found: dict[str, str] = {}
-    for function in m.findall(module, m.FunctionDef()):
+    for function, assigns, returns in collector.done:
         assigned: dict[str, str] = {}
-        for assign in m.findall(function.body, m.Assign()):
-            why = _returns_numpy(assign.value)  # type: ignore[attr-defined]
-            for target in assign.targets:  # type: ignore[attr-defined]
+        for assign in assigns:
+            why = _returns_numpy(assign.value)
+            for target in assign.targets:
                 for name in _names(target.target):
                     if why:
                         assigned[name] = why
-        for ret in m.findall(function.body, m.Return()):
-            value = ret.value  # type: ignore[attr-defined]
-            if value is None:
+        for ret in returns:
+            if ret.value is None:
                 continue
-            why = _returns_numpy(value)
-            reads, _ = read_and_bound(value)
-            why = why or next((assigned[n] for n in reads if n in assigned), None)
+            reads, _ = read_and_bound(ret.value)
+            why = _returns_numpy(ret.value) or next((assigned[n] for n in reads if n in assigned), None)
             if why:
-                found[function.name.value] = why  # type: ignore[attr-defined]
+                found[function.name.value] = why
     return found
 
 
@@ -231,6 +253,15 @@ def _returns_numpy(expr: cst.BaseExpression) -> str | None:
         if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:  # type: ignore[attr-defined]
             return f"returns the NumPy result of `.{func.attr.value}()`"
     return None
+
+
+_GRADIENT_TEXT = ("gradients(", ".gradient(", "jacobian(")
+_NUMPY_TEXT = ("predict", ".numpy()", ".eval(", "asarray", "np.array", "numpy.array", ".run(")
+
+
+def may_have_traps(source: str) -> bool:
+    """A cheap text test: no gradient call, or nothing that returns NumPy, means no trap."""
+    return any(t in source for t in _GRADIENT_TEXT) and any(t in source for t in _NUMPY_TEXT)
 
 
 def find_traps(module: cst.Module, imports: TfImports) -> list[Trap]:
