@@ -9,6 +9,7 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import NamedTuple
 
 import libcst as cst
@@ -104,7 +105,9 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
         return MigrationResult(source, _findings(blockers + unrunnable + _trap_findings(traps, positions), positions, path))
     try:
-        ast.parse(new_source)  # CPython's parser: the output must be valid Python
+        with warnings.catch_warnings():  # the user's own oddities are not ours to report
+            warnings.simplefilter("ignore")
+            ast.parse(new_source)  # CPython's parser: the output must be valid Python
     except SyntaxError as error:
         return MigrationResult(
             source,
@@ -232,7 +235,9 @@ def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagno
     # CPython's parser names the problem better (``Missing parentheses in call to
     # 'print'``) and places it exactly; libcst's words serve when CPython accepts the code.
     try:
-        ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source)
     except SyntaxError as python_error:
         return Diagnostic(
             PARSE_ERROR.code,
