@@ -152,6 +152,8 @@ def find_escapes(facts: GraphFacts) -> None:
             skip.add(id(site.fetch))
             if isinstance(site.feed, cst.Dict):
                 skip.update(id(e.key) for e in site.feed.elements if isinstance(e, cst.DictElement))
+            if site.form == "scipy":  # fetches= of ScipyOptimizerInterface.minimize
+                skip.update(id(a.value) for a in site.call.args if a.keyword is not None and a.keyword.value == "fetches")
             session = site.call.func.value if isinstance(site.call.func, cst.Attribute) else None
             if session is not None and id(session) in facts.allowed_session_reads:
                 skip.add(id(session))

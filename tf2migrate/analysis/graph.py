@@ -42,14 +42,18 @@ class Kind(enum.Enum):
     DROP = "drop"
     OPTIMIZER = "optimizer"  # ``opt = tf.train.AdamOptimizer(lr)`` → a Keras optimizer, kept
     TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
+    SCIPY = "scipy optimizer"  # ``ScipyOptimizerInterface(loss, ...)`` → scipy.optimize.minimize
     PYTHON = "python"
 
 
-GRAPH_KINDS = frozenset({Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER})
+GRAPH_KINDS = frozenset(
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY}
+)
 # Kinds whose names vanish after migration: reading them from kept code is a blocker.
 VANISHING_KINDS = frozenset(
-    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN, Kind.OPTIMIZER}
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY}
 )
+SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
 # TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
 OPTIMIZERS = frozenset({"train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer"})
 
@@ -677,6 +681,8 @@ class GraphAnalyzer:
                     statement.kind = Kind.DROP
                     statement.defines = (target,)
                     return statement
+                if name == SCIPY_OPTIMIZER:
+                    return self._classify_scipy(call, target, statement, scope)
                 if name in OPTIMIZERS:
                     statement.kind = Kind.OPTIMIZER
                     statement.defines = (target,)
@@ -701,6 +707,23 @@ class GraphAnalyzer:
                 statement.kind = Kind.CONFIG
                 return statement
         return None
+
+    def _classify_scipy(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
+        """``opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method=..., options=...)``."""
+        unsupported = [
+            a.keyword.value for a in call.args
+            if a.keyword is not None and a.keyword.value in ("var_list", "equalities", "inequalities", "var_to_bounds")
+        ]
+        if unsupported or any(a.star for a in call.args) or sum(a.keyword is None for a in call.args) > 1:
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface with constraints, bounds or var_list is not converted")
+            return statement
+        reads = tuple(dict.fromkeys(read_and_bound(call)[0]))
+        statement.kind = Kind.SCIPY
+        statement.defines = (target,)
+        statement.reads = reads
+        statement.minimize = call
+        statement.deps = frozenset(s.order for n in reads if (s := scope.graph_statement(n, statement.order)) is not None)
+        return statement
 
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline)."""
@@ -1010,6 +1033,13 @@ class _RunSiteFinder(cst.CSTVisitor):
                 a.facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
                 return None
             return RunSite(call, "session.run", fetch, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr == "minimize" and _target_name(receiver) is not None:
+            found = lookup_graph_name(self.scope, _target_name(receiver), order)  # type: ignore[arg-type]
+            if found is not None and found[1].kind is Kind.SCIPY:
+                session = _first_arg(call, "session", 0)
+                if session is not None and _target_name(session) in a.facts.session_names:
+                    a.facts.allowed_session_reads.add(id(session))
+                return RunSite(call, "scipy", receiver, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr in ("eval", "run"):
             if not self._is_graph_expression(receiver, order):
                 return None

@@ -34,13 +34,13 @@ SWITCH = "tf.compat.v1.disable_eager_execution()\n"
 def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
     if facts.v1_switches:
         return  # the file already switches TF2 behaviour off; its call is kept (renamed)
-    anchor = _end_of_import_block(module, facts.imports.statements[0])
+    anchor = end_of_import_block(module, facts.imports.statements[0])
     switch = cst.parse_statement(SWITCH, config=module.config_for_parsing)
     plan.add_after(anchor, [switch])
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, "graph kept on TF1 semantics; tf.compat.v1.disable_eager_execution() added")
 
 
-def _end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst.BaseStatement:
+def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst.BaseStatement:
     """The last import of the block the TF import stands in: the switch must follow TF's
     import and should not split an import block."""
     body = list(module.body)

@@ -29,7 +29,8 @@ from tf2migrate.analysis.graph import (
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import gradient_tape, train_steps
+from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
+from tf2migrate.rewrites.compat_fallback import end_of_import_block
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -111,6 +112,8 @@ class Generated:
     tf_function: bool
     anchor: Statement | None
     train: Statement | None = None  # the train op this function runs a step of
+    # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
+    scipy: tuple | None = None
 
 
 class SessionFunctions:
@@ -123,6 +126,7 @@ class SessionFunctions:
         self.names_in_use = names_in_use
         self.functions: dict[tuple, Generated] = {}
         self.rewritten_feed_dicts: set[int] = set()
+        self.scipy_helper: str | None = None  # minimize_with_scipy, emitted once per file
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
@@ -138,6 +142,9 @@ class SessionFunctions:
         for scope in self.facts.scopes:
             init_sites = []
             for site in scope.run_sites:
+                if site.form == "scipy":
+                    scipy_optimizer.plan_site(self, site, scope)
+                    continue
                 if self._is_init_fetch(site, scope):
                     init_sites.append(site)
                     continue
@@ -247,6 +254,44 @@ class SessionFunctions:
         self.plan.note(site.call, RUN_TO_CALL.code, f"{_form_name(site)} → {generated.name}(...)")
         if site.order is not None and owner is scope and owner.cls is None and generated.anchor is not None and site.order <= generated.anchor.order:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
+
+    def plan_scipy(self, site: RunSite, owner: Scope, interface: Statement, roots, loss, fetches) -> None:
+        body, placeholders = _closure(owner, roots)
+        for statement in body:
+            if not self._graph_inputs_stable(owner, statement):
+                return
+        base = f"minimize_{local_name(interface.defines[0])}"
+        key = (id(owner), "scipy", id(interface.node), self.module.code_for_node(site.call))
+        generated = self.functions.get(key)
+        if generated is None:
+            generated = Generated(
+                owner,
+                fresh_name(base, self.names_in_use),
+                loss,
+                body,
+                placeholders,
+                tf_function=False,
+                anchor=max([*body, *placeholders, interface], key=lambda s: s.order),
+                scipy=(interface, loss, fetches),
+            )
+            self.functions[key] = generated
+        arguments = self._call_arguments(site, generated, owner)
+        if arguments is None:
+            return
+        callbacks = scipy_optimizer.callback_arguments(self, site.call)
+        prefix = "self." if owner.cls is not None else ""
+        call = f"{prefix}{generated.name}({', '.join(a for a in [arguments, *callbacks] if a)})"
+        self.plan.replace[id(site.call)] = cst.parse_expression(call)
+        self.plan.note(site.call, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface.minimize → {generated.name}(...)")
+        if self.scipy_helper is None:
+            self.scipy_helper = scipy_optimizer.helper_name(self.names_in_use)
+            helper = cst.parse_statement(
+                scipy_optimizer.HELPER.replace(f"def {scipy_optimizer.HELPER_NAME}(", f"def {self.scipy_helper}("),
+                config=self.module.config_for_parsing,
+            ).with_changes(leading_lines=[cst.EmptyLine(indent=False)] * 2)
+            anchor = end_of_import_block(self.module, self.facts.imports.statements[0])
+            self.plan.add_after(anchor, [helper])
+            self.plan.generated[id(helper)] = helper
 
     def _inline_variable_fetch(self, site: RunSite, leaves: list[Leaf]) -> None:
         code = self.module.code_for_node
@@ -409,6 +454,8 @@ class SessionFunctions:
             return
         if generated.train is not None:
             body = self._train_step_body(generated, body, ctx, indent)
+        if generated.scipy is not None:
+            body = self._scipy_body(generated, body, indent)
         signature, casts = self._parameters(generated)
         if signature is None:
             return
@@ -419,9 +466,12 @@ class SessionFunctions:
                 if s.calls_gradient_helper:
                     self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
         is_method = generated.scope.cls is not None
+        if generated.scipy is not None:
+            signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)
         lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
         returned = self.code(_without_train_op(generated.fetch, generated.train), generated.scope)
-        lines += [indent + line if line else line for line in [*casts, *body, f"return {returned}"]]
+        ending = [] if generated.scipy is not None else [f"return {returned}"]
+        lines += [indent + line if line else line for line in [*casts, *body, *ending]]
         function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
         # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
         blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
@@ -437,6 +487,20 @@ class SessionFunctions:
         else:
             first = generated.scope.statements[0].node
             self.plan.insert_before.setdefault(id(first), []).append(function)
+
+    def _scipy_body(self, generated: Generated, body: list[str], indent: str) -> list[str]:
+        interface, loss, fetches = generated.scipy  # type: ignore[misc]
+        settings = scipy_optimizer.settings_code(self, generated.scope, interface, interface.minimize)
+        if settings is None:
+            return body
+        code = lambda node: self.code(node, generated.scope)  # noqa: E731
+        returned = f"return {code(loss)}, [{', '.join(code(f) for f in fetches)}]"
+        self.plan.note(interface.node, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface → {generated.name}(...)")
+        return [
+            "def loss_and_fetches():",
+            *[indent + line if line else line for line in [*body, returned]],
+            f"{self.scipy_helper}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
+        ]
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
         train = generated.train
@@ -504,7 +568,7 @@ class SessionFunctions:
         used = {id(s.node) for generated in self.functions.values() for s in generated.body}
         for scope in self.facts.scopes:
             for statement in scope.statements:
-                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN):
+                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN, Kind.SCIPY):
                     continue
                 self.plan.remove.add(id(statement.node))
                 for name in statement.defines:
@@ -670,7 +734,7 @@ def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
 
 
 def _form_name(site: RunSite) -> str:
-    return {"session.run": "Session.run", "eval": "Tensor.eval", "op.run": "Operation.run"}[site.form]
+    return {"session.run": "Session.run", "eval": "Tensor.eval", "op.run": "Operation.run", "scipy": "minimize"}[site.form]
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:

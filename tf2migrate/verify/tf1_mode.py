@@ -11,6 +11,7 @@ import contextlib
 import functools
 import sys
 
+from tf2migrate.verify import tf1_contrib
 from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
 from tf2migrate.verify.records import Job, ScriptResult
 
@@ -20,6 +21,7 @@ class Tf1Mode:
         tf.compat.v1.disable_v2_behavior()
         self._tf = tf
         self._v1 = tf.compat.v1
+        tf1_contrib.install(self._v1)
         self._recording: ScriptResult | None = None  # set until values are recorded
         self._patch_session_run()
         seed_new_graphs()

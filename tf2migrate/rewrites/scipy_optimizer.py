@@ -1,0 +1,120 @@
+"""``tf.contrib.opt.ScipyOptimizerInterface`` (L-BFGS-B in every Raissi PINN) → ``scipy.optimize.minimize``.
+
+TF1's interface packed the trainable variables into one float64 vector, let SciPy call
+back for the loss and its gradient (computed by the graph), reported ``fetches`` to
+``loss_callback`` at each evaluation and wrote the result back into the variables.  The
+migration does the same eagerly: a generated ``minimize_<name>`` computes the loss (and
+fetches) from the fed values under a tape, and one helper, ``minimize_with_scipy``,
+emitted once per file, does the packing and calls SciPy with the same method and options.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import Kind, RunSite, Scope, call_argument, lookup_graph_name
+from tf2migrate.analysis.names import fresh_name, read_and_bound, self_attribute
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+
+SCIPY_MINIMIZE = Rule(
+    "TFM122",
+    "scipy-optimizer-interface",
+    "ScipyOptimizerInterface(loss, method, options).minimize(sess, ...) → scipy.optimize.minimize.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Replaces `tf.contrib.opt.ScipyOptimizerInterface` and its `minimize(sess, feed_dict=..., "
+    "fetches=..., loss_callback=..., step_callback=...)` with `scipy.optimize.minimize(..., "
+    "jac=True, method=..., options=...)` over the trainable variables the loss reads, with a "
+    "tape-computed value and gradient, float64 at the SciPy boundary as TF1 did.",
+    why="tf.contrib is gone from TensorFlow 2; SciPy itself was always doing the optimization.",
+)
+register(SCIPY_MINIMIZE)
+
+HELPER_NAME = "minimize_with_scipy"
+HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_callback=None, **minimize_kwargs):
+    """scipy.optimize.minimize over the trainable variables the loss reads, as
+    tf.contrib.opt.ScipyOptimizerInterface did (float64 at the SciPy boundary)."""
+    import numpy
+    import scipy.optimize
+
+    with tf.GradientTape() as tape:
+        loss_and_fetches()
+    variables = tape.watched_variables()
+
+    def assign(flat):
+        offset = 0
+        for variable in variables:
+            size = int(numpy.prod(variable.shape))
+            value = numpy.reshape(flat[offset:offset + size], variable.shape)
+            variable.assign(value.astype(variable.dtype.as_numpy_dtype))
+            offset += size
+
+    def value_and_gradient(flat):
+        assign(flat)
+        with tf.GradientTape() as tape:
+            loss, fetched = loss_and_fetches()
+        gradients = tape.gradient(loss, variables)
+        if loss_callback is not None:
+            loss_callback(*[value.numpy() for value in fetched])
+        flat_gradient = numpy.concatenate([numpy.reshape(g.numpy(), [-1]) for g in gradients])
+        return loss.numpy().astype(numpy.float64), flat_gradient.astype(numpy.float64)
+
+    start = numpy.concatenate([numpy.reshape(v.numpy(), [-1]) for v in variables]).astype(numpy.float64)
+    result = scipy.optimize.minimize(value_and_gradient, start, jac=True, callback=step_callback, **minimize_kwargs)
+    assign(result.x)
+    return result
+'''
+
+
+def settings_code(sf, scope: Scope, statement, call: cst.Call) -> list[str] | None:
+    """``method=..., options=...`` of the interface, evaluated where the minimize runs;
+    refused if they read names of the constructor (they would not exist there)."""
+    own_names = set(read_and_bound(scope.owner)[1]) if isinstance(scope.owner, cst.FunctionDef) else set()
+    parts = []
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value == "loss":
+            continue
+        reads, _ = read_and_bound(arg.value)
+        if any(n in own_names and not n.startswith("self.") for n in reads):
+            sf.block(arg.value, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface settings read local names of the constructor")
+            return None
+        parts.append(f"{arg.keyword.value}={sf.code(arg.value)}")
+    return parts
+
+
+def plan_site(sf, site: RunSite, scope: Scope) -> None:
+    """Plan the generated function for ``opt.minimize(sess, feed_dict, fetches, ...)``."""
+    name = site.fetch.value if isinstance(site.fetch, cst.Name) else self_attribute(site.fetch)
+    found = lookup_graph_name(scope, name, site.order)  # type: ignore[arg-type]
+    if found is None or site.statement is None:
+        sf.block(site.call, blockers.UNSUPPORTED_SESSION, "the result of ScipyOptimizerInterface.minimize is used")
+        return
+    owner, statement = found
+    interface = statement.minimize
+    loss = call_argument(interface, "loss", 0)
+    fetches = call_argument(site.call, "fetches", 2)
+    elements = [] if fetches is None else ([e.value for e in fetches.elements] if isinstance(fetches, (cst.List, cst.Tuple)) else None)
+    if loss is None or elements is None:
+        sf.block(site.call, blockers.UNSUPPORTED_FEED, "fetches of ScipyOptimizerInterface.minimize must be a list display")
+        return
+    roots = []
+    for expr in [loss, *elements]:
+        for read in read_and_bound(expr)[0]:
+            target = lookup_graph_name(owner, read, None)
+            if target is not None and target[1].kind in (Kind.TENSOR, Kind.PLACEHOLDER):
+                roots.append(target[1])
+    sf.plan_scipy(site, owner, statement, roots, loss, elements)
+
+
+def callback_arguments(sf, call: cst.Call) -> list[str]:
+    parts = []
+    for keyword in ("loss_callback", "step_callback"):
+        value = call_argument(call, keyword, 3 if keyword == "step_callback" else 4)
+        if value is not None:
+            parts.append(f"{keyword}={sf.code(value)}")
+    return parts
+
+
+def helper_name(names_in_use: set[str]) -> str:
+    return HELPER_NAME if HELPER_NAME not in names_in_use else fresh_name(HELPER_NAME, names_in_use)

@@ -1,0 +1,67 @@
+"""The one piece of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``.
+
+TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
+run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
+``ExternalOptimizerInterface`` behaviour in graph mode: the trainable variables packed
+into one float64 vector, loss and gradients (and ``fetches``, for ``loss_callback``)
+evaluated by the session for SciPy, the result assigned back.  Used by the verify
+worker only (imported in the TF1 subprocess).
+"""
+
+from __future__ import annotations
+
+import types
+
+
+def install(v1) -> None:
+    """Give ``tf.compat.v1`` a ``contrib.opt.ScipyOptimizerInterface`` if it has none."""
+    if hasattr(v1, "contrib"):
+        return
+    contrib = types.SimpleNamespace(opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)))
+    setattr(v1, "contrib", contrib)
+
+
+def _interface(tf):
+    import numpy as np
+
+    class ScipyOptimizerInterface:
+        def __init__(self, loss, var_list=None, method="L-BFGS-B", options=None, **optimizer_kwargs):
+            self._loss = loss
+            self._vars = list(var_list) if var_list is not None else tf.trainable_variables()
+            self._gradients = tf.gradients(loss, self._vars)
+            self._method, self._options, self._kwargs = method, options, optimizer_kwargs
+            self._placeholders = [tf.placeholder(v.dtype.base_dtype, v.shape) for v in self._vars]
+            self._assigns = [v.assign(p) for v, p in zip(self._vars, self._placeholders)]
+
+        def _assign(self, session, flat):
+            values, offset = [], 0
+            for variable in self._vars:
+                shape = variable.shape.as_list()
+                size = int(np.prod(shape))
+                values.append(np.reshape(flat[offset:offset + size], shape))
+                offset += size
+            session.run(self._assigns, dict(zip(self._placeholders, values)))
+
+        def minimize(self, session=None, feed_dict=None, fetches=None, step_callback=None, loss_callback=None, **run_kwargs):
+            import scipy.optimize
+
+            session = session or tf.get_default_session()
+            feed_dict, fetches = feed_dict or {}, list(fetches or [])
+            count = len(self._gradients)
+
+            def value_and_gradient(flat):
+                self._assign(session, flat)
+                out = session.run([self._loss, *self._gradients, *fetches], feed_dict, **run_kwargs)
+                if loss_callback is not None:
+                    loss_callback(*out[1 + count:])
+                flat_gradient = np.concatenate([np.reshape(g, [-1]) for g in out[1:1 + count]])
+                return np.float64(out[0]), flat_gradient.astype(np.float64)
+
+            start = np.concatenate([np.reshape(v, [-1]) for v in session.run(self._vars)]).astype(np.float64)
+            result = scipy.optimize.minimize(
+                value_and_gradient, start, jac=True, method=self._method, options=self._options,
+                callback=step_callback, **self._kwargs,
+            )
+            self._assign(session, result.x)
+
+    return ScipyOptimizerInterface
