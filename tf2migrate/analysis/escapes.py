@@ -158,7 +158,8 @@ def find_escapes(facts: GraphFacts) -> None:
             if session is not None and id(session) in facts.allowed_session_reads:
                 skip.add(id(session))
     for feed in facts.feed_dicts.values():
-        skip.update(id(e.key) for e in feed.dict_node.elements if isinstance(e, cst.DictElement))
+        for _, dict_node in feed.bindings:
+            skip.update(id(e.key) for e in dict_node.elements if isinstance(e, cst.DictElement))
     graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
     for scope in facts.scopes:
         for statement in scope.statements:

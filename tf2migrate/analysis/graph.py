@@ -232,13 +232,16 @@ class Scope:
 
 @dataclass
 class FeedDict:
-    """A variable bound once to a dict display keyed by placeholders (``tf_dict``)."""
+    """A variable bound to a dict display keyed by placeholders (``tf_dict``); a function
+    may bind it more than once (one dict per group of run sites)."""
 
     name: str
     assign: cst.Assign
     dict_node: cst.Dict
     function: cst.FunctionDef | None
     count: int = 1
+    # every binding, in source order: (assign, dict display)
+    bindings: list[tuple[cst.Assign, cst.Dict]] = field(default_factory=list)
 
 
 @dataclass
@@ -912,7 +915,7 @@ class GraphAnalyzer:
         if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
             return "unknown"
         small = node.body[0]
-        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or _target_name(small.targets[0].target) is None:
             return "unknown"
         return self._expression_kind(small.value)
 
@@ -957,7 +960,8 @@ class GraphAnalyzer:
                 if existing is not None:
                     existing.count += 1
                 else:
-                    self.facts.feed_dicts[key] = FeedDict(name, node, node.value, function)
+                    existing = self.facts.feed_dicts[key] = FeedDict(name, node, node.value, function)
+                existing.bindings.append((node, node.value))
 
 
 class _RunSiteFinder(cst.CSTVisitor):

@@ -374,16 +374,17 @@ class SessionFunctions:
                     return None
         elif isinstance(feed, cst.Name):
             feed_dict = self.facts.feed_dicts.get((id(site.function), feed.value)) or self.facts.feed_dicts.get((id(None), feed.value))
-            if feed_dict is None or feed_dict.count != 1:
-                self.block(feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound once to a dict display keyed by placeholders")
+            dict_node = _reaching_feed_dict(feed_dict, site) if feed_dict is not None else None
+            if dict_node is None:
+                self.block(feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run")
                 return None
             keys = []
-            for element in feed_dict.dict_node.elements:
+            for element in dict_node.elements:
                 placeholder = self._placeholder(_graph_name(element.key), site, owner)  # type: ignore[union-attr, arg-type]
                 if placeholder is None:
                     return None
                 keys.append(local_name(placeholder.defines[0]))
-            self._rewrite_feed_dict(feed_dict.dict_node, keys)
+            self._rewrite_feed_dict(dict_node, keys)
             if set(keys) == set(params):
                 return f"**{feed.value}"  # the dict holds exactly the arguments
             for key in keys:
@@ -589,6 +590,29 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
+    """The dict display the feed-dict variable holds at the run site: bound once, or
+    rebound in the same function body before each group of runs."""
+    if feed_dict.count == 1:
+        return feed_dict.dict_node
+    if feed_dict.function is None or site.function is not feed_dict.function:
+        return None
+    body = list(feed_dict.function.body.body)
+
+    def position(node: cst.CSTNode) -> int | None:
+        for index, statement in enumerate(body):
+            if statement is node or m.findall(statement, m.MatchIfTrue(lambda n: n is node)):
+                return index
+        return None
+
+    run_at = position(site.call)
+    bound = [(position(assign), dict_node) for assign, dict_node in feed_dict.bindings]
+    if run_at is None or any(p is None for p, _ in bound):
+        return None
+    before = [(p, d) for p, d in bound if p < run_at]  # type: ignore[operator]
+    return before[-1][1] if before else None
+
+
 def _without_train_op(fetch: cst.BaseExpression, train: Statement | None) -> cst.BaseExpression:
     """The fetch with the train op's place holding None (its value in TF1)."""
     if train is None:
