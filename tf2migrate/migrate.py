@@ -182,10 +182,9 @@ def _defines_main(module: cst.Module) -> bool:
     return any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
 
 
-def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
-    """Local names for absl's flags/logging/app: the plain name unless the file binds it
-    to something else (``import logging``, ``flags = tf.app.flags``)."""
-    from_absl = {
+def _imported_from_absl(module: cst.Module) -> set[str]:
+    """Local names the file already imports with ``from absl import ...``."""
+    return {
         (a.asname.name.value if a.asname else a.name.value)  # type: ignore[union-attr]
         for s in module.body
         if isinstance(s, cst.SimpleStatementLine)
@@ -194,6 +193,12 @@ def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
         and not isinstance(small.names, cst.ImportStar)
         for a in small.names
     }
+
+
+def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
+    """Local names for absl's flags/logging/app: the plain name unless the file binds it
+    to something else (``import logging``, ``flags = tf.app.flags``)."""
+    from_absl = _imported_from_absl(module)
     return {
         name: name if name in from_absl or name not in module_names else f"absl_{name}"
         for name in ("flags", "logging", "app")
@@ -207,15 +212,7 @@ def _add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
     module again (a quarter of the run time on large trees) to find what is imported."""
     if not plan.renames.absl_modules:
         return module
-    imported = {
-        (a.asname.name.value if a.asname else a.name.value)  # type: ignore[union-attr]
-        for s in module.body
-        if isinstance(s, cst.SimpleStatementLine)
-        for small in s.body
-        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "absl"
-        and not isinstance(small.names, cst.ImportStar)
-        for a in small.names
-    }
+    imported = _imported_from_absl(module)
     names = []
     for name in sorted(plan.renames.absl_modules):
         local = plan.absl_names.get(name, name)
