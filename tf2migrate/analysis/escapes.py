@@ -16,7 +16,10 @@ from tf2migrate.analysis.names import names_bound, self_attribute
 
 
 class _EscapeFinder(cst.CSTVisitor):
-    def __init__(self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int]) -> None:
+    def __init__(
+        self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
+    ) -> None:
+        self.class_graph_attributes = class_graph_attributes
         self.facts = facts
         self.scope = scope
         self.order = order
@@ -65,6 +68,13 @@ class _EscapeFinder(cst.CSTVisitor):
             if id(node) not in self.not_references:
                 self._check(node, name)
             return False
+        if node.attr.value in self.class_graph_attributes and id(node) not in self.not_references:
+            # ``model.sess`` / ``model.u_pred`` of a class whose graph became methods
+            self.facts.block(
+                node,
+                blockers.CLASS_BASED_GRAPH,
+                f"`.{node.attr.value}` of a converted class is used outside it; it no longer exists",
+            )
         self.not_references.add(id(node.attr))
         return True
 
@@ -161,10 +171,19 @@ def find_escapes(facts: GraphFacts) -> None:
         for _, dict_node in feed.bindings:
             skip.update(id(e.key) for e in dict_node.elements if isinstance(e, cst.DictElement))
     graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
+    class_graph_attributes = {
+        name[len("self."):]
+        for scope in facts.scopes
+        if scope.cls is not None
+        for statement in scope.statements
+        if statement.kind in VANISHING_KINDS
+        for name in statement.defines
+        if name.startswith("self.")
+    } | {name[len("self."):] for name in facts.session_names if name.startswith("self.")}
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
-            statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs))
+            statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
         for method in class_methods(scope):
-            method.visit(_EscapeFinder(facts, scope, None, skip, graph_defs))
+            method.visit(_EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes))

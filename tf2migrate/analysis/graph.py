@@ -1027,6 +1027,18 @@ class _RunSiteFinder(cst.CSTVisitor):
             whole = self.expr_statement
         function = self.def_stack[-1] if self.def_stack else (self.scope.owner if isinstance(self.scope.owner, cst.FunctionDef) else None)
         in_loop = self.loop_depth > 0
+        if (
+            attr == "run"
+            and m.matches(receiver, m.Attribute(value=m.Name(), attr=m.Name()))
+            and receiver.value.value != "self"  # type: ignore[attr-defined]
+            and f"self.{receiver.attr.value}" in a.facts.session_names  # type: ignore[attr-defined]
+        ):
+            # ``model.sess.run(model.lambda_1)``: the session of a converted class, used outside it
+            a.facts.allowed_session_reads.add(id(receiver))
+            fetch = _first_arg(call, "fetches", 0)
+            if fetch is None:
+                return None
+            return RunSite(call, "instance", fetch, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr == "run" and _target_name(receiver) in a.facts.session_names:
             a.facts.allowed_session_reads.add(id(receiver))
             for arg in call.args:

@@ -54,7 +54,8 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
         assign(flat)
         with tf.GradientTape() as tape:
             loss, fetched = loss_and_fetches()
-        gradients = tape.gradient(loss, variables)
+        # a variable the loss does not reach gets a zero gradient, as in TF1's interface
+        gradients = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
         if loss_callback is not None:
             loss_callback(*[value.numpy() for value in fetched])
         flat_gradient = numpy.concatenate([numpy.reshape(g.numpy(), [-1]) for g in gradients])

@@ -145,6 +145,9 @@ class SessionFunctions:
                 if site.form == "scipy":
                     scipy_optimizer.plan_site(self, site, scope)
                     continue
+                if site.form == "instance":
+                    self._plan_instance_run(site)
+                    continue
                 if self._is_init_fetch(site, scope):
                     init_sites.append(site)
                     continue
@@ -293,13 +296,36 @@ class SessionFunctions:
             self.plan.add_after(anchor, [helper])
             self.plan.generated[id(helper)] = helper
 
+    def _plan_instance_run(self, site: RunSite) -> None:
+        """``model.sess.run(model.lambda_1)`` outside the class: variables of a converted
+        class are still attributes, so their values are ``model.lambda_1.numpy()``."""
+        class_variables = {
+            name[len("self."):]
+            for scope in self.facts.scopes
+            if scope.cls is not None
+            for statement in scope.statements
+            if statement.kind is Kind.VARIABLE
+            for name in statement.defines
+            if name.startswith("self.")
+        }
+        leaves = list(_leaves(site.fetch))
+        instance = site.call.func.value.value.value  # ``model`` in ``model.sess.run``  # type: ignore[attr-defined]
+        plain = all(
+            m.matches(leaf, m.Attribute(value=m.Name(instance), attr=m.Name())) and leaf.attr.value in class_variables  # type: ignore[attr-defined]
+            for leaf in leaves
+        )
+        if site.feed is not None or not plain or isinstance(site.fetch, cst.Dict):
+            self.block(site.call, blockers.CLASS_BASED_GRAPH, "code outside the class runs its graph; only its variables can be read this way")
+            return
+        self._inline_variable_fetch(site, [Leaf(leaf, "variable") for leaf in leaves])
+
     def _inline_variable_fetch(self, site: RunSite, leaves: list[Leaf]) -> None:
         code = self.module.code_for_node
-        if isinstance(site.fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.Name) for e in site.fetch.elements):
+        if isinstance(site.fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, (cst.Name, cst.Attribute)) for e in site.fetch.elements):
             parts = [f"{code(e.value)}.numpy()" for e in site.fetch.elements]
             open_, close = ("[", "]") if isinstance(site.fetch, cst.List) else ("(", ",)" if len(parts) == 1 else ")")
             replacement = open_ + ", ".join(parts) + close
-        elif _graph_name(site.fetch) is not None:
+        elif isinstance(site.fetch, (cst.Name, cst.Attribute)):
             replacement = f"{code(site.fetch)}.numpy()"
         else:
             replacement = f"tf.nest.map_structure(lambda v: v.numpy(), {code(site.fetch)})"
@@ -737,28 +763,28 @@ def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     if any(leaf.kind == "train" for leaf in leaves):
         # a train op's value is None, as sess.run gave it
         if isinstance(fetch, cst.List):
-            return f"[t if t is None else t.numpy() for t in {call}]"
+            return f"[value if value is None else value.numpy() for value in {call}]"
         if isinstance(fetch, cst.Tuple):
-            return f"tuple(t if t is None else t.numpy() for t in {call})"
+            return f"tuple(value if value is None else value.numpy() for value in {call})"
         if not isinstance(fetch, cst.Dict):
             return call
-        return f"tf.nest.map_structure(lambda t: t if t is None else t.numpy(), {call})"
+        return f"tf.nest.map_structure(lambda value: value if value is None else value.numpy(), {call})"
     plain = all(leaf.kind in ("tensor", "variable") for leaf in leaves)
     if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
         if leaves[0].kind in ("tensor", "variable"):
             return f"{call}.numpy()"
         if leaves[0].kind == "list":
-            return f"[t.numpy() for t in {call}]"
+            return f"[value.numpy() for value in {call}]"
     elif plain and not any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value")):
         if isinstance(fetch, cst.List):
-            return f"[t.numpy() for t in {call}]"
+            return f"[value.numpy() for value in {call}]"
         if isinstance(fetch, cst.Tuple):
-            return f"tuple(t.numpy() for t in {call})"
-    return f"tf.nest.map_structure(lambda t: t.numpy(), {call})"
+            return f"tuple(value.numpy() for value in {call})"
+    return f"tf.nest.map_structure(lambda value: value.numpy(), {call})"
 
 
 def _form_name(site: RunSite) -> str:
-    return {"session.run": "Session.run", "eval": "Tensor.eval", "op.run": "Operation.run", "scipy": "minimize"}[site.form]
+    return {"session.run": "Session.run", "eval": "Tensor.eval", "op.run": "Operation.run", "scipy": "minimize", "instance": "Session.run"}[site.form]
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:

@@ -28,7 +28,10 @@ def _interface(tf):
         def __init__(self, loss, var_list=None, method="L-BFGS-B", options=None, **optimizer_kwargs):
             self._loss = loss
             self._vars = list(var_list) if var_list is not None else tf.trainable_variables()
-            self._gradients = tf.gradients(loss, self._vars)
+            # TF1's interface used zeros for variables the loss does not reach
+            self._gradients = [
+                g if g is not None else tf.zeros_like(v) for g, v in zip(tf.gradients(loss, self._vars), self._vars)
+            ]
             self._method, self._options, self._kwargs = method, options, optimizer_kwargs
             self._placeholders = [tf.placeholder(v.dtype.base_dtype, v.shape) for v in self._vars]
             self._assigns = [v.assign(p) for v, p in zip(self._vars, self._placeholders)]
