@@ -20,6 +20,7 @@ class _EscapeFinder(cst.CSTVisitor):
         self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
     ) -> None:
         self.class_graph_attributes = class_graph_attributes
+        self.placeholders_allowed = False
         self.facts = facts
         self.scope = scope
         self.order = order
@@ -122,6 +123,8 @@ class _EscapeFinder(cst.CSTVisitor):
         while current is not None:
             if name in current.bindings:
                 target = current.resolve(name, before)
+                if target is not None and target.kind is Kind.PLACEHOLDER and self.placeholders_allowed:
+                    return
                 if target is not None and target.kind in VANISHING_KINDS and target.defines:
                     what = (
                         "a loop variable of graph-building code"
@@ -155,6 +158,23 @@ def _params(node) -> list[cst.Param]:
     ]
 
 
+def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
+    """``self.<method>`` names the constructor's graph statements call, transitively."""
+    from tf2migrate.analysis.graph import calls_in
+
+    def callees(node: cst.CSTNode) -> set[str]:
+        return {name for call in calls_in(node, enter_defs=True) if (name := self_attribute(call.func)) in facts.helpers}
+
+    found: set[str] = set()
+    pending = {n for s in scope.statements if s.kind is Kind.TENSOR for n in callees(s.node)}
+    while pending:
+        name = pending.pop()
+        if name not in found:
+            found.add(name)
+            pending |= callees(facts.helpers[name].node.body)
+    return found
+
+
 def find_escapes(facts: GraphFacts) -> None:
     skip: set[int] = set()
     for scope in facts.scopes:
@@ -185,5 +205,10 @@ def find_escapes(facts: GraphFacts) -> None:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
             statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
+        builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):
-            method.visit(_EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes))
+            finder = _EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes)
+            # a method the constructor's graph code calls builds that graph: the
+            # placeholders it reads are inputs of the generated methods that call it
+            finder.placeholders_allowed = f"self.{method.name.value}" in builders
+            method.visit(finder)

@@ -250,6 +250,9 @@ class Helper:
     creates_variables: bool = False
     uses_gradients: bool = False
     returns_tensor: bool = False  # every return is a TF op result (not a list)
+    # ``self.x`` names its body reads (transitively through other helpers): a graph-building
+    # method may read the constructor's placeholders this way (``self.dummy_x0_tf``)
+    self_reads: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -417,7 +420,14 @@ class GraphAnalyzer:
                     if isinstance(method, cst.FunctionDef) and method.name.value != "__init__":
                         functions[f"self.{method.name.value}"] = method
         calls = {name: calls_in(node.body, enter_defs=True) for name, node in functions.items()}
-        helpers = {name: Helper(node, returns_tensor=self._returns_tensor(node)) for name, node in functions.items()}
+        helpers = {
+            name: Helper(
+                node,
+                returns_tensor=self._returns_tensor(node),
+                self_reads={n for n in read_and_bound(node.body)[0] if n.startswith("self.")},
+            )
+            for name, node in functions.items()
+        }
         self.facts.helpers = helpers
         changed = True
         while changed:
@@ -436,6 +446,9 @@ class GraphAnalyzer:
                         helper.creates_variables = changed = True
                     if grads and not helper.uses_gradients:
                         helper.uses_gradients = changed = True
+                    if callee is not None and callee is not helper and not callee.self_reads <= helper.self_reads:
+                        helper.self_reads |= callee.self_reads
+                        changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
@@ -787,6 +800,14 @@ class GraphAnalyzer:
                 reads_graph_tensor = True
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True
+        for call in calls:
+            helper = self._helper_for(call)
+            for name in helper.self_reads if helper is not None else ():
+                target = scope.graph_statement(name, statement.order)
+                if target is not None and target.kind is Kind.PLACEHOLDER:
+                    # read inside the helper: an input of this statement all the same
+                    graph_deps.add(target.order)
+                    reads_graph_tensor = True
         op_calls = [(c, n) for c, n in tf_calls if n is not None and is_graph_op(n)]
         creates_variables = any(self._is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))

@@ -20,6 +20,7 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     GraphFacts,
     call_argument,
+    calls_in,
     Kind,
     RunSite,
     Scope,
@@ -486,6 +487,7 @@ class SessionFunctions:
         signature, casts = self._parameters(generated)
         if signature is None:
             return
+        casts += self._placeholders_for_helpers(generated)
         lines = []
         if generated.tf_function:
             lines.append("@tf.function")
@@ -542,6 +544,22 @@ class SessionFunctions:
             *train_steps.train_step_lines(
                 train, self.optimizer_of[id(train.node)], code(loss), code(var_list), code(global_step), tape  # type: ignore[arg-type]
             ),
+        ]
+
+    def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
+        """Graph-building methods that read a placeholder through ``self`` find the fed
+        value there while the generated method runs."""
+        read_by_helpers = {
+            name
+            for statement in generated.body
+            for call in calls_in(statement.node)
+            if (helper := self.facts.helpers.get(self_attribute(call.func) or "")) is not None
+            for name in helper.self_reads
+        }
+        return [
+            f"{name} = {local_name(name)}  # read by the methods this calls"
+            for p in generated.placeholders
+            if (name := p.defines[0]) in read_by_helpers
         ]
 
     def _parameters(self, generated: Generated) -> tuple[str | None, list[str]]:
