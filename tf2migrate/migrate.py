@@ -16,7 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.analysis.escapes import find_escapes
-from tf2migrate.analysis.graph import GraphFacts, Kind, analyze
+from tf2migrate.analysis.graph import GraphFacts, analyze
 from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Severity, rule

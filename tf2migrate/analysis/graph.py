@@ -273,14 +273,6 @@ class GraphFacts:
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
 
-    @property
-    def has_graph_work(self) -> bool:
-        return any(
-            s.kind is not Kind.PYTHON or scope.unwrapped or scope.run_sites
-            for scope in self.scopes
-            for s in scope.statements
-        )
-
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
 

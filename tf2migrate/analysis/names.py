@@ -110,12 +110,6 @@ def local_name(name: str) -> str:
     return name[len("self.") :] if name.startswith("self.") else name
 
 
-def names_read(node: cst.CSTNode) -> list[str]:
-    collector = _NameCollector()
-    node.visit(collector)
-    return collector.reads
-
-
 def names_bound(node: cst.CSTNode) -> list[str]:
     collector = _NameCollector()
     node.visit(collector)

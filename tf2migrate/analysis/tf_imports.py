@@ -72,10 +72,6 @@ class TfImports:
     # they know every TF name.
     opaque: bool = False
 
-    @property
-    def uses_tensorflow(self) -> bool:
-        return bool(self.aliases) or self.opaque
-
     def canonical(self, node: cst.BaseExpression) -> str | None:
         """The canonical TF1 path of a Name/Attribute expression, or None if not TF."""
         dotted = dotted_name(node)
