@@ -11,3 +11,12 @@ def pytest_addoption(parser):
         default=False,
         help="write each fixture's after.py and findings.txt from the current tool output",
     )
+
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _private_result_cache(tmp_path_factory, monkeypatch):
+    """Tests never read or fill the user's tf2migrate cache."""
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(tmp_path_factory.mktemp("tf2migrate-cache")))

@@ -67,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-j", "--jobs", type=_positive_int, metavar="N", help="worker processes (default: all cores)"
     )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not read or write the result cache (keyed by file content and tf2migrate's code)",
+    )
     p.add_argument("--explain", metavar="CODE", help="print the documentation of a finding code")
     p.add_argument("--list-codes", action="store_true", help="list every finding code")
     p.add_argument("--version", action="version", version=f"tf2migrate {__version__}")
@@ -89,7 +94,7 @@ def _explain(code: str) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    results = run(args.paths, args.jobs)
+    results = run(args.paths, args.jobs, use_cache=not args.no_cache)
     written = _write(results) if args.fix else 0
     findings = [d for r in results for d in r.findings]
     changed = sum(r.changed for r in results)

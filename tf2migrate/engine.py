@@ -7,6 +7,7 @@ does not parse) becomes a finding on that file, so one bad file never stops a ru
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
+from tf2migrate import cache
 from tf2migrate.migrate import migrate_source
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
@@ -88,7 +90,7 @@ def _skipped(directory: Path) -> bool:
     )
 
 
-def process_file(path: Path) -> FileResult:
+def process_file(path: Path, use_cache: bool = False) -> FileResult:
     """Migrate one file in memory; never raises for a problem with the file itself."""
     display = str(path)
     try:
@@ -98,10 +100,16 @@ def process_file(path: Path) -> FileResult:
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
-    try:
-        new, findings = migrate_source(old, display)
-    except Exception as exc:  # a bug in a rewrite must not stop the run
-        return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
+    cached = cache.load(old, display) if use_cache else None
+    if cached is not None:
+        new, findings = cached
+    else:
+        try:
+            new, findings = migrate_source(old, display)
+        except Exception as exc:  # a bug in a rewrite must not stop the run
+            return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
+        if use_cache:
+            cache.store(old, new, findings)
     if new != old:
         problem = _unwritable(new, source.encoding)
         if problem:
@@ -134,7 +142,7 @@ def _finding(rule: Rule, message: str, display: str, line: int = 1) -> Diagnosti
     return Diagnostic(rule.code, message, display, line, 1, rule.severity)
 
 
-def run(paths: Iterable[str | os.PathLike[str]], jobs: int | None = None) -> list[FileResult]:
+def run(paths: Iterable[str | os.PathLike[str]], jobs: int | None = None, use_cache: bool = False) -> list[FileResult]:
     """Discover and process files, in parallel processes when it can pay off.
 
     Results come back in discovery order.  ``jobs`` defaults to every core; one job (or
@@ -143,10 +151,11 @@ def run(paths: Iterable[str | os.PathLike[str]], jobs: int | None = None) -> lis
     files = discover(paths)
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(files) < 2:
-        return [process_file(f) for f in files]
+        return [process_file(f, use_cache) for f in files]
     workers = min(jobs, len(files))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(process_file, files, chunksize=max(1, len(files) // (workers * 4))))
+        task = functools.partial(process_file, use_cache=use_cache)
+        return list(pool.map(task, files, chunksize=max(1, len(files) // (workers * 4))))
 
 
 def apply(result: FileResult) -> None:
