@@ -5,6 +5,7 @@ import ast
 import warnings
 
 import hypothesmith
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tf2migrate import migrate_source
@@ -12,6 +13,7 @@ from tf2migrate import migrate_source
 TF1_PRELUDE = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nsess = tf.Session()\n"
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles odd code on purpose
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_any_program_with_tensorflow(source):
