@@ -28,7 +28,7 @@ from tf2migrate.rewrites.predict_trap import GRADIENT_THROUGH_NUMPY, NUMPY_SOURC
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
-from tf2migrate.rewrites.tf_names import TfNameNormalizer, tf1_evidence
+from tf2migrate.rewrites.tf_names import tf1_evidence
 
 
 class MigrationResult(NamedTuple):
@@ -72,7 +72,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     reads, binds = read_and_bound(module)
     module_names = set(reads) | set(binds)
     traps = find_traps(module, imports) if may_have_traps(source) else []
-    root_is_tf1 = tf1_evidence(module, imports)
+    root_is_tf1, names_v1_explicitly = tf1_evidence(module, imports)
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:
@@ -89,7 +89,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
         plan_compat_fallback(module, facts, plan)
-    elif not graph and not _uses_tf1_api(module, source, imports, root_is_tf1):
+    elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
     for trap in traps:
         if trap.fix is not None:
@@ -165,17 +165,6 @@ def _findings(raw, positions, path: str) -> list[Diagnostic]:
         line, column = (position.start.line, position.start.column + 1) if position else (1, 1)
         out.append(Diagnostic(code, message, path, line, column, rule(code).severity))
     return _sorted_unique(out)
-
-
-def _uses_tf1_api(module: cst.Module, source: str, imports, root_is_tf1: bool) -> bool:
-    """Does any TF reference need a TF2 rewrite?  (A dry run of the renamer.)"""
-    if root_is_tf1:
-        return True
-    if not imports.v1_aliases and not any(t in source for t in ("compat", "contrib", "estimator")):
-        return False  # TF2 names only: nothing the renamer would touch
-    probe = TfNameNormalizer(imports, root_is_tf1=False)
-    module.visit(probe)
-    return bool(probe.log.findings)
 
 
 def _defines_main(module: cst.Module) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.graph import calls_in
 from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
@@ -118,7 +119,7 @@ class _TrapFinder(cst.CSTVisitor):
 
     def _numpy_source(self, expr: cst.BaseExpression) -> tuple[cst.Call, str] | None:
         """The NumPy-returning call an expression's value flows from, if any."""
-        for call in m.findall(expr, m.Call()):
+        for call in calls_in(expr, enter_defs=True):
             found = self._numpy_call(call)  # type: ignore[arg-type]
             if found is not None:
                 return call, found  # type: ignore[return-value]
@@ -246,7 +247,7 @@ def _numpy_returning_functions(module: cst.Module, imports: TfImports) -> dict[s
 
 
 def _returns_numpy(expr: cst.BaseExpression) -> str | None:
-    for call in m.findall(expr, m.Call()):
+    for call in calls_in(expr, enter_defs=True):
         func = call.func  # type: ignore[attr-defined]
         if isinstance(func, cst.Attribute) and func.attr.value == "run" and "sess" in _code(func.value).lower():
             return "returns the NumPy result of a Session run"

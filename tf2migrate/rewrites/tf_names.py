@@ -478,19 +478,23 @@ def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
 
 
-def tf1_evidence(module: cst.Module, imports: TfImports) -> bool:
-    """Does the file use ``tf.X`` as TF1?  Only unambiguous signs count: a name TF2 does
-    not have (``tf.placeholder``, ``tf.log``), or a keyword TF2's namesake refuses
-    (``keep_dims=``).  Our own output has neither, so a second run leaves it alone."""
+def tf1_evidence(module: cst.Module, imports: TfImports) -> tuple[bool, bool]:
+    """(Does the file use ``tf.X`` as TF1?, does it name TF1 API explicitly?)
+
+    Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
+    ``tf.log``), or a keyword TF2's namesake refuses (``keep_dims=``); our own output has
+    neither, so a second run leaves it alone.  Explicit ``tf.compat.v1.X`` and
+    ``tf.contrib``/``tf.estimator`` references are what else the renamer would touch."""
     finder = _EvidenceFinder(imports)
     module.visit(finder)
-    return finder.found
+    return finder.found, finder.explicit
 
 
 class _EvidenceFinder(cst.CSTVisitor):
     def __init__(self, imports: TfImports) -> None:
         self.tf = imports
         self.found = False
+        self.explicit = False  # a tf.compat.v1 / tf.contrib / tf.estimator reference
 
     def visit_Import(self, node) -> bool:
         return False
@@ -515,7 +519,10 @@ class _EvidenceFinder(cst.CSTVisitor):
 
     def _check(self, node: cst.BaseExpression) -> None:
         path = self.tf.canonical(node)
-        if path is None or self.tf.is_explicit_v1(node):
+        if path is None:
+            return
+        if self.tf.is_explicit_v1(node) or tf2_target(path).kind == "removed":
+            self.explicit = True
             return
         if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES:
             # tf.contrib stays in the output, so it cannot be evidence (a second run must
