@@ -681,7 +681,7 @@ class GraphAnalyzer:
                     statement.kind = Kind.CONFIG
                     statement.defines = (target,)
                     return statement
-                if self._is_init_expression(call, scope, statement.order):
+                if is_init_expression(self.tf, call, scope, statement.order):
                     statement.kind = Kind.INIT
                     statement.defines = (target,)
                     return statement
@@ -759,21 +759,6 @@ class GraphAnalyzer:
         )
         return statement
 
-    def _is_init_expression(self, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
-        if isinstance(expr, cst.Call):
-            name = self.tf.call_name(expr)
-            if name in INIT_CALLS:
-                return True
-            if name == "group":
-                args = [a.value for a in expr.args]
-                return bool(args) and all(self._is_init_expression(a, scope, before) for a in args)
-        if isinstance(expr, cst.Name):
-            target = scope.resolve(expr.value, before)
-            return target is not None and target.kind is Kind.INIT
-        if m.matches(expr, m.Attribute(value=m.Name(), attr=m.Name("initializer"))):
-            target = scope.resolve(expr.value.value, before)  # type: ignore[attr-defined]
-            return target is not None and target.kind is Kind.VARIABLE
-        return False
 
     def _classify_general(self, node: cst.BaseStatement, statement: Statement, scope: Scope) -> Statement:
         reads, binds = read_and_bound(node)
@@ -1086,6 +1071,25 @@ class _RunSiteFinder(cst.CSTVisitor):
         if not reads:
             return False
         return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
+
+
+def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
+    """An initializer: ``tf.global_variables_initializer()`` (and kin), ``tf.group`` of
+    initializers, a name bound to one, or ``var.initializer``."""
+    if isinstance(expr, cst.Call):
+        name = tf.call_name(expr)
+        if name in INIT_CALLS:
+            return True
+        if name == "group":
+            args = [a.value for a in expr.args]
+            return bool(args) and all(is_init_expression(tf, a, scope, before) for a in args)
+    if isinstance(expr, cst.Name):
+        found = lookup_graph_name(scope, expr.value, before)
+        return found is not None and found[1].kind is Kind.INIT
+    if m.matches(expr, m.Attribute(value=m.Name(), attr=m.Name("initializer"))):
+        found = lookup_graph_name(scope, expr.value.value, before)  # type: ignore[attr-defined]
+        return found is not None and found[1].kind is Kind.VARIABLE
+    return False
 
 
 def class_methods(scope: Scope) -> list[cst.FunctionDef]:

@@ -19,6 +19,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     GraphFacts,
+    is_init_expression,
     call_argument,
     calls_in,
     Kind,
@@ -176,25 +177,10 @@ class SessionFunctions:
 
     def _is_init_fetch(self, site: RunSite, scope: Scope) -> bool:
         leaves = list(_leaves(site.fetch))
-        analyzer_is_init = self.facts_is_init
-        return bool(leaves) and all(analyzer_is_init(leaf, scope, site.order) for leaf in leaves)
+        return bool(leaves) and all(self.is_init(leaf, scope, site.order) for leaf in leaves)
 
-    def facts_is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
-        from tf2migrate.analysis.graph import INIT_CALLS
-
-        if isinstance(expr, cst.Call):
-            name = self.facts.imports.call_name(expr)
-            if name in INIT_CALLS:
-                return True
-            if name == "group":
-                return all(self.facts_is_init(a.value, scope, order) for a in expr.args)
-        if isinstance(expr, cst.Name):
-            found = lookup_graph_name(scope, expr.value, order)
-            return found is not None and found[1].kind is Kind.INIT
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
-            found = lookup_graph_name(scope, expr.value.value, order)
-            return found is not None and found[1].kind is Kind.VARIABLE
-        return False
+    def is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
+        return is_init_expression(self.facts.imports, expr, scope, order)
 
     def _plan_init_runs(self, sites: list[RunSite]) -> None:
         fetched = [self.module.code_for_node(s.fetch) for s in sites]
@@ -215,7 +201,7 @@ class SessionFunctions:
         owner: Scope | None = None
         for expr in _leaves(site.fetch):
             leaf = Leaf(expr, "unknown")
-            if self.facts_is_init(expr, scope, site.order):
+            if self.is_init(expr, scope, site.order):
                 self.block(expr, blockers.UNSUPPORTED_SESSION, "an initializer fetched together with values")
                 return
             reads, _ = read_and_bound(expr)
