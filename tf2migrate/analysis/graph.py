@@ -725,13 +725,7 @@ class GraphAnalyzer:
         if unsupported or any(a.star for a in call.args) or sum(a.keyword is None for a in call.args) > 1:
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface with constraints, bounds or var_list is not converted")
             return statement
-        reads = tuple(dict.fromkeys(read_and_bound(call)[0]))
-        statement.kind = Kind.SCIPY
-        statement.defines = (target,)
-        statement.reads = reads
-        statement.minimize = call
-        statement.deps = frozenset(s.order for n in reads if (s := scope.graph_statement(n, statement.order)) is not None)
-        return statement
+        return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline)."""
@@ -749,15 +743,7 @@ class GraphAnalyzer:
             if arg.star or keyword in ("gate_gradients", "aggregation_method", "grad_loss", "colocate_gradients_with_ops"):
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`minimize` with `{keyword or '*'}` is not converted")
                 return statement
-        reads = tuple(dict.fromkeys(read_and_bound(call)[0]))
-        statement.kind = Kind.TRAIN
-        statement.defines = (target,)
-        statement.reads = reads
-        statement.minimize = call
-        statement.deps = frozenset(
-            s.order for n in reads if (s := scope.graph_statement(n, statement.order)) is not None
-        )
-        return statement
+        return _optimization_statement(statement, Kind.TRAIN, target, call, scope)
 
 
     def _classify_general(self, node: cst.BaseStatement, statement: Statement, scope: Scope) -> Statement:
@@ -1071,6 +1057,17 @@ class _RunSiteFinder(cst.CSTVisitor):
         if not reads:
             return False
         return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
+
+
+def _optimization_statement(statement: Statement, kind: Kind, target: str, call: cst.Call, scope: Scope) -> Statement:
+    """A TRAIN or SCIPY statement: defined by ``call``, depending on the graph it reads."""
+    reads = tuple(dict.fromkeys(read_and_bound(call)[0]))
+    statement.kind = kind
+    statement.defines = (target,)
+    statement.reads = reads
+    statement.minimize = call
+    statement.deps = frozenset(o.order for n in reads if (o := scope.graph_statement(n, statement.order)) is not None)
+    return statement
 
 
 def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
