@@ -369,3 +369,31 @@ def test_migrate_path_never_imports_tensorflow(tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode in (0, 1), proc.stderr
+
+
+def test_sarif_output_is_a_valid_sarif_log(tmp_path, capsys):
+    import json
+
+    from tf2migrate.cli import main
+
+    script = tmp_path / "a.py"
+    script.write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    v = s.run(x, {x: 1.0})\n")
+    assert main(["-j", "1", "--format", "sarif", str(script)]) == 1
+    log = json.loads(capsys.readouterr().out)
+    assert log["version"] == "2.1.0" and log["$schema"].endswith("sarif-2.1.0.json")
+    run = log["runs"][0]
+    rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
+    assert run["results"] and all(r["ruleId"] in rules for r in run["results"])
+    location = run["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"].endswith("a.py") and location["region"]["startLine"] >= 1
+    assert {r["level"] for r in run["results"]} <= {"error", "warning", "note"}
+
+
+def test_statistics_counts_findings_per_code(tmp_path, capsys):
+    from tf2migrate.cli import main
+
+    script = tmp_path / "a.py"
+    script.write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    v = s.run(x + y, {x: 1.0, y: 2.0})\n")
+    main(["-j", "1", "--statistics", str(script)])
+    out = capsys.readouterr().out
+    assert "     2  TFM101  placeholder-to-argument" in out

@@ -13,11 +13,13 @@ import io
 import json
 import sys
 import traceback
+from collections import Counter
 from typing import Sequence
 
 from tf2migrate import __version__
 from tf2migrate.diagnostics import UNREADABLE_FILE, Diagnostic, Severity, all_rules, rule
 from tf2migrate.engine import FileResult, UsageError, apply, run
+from tf2migrate.sarif import sarif_log
 from tf2migrate.source import SourceError
 
 
@@ -63,7 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="print unified diffs; write nothing")
     mode.add_argument("--fix", action="store_true", help="rewrite changed files in place")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format")
+    p.add_argument("--statistics", action="store_true", help="after the findings, count them per code")
     p.add_argument(
         "-j", "--jobs", type=_positive_int, metavar="N", help="worker processes (default: all cores)"
     )
@@ -109,6 +112,9 @@ def _migrate(args: argparse.Namespace) -> int:
     if args.format == "json":
         json.dump(_json(results, summary, with_source=args.diff or args.fix), sys.stdout, indent=2)
         print()
+    elif args.format == "sarif":
+        json.dump(sarif_log(findings, __version__), sys.stdout, indent=2)
+        print()
     else:
         if args.diff:
             for r in results:
@@ -116,6 +122,9 @@ def _migrate(args: argparse.Namespace) -> int:
                     sys.stdout.write(_unified_diff(r))
         for d in findings:
             print(d.render())
+        if args.statistics:
+            for code, count in sorted(Counter(d.code for d in findings).items()):
+                print(f"{count:6d}  {code}  {rule(code).name}")
         print(_summary_line(summary, args.fix))
     return 1 if changed or errors else 0
 
