@@ -17,7 +17,13 @@ from collections import Counter
 from typing import Sequence
 
 from tf2migrate import __version__
-from tf2migrate.diagnostics import UNREADABLE_FILE, Diagnostic, Severity, all_rules, rule
+from tf2migrate.diagnostics import (
+    UNREADABLE_FILE,
+    Diagnostic,
+    Severity,
+    all_rules,
+    rule,
+)
 from tf2migrate.engine import FileResult, UsageError, apply, run
 from tf2migrate.sarif import sarif_log
 from tf2migrate.source import SourceError
