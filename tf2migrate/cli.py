@@ -14,9 +14,10 @@ import json
 import sys
 import traceback
 from collections import Counter
+from pathlib import Path
 from typing import Sequence
 
-from tf2migrate import __version__
+from tf2migrate import __version__, config
 from tf2migrate.diagnostics import (
     UNREADABLE_FILE,
     Diagnostic,
@@ -73,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--fix", action="store_true", help="rewrite changed files in place")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format")
     p.add_argument("--statistics", action="store_true", help="after the findings, count them per code")
+    p.add_argument("--select", metavar="CODES", help="report only these codes (comma-separated prefixes, e.g. TFM3,TFM501)")
+    p.add_argument("--ignore", metavar="CODES", help="do not report these codes (comma-separated prefixes)")
     p.add_argument(
         "-j", "--jobs", type=_positive_int, metavar="N", help="worker processes (default: all cores)"
     )
@@ -102,8 +105,29 @@ def _explain(code: str) -> int:
     return 0
 
 
+def _settings(args: argparse.Namespace) -> config.Config:
+    try:
+        settings = config.load(Path.cwd())
+    except config.ConfigError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.select:
+        settings.select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
+    if args.ignore:
+        settings.ignore += [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
+    return settings
+
+
+def _filter(results: list[FileResult], settings: config.Config) -> None:
+    """Keep the findings the configuration selects and the source does not suppress."""
+    for r in results:
+        lines = r.old_text.splitlines()
+        r.findings = [d for d in r.findings if settings.reports(d.code) and not config.suppressed(d, lines)]
+
+
 def _migrate(args: argparse.Namespace) -> int:
-    results = run(args.paths, args.jobs, use_cache=not args.no_cache)
+    settings = _settings(args)
+    results = run(args.paths, args.jobs, use_cache=not args.no_cache, exclude=settings.excludes)
+    _filter(results, settings)
     written = _write(results) if args.fix else 0
     findings = [d for r in results for d in r.findings]
     changed = sum(r.changed for r in results)

@@ -142,13 +142,20 @@ def _finding(rule: Rule, message: str, display: str, line: int = 1) -> Diagnosti
     return Diagnostic(rule.code, message, display, line, 1, rule.severity)
 
 
-def run(paths: Iterable[str | os.PathLike[str]], jobs: int | None = None, use_cache: bool = False) -> list[FileResult]:
+def run(
+    paths: Iterable[str | os.PathLike[str]],
+    jobs: int | None = None,
+    use_cache: bool = False,
+    exclude=lambda path: False,
+) -> list[FileResult]:
     """Discover and process files, in parallel processes when it can pay off.
 
     Results come back in discovery order.  ``jobs`` defaults to every core; one job (or
     one file) runs in-process, which also keeps monkeypatched code visible to tests.
     """
-    files = discover(paths)
+    paths = list(paths)
+    named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
+    files = [f for f in discover(paths) if f in named or not exclude(f)]
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(files) < 2:
         return [process_file(f, use_cache) for f in files]

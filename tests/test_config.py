@@ -1,0 +1,56 @@
+"""Selecting findings: [tool.tf2migrate], --select/--ignore, suppression comments, exclude."""
+
+from tf2migrate.cli import main
+
+TF1 = (
+    "import tensorflow as tf\n"
+    "x = tf.placeholder(tf.float32)\n"
+    "y = tf.log(x)\n"
+    "with tf.Session() as sess:\n"
+    "    v = sess.run(y, {x: 1.0})\n"
+)
+BLOCKED = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nprint(x.shape)  # tf2migrate: ignore[TFM301]\n"
+
+
+def _codes(out: str) -> set[str]:
+    return {line.split()[1] for line in out.splitlines() if ": TFM" in line}
+
+
+def test_select_and_ignore_on_the_command_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(TF1)
+    main(["-j", "1", "--select", "TFM4", "a.py"])
+    codes = _codes(capsys.readouterr().out)
+    assert "TFM402" in codes and codes <= {"TFM401", "TFM402", "TFM403", "TFM404", "TFM411"}
+    main(["-j", "1", "--ignore", "TFM1,TFM4", "a.py"])
+    assert all(not c.startswith(("TFM1", "TFM4")) for c in _codes(capsys.readouterr().out))
+
+
+def test_pyproject_table_and_exclude(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nignore = ["TFM1"]\nexclude = ["legacy/*"]\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "src" / "a.py").write_text(TF1)
+    (tmp_path / "legacy" / "old.py").write_text(TF1)
+    main(["-j", "1", "."])
+    out = capsys.readouterr().out
+    assert "legacy" not in out and "src/a.py" in out
+    assert not any(c.startswith("TFM1") for c in _codes(out))
+
+
+def test_suppression_comment_silences_that_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.py").write_text(BLOCKED)
+    main(["-j", "1", "b.py"])
+    out = capsys.readouterr().out
+    assert "TFM301" not in out  # suppressed on its line
+    assert "TFM404" in out  # the graph still stays on TF1: suppression does not change the rewrite
+
+
+def test_bad_configuration_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nselct = ["TFM1"]\n')
+    (tmp_path / "a.py").write_text(TF1)
+    assert main(["a.py"]) == 2
+    assert "unknown key 'selct'" in capsys.readouterr().err
