@@ -267,6 +267,10 @@ class TfNameNormalizer(cst.CSTTransformer):
         return updated.with_changes(func=_expression(f"{local}.run", updated.func), args=args)
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        if _is_dimension_value(original_node):
+            # TF1 shapes hold Dimension objects; TF2's hold ints (or None) already
+            self.log.note(original_node, API_RENAMED.code, "`shape[i].value` → `shape[i]` (TF2 dimensions are ints)")
+            return updated_node.value
         if self.localize and self_attribute(original_node) in self.localize:
             return cst.Name(original_node.attr.value, lpar=updated_node.lpar, rpar=updated_node.rpar)
         return self._reference(original_node, updated_node)
@@ -474,6 +478,17 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
     return None
 
 
+def _is_dimension_value(node: cst.Attribute) -> bool:
+    """``x.shape[i].value`` or ``x.get_shape()[i].value``: a TF1 Dimension's value."""
+    if node.attr.value != "value" or not isinstance(node.value, cst.Subscript):
+        return False
+    shape = node.value.value
+    if isinstance(shape, cst.Call):
+        shape = shape.func
+        return isinstance(shape, cst.Attribute) and shape.attr.value == "get_shape"
+    return isinstance(shape, cst.Attribute) and shape.attr.value == "shape"
+
+
 def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
 
@@ -503,6 +518,8 @@ class _EvidenceFinder(cst.CSTVisitor):
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if _is_dimension_value(node):
+            self.found = True  # TF2 shapes have no Dimension objects: this is TF1 code
         self._check(node)
         return not self.found and self.tf.canonical(node) is None
 
