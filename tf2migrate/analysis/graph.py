@@ -43,15 +43,19 @@ class Kind(enum.Enum):
     OPTIMIZER = "optimizer"  # ``opt = tf.train.AdamOptimizer(lr)`` → a Keras optimizer, kept
     TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
     SCIPY = "scipy optimizer"  # ``ScipyOptimizerInterface(loss, ...)`` → scipy.optimize.minimize
+    GRADS = "gradients and variables"  # ``gvs = opt.compute_gradients(loss)`` → after the tape
     PYTHON = "python"
 
 
 GRAPH_KINDS = frozenset(
-    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY}
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS}
 )
 # Kinds whose names vanish after migration: reading them from kept code is a blocker.
 VANISHING_KINDS = frozenset(
-    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY}
+    {
+        Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN,
+        Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS,
+    }
 )
 SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
 # TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
@@ -696,7 +700,7 @@ class GraphAnalyzer:
                     statement.defines = (target,)
                     statement.reads = tuple(read_and_bound(call)[0])
                     return statement
-                if m.matches(call.func, m.Attribute(attr=m.Name("minimize"))):
+                if m.matches(call.func, m.Attribute(attr=m.Name("minimize") | m.Name("compute_gradients") | m.Name("apply_gradients"))):
                     return self._classify_minimize(call, target, statement, scope)
             if (
                 isinstance(small.value, cst.Dict)
@@ -728,7 +732,8 @@ class GraphAnalyzer:
         return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
-        """``train_op = opt.minimize(loss)`` (or on an optimizer made inline)."""
+        """``train_op = opt.minimize(loss)`` (or on an optimizer made inline), and the pair
+        ``gvs = opt.compute_gradients(loss)`` … ``train_op = opt.apply_gradients(gvs)``."""
         optimizer = call.func.value  # type: ignore[attr-defined]
         known = isinstance(optimizer, cst.Call) and self.tf.call_name(optimizer) in OPTIMIZERS
         if not known:
@@ -738,12 +743,17 @@ class GraphAnalyzer:
         if not known:
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`minimize` of an optimizer this release does not convert")
             return statement
+        method = call.func.attr.value  # type: ignore[attr-defined]
         for arg in call.args:
             keyword = arg.keyword.value if arg.keyword is not None else None
             if arg.star or keyword in ("gate_gradients", "aggregation_method", "grad_loss", "colocate_gradients_with_ops"):
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`minimize` with `{keyword or '*'}` is not converted")
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{method}` with `{keyword or '*'}` is not converted")
                 return statement
-        return _optimization_statement(statement, Kind.TRAIN, target, call, scope)
+        if method != "minimize" and isinstance(optimizer, cst.Call):
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{method}` of an optimizer made inline is not converted")
+            return statement
+        kind = Kind.GRADS if method == "compute_gradients" else Kind.TRAIN
+        return _optimization_statement(statement, kind, target, call, scope)
 
 
     def _classify_general(self, node: cst.BaseStatement, statement: Statement, scope: Scope) -> Statement:
@@ -759,7 +769,7 @@ class GraphAnalyzer:
             if target is None:
                 continue
             graph_deps.add(target.order)
-            if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR):
+            if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR, Kind.GRADS):
                 reads_graph_tensor = True
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True

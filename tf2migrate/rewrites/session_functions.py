@@ -332,6 +332,10 @@ class SessionFunctions:
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return None
+        grads = [st for st in body if st.kind is Kind.GRADS]
+        if grads and (len(grads) > 1 or not trains or trains[0].minimize.func.attr.value != "apply_gradients"):  # type: ignore[union-attr]
+            self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
+            return None
         name = fresh_name("train_step" if trains else "compute_" + _hint(leaves), self.names_in_use)
         anchor_candidates = [*body, *placeholders]
         anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
@@ -463,11 +467,15 @@ class SessionFunctions:
             commented=self.plan.commented,
             localize=localize,
         )
-        body = gradient_tape.render_body(generated.body, ctx, indent)
+        grads = [st for st in generated.body if st.kind is Kind.GRADS]
+        if grads:
+            body = self._applied_gradients_body(generated, grads[0], ctx, indent)
+        else:
+            body = gradient_tape.render_body(generated.body, ctx, indent)
+            if body is not None and generated.train is not None:
+                body = self._train_step_body(generated, body, ctx, indent)
         if body is None:
             return
-        if generated.train is not None:
-            body = self._train_step_body(generated, body, ctx, indent)
         if generated.scipy is not None:
             body = self._scipy_body(generated, body, indent)
         signature, casts = self._parameters(generated)
@@ -515,6 +523,42 @@ class SessionFunctions:
             "def loss_and_fetches():",
             *[indent + line if line else line for line in [*body, returned]],
             f"{self.scipy_helper}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
+        ]
+
+    def _applied_gradients_body(self, generated: Generated, grads: Statement, ctx, indent: str) -> list[str] | None:
+        """``gvs = opt.compute_gradients(loss)``; processing (clipping); ``opt.apply_gradients``:
+        the forward pass under the tape, the gradients after it, then the processing, as
+        written, and the update."""
+        train = generated.train
+        assert train is not None and grads.minimize is not None
+        after = {grads.order}
+        for statement in generated.body:  # what is computed from the gradients
+            if statement.deps & after:
+                after.add(statement.order)
+        before = [st for st in generated.body if st.order not in after]
+        processing = [st for st in generated.body if st.order in after and st is not grads]
+        forward = gradient_tape.render_body(before, ctx, indent)
+        rest = gradient_tape.render_body(processing, ctx, indent)
+        if forward is None or rest is None:
+            return None
+        loss, var_list, _ = train_steps.minimize_arguments(grads)
+        pairs = call_argument(train.minimize, "grads_and_vars", 0)  # type: ignore[arg-type]
+        global_step = call_argument(train.minimize, "global_step", 1)  # type: ignore[arg-type]
+        tape = fresh_name("train_tape", ctx.names_in_use)
+        code = lambda node: self.code(node, generated.scope)  # noqa: E731
+        variables = code(var_list) if var_list is not None else f"{tape}.watched_variables()"
+        self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
+        optimizer = self.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
+        return [
+            f"with tf.GradientTape() as {tape}:",
+            *[indent + line if line else line for line in forward],
+            f"variables = {variables}",
+            f"{local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]}"
+            f" = list(zip({tape}.gradient({code(loss)}, variables), variables))",
+            *rest,
+            # apply_gradients skipped variables without a gradient
+            f"{optimizer}.apply_gradients((g, v) for g, v in {code(pairs)} if g is not None)",
+            *([f"{code(global_step)}.assign_add(1)"] if global_step is not None else []),
         ]
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
@@ -599,7 +643,7 @@ class SessionFunctions:
         used = {id(s.node) for generated in self.functions.values() for s in generated.body}
         for scope in self.facts.scopes:
             for statement in scope.statements:
-                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN, Kind.SCIPY):
+                if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN, Kind.SCIPY, Kind.GRADS):
                     continue
                 self.plan.remove.add(id(statement.node))
                 for name in statement.defines:
@@ -708,11 +752,11 @@ def _closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], lis
         if statement.order in seen or statement not in scope.statements:
             continue
         seen.add(statement.order)
-        if statement.kind in (Kind.TENSOR, Kind.TRAIN):
+        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
             stack.extend(scope.statements[o] for o in statement.deps)
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (
-        [s for s in ordered if s.kind is Kind.TENSOR],
+        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
         [s for s in ordered if s.kind is Kind.PLACEHOLDER],
     )
 
