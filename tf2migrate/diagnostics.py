@@ -140,4 +140,15 @@ UNREADABLE_FILE = Rule(
     what="Reports a file that vanished, cannot be read, is not valid in its declared encoding, or is a symlink.",
     why="The run goes on with the other files; nothing is written to this one.",
 )
-register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE)
+NOTEBOOK_UNSUPPORTED = Rule(
+    "TFM004",
+    "notebook-not-migrated",
+    "The notebook could not be read, split back into its cells, or written in its own format.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a notebook that is not valid nbformat JSON, whose migrated program cannot "
+    "be mapped back to its cells exactly, or whose JSON layout tf2migrate cannot reproduce.",
+    why="A notebook is only rewritten when every cell comes back in place and the file "
+    "changes in nothing but the migrated source lines.",
+)
+register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate import cache
+from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import migrate_source
+from tf2migrate.notebook import migrate_notebook
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
 # Directories that hold tooling, build output or third-party code, never the user's sources.
@@ -78,7 +79,7 @@ def discover(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 def _walk(root: Path) -> Iterable[Path]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if not _skipped(Path(dirpath, d))]
-        yield from (Path(dirpath, f) for f in filenames if f.endswith(".py"))
+        yield from (Path(dirpath, f) for f in filenames if f.endswith((".py", ".ipynb")))
 
 
 def _skipped(directory: Path) -> bool:
@@ -100,6 +101,13 @@ def process_file(path: Path, use_cache: bool = False) -> FileResult:
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
+    if path.suffix == ".ipynb":
+        # a notebook: its findings name their cell, and its text is JSON, not Python
+        try:
+            new, findings = migrate_notebook(old, display)
+        except Exception as exc:
+            return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
+        return FileResult(path, old, new, sorted(findings, key=lambda d: (d.path, d.line, d.column)), source.encoding)
     cached = cache.load(old, display) if use_cache else None
     if cached is not None:
         new, findings = cached

@@ -19,12 +19,23 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import GraphFacts, analyze
 from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.analysis.tf_imports import collect_tf_imports
-from tf2migrate.diagnostics import INTERNAL_ERROR, PARSE_ERROR, Diagnostic, Severity, rule
+from tf2migrate.diagnostics import (
+    INTERNAL_ERROR,
+    PARSE_ERROR,
+    Diagnostic,
+    Severity,
+    rule,
+)
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
-from tf2migrate.rewrites.predict_trap import GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE, find_traps, may_have_traps
+from tf2migrate.rewrites.predict_trap import (
+    GRADIENT_THROUGH_NUMPY,
+    NUMPY_SOURCE,
+    find_traps,
+    may_have_traps,
+)
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import

@@ -11,7 +11,13 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import VANISHING_KINDS, GraphFacts, Kind, Scope, class_methods
+from tf2migrate.analysis.graph import (
+    VANISHING_KINDS,
+    GraphFacts,
+    Kind,
+    Scope,
+    class_methods,
+)
 from tf2migrate.analysis.names import names_bound, self_attribute
 
 

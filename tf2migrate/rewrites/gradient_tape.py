@@ -21,9 +21,14 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GRADIENT_OPTIONS_DROPPED, GraphFacts, Statement, call_argument
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.graph import (
+    GRADIENT_OPTIONS_DROPPED,
+    GraphFacts,
+    Statement,
+    call_argument,
+)
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
+from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer

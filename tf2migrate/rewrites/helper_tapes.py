@@ -15,7 +15,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import GRADIENT_CALLS, GraphFacts, Helper, Kind, Scope, Statement, calls_in
+from tf2migrate.analysis.graph import (
+    GRADIENT_CALLS,
+    GraphFacts,
+    Helper,
+    Kind,
+    Scope,
+    Statement,
+    calls_in,
+)
 from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape

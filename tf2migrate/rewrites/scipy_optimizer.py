@@ -13,7 +13,13 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import Kind, RunSite, Scope, call_argument, lookup_graph_name
+from tf2migrate.analysis.graph import (
+    Kind,
+    RunSite,
+    Scope,
+    call_argument,
+    lookup_graph_name,
+)
 from tf2migrate.analysis.names import fresh_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 

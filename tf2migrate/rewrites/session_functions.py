@@ -19,16 +19,21 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     GraphFacts,
-    is_init_expression,
-    call_argument,
-    calls_in,
     Kind,
     RunSite,
     Scope,
     Statement,
+    call_argument,
+    calls_in,
+    is_init_expression,
     lookup_graph_name,
 )
-from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound, self_attribute
+from tf2migrate.analysis.names import (
+    fresh_name,
+    local_name,
+    read_and_bound,
+    self_attribute,
+)
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps

@@ -25,7 +25,15 @@ import traceback
 import types
 from pathlib import Path
 
-from tf2migrate.verify.records import NONE, NUMBER, OTHER, TENSOR, Job, Leaf, ScriptResult
+from tf2migrate.verify.records import (
+    NONE,
+    NUMBER,
+    OTHER,
+    TENSOR,
+    Job,
+    Leaf,
+    ScriptResult,
+)
 
 #: Deeper containers are recorded as opaque (this also stops self-references).
 _MAX_DEPTH = 20
