@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -165,12 +166,38 @@ def run(
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     jobs = jobs or os.cpu_count() or 1
+    progress = _Progress(len(files))
     if jobs == 1 or len(files) < 2:
-        return [process_file(f, use_cache) for f in files]
+        return [progress.step(process_file(f, use_cache)) for f in files]
     workers = min(jobs, len(files))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         task = functools.partial(process_file, use_cache=use_cache)
-        return list(pool.map(task, files, chunksize=max(1, len(files) // (workers * 4))))
+        results = [progress.step(r) for r in pool.map(task, files, chunksize=max(1, len(files) // (workers * 4)))]
+    progress.done()
+    return results
+
+
+class _Progress:
+    """``[k/n files]`` on stderr, only on a terminal and only for runs long enough to matter."""
+
+    MIN_FILES = 50
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.count = 0
+        self.shown = total >= self.MIN_FILES and sys.stderr.isatty()
+
+    def step(self, result: FileResult) -> FileResult:
+        self.count += 1
+        if self.shown:
+            sys.stderr.write(f"\r[{self.count}/{self.total} files]")
+            sys.stderr.flush()
+        return result
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * (len(str(self.total)) * 2 + 10) + "\r")
+            sys.stderr.flush()
 
 
 def apply(result: FileResult) -> None:
