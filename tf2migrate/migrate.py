@@ -110,7 +110,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     new_module = _add_absl_imports(new_module, plan)
     new_source = new_module.code
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers]
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _Positions(module)
     if new_source == source:
         # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
         unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
@@ -128,7 +128,21 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
     return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
 
 
-def _trap_findings(traps, positions) -> list[tuple[cst.CSTNode, str, str]]:
+class _Positions:
+    """Where nodes start, computed on first use: resolving positions renders the whole
+    module once more, which the many files without a finding never need."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self._module = module
+        self._resolved: dict | None = None
+
+    def get(self, node: cst.CSTNode):
+        if self._resolved is None:
+            self._resolved = MetadataWrapper(self._module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self._resolved.get(node)
+
+
+def _trap_findings(traps, positions: _Positions) -> list[tuple[cst.CSTNode, str, str]]:
     out = []
     for trap in traps:
         position = positions.get(trap.source)
@@ -154,7 +168,7 @@ def _trap_fixes_only(module: cst.Module, source: str, path: str, traps) -> Migra
     Keras ``predict`` inside a tape is still fixed)."""
     if not traps:
         return MigrationResult(source, [])
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _Positions(module)
     fixes = {id(t.source): t.fix for t in traps if t.fix is not None}
     new_source = module.visit(_Replace(fixes)).code if fixes else source
     return MigrationResult(new_source, _findings(_trap_findings(traps, positions), positions, path))
@@ -169,7 +183,7 @@ class _Replace(cst.CSTTransformer):
         return self.replacements.get(id(original_node), super().on_leave(original_node, updated_node))
 
 
-def _findings(raw, positions, path: str) -> list[Diagnostic]:
+def _findings(raw, positions: _Positions, path: str) -> list[Diagnostic]:
     out = []
     for node, code, message in raw:
         position = positions.get(node)

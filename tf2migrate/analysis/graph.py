@@ -26,7 +26,12 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
+from tf2migrate.analysis.names import (
+    assigned_names,
+    read_and_bound,
+    self_attribute,
+    target_names,
+)
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
 from tf2migrate.diagnostics import Rule
@@ -614,9 +619,11 @@ class GraphAnalyzer:
 
     def _analyze_scope(self, scope: Scope, body) -> None:
         for order, node in enumerate(self._effective(body, scope)):
-            statement = self._classify(node, order, scope)
+            # one walk for the names a statement reads and binds, shared with _classify
+            names = read_and_bound(node) if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else ([], [])
+            statement = self._classify(node, order, scope, names)
             scope.statements.append(statement)
-            reads, binds = read_and_bound(node) if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else ([], [])
+            binds = names[1]
             top_binds = set(assigned_names(node)) | set(statement.defines)
             if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 top_binds.add(node.name.value)
@@ -625,8 +632,7 @@ class GraphAnalyzer:
             mutated = {
                 _root_name(target)
                 for target in (
-                    [t.target for t in m.findall(node, m.AssignTarget())]
-                    + [a.target for a in m.findall(node, m.AugAssign())]
+                    t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign())  # type: ignore[union-attr]
                 )
                 if isinstance(target, (cst.Subscript, cst.Attribute))
             }
@@ -635,7 +641,7 @@ class GraphAnalyzer:
                 scope.nested_bindings.setdefault(name, []).append(order)  # type: ignore[arg-type]
         self.facts.scopes.append(scope)
 
-    def _classify(self, node: cst.BaseStatement, order: int, scope: Scope) -> Statement:
+    def _classify(self, node: cst.BaseStatement, order: int, scope: Scope, names: tuple[list[str], list[str]]) -> Statement:
         statement = Statement(node, order, Kind.PYTHON)
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return statement
@@ -646,7 +652,7 @@ class GraphAnalyzer:
                 special = self._classify_simple(node, node.body[0], statement, scope)
                 if special is not None:
                     return special
-        return self._classify_general(node, statement, scope)
+        return self._classify_general(node, statement, scope, names)
 
     def _classify_simple(self, node, small, statement: Statement, scope: Scope) -> Statement | None:
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -756,8 +762,10 @@ class GraphAnalyzer:
         return _optimization_statement(statement, kind, target, call, scope)
 
 
-    def _classify_general(self, node: cst.BaseStatement, statement: Statement, scope: Scope) -> Statement:
-        reads, binds = read_and_bound(node)
+    def _classify_general(
+        self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
+    ) -> Statement:
+        reads, binds = names
         calls = calls_in(node)
         tf_calls = [(c, self.tf.call_name(c)) for c in calls]
         has_run = any(self._looks_like_run_site(c) for c in calls)
@@ -839,7 +847,7 @@ class GraphAnalyzer:
         statement.compound = not is_assignment
         if statement.compound:
             statement.loop_targets = tuple(
-                dict.fromkeys(n for loop in m.findall(node, m.For()) for n in _target_names(loop.target))
+                dict.fromkeys(n for loop in m.findall(node, m.For()) for n in target_names(loop.target))
             )
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
         statement.calls_gradient_helper = any(
@@ -1123,14 +1131,6 @@ def _target_name(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
     return self_attribute(node)
-
-
-def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _target_names(e.value)]
-    return []
 
 
 def _root_name(expr: cst.BaseExpression) -> str | None:

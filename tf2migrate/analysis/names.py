@@ -122,6 +122,15 @@ def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
     return collector.reads, collector.binds
 
 
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The plain names an assignment or loop target binds (``a``, ``a, (b, c)``)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in target_names(e.value)]
+    return []
+
+
 def assigned_names(statement: cst.CSTNode) -> list[str]:
     """Names bound at the top of a simple statement (``a, b = ...``, ``a += ...``)."""
     names: list[str] = []

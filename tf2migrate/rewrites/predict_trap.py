@@ -18,7 +18,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.graph import calls_in
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 
@@ -111,7 +111,7 @@ class _TrapFinder(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         source = self._numpy_source(node.value)
         for target in node.targets:
-            for name in _names(target.target):
+            for name in target_names(target.target):
                 if source is not None:
                     self.scope.tainted[name] = source
                 else:
@@ -188,14 +188,6 @@ def _first(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | 
     return positional[position].value if position < len(positional) else None
 
 
-def _names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _names(e.value)]
-    return []
-
-
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -233,7 +225,7 @@ def _numpy_returning_functions(module: cst.Module, imports: TfImports) -> dict[s
         for assign in assigns:
             why = _returns_numpy(assign.value)
             for target in assign.targets:
-                for name in _names(target.target):
+                for name in target_names(target.target):
                     if why:
                         assigned[name] = why
         for ret in returns:
@@ -271,7 +263,7 @@ def find_traps(module: cst.Module, imports: TfImports) -> list[Trap]:
         for assign in m.findall(module, m.Assign(value=m.Call()))
         if (imports.call_name(assign.value) or "").endswith(_KERAS_CONSTRUCTORS)  # type: ignore[attr-defined]
         for target in assign.targets  # type: ignore[attr-defined]
-        for name in _names(target.target)
+        for name in target_names(target.target)
     }
     defined = {f.name.value for f in m.findall(module, m.FunctionDef())}  # type: ignore[attr-defined]
     finder = _TrapFinder(imports, _numpy_returning_functions(module, imports), keras_models, defined)
