@@ -18,13 +18,14 @@ from tf2migrate.analysis.graph import (
     Scope,
     class_methods,
 )
-from tf2migrate.analysis.names import names_bound, self_attribute
+from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 
 
-class _EscapeFinder(cst.CSTVisitor):
+class _EscapeFinder(NameReferences, cst.CSTVisitor):
     def __init__(
         self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
     ) -> None:
+        super().__init__()
         self.class_graph_attributes = class_graph_attributes
         self.placeholders_allowed = False
         self.facts = facts
@@ -33,7 +34,6 @@ class _EscapeFinder(cst.CSTVisitor):
         self.skip = skip
         self.graph_defs = graph_defs
         self.local_names: list[set[str]] = []
-        self.not_references: set[int] = set()
         self.op_depth = 0  # inside the arguments of a TF op call
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -72,10 +72,10 @@ class _EscapeFinder(cst.CSTVisitor):
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         name = self_attribute(node)
         if name is not None:
-            if id(node) not in self.not_references:
+            if self.is_reference(node):
                 self._check(node, name)
             return False
-        if node.attr.value in self.class_graph_attributes and id(node) not in self.not_references:
+        if node.attr.value in self.class_graph_attributes and self.is_reference(node):
             # ``model.sess`` / ``model.u_pred`` of a class whose graph became methods
             self.facts.block(
                 node,
@@ -85,34 +85,17 @@ class _EscapeFinder(cst.CSTVisitor):
         self.not_references.add(id(node.attr))
         return True
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self.not_references.add(id(node.keyword))
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self.not_references.add(id(node.name))
-
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._binding(node.target)
+        self.mark_bound(node.target)
 
     def visit_AsName(self, node: cst.AsName) -> None:
-        self._binding(node.name)
+        self.mark_bound(node.name)
 
     def visit_For(self, node: cst.For) -> None:
-        self._binding(node.target)
-
-    def _binding(self, target: cst.BaseExpression) -> None:
-        """A name being assigned is not read (``u, f = sess.run([u, f])`` rebinds them)."""
-        if isinstance(target, cst.Name) or self_attribute(target) is not None:
-            self.not_references.add(id(target))
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._binding(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._binding(target.value)
+        self.mark_bound(node.target)
 
     def visit_Name(self, node: cst.Name) -> None:
-        if id(node) in self.not_references:
+        if not self.is_reference(node):
             return
         name = node.value
         if any(name in local for local in self.local_names):

@@ -13,39 +13,69 @@ from __future__ import annotations
 import libcst as cst
 
 
-class _NameCollector(cst.CSTVisitor):
+class NameReferences:
+    """Which ``Name`` nodes a visitor meets are variable references, for visitors that
+    treat every other name as a read. Attribute, keyword and parameter names and the
+    targets passed to ``mark_bound`` are not. Kept as node ids filled on the way down:
+    libcst's ExpressionContextProvider would answer too, at the cost of another walk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.not_references: set[int] = set()
+
+    def is_reference(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.not_references
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.not_references.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.not_references.add(id(node.name))
+
+    def mark_bound(self, target: cst.BaseExpression) -> list[str]:
+        """The names an assignment target binds (``self.x`` as one name), marked as not read
+        (``u, f = sess.run([u, f])`` rebinds them)."""
+        attribute = self_attribute(target)
+        if attribute is not None or isinstance(target, cst.Name):
+            self.not_references.add(id(target))
+            return [attribute or target.value]  # type: ignore[attr-defined]
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return [n for element in target.elements for n in self.mark_bound(element.value)]
+        if isinstance(target, cst.StarredElement):
+            return self.mark_bound(target.value)
+        return []
+
+
+class _NameCollector(NameReferences, cst.CSTVisitor):
     """Names read and bound by a subtree; nested defs/lambdas/classes count as reads
     only for names they do not bind themselves (closures read the enclosing scope)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.reads: list[str] = []
         self.binds: list[str] = []
-        self._not_references: set[int] = set()
 
     # Positions where a Name is not a variable reference.
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         name = self_attribute(node)
         if name is not None:
-            if id(node) not in self._not_references:
+            if self.is_reference(node):
                 self.reads.append(name)
             return False
-        self._not_references.add(id(node.attr))
+        self.not_references.add(id(node.attr))
         return True
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_references.add(id(node.keyword))
-
     def visit_Param(self, node: cst.Param) -> None:
-        self._not_references.add(id(node.name))
+        super().visit_Param(node)
         self.binds.append(node.name.value)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._not_references.add(id(node.name))
+        self.not_references.add(id(node.name))
         self.binds.append(node.name.value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._not_references.add(id(node.name))
+        self.not_references.add(id(node.name))
         self.binds.append(node.name.value)
 
     def visit_ImportAlias(self, node: cst.ImportAlias) -> bool:
@@ -80,21 +110,10 @@ class _NameCollector(cst.CSTVisitor):
         self._bind_target(node.target)
 
     def _bind_target(self, target: cst.BaseExpression) -> None:
-        name = self_attribute(target)
-        if name is not None:
-            self.binds.append(name)
-            self._not_references.add(id(target))
-        elif isinstance(target, cst.Name):
-            self.binds.append(target.value)
-            self._not_references.add(id(target))
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind_target(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind_target(target.value)
+        self.binds.extend(self.mark_bound(target))
 
     def visit_Name(self, node: cst.Name) -> None:
-        if id(node) not in self._not_references:
+        if self.is_reference(node):
             self.reads.append(node.value)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.names import NameReferences, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
@@ -192,7 +192,7 @@ class RenameLog:
         self.findings.append((node, code, message))
 
 
-class TfNameNormalizer(cst.CSTTransformer):
+class TfNameNormalizer(NameReferences, cst.CSTTransformer):
     """Rewrites the TF references of a subtree to their TF2 form (see module doc)."""
 
     def __init__(
@@ -218,22 +218,14 @@ class TfNameNormalizer(cst.CSTTransformer):
         self.log = log if log is not None else RenameLog()
         # absl module → the local name it is imported as (``flags`` or ``absl_flags``)
         self.absl_names = absl_names or {}
-        self._not_references: set[int] = set()
         self._calls_handled: set[int] = set()  # func nodes rewritten together with their call
 
     # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if self.tf.canonical(node) is not None:
             return False  # the whole chain is replaced in leave_Attribute
-        self._not_references.add(id(node.attr))
+        self.not_references.add(id(node.attr))
         return True
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._not_references.add(id(node.keyword))
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self._not_references.add(id(node.name))
 
     def visit_Import(self, node: cst.Import) -> bool:
         return False
@@ -276,7 +268,7 @@ class TfNameNormalizer(cst.CSTTransformer):
         return self._reference(original_node, updated_node)
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
-        if id(original_node) in self._not_references:
+        if not self.is_reference(original_node):
             return updated_node
         return self._reference(original_node, updated_node)
 
