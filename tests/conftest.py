@@ -3,6 +3,8 @@
     pytest tests/test_fixtures.py --update-goldens   # rewrite after.py / findings.txt
 """
 
+import pytest
+
 
 def pytest_addoption(parser):
     parser.addoption(
@@ -11,9 +13,6 @@ def pytest_addoption(parser):
         default=False,
         help="write each fixture's after.py and findings.txt from the current tool output",
     )
-
-
-import pytest
 
 
 @pytest.fixture(autouse=True)
