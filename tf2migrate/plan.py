@@ -41,6 +41,8 @@ class Plan:
     # moved statements whose comments were already written (once, not in every function)
     commented: set[int] = field(default_factory=set)
     root_is_tf1: bool = True  # see TfNameNormalizer
+    # helpers emitted once per file (rewrites/file_helpers.py): template name → name used
+    file_helpers: dict[str, str] = field(default_factory=dict)
 
     def normalizer(self, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
         return TfNameNormalizer(

@@ -64,7 +64,12 @@ VANISHING_KINDS = frozenset(
 )
 SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
 # TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
-OPTIMIZERS = frozenset({"train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer"})
+OPTIMIZERS = frozenset(
+    {
+        "train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer", "train.RMSPropOptimizer",
+        "train.AdagradOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer",
+    }
+)
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})

@@ -20,7 +20,7 @@ from tf2migrate.analysis.graph import (
     call_argument,
     lookup_graph_name,
 )
-from tf2migrate.analysis.names import fresh_name, read_and_bound, self_attribute
+from tf2migrate.analysis.names import read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 
 SCIPY_MINIMIZE = Rule(
@@ -121,7 +121,3 @@ def callback_arguments(sf, call: cst.Call) -> list[str]:
         if value is not None:
             parts.append(f"{keyword}={sf.code(value)}")
     return parts
-
-
-def helper_name(names_in_use: set[str]) -> str:
-    return HELPER_NAME if HELPER_NAME not in names_in_use else fresh_name(HELPER_NAME, names_in_use)

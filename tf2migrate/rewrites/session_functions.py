@@ -36,8 +36,7 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
-from tf2migrate.rewrites.compat_fallback import end_of_import_block
+from tf2migrate.rewrites import file_helpers, gradient_tape, scipy_optimizer, train_steps
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -133,7 +132,6 @@ class SessionFunctions:
         self.names_in_use = names_in_use
         self.functions: dict[tuple, Generated] = {}
         self.rewritten_feed_dicts: set[int] = set()
-        self.scipy_helper: str | None = None  # minimize_with_scipy, emitted once per file
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
@@ -278,15 +276,7 @@ class SessionFunctions:
         call = f"{prefix}{generated.name}({', '.join(a for a in [arguments, *callbacks] if a)})"
         self.plan.replace[id(site.call)] = cst.parse_expression(call)
         self.plan.note(site.call, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface.minimize → {generated.name}(...)")
-        if self.scipy_helper is None:
-            self.scipy_helper = scipy_optimizer.helper_name(self.names_in_use)
-            helper = cst.parse_statement(
-                scipy_optimizer.HELPER.replace(f"def {scipy_optimizer.HELPER_NAME}(", f"def {self.scipy_helper}("),
-                config=self.module.config_for_parsing,
-            ).with_changes(leading_lines=[cst.EmptyLine(indent=False)] * 2)
-            anchor = end_of_import_block(self.module, self.facts.imports.statements[0])
-            self.plan.add_after(anchor, [helper])
-            self.plan.generated[id(helper)] = helper
+        file_helpers.emit_once(self.module, self.facts, self.plan, self.names_in_use, scipy_optimizer.HELPER_NAME, scipy_optimizer.HELPER)
 
     def _plan_instance_run(self, site: RunSite) -> None:
         """``model.sess.run(model.lambda_1)`` outside the class: variables of a converted
@@ -527,7 +517,7 @@ class SessionFunctions:
         return [
             "def loss_and_fetches():",
             *[indent + line if line else line for line in [*body, returned]],
-            f"{self.scipy_helper}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
+            f"{self.plan.file_helpers[scipy_optimizer.HELPER_NAME]}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
         ]
 
     def _applied_gradients_body(self, generated: Generated, grads: Statement, ctx, indent: str) -> list[str] | None:

@@ -11,13 +11,16 @@ it — so ``sess.run([train_op, loss])`` still returns the loss of the same step
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, call_argument
+from tf2migrate.analysis.graph import OPTIMIZERS, GraphFacts, Kind, Scope, Statement, call_argument
 from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites import file_helpers
 
 TRAIN_STEP = Rule(
     "TFM121",
@@ -40,23 +43,72 @@ TRAIN_STEP = Rule(
 )
 register(TRAIN_STEP)
 
-# TF1 optimizer → (Keras class, TF1 positional parameters, TF1 keyword → Keras keyword,
-# TF1 defaults Keras does not share)
+
+
+class KerasOptimizer(NamedTuple):
+    keras_class: str  # under tf.keras.optimizers, or a file helper subclassing one
+    parameters: tuple[str, ...]  # TF1's, in positional order
+    renames: dict[str, str]  # TF1 keyword → Keras keyword
+    defaults: dict[str, str]  # TF1 defaults Keras does not share, written out
+    helper: str | None = None  # code of the file helper defining ``keras_class``
+
+
+# TF1 arguments that change nothing about the steps taken
+_DROPPED = frozenset({"use_locking", "accum_name", "linear_name"})
+
+RMSPROP_HELPER_NAME = "RMSpropFromOnes"
+RMSPROP_HELPER = '''class RMSpropFromOnes(tf.keras.optimizers.RMSprop):
+    """RMSprop as TF1's RMSPropOptimizer ran it: the mean-square accumulator starts at 1
+    (Keras starts it at 0, which makes the first steps far larger)."""
+
+    def build(self, var_list):
+        super().build(var_list)
+        with tf.init_scope():  # once, also when the first step runs inside a tf.function
+            for velocity in self._velocities:
+                velocity.assign(tf.ones(velocity.shape, velocity.dtype))
+'''
+
 _KERAS_OPTIMIZERS = {
-    "train.GradientDescentOptimizer": ("SGD", ("learning_rate", "use_locking", "name"), {}, {}),
-    "train.AdamOptimizer": (
+    "train.GradientDescentOptimizer": KerasOptimizer("SGD", ("learning_rate", "use_locking", "name"), {}, {}),
+    "train.AdamOptimizer": KerasOptimizer(
         "Adam",
         ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
         {"beta1": "beta_1", "beta2": "beta_2"},
         {"epsilon": "1e-08"},
     ),
-    "train.MomentumOptimizer": (
+    "train.MomentumOptimizer": KerasOptimizer(
         "SGD",
         ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
         {"use_nesterov": "nesterov"},
         {},
     ),
+    # TF1: ms starts at 1, epsilon (1e-10) inside the square root, as Keras' RMSprop has it
+    "train.RMSPropOptimizer": KerasOptimizer(
+        RMSPROP_HELPER_NAME,
+        ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name"),
+        {"decay": "rho"},
+        {"epsilon": "1e-10"},
+        RMSPROP_HELPER,
+    ),
+    # TF1 divides by sqrt(accumulator) with no epsilon
+    "train.AdagradOptimizer": KerasOptimizer(
+        "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"), {}, {"epsilon": "0.0"}
+    ),
+    "train.AdadeltaOptimizer": KerasOptimizer(
+        "Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"), {}, {"epsilon": "1e-08"}
+    ),
+    "train.FtrlOptimizer": KerasOptimizer(
+        "Ftrl",
+        (
+            "learning_rate", "learning_rate_power", "initial_accumulator_value", "l1_regularization_strength",
+            "l2_regularization_strength", "use_locking", "name", "accum_name", "linear_name",
+            "l2_shrinkage_regularization_strength", "beta",
+        ),
+        {},
+        {},
+    ),
 }
+assert _KERAS_OPTIMIZERS.keys() == OPTIMIZERS, "the analysis must accept exactly the optimizers converted here"
 
 
 def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> dict[int, str]:
@@ -67,14 +119,14 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
         for statement in scope.statements:
             if statement.kind is Kind.OPTIMIZER:
                 call = statement.node.body[0].value  # type: ignore[attr-defined]
-                _replace_optimizer(module, facts, plan, scope, statement, call)
+                _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
             elif statement.kind is Kind.TRAIN and statement.minimize is not None:
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
                     name = fresh_name(f"{statement.defines[0].replace('self.', '')}_optimizer", names_in_use)
                     target = f"self.{name}" if statement.defines[0].startswith("self.") else name
-                    creation = cst.parse_statement(f"{target} = {optimizer_code(module, facts, plan, scope, statement, optimizer)}\n")
+                    creation = cst.parse_statement(f"{target} = {optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer)}\n")
                     plan.insert_before.setdefault(id(statement.node), []).append(creation)
                     optimizer_of[id(statement.node)] = target
                 else:
@@ -82,15 +134,15 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
     return optimizer_of
 
 
-def _replace_optimizer(module, facts, plan, scope: Scope, statement: Statement, call: cst.Call) -> None:
-    code = optimizer_code(module, facts, plan, scope, statement, call)
+def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
+    code = optimizer_code(module, facts, plan, names_in_use, scope, statement, call)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
     plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {code.split('(')[0]}")
 
 
-def optimizer_code(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement, call: cst.Call) -> str:
+def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
     path = facts.imports.call_name(call)
-    keras_class, parameters, renames, defaults = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
+    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
     arguments: dict[str, cst.BaseExpression] = {}
     positional = [a for a in call.args if a.keyword is None]
     for name, arg in zip(parameters, positional):
@@ -101,13 +153,16 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, scope: Scope, statemen
     normalizer = plan.normalizer(facts.imports)
     parts = []
     for name, value in arguments.items():
-        if name == "use_locking":
+        if name in _DROPPED:
             continue
         reads, _ = read_and_bound(value)
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
             facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a schedule or a fed rate)")
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
+    if helper is not None:
+        keras_class = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
+        return f"{keras_class}({', '.join(parts)})"
     return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
 
 
