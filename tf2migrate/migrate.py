@@ -30,6 +30,7 @@ from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
+from tf2migrate.rewrites.lr_schedules import plan_schedules
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
@@ -94,6 +95,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         names_in_use = set(module_names)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_keras_layers(module, facts, plan, names_in_use)
+        plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use).run()
         plan_cleanup(facts, plan)
     if graph and facts.blockers:

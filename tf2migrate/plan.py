@@ -43,6 +43,9 @@ class Plan:
     root_is_tf1: bool = True  # see TfNameNormalizer
     # helpers emitted once per file (rewrites/file_helpers.py): template name → name used
     file_helpers: dict[str, str] = field(default_factory=dict)
+    # learning rates computed by Keras schedules: rate name → (schedule, step expression,
+    # its statement) (rewrites/lr_schedules.py)
+    rates: dict[str, tuple] = field(default_factory=dict)
 
     def normalizer(self, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
         return TfNameNormalizer(

@@ -70,6 +70,15 @@ OPTIMIZERS = frozenset(
         "train.AdagradOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer",
     }
 )
+# TF1 learning-rate decay functions with a Keras schedule computing the same rate, and
+# the global step they read (rewrites/lr_schedules.py).
+SCHEDULE_CALLS = frozenset(
+    {
+        "train.exponential_decay", "train.inverse_time_decay", "train.piecewise_constant",
+        "train.polynomial_decay", "train.cosine_decay",
+    }
+)
+GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
@@ -186,6 +195,8 @@ class Statement:
     compound: bool = False
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
     minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call
+    schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
+    global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
     # Python names a graph-building block binds (its loop variables): not graph values
     loop_targets: tuple[str, ...] = ()
 
@@ -311,6 +322,17 @@ def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpressio
 
 def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
     return _first_arg(call, keyword, position)
+
+
+def bind_arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:
+    """The call's arguments by parameter name (positional ones in ``parameters`` order);
+    None for ``*args``/``**kwargs`` or more positional arguments than parameters."""
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(parameters):
+        return None
+    bound = dict(zip(parameters, positional))
+    bound.update({a.keyword.value: a for a in call.args if a.keyword is not None})
+    return bound
 
 
 class _CallFinder(cst.CSTVisitor):
@@ -706,6 +728,12 @@ class GraphAnalyzer:
                     return statement
                 if name == SCIPY_OPTIMIZER:
                     return self._classify_scipy(call, target, statement, scope)
+                if name in GLOBAL_STEP_CALLS:
+                    statement.kind = Kind.VARIABLE
+                    statement.defines = (target,)
+                    statement.value_kind = "variable"
+                    statement.global_step = call
+                    return statement
                 if name in OPTIMIZERS:
                     statement.kind = Kind.OPTIMIZER
                     statement.defines = (target,)
@@ -827,7 +855,7 @@ class GraphAnalyzer:
         if not builds_graph:
             return statement
         for call, name in op_calls:
-            if name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS:
+            if (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS) and name not in SCHEDULE_CALLS:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
@@ -855,6 +883,7 @@ class GraphAnalyzer:
                 dict.fromkeys(n for loop in m.findall(node, m.For()) for n in target_names(loop.target))
             )
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
+        statement.schedule_calls = tuple(c for c, n in tf_calls if n in SCHEDULE_CALLS)
         statement.calls_gradient_helper = any(
             (h := self._helper_for(c)) is not None and h.uses_gradients for c in calls
         )
@@ -1089,7 +1118,12 @@ def _optimization_statement(statement: Statement, kind: Kind, target: str, call:
     statement.defines = (target,)
     statement.reads = reads
     statement.minimize = call
-    statement.deps = frozenset(o.order for n in reads if (o := scope.graph_statement(n, statement.order)) is not None)
+    # An optimizer made inline (``tf.train.AdamOptimizer(rate).minimize(loss)``) is created
+    # once, outside the step: what its arguments read is not part of the step's computation.
+    optimizer = call.func.value if isinstance(call.func, cst.Attribute) else None
+    computed = [a.value for a in call.args] if isinstance(optimizer, cst.Call) else [call]
+    step_reads = dict.fromkeys(n for value in computed for n in read_and_bound(value)[0])
+    statement.deps = frozenset(o.order for n in step_reads if (o := scope.graph_statement(n, statement.order)) is not None)
     return statement
 
 

@@ -14,7 +14,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GraphFacts, Kind, Statement
+from tf2migrate.analysis.graph import GraphFacts, Kind, Statement, bind_arguments
 from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
@@ -96,17 +96,11 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
 def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
     path = facts.imports.call_name(call)
     keras_class, parameters = LAYER_CLASSES[path]  # type: ignore[index]
-    if any(a.star for a in call.args):
-        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} with *args/**kwargs")
+    arguments = bind_arguments(call, ("inputs", *parameters))
+    inputs = arguments.pop("inputs", None) if arguments is not None else None
+    if arguments is None or inputs is None:
+        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood (*args, **kwargs or no inputs)")
         return
-    positional = [a for a in call.args if a.keyword is None]
-    named = {a.keyword.value: a for a in call.args if a.keyword is not None}  # type: ignore[union-attr]
-    inputs = named.get("inputs") or (positional[0] if positional else None)
-    if inputs is None or len(positional) - 1 > len(parameters):
-        facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood")
-        return
-    arguments = dict(zip(parameters, positional[1:]))
-    arguments.update({k: v for k, v in named.items() if k != "inputs"})
     unsupported = sorted(_UNSUPPORTED & arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")

@@ -441,7 +441,7 @@ class SessionFunctions:
         trainable = {
             name
             for s in generated.scope.statements
-            if s.kind is Kind.VARIABLE and "trainable=False" not in module.code_for_node(s.node).replace(" ", "")
+            if s.kind is Kind.VARIABLE and s.global_step is None and "trainable=False" not in module.code_for_node(s.node).replace(" ", "")
             for name in s.defines
         }
         value_kinds = {

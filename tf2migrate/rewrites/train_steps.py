@@ -16,7 +16,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import OPTIMIZERS, GraphFacts, Kind, Scope, Statement, call_argument
+from tf2migrate.analysis.graph import OPTIMIZERS, GraphFacts, Kind, Scope, Statement, bind_arguments, call_argument
 from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
@@ -143,13 +143,11 @@ def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
     path = facts.imports.call_name(call)
     keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
-    arguments: dict[str, cst.BaseExpression] = {}
-    positional = [a for a in call.args if a.keyword is None]
-    for name, arg in zip(parameters, positional):
-        arguments[name] = arg.value
-    for arg in call.args:
-        if arg.keyword is not None:
-            arguments[arg.keyword.value] = arg.value
+    bound = bind_arguments(call, parameters)
+    if bound is None:
+        facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or too many arguments)")
+        return f"tf.keras.optimizers.{keras_class}()"
+    arguments = {name: arg.value for name, arg in bound.items()}
     normalizer = plan.normalizer(facts.imports)
     parts = []
     for name, value in arguments.items():
@@ -157,13 +155,36 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
             continue
         reads, _ = read_and_bound(value)
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
-            facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a schedule or a fed rate)")
+            rate = _scheduled_rate(module, plan, scope, statement, value) if name == "learning_rate" else None
+            if rate is None:
+                facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a fed rate or a computed value)")
+            elif path == "train.MomentumOptimizer":
+                # TF1 scales the accumulated velocity by the current rate, Keras' SGD each
+                # gradient as it is accumulated: equal only while the rate is constant.
+                facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, "MomentumOptimizer with a decaying rate takes different steps from Keras' SGD(momentum=...)")
+            parts.append(f"{renames.get(name, name)}={rate}")
+            continue
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
     if helper is not None:
         keras_class = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
         return f"{keras_class}({', '.join(parts)})"
     return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
+
+
+def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, value: cst.BaseExpression) -> str | None:
+    """``lambda: lr_schedule(global_step)`` for a rate a Keras schedule computes from a
+    variable: Keras calls it at each update, when TF1 re-evaluated the rate."""
+    found = plan.rates.get(module.code_for_node(value))
+    if found is None:
+        return None
+    schedule, step, rate_statement = found
+    if scope.graph_statement(module.code_for_node(value), statement.order) is not rate_statement:
+        return None  # the name was bound again in between
+    step_reads, _ = read_and_bound(step)
+    if any((s := scope.graph_statement(n, statement.order)) is not None and s.kind is not Kind.VARIABLE for n in step_reads):
+        return None  # a fed or computed step: not known when Keras asks for the rate
+    return f"lambda: {schedule}({module.code_for_node(step)})"
 
 
 def train_step_lines(statement: Statement, optimizer: str, loss_code: str, var_list: str | None, global_step: str | None, tape: str) -> list[str]:
