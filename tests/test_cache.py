@@ -1,7 +1,10 @@
 """The result cache: a re-run over unchanged files does not migrate them again."""
 
+import json
+
 import tf2migrate.engine as engine
-from tf2migrate import cache
+import tf2migrate.notebook as notebook
+from tf2migrate import Options, cache
 from tf2migrate.cli import main
 
 TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})\n"
@@ -11,11 +14,12 @@ def _counting(monkeypatch):
     calls = []
     real = engine.migrate_source
 
-    def counted(source, path):
+    def counted(source, path, *options):
         calls.append(path)
-        return real(source, path)
+        return real(source, path, *options)
 
     monkeypatch.setattr(engine, "migrate_source", counted)
+    monkeypatch.setattr(notebook, "migrate_source", counted)
     return calls
 
 
@@ -48,6 +52,36 @@ def test_changed_content_is_a_miss_and_a_corrupt_entry_is_ignored(tmp_path, monk
     script.write_text(TF1 + "print(v)\n")
     engine.process_file(script, use_cache=True)
     assert len(calls) == 2
-    cache._entry(script.read_text()).write_text("{not json")  # noqa: SLF001
+    cache._entry(script.read_text(), f"python {Options()}").write_text("{not json")  # noqa: SLF001
     result = engine.process_file(script, use_cache=True)
     assert len(calls) == 3 and result.changed
+
+
+def test_options_are_part_of_the_key(tmp_path, monkeypatch):
+    """A result written with @tf.function is never served to a run without it."""
+    calls = _counting(monkeypatch)
+    script = tmp_path / "a.py"
+    script.write_text(TF1)
+    traced = engine.process_file(script, use_cache=True)
+    eager = engine.process_file(script, use_cache=True, options=Options(tf_function=False))
+    assert len(calls) == 2
+    assert "@tf.function" in traced.new_text and "@tf.function" not in eager.new_text
+    assert engine.process_file(script, use_cache=True, options=Options(tf_function=False)).new_text == eager.new_text
+    assert len(calls) == 2
+
+
+def test_notebooks_are_cached_with_their_cell_locations(tmp_path, monkeypatch):
+    calls = _counting(monkeypatch)
+    cells = [
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+        for source in ["import tensorflow as tf\nx = tf.placeholder(tf.float32)", "with tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})"]
+    ]
+    document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    path = tmp_path / "a.ipynb"
+    path.write_text(json.dumps(document, indent=1) + "\n")
+    first = engine.process_file(path, use_cache=True)
+    second = engine.process_file(path, use_cache=True)
+    assert len(calls) == 1 and first.changed
+    assert second.new_text == first.new_text
+    assert [d.render() for d in second.findings] == [d.render() for d in first.findings]
+    assert any(":cell 2:" in d.render() for d in second.findings)

@@ -54,3 +54,21 @@ def test_bad_configuration_is_a_usage_error(tmp_path, capsys, monkeypatch):
     (tmp_path / "a.py").write_text(TF1)
     assert main(["a.py"]) == 2
     assert "unknown key 'selct'" in capsys.readouterr().err
+
+
+def test_tf_function_setting_from_pyproject_and_command_line(tmp_path, capsys, monkeypatch):
+    """Generated functions are tf.functions unless the project or the command says not."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(TF1)
+    main(["-j", "1", "--no-cache", "--diff", "a.py"])
+    assert "+@tf.function" in capsys.readouterr().out
+    main(["-j", "1", "--no-cache", "--diff", "--no-tf-function", "a.py"])
+    assert "tf.function" not in capsys.readouterr().out
+    (tmp_path / "pyproject.toml").write_text("[tool.tf2migrate]\ntf-function = false\n")
+    main(["-j", "1", "--no-cache", "--diff", "a.py"])
+    assert "tf.function" not in capsys.readouterr().out
+    main(["-j", "1", "--no-cache", "--diff", "--tf-function", "a.py"])  # the command line wins
+    assert "+@tf.function" in capsys.readouterr().out
+    (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\ntf-function = "no"\n')
+    assert main(["-j", "1", "a.py"]) == 2
+    assert "tf-function must be true or false" in capsys.readouterr().err

@@ -4,6 +4,7 @@
   case without ``after.py``, equal ``before.py`` (the tool must leave it alone).  Cases
   named ``noop_*`` must never have an ``after.py``.
 - ``findings.txt`` holds the rendered findings (codes, lines, columns, messages).
+- A ``pyproject.toml`` in the case sets the options (``[tool.tf2migrate] tf-function``).
 - Stability: migrating ``after.py`` again changes nothing.
 - Execution (unless ``noexec.txt`` says why not): ``before.py`` under TF1 semantics and ``after.py`` under TF2 eager, from the
   same initial variable values, must compute the same module-level values
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tf2migrate import migrate_source
+from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -34,6 +35,14 @@ def _id(case: Path) -> str:
     return str(case.relative_to(FIXTURES))
 
 
+def _options(case: Path) -> Options:
+    settings = case / "pyproject.toml"
+    if not settings.exists():
+        return Options()
+    table = config.tomllib.loads(settings.read_text(encoding="utf-8"))["tool"]["tf2migrate"]
+    return Options(tf_function=config.from_table(table, str(settings)).tf_function)
+
+
 def _render(findings) -> str:
     return "".join(f.render() + "\n" for f in findings)
 
@@ -46,7 +55,7 @@ def update_goldens(request) -> bool:
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden(case: Path, update_goldens: bool) -> None:
     before = (case / "before.py").read_text(encoding="utf-8")
-    new, findings = migrate_source(before, "before.py")
+    new, findings = migrate_source(before, "before.py", _options(case))
     after_file, findings_file = case / "after.py", case / "findings.txt"
     if update_goldens:
         if new != before:
@@ -69,7 +78,7 @@ def test_golden(case: Path, update_goldens: bool) -> None:
 @pytest.mark.parametrize("case", CHANGED, ids=_id)
 def test_second_run_changes_nothing(case: Path) -> None:
     after = (case / "after.py").read_text(encoding="utf-8")
-    again, findings = migrate_source(after, "after.py")
+    again, findings = migrate_source(after, "after.py", _options(case))
     assert again == after
     # What still cannot run on TF2 (a graph kept on TF1, tf.contrib) is reported again;
     # nothing new may appear.

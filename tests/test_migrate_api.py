@@ -28,7 +28,7 @@ def test_crlf_and_tabs_are_kept():
     source = TF1.replace("    ", "\t").replace("\n", "\r\n")
     new, _ = migrate_source(source)
     assert "\r\n" in new and "\n" not in new.replace("\r\n", "")
-    assert "\tx = tf.cast(x, tf.float32)\r\n" in new
+    assert "\ty = x * 2.0\r\n" in new
 
 
 def test_missing_final_newline():
@@ -62,7 +62,8 @@ def test_tf2_code_is_not_touched():
         (TF1 + "    saver.save(sess, 'ckpt')\n", "TFM303"),
         (TF1.replace("y = x * 2.0", "y = tf.layers.dense(x, 3, reuse=True)"), "TFM304"),
         (TF1.replace("y = x * 2.0", "y = tf.gradients(x * x, x, stop_gradients=[x])[0]"), "TFM305"),
-        (TF1.replace("y = x * 2.0", "y = tf.train.RMSPropOptimizer(0.1).minimize(x)"), "TFM306"),
+        (TF1.replace("y = x * 2.0", "y = tf.train.ProximalAdagradOptimizer(0.1).minimize(x)"), "TFM306"),
+        (TF1.replace("y = x * 2.0", "y = tf.train.MomentumOptimizer(tf.train.exponential_decay(0.1, 0, 1, 0.5), 0.9).minimize(x)"), "TFM306"),
         ("import tensorflow as tf\nclass M:\n    def __init__(self):\n        self.x = tf.placeholder(tf.float32)\n", "TFM307"),
         (TF1 + "    sess.run(tf.global_variables_initializer())\n    sess.run(tf.global_variables_initializer())\n", "TFM308"),
     ],

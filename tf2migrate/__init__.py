@@ -1,6 +1,6 @@
 """tf2migrate: migrate TensorFlow 1 graph-mode code to eager TensorFlow 2."""
 
-from tf2migrate.migrate import MigrationResult, migrate_source
+from tf2migrate.migrate import MigrationResult, Options, migrate_source
 
 __version__ = "0.1.0"
-__all__ = ["MigrationResult", "migrate_source", "__version__"]
+__all__ = ["MigrationResult", "Options", "__version__", "migrate_source"]

@@ -38,18 +38,22 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _entry(source: str) -> Path:
-    key = hashlib.sha256(_fingerprint().encode() + b"\0" + source.encode("utf-8", "surrogatepass")).hexdigest()
+def _entry(source: str, variant: str) -> Path:
+    """``variant`` names what else decides the result: the kind of file and the options."""
+    key = hashlib.sha256(
+        _fingerprint().encode() + b"\0" + variant.encode() + b"\0" + source.encode("utf-8", "surrogatepass")
+    ).hexdigest()
     return directory() / key[:2] / f"{key}.json"
 
 
-def load(source: str, path: str) -> tuple[str, list[Diagnostic]] | None:
-    """The cached (new source, findings) of this text, findings stamped with ``path``."""
+def load(source: str, variant: str, path: str) -> tuple[str, list[Diagnostic]] | None:
+    """The cached (new source, findings) of this text, findings stamped with ``path``
+    (plus the cell a notebook finding names)."""
     try:
-        data = json.loads(_entry(source).read_text(encoding="utf-8"))
+        data = json.loads(_entry(source, variant).read_text(encoding="utf-8"))
         new = source if data["unchanged"] else data["new_source"]
         findings = [
-            Diagnostic(f["code"], f["message"], path, f["line"], f["column"], Severity(f["severity"]))
+            Diagnostic(f["code"], f["message"], path + f["where"], f["line"], f["column"], Severity(f["severity"]))
             for f in data["findings"]
         ]
     except (OSError, ValueError, KeyError, TypeError):
@@ -57,13 +61,20 @@ def load(source: str, path: str) -> tuple[str, list[Diagnostic]] | None:
     return new, findings
 
 
-def store(source: str, new: str, findings: list[Diagnostic]) -> None:
-    entry = _entry(source)
+def store(source: str, variant: str, path: str, new: str, findings: list[Diagnostic]) -> None:
+    entry = _entry(source, variant)
     data = {
         "unchanged": new == source,
         "new_source": None if new == source else new,
         "findings": [
-            {"code": f.code, "message": f.message, "line": f.line, "column": f.column, "severity": f.severity.value}
+            {
+                "code": f.code,
+                "message": f.message,
+                "where": f.path.removeprefix(path),  # ":cell 3" in a notebook
+                "line": f.line,
+                "column": f.column,
+                "severity": f.severity.value,
+            }
             for f in findings
         ],
     }

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
-from tf2migrate import __version__, config
+from tf2migrate import Options, __version__, config
 from tf2migrate.diagnostics import (
     UNREADABLE_FILE,
     Diagnostic,
@@ -84,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not read or write the result cache (keyed by file content and tf2migrate's code)",
     )
+    p.add_argument(
+        "--tf-function",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="decorate generated functions with @tf.function (default; config key tf-function)",
+    )
     p.add_argument("--explain", metavar="CODE", help="print the documentation of a finding code")
     p.add_argument("--list-codes", action="store_true", help="list every finding code")
     p.add_argument("--version", action="version", version=f"tf2migrate {__version__}")
@@ -114,6 +120,8 @@ def _settings(args: argparse.Namespace) -> config.Config:
         settings.select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
     if args.ignore:
         settings.ignore += [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
+    if args.tf_function is not None:
+        settings.tf_function = args.tf_function
     return settings
 
 
@@ -126,7 +134,8 @@ def _filter(results: list[FileResult], settings: config.Config) -> None:
 
 def _migrate(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    results = run(args.paths, args.jobs, use_cache=not args.no_cache, exclude=settings.excludes)
+    options = Options(tf_function=settings.tf_function)
+    results = run(args.paths, args.jobs, use_cache=not args.no_cache, exclude=settings.excludes, options=options)
     _filter(results, settings)
     written = _write(results) if args.fix else 0
     findings = [d for r in results for d in r.findings]

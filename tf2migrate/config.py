@@ -1,6 +1,9 @@
 """Which findings to report: ``[tool.tf2migrate]`` in pyproject.toml, ``--select`` /
 ``--ignore`` on the command line, and ``# tf2migrate: ignore[TFMnnn]`` on a line.
 
+``tf-function = false`` (or ``--no-tf-function``) writes generated functions as plain
+eager functions instead of ``@tf.function``.
+
 Selection filters what is reported (and so the exit status); it does not switch rewrites
 off — a file's graph is converted all or nothing whatever is shown.  Codes match by
 prefix, ruff-style: ``TFM4`` selects every API-rename code.
@@ -33,6 +36,7 @@ class Config:
     select: list[str] = field(default_factory=lambda: ["TFM"])
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)  # glob patterns of paths to skip
+    tf_function: bool = True  # generated functions decorated with @tf.function
 
     def reports(self, code: str) -> bool:
         return any(code.startswith(p) for p in self.select) and not any(code.startswith(p) for p in self.ignore)
@@ -58,8 +62,15 @@ def load(start: Path) -> Config:
 def from_table(table: dict, where: str) -> Config:
     config = Config()
     for key, value in table.items():
+        if key == "tf-function":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}: [tool.tf2migrate] tf-function must be true or false")
+            config.tf_function = value
+            continue
         if key not in ("select", "ignore", "exclude"):
-            raise ConfigError(f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude)")
+            raise ConfigError(
+                f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude, tf-function)"
+            )
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: [tool.tf2migrate] {key} must be a list of strings")
         setattr(config, key, [v.upper() if key != "exclude" else v for v in value])

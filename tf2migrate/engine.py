@@ -17,7 +17,7 @@ from typing import Iterable
 
 from tf2migrate import cache
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
-from tf2migrate.migrate import migrate_source
+from tf2migrate.migrate import Options, migrate_source
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
@@ -92,7 +92,7 @@ def _skipped(directory: Path) -> bool:
     )
 
 
-def process_file(path: Path, use_cache: bool = False) -> FileResult:
+def process_file(path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
     """Migrate one file in memory; never raises for a problem with the file itself."""
     display = str(path)
     try:
@@ -102,28 +102,25 @@ def process_file(path: Path, use_cache: bool = False) -> FileResult:
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
-    if path.suffix == ".ipynb":
-        # a notebook: its findings name their cell, and its text is JSON, not Python
-        try:
-            new, findings = migrate_notebook(old, display)
-        except Exception as exc:
-            return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
-        return FileResult(path, old, new, sorted(findings, key=lambda d: (d.path, d.line, d.column)), source.encoding)
-    cached = cache.load(old, display) if use_cache else None
+    notebook = path.suffix == ".ipynb"  # JSON, not Python; its findings name their cell
+    variant = f"{'notebook' if notebook else 'python'} {options}"
+    cached = cache.load(old, variant, display) if use_cache else None
     if cached is not None:
         new, findings = cached
     else:
         try:
-            new, findings = migrate_source(old, display)
+            new, findings = migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options)
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
         if use_cache:
-            cache.store(old, new, findings)
+            cache.store(old, variant, display, new, findings)
     if new != old:
         problem = _unwritable(new, source.encoding)
         if problem:
             return _failed(source, path, problem)
-    findings = sorted((replace(d, path=display) for d in findings), key=lambda d: (d.line, d.column))
+    if not notebook:
+        findings = [replace(d, path=display) for d in findings]
+    findings = sorted(findings, key=lambda d: (d.path, d.line, d.column))
     return FileResult(path, old, new, findings, source.encoding)
 
 
@@ -160,6 +157,7 @@ def run(
     jobs: int | None = None,
     use_cache: bool = False,
     exclude=lambda path: False,
+    options: Options = Options(),
 ) -> list[FileResult]:
     """Discover and process files, in parallel processes when it can pay off.
 
@@ -172,10 +170,10 @@ def run(
     jobs = jobs or os.cpu_count() or 1
     progress = _Progress(len(files))
     if jobs == 1 or len(files) < 2:
-        return [progress.step(process_file(f, use_cache)) for f in files]
+        return [progress.step(process_file(f, use_cache, options)) for f in files]
     workers = min(jobs, len(files))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        task = functools.partial(process_file, use_cache=use_cache)
+        task = functools.partial(process_file, use_cache=use_cache, options=options)
         results = [progress.step(r) for r in pool.map(task, files, chunksize=max(1, len(files) // (workers * 4)))]
     progress.done()
     return results

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import libcst as cst
@@ -43,6 +44,15 @@ from tf2migrate.rewrites.tf_import import plan_tf_import
 from tf2migrate.rewrites.tf_names import tf1_evidence
 
 
+@dataclass(frozen=True)
+class Options:
+    """How generated code is written (the same for every file of a run)."""
+
+    # Generated functions run as @tf.function (traced once, with an input_signature from
+    # the placeholders when their dtypes and shapes are written out); off → plain eager.
+    tf_function: bool = True
+
+
 class MigrationResult(NamedTuple):
     new_source: str
     findings: list[Diagnostic]
@@ -63,7 +73,7 @@ def _has_tf1_graph(facts: GraphFacts) -> bool:
     return bool(facts.session_names or facts.v1_switches or facts.graph_evidence)
 
 
-def migrate_source(source: str, path: str = "<string>") -> MigrationResult:
+def migrate_source(source: str, path: str = "<string>", options: Options = Options()) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
     try:
@@ -71,12 +81,12 @@ def migrate_source(source: str, path: str = "<string>") -> MigrationResult:
     except cst.ParserSyntaxError as error:
         return MigrationResult(source, [_parse_error(source, path, error)])
     try:
-        return _migrate_module(module, source, path)
+        return _migrate_module(module, source, path, options)
     except RecursionError:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
 
 
-def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResult:
+def _migrate_module(module: cst.Module, source: str, path: str, options: Options) -> MigrationResult:
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
@@ -96,7 +106,7 @@ def _migrate_module(module: cst.Module, source: str, path: str) -> MigrationResu
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
-        SessionFunctions(module, facts, plan, names_in_use).run()
+        SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
         plan_cleanup(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).

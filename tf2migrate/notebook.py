@@ -20,7 +20,7 @@ from dataclasses import replace
 import nbformat
 
 from tf2migrate.diagnostics import NOTEBOOK_UNSUPPORTED, Diagnostic, Severity
-from tf2migrate.migrate import migrate_source
+from tf2migrate.migrate import Options, migrate_source
 
 _CELL = "__tf2migrate_cell__({})"
 _MAGIC = "__tf2migrate_magic__({})"
@@ -30,7 +30,7 @@ _MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)\)$")
 _IPYTHON = re.compile(r"^\s*(%|!)|^\s*[\w.,\s]+=\s*[!%]|^\s*[\w.]+\?\??\s*$")
 
 
-def migrate_notebook(text: str, path: str) -> tuple[str, list[Diagnostic]]:
+def migrate_notebook(text: str, path: str, options: Options = Options()) -> tuple[str, list[Diagnostic]]:
     try:
         notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
         raw = json.loads(text)
@@ -44,7 +44,7 @@ def migrate_notebook(text: str, path: str) -> tuple[str, list[Diagnostic]]:
     if len(cells) != sum(1 for c in notebook.cells if c.cell_type == "code"):
         return text, [_problem(path, "the notebook's cells could not be read")]
     masked, magics, starts = _join(cells)
-    new_program, findings = migrate_source(masked, path)
+    new_program, findings = migrate_source(masked, path, options)
     findings = [_locate(f, starts, numbers) for f in findings]
     if new_program == masked:
         return text, findings

@@ -81,6 +81,9 @@ SCHEDULE_CALLS = frozenset(
 GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
+# Calls building an Operation, not a tensor: sess.run gave None for it, and a tf.function
+# cannot return one.
+OPERATION_CALLS = frozenset({"group", "no_op"})
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
 # Sessions tf2migrate does not convert: their graphs stay on TF1.
 OTHER_SESSION_CALLS = frozenset(
@@ -178,6 +181,7 @@ class Placeholder:
     dtype: cst.BaseExpression | None
     default: cst.BaseExpression | None  # placeholder_with_default's value
     call: cst.Call
+    shape: cst.BaseExpression | None = None
 
 
 @dataclass
@@ -485,11 +489,13 @@ class GraphAnalyzer:
         )
 
     def _expression_kind(self, value: cst.BaseExpression) -> str:
-        """tensor | list | unknown, for the value of a graph-building expression."""
+        """tensor | list | operation | unknown, for the value of a graph-building expression."""
         if isinstance(value, (cst.List, cst.Tuple)):
             return "list"
         if isinstance(value, cst.Call):
             name = self.tf.call_name(value)
+            if name in OPERATION_CALLS:
+                return "operation"
             if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
                 return "list"
             if name is not None:
@@ -705,9 +711,9 @@ class GraphAnalyzer:
                     statement.defines = (target,)
                     statement.value_kind = "tensor"
                     if name == "placeholder":
-                        statement.placeholder = Placeholder(target, _first_arg(call, "dtype", 0), None, call)
+                        statement.placeholder = Placeholder(target, _first_arg(call, "dtype", 0), None, call, _first_arg(call, "shape", 1))
                     else:
-                        statement.placeholder = Placeholder(target, None, _first_arg(call, "input", 0), call)
+                        statement.placeholder = Placeholder(target, None, _first_arg(call, "input", 0), call, _first_arg(call, "shape", 1))
                     statement.reads = tuple(read_and_bound(call)[0])
                     return statement
                 if name in SESSION_CALLS:

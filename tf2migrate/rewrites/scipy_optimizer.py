@@ -56,12 +56,17 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
             offset += size
 
-    def value_and_gradient(flat):
-        assign(flat)
+    @tf.function  # traced once per minimize call; SciPy calls it at every iteration
+    def loss_fetches_and_gradients():
         with tf.GradientTape() as tape:
             loss, fetched = loss_and_fetches()
         # a variable the loss does not reach gets a zero gradient, as in TF1's interface
         gradients = tape.gradient(loss, variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        return loss, fetched, gradients
+
+    def value_and_gradient(flat):
+        assign(flat)
+        loss, fetched, gradients = loss_fetches_and_gradients()
         if loss_callback is not None:
             loss_callback(*[value.numpy() for value in fetched])
         flat_gradient = numpy.concatenate([numpy.reshape(g.numpy(), [-1]) for g in gradients])
@@ -72,6 +77,14 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
     assign(result.x)
     return result
 '''
+
+
+def helper_code(tf_function: bool) -> str:
+    """The helper, tracing the loss and gradient with tf.function or running them eagerly."""
+    return HELPER if tf_function else HELPER.replace(_TRACED, "")
+
+
+_TRACED = "    @tf.function  # traced once per minimize call; SciPy calls it at every iteration\n"
 
 
 def settings_code(sf, scope: Scope, statement, call: cst.Call) -> list[str] | None:

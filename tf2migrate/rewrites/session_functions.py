@@ -115,7 +115,7 @@ class Generated:
     fetch: cst.BaseExpression
     body: list[Statement]
     placeholders: list[Statement]
-    tf_function: bool
+    needs_tf_function: bool  # it calls a helper taking tf.gradients (TFM203)
     anchor: Statement | None
     train: Statement | None = None  # the train op this function runs a step of
     # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
@@ -125,8 +125,9 @@ class Generated:
 class SessionFunctions:
     """Plans generated functions and run-site calls for one module."""
 
-    def __init__(self, module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+    def __init__(self, module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], tf_function: bool = True) -> None:
         self.module = module
+        self.tf_function = tf_function  # decorate generated functions with @tf.function
         self.facts = facts
         self.plan = plan
         self.names_in_use = names_in_use
@@ -263,7 +264,7 @@ class SessionFunctions:
                 loss,
                 body,
                 placeholders,
-                tf_function=False,
+                needs_tf_function=False,
                 anchor=max([*body, *placeholders, interface], key=lambda s: s.order),
                 scipy=(interface, loss, fetches),
             )
@@ -276,7 +277,9 @@ class SessionFunctions:
         call = f"{prefix}{generated.name}({', '.join(a for a in [arguments, *callbacks] if a)})"
         self.plan.replace[id(site.call)] = cst.parse_expression(call)
         self.plan.note(site.call, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface.minimize → {generated.name}(...)")
-        file_helpers.emit_once(self.module, self.facts, self.plan, self.names_in_use, scipy_optimizer.HELPER_NAME, scipy_optimizer.HELPER)
+        file_helpers.emit_once(
+            self.module, self.facts, self.plan, self.names_in_use, scipy_optimizer.HELPER_NAME, scipy_optimizer.helper_code(self.tf_function)
+        )
 
     def _plan_instance_run(self, site: RunSite) -> None:
         """``model.sess.run(model.lambda_1)`` outside the class: variables of a converted
@@ -340,7 +343,7 @@ class SessionFunctions:
             site.fetch,
             body,
             placeholders,
-            tf_function=any(s.calls_gradient_helper for s in body),
+            needs_tf_function=any(s.calls_gradient_helper for s in body),
             anchor=max([anchor, *trains], key=lambda s: s.order) if anchor is not None else (trains[0] if trains else None),
             train=trains[0] if trains else None,
         )
@@ -473,13 +476,20 @@ class SessionFunctions:
             return
         if generated.scipy is not None:
             body = self._scipy_body(generated, body, indent)
-        signature, casts = self._parameters(generated)
+        signature, casts, specs = self._parameters(generated)
         if signature is None:
             return
-        casts += self._placeholders_for_helpers(generated)
         lines = []
-        if generated.tf_function:
-            lines.append("@tf.function")
+        if (self.tf_function or generated.needs_tf_function) and generated.scipy is None:
+            # SciPy's loop is Python; the helper traces the loss and gradient itself
+            if specs:
+                # the signature converts each argument as a feed did: no casts, no retracing
+                lines += _decorator(specs, indent)
+                casts = []
+            else:
+                lines.append("@tf.function")
+        casts += self._placeholders_for_helpers(generated)
+        if generated.needs_tf_function:
             for s in generated.body:
                 if s.calls_gradient_helper:
                     self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
@@ -487,7 +497,10 @@ class SessionFunctions:
         if generated.scipy is not None:
             signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)
         lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
-        returned = self.code(_without_train_op(generated.fetch, generated.train), generated.scope)
+        operations = {name for s in generated.body if s.value_kind == "operation" for name in s.defines}
+        if generated.train is not None:
+            operations.add(generated.train.defines[0])
+        returned = self.code(_without_operations(generated.fetch, operations), generated.scope)
         ending = [] if generated.scipy is not None else [f"return {returned}"]
         lines += [indent + line if line else line for line in [*casts, *body, *ending]]
         function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
@@ -546,7 +559,7 @@ class SessionFunctions:
         optimizer = self.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
         return [
             f"with tf.GradientTape() as {tape}:",
-            *[indent + line if line else line for line in forward],
+            *[indent + line if line else line for line in forward or ["pass"]],
             f"variables = {variables}",
             f"{local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]}"
             f" = list(zip({tape}.gradient({code(loss)}, variables), variables))",
@@ -565,7 +578,7 @@ class SessionFunctions:
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
         return [
             f"with tf.GradientTape() as {tape}:",
-            *[indent + line if line else line for line in body],
+            *[indent + line if line else line for line in body or ["pass"]],
             *train_steps.train_step_lines(
                 train, self.optimizer_of[id(train.node)], code(loss), code(var_list), code(global_step), tape  # type: ignore[arg-type]
             ),
@@ -587,8 +600,12 @@ class SessionFunctions:
             if (name := p.defines[0]) in read_by_helpers
         ]
 
-    def _parameters(self, generated: Generated) -> tuple[str | None, list[str]]:
+    def _parameters(self, generated: Generated) -> tuple[str | None, list[str], list[str] | None]:
+        """The signature, the casts a feed did, and the ``tf.TensorSpec`` of each parameter
+        in signature order (None when a dtype or shape is not written out literally)."""
         required, optional, casts = [], [], []
+        required_specs: list[str | None] = []
+        optional_specs: list[str | None] = []
         for statement in generated.placeholders:
             placeholder = statement.placeholder
             assert placeholder is not None
@@ -597,24 +614,43 @@ class SessionFunctions:
             if placeholder.default is None:
                 dtype = self.code(placeholder.dtype) if placeholder.dtype is not None else None
                 required.append(name)
+                specs = required_specs
             else:
                 dtype = self._default_dtype(placeholder.default)
                 if dtype is None:
                     self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
-                    return None, []
+                    return None, [], None
                 reads, _ = read_and_bound(placeholder.default)
                 if any(generated.scope.graph_statement(n, statement.order) for n in reads):
                     self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the default of this placeholder_with_default is a graph tensor")
-                    return None, []
+                    return None, [], None
                 optional.append(f"{name}={self.code(placeholder.default)}")
+                specs = optional_specs
             if dtype is None:
                 self.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "placeholder without a dtype")
-                return None, []
+                return None, [], None
+            specs.append(self._tensor_spec(placeholder, dtype))
             if dtype in ("tf.string", "tf.dtypes.string"):
                 casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
             else:
                 casts.append(f"{name} = tf.cast({name}, {dtype})")
-        return ", ".join(required + optional), casts
+        specs = required_specs + optional_specs
+        return ", ".join(required + optional), casts, None if None in specs else specs  # type: ignore[return-value]
+
+    def _tensor_spec(self, placeholder, dtype: str) -> str | None:
+        """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
+        dtype and its shape is absent or written with integers and None only."""
+        literal_dtype = placeholder.dtype is None or self.facts.imports.canonical(placeholder.dtype) is not None
+        shape = placeholder.shape
+        if shape is None or m.matches(shape, m.Name("None")):
+            shape_code = "None"
+        elif isinstance(shape, (cst.List, cst.Tuple)) and all(
+            isinstance(e.value, cst.Integer) or m.matches(e.value, m.Name("None")) for e in shape.elements
+        ):
+            shape_code = "[" + ", ".join(self.module.code_for_node(e.value) for e in shape.elements) + "]"
+        else:
+            return None
+        return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
     def _default_dtype(self, default: cst.BaseExpression) -> str | None:
         for literal, dtype in _LITERAL_DTYPES.items():
@@ -659,6 +695,13 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _decorator(specs: list[str], indent: str) -> list[str]:
+    one_line = f"@tf.function(input_signature=[{', '.join(specs)}])"
+    if len(one_line) <= 100:
+        return [one_line]
+    return ["@tf.function(input_signature=[", *[f"{indent}{spec}," for spec in specs], "])"]
+
+
 def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
     """The dict display the feed-dict variable holds at the run site: bound once, or
     rebound in the same function body before each group of runs."""
@@ -682,20 +725,20 @@ def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
     return before[-1][1] if before else None
 
 
-def _without_train_op(fetch: cst.BaseExpression, train: Statement | None) -> cst.BaseExpression:
-    """The fetch with the train op's place holding None (its value in TF1)."""
-    if train is None:
+def _without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:
+    """The fetch with None in place of the train op and other operations (tf.group):
+    their value in TF1, and a tf.function cannot return an Operation."""
+    if not operations:
         return fetch
-    name = train.defines[0]
 
-    class _NoneForTrainOp(cst.CSTTransformer):
+    class _NoneForOperations(cst.CSTTransformer):
         def leave_Name(self, original_node, updated_node):
-            return cst.Name("None") if original_node.value == name else updated_node
+            return cst.Name("None") if original_node.value in operations else updated_node
 
         def leave_Attribute(self, original_node, updated_node):
-            return cst.Name("None") if self_attribute(original_node) == name else updated_node
+            return cst.Name("None") if self_attribute(original_node) in operations else updated_node
 
-    return fetch.visit(_NoneForTrainOp())
+    return fetch.visit(_NoneForOperations())
 
 
 def _graph_name(node: cst.BaseExpression) -> str | None:
@@ -803,8 +846,8 @@ _OPERATOR_WORDS = {
 
 def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     """NumPy in the structure sess.run returned."""
-    if any(leaf.kind == "train" for leaf in leaves):
-        # a train op's value is None, as sess.run gave it
+    if any(leaf.kind in ("train", "operation") for leaf in leaves):
+        # a train op's or an Operation's value is None, as sess.run gave it
         if isinstance(fetch, cst.List):
             return f"[value if value is None else value.numpy() for value in {call}]"
         if isinstance(fetch, cst.Tuple):

@@ -16,7 +16,16 @@ from typing import NamedTuple
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import OPTIMIZERS, GraphFacts, Kind, Scope, Statement, bind_arguments, call_argument
+from tf2migrate.analysis.graph import (
+    OPTIMIZERS,
+    GraphFacts,
+    Kind,
+    Scope,
+    Statement,
+    bind_arguments,
+    call_argument,
+    calls_in,
+)
 from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
@@ -152,6 +161,9 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     parts = []
     for name, value in arguments.items():
         if name in _DROPPED:
+            continue
+        if any((n := facts.imports.call_name(c)) is not None and n.startswith("train.") for c in calls_in(value)):
+            facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first")
             continue
         reads, _ = read_and_bound(value)
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):

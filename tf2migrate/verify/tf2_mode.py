@@ -62,6 +62,31 @@ class Tf2Mode:
 
         variables.default_variable_creator_v2 = hooked(variables.default_variable_creator_v2)
         variable_v1.default_variable_creator = hooked(variable_v1.default_variable_creator)
+        self._hook_tf_function_creator()
+
+    def _hook_tf_function_creator(self) -> None:
+        """Variables first created while a ``tf.function`` traces (Keras layers built on
+        their first call, optimizer slots) never reach the default creators: the
+        function's own creator makes an ``UnliftedInitializerVariable``, a module global
+        looked up at each creation.  A subclass passes them through the injector too."""
+        from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+        traced_variable = polymorphic_function.UnliftedInitializerVariable
+        mode = self
+
+        class InjectedVariable(traced_variable):
+            def __init__(variable, **kwargs):
+                if mode._injector is None:
+                    super().__init__(**kwargs)
+                    return
+
+                def create(**chosen):
+                    super(InjectedVariable, variable).__init__(**chosen)
+                    return variable
+
+                mode._injector(create, **kwargs)
+
+        polymorphic_function.UnliftedInitializerVariable = InjectedVariable
 
 
 class _Injector:
