@@ -28,6 +28,7 @@ from tf2migrate.diagnostics import (
     rule,
 )
 from tf2migrate.plan import Plan, PlanApplier
+from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
@@ -107,6 +108,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
+        plan_checkpoints(module, facts, plan, names_in_use)
         plan_cleanup(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).

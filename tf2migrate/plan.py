@@ -46,6 +46,9 @@ class Plan:
     # learning rates computed by Keras schedules: rate name → (schedule, step expression,
     # its statement) (rewrites/lr_schedules.py)
     rates: dict[str, tuple] = field(default_factory=dict)
+    # objects created once where a TF1 statement stood (Keras layers, schedules, inline
+    # optimizers): (that statement, the name) — a Checkpoint made after it tracks them
+    created: list[tuple[object, str]] = field(default_factory=list)
 
     def normalizer(self, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
         return TfNameNormalizer(
@@ -57,6 +60,16 @@ class Plan:
 
     def add_after(self, statement: cst.CSTNode, new: list[cst.BaseStatement]) -> None:
         self.insert_after.setdefault(id(statement), []).extend(new)
+
+    def create_before(self, module: cst.Module, statement, name: str, code: str) -> None:
+        """``name = code``, run once where the TF1 ``statement`` stood (which may move into
+        generated functions); the statement's comments describe it, so they move along."""
+        creation = cst.parse_statement(f"{name} = {code}\n", config=module.config_for_parsing)
+        if id(statement.node) not in self.commented:
+            creation = creation.with_changes(leading_lines=statement.node.leading_lines)
+            self.commented.add(id(statement.node))
+        self.insert_before.setdefault(id(statement.node), []).append(creation)
+        self.created.append((statement, name))
 
 
 class PlanApplier(TfNameNormalizer):

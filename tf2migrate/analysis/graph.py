@@ -49,11 +49,12 @@ class Kind(enum.Enum):
     TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
     SCIPY = "scipy optimizer"  # ``ScipyOptimizerInterface(loss, ...)`` → scipy.optimize.minimize
     GRADS = "gradients and variables"  # ``gvs = opt.compute_gradients(loss)`` → after the tape
+    SAVER = "saver"  # ``saver = tf.train.Saver()`` → a tf.train.Checkpoint, kept
     PYTHON = "python"
 
 
 GRAPH_KINDS = frozenset(
-    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS}
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS, Kind.SAVER}
 )
 # Kinds whose names vanish after migration: reading them from kept code is a blocker.
 VANISHING_KINDS = frozenset(
@@ -79,6 +80,7 @@ SCHEDULE_CALLS = frozenset(
     }
 )
 GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
+SAVER_CALL = "train.Saver"  # → tf.train.Checkpoint (rewrites/checkpoints.py)
 
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 # Calls building an Operation, not a tensor: sess.run gave None for it, and a tf.function
@@ -138,7 +140,14 @@ UNSUPPORTED_CALLS = frozenset(
     }
 )
 # TF calls that give Python objects or configure the runtime rather than build tensors.
-PYTHON_VALUE_CALLS = frozenset({"set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType"})
+PYTHON_VALUE_CALLS = frozenset(
+    {
+        "set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType",
+        # checkpoint files on disk: paths and stored values, no graph
+        "train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists",
+        "train.list_variables", "train.load_checkpoint", "train.load_variable",
+    }
+)
 PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
 # Attributes of a graph tensor that are Python values fixed while the graph is built.
 STATIC_TENSOR_ATTRIBUTES = frozenset({"shape", "get_shape", "dtype", "name", "op", "graph", "device"})
@@ -198,7 +207,7 @@ class Statement:
     value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
     compound: bool = False
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
-    minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call
+    minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
     schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
     global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
     # Python names a graph-building block binds (its loop variables): not graph values
@@ -301,6 +310,8 @@ class GraphFacts:
     graph_evidence: bool = False
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
+    # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
+    saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
@@ -734,6 +745,11 @@ class GraphAnalyzer:
                     return statement
                 if name == SCIPY_OPTIMIZER:
                     return self._classify_scipy(call, target, statement, scope)
+                if name == SAVER_CALL:
+                    statement.kind = Kind.SAVER
+                    statement.defines = (target,)
+                    statement.minimize = call  # the constructor call, for the rewrite
+                    return statement
                 if name in GLOBAL_STEP_CALLS:
                     statement.kind = Kind.VARIABLE
                     statement.defines = (target,)
@@ -1098,6 +1114,14 @@ class _RunSiteFinder(cst.CSTVisitor):
                 if session is not None and _target_name(session) in a.facts.session_names:
                     a.facts.allowed_session_reads.add(id(session))
                 return RunSite(call, "scipy", receiver, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr in ("save", "restore") and _target_name(receiver) is not None:
+            found = lookup_graph_name(self.scope, _target_name(receiver), order)  # type: ignore[arg-type]
+            if found is not None and found[1].kind is Kind.SAVER:
+                session = _first_arg(call, "sess", 0)
+                if session is not None and _target_name(session) in a.facts.session_names:
+                    a.facts.allowed_session_reads.add(id(session))
+                a.facts.saver_calls.append((call, found[1]))
+                return None
         if attr in ("eval", "run"):
             if not self._is_graph_expression(receiver, order):
                 return None

@@ -176,6 +176,14 @@ def assigned_names(statement: cst.CSTNode) -> list[str]:
     return names
 
 
+def created_name(base: str, in_class: bool, in_use: set[str]) -> str:
+    """A fresh name for an object created once where a TF1 graph statement stood; on
+    ``self`` when the graph is built in a constructor, since the generated methods that
+    use it run later, elsewhere."""
+    name = fresh_name(base.removeprefix("self."), in_use)
+    return f"self.{name}" if in_class or base.startswith("self.") else name
+
+
 def fresh_name(base: str, in_use: set[str]) -> str:
     """``base``, or ``base_2``, ``base_3`` …: the first not in use; it is then in use."""
     name, counter = base, 1

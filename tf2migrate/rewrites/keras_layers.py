@@ -15,7 +15,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Statement, bind_arguments
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 
@@ -115,13 +115,8 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
-    layer = fresh_name(_layer_name(arguments.get("name"), statement), names_in_use)
-    creation = cst.parse_statement(f"{layer} = tf.keras.layers.{keras_class}({', '.join(constructor)})\n", config=module.config_for_parsing)
-    if id(statement.node) not in plan.commented:
-        # the statement's comments describe the layer: they stay with its creation
-        creation = creation.with_changes(leading_lines=statement.node.leading_lines)
-        plan.commented.add(id(statement.node))
-    plan.insert_before.setdefault(id(statement.node), []).append(creation)
+    layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)
+    plan.create_before(module, statement, layer, f"tf.keras.layers.{keras_class}({', '.join(constructor)})")
     inputs_index = list(call.args).index(inputs)
     training = arguments.get("training")
     training_index = list(call.args).index(training) if training is not None else None

@@ -15,7 +15,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 
@@ -102,16 +102,8 @@ def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
             return
         constructor.append(f"{_KERAS_KEYWORDS.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
     base = f"{statement.defines[0]}_schedule" if len(statement.defines) == 1 else "learning_rate_schedule"
-    schedule = fresh_name(base.removeprefix("self."), names_in_use)
-    if base.startswith("self."):
-        schedule = f"self.{schedule}"
-    creation = cst.parse_statement(
-        f"{schedule} = tf.keras.optimizers.schedules.{keras_class}({', '.join(constructor)})\n", config=module.config_for_parsing
-    )
-    if id(statement.node) not in plan.commented:
-        creation = creation.with_changes(leading_lines=statement.node.leading_lines)
-        plan.commented.add(id(statement.node))
-    plan.insert_before.setdefault(id(statement.node), []).append(creation)
+    schedule = created_name(base, scope.cls is not None, names_in_use)
+    plan.create_before(module, statement, schedule, f"tf.keras.optimizers.schedules.{keras_class}({', '.join(constructor)})")
     step_index = list(call.args).index(step)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
         f"{schedule}({module.code_for_node(updated.args[step_index].value)})"

@@ -335,7 +335,11 @@ class SessionFunctions:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
             return None
         name = fresh_name("train_step" if trains else "compute_" + _hint(leaves), self.names_in_use)
-        anchor_candidates = [*body, *placeholders]
+        # defined after the graph code it runs; a fetch of ops written inline
+        # (``sess.run(W.assign(...))``) after the variables it reads
+        anchor_candidates = [*body, *placeholders] or [
+            s for n in read_and_bound(site.fetch)[0] if (s := owner.graph_statement(n, None)) is not None
+        ]
         anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
         generated = Generated(
             owner,

@@ -26,7 +26,7 @@ from tf2migrate.analysis.graph import (
     call_argument,
     calls_in,
 )
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
@@ -133,10 +133,8 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
-                    name = fresh_name(f"{statement.defines[0].replace('self.', '')}_optimizer", names_in_use)
-                    target = f"self.{name}" if statement.defines[0].startswith("self.") else name
-                    creation = cst.parse_statement(f"{target} = {optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer)}\n")
-                    plan.insert_before.setdefault(id(statement.node), []).append(creation)
+                    target = created_name(f"{statement.defines[0]}_optimizer", scope.cls is not None, names_in_use)
+                    plan.create_before(module, statement, target, optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer))
                     optimizer_of[id(statement.node)] = target
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)

@@ -1,0 +1,206 @@
+"""``tf.train.Saver`` → ``tf.train.Checkpoint`` of what the Saver would have saved.
+
+A TF1 Saver saved the global variables that existed when it was built.  The migration
+makes a Checkpoint of the same things, by name: the variables, and the Keras layers and
+optimizers (whose variables and slots TF1 kept as globals) created before the Saver.
+``saver.save(sess, path)`` → ``saver.write(path)`` (the same path); with ``global_step``,
+a ``tf.train.CheckpointManager`` saves ``path-<step>``, records it in the directory's
+``checkpoint`` file and keeps the newest ``max_to_keep``, as TF1 did.
+``saver.restore(sess, path)`` → ``saver.read(path).assert_existing_objects_matched()``.
+Checkpoints are object-based now: files written by the TF1 program are name-based.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments, call_argument
+from tf2migrate.analysis.names import local_name
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites import file_helpers
+
+SAVER_TO_CHECKPOINT = Rule(
+    "TFM125",
+    "saver-to-checkpoint",
+    "tf.train.Saver → tf.train.Checkpoint; checkpoints are object-based from now on.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Replaces `tf.train.Saver(...)` with a `tf.train.Checkpoint` of the variables, Keras "
+    "layers and optimizers created before it (or of `var_list`), `saver.save(sess, path)` with "
+    "`saver.write(path)`, `saver.save(sess, path, global_step=step)` with a "
+    "`tf.train.CheckpointManager` save (`path-<step>`, the directory's `checkpoint` file, "
+    "`max_to_keep`), and `saver.restore(sess, path)` with "
+    "`saver.read(path).assert_existing_objects_matched()`.",
+    why="TF2 has no Saver outside tf.compat.v1. The new checkpoints name objects, not graph "
+    "variables: checkpoints the TF1 program wrote are name-based and are not read by "
+    "`Checkpoint.read` — load their values with `tf.train.load_checkpoint(path).get_tensor(name)` "
+    "(names from `tf.train.list_variables(path)`) and assign them, or convert them once. No "
+    "`.meta` graph file is written any more.",
+    example="saver = tf.train.Saver(max_to_keep=3)\nsaver.save(sess, 'ckpt/model', global_step=step)",
+    instead="saver = tf.train.Checkpoint(W=W, b=b, optimizer=optimizer)\n"
+    "save_numbered_checkpoint(saver, 'ckpt/model', step, max_to_keep=3)",
+)
+register(SAVER_TO_CHECKPOINT)
+
+# TF1 Saver arguments with a TF2 counterpart; the others (sharded, builder, …) stay on TF1
+_SAVER_PARAMETERS = (
+    "var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name",
+    "restore_sequentially", "saver_def", "builder", "defer_build", "allow_empty",
+    "write_version", "pad_step_number", "save_relative_paths", "filename",
+)
+_SAVER_SUPPORTED = frozenset({"var_list", "max_to_keep", "keep_checkpoint_every_n_hours", "name", "save_relative_paths"})
+_SAVE_PARAMETERS = (
+    "sess", "save_path", "global_step", "latest_filename", "meta_graph_suffix", "write_meta_graph",
+    "write_state", "strip_default_attrs", "save_debug_info",
+)
+# save() arguments about the .meta graph file, which TF2 does not write
+_SAVE_IGNORED = frozenset({"sess", "meta_graph_suffix", "write_meta_graph", "strip_default_attrs", "save_debug_info"})
+# reading the directory's ``checkpoint`` file, which Checkpoint.write does not update
+_STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state")
+
+NUMBERED_SAVE_NAME = "save_numbered_checkpoint"
+NUMBERED_SAVE = '''def save_numbered_checkpoint(checkpoint, save_path, global_step, max_to_keep=5, keep_checkpoint_every_n_hours=None):
+    """Saver.save(sess, save_path, global_step=...) on a tf.train.Checkpoint, as TF1 saved:
+    to `save_path-<global_step>`, named in the directory's `checkpoint` file (so
+    tf.train.latest_checkpoint finds it), only the newest `max_to_keep` kept."""
+    import os
+
+    directory, name = os.path.split(save_path)
+    manager = tf.train.CheckpointManager(
+        checkpoint, directory or os.curdir, max_to_keep, keep_checkpoint_every_n_hours, checkpoint_name=name
+    )
+    return manager.save(checkpoint_number=global_step)
+'''
+
+
+def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+    savers = [(scope, s) for scope in facts.scopes for s in scope.statements if s.kind is Kind.SAVER]
+    if not savers:
+        return
+    reads_state = any(facts.imports.call_name(c) in _STATE_READERS for c in m.findall(module, m.Call()))
+    for scope, statement in savers:
+        settings = _plan_saver(module, facts, plan, scope, statement)
+        if settings is None:
+            continue
+        calls = [call for call, saver in facts.saver_calls if saver is statement]
+        uses = _references(module, statement.defines[0])
+        if uses != 1 + len(calls):
+            facts.block(statement.minimize, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)")
+            continue
+        for call in calls:
+            _plan_call(module, facts, plan, names_in_use, call, settings, reads_state)
+
+
+def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement) -> dict[str, cst.Arg] | None:
+    call = statement.minimize
+    assert call is not None
+    arguments = bind_arguments(call, _SAVER_PARAMETERS)
+    unsupported = sorted(arguments.keys() - _SAVER_SUPPORTED) if arguments is not None else ["*args"]
+    if arguments is None or unsupported:
+        facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{unsupported[0]}` of tf.train.Saver is not converted")
+        return None
+    var_list = arguments.get("var_list")
+    tracked = _tracked_objects(plan, scope, statement) if var_list is None else _listed_objects(var_list.value)
+    if tracked is None:
+        facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys")
+        return None
+    normalizer = plan.normalizer(facts.imports)
+    code = ", ".join(f"{key}={module.code_for_node(value.visit(normalizer)) if isinstance(value, cst.CSTNode) else value}" for key, value in tracked.items())
+    plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(f"tf.train.Checkpoint({code})")
+    plan.note(
+        call,
+        SAVER_TO_CHECKPOINT.code,
+        "tf.train.Saver → tf.train.Checkpoint; checkpoints written by the TF1 program are name-based: "
+        "read them with tf.train.load_checkpoint(path)",
+    )
+    return arguments
+
+
+def _tracked_objects(plan: Plan, scope: Scope, saver: Statement) -> dict[str, str]:
+    """What a TF1 Saver built here saved: every variable made before it, with the layers'
+    and optimizers' variables — by the name the program gives each."""
+    before = {id(s) for s in scope.statements if s.order < saver.order}
+    names = [
+        name
+        for s in scope.statements
+        if id(s) in before and s.kind in (Kind.VARIABLE, Kind.OPTIMIZER)
+        for name in s.defines
+    ]
+    names += [name for statement, name in plan.created if id(statement) in before and not name.endswith("_schedule")]
+    return {local_name(name): name for name in dict.fromkeys(names)}
+
+
+def _listed_objects(var_list: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
+    if isinstance(var_list, (cst.List, cst.Tuple)):
+        objects = {}
+        for element in var_list.elements:
+            value = element.value
+            name = value.value if isinstance(value, cst.Name) else (value.attr.value if isinstance(value, cst.Attribute) else None)
+            if name is None or isinstance(element, cst.StarredElement):
+                return None
+            objects[name] = value
+        return objects
+    if isinstance(var_list, cst.Dict):
+        objects = {}
+        for element in var_list.elements:
+            key = element.key.evaluated_value if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) else None
+            if not isinstance(key, str) or not key.isidentifier():
+                return None
+            objects[key] = element.value
+        return objects
+    return None
+
+
+def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], call: cst.Call, settings: dict[str, cst.Arg], reads_state: bool) -> None:
+    saver = module.code_for_node(call.func.value)  # type: ignore[attr-defined]
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "restore":
+        path = call_argument(call, "save_path", 1)
+        if path is None or len(call.args) != 2:
+            facts.block(call, blockers.UNSUPPORTED_SESSION, "Saver.restore(sess, save_path) is converted only in that form")
+            return
+        plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
+            f"{saver}.read({module.code_for_node(updated.args[1].value)}).assert_existing_objects_matched()"
+        )
+        plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.restore → Checkpoint.read; a checkpoint the TF1 program wrote is not read by it")
+        return
+    arguments = bind_arguments(call, _SAVE_PARAMETERS)
+    unsupported = sorted(arguments.keys() - _SAVE_IGNORED - {"save_path", "global_step"}) if arguments is not None else ["*args"]
+    if arguments is None or unsupported or "save_path" not in arguments:
+        facts.block(call, blockers.UNSUPPORTED_SESSION, f"`{(unsupported or ['save_path'])[0]}` of Saver.save is not converted")
+        return
+    path_index = list(call.args).index(arguments["save_path"])
+    step = arguments.get("global_step")
+    if step is None:
+        if reads_state:
+            facts.block(call, blockers.UNSUPPORTED_SESSION, "the file reads the directory's `checkpoint` file, which Checkpoint.write does not update")
+            return
+        plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
+            f"{saver}.write({module.code_for_node(updated.args[path_index].value)})"
+        )
+        plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.save → Checkpoint.write, to the same path")
+        return
+    step_index = list(call.args).index(step)
+    helper = file_helpers.emit_once(module, facts, plan, names_in_use, NUMBERED_SAVE_NAME, NUMBERED_SAVE)
+    keep = [
+        f"{key}={module.code_for_node(settings[key].value)}"
+        for key in ("max_to_keep", "keep_checkpoint_every_n_hours")
+        if key in settings
+    ]
+
+    def numbered_save(updated: cst.Call) -> cst.BaseExpression:
+        code = module.code_for_node
+        parts = [saver, code(updated.args[path_index].value), code(updated.args[step_index].value), *keep]
+        return cst.parse_expression(f"{helper}({', '.join(parts)})")
+
+    plan.call_replacements[id(call)] = numbered_save
+    plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.save with global_step → a CheckpointManager save (`path-<step>`, max_to_keep)")
+
+
+def _references(module: cst.Module, name: str) -> int:
+    if name.startswith("self."):
+        return len(m.findall(module, m.Attribute(value=m.Name("self"), attr=m.Name(local_name(name)))))
+    return len(m.findall(module, m.Name(name)))
