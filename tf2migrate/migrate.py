@@ -9,12 +9,15 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst._nodes.internal import CodegenState  # what PositionProvider renders with; not exported
 
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import GraphFacts, analyze
@@ -143,24 +146,73 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
 
 
 class _Positions:
-    """Where nodes start, computed on first use: resolving positions renders the whole
-    module once more, which the many files without a finding never need."""
+    """Where nodes start (line, column), computed on first use: it renders the whole
+    module once more, which the many files without a finding never need.
+
+    The same starts as libcst's PositionProvider (syntactic: a statement starts after its
+    leading blank lines and comments), counted as character offsets while rendering —
+    PositionProvider builds a line/column object per node and splits every token on
+    newlines, several times the cost of rendering."""
 
     def __init__(self, module: cst.Module) -> None:
         self._module = module
-        self._resolved: dict | None = None
+        self._starts: dict[int, int] | None = None
+        self._line_starts: list[int] = []
 
-    def get(self, node: cst.CSTNode):
-        if self._resolved is None:
-            self._resolved = MetadataWrapper(self._module, unsafe_skip_copy=True).resolve(PositionProvider)
-        return self._resolved.get(node)
+    def get(self, node: cst.CSTNode) -> tuple[int, int] | None:
+        """1-based line, 0-based column."""
+        if self._starts is None:
+            state = _OffsetState(default_indent=self._module.default_indent, default_newline=self._module.default_newline)
+            self._module._codegen(state)
+            self._starts = state.starts
+            text = "".join(state.tokens)
+            self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
+        offset = self._starts.get(id(node))
+        if offset is None:
+            return None
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1]
+
+
+_NEWLINE = re.compile(r"\r\n?|\n")  # what libcst counts as a line break
+
+
+class _OffsetState(CodegenState):
+    """Renders the module, noting the character offset where each node starts."""
+
+    def __init__(self, default_indent: str, default_newline: str) -> None:
+        super().__init__(default_indent=default_indent, default_newline=default_newline)
+        self.offset = 0
+        self.starts: dict[int, int] = {}
+        self._open: list[int] = []
+
+    def add_indent_tokens(self) -> None:
+        self.tokens.extend(self.indent_tokens)
+        self.offset += sum(len(token) for token in self.indent_tokens)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+        self.offset += len(value)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self._open.append(self.offset)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self._open.pop()
+        self.starts.setdefault(id(node), start)  # a syntactic start recorded inside wins
+
+    @contextmanager
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        start = self.offset
+        yield
+        self.starts[id(node)] = self.starts[id(start_node)] if start_node is not None else start
 
 
 def _trap_findings(traps, positions: _Positions) -> list[tuple[cst.CSTNode, str, str]]:
     out = []
     for trap in traps:
         position = positions.get(trap.source)
-        where = f" (line {position.start.line})" if position else ""
+        where = f" (line {position[0]})" if position else ""
         source = cst.Module([]).code_for_node(trap.source.func)
         if trap.fix is not None:
             fixed = cst.Module([]).code_for_node(trap.fix)
@@ -201,7 +253,7 @@ def _findings(raw, positions: _Positions, path: str) -> list[Diagnostic]:
     out = []
     for node, code, message in raw:
         position = positions.get(node)
-        line, column = (position.start.line, position.start.column + 1) if position else (1, 1)
+        line, column = (position[0], position[1] + 1) if position else (1, 1)
         out.append(Diagnostic(code, message, path, line, column, rule(code).severity))
     return _sorted_unique(out)
 

@@ -117,7 +117,12 @@ V1_SWITCH_CALLS = frozenset(
 )
 DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
 VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
-VARIABLE_CALL_PREFIXES = ("layers.", "keras.layers.", "contrib.layers.")
+# Constructors of objects that create their variables when first called (layers, RNN
+# cells, Keras models): like tf.Variable, they must run once, not in every generated call.
+VARIABLE_CALL_PREFIXES = (
+    "layers.", "keras.layers.", "contrib.layers.", "nn.rnn_cell.", "contrib.rnn.", "keras.Sequential",
+    "keras.Model", "keras.models.",
+)
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines); graph code that uses them stays on TF1 as a whole.
 UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")
@@ -137,6 +142,12 @@ UNSUPPORTED_CALLS = frozenset(
         "py_func",
         "Print",
         "hessians",
+        # TF1 RNNs run cells of tf.compat.v1.nn.rnn_cell (tf-keras only) in variable scopes
+        "nn.static_rnn",
+        "nn.dynamic_rnn",
+        "nn.bidirectional_dynamic_rnn",
+        "nn.static_bidirectional_rnn",
+        "nn.raw_rnn",
     }
 )
 # TF calls that give Python objects or configure the runtime rather than build tensors.

@@ -44,9 +44,15 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
     import numpy
     import scipy.optimize
 
-    with tf.GradientTape() as tape:
-        loss_and_fetches()
-    variables = tape.watched_variables()
+    variables = []
+
+    @tf.function
+    def find_variables():
+        with tf.GradientTape() as tape:
+            loss_and_fetches()
+        variables.extend(tape.watched_variables())
+
+    find_variables.get_concrete_function()  # traced, not run: which variables the loss reads
 
     def assign(flat):
         offset = 0
@@ -80,7 +86,8 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
 
 
 def helper_code(tf_function: bool) -> str:
-    """The helper, tracing the loss and gradient with tf.function or running them eagerly."""
+    """The helper, tracing the loss and gradient with tf.function or running them eagerly
+    (a loss calling a helper that keeps tf.gradients needs the tf.function)."""
     return HELPER if tf_function else HELPER.replace(_TRACED, "")
 
 

@@ -264,7 +264,7 @@ class SessionFunctions:
                 loss,
                 body,
                 placeholders,
-                needs_tf_function=False,
+                needs_tf_function=any(s.calls_gradient_helper for s in body),
                 anchor=max([*body, *placeholders, interface], key=lambda s: s.order),
                 scipy=(interface, loss, fetches),
             )
@@ -277,9 +277,6 @@ class SessionFunctions:
         call = f"{prefix}{generated.name}({', '.join(a for a in [arguments, *callbacks] if a)})"
         self.plan.replace[id(site.call)] = cst.parse_expression(call)
         self.plan.note(site.call, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface.minimize → {generated.name}(...)")
-        file_helpers.emit_once(
-            self.module, self.facts, self.plan, self.names_in_use, scipy_optimizer.HELPER_NAME, scipy_optimizer.helper_code(self.tf_function)
-        )
 
     def _plan_instance_run(self, site: RunSite) -> None:
         """``model.sess.run(model.lambda_1)`` outside the class: variables of a converted
@@ -530,11 +527,16 @@ class SessionFunctions:
             return body
         code = lambda node: self.code(node, generated.scope)  # noqa: E731
         returned = f"return {code(loss)}, [{', '.join(code(f) for f in fetches)}]"
+        # one helper per file: traced when any loss calls a helper keeping tf.gradients
+        traced = self.tf_function or any(g.needs_tf_function for g in self.functions.values() if g.scipy is not None)
+        helper = file_helpers.emit_once(
+            self.module, self.facts, self.plan, self.names_in_use, scipy_optimizer.HELPER_NAME, scipy_optimizer.helper_code(traced)
+        )
         self.plan.note(interface.node, scipy_optimizer.SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface → {generated.name}(...)")
         return [
             "def loss_and_fetches():",
             *[indent + line if line else line for line in [*body, returned]],
-            f"{self.plan.file_helpers[scipy_optimizer.HELPER_NAME]}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
+            f"{helper}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
         ]
 
     def _applied_gradients_body(self, generated: Generated, grads: Statement, ctx, indent: str) -> list[str] | None:
