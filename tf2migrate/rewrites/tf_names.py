@@ -295,8 +295,7 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
             self.log.note(node, API_RENAMED.code, f"tf.{path} → absl.{target.code}")
             return local + target.code[len(module) :]
         if target.kind == "compat":
-            legacy = " (needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF >= 2.16)" if path.startswith(("layers", "nn.rnn_cell")) else ""
-            self.log.note(node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}{legacy}")
+            self.log.note(node, COMPAT_FALLBACK.code, _compat_message(path, target.code))
         elif target.kind == "renamed":
             self.log.note(node, API_RENAMED.code, f"tf.{path} → {target.code}")
         elif target.kind == "removed":
@@ -325,7 +324,7 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         if isinstance(call, cst.Call) and call.func is updated_node.func:
             call = call.with_changes(func=_expression(target.code, updated_node.func))
             if target.kind == "compat":
-                self.log.note(original_node, COMPAT_FALLBACK.code, f"tf.{path} has no TF2 equivalent; kept as {target.code}")
+                self.log.note(original_node, COMPAT_FALLBACK.code, _compat_message(path, target.code))
             elif target.kind == "renamed":
                 changes.insert(0, f"→ {target.code}")
         if changes:
@@ -547,3 +546,18 @@ def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:
     for part in rest:
         node = cst.Attribute(value=node, attr=cst.Name(part))
     return node.with_changes(lpar=like.lpar, rpar=like.rpar)
+
+
+# TF1 names whose TF2 look-alike behaves differently: kept on compat.v1, and the finding
+# says why rather than claiming TF2 has nothing.
+_DIFFERENT_SUCCESSORS = {
+    "set_random_seed": "tf.random.set_seed exists, but derives op seeds differently: random values would change",
+    "random.set_random_seed": "tf.random.set_seed exists, but derives op seeds differently: random values would change",
+}
+
+
+def _compat_message(path: str, code: str) -> str:
+    if path in _DIFFERENT_SUCCESSORS:
+        return f"tf.{path} kept as {code}: {_DIFFERENT_SUCCESSORS[path]}"
+    legacy = " (needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF >= 2.16)" if path.startswith(("layers", "nn.rnn_cell")) else ""
+    return f"tf.{path} has no TF2 equivalent; kept as {code}{legacy}"
