@@ -21,7 +21,8 @@ from libcst._nodes.internal import CodegenState  # what PositionProvider renders
 
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import GraphFacts, analyze
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import NameCollector
+from tf2migrate.analysis.walk import visit_together
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
@@ -45,7 +46,7 @@ from tf2migrate.rewrites.predict_trap import (
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
-from tf2migrate.rewrites.tf_names import tf1_evidence
+from tf2migrate.rewrites.tf_names import EvidenceFinder
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,12 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
-    reads, binds = read_and_bound(module)
-    module_names = set(reads) | set(binds)
+    # the names the file uses (generated names must not clash) and its TF1 evidence: one walk
+    names, evidence = NameCollector(), EvidenceFinder(imports)
+    visit_together(module, names, evidence)
+    module_names = set(names.reads) | set(names.binds)
+    root_is_tf1, names_v1_explicitly = evidence.found, evidence.explicit
     traps = find_traps(module, imports) if may_have_traps(source) else []
-    root_is_tf1, names_v1_explicitly = tf1_evidence(module, imports)
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:

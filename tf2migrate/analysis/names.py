@@ -47,7 +47,7 @@ class NameReferences:
         return []
 
 
-class _NameCollector(NameReferences, cst.CSTVisitor):
+class NameCollector(NameReferences, cst.CSTVisitor):
     """Names read and bound by a subtree; nested defs/lambdas/classes count as reads
     only for names they do not bind themselves (closures read the enclosing scope)."""
 
@@ -130,13 +130,13 @@ def local_name(name: str) -> str:
 
 
 def names_bound(node: cst.CSTNode) -> list[str]:
-    collector = _NameCollector()
+    collector = NameCollector()
     node.visit(collector)
     return collector.binds
 
 
 def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
-    collector = _NameCollector()
+    collector = NameCollector()
     node.visit(collector)
     return collector.reads, collector.binds
 

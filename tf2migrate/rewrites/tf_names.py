@@ -484,20 +484,17 @@ def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
 
 
-def tf1_evidence(module: cst.Module, imports: TfImports) -> tuple[bool, bool]:
-    """(Does the file use ``tf.X`` as TF1?, does it name TF1 API explicitly?)
+class EvidenceFinder(cst.CSTVisitor):
+    """Whether a file uses ``tf.X`` as TF1 (``found``) and names TF1 API explicitly
+    (``explicit``).
 
     Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
     ``tf.log``), or a keyword TF2's namesake refuses (``keep_dims=``); our own output has
     neither, so a second run leaves it alone.  Explicit ``tf.compat.v1.X`` and
     ``tf.contrib``/``tf.estimator`` references are what else the renamer would touch."""
-    finder = _EvidenceFinder(imports)
-    module.visit(finder)
-    return finder.found, finder.explicit
 
-
-class _EvidenceFinder(cst.CSTVisitor):
     def __init__(self, imports: TfImports) -> None:
+        super().__init__()
         self.tf = imports
         self.found = False
         self.explicit = False  # a tf.compat.v1 / tf.contrib / tf.estimator reference
