@@ -40,3 +40,12 @@ def test_visitors_walked_together_see_what_they_see_alone(path: Path) -> None:
     assert (together[0].reads, together[0].binds) == (alone[0].reads, alone[0].binds)
     assert (together[1].found, together[1].explicit) == (alone[1].found, alone[1].explicit)
     assert together[2].events == alone[2].events
+
+
+def test_a_visitor_with_per_attribute_hooks_is_refused() -> None:
+    class WithHook(cst.CSTVisitor):
+        def visit_Call_func(self, node: cst.Call) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="visit_Call_func"):
+        visit_together(cst.parse_module("f(x)\n"), NameCollector(), WithHook())
