@@ -107,7 +107,7 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
     if not graph:
         facts.blockers.clear()
     if graph and not facts.blockers:
-        find_escapes(facts)
+        find_escapes(facts, module)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
         plan_helper_tapes(module, facts, plan, names_in_use)
@@ -115,6 +115,8 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
         plan_checkpoints(module, facts, plan, names_in_use)
+        for node, code, message in facts.notes:
+            plan.note(node, code, message)
         plan_cleanup(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).

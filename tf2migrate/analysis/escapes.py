@@ -9,6 +9,7 @@ fail with a NameError (or, worse, read a stale value).
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
@@ -164,7 +165,14 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
     return found
 
 
-def find_escapes(facts: GraphFacts) -> None:
+def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
+    """Does anything name the method (``self.m``, ``model.m``, ``getattr(x, "m")`` aside)?"""
+    name = method.name.value
+    mentions = m.findall(module, m.Attribute(attr=m.Name(name)) | m.Name(name))
+    return any(node is not method.name for node in mentions)
+
+
+def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     skip: set[int] = set()
     for scope in facts.scopes:
         for site in scope.run_sites:
@@ -200,4 +208,15 @@ def find_escapes(facts: GraphFacts) -> None:
             # a method the constructor's graph code calls builds that graph: the
             # placeholders it reads are inputs of the generated methods that call it
             finder.placeholders_allowed = f"self.{method.name.value}" in builders
+            found = len(facts.blockers)
             method.visit(finder)
+            grows = facts.blockers[found:]
+            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not _referenced(module, method):
+                # dead code as far as this file goes: it cannot change what the rest computes
+                del facts.blockers[found:]
+                facts.notes.append((
+                    method.name,
+                    "TFM112",
+                    f"`{method.name.value}` is never called in this file and builds graph ops from attributes "
+                    "that no longer exist; it is kept as written (calling it raises AttributeError)",
+                ))

@@ -323,6 +323,8 @@ class GraphFacts:
     allowed_session_reads: set[int] = field(default_factory=set)
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
     saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
+    # findings the analysis makes about code it leaves as it is: (node, code, message)
+    notes: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))

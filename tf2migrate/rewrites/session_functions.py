@@ -95,7 +95,20 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
     why="The class's public methods keep their names, parameters and NumPy results, but code "
     "outside the class that read `model.u_pred` (a graph tensor) must call the method instead.",
 )
-register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED)
+UNCALLED_GRAPH_METHOD = Rule(
+    "TFM112",
+    "uncalled-graph-method-kept",
+    "A method nothing in the file calls builds graph ops from attributes that no longer exist.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reports a method of a converted class that would build new ops from its placeholders "
+    "or tensors each time it runs (TFM309), but that no code of the file calls: it is kept as "
+    "written instead of keeping the whole class on TF1.",
+    why="Calling it after the migration raises AttributeError (the attributes it reads are "
+    "gone) rather than computing something wrong; delete it, or rewrite it on the generated "
+    "methods, if other modules call it.",
+)
+register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED, UNCALLED_GRAPH_METHOD)
 
 # Python-literal defaults of placeholder_with_default → their TF dtype.
 _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
