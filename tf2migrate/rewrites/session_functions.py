@@ -200,6 +200,13 @@ class SessionFunctions:
         return is_init_expression(self.facts.imports, expr, scope, order)
 
     def _plan_init_runs(self, sites: list[RunSite]) -> None:
+        if len(sites) > 1:
+            restored = [s for s in sites[1:] if self._restores_everything_next(s)]
+            for site in restored:
+                # TF1 re-initialized, then overwrote every variable from the checkpoint
+                self.plan.remove.add(id(site.statement))
+                self.plan.note(site.call, "TFM104", "initializer run before a restore of every variable removed: the restore sets them all")
+            sites = [s for s in sites if s not in restored]
         fetched = [self.module.code_for_node(s.fetch) for s in sites]
         if len(set(fetched)) < len(fetched) or any(s.in_loop for s in sites):
             for site in sites:
@@ -211,6 +218,22 @@ class SessionFunctions:
                 continue
             self.plan.remove.add(id(site.statement))
             self.plan.note(site.call, "TFM104", "initializer run removed: TF2 variables are initialized when created")
+
+    def _restores_everything_next(self, site: RunSite) -> bool:
+        """Is this initializer run followed at once by ``saver.restore(sess, path)`` of a
+        Saver that saves every variable of its graph (made after all of them, no
+        ``var_list``)?  Then the re-initialization changed nothing that lasts."""
+        if site.statement is None or site.in_loop:
+            return False
+        following = _next_statement(self.module, site.statement)
+        for call, saver in self.facts.saver_calls:
+            whole = isinstance(following, cst.SimpleStatementLine) and following.body[0].value is call  # type: ignore[union-attr]
+            if not whole or call.func.attr.value != "restore" or call_argument(saver.minimize, "var_list", 0) is not None:  # type: ignore[arg-type, union-attr]
+                continue
+            scope = next(s for s in self.facts.scopes if saver in s.statements)
+            stateful = [s for s in scope.statements if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls]
+            return all(s.order < saver.order for s in stateful)
+        return False
 
     # -------------------------------------------------------------- run sites
     def _plan_run_site(self, site: RunSite, scope: Scope) -> None:
@@ -714,6 +737,16 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _next_statement(module: cst.Module, statement: cst.BaseStatement) -> cst.BaseStatement | None:
+    """The statement after ``statement`` in its block, if any."""
+    for block in m.findall(module, m.Module() | m.IndentedBlock()):
+        body = list(block.body)  # type: ignore[attr-defined]
+        if statement in body:
+            index = body.index(statement)
+            return body[index + 1] if index + 1 < len(body) else None
+    return None
+
+
 def _decorator(specs: list[str], indent: str) -> list[str]:
     one_line = f"@tf.function(input_signature=[{', '.join(specs)}])"
     if len(one_line) <= 100:
