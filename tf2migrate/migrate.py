@@ -40,6 +40,7 @@ from tf2migrate.rewrites.lr_schedules import plan_schedules
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
+    TrapFacts,
     find_traps,
     may_have_traps,
 )
@@ -96,12 +97,14 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
-    # the names the file uses (generated names must not clash) and its TF1 evidence: one walk
+    # the names the file uses (generated names must not clash), its TF1 evidence and what
+    # the predict-trap search needs: one walk
     names, evidence = NameCollector(), EvidenceFinder(imports)
-    visit_together(module, names, evidence)
+    trap_facts = TrapFacts() if may_have_traps(source) else None
+    visit_together(module, names, evidence, *([trap_facts] if trap_facts is not None else []))
     module_names = set(names.reads) | set(names.binds)
     root_is_tf1, names_v1_explicitly = evidence.found, evidence.explicit
-    traps = find_traps(module, imports) if may_have_traps(source) else []
+    traps = find_traps(module, imports, trap_facts) if trap_facts is not None else []
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis.graph import calls_in
 from tf2migrate.analysis.names import read_and_bound, target_names
@@ -192,15 +191,21 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-class _ReturnCollector(cst.CSTVisitor):
-    """One walk: for each function, its assignments and returns (not those of nested defs)."""
+class TrapFacts(cst.CSTVisitor):
+    """What the trap search needs to know first, in one walk (it can share the walk of
+    other visitors): for each function, its assignments and returns (not those of nested
+    defs); every assignment of a call; every function name."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.stack: list[tuple[cst.FunctionDef, list[cst.Assign], list[cst.Return]]] = []
         self.done: list[tuple[cst.FunctionDef, list[cst.Assign], list[cst.Return]]] = []
+        self.call_assigns: list[cst.Assign] = []
+        self.defined: set[str] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append((node, [], []))
+        self.defined.add(node.name.value)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.done.append(self.stack.pop())
@@ -208,17 +213,17 @@ class _ReturnCollector(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         if self.stack:
             self.stack[-1][1].append(node)
+        if isinstance(node.value, cst.Call):
+            self.call_assigns.append(node)
 
     def visit_Return(self, node: cst.Return) -> None:
         if self.stack:
             self.stack[-1][2].append(node)
 
 
-def _numpy_returning_functions(module: cst.Module, imports: TfImports) -> dict[str, str]:
+def _numpy_returning_functions(collector: TrapFacts) -> dict[str, str]:
     """Functions and methods of the file whose return value is ``sess.run(...)``,
     ``.eval()`` or ``.numpy()`` (directly or through a local name)."""
-    collector = _ReturnCollector()
-    module.visit(collector)
     found: dict[str, str] = {}
     for function, assigns, returns in collector.done:
         assigned: dict[str, str] = {}
@@ -257,15 +262,15 @@ def may_have_traps(source: str) -> bool:
     return any(t in source for t in _GRADIENT_TEXT) and any(t in source for t in _NUMPY_TEXT)
 
 
-def find_traps(module: cst.Module, imports: TfImports) -> list[Trap]:
+def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list[Trap]:
+    """The traps of the module, given the facts a walk gathered (see TrapFacts)."""
     keras_models = {
         name
-        for assign in m.findall(module, m.Assign(value=m.Call()))
-        if (imports.call_name(assign.value) or "").endswith(_KERAS_CONSTRUCTORS)  # type: ignore[attr-defined]
-        for target in assign.targets  # type: ignore[attr-defined]
+        for assign in facts.call_assigns
+        if (imports.call_name(assign.value) or "").endswith(_KERAS_CONSTRUCTORS)
+        for target in assign.targets
         for name in target_names(target.target)
     }
-    defined = {f.name.value for f in m.findall(module, m.FunctionDef())}  # type: ignore[attr-defined]
-    finder = _TrapFinder(imports, _numpy_returning_functions(module, imports), keras_models, defined)
+    finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined)
     module.visit(finder)
     return finder.traps
