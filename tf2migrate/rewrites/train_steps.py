@@ -37,10 +37,13 @@ TRAIN_STEP = Rule(
     "opt.minimize(loss) run by sess.run → a Keras optimizer applying tape gradients.",
     Severity.INFO,
     FixSafety.SAFE,
-    what="Replaces `tf.train.GradientDescentOptimizer`, `AdamOptimizer` and `MomentumOptimizer` "
-    "with `tf.keras.optimizers.SGD` / `Adam` (TF1 defaults kept: Adam epsilon=1e-8; "
-    "`use_nesterov` → `nesterov`), and each run of `opt.minimize(loss)` with a generated train "
-    "step: forward computation under a GradientTape, `tape.gradient`, `apply_gradients`.",
+    what="Replaces `tf.train.GradientDescentOptimizer`, `MomentumOptimizer`, `AdamOptimizer`, "
+    "`RMSPropOptimizer`, `AdagradOptimizer`, `AdadeltaOptimizer` and `FtrlOptimizer` with the "
+    "Keras optimizer taking the same steps (TF1 defaults written out: Adam/Adadelta epsilon=1e-8, "
+    "RMSProp epsilon=1e-10 and its mean square starting at 1 through `RMSpropFromOnes`, Adagrad "
+    "without epsilon; `use_nesterov` → `nesterov`, `decay` → `rho`), and each run of "
+    "`opt.minimize(loss)` with a generated train step: forward computation under a GradientTape, "
+    "`tape.gradient`, `apply_gradients`, decorated with `@tf.function` unless turned off.",
     why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
     "TF1 run step for step.",
     example="train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)\n_, l = sess.run([train_op, loss], feed)",
