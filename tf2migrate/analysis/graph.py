@@ -798,10 +798,10 @@ class GraphAnalyzer:
         """``opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method=..., options=...)``."""
         unsupported = [
             a.keyword.value for a in call.args
-            if a.keyword is not None and a.keyword.value in ("var_list", "equalities", "inequalities", "var_to_bounds")
+            if a.keyword is not None and a.keyword.value in ("equalities", "inequalities", "var_to_bounds")
         ]
         if unsupported or any(a.star for a in call.args) or sum(a.keyword is None for a in call.args) > 1:
-            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface with constraints, bounds or var_list is not converted")
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface with constraints or bounds is not converted")
             return statement
         return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 

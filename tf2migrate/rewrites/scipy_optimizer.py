@@ -31,20 +31,20 @@ SCIPY_MINIMIZE = Rule(
     FixSafety.SAFE,
     what="Replaces `tf.contrib.opt.ScipyOptimizerInterface` and its `minimize(sess, feed_dict=..., "
     "fetches=..., loss_callback=..., step_callback=...)` with `scipy.optimize.minimize(..., "
-    "jac=True, method=..., options=...)` over the trainable variables the loss reads, with a "
+    "jac=True, method=..., options=...)` over `var_list` or the trainable variables the loss reads, with a "
     "tape-computed value and gradient, float64 at the SciPy boundary as TF1 did.",
     why="tf.contrib is gone from TensorFlow 2; SciPy itself was always doing the optimization.",
 )
 register(SCIPY_MINIMIZE)
 
 HELPER_NAME = "minimize_with_scipy"
-HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_callback=None, **minimize_kwargs):
-    """scipy.optimize.minimize over the trainable variables the loss reads, as
-    tf.contrib.opt.ScipyOptimizerInterface did (float64 at the SciPy boundary)."""
+HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_callback=None, var_list=None, **minimize_kwargs):
+    """scipy.optimize.minimize over `var_list`, else the trainable variables the loss reads,
+    as tf.contrib.opt.ScipyOptimizerInterface did (float64 at the SciPy boundary)."""
     import numpy
     import scipy.optimize
 
-    variables = []
+    variables = list(var_list) if var_list is not None else []
 
     @tf.function
     def find_variables():
@@ -52,7 +52,8 @@ HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_c
             loss_and_fetches()
         variables.extend(tape.watched_variables())
 
-    find_variables.get_concrete_function()  # traced, not run: which variables the loss reads
+    if var_list is None:
+        find_variables.get_concrete_function()  # traced, not run: which variables the loss reads
 
     def assign(flat):
         offset = 0
