@@ -11,6 +11,7 @@ it — so ``sess.run([train_op, loss])`` still returns the loss of the same step
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import libcst as cst
@@ -136,12 +137,23 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
-                    target = created_name(f"{statement.defines[0]}_optimizer", scope.cls is not None, names_in_use)
+                    target = created_name(_optimizer_name(facts, statement.defines[0], optimizer), scope.cls is not None, names_in_use)
                     plan.create_before(module, statement, target, optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer))
                     optimizer_of[id(statement.node)] = target
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
     return optimizer_of
+
+
+def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> str:
+    """``train_op_optimizer`` for ``train_op = tf.train.AdamOptimizer(lr).minimize(loss)``;
+    ``adam_optimizer`` when the train op is itself called ``optimizer`` (a common TF1
+    spelling), rather than ``optimizer_optimizer``."""
+    if "optimizer" in train_op.lower():
+        kind = (facts.imports.call_name(optimizer) or "train.").removeprefix("train.").removesuffix("Optimizer")
+        snake = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", kind).lower()  # GradientDescent → gradient_descent
+        return f"{'self.' if train_op.startswith('self.') else ''}{snake}_optimizer"
+    return f"{train_op}_optimizer"
 
 
 def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
