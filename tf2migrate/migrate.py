@@ -21,6 +21,7 @@ from libcst._nodes.internal import CodegenState  # what PositionProvider renders
 
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import GraphFacts, analyze
+from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.names import NameCollector
 from tf2migrate.analysis.walk import visit_together
 from tf2migrate.analysis.tf_imports import collect_tf_imports
@@ -97,13 +98,20 @@ def _migrate_module(module: cst.Module, source: str, path: str, options: Options
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
-    # the names the file uses (generated names must not clash), its TF1 evidence and what
-    # the predict-trap search needs: one walk
-    names, evidence = NameCollector(), EvidenceFinder(imports)
+    # the names the file uses (generated names must not clash) and its TF1 evidence, read
+    # from CPython's ast (much cheaper than a walk of the libcst tree); what the
+    # predict-trap search needs comes from the libcst tree, whose nodes it rewrites
     trap_facts = TrapFacts() if may_have_traps(source) else None
-    visit_together(module, names, evidence, *([trap_facts] if trap_facts is not None else []))
-    module_names = set(names.reads) | set(names.binds)
-    root_is_tf1, names_v1_explicitly = evidence.found, evidence.explicit
+    file_facts = module_facts(source, imports)
+    if file_facts is not None:
+        module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
+        if trap_facts is not None:
+            module.visit(trap_facts)
+    else:  # code CPython does not parse, though libcst does: the same facts from libcst
+        names, evidence = NameCollector(), EvidenceFinder(imports)
+        visit_together(module, names, evidence, *([trap_facts] if trap_facts is not None else []))
+        module_names = set(names.reads) | set(names.binds)
+        root_is_tf1, names_v1_explicitly = evidence.found, evidence.explicit
     traps = find_traps(module, imports, trap_facts) if trap_facts is not None else []
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)

@@ -74,7 +74,10 @@ class TfImports:
 
     def canonical(self, node: cst.BaseExpression) -> str | None:
         """The canonical TF1 path of a Name/Attribute expression, or None if not TF."""
-        dotted = dotted_name(node)
+        return self.canonical_dotted(dotted_name(node))
+
+    def canonical_dotted(self, dotted: str | None) -> str | None:
+        """The canonical TF1 path of ``a.b.c`` as written, or None if not TF."""
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
@@ -93,7 +96,9 @@ class TfImports:
     def is_explicit_v1(self, node: cst.BaseExpression) -> bool:
         """Is this reference TF1 by how it is written (``tf.compat.v1.X``, or through an
         alias of ``tensorflow.compat.v1``)?"""
-        dotted = dotted_name(node) or ""
+        return self.is_explicit_v1_dotted(dotted_name(node) or "")
+
+    def is_explicit_v1_dotted(self, dotted: str) -> bool:
         return dotted.partition(".")[0] in self.v1_aliases or ".compat.v1." in f".{dotted}."
 
     def call_name(self, node: cst.CSTNode) -> str | None:

@@ -526,14 +526,27 @@ class EvidenceFinder(cst.CSTVisitor):
         path = self.tf.canonical(node)
         if path is None:
             return
-        if self.tf.is_explicit_v1(node) or tf2_target(path).kind == "removed":
+        if self.tf.is_explicit_v1(node):
             self.explicit = True
             return
-        if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES:
-            # tf.contrib stays in the output, so it cannot be evidence (a second run must
-            # see the same file as TF2)
-            if tf2_target(path).kind in ("renamed", "compat", "absl"):
-                self.found = True
+        evidence = is_tf1_evidence_path(path)
+        if evidence == "explicit":
+            self.explicit = True
+        elif evidence == "tf1":
+            self.found = True
+
+
+def is_tf1_evidence_path(path: str) -> str | None:
+    """What a reference to the canonical TF path ``path`` says about its file: "explicit"
+    (tf.contrib / tf.estimator, which TF2 does not have), "tf1" (a name only TF1 has), or
+    nothing."""
+    if tf2_target(path).kind == "removed":
+        return "explicit"
+    # tf.contrib stays in the output, so it cannot be evidence (a second run must see the
+    # same file as TF2)
+    if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES and tf2_target(path).kind in ("renamed", "compat", "absl"):
+        return "tf1"
+    return None
 
 
 def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:

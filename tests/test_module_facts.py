@@ -1,0 +1,40 @@
+"""The file-wide facts read from stdlib ``ast`` equal those of the libcst visitors."""
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from tf2migrate.analysis.module_facts import module_facts
+from tf2migrate.analysis.names import NameCollector
+from tf2migrate.analysis.tf_imports import collect_tf_imports
+from tf2migrate.rewrites.tf_names import EvidenceFinder
+
+SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
+EXTRA = [
+    "import tensorflow.compat.v1 as tf\ndef f(tf=1):\n    return tf\n",
+    "import tensorflow as tf\nfrom tensorflow import placeholder\nx = obj.placeholder\ny = g(placeholder=1)\n",
+    "import tensorflow as tf\nclass A(B, metaclass=M):\n    def m(self, *a, k=tf.log(2), **kw):\n        global G\n        self.x.y[0] = lambda q: q + self.z\n        try:\n            pass\n        except E as e:\n            del e\n        with open(p) as (h, i):\n            return [j async for j in k], {u: v for u, v in w}, f'{tf.nn.relu}'\n",
+    "import tensorflow as tf\nd = x.shape[0].value + x.get_shape()[1].value\nz = tf.reduce_sum(a, keep_dims=True)\n",
+    "import tensorflow as tf\nmatch p:\n    case {'k': v, **rest}:\n        pass\n    case [a, *others] if a:\n        pass\n    case Point(x=0) as pt:\n        pass\n",
+]
+
+
+def _libcst_facts(source: str):
+    module = cst.parse_module(source)
+    imports = collect_tf_imports(module)
+    names, evidence = NameCollector(), EvidenceFinder(imports)
+    module.visit(names)
+    module.visit(evidence)
+    return imports, set(names.reads) | set(names.binds), evidence.found, evidence.explicit
+
+
+@pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + EXTRA)
+def test_ast_facts_equal_the_libcst_visitors(source: str) -> None:
+    imports, names, found, explicit = _libcst_facts(source)
+    facts = module_facts(source, imports)
+    assert facts is not None
+    assert facts.names == names
+    assert facts.tf1 == found
+    if not found:  # once a file is TF1, whether it also names compat.v1 is not asked
+        assert facts.explicit_v1 == explicit

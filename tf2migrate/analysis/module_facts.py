@@ -1,0 +1,177 @@
+"""File-wide facts read from the standard library's ``ast``: the names a file uses and
+whether it uses TensorFlow as TF1.
+
+A walk of the libcst tree costs about as much as parsing the file (and about a fifth of a
+migration's time on tensor2tensor); CPython's parser and ``ast`` nodes give these two
+facts several times faster.  They are the same facts as ``NameCollector`` and
+``EvidenceFinder`` gather from the libcst tree (``tests/test_module_facts.py`` compares
+them on every fixture): only ``ast`` node types differ.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.rewrites.tf_names import DIFFERENT_IN_TF2, is_tf1_evidence_path
+
+
+@dataclass
+class ModuleFacts:
+    names: set[str]  # read or bound anywhere (``self.x`` as one name): not free for new code
+    tf1: bool  # uses ``tf.X`` as TF1 by unambiguous evidence
+    explicit_v1: bool  # names ``tf.compat.v1`` / ``tf.contrib`` / ``tf.estimator`` API
+
+
+def module_facts(source: str, imports: TfImports) -> ModuleFacts | None:
+    """None when CPython cannot parse what libcst could (then walk the libcst tree)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    walker = _Walker(imports)
+    walker.visit(tree)
+    return ModuleFacts(walker.names, walker.tf1, walker.explicit)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _is_dimension_value(node: ast.Attribute) -> bool:
+    """``x.shape[i].value`` or ``x.get_shape()[i].value``: a TF1 Dimension's value."""
+    if node.attr != "value" or not isinstance(node.value, ast.Subscript):
+        return False
+    shape = node.value.value
+    if isinstance(shape, ast.Call):
+        return isinstance(shape.func, ast.Attribute) and shape.func.attr == "get_shape"
+    return isinstance(shape, ast.Attribute) and shape.attr == "shape"
+
+
+class _Walker(ast.NodeVisitor):
+    def __init__(self, imports: TfImports) -> None:
+        self.tf = imports
+        self.names: set[str] = set()
+        self.tf1 = False
+        self.explicit = False
+
+    # ------------------------------------------------------------------ evidence
+    def _check(self, dotted: str | None) -> None:
+        path = self.tf.canonical_dotted(dotted)
+        if path is None:
+            return
+        if self.tf.is_explicit_v1_dotted(dotted or ""):
+            self.explicit = True
+            return
+        evidence = is_tf1_evidence_path(path)
+        if evidence == "explicit":
+            self.explicit = True
+        elif evidence == "tf1":
+            self.tf1 = True
+
+    # -------------------------------------------------------------------- names
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.names.add(alias.asname or alias.name.split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module:
+            self.names.add(node.module.split(".")[0])  # libcst's walk reads the module's root name
+        for alias in node.names:
+            if alias.name != "*":
+                self.names.add(alias.asname or alias.name.split(".")[0])
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.names.add(node.id)
+        self._check(node.id)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if node.value is None or isinstance(node.value, bool):
+            self.names.add(repr(node.value))  # libcst spells None/True/False as Names
+
+    def _name_token(self, name: str) -> None:
+        """A name written in the code that ``ast`` keeps as a string (parameter, def,
+        keyword, ``as`` target): bound, and checked like any libcst Name."""
+        self.names.add(name)
+        self._check(name)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            self.names.add(f"self.{node.attr}")  # one name; ``self`` itself is not visited
+            return
+        if _is_dimension_value(node):
+            self.tf1 = True  # TF2 shapes have no Dimension objects
+        dotted = _dotted(node)
+        self._check(dotted)
+        if self.tf.canonical_dotted(dotted) is None:
+            self.generic_visit(node)
+            self._check(node.attr)  # libcst's walk meets the attribute's Name too
+        elif dotted is not None:
+            self.names.add(dotted.partition(".")[0])  # a TF reference reads its root name
+
+    def visit_Call(self, node: ast.Call) -> None:
+        dotted = _dotted(node.func)
+        path = self.tf.canonical_dotted(dotted)
+        if path in DIFFERENT_IN_TF2 and not self.tf.is_explicit_v1_dotted(dotted or ""):
+            tf2_params = DIFFERENT_IN_TF2[path][1]
+            keywords = {k.arg for k in node.keywords if k.arg is not None}
+            if tf2_params is not None and not keywords <= set(tf2_params):
+                self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
+        self.generic_visit(node)
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                self._check(keyword.arg)
+
+    def _bind_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        self._name_token(node.name)
+        self.generic_visit(node)
+        for keyword in getattr(node, "keywords", ()):  # class A(metaclass=M)
+            if keyword.arg is not None:
+                self._check(keyword.arg)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _bind_function
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._name_token(node.arg)
+        self.generic_visit(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self._name_token(node.name)
+        self.generic_visit(node)
+
+    def _bind_names(self, node: ast.Global | ast.Nonlocal) -> None:
+        for name in node.names:
+            self._name_token(name)
+
+    visit_Global = visit_Nonlocal = _bind_names
+
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:
+        if node.name:
+            self._name_token(node.name)
+        self.generic_visit(node)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:
+        if node.name:
+            self._name_token(node.name)
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        for attribute in node.kwd_attrs:  # ``Point(x=0)``: libcst keeps ``x`` as a Name
+            self._name_token(attribute)
+        self.generic_visit(node)
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        if node.rest:
+            self._name_token(node.rest)
+        self.generic_visit(node)
