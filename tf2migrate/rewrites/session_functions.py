@@ -778,17 +778,16 @@ def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
 
 
 def _without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:
-    """The fetch with None in place of the train op and other operations (tf.group):
-    their value in TF1, and a tf.function cannot return an Operation."""
-    if not operations:
-        return fetch
+    """The fetch with None in place of the train op and other operations (tf.group,
+    ``tensor.op``): their value in TF1, and a tf.function cannot return an Operation."""
 
     class _NoneForOperations(cst.CSTTransformer):
         def leave_Name(self, original_node, updated_node):
             return cst.Name("None") if original_node.value in operations else updated_node
 
         def leave_Attribute(self, original_node, updated_node):
-            return cst.Name("None") if self_attribute(original_node) in operations else updated_node
+            operation = self_attribute(original_node) in operations or _is_op_attribute(original_node)
+            return cst.Name("None") if operation else updated_node
 
     return fetch.visit(_NoneForOperations())
 
@@ -822,7 +821,14 @@ def _leaves(fetch: cst.BaseExpression):
         yield fetch
 
 
+def _is_op_attribute(expr: cst.BaseExpression) -> bool:
+    """``add.op``: the Operation behind a graph tensor (run for its effect)."""
+    return isinstance(expr, cst.Attribute) and expr.attr.value == "op" and _graph_name(expr.value) is not None
+
+
 def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
+    if _is_op_attribute(expr):
+        return "operation"
     if _graph_name(expr) is not None and len(statements) == 1:
         statement = statements[0]
         if statement.kind is Kind.TRAIN:
