@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.rewrites.tf_names import DIFFERENT_IN_TF2, is_tf1_evidence_path
+from tf2migrate.rewrites.tf_names import reference_evidence, refuses_tf2_keywords
 
 
 @dataclass
@@ -68,13 +68,7 @@ class _Walker(ast.NodeVisitor):
 
     # ------------------------------------------------------------------ evidence
     def _check(self, dotted: str | None) -> None:
-        path = self.tf.canonical_dotted(dotted)
-        if path is None:
-            return
-        if self.tf.is_explicit_v1_dotted(dotted or ""):
-            self.explicit = True
-            return
-        evidence = is_tf1_evidence_path(path)
+        evidence = reference_evidence(self.tf, dotted)
         if evidence == "explicit":
             self.explicit = True
         elif evidence == "tf1":
@@ -121,13 +115,9 @@ class _Walker(ast.NodeVisitor):
             self.names.add(dotted.partition(".")[0])  # a TF reference reads its root name
 
     def visit_Call(self, node: ast.Call) -> None:
-        dotted = _dotted(node.func)
-        path = self.tf.canonical_dotted(dotted)
-        if path in DIFFERENT_IN_TF2 and not self.tf.is_explicit_v1_dotted(dotted or ""):
-            tf2_params = DIFFERENT_IN_TF2[path][1]
-            keywords = {k.arg for k in node.keywords if k.arg is not None}
-            if tf2_params is not None and not keywords <= set(tf2_params):
-                self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
+        keywords = {k.arg for k in node.keywords if k.arg is not None}
+        if refuses_tf2_keywords(self.tf, _dotted(node.func), keywords):
+            self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
         self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is not None:

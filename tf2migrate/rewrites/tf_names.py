@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
     KEYWORD_RENAMES,
@@ -515,38 +515,42 @@ class EvidenceFinder(cst.CSTVisitor):
         self._check(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        path = self.tf.canonical(node.func)
-        if path in DIFFERENT_IN_TF2 and not self.tf.is_explicit_v1(node.func):
-            tf2_params = DIFFERENT_IN_TF2[path][1]
-            keywords = {a.keyword.value for a in node.args if a.keyword is not None}
-            if tf2_params is not None and not keywords <= set(tf2_params):
-                self.found = True
+        keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+        if refuses_tf2_keywords(self.tf, dotted_name(node.func), keywords):
+            self.found = True
 
     def _check(self, node: cst.BaseExpression) -> None:
-        path = self.tf.canonical(node)
-        if path is None:
-            return
-        if self.tf.is_explicit_v1(node):
-            self.explicit = True
-            return
-        evidence = is_tf1_evidence_path(path)
+        evidence = reference_evidence(self.tf, dotted_name(node))
         if evidence == "explicit":
             self.explicit = True
         elif evidence == "tf1":
             self.found = True
 
 
-def is_tf1_evidence_path(path: str) -> str | None:
-    """What a reference to the canonical TF path ``path`` says about its file: "explicit"
-    (tf.contrib / tf.estimator, which TF2 does not have), "tf1" (a name only TF1 has), or
-    nothing."""
-    if tf2_target(path).kind == "removed":
+def reference_evidence(imports: TfImports, dotted: str | None) -> str | None:
+    """What a reference written ``dotted`` (``tf.log``) says about its file: "explicit"
+    (``tf.compat.v1.X``, tf.contrib, tf.estimator), "tf1" (a name only TF1 has), or
+    nothing — the rule EvidenceFinder and module_facts both apply."""
+    path = imports.canonical_dotted(dotted)
+    if path is None:
+        return None
+    if imports.is_explicit_v1_dotted(dotted or "") or tf2_target(path).kind == "removed":
         return "explicit"
     # tf.contrib stays in the output, so it cannot be evidence (a second run must see the
     # same file as TF2)
     if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES and tf2_target(path).kind in ("renamed", "compat", "absl"):
         return "tf1"
     return None
+
+
+def refuses_tf2_keywords(imports: TfImports, dotted: str | None, keywords: set[str]) -> bool:
+    """Is a call of ``dotted`` with these keywords TF1 by a keyword its TF2 namesake refuses
+    (``tf.reduce_sum(x, keep_dims=True)``)?"""
+    path = imports.canonical_dotted(dotted)
+    if path not in DIFFERENT_IN_TF2 or imports.is_explicit_v1_dotted(dotted or ""):
+        return False
+    tf2_params = DIFFERENT_IN_TF2[path][1]
+    return tf2_params is not None and not keywords <= set(tf2_params)
 
 
 def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:
