@@ -596,20 +596,15 @@ class SessionFunctions:
         global_step = call_argument(train.minimize, "global_step", 1)  # type: ignore[arg-type]
         tape = fresh_name("train_tape", ctx.names_in_use)
         code = lambda node: self.code(node, generated.scope)  # noqa: E731
-        variables = code(var_list) if var_list is not None else f"{tape}.watched_variables()"
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
         optimizer = self.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
-        return [
-            f"with tf.GradientTape() as {tape}:",
-            *[indent + line if line else line for line in forward or ["pass"]],
-            f"variables = {variables}",
-            f"{local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]}"
-            f" = list(zip({tape}.gradient({code(loss)}, variables), variables))",
-            *rest,
-            # apply_gradients skipped variables without a gradient
-            f"{optimizer}.apply_gradients((g, v) for g, v in {code(pairs)} if g is not None)",
-            *([f"{code(global_step)}.assign_add(1)"] if global_step is not None else []),
-        ]
+        gvs = local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]
+        # the processing (clipping) stays between the gradients and the update, as written
+        gradients = [f"{gvs} = list(zip({tape}.gradient({code(loss)}, variables), variables))", *rest]
+        return train_steps.train_step_lines(
+            tape, forward, indent, code(var_list) if var_list is not None else None, gradients, optimizer, code(pairs),
+            code(global_step) if global_step is not None else None,
+        )
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
         train = generated.train
@@ -618,13 +613,10 @@ class SessionFunctions:
         tape = fresh_name("train_tape", ctx.names_in_use)
         code = lambda node: self.code(node, generated.scope) if node is not None else None  # noqa: E731
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
-        return [
-            f"with tf.GradientTape() as {tape}:",
-            *[indent + line if line else line for line in body or ["pass"]],
-            *train_steps.train_step_lines(
-                train, self.optimizer_of[id(train.node)], code(loss), code(var_list), code(global_step), tape  # type: ignore[arg-type]
-            ),
-        ]
+        gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
+        return train_steps.train_step_lines(
+            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step)
+        )
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
         """Graph-building methods that read a placeholder through ``self`` find the fed

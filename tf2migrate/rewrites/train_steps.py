@@ -212,18 +212,21 @@ def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, valu
     return f"lambda: {schedule}({module.code_for_node(step)})"
 
 
-def train_step_lines(statement: Statement, optimizer: str, loss_code: str, var_list: str | None, global_step: str | None, tape: str) -> list[str]:
-    """The lines after the forward computation: gradient, update, step counter."""
-    variables = var_list if var_list is not None else f"{tape}.watched_variables()"
-    lines = [
-        f"variables = {variables}",
-        f"gradients = {tape}.gradient({loss_code}, variables)",
+def train_step_lines(
+    tape: str, forward: list[str], indent: str, var_list: str | None, gradients: list[str], optimizer: str, pairs: str, global_step: str | None
+) -> list[str]:
+    """A train step's body: the forward computation under ``tape``, the variables TF1
+    would train (``var_list``, or every trainable variable the computation read), the
+    ``gradients`` lines, the update with the (gradient, variable) ``pairs``, the counter."""
+    return [
+        f"with tf.GradientTape() as {tape}:",
+        *[indent + line if line else line for line in forward or ["pass"]],
+        f"variables = {var_list if var_list is not None else f'{tape}.watched_variables()'}",
+        *gradients,
         # minimize skipped variables the loss does not reach (their gradient is None)
-        f"{optimizer}.apply_gradients((g, v) for g, v in zip(gradients, variables) if g is not None)",
+        f"{optimizer}.apply_gradients((g, v) for g, v in {pairs} if g is not None)",
+        *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
-    if global_step is not None:
-        lines.append(f"{global_step}.assign_add(1)")
-    return lines
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
