@@ -46,7 +46,7 @@ class Plan:
     # learning rates computed by Keras schedules: rate name → (schedule, step expression,
     # its statement) (rewrites/lr_schedules.py)
     rates: dict[str, tuple] = field(default_factory=dict)
-    # objects created once where a TF1 statement stood (Keras layers, schedules, inline
+    # objects with variables created once where a TF1 statement stood (Keras layers, inline
     # optimizers): (that statement, the name) — a Checkpoint made after it tracks them
     created: list[tuple[object, str]] = field(default_factory=list)
 
@@ -61,7 +61,7 @@ class Plan:
     def add_after(self, statement: cst.CSTNode, new: list[cst.BaseStatement]) -> None:
         self.insert_after.setdefault(id(statement), []).extend(new)
 
-    def create_before(self, module: cst.Module, statement, name: str, code: str) -> None:
+    def create_before(self, module: cst.Module, statement, name: str, code: str, has_variables: bool = True) -> None:
         """``name = code``, run once where the TF1 ``statement`` stood (which may move into
         generated functions); the statement's comments describe it, so they move along."""
         creation = cst.parse_statement(f"{name} = {code}\n", config=module.config_for_parsing)
@@ -69,7 +69,8 @@ class Plan:
             creation = creation.with_changes(leading_lines=statement.node.leading_lines)
             self.commented.add(id(statement.node))
         self.insert_before.setdefault(id(statement.node), []).append(creation)
-        self.created.append((statement, name))
+        if has_variables:
+            self.created.append((statement, name))
 
 
 class PlanApplier(TfNameNormalizer):

@@ -129,7 +129,7 @@ def _tracked_objects(plan: Plan, scope: Scope, saver: Statement) -> dict[str, st
         if id(s) in before and s.kind in (Kind.VARIABLE, Kind.OPTIMIZER)
         for name in s.defines
     ]
-    names += [name for statement, name in plan.created if id(statement) in before and not name.endswith("_schedule")]
+    names += [name for statement, name in plan.created if id(statement) in before]
     return {local_name(name): name for name in dict.fromkeys(names)}
 
 

@@ -103,7 +103,9 @@ def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         constructor.append(f"{_KERAS_KEYWORDS.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
     base = f"{statement.defines[0]}_schedule" if len(statement.defines) == 1 else "learning_rate_schedule"
     schedule = created_name(base, scope.cls is not None, names_in_use)
-    plan.create_before(module, statement, schedule, f"tf.keras.optimizers.schedules.{keras_class}({', '.join(constructor)})")
+    plan.create_before(
+        module, statement, schedule, f"tf.keras.optimizers.schedules.{keras_class}({', '.join(constructor)})", has_variables=False
+    )
     step_index = list(call.args).index(step)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
         f"{schedule}({module.code_for_node(updated.args[step_index].value)})"
