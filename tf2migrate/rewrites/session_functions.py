@@ -117,7 +117,7 @@ _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
 @dataclass
 class Leaf:
     expr: cst.BaseExpression
-    kind: str  # tensor | list | variable | unknown | init
+    kind: str  # tensor | list | variable | operation | unknown | init
     statements: list[Statement] = field(default_factory=list)
 
 
@@ -824,7 +824,7 @@ def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
     if _graph_name(expr) is not None and len(statements) == 1:
         statement = statements[0]
         if statement.kind is Kind.TRAIN:
-            return "train"
+            return "operation"  # a train op: sess.run gave None for it
         if statement.kind is Kind.VARIABLE:
             return statement.value_kind if statement.value_kind == "variable" else "unknown"
         return statement.value_kind
@@ -896,8 +896,8 @@ _OPERATOR_WORDS = {
 
 def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     """NumPy in the structure sess.run returned."""
-    if any(leaf.kind in ("train", "operation") for leaf in leaves):
-        # a train op's or an Operation's value is None, as sess.run gave it
+    if any(leaf.kind == "operation" for leaf in leaves):
+        # an Operation's value (a train op's, a tf.group's) is None, as sess.run gave it
         if isinstance(fetch, cst.List):
             return f"[value if value is None else value.numpy() for value in {call}]"
         if isinstance(fetch, cst.Tuple):
