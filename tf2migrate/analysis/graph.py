@@ -1164,8 +1164,9 @@ def _optimization_statement(statement: Statement, kind: Kind, target: str, call:
     # An optimizer made inline (``tf.train.AdamOptimizer(rate).minimize(loss)``) is created
     # once, outside the step: what its arguments read is not part of the step's computation.
     optimizer = call.func.value if isinstance(call.func, cst.Attribute) else None
-    computed = [a.value for a in call.args] if isinstance(optimizer, cst.Call) else [call]
-    step_reads = dict.fromkeys(n for value in computed for n in read_and_bound(value)[0])
+    step_reads = (
+        dict.fromkeys(n for a in call.args for n in read_and_bound(a.value)[0]) if isinstance(optimizer, cst.Call) else reads
+    )
     statement.deps = frozenset(o.order for n in step_reads if (o := scope.graph_statement(n, statement.order)) is not None)
     return statement
 
