@@ -103,12 +103,16 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{unsupported[0]}` of tf.train.Saver is not converted")
         return None
     var_list = arguments.get("var_list")
-    tracked = _tracked_objects(plan, scope, statement) if var_list is None else _listed_objects(var_list.value)
-    if tracked is None:
-        facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys")
-        return None
-    normalizer = plan.normalizer(facts.imports)
-    code = ", ".join(f"{key}={module.code_for_node(value.visit(normalizer)) if isinstance(value, cst.CSTNode) else value}" for key, value in tracked.items())
+    if var_list is None:
+        tracked = _tracked_objects(plan, scope, statement)
+    else:
+        listed = _listed_objects(var_list.value)
+        if listed is None:
+            facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys")
+            return None
+        normalizer = plan.normalizer(facts.imports)
+        tracked = {key: module.code_for_node(value.visit(normalizer)) for key, value in listed.items()}
+    code = ", ".join(f"{key}={value}" for key, value in tracked.items())
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(f"tf.train.Checkpoint({code})")
     plan.note(
         call,
@@ -122,14 +126,10 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
 def _tracked_objects(plan: Plan, scope: Scope, saver: Statement) -> dict[str, str]:
     """What a TF1 Saver built here saved: every variable made before it, with the layers'
     and optimizers' variables — by the name the program gives each."""
-    before = {id(s) for s in scope.statements if s.order < saver.order}
-    names = [
-        name
-        for s in scope.statements
-        if id(s) in before and s.kind in (Kind.VARIABLE, Kind.OPTIMIZER)
-        for name in s.defines
-    ]
-    names += [name for statement, name in plan.created if id(statement) in before]
+    before = [s for s in scope.statements if s.order < saver.order]
+    names = [name for s in before if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER) for name in s.defines]
+    made_here = {id(s) for s in before}
+    names += [name for statement, name in plan.created if id(statement) in made_here]
     return {local_name(name): name for name in dict.fromkeys(names)}
 
 
