@@ -1,5 +1,8 @@
-"""The file-wide facts read from stdlib ``ast`` equal those of the libcst visitors."""
+"""The file-wide facts read from stdlib ``ast`` equal those a libcst walk gives: the names
+NameCollector (the analysis' own visitor) finds, and the TF1 evidence of every reference
+the renamer would meet, by the same rules (reference_evidence, refuses_tf2_keywords)."""
 
+import ast
 from pathlib import Path
 
 import libcst as cst
@@ -7,8 +10,12 @@ import pytest
 
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.names import NameCollector
-from tf2migrate.analysis.tf_imports import collect_tf_imports
-from tf2migrate.rewrites.tf_names import EvidenceFinder
+from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports, dotted_name
+from tf2migrate.rewrites.tf_names import (
+    _is_dimension_value,
+    reference_evidence,
+    refuses_tf2_keywords,
+)
 
 SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 EXTRA = [
@@ -18,6 +25,44 @@ EXTRA = [
     "import tensorflow as tf\nd = x.shape[0].value + x.get_shape()[1].value\nz = tf.reduce_sum(a, keep_dims=True)\n",
     "import tensorflow as tf\nmatch p:\n    case {'k': v, **rest}:\n        pass\n    case [a, *others] if a:\n        pass\n    case Point(x=0) as pt:\n        pass\n",
 ]
+
+
+class EvidenceFinder(cst.CSTVisitor):
+    """The reference walk over the libcst tree: every Name and attribute chain outside
+    imports, as the renamer meets them (a TF reference is not entered)."""
+
+    def __init__(self, imports: TfImports) -> None:
+        super().__init__()
+        self.tf = imports
+        self.found = False
+        self.explicit = False
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if _is_dimension_value(node):
+            self.found = True
+        self._check(node)
+        return not self.found and self.tf.canonical(node) is None
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._check(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+        if refuses_tf2_keywords(self.tf, dotted_name(node.func), keywords):
+            self.found = True
+
+    def _check(self, node: cst.BaseExpression) -> None:
+        evidence = reference_evidence(self.tf, dotted_name(node))
+        if evidence == "explicit":
+            self.explicit = True
+        elif evidence == "tf1":
+            self.found = True
 
 
 def _libcst_facts(source: str):
@@ -32,8 +77,7 @@ def _libcst_facts(source: str):
 @pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + EXTRA)
 def test_ast_facts_equal_the_libcst_visitors(source: str) -> None:
     imports, names, found, explicit = _libcst_facts(source)
-    facts = module_facts(source, imports)
-    assert facts is not None
+    facts = module_facts(ast.parse(source), imports)
     assert facts.names == names
     assert facts.tf1 == found
     if not found:  # once a file is TF1, whether it also names compat.v1 is not asked

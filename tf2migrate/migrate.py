@@ -22,8 +22,6 @@ from libcst._nodes.internal import CodegenState  # what PositionProvider renders
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import GraphFacts, analyze
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.names import NameCollector
-from tf2migrate.analysis.walk import visit_together
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
@@ -48,7 +46,6 @@ from tf2migrate.rewrites.predict_trap import (
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import plan_tf_import
-from tf2migrate.rewrites.tf_names import EvidenceFinder
 
 
 @dataclass(frozen=True)
@@ -83,36 +80,43 @@ def _has_tf1_graph(facts: GraphFacts) -> bool:
 def migrate_source(source: str, path: str = "<string>", options: Options = Options()) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
+    # CPython's parser first: it is fast, names problems best (``Missing parentheses in
+    # call to 'print'``), and its tree gives the file-wide facts (analysis/module_facts.py)
+    try:
+        with warnings.catch_warnings():  # the user's own oddities are not ours to report
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except SyntaxError as error:
+        message = f"cannot parse as Python 3: {error.msg}"
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
+    except (ValueError, RecursionError, MemoryError) as error:
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        return MigrationResult(source, [_parse_error(source, path, error)])
+        message = f"cannot parse: {error.message}"
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)])
     try:
-        return _migrate_module(module, source, path, options)
+        return _migrate_module(module, tree, source, path, options)
     except RecursionError:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
 
 
-def _migrate_module(module: cst.Module, source: str, path: str, options: Options) -> MigrationResult:
+def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str, options: Options) -> MigrationResult:
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
-    # the names the file uses (generated names must not clash) and its TF1 evidence, read
-    # from CPython's ast (much cheaper than a walk of the libcst tree); what the
-    # predict-trap search needs comes from the libcst tree, whose nodes it rewrites
-    trap_facts = TrapFacts() if may_have_traps(source) else None
-    file_facts = module_facts(source, imports)
-    if file_facts is not None:
-        module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
-        if trap_facts is not None:
-            module.visit(trap_facts)
-    else:  # code CPython does not parse, though libcst does: the same facts from libcst
-        names, evidence = NameCollector(), EvidenceFinder(imports)
-        visit_together(module, names, evidence, *([trap_facts] if trap_facts is not None else []))
-        module_names = set(names.reads) | set(names.binds)
-        root_is_tf1, names_v1_explicitly = evidence.found, evidence.explicit
-    traps = find_traps(module, imports, trap_facts) if trap_facts is not None else []
+    # the names the file uses (generated names must not clash) and its TF1 evidence, from
+    # CPython's tree (much cheaper than a walk of the libcst tree); the predict-trap search
+    # walks the libcst tree, whose nodes it rewrites
+    file_facts = module_facts(tree, imports)
+    module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
+    traps = []
+    if may_have_traps(source):
+        trap_facts = TrapFacts()
+        module.visit(trap_facts)
+        traps = find_traps(module, imports, trap_facts)
     plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:
@@ -322,27 +326,6 @@ def _add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
     position = anchor + 1 if anchor is not None else 0
     body.insert(position, statement)
     return module.with_changes(body=body)
-
-
-def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagnostic:
-    # CPython's parser names the problem better (``Missing parentheses in call to
-    # 'print'``) and places it exactly; libcst's words serve when CPython accepts the code.
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source)
-    except SyntaxError as python_error:
-        return Diagnostic(
-            PARSE_ERROR.code,
-            f"cannot parse as Python 3: {python_error.msg}",
-            path,
-            python_error.lineno or 1,
-            python_error.offset or 1,
-            Severity.ERROR,
-        )
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    return Diagnostic(PARSE_ERROR.code, f"cannot parse: {error.message}", path, error.editor_line, error.editor_column, Severity.ERROR)
 
 
 def _sorted_unique(findings: list[Diagnostic]) -> list[Diagnostic]:

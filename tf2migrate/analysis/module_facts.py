@@ -3,15 +3,14 @@ whether it uses TensorFlow as TF1.
 
 A walk of the libcst tree costs about as much as parsing the file (and about a fifth of a
 migration's time on tensor2tensor); CPython's parser and ``ast`` nodes give these two
-facts several times faster.  They are the same facts as ``NameCollector`` and
-``EvidenceFinder`` gather from the libcst tree (``tests/test_module_facts.py`` compares
-them on every fixture): only ``ast`` node types differ.
+facts several times faster.  They are the facts a libcst walk would give
+(``tests/test_module_facts.py`` compares them with libcst visitors on every fixture): only
+``ast`` node types differ.
 """
 
 from __future__ import annotations
 
 import ast
-import warnings
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import TfImports
@@ -25,14 +24,8 @@ class ModuleFacts:
     explicit_v1: bool  # names ``tf.compat.v1`` / ``tf.contrib`` / ``tf.estimator`` API
 
 
-def module_facts(source: str, imports: TfImports) -> ModuleFacts | None:
-    """None when CPython cannot parse what libcst could (then walk the libcst tree)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+def module_facts(tree: ast.Module, imports: TfImports) -> ModuleFacts:
+    """The facts of the file CPython parsed as ``tree``."""
     walker = _Walker(imports)
     walker.visit(tree)
     return ModuleFacts(walker.names, walker.tf1, walker.explicit)

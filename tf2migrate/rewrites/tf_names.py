@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
-from tf2migrate.analysis.tf_imports import TfImports, dotted_name
+from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
     KEYWORD_RENAMES,
@@ -484,53 +484,14 @@ def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
 
 
-class EvidenceFinder(cst.CSTVisitor):
-    """Whether a file uses ``tf.X`` as TF1 (``found``) and names TF1 API explicitly
-    (``explicit``).
-
-    Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
-    ``tf.log``), or a keyword TF2's namesake refuses (``keep_dims=``); our own output has
-    neither, so a second run leaves it alone.  Explicit ``tf.compat.v1.X`` and
-    ``tf.contrib``/``tf.estimator`` references are what else the renamer would touch."""
-
-    def __init__(self, imports: TfImports) -> None:
-        super().__init__()
-        self.tf = imports
-        self.found = False
-        self.explicit = False  # a tf.compat.v1 / tf.contrib / tf.estimator reference
-
-    def visit_Import(self, node) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node) -> bool:
-        return False
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        if _is_dimension_value(node):
-            self.found = True  # TF2 shapes have no Dimension objects: this is TF1 code
-        self._check(node)
-        return not self.found and self.tf.canonical(node) is None
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self._check(node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        keywords = {a.keyword.value for a in node.args if a.keyword is not None}
-        if refuses_tf2_keywords(self.tf, dotted_name(node.func), keywords):
-            self.found = True
-
-    def _check(self, node: cst.BaseExpression) -> None:
-        evidence = reference_evidence(self.tf, dotted_name(node))
-        if evidence == "explicit":
-            self.explicit = True
-        elif evidence == "tf1":
-            self.found = True
-
-
 def reference_evidence(imports: TfImports, dotted: str | None) -> str | None:
     """What a reference written ``dotted`` (``tf.log``) says about its file: "explicit"
     (``tf.compat.v1.X``, tf.contrib, tf.estimator), "tf1" (a name only TF1 has), or
-    nothing — the rule EvidenceFinder and module_facts both apply."""
+    nothing.
+
+    Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
+    ``tf.log``) or, with refuses_tf2_keywords, a keyword TF2's namesake refuses
+    (``keep_dims=``); our own output has neither, so a second run leaves it alone."""
     path = imports.canonical_dotted(dotted)
     if path is None:
         return None
