@@ -222,7 +222,7 @@ class _OffsetState(CodegenState):
         self.starts.setdefault(id(node), start)  # a syntactic start recorded inside wins
 
     @contextmanager
-    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+    def record_syntactic_position(self, node, *, start_node=None, **_end_node):  # the end is not needed
         start = self.offset
         yield
         self.starts[id(node)] = self.starts[id(start_node)] if start_node is not None else start

@@ -162,9 +162,7 @@ def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], ca
         if path is None or len(call.args) != 2:
             facts.block(call, blockers.UNSUPPORTED_SESSION, "Saver.restore(sess, save_path) is converted only in that form")
             return
-        plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
-            f"{saver}.read({module.code_for_node(updated.args[1].value)}).assert_existing_objects_matched()"
-        )
+        _replace_call(module, plan, call, (1,), lambda path: f"{saver}.read({path}).assert_existing_objects_matched()")
         plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.restore → Checkpoint.read; a checkpoint the TF1 program wrote is not read by it")
         return
     arguments = bind_arguments(call, _SAVE_PARAMETERS)
@@ -178,9 +176,7 @@ def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], ca
         if reads_state:
             facts.block(call, blockers.UNSUPPORTED_SESSION, "the file reads the directory's `checkpoint` file, which Checkpoint.write does not update")
             return
-        plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
-            f"{saver}.write({module.code_for_node(updated.args[path_index].value)})"
-        )
+        _replace_call(module, plan, call, (path_index,), lambda path: f"{saver}.write({path})")
         plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.save → Checkpoint.write, to the same path")
         return
     step_index = list(call.args).index(step)
@@ -191,13 +187,16 @@ def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], ca
         if key in settings
     ]
 
-    def numbered_save(updated: cst.Call) -> cst.BaseExpression:
-        code = module.code_for_node
-        parts = [saver, code(updated.args[path_index].value), code(updated.args[step_index].value), *keep]
-        return cst.parse_expression(f"{helper}({', '.join(parts)})")
-
-    plan.call_replacements[id(call)] = numbered_save
+    _replace_call(module, plan, call, (path_index, step_index), lambda path, step: f"{helper}({', '.join([saver, path, step, *keep])})")
     plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.save with global_step → a CheckpointManager save (`path-<step>`, max_to_keep)")
+
+
+def _replace_call(module: cst.Module, plan: Plan, call: cst.Call, indexes: tuple[int, ...], render) -> None:
+    """``call`` → ``render(...)`` of the code of its arguments at ``indexes``, as rewritten
+    (a path argument may itself hold renamed TF references)."""
+    plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
+        render(*(module.code_for_node(updated.args[i].value) for i in indexes))
+    )
 
 
 def _references(module: cst.Module, name: str) -> int:
