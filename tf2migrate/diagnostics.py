@@ -151,4 +151,17 @@ NOTEBOOK_UNSUPPORTED = Rule(
     why="A notebook is only rewritten when every cell comes back in place and the file "
     "changes in nothing but the migrated source lines.",
 )
-register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED)
+TF_NAME_TAKEN = Rule(
+    "TFM005",
+    "tf-name-taken",
+    "The file binds `tf` to something other than TensorFlow; it was left untouched.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports a TF1 file that imports TensorFlow under another name (`import tensorflow as T`) "
+    "and also binds the name `tf` (a parameter `def helper(tf):`, a variable, an import).",
+    why="Migrated code refers to TensorFlow as `tf.X`; where `tf` means something else that "
+    "code would not run. Nothing is written rather than a file that breaks.",
+    example="import tensorflow as T\n\ndef helper(tf):\n    return tf * 2",
+    instead="import tensorflow as T\n\ndef helper(t):\n    return t * 2",
+)
+register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN)

@@ -26,6 +26,7 @@ from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
+    TF_NAME_TAKEN,
     Diagnostic,
     Severity,
     rule,
@@ -45,7 +46,8 @@ from tf2migrate.rewrites.predict_trap import (
 )
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
-from tf2migrate.rewrites.tf_import import plan_tf_import
+from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
+from tf2migrate.rewrites.tf_names import kept_import_findings
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,12 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
+    if (graph or root_is_tf1 or names_v1_explicitly) and import_conflict(imports, module_names):
+        message = (
+            f"the file binds `tf` to something other than TensorFlow (imported here as "
+            f"`{next(iter(imports.aliases))}`); migrated code writes `tf.X`: rename that binding and run again"
+        )
+        return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, 1, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
     if graph and not facts.blockers:
@@ -142,11 +150,11 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
     for trap in traps:
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
-    plan_tf_import(module, facts, plan, module_names)
+    plan_tf_import(module, imports, plan)
     new_module = module.visit(PlanApplier(plan, imports))
     new_module = _add_absl_imports(new_module, plan)
     new_source = new_module.code
-    blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers]
+    blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
     positions = _Positions(module)
     if new_source == source:
         # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported

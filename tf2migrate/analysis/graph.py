@@ -954,6 +954,15 @@ class GraphAnalyzer:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
+            root = _root_name(func)
+            if root in self.tf.kept_names:
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{self.module.code_for_node(func)}` comes from `{self.tf.kept_names[root]}`, outside the public "
+                    "TF1 API: graph code built with it is not converted",
+                )
+                return False
             self.facts.block(
                 call,
                 blockers.UNSUPPORTED_GRAPH_CODE,

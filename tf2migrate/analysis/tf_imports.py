@@ -10,6 +10,7 @@ TensorFlow at the top, and a name bound elsewhere is not trusted to be TensorFlo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -71,6 +72,15 @@ class TfImports:
     # tensorflow import *``, ``import tensorflow.python...``): rewrites must not assume
     # they know every TF name.
     opaque: bool = False
+    # the ``import``/``from`` nodes (aliases of an ``import``, whole ``from`` imports) that
+    # the one ``import tensorflow as tf`` replaces: imports of the public TF1 API
+    replaced: set[int] = field(default_factory=set)
+    # imports of TF modules outside the public TF1 API (``tensorflow.contrib.slim``,
+    # ``tensorflow.examples.tutorials``, ``tensorflow.python.ops``): kept as written, their
+    # names are not TF aliases; (node, dotted module path)
+    kept: list[tuple[cst.CSTNode, str]] = field(default_factory=list)
+    # local names those kept imports bind -> the dotted TF path they stand for
+    kept_names: dict[str, str] = field(default_factory=dict)
 
     def canonical(self, node: cst.BaseExpression) -> str | None:
         """The canonical TF1 path of a Name/Attribute expression, or None if not TF."""
@@ -124,6 +134,24 @@ def collect_tf_imports(module: cst.Module) -> TfImports:
     return facts
 
 
+def is_public_module(relative: str) -> bool:
+    """Is ``tensorflow.<relative>`` a namespace (or symbol) of the public TF1 API, which
+    ``tf.<relative>`` reaches?  ``contrib``, ``examples``, ``python``, ``core`` are not."""
+    stripped = _strip_v1(relative)
+    while stripped != _strip_v1(stripped):
+        stripped = _strip_v1(stripped)
+    return stripped == "" or stripped.split(".")[0] in _public_namespaces()
+
+
+@functools.cache
+def _public_namespaces() -> frozenset[str]:
+    from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
+
+    heads = {path.split(".")[0] for table in (SAME_IN_TF2, DIFFERENT_IN_TF2, V1_ONLY) for path in table}
+    # namespaces the tables skip (other distributions, version switches), still TF API
+    return frozenset(heads | {"keras", "estimator", "compat", "test", "flags", "app"})
+
+
 def _read_import(node: cst.Import, facts: TfImports) -> bool:
     touched = False
     for alias in node.names:
@@ -131,10 +159,14 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
         relative = _tf_relative(dotted or "")
         if relative is None:
             continue
-        touched = True
-        if relative.startswith("python") or relative.startswith("contrib"):
+        if not is_public_module(relative):
             facts.opaque = True
+            facts.kept.append((alias, dotted or ""))
+            if alias.asname is not None:
+                facts.kept_names[alias.asname.name.value] = dotted or ""  # type: ignore[union-attr]
             continue
+        touched = True
+        facts.replaced.add(id(alias))
         if alias.asname is not None:
             local = alias.asname.name.value  # type: ignore[union-attr]
             facts.aliases[local] = _strip_v1(relative)
@@ -149,12 +181,18 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
 def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
     if node.relative or node.module is None:
         return False
-    relative = _tf_relative(get_full_name_for_node(node.module) or "")
+    dotted = get_full_name_for_node(node.module) or ""
+    relative = _tf_relative(dotted)
     if relative is None:
         return False
-    if relative.startswith("python") or isinstance(node.names, cst.ImportStar):
+    if not is_public_module(relative) or isinstance(node.names, cst.ImportStar):
         facts.opaque = True
-        return True
+        facts.kept.append((node, dotted))
+        for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+            name = get_full_name_for_node(alias.name) or ""
+            facts.kept_names[alias.asname.name.value if alias.asname else name] = f"{dotted}.{name}"  # type: ignore[union-attr]
+        return False
+    facts.replaced.add(id(node))
     for alias in node.names:
         name = get_full_name_for_node(alias.name) or ""
         local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]

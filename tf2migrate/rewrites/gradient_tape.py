@@ -68,10 +68,24 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     FixSafety.SAFE,
     what="Keeps `tf.gradients` in a helper such as `fwd_gradients(Y, x)` whose forward "
     "computation happens in the caller, and decorates the generated function that calls it "
-    "with `@tf.function`, where `tf.gradients` is valid TF2.",
-    why="A tape inside the helper could not see the computation of `Y` and would return None.",
+    "with `@tf.function`, where `tf.gradients` is valid TF2.  The same when a source of a "
+    "gradient cannot be watched before the computation that reads it: a source bound "
+    "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript.",
+    why="A tape inside the helper could not see the computation of `Y` and would return None; "
+    "a `tape.watch(vn)` after `forward` ran records nothing of what `forward` computed from "
+    "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
+    example="u, vn = forward(x)\ndu = tf.gradients(u, vn)[0]",
+    instead="@tf.function\ndef compute_du(x):\n    u, vn = forward(x)\n    du = tf.gradients(u, vn)[0]\n    return du",
 )
 register(GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION)
+
+
+def kept_message(function: str) -> str:
+    return (
+        f"tf.gradients kept: a tape cannot be shown to see the computation of every source "
+        f"(one is bound with other values, by a user function or by a subscript); {function} runs as a "
+        "tf.function, where tf.gradients is valid TF2"
+    )
 
 
 @dataclass
@@ -91,6 +105,9 @@ class BodyContext:
     commented: set[int] = field(default_factory=set)
     # ``self.x`` graph names written as locals ``x`` in a generated method
     localize: frozenset[str] = frozenset()
+    # set by render_body when a tape could not provably see a source's computation: the
+    # body keeps ``tf.gradients``, which is exact TF1 semantics inside a tf.function
+    keeps_gradients: bool = False
 
 
 @dataclass
@@ -218,14 +235,26 @@ def _computes_own_target(statement: Statement) -> bool:
 
 
 def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> list[str] | None:
-    """Lines of the function body for the statements (normalised), or None if blocked."""
+    """Lines of the function body for the statements (normalised), or None if blocked.
+
+    Each source is watched where that provably precedes every computation that reads it
+    (see ``_watch_points``); when one cannot be, the body keeps ``tf.gradients`` and
+    ``ctx.keeps_gradients`` tells the caller to run it as a ``tf.function``."""
+    for statement in statements:
+        for call in statement.gradient_calls:
+            if not _check_call(call, ctx):
+                return None
+    points = _watch_points(statements, ctx)
+    if points is None:
+        ctx.keeps_gradients = True
+        normalizer = ctx.plan.normalizer(ctx.imports, ctx.localize)
+        return [line for s in statements for line in _statement_code(ctx, s.node, s.node.visit(normalizer)).splitlines()]  # type: ignore[arg-type]
     groups = _groups(statements)
     normalizer = ctx.plan.normalizer(ctx.imports, ctx.localize)
     several = len(groups) > 1
     tapes: list[_Tape] = []
     items: list[list[str]] = []  # code lines per body item
     watch_after: dict[int, list[str]] = {}
-    defined_at: dict[str, int] = {}
     group_of = {i: g for g, members in enumerate(groups) for i in members}
     tape_names = [fresh_name(f"tape_{k + 1}" if several else "tape", ctx.names_in_use) for k in range(len(groups))]
 
@@ -242,26 +271,111 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                 tapes.append(_Tape(tape_name, len(items) + (1 if inside else 0), persistent=calls > 1 or inside))
             tape = tapes[-1]
             for call in statement.gradient_calls:
-                if not _check_call(call, ctx):
-                    return None
-                for source in _sources(_gradient_args(call)[1]):
-                    name = _graph_name(source)
-                    if name is None:
-                        ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
-                        return None
-                    if name in ctx.trainable_variables:
-                        continue
+                for where, name in points[id(call)]:
                     line = f"{tape_name}.watch({local_name(name) if name in ctx.localize else name})"
-                    if name in defined_at:
-                        watch_after.setdefault(defined_at[name], []).append(line)
+                    if where is not None:
+                        if line not in watch_after.setdefault(where, []):
+                            watch_after[where].append(line)
                     elif line not in tape.watch_at_start:
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
             code = _statement_code(ctx, statement.node, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
         items.append(code.splitlines())
-        for name in statement.defines:
-            defined_at[name] = len(items) - 1
     return _render(items, tapes, watch_after, indent)
+
+
+# TF calls that may hand back their argument itself (``tf.cast`` to the same dtype,
+# ``tf.convert_to_tensor`` of a tensor): watching their result could come after the
+# argument was already used.
+_MAY_RETURN_ARGUMENT = frozenset({"convert_to_tensor", "cast", "to_float", "to_double", "to_int32", "to_int64", "to_bfloat16", "saturate_cast"})
+
+_WatchPoint = tuple[int | None, str]  # (body item after which to watch, or None: at the tape's start; name)
+
+
+def _watch_points(statements: list[Statement], ctx: BodyContext) -> dict[int, list[_WatchPoint]] | None:
+    """Where to watch each gradient call's sources, or None if some source cannot be
+    watched before everything that reads it runs.
+
+    A tape records only what runs after a tensor is watched.  A source is watched
+    - not at all: a trainable variable (tapes watch those when they are read);
+    - at the tape's start: a parameter (a placeholder) or a value made outside the body;
+    - right after the statement that computes it, when that statement binds it alone
+      from TF operations: a fresh tensor nothing has read yet;
+    - through its definition, when it is only another name for other sources
+      (``inputs = [x, z]``: watch ``x`` and ``z``, not the list made after the forward pass).
+    A source bound with others (``u, vn = forward(x)``: the helper used ``vn`` before
+    returning it), by a user function, or by a subscript is none of these."""
+    defined_at: dict[str, list[int]] = {}
+    for index, statement in enumerate(statements):
+        for name in statement.defines:
+            defined_at.setdefault(name, []).append(index)
+    points: dict[int, list[_WatchPoint]] = {}
+    for index, statement in enumerate(statements):
+        for call in statement.gradient_calls:
+            found: list[_WatchPoint] = []
+            for source in _sources(_gradient_args(call)[1]):
+                name = _graph_name(source)
+                if name is None:
+                    ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
+                    return None
+                resolved = _resolve_source(name, index, statements, defined_at, ctx, depth=0)
+                if resolved is None:
+                    return None
+                found.extend(resolved)
+            points[id(call)] = found
+    return points
+
+
+def _resolve_source(
+    name: str, before: int, statements: list[Statement], defined_at: dict[str, list[int]], ctx: BodyContext, depth: int
+) -> list[_WatchPoint] | None:
+    earlier = [i for i in defined_at.get(name, []) if i < before]
+    if not earlier:
+        return [] if name in ctx.trainable_variables else [(None, name)]
+    index = earlier[-1]
+    value = _sole_value(statements[index], name)
+    if value is None or depth > 20:
+        return None
+    if isinstance(value, (cst.List, cst.Tuple)):
+        elements: list[cst.BaseExpression] = [e.value for e in value.elements if not isinstance(e, cst.StarredElement)]
+        if len(elements) != len(value.elements):
+            return None
+    elif _graph_name(value) is not None:
+        elements = [value]
+    else:
+        return [(index, name)] if _fresh_tensor(value, ctx) else None
+    out: list[_WatchPoint] = []
+    for element in elements:
+        alias = _graph_name(element)
+        resolved = _resolve_source(alias, index, statements, defined_at, ctx, depth + 1) if alias is not None else None
+        if resolved is None:
+            return None
+        out.extend(resolved)
+    return out
+
+
+def _sole_value(statement: Statement, name: str) -> cst.BaseExpression | None:
+    """The expression a simple ``name = value`` statement binds, if it binds nothing else."""
+    node = statement.node
+    if statement.defines != (name,) or not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    small = node.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and _graph_name(small.targets[0].target) == name:
+        return small.value
+    if isinstance(small, cst.AnnAssign) and small.value is not None and _graph_name(small.target) == name:
+        return small.value
+    return None
+
+
+def _fresh_tensor(value: cst.BaseExpression, ctx: BodyContext) -> bool:
+    """Is the value a tensor that the expression itself creates: TF operations on
+    operands (never a user function, which may hand back a tensor it already used)?"""
+    if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
+        return True
+    if isinstance(value, cst.Call):
+        canonical = ctx.imports.call_name(value)
+        return canonical is not None and canonical.rsplit(".", 1)[-1] not in _MAY_RETURN_ARGUMENT
+    return False
 
 
 def _render(items, tapes: list[_Tape], watch_after, indent: str) -> list[str]:

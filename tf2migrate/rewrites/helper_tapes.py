@@ -72,7 +72,7 @@ def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, na
     )
     indent = module.default_indent
     lines = gradient_tape.render_body(statements, ctx, indent)
-    if lines is None:
+    if lines is None or ctx.keeps_gradients:
         return False
     doc = [line for s in docstring for line in module.code_for_node(s).splitlines()]
     text = "def helper():\n" + "".join(f"{indent}{line}\n" if line else "\n" for line in doc + lines)

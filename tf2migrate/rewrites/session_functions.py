@@ -511,6 +511,13 @@ class SessionFunctions:
                 body = self._train_step_body(generated, body, ctx, indent)
         if body is None:
             return
+        if ctx.keeps_gradients:
+            # a tape could not provably see a source's computation: tf.gradients, exact
+            # TF1 semantics, inside a tf.function
+            generated.needs_tf_function = True
+            for s in generated.body:
+                for call in s.gradient_calls:
+                    self.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
         if generated.scipy is not None:
             body = self._scipy_body(generated, body, indent)
         signature, casts, specs = self._parameters(generated)

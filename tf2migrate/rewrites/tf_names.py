@@ -60,10 +60,12 @@ API_RENAMED = Rule(
 REMOVED_MODULE = Rule(
     "TFM403",
     "removed-module",
-    "tf.contrib / tf.estimator are not part of TensorFlow 2 (estimator since 2.16).",
+    "tf.contrib, tf.estimator and tensorflow.examples are not part of TensorFlow 2 (estimator since 2.16).",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports each use of `tf.contrib.*` and `tf.estimator.*` with the known replacement.",
+    what="Reports each use of `tf.contrib.*` and `tf.estimator.*` with the known replacement, "
+    "and each import of a module TF2 does not ship (`import tensorflow.contrib.slim as slim`, "
+    "`from tensorflow.examples.tutorials.mnist import input_data`), which is kept as written.",
     why="These modules do not exist in current TensorFlow, not even under tf.compat.v1; the "
     "code cannot run until they are replaced.",
     instead="tf.contrib.layers → tf.keras.layers; tf.contrib.opt → tf.keras.optimizers or "
@@ -89,7 +91,23 @@ REMOVED_SUCCESSORS = {
     "contrib.framework": "tf.keras / tf.nest",
     "contrib.eager": "TF2 eager execution (no import needed)",
     "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
+    "examples": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
 }
+# Modules outside the public API that TF2's package does not ship at all.
+_ABSENT_MODULES = ("contrib", "examples")
+
+
+def kept_import_findings(imports) -> list[tuple[cst.CSTNode, str, str]]:
+    """Imports of TF modules TF2 lacks are kept as written (so their names stay bound)
+    and reported: the file cannot run until they are replaced."""
+    out = []
+    for node, dotted in imports.kept:
+        relative = dotted.partition(".")[2]
+        if relative.split(".")[0] in _ABSENT_MODULES:
+            successor = removed_successor(relative) or "none known"
+            message = f"`{dotted}` is not part of TensorFlow 2; import kept as written (replacement: {successor})"
+            out.append((node, REMOVED_MODULE.code, message))
+    return out
 
 # tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
 # samples at half-pixel centres): they stay on tf.compat.v1.
