@@ -32,7 +32,7 @@ from tf2migrate.analysis.names import (
     self_attribute,
     target_names,
 )
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
 from tf2migrate.diagnostics import Rule
 
@@ -863,6 +863,15 @@ class GraphAnalyzer:
         statement.deps = frozenset(graph_deps)
         if has_run:
             return statement  # runtime code; run sites are rewritten in place
+        for call in calls:
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ITERATOR_METHODS:
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"a TF1 tf.data iterator (`{call.func.attr.value}`) feeds the graph; it is not converted "
+                    "(in TF2, iterate the dataset: `for batch in dataset:`)",
+                )
+                return statement
         for call, name in tf_calls:
             if name in PLACEHOLDER_CALLS:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` must be assigned to a name at the top level of its scope")

@@ -17,6 +17,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 TF_ROOT = "tensorflow"
+# TF1 Dataset methods that TF2 datasets lack; tf.compat.v1.data has them as functions.
+ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 V1_PREFIX = "compat.v1"
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import GraphFacts
+from tf2migrate.analysis.graph import GraphFacts, Kind, calls_in, lookup_graph_name
+from tf2migrate.analysis.names import self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 
@@ -29,15 +30,52 @@ GRAPH_KEPT_ON_TF1 = Rule(
 register(GRAPH_KEPT_ON_TF1)
 
 SWITCH = "tf.compat.v1.disable_eager_execution()\n"
+# TF1 variables were reference variables: feeding one replaces its value for that run.
+# TF2's resource variables ignore such a feed, and ``tf.Variable`` makes them whatever the
+# switch says; ``tf.compat.v1.Variable`` follows it.
+REF_VARIABLES = "tf.compat.v1.disable_resource_variables()\n"
 
 
 def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    if facts.v1_switches:
-        return  # the file already switches TF2 behaviour off; its call is kept (renamed)
+    ref_variables = _feeds_other_than_placeholders(facts)
+    calls = calls_in(module, enter_defs=True) if ref_variables else []
+    for call in calls:
+        if facts.imports.call_name(call) == "Variable":
+            plan.call_replacements[id(call)] = _compat_variable
+    switches = [] if facts.v1_switches else [SWITCH]
+    if ref_variables and not any(facts.imports.call_name(c) in ("disable_resource_variables", "disable_v2_behavior") for c in calls):
+        switches.append(REF_VARIABLES)
+    if not switches:
+        return  # the file already switches TF2 behaviour off; its calls are kept (renamed)
     anchor = end_of_import_block(module, facts.imports.statements[0])
-    switch = cst.parse_statement(SWITCH, config=module.config_for_parsing)
-    plan.add_after(anchor, [switch])
-    plan.note(anchor, GRAPH_KEPT_ON_TF1.code, "graph kept on TF1 semantics; tf.compat.v1.disable_eager_execution() added")
+    plan.add_after(anchor, [cst.parse_statement(line, config=module.config_for_parsing) for line in switches])
+    added = " and ".join(line.strip() for line in switches)
+    plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
+
+
+def _compat_variable(updated: cst.Call) -> cst.Call:
+    return updated.with_changes(func=cst.parse_expression("tf.compat.v1.Variable"))
+
+
+def _feeds_other_than_placeholders(facts: GraphFacts) -> bool:
+    """Does some ``feed_dict`` key name something that may not be a placeholder (a
+    variable, a tensor, an expression)?  Then the kept program needs TF1's variables."""
+    for scope in facts.scopes:
+        for site in scope.run_sites:
+            feeds = [site.feed] if isinstance(site.feed, cst.Dict) else []
+            feeds += [f.dict_node for f in facts.feed_dicts.values() if site.feed is not None and _names(site.feed, f.name)]
+            for feed in feeds:
+                for element in feed.elements:
+                    key = element.key if isinstance(element, cst.DictElement) else None
+                    name = key.value if isinstance(key, cst.Name) else self_attribute(key) if key is not None else None
+                    found = lookup_graph_name(scope, name, site.order) if name is not None else None
+                    if found is None or found[1].kind is not Kind.PLACEHOLDER:
+                        return True
+    return False
+
+
+def _names(expr: cst.BaseExpression, name: str) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == name
 
 
 def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst.BaseStatement:

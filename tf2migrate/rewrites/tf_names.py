@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
     KEYWORD_RENAMES,
@@ -276,6 +276,15 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         local = self.absl_names.get("app", "app")
         return updated.with_changes(func=_expression(f"{local}.run", updated.func), args=args)
 
+    def _iterator_function(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """``dataset.make_one_shot_iterator()``: TF2 datasets have no such method; the TF1
+        function form takes the dataset."""
+        method = updated.func.attr.value  # type: ignore[attr-defined]
+        self.log.note(original, COMPAT_FALLBACK.code, f"Dataset.{method}() → tf.compat.v1.data.{method}(dataset) (TF2 datasets lack the method)")
+        dataset = cst.Arg(updated.func.value)  # type: ignore[attr-defined]
+        args = [dataset.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))] if updated.args else [dataset]
+        return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if _is_dimension_value(original_node):
             # TF1 shapes hold Dimension objects; TF2's hold ints (or None) already
@@ -328,6 +337,8 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         path = self.tf.canonical(original_node.func)
         if path == "app.run":
             return self._app_run(original_node, updated_node)
+        if path is None and self.root_is_tf1 and _is_iterator_method(original_node):
+            return self._iterator_function(original_node, updated_node)
         if path is None or id(original_node.func) not in self._calls_handled:
             return updated_node
         target = tf2_target(path)
@@ -348,6 +359,10 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         if changes:
             self.log.note(original_node, API_RENAMED.code, f"tf.{path}: " + "; ".join(changes))
         return call
+
+
+def _is_iterator_method(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in ITERATOR_METHODS
 
 
 def _arg_value(call: cst.Call, keyword: str, position: int) -> cst.Arg | None:
