@@ -65,20 +65,30 @@ class Trap:
     fix: cst.BaseExpression | None = None
 
 
+@dataclass(frozen=True)
+class _Taint:
+    call: cst.Call  # the NumPy-returning call a value flows from
+    why: str
+    upstream: frozenset[str]  # the names that call computes from (and what those came from)
+
+
 @dataclass
 class _Scope:
     # name -> the NumPy-returning call its value flows from
-    tainted: dict[str, tuple[cst.Call, str]] = field(default_factory=dict)
+    tainted: dict[str, _Taint] = field(default_factory=dict)
+    # name -> the names its value was computed from, transitively (data flow of the scope)
+    ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
     tapes: set[str] = field(default_factory=set)
     in_tape: int = 0
 
 
 class _TrapFinder(cst.CSTVisitor):
     def __init__(
-        self, imports: TfImports, numpy_functions: dict[str, str], keras_models: set[str], defined: set[str]
+        self, imports: TfImports, numpy_functions: dict[str, str], keras_models: set[str], defined: set[str], imported: set[str]
     ) -> None:
         self.tf = imports
         self.defined = defined  # functions and methods of this file (a user ``predict`` is not Keras')
+        self.not_data = defined | imported  # names of functions and modules: code, not values
         self.numpy_functions = numpy_functions  # function/method name -> why it returns NumPy
         self.keras_models = keras_models
         self.scopes = [_Scope()]
@@ -109,19 +119,30 @@ class _TrapFinder(cst.CSTVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         source = self._numpy_source(node.value)
+        ancestors = self._ancestors(node.value)
         for target in node.targets:
             for name in target_names(target.target):
+                self.scope.ancestors[name] = ancestors
                 if source is not None:
                     self.scope.tainted[name] = source
                 else:
                     self.scope.tainted.pop(name, None)
 
-    def _numpy_source(self, expr: cst.BaseExpression) -> tuple[cst.Call, str] | None:
+    def _ancestors(self, expr: cst.CSTNode) -> frozenset[str]:
+        """The names an expression's value is computed from, and theirs, transitively."""
+        out: set[str] = set()
+        for name in read_and_bound(expr)[0]:
+            if name not in self.not_data:
+                out.add(name)
+                out |= self.scope.ancestors.get(name, frozenset())
+        return frozenset(out)
+
+    def _numpy_source(self, expr: cst.BaseExpression) -> _Taint | None:
         """The NumPy-returning call an expression's value flows from, if any."""
         for call in calls_in(expr, enter_defs=True):
             found = self._numpy_call(call)  # type: ignore[arg-type]
             if found is not None:
-                return call, found  # type: ignore[return-value]
+                return _Taint(call, found, self._ancestors(call))  # type: ignore[arg-type]
         reads, _ = read_and_bound(expr)
         for name in reads:
             if name in self.scope.tainted:
@@ -148,24 +169,31 @@ class _TrapFinder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.scope.in_tape:
             self.calls_in_tapes.add(id(node))
-        target = self._gradient_target(node)
+        target, sources = self._gradient_target(node)
         if target is None:
             return
         source = self._numpy_source(target)
         if source is None:
             return
-        call, why = source
+        # The path is cut only if what the gradient is taken with respect to reaches the
+        # target through the NumPy call (``tf.Variable(np.array(...))`` is a fine source).
+        if sources is not None and not (self._ancestors(sources) | _names(sources)) & source.upstream:
+            return
+        call, why = source.call, source.why
         fix = None
         if id(call) in self.calls_in_tapes and isinstance(call.func, cst.Attribute) and call.func.attr.value == "predict":
             owner = call.func.value
-            if isinstance(owner, cst.Name) and owner.value in self.keras_models and len(call.args) >= 1:
+            # calling the model connects the target only to what it is called on
+            differentiable = sources is None or bool(_names(call.args[0].value) & _names(sources)) if call.args else False
+            if isinstance(owner, cst.Name) and owner.value in self.keras_models and differentiable:
                 fix = cst.parse_expression(f"{owner.value}({_code(call.args[0].value)}, training=False)")
         self.traps.append(Trap(node, call, why, fix))
 
-    def _gradient_target(self, call: cst.Call) -> cst.BaseExpression | None:
+    def _gradient_target(self, call: cst.Call) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
+        """The target of a gradient call and what it is taken with respect to."""
         name = self.tf.call_name(call)
         if name is not None and name.split(".")[-1] == "gradients":
-            return _first(call, "ys", 0)
+            return _first(call, "ys", 0), _first(call, "xs", 1)
         func = call.func
         if (
             isinstance(func, cst.Attribute)
@@ -173,10 +201,14 @@ class _TrapFinder(cst.CSTVisitor):
             and isinstance(func.value, cst.Name)
             and func.value.value in self.scope.tapes
         ):
-            return _first(call, "target", 0)
+            return _first(call, "target", 0), _first(call, "sources", 1)
         if isinstance(func, cst.Attribute) and func.attr.value == "gradients" and _code(func.value) in ("K", "keras.backend", "backend"):
-            return _first(call, "loss", 0)
-        return None
+            return _first(call, "loss", 0), _first(call, "variables", 1)
+        return None, None
+
+
+def _names(expr: cst.CSTNode) -> frozenset[str]:
+    return frozenset(read_and_bound(expr)[0])
 
 
 def _first(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
@@ -202,6 +234,15 @@ class TrapFacts(cst.CSTVisitor):
         self.done: list[tuple[cst.FunctionDef, list[cst.Assign], list[cst.Return]]] = []
         self.call_assigns: list[cst.Assign] = []
         self.defined: set[str] = set()
+        self.imported: set[str] = set()  # names imports bind (modules, functions)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            self.imported.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if not isinstance(node.names, cst.ImportStar):
+            self.imported.update(a.evaluated_alias or a.evaluated_name for a in node.names)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append((node, [], []))
@@ -271,6 +312,6 @@ def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list
         for target in assign.targets
         for name in target_names(target.target)
     }
-    finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined)
+    finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined, facts.imported)
     module.visit(finder)
     return finder.traps
