@@ -840,6 +840,7 @@ class GraphAnalyzer:
         graph_deps: set[int] = set()
         reads_graph_tensor = False
         reads_variable = False
+        tensors_read: list[Statement] = []
         for name in dict.fromkeys(reads):
             target = scope.graph_statement(name, statement.order)
             if target is None:
@@ -847,6 +848,7 @@ class GraphAnalyzer:
             graph_deps.add(target.order)
             if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR, Kind.GRADS):
                 reads_graph_tensor = True
+                tensors_read.append(target)
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True
         for call in calls:
@@ -880,6 +882,8 @@ class GraphAnalyzer:
         if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
             creates_variables = False  # the layers are created once, outside the computation
             statement.layer_calls = layer_calls
+        if creates_variables and reads_graph_tensor and self._initial_values(scope, tensors_read, node, calls):
+            reads_graph_tensor = False  # ``W = tf.Variable(W_init)``: W_init is computed once, where it stands
         if creates_variables:
             if reads_graph_tensor:
                 message = (
@@ -936,6 +940,31 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
         statement.value_kind = self._value_kind(node)
         return statement
+
+    def _initial_values(self, scope: Scope, tensors: list[Statement], node: cst.BaseStatement, calls: list[cst.Call]) -> bool:
+        """A variable made from named tensors that no placeholder feeds (``W_init =
+        tf.random_uniform(...)``; ``W = tf.Variable(W_init)``): TF1 computed them once, to
+        initialize; they become values computed once where they stand, like the inline
+        form ``tf.Variable(tf.random_uniform(...))``.  Not when the statement also calls
+        tf.layers or other code that builds ops from them per call."""
+        if not isinstance(node, cst.SimpleStatementLine) or any(self._helper_for(c) is not None for c in calls):
+            return False
+        closure: list[Statement] = []
+        stack = list(tensors)
+        while stack:
+            current = stack.pop()
+            if current in closure:
+                continue
+            if current.kind is not Kind.TENSOR or current.compound or current.gradient_calls or current.schedule_calls:
+                return False
+            closure.append(current)
+            for order in current.deps:
+                dep = scope.statements[order]
+                if dep.kind is not Kind.VARIABLE:
+                    stack.append(dep)
+        for current in closure:
+            current.kind = Kind.PYTHON  # stays where it is and runs once, eagerly
+        return True
 
     def _movable(self, node: cst.BaseStatement, calls: list[cst.Call], scope: Scope, order: int) -> bool:
         """Graph-building code moves into functions that run on every call; refuse what

@@ -179,6 +179,11 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
             facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first")
             continue
         reads, _ = read_and_bound(value)
+        constant = _constant_tensor(module, facts, scope, statement, value)
+        if constant is not None:
+            # Keras takes hyperparameters as Python numbers
+            parts.append(f"{renames.get(name, name)}=float({module.code_for_node(constant.visit(normalizer))})")
+            continue
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
             rate = _scheduled_rate(module, plan, scope, statement, value) if name == "learning_rate" else None
             if rate is None:
@@ -195,6 +200,25 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         keras_class = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
         return f"{keras_class}({', '.join(parts)})"
     return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
+
+
+def _constant_tensor(module, facts: GraphFacts, scope: Scope, statement: Statement, value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The expression of a hyperparameter named but computed from constants only
+    (``lr = tf.constant(0.05)``): the same value whenever TF1 evaluated it, so the
+    optimizer can take it once, where it is created."""
+    if not isinstance(value, cst.Name):
+        return None
+    found = scope.graph_statement(value.value, statement.order)
+    if found is None or found.kind is not Kind.TENSOR or found.deps or found.compound or not isinstance(found.node, cst.SimpleStatementLine):
+        return None
+    small = found.node.body[0]
+    if len(found.node.body) != 1 or not isinstance(small, cst.Assign) or len(small.targets) != 1 or found.defines != (value.value,):
+        return None
+    for call in calls_in(small.value):
+        path = facts.imports.call_name(call)
+        if path is None or "random" in path or path.endswith(("placeholder", "Variable", "get_variable")):
+            return None  # a user function, or a value that changes between evaluations
+    return small.value
 
 
 def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, value: cst.BaseExpression) -> str | None:
