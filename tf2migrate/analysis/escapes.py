@@ -35,6 +35,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         self.skip = skip
         self.graph_defs = graph_defs
         self.local_names: list[set[str]] = []
+        self.functions: list[str] = []  # the enclosing defs, innermost last
         self.op_depth = 0  # inside the arguments of a TF op call
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -54,12 +55,14 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         if id(node) in self.graph_defs:
             return False
         self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)})
+        self.functions.append(node.name.value)
         self.not_references.add(id(node.name))
         return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         if id(original_node) not in self.graph_defs:
             self.local_names.pop()
+            self.functions.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         self.local_names.append({p.name.value for p in _params(node)})
@@ -121,6 +124,17 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                         if name in target.loop_targets
                         else f"a {target.kind.value}" if target.kind is not Kind.TENSOR else "defined by graph-building code"
                     )
+                    helper = self.functions[-1] if self.functions else None
+                    if self.op_depth and helper in self.facts.helpers and self.scope.parent is None:
+                        # a graph-building helper called by graph code: it ran once per call
+                        # site in TF1 too, but it reads the name from the module
+                        self.facts.block(
+                            node,
+                            blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                            f"`{helper}` reads `{name}` ({what}) from the module; once the graph code moves into "
+                            f"functions, `{name}` exists only inside them: pass it to `{helper}` as an argument",
+                        )
+                        return
                     if self.op_depth and self.local_names:
                         # new ops from the graph's tensors inside a function called later: TF1
                         # grew the graph on every call (the ResourceExhaustedError pattern)

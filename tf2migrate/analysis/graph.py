@@ -891,6 +891,12 @@ class GraphAnalyzer:
                     if not isinstance(node, cst.SimpleStatementLine)
                     else "this statement creates variables from placeholder-dependent tensors"
                 )
+                if layer_calls and m.findall(node, m.Lambda() | m.ListComp() | m.GeneratorExp() | m.DictComp() | m.SetComp()):
+                    message = (
+                        "a tf.layers call with a lambda or comprehension in its arguments is not converted (a "
+                        "regularizer's losses go to TF1 collections that Keras layers do not fill; a comprehension "
+                        "would create a layer per element)"
+                    )
                 self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, message)
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)

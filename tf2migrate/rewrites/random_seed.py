@@ -1,0 +1,47 @@
+"""``tf.set_random_seed(s)`` → ``tf.random.set_seed(s)`` in code that becomes eager.
+
+Every physics-informed-network script seeds TensorFlow.  In a file whose graph becomes
+eager TF2, the TF1 graph-level seed has nothing to act on, and TF2's ``tf.random.set_seed``
+is what makes its random ops repeatable.  The random streams differ from TF1's whatever
+the migration does (TF2 derives op seeds differently), so the finding says so; initial
+values are not part of the equivalence tf2migrate checks.  In a file kept on TF1 the call
+stays ``tf.compat.v1.set_random_seed``, which seeds that graph as before.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis.graph import calls_in
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.plan import Plan
+
+RANDOM_SEED = Rule(
+    "TFM405",
+    "random-seed",
+    "tf.set_random_seed → tf.random.set_seed in code that became eager.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Rewrites `tf.set_random_seed(s)` (and `tf.random.set_random_seed`) to "
+    "`tf.random.set_seed(s)` in files whose graph was converted to eager TF2.",
+    why="The TF1 graph-level seed belongs to a graph that no longer exists; `tf.random.set_seed` "
+    "seeds TF2's random ops. The numbers drawn differ from TF1's (TF2 derives op seeds "
+    "differently), as with any migration: runs stay repeatable, not identical to TF1's.",
+    example="tf.set_random_seed(1234)",
+    instead="tf.random.set_seed(1234)",
+)
+register(RANDOM_SEED)
+
+_SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
+
+
+def plan_random_seed(module: cst.Module, imports: TfImports, plan: Plan) -> None:
+    for call in calls_in(module, enter_defs=True):
+        if imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
+            plan.call_replacements[id(call)] = _set_seed
+            plan.note(call, RANDOM_SEED.code, "tf.set_random_seed → tf.random.set_seed (TF2's random streams differ from TF1's)")
+
+
+def _set_seed(updated: cst.Call) -> cst.Call:
+    return updated.with_changes(func=cst.parse_expression("tf.random.set_seed"), args=[updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
