@@ -31,6 +31,7 @@ from tf2migrate.diagnostics import (
     Severity,
     rule,
 )
+from tf2migrate.output_check import output_problem
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
@@ -166,12 +167,15 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
     try:
         with warnings.catch_warnings():  # the user's own oddities are not ours to report
             warnings.simplefilter("ignore")
-            ast.parse(new_source)  # CPython's parser: the output must be valid Python
+            new_tree = ast.parse(new_source)  # CPython's parser: the output must be valid Python
     except SyntaxError as error:
         return MigrationResult(
             source,
             [Diagnostic(INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.msg}); file left unchanged", path, 1, 1, Severity.ERROR)],
         )
+    problem = output_problem(tree, new_tree, imports)
+    if problem is not None:
+        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, f"{problem}; file left unchanged", path, 1, 1, Severity.ERROR)])
     made = [(f.node, f.code, f.message) for f in plan.findings] + plan.renames.findings
     return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
 

@@ -1,0 +1,107 @@
+"""The last gate before migrated code leaves tf2migrate: it must not break what ran.
+
+A rewrite that forgets a binding (an import it deleted, a name that moved into a
+generated function) or names a TensorFlow symbol TF2 does not have would produce a file
+that fails at run time, or worse, only on the branch a test never took.  Two checks catch
+that whole class, whichever rewrite caused it:
+
+- **names**: pyflakes' undefined names in the output that were not already undefined in
+  the input;
+- **TF paths**: every ``tf.a.b`` the output names must exist in TF2's namespace (or
+  ``tf.compat.v1``'s), unless the input already named it (``tf.contrib`` is reported
+  elsewhere, not invented here).
+
+A failed check is an internal error (TFM002): the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+from pyflakes import checker, messages
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY, V2_ONLY
+
+# Namespaces the symbol table does not list (other distributions, version switches):
+# paths below them are not checked.
+_UNCHECKED = frozenset({"keras", "estimator", "test", "compat", "flags", "app", "logging", "__version__", "version", "__path__"})
+
+
+def output_problem(original_tree: ast.Module, new_tree: ast.Module, imports: TfImports) -> str | None:
+    """Why the migrated module must not be written, or None."""
+    undefined = _undefined_names(new_tree) - _undefined_names(original_tree)
+    if undefined:
+        names = ", ".join(f"`{n}`" for n in sorted(undefined))
+        return f"the rewrite would leave {names} undefined"
+    before = {_key(p) for p in _tf_paths(original_tree, imports.canonical_dotted)}
+    unknown = {p for p in _tf_paths(new_tree, _tf_root) if not _exists(p) and _key(p) not in before}
+    if unknown:
+        paths = ", ".join(f"`tf.{p}`" for p in sorted(unknown))
+        return f"the rewrite would name {paths}, which TensorFlow 2 does not have"
+    return None
+
+
+def _undefined_names(tree: ast.Module) -> set[str]:
+    found = checker.Checker(tree, filename="<migrated>")
+    return {m.message_args[0] for m in found.messages if isinstance(m, messages.UndefinedName)}
+
+
+def _tf_root(dotted: str) -> str | None:
+    head, _, rest = dotted.partition(".")
+    return rest if head == "tf" else None
+
+
+def _tf_paths(tree: ast.Module, canonical) -> set[str]:
+    """The TF paths the module names, relative to the root (outermost attribute chains)."""
+    out: set[str] = set()
+    inner: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in inner:
+            continue
+        parts = []
+        current: ast.expr = node
+        while isinstance(current, ast.Attribute):
+            inner.add(id(current.value))
+            parts.append(current.attr)
+            current = current.value
+        if isinstance(current, ast.Name):
+            path = canonical(".".join([current.id, *reversed(parts)]))
+            if path:
+                out.add(path)
+    return out
+
+
+def _key(path: str) -> str:
+    """``compat.v1.x`` and ``x`` name the same TF1 symbol."""
+    return path[len("compat.v1.") :] if path.startswith("compat.v1.") else path
+
+
+def _exists(path: str) -> bool:
+    parts = path.split(".")
+    if parts[:2] == ["compat", "v1"]:
+        parts, leaves, namespaces = parts[2:], _v1_leaves(), _namespaces(_v1_leaves())
+        if not parts or parts[0] in _UNCHECKED:
+            return True
+    else:
+        leaves, namespaces = _v2_leaves(), _namespaces(_v2_leaves())
+        if parts[0] in _UNCHECKED:
+            return True
+    # a symbol, then attributes of its object (``tf.float32.as_numpy_dtype``), or a namespace
+    return any(".".join(parts[:i]) in leaves for i in range(1, len(parts) + 1)) or ".".join(parts) in namespaces
+
+
+@functools.cache
+def _v1_leaves() -> frozenset[str]:
+    return frozenset(SAME_IN_TF2 | DIFFERENT_IN_TF2.keys() | V1_ONLY)
+
+
+@functools.cache
+def _v2_leaves() -> frozenset[str]:
+    return frozenset(SAME_IN_TF2 | DIFFERENT_IN_TF2.keys() | V2_ONLY)
+
+
+@functools.cache
+def _namespaces(leaves: frozenset[str]) -> frozenset[str]:
+    return frozenset(path.rsplit(".", i)[0] for path in leaves for i in range(1, path.count(".") + 1))
