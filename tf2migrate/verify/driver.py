@@ -45,8 +45,7 @@ class DriverContext:
         stubbed too; a parent that imports gets the stub as its attribute.
         """
         module = types.ModuleType(name, "a stand-in made by a tf2migrate verify driver")
-        module.__dict__.update(attributes)
-        module.__getattr__ = _ignore  # type: ignore[attr-defined]
+        module.__dict__.update(attributes, __getattr__=_ignore)
         parent_name, _, child = name.rpartition(".")
         if parent_name:
             try:

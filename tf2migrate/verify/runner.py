@@ -200,8 +200,10 @@ def _report(before: Path, after: Path, driver: Path | None, tf1: ScriptResult, t
     report.rows = compare_values(tf1.values, tf2.values)
     report.messages += tf2.messages
     if not report.rows:
-        source = "the TF1 script bound no numeric value to a global" if driver is None else "drive() returned no numeric value on TF1"
-        report.messages.append(f"{source}: nothing to compare")
+        if driver is None:
+            report.messages.append("the TF1 script bound no numeric value to a global: nothing to compare")
+        else:
+            report.messages.append("drive() returned no numeric value on TF1: nothing to compare")
         return report
     failed = tf2.messages or not all(row.ok for row in report.rows)
     report.verdict = "different" if failed else "equal"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+from typing import Any
 
 from tf2migrate.verify import tf1_contrib
 from tf2migrate.verify.creators import hook_default_creators
@@ -90,7 +91,7 @@ class _Recorder:
 
     def __init__(self, uninitialized: type[Exception]):
         self.variables: list = []
-        self._values: dict[int, object] = {}  # index in variables -> numpy value
+        self._values: dict[int, Any] = {}  # index in variables -> numpy value
         self._uninitialized = uninitialized
 
     def record(self, session, run) -> None:

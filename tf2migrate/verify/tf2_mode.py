@@ -92,7 +92,7 @@ class _Injector:
     def __init__(self, tf, recorded: list):
         self._tf = tf
         self._recorded = recorded
-        self._by_shape: dict[tuple, deque] = defaultdict(deque)
+        self._by_shape: dict[tuple | None, deque] = defaultdict(deque)
         for entry in recorded:
             self._by_shape[tuple(entry[1])].append(entry)
         self._created: list[str] = []  # names of the trainable variables created
@@ -121,18 +121,24 @@ class _Injector:
         with self._tf.init_scope():
             initial = kwargs["initial_value"]
             initial = self._tf.convert_to_tensor(initial() if callable(initial) else initial, dtype=kwargs.get("dtype"))
-            shape = tuple(initial.shape)
+            shape = None if initial.shape.rank is None else tuple(initial.shape.as_list())  # not Dimensions (v1 shapes)
             matches = self._by_shape.get(shape)
             if not matches:
                 return initial, (
                     f"has shape {shape}, but no TF1 trainable variable of that shape is left "
-                    "to match: its initial value was not injected"
+                    f"to match ({self._unmatched()}): its initial value was not injected"
                 )
             _, _, value = matches.popleft()
             if value is None:
                 return initial, None
             dtype = initial.dtype.base_dtype
             return self._tf.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype), None
+    def _unmatched(self, limit: int = 4) -> str:
+        left = [f"{name!r} {shape}" for queue in self._by_shape.values() for name, shape, _ in queue]
+        if not left:
+            return "TF1 has none left"
+        return "TF1 has left " + ", ".join(left[:limit]) + (f" and {len(left) - limit} more" if len(left) > limit else "")
+
     def _trainable(self, kwargs) -> bool:
         """Whether the variable will be trainable: unset means "unless ON_READ"."""
         trainable = kwargs.get("trainable")

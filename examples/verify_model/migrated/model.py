@@ -45,7 +45,7 @@ class Model:
         return np.array(losses)
 
     def predict(self, X_star):
-        return [value.numpy() for value in self.compute_u_and_u_x(X_star)]
+        return [value if value is None else value.numpy() for value in self.compute_u_and_u_x(X_star)]
 
 
 if __name__ == "__main__":

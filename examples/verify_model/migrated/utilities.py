@@ -1,15 +1,15 @@
-"""Graph-building helpers of the model (TensorFlow 2)."""
+"""Graph-building helpers of the model: variables, the network."""
 
 import numpy as np
 import tensorflow as tf
 
-#: Scale of the Xavier initialization.
-GAIN = 1.0
+#: The input domain, mapped to [-1, 1] before the first layer.
+LOWER, UPPER = -1.0, 1.0
 
 
 def xavier_init(size):
     in_dim, out_dim = size
-    stddev = GAIN * np.sqrt(2.0 / (in_dim + out_dim))
+    stddev = np.sqrt(2.0 / (in_dim + out_dim))
     return tf.Variable(tf.random.truncated_normal([in_dim, out_dim], stddev=stddev), dtype=tf.float32)
 
 
@@ -22,7 +22,7 @@ def initialize_nn(layers):
 
 
 def neural_net(X, weights, biases):
-    H = X
+    H = 2.0 * (X - LOWER) / (UPPER - LOWER) - 1.0
     for W, b in zip(weights[:-1], biases[:-1]):
         H = tf.tanh(tf.add(tf.matmul(H, W), b))
     return tf.add(tf.matmul(H, weights[-1]), biases[-1])
