@@ -86,35 +86,43 @@ class _Recorder:
 
     Fetching the variables themselves creates no op, so this also works on a
     finalized graph (MonitoredSession). ``run`` is the unpatched method, so
-    recording does not recurse.
+    recording does not recurse. A failed fetch costs about a millisecond: a
+    variable still uninitialized after ``GIVE_UP`` runs of its graph is taken
+    for one that is never initialized, and no longer tried.
     """
+
+    GIVE_UP = 100
 
     def __init__(self, uninitialized: type[Exception]):
         self.variables: list = []
         self._values: dict[int, Any] = {}  # index in variables -> numpy value
+        self._misses: dict[int, int] = {}  # index in variables -> failed fetches
         self._uninitialized = uninitialized
 
     def record(self, session, run) -> None:
         pending = [
             index
             for index, variable in enumerate(self.variables)
-            if index not in self._values and variable.graph is session.graph
+            if index not in self._values
+            and self._misses.get(index, 0) < self.GIVE_UP
+            and variable.graph is session.graph
         ]
         if not pending:
             return
         try:
             values = run(session, [self.variables[index] for index in pending])
         except self._uninitialized:
-            # Some are not initialized yet: fetch one by one (only while some are).
-            values = [self._fetch(session, run, self.variables[index]) for index in pending]
+            # Some are not initialized yet: fetch one by one.
+            values = [self._fetch(session, run, index) for index in pending]
         for index, value in zip(pending, values):
             if value is not None:
                 self._values[index] = value
 
-    def _fetch(self, session, run, variable):
+    def _fetch(self, session, run, index: int):
         try:
-            return run(session, variable)
+            return run(session, self.variables[index])
         except self._uninitialized:
+            self._misses[index] = self._misses.get(index, 0) + 1
             return None
 
     def initial_values(self) -> list:
