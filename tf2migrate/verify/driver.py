@@ -58,15 +58,18 @@ class DriverContext:
 
     def cap_scipy(self, maxiter: int) -> None:
         """Cap ``scipy.optimize.minimize`` at ``maxiter`` iterations (and function
-        evaluations): full L-BFGS-B runs take minutes, and a few iterations compare
-        the same code paths. Both sides are capped alike."""
+        evaluations for L-BFGS-B and TNC): full L-BFGS-B runs take minutes, and a few
+        iterations compare the same code paths. Both sides are capped alike; set up
+        before the program is imported, so ``from scipy.optimize import minimize``
+        gets the capped one too."""
         import scipy.optimize
 
         minimize = scipy.optimize.minimize
 
         def capped(*args, **kwargs):
             options = dict(kwargs.get("options") or {})
-            for key in ("maxiter", "maxfun"):
+            counts_calls = str(kwargs.get("method", "")).upper() in ("L-BFGS-B", "TNC")
+            for key in ("maxiter", "maxfun") if counts_calls else ("maxiter",):
                 options[key] = min(options.get(key, maxiter), maxiter)
             kwargs["options"] = options
             return minimize(*args, **kwargs)
