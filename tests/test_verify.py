@@ -179,6 +179,44 @@ SCRIPTS = {
             sess.run(tf.compat.v1.global_variables_initializer())
             out = sess.run(y, {x: np.ones((5, 3), np.float32)})
     """,
+    # Initial values of variables in several graphs and sessions, initialized at
+    # different times; one never initialized. TF2 creates them in another order.
+    "tf1_graphs.py": """
+        import tensorflow as tf
+
+        def initial(make):
+            with tf.Graph().as_default():
+                w = tf.Variable(make())
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    return sess.run(w)
+
+        first = initial(lambda: tf.random_normal([3]))
+        with tf.Graph().as_default():
+            tf.Variable(tf.random_normal([4]))
+        second = initial(lambda: tf.random_normal([2, 2]))
+        third = initial(lambda: tf.random_uniform([3]))
+
+        sess = tf.Session()
+        a = tf.Variable(tf.random_normal([2]))
+        sess.run(a.initializer)
+        sess.run(a.assign_add([1.0, 1.0]))
+        b = tf.Variable(tf.random_normal([2]))
+        sess.run(b.initializer)
+        a_value, b_value = sess.run([a, b])
+    """,
+    "tf2_graphs.py": """
+        import tensorflow as tf
+
+        second = tf.Variable(tf.random.normal([2, 2])).numpy()
+        first = tf.Variable(tf.random.normal([3])).numpy()
+        never = tf.Variable(tf.random.normal([4]))
+        third = tf.Variable(tf.random.uniform([3])).numpy()
+        a = tf.Variable(tf.random.normal([2]))
+        a.assign_add([1.0, 1.0])
+        b = tf.Variable(tf.random.normal([2]))
+        a_value, b_value = a.numpy(), b.numpy()
+    """,
     "tf1_v2_behavior.py": """
         enabled = [1, 1]
     """,
@@ -217,6 +255,7 @@ PAIRS = {
     "fresh": ("tf1_basic.py", "tf2_fresh.py"),
     "shape": ("tf1_basic.py", "tf2_shape.py"),
     "interactive": ("tf1_interactive.py", "tf2_interactive.py"),
+    "graphs": ("tf1_graphs.py", "tf2_graphs.py"),
     "layers": ("tf1_layers.py", "tf2_keras.py"),
     "flags_a": ("tf1_flags_a.py", "tf2_flags.py"),
     "flags_b": ("tf1_flags_b.py", "tf2_flags.py"),
@@ -263,7 +302,11 @@ def test_equality_comes_from_the_injected_initial_values(reports):
 def test_variable_of_another_shape_is_reported(reports):
     report = reports["shape"]
     assert report.verdict == "different"
-    assert any("has shape (2, 3), but TF1's 'Variable:0' has (3, 2)" in m for m in report.messages)
+    assert any(
+        "'Variable:0' has shape (2, 3), but no TF1 trainable variable of that shape is left to match "
+        "(TF1 has left 'Variable:0' (3, 2))" in m
+        for m in report.messages
+    )
 
 
 def test_wrong_value(reports):
@@ -290,6 +333,16 @@ def test_missing_gradient(reports):
     report = reports["none"]
     assert report.verdict == "different"
     assert _failing(report) == {"grad": "TF2 value is None (a missing gradient?)"}
+
+
+def test_initial_values_match_by_shape_and_creation_order_over_all_graphs(reports):
+    # first/third: the 1st/2nd TF1 variable of shape (3,) in other graphs; second:
+    # the (2, 2) one, created first by TF2; a: recorded when initialized, not after
+    # its assign_add; the (4,) one TF1 never initialized keeps TF2's own value.
+    report = reports["graphs"]
+    assert report.verdict == "equal", report.render()
+    assert {row.name for row in report.rows} == {"first", "second", "third", "a_value", "b_value"}
+    assert not report.messages
 
 
 def test_keras_dense_weights_get_tf_layers_values(reports):
@@ -359,8 +412,8 @@ def test_cli_exit_codes(reports, monkeypatch, capsys, key, code):
     # starting two more TensorFlow workers per CLI call.
     by_paths = {(report.before, report.after): report for report in reports.values()}
     monkeypatch.setattr(
-        "tf2migrate.verify.cli.verify_pair",
-        lambda before, after, timeout: by_paths[before.resolve(), after.resolve()],
+        "tf2migrate.verify.cli.verify_pairs",
+        lambda checks, timeout: [by_paths[before.resolve(), after.resolve()] for before, after, _ in checks],
     )
     report = reports[key]
     assert verify_main([str(report.before), str(report.after)]) == code
@@ -375,7 +428,8 @@ def test_cli_cannot_run(scripts, capsys):
 
 def test_importing_the_package_does_not_import_tensorflow_or_numpy():
     modules = [
-        "", ".cli", ".compare", ".records", ".runner", ".worker", ".graphs", ".tf1_mode", ".tf2_mode", ".tf2graph_mode"
+        "", ".cli", ".compare", ".records", ".runner", ".worker", ".graphs", ".tf1_mode", ".tf2_mode", ".tf2graph_mode",
+        ".creators", ".driver", ".project",
     ]
     code = "; ".join(f"import tf2migrate.verify{module}" for module in modules)
     code += "; import sys; print(sorted({m.split('.')[0] for m in sys.modules} & {'tensorflow', 'numpy'}))"

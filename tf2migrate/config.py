@@ -2,7 +2,8 @@
 ``--ignore`` on the command line, and ``# tf2migrate: ignore[TFMnnn]`` on a line.
 
 ``tf-function = false`` (or ``--no-tf-function``) writes generated functions as plain
-eager functions instead of ``@tf.function``.
+eager functions instead of ``@tf.function``. ``[tool.tf2migrate.verify]`` lists the
+programs ``tf2migrate verify`` checks (read here, interpreted by tf2migrate.verify.project).
 
 Selection filters what is reported (and so the exit status); it does not switch rewrites
 off — a file's graph is converted all or nothing whatever is shown.  Codes match by
@@ -48,6 +49,23 @@ class Config:
 
 def load(start: Path) -> Config:
     """The [tool.tf2migrate] table of the nearest pyproject.toml at or above ``start``."""
+    found = _nearest(start)
+    return Config() if found is None else from_table(found[1], str(found[0]))
+
+
+def verify_table(start: Path) -> tuple[Path, dict] | None:
+    """(pyproject.toml, its [tool.tf2migrate.verify] table) for the nearest
+    pyproject.toml at or above ``start``, or None if it has no such table. What
+    the table means is tf2migrate.verify.project's business."""
+    found = _nearest(start)
+    if found is None or "verify" not in found[1]:
+        return None
+    from_table(found[1], str(found[0]))  # the same errors as a migration run
+    return found[0], found[1]["verify"]
+
+
+def _nearest(start: Path) -> tuple[Path, dict] | None:
+    """(path, [tool.tf2migrate] table) of the nearest pyproject.toml at or above ``start``."""
     for directory in [start, *start.parents]:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
@@ -55,13 +73,17 @@ def load(start: Path) -> Config:
                 table = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}).get("tf2migrate", {})
             except (OSError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"{candidate}: {exc}") from exc
-            return from_table(table, str(candidate))
-    return Config()
+            return candidate, table
+    return None
 
 
 def from_table(table: dict, where: str) -> Config:
     config = Config()
     for key, value in table.items():
+        if key == "verify":  # programs for `tf2migrate verify`, not a migration setting
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: [tool.tf2migrate] verify must be a table")
+            continue
         if key == "tf-function":
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: [tool.tf2migrate] tf-function must be true or false")
@@ -69,7 +91,7 @@ def from_table(table: dict, where: str) -> Config:
             continue
         if key not in ("select", "ignore", "exclude"):
             raise ConfigError(
-                f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude, tf-function)"
+                f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude, tf-function, verify)"
             )
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: [tool.tf2migrate] {key} must be a list of strings")

@@ -30,10 +30,15 @@ Encoded = Union[Leaf, list, dict]
 
 @dataclass
 class Job:
-    """One script for a worker; ``initial_values`` only for TF2 jobs (see tf2_mode)."""
+    """One program for a worker; ``initial_values`` only for TF2 jobs (see tf2_mode).
+
+    Without ``driver`` the program runs as a script and its globals are compared;
+    with one, it is imported and the driver's ``drive`` says the values (see driver.py).
+    """
 
     script: str
     initial_values: list | None = None
+    driver: str | None = None
 
 
 @dataclass
@@ -44,8 +49,9 @@ class ScriptResult:
     output: str = ""  # the script's stdout and stderr, interleaved
     error: str | None = None  # traceback text if the script failed
     values: dict[str, Encoded] = field(default_factory=dict)
-    #: tf1 mode: ``[(name, shape, array)]`` of the trainable variables when they
-    #: were first all initialized, or ``[]`` if that never happened.
+    #: tf1 mode: ``[(name, shape, array or None)]``, one per trainable variable in
+    #: creation order: its value after the first session run that initialized it
+    #: (None if none did). See tf1_mode.
     initial_values: list = field(default_factory=list)
     #: tf2 mode: problems injecting the TF1 initial values.
     messages: list[str] = field(default_factory=list)

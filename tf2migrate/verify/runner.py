@@ -1,14 +1,17 @@
 """Parent side of the equivalence check.
 
-All TF1 scripts run in one worker subprocess, then the TF2 scripts in one worker
+All TF1 programs run in one worker subprocess, then the TF2 programs in one worker
 per TF2 mode (eager, or graph for the compat fallback), each fed the initial
-variable values recorded for its TF1 script; then the values they bound to
-globals are compared. TensorFlow runs only in the workers (see worker.py), so
-this module is cheap to import.
+variable values recorded for its TF1 program; then the values they computed (the
+globals of a script, or what a driver's ``drive`` returned) are compared.
+TensorFlow runs only in the workers (see worker.py), so this module is cheap to
+import.
 """
 
 from __future__ import annotations
 
+import ast
+import math
 import os
 import pickle
 import subprocess
@@ -45,10 +48,11 @@ class VerifyReport:
     messages: list[str] = field(default_factory=list)
     tf1_stdout: str = ""  # the script's stdout and stderr, interleaved
     tf2_stdout: str = ""
+    driver: Path | None = None
 
     def render(self) -> str:
         """A per-value table, the messages and the verdict line."""
-        lines = [f"{self.before} -> {self.after}"]
+        lines = [f"{self.before} -> {self.after}" + (f" (driver {self.driver})" if self.driver else "")]
         if self.rows:
             table = [("value", "shape", "max |diff|", "status")] + [
                 (
@@ -75,62 +79,131 @@ class VerifyReport:
         lines.append(f"verdict: {self.verdict} ({summary})")
         return "\n".join(lines)
 
+    def as_json(self) -> dict:
+        """The report as JSON data; a non-finite difference is a string ("inf", "nan")."""
+        return {
+            "original": str(self.before),
+            "migrated": str(self.after),
+            "driver": None if self.driver is None else str(self.driver),
+            "verdict": self.verdict,
+            "values": [
+                {
+                    "name": row.name,
+                    "shape": None if row.shape is None else list(row.shape),
+                    "max_abs_diff": _json_number(row.max_abs_diff),
+                    "status": row.status,
+                }
+                for row in self.rows
+            ],
+            "messages": self.messages,
+            "tf1_output": self.tf1_stdout,
+            "tf2_output": self.tf2_stdout,
+        }
 
-def verify_pair(before: Path, after: Path, timeout: float = 1200) -> VerifyReport:
-    """Check one TF1 script against its TF2 migration (see verify_pairs)."""
-    return verify_pairs([(before, after)], timeout)[0]
+
+def _json_number(value: float | None) -> float | str | None:
+    return value if value is None or math.isfinite(value) else str(value)
 
 
-def verify_pairs(pairs: list[tuple[Path, Path]], timeout: float = 1200) -> list[VerifyReport]:
-    """Run each (TF1, TF2) script pair and compare the values they compute.
+def verify_pair(before: Path, after: Path, timeout: float = 1200, driver: Path | None = None) -> VerifyReport:
+    """Check one TF1 program against its TF2 migration (see verify_pairs)."""
+    return verify_pairs([(before, after, driver)], timeout)[0]
 
-    One tf1 worker runs every distinct TF1 script, then one worker per TF2 mode
-    (see _tf2_mode) its TF2 scripts. ``timeout`` is in seconds, for each worker
-    batch; a timed-out or dead worker makes the affected pairs' verdict "error".
+
+def verify_pairs(pairs: list[tuple], timeout: float = 1200) -> list[VerifyReport]:
+    """Run each TF1 program and its TF2 migration and compare the values they compute.
+
+    ``pairs`` holds ``(original, migrated)`` scripts, whose globals are compared,
+    or ``(original, migrated, driver)``: the programs are imported and the
+    driver's ``drive`` says what to compare (see driver.py; a None driver is a
+    script pair). One tf1 worker runs every distinct TF1 (program, driver), then
+    one worker per TF2 mode (see _tf2_mode) its TF2 programs. ``timeout`` is in
+    seconds, for each worker batch; a timed-out or dead worker makes the affected
+    pairs' verdict "error".
     """
-    pairs = [(Path(before).resolve(), Path(after).resolve()) for before, after in pairs]
-    befores = list(dict.fromkeys(before for before, _ in pairs))
-    tf1 = dict(zip(befores, _run_batch("tf1", [Job(str(path)) for path in befores], timeout)))
+    triples = [
+        (Path(pair[0]).resolve(), Path(pair[1]).resolve(), _resolved(pair[2] if len(pair) > 2 else None))
+        for pair in pairs
+    ]
+    tf1_keys = list(dict.fromkeys((before, driver) for before, _, driver in triples))
+    tf1_jobs = [Job(str(before), driver=_str(driver)) for before, driver in tf1_keys]
+    tf1 = dict(zip(tf1_keys, _run_batch("tf1", tf1_jobs, timeout)))
     tf2_jobs = [
-        Job(str(after), None if tf1[before].error else tf1[before].initial_values)
-        for before, after in pairs
+        Job(str(after), None if tf1[before, driver].error else tf1[before, driver].initial_values, _str(driver))
+        for before, after, driver in triples
     ]
     batches: dict[str, list[int]] = {}  # TF2 mode -> indices of its pairs
-    for index, (_, after) in enumerate(pairs):
+    for index, (_, after, _) in enumerate(triples):
         batches.setdefault(_tf2_mode(after), []).append(index)
     tf2: dict[int, ScriptResult] = {}
     for mode, indices in batches.items():
         tf2.update(zip(indices, _run_batch(mode, [tf2_jobs[index] for index in indices], timeout)))
-    return [_report(before, after, tf1[before], tf2[index]) for index, (before, after) in enumerate(pairs)]
+    return [
+        _report(before, after, driver, tf1[before, driver], tf2[index])
+        for index, (before, after, driver) in enumerate(triples)
+    ]
+
+
+def _resolved(path) -> Path | None:
+    return None if path is None else Path(path).resolve()
+
+
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 def _tf2_mode(after: Path) -> str:
-    """The worker mode for a TF2 script: "tf2graph" if it stays on TF1 graph
+    """The worker mode for a TF2 program: "tf2graph" if it stays on TF1 graph
     semantics (the compat fallback disables eager execution, a process-global
-    switch), else "tf2".
+    switch), in its own file or in a sibling module it imports, else "tf2".
 
-    A text check, so the parent needs no TensorFlow; an unreadable script goes to
-    "tf2", whose worker reports why it cannot run it.
+    A text check, so the parent needs no TensorFlow; an unreadable program goes
+    to "tf2", whose worker reports why it cannot run it.
     """
-    try:
-        source = after.read_text(errors="replace")
-    except OSError:
-        return "tf2"
-    graph = "disable_eager_execution()" in source or "disable_v2_behavior()" in source
-    return "tf2graph" if graph else "tf2"
+    graph = ("disable_eager_execution()", "disable_v2_behavior()")
+    return "tf2graph" if any(switch in source for source in _local_sources(after) for switch in graph) else "tf2"
 
 
-def _report(before: Path, after: Path, tf1: ScriptResult, tf2: ScriptResult) -> VerifyReport:
-    report = VerifyReport(before, after, "error", tf1_stdout=tf1.output, tf2_stdout=tf2.output)
+def _local_sources(program: Path) -> list[str]:
+    """The text of ``program`` and of the modules next to it that it imports, transitively."""
+    sources, seen, todo = [], {program}, [program]
+    while todo:
+        try:
+            source = todo.pop().read_text(errors="replace")
+            tree = ast.parse(source)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        sources.append(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                sibling = program.parent / f"{name.split('.')[0]}.py"
+                if sibling not in seen and sibling.is_file():
+                    seen.add(sibling)
+                    todo.append(sibling)
+    return sources
+
+
+def _report(before: Path, after: Path, driver: Path | None, tf1: ScriptResult, tf2: ScriptResult) -> VerifyReport:
+    report = VerifyReport(before, after, "error", tf1_stdout=tf1.output, tf2_stdout=tf2.output, driver=driver)
+    what = "script" if driver is None else f"program (driven by {driver.name})"
     for side, result in (("TF1", tf1), ("TF2", tf2)):
         if result.error:
-            report.messages.append(f"{side} script {result.script} failed:\n{result.error.rstrip()}")
+            report.messages.append(f"{side} {what} {result.script} failed:\n{result.error.rstrip()}")
     if report.messages:
         return report
     report.rows = compare_values(tf1.values, tf2.values)
     report.messages += tf2.messages
     if not report.rows:
-        report.messages.append("the TF1 script bound no numeric value to a global: nothing to compare")
+        if driver is None:
+            report.messages.append("the TF1 script bound no numeric value to a global: nothing to compare")
+        else:
+            report.messages.append("drive() returned no numeric value on TF1: nothing to compare")
         return report
     failed = tf2.messages or not all(row.ok for row in report.rows)
     report.verdict = "different" if failed else "equal"

@@ -10,19 +10,24 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+from typing import Any
 
 from tf2migrate.verify import tf1_contrib
+from tf2migrate.verify.creators import hook_default_creators
 from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
 from tf2migrate.verify.records import Job, ScriptResult
 
 
 class Tf1Mode:
+    side = "tf1"
+
     def __init__(self, tf):
         tf.compat.v1.disable_v2_behavior()
         self._tf = tf
         self._v1 = tf.compat.v1
         tf1_contrib.install(self._v1)
-        self._recording: ScriptResult | None = None  # set until values are recorded
+        self._recorder: _Recorder | None = None  # set while a script runs
+        hook_default_creators(self._created)
         self._patch_session_run()
         seed_new_graphs()
 
@@ -36,18 +41,25 @@ class Tf1Mode:
         ``tensorflow.python.*`` still work because those are in sys.modules.
         """
         self._v1.reset_default_graph()
-        self._recording = result
+        self._recorder = _Recorder(self._tf.errors.FailedPreconditionError)
         saved = sys.modules["tensorflow"]
         sys.modules["tensorflow"] = self._v1
         try:
             yield
         finally:
             sys.modules["tensorflow"] = saved
-            self._recording = None
+            result.initial_values = self._recorder.initial_values()
+            self._recorder = None
             close_interactive_sessions(self._v1)
 
+    def _created(self, create, **kwargs):
+        variable = create(**kwargs)
+        if self._recorder is not None and variable.trainable:
+            self._recorder.variables.append(variable)
+        return variable
+
     def _patch_session_run(self) -> None:
-        """Record initial values after every ``run`` until they are recorded.
+        """Record initial values after every ``run``.
 
         ``BaseSession.run`` is the one method that ``Session``,
         ``InteractiveSession``, ``Tensor.eval`` and ``Operation.run`` all end up in
@@ -60,29 +72,69 @@ class Tf1Mode:
         @functools.wraps(original)
         def run(session, *args, **kwargs):
             fetched = original(session, *args, **kwargs)
-            if self._recording is not None:
-                self._record(session, original)
+            if self._recorder is not None:
+                self._recorder.record(session, original)
             return fetched
 
         BaseSession.run = run
 
-    def _record(self, session, run) -> None:
-        """Record ``(name, shape, value)`` of the trainable variables, in
-        collection (= creation) order, once all of them are initialized.
 
-        Fetching the variables themselves creates no op, so this also works on a
-        finalized graph (MonitoredSession); while one is uninitialized the fetch
-        fails and we simply try again after the script's next ``run``. ``run`` is
-        the unpatched method, so this does not recurse.
-        """
-        variables = session.graph.get_collection(self._v1.GraphKeys.TRAINABLE_VARIABLES)
-        if not variables:
+class _Recorder:
+    """The trainable variables one script creates, in creation order over all its
+    graphs and modules, and the initial value of each: its value in the session
+    whose ``run`` first found it initialized, fetched right after that run.
+
+    Fetching the variables themselves creates no op, so this also works on a
+    finalized graph (MonitoredSession). ``run`` is the unpatched method, so
+    recording does not recurse. A failed fetch costs about a millisecond: a
+    variable still uninitialized after ``GIVE_UP`` runs of its graph is taken
+    for one that is never initialized, and no longer tried.
+    """
+
+    GIVE_UP = 100
+
+    def __init__(self, uninitialized: type[Exception]):
+        self.variables: list = []
+        self._values: dict[int, Any] = {}  # index in variables -> numpy value
+        self._misses: dict[int, int] = {}  # index in variables -> failed fetches
+        self._uninitialized = uninitialized
+
+    def record(self, session, run) -> None:
+        pending = [
+            index
+            for index, variable in enumerate(self.variables)
+            if index not in self._values
+            and self._misses.get(index, 0) < self.GIVE_UP
+            and variable.graph is session.graph
+        ]
+        if not pending:
             return
         try:
-            values = run(session, variables)
-        except self._tf.errors.FailedPreconditionError:
-            return
-        self._recording.initial_values = [
-            (variable.name, value.shape, value) for variable, value in zip(variables, values)
-        ]
-        self._recording = None
+            values = run(session, [self.variables[index] for index in pending])
+        except self._uninitialized:
+            # Some are not initialized yet: fetch one by one.
+            values = [self._fetch(session, run, index) for index in pending]
+        for index, value in zip(pending, values):
+            if value is not None:
+                self._values[index] = value
+
+    def _fetch(self, session, run, index: int):
+        try:
+            return run(session, self.variables[index])
+        except self._uninitialized:
+            self._misses[index] = self._misses.get(index, 0) + 1
+            return None
+
+    def initial_values(self) -> list:
+        """``[(name, shape, value or None)]`` in creation order (see ScriptResult)."""
+        recorded = []
+        for index, variable in enumerate(self.variables):
+            value = self._values.get(index)
+            shape = value.shape if value is not None else _static_shape(variable)
+            recorded.append((variable.name, tuple(shape), value))
+        return recorded
+
+
+def _static_shape(variable) -> tuple:
+    shape = variable.shape
+    return () if shape.rank is None else tuple(shape.as_list())

@@ -1,7 +1,8 @@
 """TF2 semantics for the worker (imported in the subprocess only).
 
 Plain eager TF2, except that the trainable variables the script creates get the
-initial values the TF1 run recorded, in creation order. Random initializers thus
+initial values the TF1 run recorded, matched by shape and creation order (see
+_Injector). Random initializers thus
 agree by construction instead of by seed luck (TF1 and TF2 draw differently).
 tf2graph_mode builds TF2's graph mode on top of this.
 """
@@ -9,16 +10,20 @@ tf2graph_mode builds TF2's graph mode on top of this.
 from __future__ import annotations
 
 import contextlib
-import functools
+from collections import defaultdict, deque
 
+from tf2migrate.verify.creators import hook_default_creators
 from tf2migrate.verify.records import Job, ScriptResult
 
 
 class Tf2Mode:
+    side = "tf2"
+
     def __init__(self, tf):
         self._tf = tf
         self._injector: _Injector | None = None  # set while a script runs
-        self._hook_default_creators()
+        hook_default_creators(self._intercept)
+        self._hook_tf_function_creator()
 
     @contextlib.contextmanager
     def running(self, job: Job, result: ScriptResult):
@@ -39,30 +44,9 @@ class Tf2Mode:
             result.messages.extend(self._injector.problems())
             self._injector = None
 
-    def _hook_default_creators(self) -> None:
-        """Pass every variable creation through ``self._injector`` while it is set.
-
-        Not a ``tf.variable_creator_scope`` (the v1 one is the same function):
-        its creator stack belongs to the default graph, so a script's
-        ``reset_default_graph()``, Keras ``clear_session()`` or own ``tf.Graph()``
-        would silently leave it behind. Below every such stack, each creation
-        ends in the default creator of ``tf.Variable`` or of
-        ``tf.compat.v1.Variable`` (``get_variable``, ``tf.compat.v1.layers``),
-        module globals looked up at each creation, in eager and graph mode alike.
-        """
-        from tensorflow.python.ops import variable_v1, variables
-
-        def hooked(original):
-            @functools.wraps(original)
-            def creator(next_creator=None, **kwargs):
-                create = functools.partial(original, next_creator)
-                return create(**kwargs) if self._injector is None else self._injector(create, **kwargs)
-
-            return creator
-
-        variables.default_variable_creator_v2 = hooked(variables.default_variable_creator_v2)
-        variable_v1.default_variable_creator = hooked(variable_v1.default_variable_creator)
-        self._hook_tf_function_creator()
+    def _intercept(self, create, **kwargs):
+        """Every variable creation (see creators.py), through the injector while one is set."""
+        return create(**kwargs) if self._injector is None else self._injector(create, **kwargs)
 
     def _hook_tf_function_creator(self) -> None:
         """Variables first created while a ``tf.function`` traces (Keras layers built on
@@ -91,7 +75,15 @@ class Tf2Mode:
 
 class _Injector:
     """A variable creator that replaces the ``initial_value`` of each trainable
-    variable by the recorded TF1 value.
+    variable by a recorded TF1 value.
+
+    The matching rule: the k-th trainable variable of shape S that TF2 creates
+    takes the value of the k-th trainable variable of shape S that TF1 created
+    (creation order over the whole run: every graph, module and model). Per
+    shape rather than overall, so that variables of other shapes made in another
+    order (a Keras layer built on first call, a helper called earlier) do not
+    shift the match. A TF1 variable no session initialized keeps its TF2
+    counterpart's own value.
 
     Replacing the initial value, rather than assigning after creation, works in
     graph mode too, where an ``assign`` would only build an op that never runs.
@@ -100,6 +92,9 @@ class _Injector:
     def __init__(self, tf, recorded: list):
         self._tf = tf
         self._recorded = recorded
+        self._by_shape: dict[tuple | None, deque] = defaultdict(deque)
+        for entry in recorded:
+            self._by_shape[tuple(entry[1])].append(entry)
         self._created: list[str] = []  # names of the trainable variables created
         self._problems: list[str] = []
 
@@ -108,33 +103,41 @@ class _Injector:
             return next_creator(**kwargs)
         index = len(self._created)
         self._created.append(kwargs.get("name"))  # until the variable's own name is known
-        mismatch = None
-        if index < len(self._recorded):
-            kwargs["initial_value"], mismatch = self._initial_value(self._recorded[index], kwargs)
+        kwargs["initial_value"], mismatch = self._initial_value(kwargs)
         variable = next_creator(**kwargs)
         self._created[index] = variable.name
         if mismatch:
             self._problems.append(f"trainable variable #{index} {variable.name!r} {mismatch}")
         return variable
 
-    def _initial_value(self, recorded: tuple, kwargs: dict):
-        """(initial value, None): TF1's ``recorded`` value as a constant of the
-        variable's dtype; or (the script's own initial value, why not TF1's).
+    def _initial_value(self, kwargs: dict):
+        """(initial value, None): the matching TF1 value as a constant of the
+        variable's dtype (or the script's own value if TF1 never initialized its
+        match); or (the script's own value, why no TF1 value matches).
 
         Built in init_scope, as the variable builds its own; the script's value
         is evaluated once, here, so an initializer function does not run twice.
         """
-        name, shape, value = recorded
         with self._tf.init_scope():
             initial = kwargs["initial_value"]
             initial = self._tf.convert_to_tensor(initial() if callable(initial) else initial, dtype=kwargs.get("dtype"))
-            if tuple(initial.shape) != tuple(shape):
+            shape = None if initial.shape.rank is None else tuple(initial.shape.as_list())  # not Dimensions (v1 shapes)
+            matches = self._by_shape.get(shape)
+            if not matches:
                 return initial, (
-                    f"has shape {tuple(initial.shape)}, but TF1's {name!r} has {tuple(shape)}: "
-                    "its initial value was not injected"
+                    f"has shape {shape}, but no TF1 trainable variable of that shape is left "
+                    f"to match ({self._unmatched()}): its initial value was not injected"
                 )
+            _, _, value = matches.popleft()
+            if value is None:
+                return initial, None
             dtype = initial.dtype.base_dtype
             return self._tf.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype), None
+    def _unmatched(self, limit: int = 4) -> str:
+        left = [f"{name!r} {shape}" for queue in self._by_shape.values() for name, shape, _ in queue]
+        if not left:
+            return "TF1 has none left"
+        return "TF1 has left " + ", ".join(left[:limit]) + (f" and {len(left) - limit} more" if len(left) > limit else "")
 
     def _trainable(self, kwargs) -> bool:
         """Whether the variable will be trainable: unset means "unless ON_READ"."""
@@ -150,6 +153,6 @@ class _Injector:
             return self._problems + [
                 f"TF2 created {len(self._created)} trainable variables {self._created}, "
                 f"TF1 had {len(self._recorded)} {tf1_names}: initial values are "
-                "injected in creation order, so they cannot all match"
+                "injected in creation order per shape, so they cannot all match"
             ]
         return self._problems

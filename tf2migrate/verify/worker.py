@@ -1,4 +1,7 @@
-"""Subprocess entry point: run a batch of scripts under TF1 or TF2 semantics.
+"""Subprocess entry point: run a batch of programs under TF1 or TF2 semantics.
+
+A program runs as a script (its globals are the values), or is imported and
+called by a driver (see driver.py).
 
 ``python -m tf2migrate.verify.worker --mode tf1|tf2|tf2graph --jobs JOBS --out OUT``
 
@@ -25,6 +28,7 @@ import traceback
 import types
 from pathlib import Path
 
+from tf2migrate.verify.driver import run_driver
 from tf2migrate.verify.records import (
     NONE,
     NUMBER,
@@ -93,9 +97,10 @@ def _import_tensorflow():
 
 
 def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
-    """Run one script as ``python script.py`` would, under ``mode``.
+    """Run one script as ``python script.py`` would, or import it and call its
+    driver, under ``mode``.
 
-    The script's own failures are recorded in the result, not raised.
+    The program's (and driver's) own failures are recorded in the result, not raised.
     """
     import numpy as np
 
@@ -105,34 +110,48 @@ def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
     random.seed(0)
     with _output_to(output_path), _as_main_script(script), _absl_flags_scope():
         with mode.running(job, result):
-            namespace, result.error = _execute(script)
+            if job.driver:
+                values, result.error = _drive(script, Path(job.driver), mode.side)
+            else:
+                values, result.error = _execute(script)
     result.output = output_path.read_text(errors="replace")
-    if namespace is not None:
-        result.values = {
-            name: _encode(value, tf)
-            for name, value in namespace.items()
-            if not name.startswith("_")
-            and not isinstance(value, (types.ModuleType, type))
-            and not inspect.isroutine(value)
-        }
+    if values is not None:
+        result.values = {name: _encode(value, tf) for name, value in values.items()}
     return result
 
 
+def _drive(script: Path, driver: Path, side: str):
+    """Import ``script`` and call the driver on it (see driver.py); return (the
+    dict of values or None, traceback or None)."""
+    try:
+        return run_driver(script, driver, side), None
+    except BaseException as exc:  # noqa: BLE001 - the program's or driver's failure is data
+        return None, _format(exc)
+
+
 def _execute(script: Path):
-    """Run ``script`` as ``__main__``; return (its globals or None, traceback or None).
+    """Run ``script`` as ``__main__``; return (its public data globals or None,
+    traceback or None).
 
     ``sys.exit(0)`` (e.g. from ``tf.app.run``) counts as success; the globals are
     then taken from the traceback, since runpy only returns them on a normal end.
     """
     try:
-        return runpy.run_path(str(script), run_name="__main__"), None
+        namespace = runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
-        if exc.code in (None, 0):
-            frame = _script_traceback(exc, script)
-            return (dict(frame.tb_frame.f_globals) if frame else {}), None
-        return None, _format(exc, script)
+        if exc.code not in (None, 0):
+            return None, _format(exc)
+        frame = _script_traceback(exc, script)
+        namespace = dict(frame.tb_frame.f_globals) if frame else {}
     except BaseException as exc:  # noqa: BLE001 - the script's failure is data
-        return None, _format(exc, script)
+        return None, _format(exc)
+    return {
+        name: value
+        for name, value in namespace.items()
+        if not name.startswith("_")
+        and not isinstance(value, (types.ModuleType, type))
+        and not inspect.isroutine(value)
+    }, None
 
 
 def _script_traceback(exc: BaseException, script: Path):
@@ -143,10 +162,22 @@ def _script_traceback(exc: BaseException, script: Path):
     return tb
 
 
-def _format(exc: BaseException, script: Path) -> str:
-    """The traceback without the worker's and runpy's frames."""
-    tb = _script_traceback(exc, script) or exc.__traceback__
+#: Modules whose frames lead up to the user's code: left out of its tracebacks
+#: (and this file's, by file name: it runs as ``__main__``, as scripts do).
+_OURS = {run_driver.__module__, "runpy", "importlib._bootstrap", "importlib._bootstrap_external"}
+
+
+def _format(exc: BaseException) -> str:
+    """The traceback from the first frame of the user's code (script, program or
+    driver) on, without the worker's, runpy's and the import machinery's."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and _ours(tb.tb_frame):
+        tb = tb.tb_next
     return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _ours(frame) -> bool:
+    return frame.f_code.co_filename == __file__ or frame.f_globals.get("__name__") in _OURS
 
 
 def _encode(value, tf, depth: int = 0):
