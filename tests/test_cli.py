@@ -86,7 +86,7 @@ def test_check_reports_pending_change_and_writes_nothing(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     assert out.splitlines() == [
-        f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 fake: tf.Session rewritten",
+        f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 [info] fake: tf.Session rewritten",
         "2 files checked: 1 would be rewritten, 1 finding.",
     ]
     assert (tree / "pkg" / "model.py").read_text() == TF_SOURCE
@@ -116,14 +116,15 @@ def test_version(capsys):
 def test_diff_prints_headers_and_writes_nothing(tree, calls, capsys):
     model = tree / "pkg" / "model.py"
     before = model.stat().st_mtime_ns
-    status, out, _ = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
+    status, out, err = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
     assert status == 1
     lines = out.splitlines()
     assert lines[:2] == ["--- a/pkg/model.py", "+++ b/pkg/model.py"]
     assert "-sess = tf.Session()" in lines
     assert "+sess = tf.compat.v1.Session()" in lines
-    assert lines[-2:] == [
-        "pkg/model.py:2:8: TFM002 fake: tf.Session rewritten",
+    assert "TFM002" not in out  # stdout is the patch alone
+    assert err.splitlines() == [
+        "pkg/model.py:2:8: TFM002 [info] fake: tf.Session rewritten",
         "1 file checked: 1 would be rewritten, 1 finding.",
     ]
     assert model.read_text() == TF_SOURCE
@@ -225,7 +226,7 @@ def test_python2_file_is_reported_and_the_run_goes_on(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     assert f"{os.path.join('pkg', 'old.py')}:2:1: TFM001" in out
-    assert "TFM002 fake: tf.Session rewritten" in out  # model.py was still processed
+    assert "TFM002 [info] fake: tf.Session rewritten" in out  # model.py was still processed
     assert out.splitlines()[-1] == "3 files checked: 1 would be rewritten, 2 findings (1 error)."
 
 
@@ -237,7 +238,7 @@ def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch,
     model = tree / "pkg" / "model.py"
     status, out, _ = cli(capsys, "--fix", "-j", "1", "pkg/model.py")
     assert status == 1
-    assert "pkg/model.py:1:1: TFM002 rewritten source does not parse" in out
+    assert "pkg/model.py:1:1: TFM002 [error] rewritten source does not parse" in out
     assert "0 files rewritten" in out
     assert model.read_text() == TF_SOURCE
 
@@ -274,10 +275,10 @@ def test_unreadable_files_are_reported_and_the_run_goes_on(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     lines = out.splitlines()
-    assert lines[0].startswith(f"{os.path.join('pkg', 'bad.py')}:2:1: TFM003 not valid utf-8")
+    assert lines[0].startswith(f"{os.path.join('pkg', 'bad.py')}:2:1: TFM003 [error] not valid utf-8")
     dangling = os.path.join("pkg", "dangling.py")
-    assert lines[1] == f"{dangling}:1:1: TFM003 is a symbolic link; not following it"
-    assert "TFM002 fake: tf.Session rewritten" in lines[2]
+    assert lines[1] == f"{dangling}:1:1: TFM003 [error] is a symbolic link; not following it"
+    assert "TFM002 [info] fake: tf.Session rewritten" in lines[2]
     assert lines[-1] == "4 files checked: 1 would be rewritten, 3 findings (2 errors)."
 
 

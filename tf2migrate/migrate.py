@@ -28,6 +28,7 @@ from tf2migrate.diagnostics import (
     PARSE_ERROR,
     Diagnostic,
     Severity,
+    parse_error_message,
     rule,
 )
 from tf2migrate.plan import Plan, PlanApplier
@@ -87,7 +88,7 @@ def migrate_source(source: str, path: str = "<string>", options: Options = Optio
             warnings.simplefilter("ignore")
             tree = ast.parse(source)
     except SyntaxError as error:
-        message = f"cannot parse as Python 3: {error.msg}"
+        message = parse_error_message(error.msg)
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
