@@ -303,31 +303,32 @@ def _json(results: list[FileResult], summary: dict, with_source: bool) -> dict:
 
 
 def _diff(r: FileResult) -> str:
-    """A file's patch; a notebook's is one diff per changed code cell (``cell N`` headers)."""
+    """A file's patch; a notebook's is one diff per changed code cell (``cell N`` headers),
+    for reading: ``git apply`` takes the patches of Python files."""
     name = _patch_path(r.path)
     if r.path.suffix == ".ipynb":
         old = dict(code_cells(r.old_text))
         cells = [
-            _unified(_cell_text(old.get(n, "")), _cell_text(source), f"{name}:cell {n}")
+            _unified(_cell_text(old.get(n, "")), _cell_text(source), f"a/{name}:cell {n}", f"b/{name}:cell {n}")
             for n, source in code_cells(r.new_text)
             if source != old.get(n, "")
         ]
         if any(cells):
             return "".join(cells)
-    return _unified(r.old_text, r.new_text, name)
+    return _unified(r.old_text, r.new_text, _git_name("a/" + name), _git_name("b/" + name))
 
 
 def _cell_text(source: str) -> str:
     return source if not source or source.endswith("\n") else source + "\n"  # a cell has no "last line" marker
 
 
-def _unified(old_text: str, new_text: str, name: str) -> str:
+def _unified(old_text: str, new_text: str, old_name: str, new_name: str) -> str:
     # StringIO(newline="") splits on \n, \r\n and \r only (str.splitlines would also split
     # on form feeds and other separators) and keeps each line's own ending.
     old = io.StringIO(old_text, newline="").readlines()
     new = io.StringIO(new_text, newline="").readlines()
     out = []
-    for line in difflib.unified_diff(old, new, _git_name("a/" + name), _git_name("b/" + name)):
+    for line in difflib.unified_diff(old, new, old_name, new_name):
         out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
     return "".join(out)
 
