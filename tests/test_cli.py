@@ -516,3 +516,23 @@ def test_progress_line_is_cleared_before_findings(tmp_path, calls, capsys, monke
     terminal.truncate(0)
     main(["--diff", "-q", "-j", "1", "."])
     assert "files]" not in terminal.getvalue()  # --quiet: no progress line
+
+
+@pytest.mark.parametrize(
+    "line", ['print "hello"', "try:\n    pass\nexcept ValueError, e:\n    pass", "mode = 0777"], ids=["print", "except", "octal"]
+)
+def test_python2_file_says_so_and_how_to_convert(tmp_path, capsys, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.py").write_text(f"import tensorflow as tf\n{line}\n")
+    status, out, _ = cli(capsys, "-j", "1", "old.py")
+    assert status == 1
+    finding = out.splitlines()[0]
+    assert finding.startswith("old.py:") and "TFM001 [error] cannot parse as Python 3" in finding
+    assert "this is Python 2 code: convert it to Python 3 first (e.g. `2to3 -w FILE`" in finding
+
+
+def test_plain_syntax_error_is_not_called_python_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text("import tensorflow as tf\ndef f(:\n")
+    _, out, _ = cli(capsys, "-j", "1", "bad.py")
+    assert "TFM001" in out and "Python 2" not in out

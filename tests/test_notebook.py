@@ -121,3 +121,10 @@ def test_diff_shows_cell_sources_and_json_keeps_the_whole_text(tmp_path, capsys,
     new_source = json.loads(capsys.readouterr().out)["files"][0]["new_source"]
     assert json.loads(new_source)["cells"][0] == json.loads(text)["cells"][0]
     assert path.read_text() == text
+
+
+def test_older_nbformat_is_refused_with_tfm004(tmp_path):
+    text = json.dumps({"nbformat": 2, "nbformat_minor": 0, "metadata": {}, "worksheets": []})
+    new, findings = migrate_notebook(text, "v2.ipynb")
+    assert new == text
+    assert [f.code for f in findings] == ["TFM004"] and "nbformat 2 is not supported" in findings[0].message
