@@ -178,7 +178,7 @@ def run(
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
     if jobs == 1 or len(files) < 2:
-        results = [shown.step(process_file(f, use_cache, o)) for f, o in zip(files, options)]
+        results = [shown.step(process_file(f, use_cache, o)) for f, o in zip(files, options, strict=True)]
     else:
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers) as pool:
