@@ -90,8 +90,12 @@ def _code_cells(raw: dict) -> list[tuple[int, dict]]:
 
 
 def _count_code_cells(notebook) -> int:
-    every = notebook.cells if notebook.nbformat == 4 else [c for s in notebook.worksheets for c in s.cells]
-    return sum(1 for c in every if c.cell_type == "code")
+    """The code cells nbformat itself reads, to check :func:`_code_cells` against."""
+    if notebook.nbformat == 4:
+        every = notebook.get("cells", [])
+    else:
+        every = [c for sheet in notebook.get("worksheets", []) for c in sheet.get("cells", [])]
+    return sum(1 for c in every if c.get("cell_type") == "code")
 
 
 def _source(cell: dict, key: str) -> str:
