@@ -409,7 +409,7 @@ def _git(*args, cwd):
 
 
 def test_diff_patch_applies_with_git_apply(tmp_path):
-    """`tf2migrate --diff . > fix.patch && git apply fix.patch` gives what --fix gives,
+    """`tf2migrate --diff . > fix.patch; git apply fix.patch` gives what --fix gives,
     with names as git writes them (spaces, quotes)."""
     files = ["pkg/model.py", "my dir/space name.py", 'odd"q.py']
     for name in files:

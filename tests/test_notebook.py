@@ -128,3 +128,20 @@ def test_older_nbformat_is_refused_with_tfm004(tmp_path):
     new, findings = migrate_notebook(text, "v2.ipynb")
     assert new == text
     assert [f.code for f in findings] == ["TFM004"] and "nbformat 2 is not supported" in findings[0].message
+
+
+def test_patch_with_notebook_cells_applies_with_git_apply_exclude(tmp_path):
+    """The cell diffs are for reading; `git apply --exclude='*.ipynb:cell *'` takes the rest."""
+    import subprocess
+    import sys
+
+    (tmp_path / "a.py").write_text("import tensorflow as tf\ny = tf.log(1.0)\n")
+    _notebook(tmp_path / "n.ipynb", [nbformat.v4.new_code_cell("import tensorflow as tf\ny = tf.log(1.0)")])
+    notebook = (tmp_path / "n.ipynb").read_text()
+    with open(tmp_path / "fix.patch", "w") as patch:
+        subprocess.run([sys.executable, "-m", "tf2migrate", "--diff", "-j", "1", "."], cwd=tmp_path, stdout=patch, timeout=120)
+    assert "--- a/n.ipynb:cell 1\n" in (tmp_path / "fix.patch").read_text()
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "apply", "--exclude=*.ipynb:cell *", "fix.patch"], cwd=tmp_path, check=True)
+    assert (tmp_path / "a.py").read_text() == "import tensorflow as tf\ny = tf.math.log(1.0)\n"
+    assert (tmp_path / "n.ipynb").read_text() == notebook

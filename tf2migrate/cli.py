@@ -152,8 +152,8 @@ def _explain(code: str) -> int:
 
 def _settings(args: argparse.Namespace) -> Settings:
     """Each file's configuration (its nearest pyproject.toml), with the command line on top."""
-    select = config.codes(args.select, "--select") if args.select else None
-    ignore = config.codes(args.ignore, "--ignore") if args.ignore else []
+    select = config.parse_codes(args.select, "--select") if args.select else None
+    ignore = config.parse_codes(args.ignore, "--ignore") if args.ignore else []
     cwd = Path.cwd()
     exclude = [config.Exclude(p, cwd) for p in _patterns(args.exclude)] if args.exclude else None
     extend = [config.Exclude(p, cwd) for p in _patterns(args.extend_exclude)]

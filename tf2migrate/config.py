@@ -112,7 +112,7 @@ class Config:
         return Config(list(self.select), list(self.ignore), list(self.exclude), self.tf_function)
 
 
-def codes(text: str, where: str) -> list[str]:
+def parse_codes(text: str, where: str) -> list[str]:
     """Comma-separated code prefixes, each checked to select at least one code."""
     return check_codes([c.strip().upper() for c in text.split(",") if c.strip()], where)
 
