@@ -85,3 +85,20 @@ def test_notebooks_are_cached_with_their_cell_locations(tmp_path, monkeypatch):
     assert second.new_text == first.new_text
     assert [d.render() for d in second.findings] == [d.render() for d in first.findings]
     assert any(":cell 2:" in d.render() for d in second.findings)
+
+
+def test_an_entry_for_other_source_text_is_never_served(tmp_path, monkeypatch, capsys):
+    """A misplaced entry (here: the entry of a.py copied to b.py's key) is a miss: the
+    entry names the SHA-256 of its source, and a hit must match the file being read."""
+    variant = f"python {Options()}"
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text(TF1)
+    b.write_text(TF1.replace("x * 2.0", "x * 3.0"))
+    assert main(["-j", "1", str(a)]) == 1
+    wrong = cache._entry(b.read_text(), variant)  # noqa: SLF001
+    wrong.parent.mkdir(parents=True, exist_ok=True)
+    wrong.write_bytes(cache._entry(a.read_text(), variant).read_bytes())  # noqa: SLF001
+    calls = _counting(monkeypatch)
+    assert main(["-j", "1", "--fix", str(b)]) == 1
+    assert calls == [str(b)]  # migrated, not served from the wrong entry
+    assert "x * 3.0" in b.read_text() and "x * 2.0" not in b.read_text()

@@ -7,6 +7,7 @@ a monkeypatch.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import os
 import stat
@@ -86,7 +87,7 @@ def test_check_reports_pending_change_and_writes_nothing(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     assert out.splitlines() == [
-        f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 fake: tf.Session rewritten",
+        f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 [info] fake: tf.Session rewritten",
         "2 files checked: 1 would be rewritten, 1 finding.",
     ]
     assert (tree / "pkg" / "model.py").read_text() == TF_SOURCE
@@ -116,14 +117,15 @@ def test_version(capsys):
 def test_diff_prints_headers_and_writes_nothing(tree, calls, capsys):
     model = tree / "pkg" / "model.py"
     before = model.stat().st_mtime_ns
-    status, out, _ = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
+    status, out, err = cli(capsys, "--diff", "-j", "1", "pkg/model.py")
     assert status == 1
     lines = out.splitlines()
     assert lines[:2] == ["--- a/pkg/model.py", "+++ b/pkg/model.py"]
     assert "-sess = tf.Session()" in lines
     assert "+sess = tf.compat.v1.Session()" in lines
-    assert lines[-2:] == [
-        "pkg/model.py:2:8: TFM002 fake: tf.Session rewritten",
+    assert "TFM002" not in out  # stdout is the patch alone
+    assert err.splitlines() == [
+        "pkg/model.py:2:8: TFM002 [info] fake: tf.Session rewritten",
         "1 file checked: 1 would be rewritten, 1 finding.",
     ]
     assert model.read_text() == TF_SOURCE
@@ -225,7 +227,7 @@ def test_python2_file_is_reported_and_the_run_goes_on(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     assert f"{os.path.join('pkg', 'old.py')}:2:1: TFM001" in out
-    assert "TFM002 fake: tf.Session rewritten" in out  # model.py was still processed
+    assert "TFM002 [info] fake: tf.Session rewritten" in out  # model.py was still processed
     assert out.splitlines()[-1] == "3 files checked: 1 would be rewritten, 2 findings (1 error)."
 
 
@@ -237,7 +239,7 @@ def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch,
     model = tree / "pkg" / "model.py"
     status, out, _ = cli(capsys, "--fix", "-j", "1", "pkg/model.py")
     assert status == 1
-    assert "pkg/model.py:1:1: TFM002 rewritten source does not parse" in out
+    assert "pkg/model.py:1:1: TFM002 [error] rewritten source does not parse" in out
     assert "0 files rewritten" in out
     assert model.read_text() == TF_SOURCE
 
@@ -274,10 +276,10 @@ def test_unreadable_files_are_reported_and_the_run_goes_on(tree, calls, capsys):
     status, out, _ = cli(capsys, "-j", "1", "pkg")
     assert status == 1
     lines = out.splitlines()
-    assert lines[0].startswith(f"{os.path.join('pkg', 'bad.py')}:2:1: TFM003 not valid utf-8")
+    assert lines[0].startswith(f"{os.path.join('pkg', 'bad.py')}:2:1: TFM003 [error] not valid utf-8")
     dangling = os.path.join("pkg", "dangling.py")
-    assert lines[1] == f"{dangling}:1:1: TFM003 is a symbolic link; not following it"
-    assert "TFM002 fake: tf.Session rewritten" in lines[2]
+    assert lines[1] == f"{dangling}:1:1: TFM003 [error] is a symbolic link; not following it"
+    assert "TFM002 [info] fake: tf.Session rewritten" in lines[2]
     assert lines[-1] == "4 files checked: 1 would be rewritten, 3 findings (2 errors)."
 
 
@@ -397,3 +399,140 @@ def test_statistics_counts_findings_per_code(tmp_path, capsys):
     main(["-j", "1", "--statistics", str(script)])
     out = capsys.readouterr().out
     assert "     2  TFM101  placeholder-to-argument" in out
+
+
+# --- conventions: streams, patches, stdin ----------------------------------------------
+
+
+def _git(*args, cwd):
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+
+
+def test_diff_patch_applies_with_git_apply(tmp_path):
+    """`tf2migrate --diff . > fix.patch; git apply fix.patch` gives what --fix gives,
+    with names as git writes them (spaces, quotes)."""
+    files = ["pkg/model.py", "my dir/space name.py", 'odd"q.py']
+    for name in files:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("import tensorflow as tf\nz = tf.log(1.0)\n")
+    _git("init", "-q", cwd=tmp_path)
+    _git("add", ".", cwd=tmp_path)
+    with open(tmp_path / "fix.patch", "w") as patch:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tf2migrate", "--diff", "-j", "1", "."],
+            cwd=tmp_path, stdout=patch, stderr=subprocess.PIPE, text=True, timeout=120,
+        )
+    assert proc.returncode == 1
+    assert "TFM402" in proc.stderr and proc.stderr.splitlines()[-1].startswith("3 files checked")
+    headers = [line for line in (tmp_path / "fix.patch").read_text().splitlines() if line.startswith("--- ")]
+    assert headers == ["--- a/my dir/space name.py\t", '--- "a/odd\\"q.py"', "--- a/pkg/model.py"]
+    _git("apply", "fix.patch", cwd=tmp_path)
+    assert all("tf.math.log" in (tmp_path / name).read_text() for name in files)
+    (tmp_path / "fix.patch").unlink()
+    assert python_m("--fix", "-j", "1", ".", cwd=tmp_path).returncode == 0  # nothing left to fix
+    git_headers = [line for line in _git("diff", cwd=tmp_path).stdout.splitlines() if line.startswith("--- ")]
+    assert git_headers == headers  # git itself names them the same way
+
+
+def test_diff_of_an_absolute_path_has_no_double_slash(tmp_path, calls, capsys, monkeypatch):
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    (tmp_path / "m.py").write_text(TF_SOURCE)
+    _, out, _ = cli(capsys, "--diff", "-j", "1", str(tmp_path / "m.py"))
+    relative = (tmp_path / "m.py").as_posix().lstrip("/")
+    assert out.splitlines()[:2] == [f"--- a/{relative}", f"+++ b/{relative}"]
+
+
+def test_stdin_is_migrated_to_stdout(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tf2migrate", "-"], cwd=tmp_path, input=TF_SOURCE.replace("Session()", "Session()\nz = tf.log(1.0)"),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout.endswith("z = tf.math.log(1.0)\n")
+    assert "-:3:5: TFM402 [info]" in proc.stderr and "1 file checked" in proc.stderr
+
+
+def test_stdin_filename_selects_configuration(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = ["legacy/"]\nignore = ["TFM402"]\n')
+    source = "import tensorflow as tf\nz = tf.log(1.0)\n"
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(source.encode())))
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["-", "--stdin-filename", "legacy/old.py"]) == 0  # excluded: passed through
+    stdout.flush()
+    assert stdout.buffer.getvalue() == source.encode()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(source.encode())))
+    stdout.buffer.seek(0)
+    stdout.buffer.truncate()
+    assert main(["-", "--stdin-filename", "src/new.py"]) == 1
+    stdout.flush()
+    assert stdout.buffer.getvalue() == b"import tensorflow as tf\nz = tf.math.log(1.0)\n"
+    assert "TFM402" not in capsys.readouterr().err  # ignored by that file's configuration
+
+
+def test_quiet_prints_findings_only(tree, calls, capsys):
+    status, out, err = cli(capsys, "-q", "-j", "1", "pkg")
+    assert status == 1
+    assert out.splitlines() == [f"{os.path.join('pkg', 'model.py')}:2:8: TFM002 [info] fake: tf.Session rewritten"]
+
+
+def test_statistics_prints_only_the_table_also_as_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text("import tensorflow as tf\nx = tf.log(1.0)\ny = tf.log(2.0)\nz = tf.random_normal([1])\n")
+    status, out, _ = cli(capsys, "--statistics", "-j", "1", "a.py")
+    assert status == 1
+    assert out == "     3  TFM402  api-renamed\n"
+    status, out, _ = cli(capsys, "--statistics", "--format", "json", "-j", "1", "a.py")
+    assert json.loads(out) == [{"code": "TFM402", "name": "api-renamed", "count": 3}]
+
+
+@pytest.mark.parametrize("argv", [["--select", "TFM9"], ["--ignore", "TFM1,XYZ"], ["--select", "TFM4O2"]])
+def test_unknown_code_is_a_usage_error(tree, calls, capsys, argv):
+    status, out, err = cli(capsys, *argv, "pkg")
+    assert (status, out) == (2, "")
+    assert "unknown code" in err and calls == []
+
+
+def test_help_documents_the_exit_status(capsys):
+    status, out, _ = cli(capsys, "--help")
+    assert status == 0
+    assert "exit status:\n  0  nothing to change" in out and "  2  usage error" in out
+
+
+def test_progress_line_is_cleared_before_findings(tmp_path, calls, capsys, monkeypatch):
+    """With -j 1 too: the first finding starts on its own line, not after `[50/50 files]`."""
+    monkeypatch.chdir(tmp_path)
+    for i in range(engine._Progress.MIN_FILES):  # noqa: SLF001
+        (tmp_path / f"m{i:02}.py").write_text(TF_SOURCE)
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True
+    monkeypatch.setattr(sys, "stderr", terminal)
+    main(["--diff", "-j", "1", "."])  # findings go to stderr, after the progress line
+    text = terminal.getvalue()
+    progress, _, rest = text.rpartition("[50/50 files]")
+    assert progress and rest.startswith("\r" + " " * 14 + "\r" + "m00.py:2:8: TFM002")
+    terminal.truncate(0)
+    main(["--diff", "-q", "-j", "1", "."])
+    assert "files]" not in terminal.getvalue()  # --quiet: no progress line
+
+
+@pytest.mark.parametrize(
+    "line", ['print "hello"', "try:\n    pass\nexcept ValueError, e:\n    pass", "mode = 0777"], ids=["print", "except", "octal"]
+)
+def test_python2_file_says_so_and_how_to_convert(tmp_path, capsys, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.py").write_text(f"import tensorflow as tf\n{line}\n")
+    status, out, _ = cli(capsys, "-j", "1", "old.py")
+    assert status == 1
+    finding = out.splitlines()[0]
+    assert finding.startswith("old.py:") and "TFM001 [error] cannot parse as Python 3" in finding
+    assert "this is Python 2 code: convert it to Python 3 first (e.g. `2to3 -w FILE`" in finding
+
+
+def test_plain_syntax_error_is_not_called_python_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text("import tensorflow as tf\ndef f(:\n")
+    _, out, _ = cli(capsys, "-j", "1", "bad.py")
+    assert "TFM001" in out and "Python 2" not in out

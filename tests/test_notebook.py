@@ -63,3 +63,85 @@ def test_fix_rewrites_a_notebook_through_the_cli(tmp_path, capsys):
 def test_broken_notebook_is_a_finding(tmp_path):
     new, findings = migrate_notebook('{"cells": [', "c.ipynb")
     assert new == '{"cells": [' and [f.code for f in findings] == ["TFM004"]
+
+
+def _v3_notebook(path):
+    """An nbformat 3 notebook as old IPython wrote it: worksheets, ``input``, no final newline."""
+    v3 = nbformat.v3
+    cells = [
+        v3.new_text_cell("markdown", source="# old"),
+        v3.new_code_cell(input="import tensorflow as tf\nx = tf.placeholder(tf.float32)"),
+        v3.new_code_cell(input="with tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})"),
+    ]
+    text = v3.nbjson.writes(v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)]))
+    assert not text.endswith("\n")
+    path.write_text(text)
+    return text
+
+
+def test_nbformat_3_notebook_is_migrated_in_its_own_format(tmp_path, capsys):
+    path = tmp_path / "old.ipynb"
+    text = _v3_notebook(path)
+    assert main(["-j", "1", "--fix", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "TFM002" not in out and "TFM004" not in out
+    assert f"{path}:cell 2:2:5: TFM101" in out
+    new = path.read_text()
+    raw = json.loads(new)
+    assert raw["nbformat"] == 3 and "cells" not in raw
+    sources = ["".join(c.get("input", c.get("source"))) for c in raw["worksheets"][0]["cells"]]
+    assert sources[0] == "# old" and "def compute_x_times(x):" in sources[1] + sources[2]
+    assert "tf.Session" not in new
+    assert not new.endswith("\n")  # the file's own layout: no final newline
+    changed = [line for line in new.splitlines() if line not in text.splitlines()]
+    assert all(line.strip().startswith('"') for line in changed)  # only source lines differ
+
+
+def test_notebook_without_final_newline_is_written_back_without_one(tmp_path, capsys):
+    path = tmp_path / "nl.ipynb"
+    text = _tf1_notebook(path).rstrip("\n")
+    path.write_text(text)
+    assert main(["-j", "1", "--fix", str(path)]) == 1
+    assert "TFM004" not in capsys.readouterr().out
+    new = path.read_text()
+    assert "def compute_y(x):" in new and new.endswith("}")
+
+
+def test_diff_shows_cell_sources_and_json_keeps_the_whole_text(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "d.ipynb"
+    text = _tf1_notebook(path)
+    assert main(["-j", "1", "--diff", "d.ipynb"]) == 1
+    out = capsys.readouterr().out
+    assert "--- a/d.ipynb:cell 3\n+++ b/d.ipynb:cell 3\n" in out
+    assert "+def compute_y(x):\n" in out
+    assert '"cell_type"' not in out and '"source"' not in out  # cell text, not JSON
+    assert "cell 2" not in out and "cell 5" not in out  # unchanged cells are not shown
+    assert main(["-j", "1", "--diff", "--format", "json", "d.ipynb"]) == 1
+    new_source = json.loads(capsys.readouterr().out)["files"][0]["new_source"]
+    assert json.loads(new_source)["cells"][0] == json.loads(text)["cells"][0]
+    assert path.read_text() == text
+
+
+def test_older_nbformat_is_refused_with_tfm004(tmp_path):
+    text = json.dumps({"nbformat": 2, "nbformat_minor": 0, "metadata": {}, "worksheets": []})
+    new, findings = migrate_notebook(text, "v2.ipynb")
+    assert new == text
+    assert [f.code for f in findings] == ["TFM004"] and "nbformat 2 is not supported" in findings[0].message
+
+
+def test_patch_with_notebook_cells_applies_with_git_apply_exclude(tmp_path):
+    """The cell diffs are for reading; `git apply --exclude='*.ipynb:cell *'` takes the rest."""
+    import subprocess
+    import sys
+
+    (tmp_path / "a.py").write_text("import tensorflow as tf\ny = tf.log(1.0)\n")
+    _notebook(tmp_path / "n.ipynb", [nbformat.v4.new_code_cell("import tensorflow as tf\ny = tf.log(1.0)")])
+    notebook = (tmp_path / "n.ipynb").read_text()
+    with open(tmp_path / "fix.patch", "w") as patch:
+        subprocess.run([sys.executable, "-m", "tf2migrate", "--diff", "-j", "1", "."], cwd=tmp_path, stdout=patch, timeout=120)
+    assert "--- a/n.ipynb:cell 1\n" in (tmp_path / "fix.patch").read_text()
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "apply", "--exclude=*.ipynb:cell *", "fix.patch"], cwd=tmp_path, check=True)
+    assert (tmp_path / "a.py").read_text() == "import tensorflow as tf\ny = tf.math.log(1.0)\n"
+    assert (tmp_path / "n.ipynb").read_text() == notebook

@@ -94,3 +94,27 @@ def test_write_atomic_failure_leaves_original(tmp_path, monkeypatch, step):
     monkeypatch.undo()
     assert path.read_bytes() == b"original\n"
     assert os.listdir(tmp_path) == ["m.py"]
+
+
+def test_owner_that_cannot_be_given_is_kept_by_writing_in_place(tmp_path, monkeypatch):
+    """Not root: a rename would hand the file to the writer; the inode is rewritten instead."""
+    path = tmp_path / "m.py"
+    path.write_bytes(b"old text, longer than the new one\n")
+    inode = path.stat().st_ino
+
+    def refused(fd, uid, gid):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(source.os, "fstat", lambda fd: os.stat_result((0,) * 4 + (-1, -1) + (0,) * 4))
+    monkeypatch.setattr(source.os, "fchown", refused)
+    write_atomic(path, b"new\n")
+    monkeypatch.undo()
+    assert path.read_bytes() == b"new\n"  # truncated to the new length
+    assert path.stat().st_ino == inode
+    assert os.listdir(tmp_path) == ["m.py"]
+
+
+def test_fifo_is_refused_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "pipe.py")
+    with pytest.raises(SourceError, match="is a FIFO, not a regular file"):
+        read_source(tmp_path / "pipe.py")

@@ -241,7 +241,7 @@ def test_a_verify_table_does_not_disturb_migration_settings(tmp_path):
     from tf2migrate import config
 
     (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nignore = ["TFM1"]\n[tool.tf2migrate.verify]\noriginal = "o"\n')
-    assert config.load(tmp_path).ignore == ["TFM1"]
+    assert config.for_directory(tmp_path).ignore == ["TFM1"]
     assert config.verify_table(tmp_path) == (tmp_path / "pyproject.toml", {"original": "o"})
 
 

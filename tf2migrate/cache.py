@@ -3,7 +3,9 @@
 A re-run over an unchanged tree (the pre-commit hook, a second ``--diff``) then reads
 one small file per source instead of parsing it.  The key covers the source text and a
 fingerprint of every module of the installed package, so a changed rewrite never serves
-a stale result.  Entries are written atomically; a corrupt or unreadable entry is a miss.
+a stale result.  Entries are written atomically; a corrupt or unreadable entry is a miss,
+and so is an entry that does not name the SHA-256 of the very source being looked up
+(a misplaced or tampered entry can never replace a file's content).
 """
 
 from __future__ import annotations
@@ -46,11 +48,17 @@ def _entry(source: str, variant: str) -> Path:
     return directory() / key[:2] / f"{key}.json"
 
 
+def _digest(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def load(source: str, variant: str, path: str) -> tuple[str, list[Diagnostic]] | None:
     """The cached (new source, findings) of this text, findings stamped with ``path``
     (plus the cell a notebook finding names)."""
     try:
         data = json.loads(_entry(source, variant).read_text(encoding="utf-8"))
+        if data["source_sha256"] != _digest(source):
+            return None
         new = source if data["unchanged"] else data["new_source"]
         findings = [
             Diagnostic(f["code"], f["message"], path + f["where"], f["line"], f["column"], Severity(f["severity"]))
@@ -64,6 +72,7 @@ def load(source: str, variant: str, path: str) -> tuple[str, list[Diagnostic]] |
 def store(source: str, variant: str, path: str, new: str, findings: list[Diagnostic]) -> None:
     entry = _entry(source, variant)
     data = {
+        "source_sha256": _digest(source),
         "unchanged": new == source,
         "new_source": None if new == source else new,
         "findings": [

@@ -122,6 +122,27 @@ PARSE_ERROR = Rule(
     why="A file that does not parse cannot be rewritten safely; the run goes on with the other files.",
     instead="Port the file to Python 3 first (for example with `pyupgrade` or `2to3`), then run tf2migrate again.",
 )
+# CPython's messages for syntax only Python 2 accepts: ``print x``, ``exec code``,
+# ``except E, e``, ``0777``, ``raise E, "message"``, backticks, ``ur""``, ``<>``.
+_PYTHON2_TELLS = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "multiple exception types must be parenthesized",
+    "leading zeros in decimal integer literals are not permitted",
+)
+
+
+def parse_error_message(reason: str) -> str:
+    """TFM001's message; for Python 2 code, it says so and how to convert it first."""
+    message = f"cannot parse as Python 3: {reason}"
+    if any(tell in reason for tell in _PYTHON2_TELLS):
+        message += (
+            "; this is Python 2 code: convert it to Python 3 first (e.g. `2to3 -w FILE`, "
+            "shipped with Python <= 3.12, or `python-modernize`), then run tf2migrate again"
+        )
+    return message
+
+
 INTERNAL_ERROR = Rule(
     "TFM002",
     "internal-error",

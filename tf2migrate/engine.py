@@ -7,13 +7,13 @@ does not parse) becomes a finding on that file, so one bad file never stops a ru
 from __future__ import annotations
 
 import ast
-import functools
+import itertools
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from tf2migrate import cache
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
@@ -94,11 +94,16 @@ def _skipped(directory: Path) -> bool:
 
 def process_file(path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
     """Migrate one file in memory; never raises for a problem with the file itself."""
-    display = str(path)
     try:
         source = read_source(path)
     except SourceError as exc:
-        return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(exc), display, exc.line)])
+        return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(exc), str(path), exc.line)])
+    return process_text(source, path, use_cache, options)
+
+
+def process_text(source: SourceText, path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
+    """Migrate text already read (a file's, or standard input's named ``path``)."""
+    display = str(path)
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
@@ -156,31 +161,37 @@ def run(
     paths: Iterable[str | os.PathLike[str]],
     jobs: int | None = None,
     use_cache: bool = False,
-    exclude=lambda path: False,
-    options: Options = Options(),
+    exclude: Callable[[Path], bool] = lambda path: False,
+    options_for: Callable[[Path], Options] = lambda path: Options(),
+    progress: bool = True,
 ) -> list[FileResult]:
     """Discover and process files, in parallel processes when it can pay off.
 
     Results come back in discovery order.  ``jobs`` defaults to every core; one job (or
     one file) runs in-process, which also keeps monkeypatched code visible to tests.
+    ``options_for`` gives each file its options (its own configuration's).
     """
     paths = list(paths)
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
     files = [f for f in discover(paths) if f in named or not exclude(f)]
+    options = [options_for(f) for f in files]
     jobs = jobs or os.cpu_count() or 1
-    progress = _Progress(len(files))
+    shown = _Progress(len(files) if progress else 0)
     if jobs == 1 or len(files) < 2:
-        return [progress.step(process_file(f, use_cache, options)) for f in files]
-    workers = min(jobs, len(files))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        task = functools.partial(process_file, use_cache=use_cache, options=options)
-        results = [progress.step(r) for r in pool.map(task, files, chunksize=max(1, len(files) // (workers * 4)))]
-    progress.done()
+        results = [shown.step(process_file(f, use_cache, o)) for f, o in zip(files, options, strict=True)]
+    else:
+        workers = min(jobs, len(files))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            chunks = max(1, len(files) // (workers * 4))
+            mapped = pool.map(process_file, files, itertools.repeat(use_cache), options, chunksize=chunks)
+            results = [shown.step(r) for r in mapped]
+    shown.done()  # the line is cleared before anything else is printed
     return results
 
 
 class _Progress:
-    """``[k/n files]`` on stderr, only on a terminal and only for runs long enough to matter."""
+    """``[k/n files]`` on stderr, only on a terminal and only for runs long enough to matter;
+    :meth:`done` erases it, so the first line printed after it starts at column 0."""
 
     MIN_FILES = 50
 

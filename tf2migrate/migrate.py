@@ -29,6 +29,7 @@ from tf2migrate.diagnostics import (
     TF_NAME_TAKEN,
     Diagnostic,
     Severity,
+    parse_error_message,
     rule,
 )
 from tf2migrate.output_check import output_problem
@@ -91,7 +92,7 @@ def migrate_source(source: str, path: str = "<string>", options: Options = Optio
             warnings.simplefilter("ignore")
             tree = ast.parse(source)
     except SyntaxError as error:
-        message = f"cannot parse as Python 3: {error.msg}"
+        message = parse_error_message(error.msg)
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])

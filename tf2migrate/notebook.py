@@ -6,9 +6,11 @@ joined into a single module — each cell opened by a marker statement that no r
 (``%matplotlib inline``, ``!pip …``, ``files = !ls``, ``obj?``) is masked by placeholder
 statements and restored exactly; a cell magic such as ``%%bash`` keeps its cell out of the
 program, ``%%time`` only hides its first line.  Outputs and metadata are untouched, and the
-JSON is written back with the notebook's own indentation and key order, so a diff shows
-only the changed source lines.  If any of that cannot be done exactly, the notebook is left
-as it was with a finding.
+JSON is written back with the notebook's own indentation, key order and final newline (or
+its absence), so a diff shows only the changed source lines.  nbformat 3 notebooks (cells in
+``worksheets``, code in ``input``) are migrated in their own format rather than upgraded:
+an upgrade would rewrite every line of the file.  If any of that cannot be done exactly,
+the notebook is left as it was with a finding.
 """
 
 from __future__ import annotations
@@ -36,14 +38,19 @@ def migrate_notebook(text: str, path: str, options: Options = Options()) -> tupl
         raw = json.loads(text)
     except Exception as exc:  # nbformat raises several kinds for a broken notebook
         return text, [_problem(path, f"not a readable notebook: {exc}")]
+    if notebook.nbformat not in (3, 4) or not isinstance(raw, dict):
+        message = f"nbformat {notebook.get('nbformat')} is not supported; convert it first with "
+        return text, [_problem(path, message + "`jupyter nbconvert --to notebook --nbformat 4`")]
     layout = _layout(text, raw)
     if layout is None:
         return text, [_problem(path, "the notebook's JSON layout cannot be reproduced; left unchanged")]
-    numbers = [n for n, c in enumerate(raw.get("cells", []), start=1) if c.get("cell_type") == "code"]
-    cells = [c for c in raw.get("cells", []) if c.get("cell_type") == "code"]
-    if len(cells) != sum(1 for c in notebook.cells if c.cell_type == "code"):
+    key = _source_key(raw)
+    numbered = _code_cells(raw)
+    if len(numbered) != _count_code_cells(notebook):
         return text, [_problem(path, "the notebook's cells could not be read")]
-    masked, magics, starts = _join(cells)
+    numbers = [n for n, _ in numbered]
+    cells = [c for _, c in numbered]
+    masked, magics, starts = _join([_source(c, key) for c in cells])
     new_program, findings = migrate_source(masked, path, options)
     findings = [_locate(f, starts, numbers) for f in findings]
     if new_program == masked:
@@ -52,27 +59,58 @@ def migrate_notebook(text: str, path: str, options: Options = Options()) -> tupl
     if sources is None:
         return text, [_problem(path, "the migrated cells could not be mapped back to the notebook; left unchanged")]
     for cell, source in zip(cells, sources):
-        old = cell["source"]
-        if source.rstrip("\n") == _source(cell).rstrip("\n"):
+        old = cell[key]
+        if source.rstrip("\n") == _source(cell, key).rstrip("\n"):
             continue  # unchanged cell: keep its text to the byte
-        cell["source"] = source if isinstance(old, str) else source.splitlines(keepends=True)
+        cell[key] = source if isinstance(old, str) else source.splitlines(keepends=True)
     return _dump(raw, layout), findings
 
 
-def _source(cell: dict) -> str:
-    source = cell.get("source", "")
+def code_cells(text: str) -> list[tuple[int, str]]:
+    """``(cell number, source)`` of each code cell (1-based over all cells); [] if unreadable."""
+    try:
+        raw = json.loads(text)
+        key = _source_key(raw)
+        return [(n, _source(c, key)) for n, c in _code_cells(raw)]
+    except (ValueError, TypeError, AttributeError):
+        return []
+
+
+def _source_key(raw: dict) -> str:
+    return "input" if raw.get("nbformat") == 3 else "source"
+
+
+def _code_cells(raw: dict) -> list[tuple[int, dict]]:
+    """Each code cell with its 1-based number among all cells (nbformat 3: of all worksheets)."""
+    if raw.get("nbformat") == 3:
+        every = [c for sheet in raw.get("worksheets", []) for c in sheet.get("cells", [])]
+    else:
+        every = raw.get("cells", [])
+    return [(n, c) for n, c in enumerate(every, start=1) if c.get("cell_type") == "code"]
+
+
+def _count_code_cells(notebook) -> int:
+    """The code cells nbformat itself reads, to check :func:`_code_cells` against."""
+    if notebook.nbformat == 4:
+        every = notebook.get("cells", [])
+    else:
+        every = [c for sheet in notebook.get("worksheets", []) for c in sheet.get("cells", [])]
+    return sum(1 for c in every if c.get("cell_type") == "code")
+
+
+def _source(cell: dict, key: str) -> str:
+    source = cell.get(key, "")
     return source if isinstance(source, str) else "".join(source)
 
 
-def _join(cells: list[dict]) -> tuple[str, list[str], list[int]]:
-    """The cells as one program (IPython masked), the masked lines, each cell's first line."""
+def _join(cells: list[str]) -> tuple[str, list[str], list[int]]:
+    """The cells' sources as one program (IPython masked), the masked lines, each cell's first line."""
     lines: list[str] = []
     magics: list[str] = []
     starts: list[int] = []
-    for index, cell in enumerate(cells):
+    for index, source in enumerate(cells):
         lines.append(_CELL.format(index))
         starts.append(len(lines) + 1)
-        source = _source(cell)
         body = source.split("\n")
         if body and body[0].startswith("%%") and not body[0].startswith(("%%time", "%%timeit")):
             magics.append(source)
@@ -121,17 +159,20 @@ def _locate(finding: Diagnostic, starts: list[int], numbers: list[int]) -> Diagn
 
 
 def _layout(text: str, raw: dict) -> dict | None:
-    """The json.dumps settings that reproduce the file exactly, if any do."""
-    for indent in (1, 2, 4, None):
-        for sort_keys in (True, False):
-            layout = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": False}
-            if _dump(raw, layout) == text:
-                return layout
+    """The json.dumps settings (and final newline or none) that reproduce the file exactly."""
+    for end in ("\n", ""):
+        for indent in (1, 2, 4, None):
+            for sort_keys in (True, False):
+                layout = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": False, "end": end}
+                if _dump(raw, layout) == text:
+                    return layout
     return None
 
 
 def _dump(raw: dict, layout: dict) -> str:
-    return json.dumps(raw, **layout) + "\n"
+    settings = dict(layout)
+    end = settings.pop("end")
+    return json.dumps(raw, **settings) + end
 
 
 def _problem(path: str, message: str) -> Diagnostic:
