@@ -152,12 +152,15 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         plan_compat_fallback(module, facts, plan)
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
+    decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
     for trap in traps:
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
     plan_tf_import(module, imports, plan)
     new_module = module.visit(PlanApplier(plan, imports))
     new_module = _add_absl_imports(new_module, plan)
+    if len(facts.blockers) != decided:
+        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "a blocker was found after the convert/keep decision; file left unchanged", path, 1, 1, Severity.ERROR)])
     new_source = new_module.code
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
     positions = _Positions(module)

@@ -85,19 +85,23 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     what="Reports graph-building statements that tf2migrate cannot move into generated "
     "functions with their meaning kept: placeholders inside control flow, a graph built from "
     "a Python value that changes (or is mutated) before the graph runs, Python side effects "
-    "in graph-building code (they would run on every call), training ops, savers, summaries, "
-    "collections, queues, or fetches defined after the code that runs them.",
+    "in graph-building code (they would run on every call), training ops and optimizers this "
+    "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
+    "iterators, modules outside the public TF1 API (`tensorflow.contrib`, "
+    "`tensorflow.python`), or fetches defined after the code that runs them.",
     why=_LEFT_ALONE,
 )
 CLASS_BASED_GRAPH = Rule(
     "TFM307",
     "class-based-graph",
-    "A graph built on an object (self.placeholder / self.sess) is not converted yet.",
+    "A graph built on an object (self.placeholder / self.sess) that cannot be converted.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports placeholders and sessions stored on `self`.",
-    why="Class-based graphs are converted as a whole class; that conversion is not part of "
-    "this release. " + _LEFT_ALONE,
+    what="Reports placeholders and sessions stored on `self` when the class is not of the "
+    "converted shape: a graph built in `__init__` of a module-level class and run by its own "
+    "methods is converted (generated `compute_…` methods); one built in other methods, run "
+    "by code outside the class, or whose attributes are read from outside, is not.",
+    why="Class-based graphs are converted as a whole class or not at all. " + _LEFT_ALONE,
 )
 REINITIALIZATION = Rule(
     "TFM308",
