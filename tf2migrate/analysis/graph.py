@@ -137,8 +137,6 @@ UNSUPPORTED_CALLS = frozenset(
         "get_default_graph",
         "get_default_session",
         "make_template",
-        "while_loop",
-        "cond",
         "py_func",
         "Print",
         "hessians",

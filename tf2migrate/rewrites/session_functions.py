@@ -181,6 +181,8 @@ class SessionFunctions:
     def _refuse_graphs_run_elsewhere(self) -> None:
         """A graph no run site of this file fetches from is run by other code (``model.py``
         built it, ``train.py`` runs it): removing its placeholders would break that code."""
+        if self.facts.blockers:
+            return  # a run site that could not be converted runs it: its blocker says why
         run_here = {id(g.scope) for g in self.functions.values()}
         for scope in self.facts.scopes:
             built = [s for s in scope.statements if s.kind in (Kind.PLACEHOLDER, Kind.TENSOR)]
