@@ -604,6 +604,7 @@ class SessionFunctions:
         return train_steps.train_step_lines(
             tape, forward, indent, code(var_list) if var_list is not None else None, gradients, optimizer, code(pairs),
             code(global_step) if global_step is not None else None,
+            train_steps.dense_update(self.module, self.facts, generated.scope, train, generated.body),
         )
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
@@ -615,7 +616,8 @@ class SessionFunctions:
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
         gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
         return train_steps.train_step_lines(
-            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step)
+            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step),
+            train_steps.dense_update(self.module, self.facts, generated.scope, train, generated.body),
         )
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:

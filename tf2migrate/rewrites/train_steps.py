@@ -27,7 +27,8 @@ from tf2migrate.analysis.graph import (
     call_argument,
     calls_in,
 )
-from tf2migrate.analysis.names import created_name, read_and_bound
+from tf2migrate.analysis.names import created_name, read_and_bound, self_attribute
+from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
@@ -133,6 +134,7 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
             if statement.kind is Kind.OPTIMIZER:
                 call = statement.node.body[0].value  # type: ignore[attr-defined]
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
+                _build_when_shared(module, facts, plan, scope, statement)
             elif statement.kind is Kind.TRAIN and statement.minimize is not None:
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
@@ -143,6 +145,53 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
     return optimizer_of
+
+
+def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope: Scope, optimizer: Statement) -> None:
+    """A TF1 optimizer stepping several train ops shares its step counter (Adam's beta
+    powers, advanced once per update) and keeps one set of slots per variable, as one Keras
+    optimizer does (``iterations``, its slots).  But Keras builds its slots on the variables
+    of its first update and refuses others later: built on every variable the train ops
+    update, once they exist.  That needs each train op's variables written out."""
+    uses = [
+        s for s in scope.statements
+        if s.kind is Kind.TRAIN and s.minimize is not None
+        and _optimizer_statement(scope, s.minimize.func.value, s.order) is optimizer  # type: ignore[attr-defined]
+    ]
+    if len(uses) < 2:
+        return
+    variables: dict[str, None] = {}
+    for use in uses:
+        listed = _listed_variables(module, scope, use)
+        if listed is None:
+            facts.block(
+                use.minimize,  # type: ignore[arg-type]
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
+            )
+            return
+        variables.update(dict.fromkeys(listed))
+    build = f"# one optimizer for {len(uses)} train ops, as in TF1: one step count, slots for each variable\n"
+    build += f"{optimizer.defines[0]}.build([{', '.join(variables)}])\n"
+    plan.add_after(uses[-1].node, [cst.parse_statement(build, config=module.config_for_parsing)])
+
+
+def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
+    """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
+    another call, or a list that is not a display of variables."""
+    call = train.minimize
+    assert call is not None
+    var_list = call_argument(call, "var_list", 2)
+    if call.func.attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):  # type: ignore[attr-defined]
+        return None
+    listed = []
+    for element in var_list.elements:
+        name = element.value.value if isinstance(element.value, cst.Name) else self_attribute(element.value)
+        found = scope.graph_statement(name, train.order) if name is not None and not isinstance(element, cst.StarredElement) else None
+        if found is None or found.kind is not Kind.VARIABLE:
+            return None
+        listed.append(module.code_for_node(element.value))
+    return listed
 
 
 def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> str:
@@ -213,20 +262,86 @@ def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, valu
 
 
 def train_step_lines(
-    tape: str, forward: list[str], indent: str, var_list: str | None, gradients: list[str], optimizer: str, pairs: str, global_step: str | None
+    tape: str,
+    forward: list[str],
+    indent: str,
+    var_list: str | None,
+    gradients: list[str],
+    optimizer: str,
+    pairs: str,
+    global_step: str | None,
+    dense: bool = False,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
-    would train (``var_list``, or every trainable variable the computation read), the
-    ``gradients`` lines, the update with the (gradient, variable) ``pairs``, the counter."""
+    would train (``var_list``, watched before the forward pass because TF1 trains a listed
+    variable even when it is not trainable; or every trainable variable the computation
+    read), the ``gradients`` lines, the update with the (gradient, variable) ``pairs``
+    (made dense first when ``dense``: see ``dense_update``), the counter."""
+    watched = [f"{tape}.watch(variables)"] if var_list is not None else []
+    gradient = "tf.convert_to_tensor(g)" if dense else "g"
     return [
+        *([f"variables = {var_list}"] if var_list is not None else []),
         f"with tf.GradientTape() as {tape}:",
-        *[indent + line if line else line for line in forward or ["pass"]],
-        f"variables = {var_list if var_list is not None else f'{tape}.watched_variables()'}",
+        *[indent + line if line else line for line in [*watched, *forward] or ["pass"]],
+        *([f"variables = {tape}.watched_variables()"] if var_list is None else []),
         *gradients,
+        *(["# the rows of a sparse gradient summed, as TF1's optimizer applied it"] if dense else []),
         # minimize skipped variables the loss does not reach (their gradient is None)
-        f"{optimizer}.apply_gradients((g, v) for g, v in {pairs} if g is not None)",
+        f"{optimizer}.apply_gradients(({gradient}, v) for g, v in {pairs} if g is not None)",
         *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
+
+
+# How TF1's optimizers apply a sparse gradient (IndexedSlices, the rows a gather looked up,
+# duplicates included), against Keras (TensorFlow's training_ops and optimizer sources;
+# each case executed in tests/fixtures/training/sparse_*):
+# - GradientDescent subtracts every slice (duplicates add up): Keras' SGD does the same.
+# - Adam and Adagrad sum the duplicates, then Adam updates every row (its moments decay
+#   everywhere, as with a dense gradient that is zero outside the rows looked up) and
+#   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
+#   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
+# - Momentum, RMSProp, Adadelta and Ftrl update only the rows looked up: the other rows'
+#   accumulators neither decay nor move the variable (Ftrl recomputes a row from its
+#   accumulators, so a dense update resets rows never looked up).  Keras updates every
+#   row, sparse gradient or dense: no Keras step is TF1's, so the graph stays on TF1.
+_SPARSE_AS_KERAS = frozenset({"train.GradientDescentOptimizer"})
+_SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
+
+
+def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement, step: list[Statement]) -> bool:
+    """Must the train step running ``step`` for ``train`` make its gradients dense before
+    the update to take TF1's steps?  Where no Keras update takes them (the gradient can be
+    sparse and the optimizer updates only the rows looked up), the graph stays on TF1."""
+    source = sparse_gradient_source(module, facts, step)
+    path = optimizer_path(facts, scope, train)
+    if source is None or path in _SPARSE_AS_KERAS:
+        return False
+    if path in _SPARSE_AS_DENSE:
+        return True
+    assert train.minimize is not None
+    if not any(b.node is train.minimize for b in facts.blockers):
+        facts.block(
+            train.minimize,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"tf.{path} with a gradient that can be sparse (`{module.code_for_node(source.func)}` in this file): "
+            "TF1 updates only the rows looked up, Keras every row",
+        )
+    return False
+
+
+def optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
+    """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
+    optimizer = train.minimize.func.value  # type: ignore[union-attr]
+    if isinstance(optimizer, cst.Call):
+        return facts.imports.call_name(optimizer)
+    statement = _optimizer_statement(scope, optimizer, train.order)
+    return facts.imports.call_name(statement.node.body[0].value) if statement is not None else None  # type: ignore[attr-defined]
+
+
+def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: int) -> Statement | None:
+    name = optimizer.value if isinstance(optimizer, cst.Name) else self_attribute(optimizer)
+    found = scope.resolve(name, before) if name is not None else None
+    return found if found is not None and found.kind is Kind.OPTIMIZER else None
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
