@@ -86,10 +86,8 @@ def _imported_code_names(module: cst.Module) -> set[str]:
                 dotted = get_full_name_for_node(alias.name) or ""
                 if _may_build_ops(dotted):
                     names.add(_bound(alias) or dotted.split(".")[0])
-        elif isinstance(node.names, cst.ImportStar):
-            continue
-        else:
-            package = "" if node.relative else get_full_name_for_node(node.module) or ""  # type: ignore[arg-type]
+        elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            package = "" if node.relative or node.module is None else get_full_name_for_node(node.module) or ""
             if node.relative or _may_build_ops(package):
                 names.update(_bound(alias) or get_full_name_for_node(alias.name) or "" for alias in node.names)
     for statement in module.body:

@@ -19,6 +19,7 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     OPTIMIZERS,
+    UNSUPPORTED_CALLS,
     GraphFacts,
     Kind,
     Scope,
@@ -135,7 +136,9 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 call = statement.node.body[0].value  # type: ignore[attr-defined]
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
                 _build_when_shared(module, facts, plan, scope, statement)
-            elif statement.kind is Kind.TRAIN and statement.minimize is not None:
+            if statement.kind in (Kind.TRAIN, Kind.GRADS) and statement.minimize is not None:
+                _check_arguments(facts, statement.minimize)
+            if statement.kind is Kind.TRAIN and statement.minimize is not None:
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
@@ -145,6 +148,16 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
     return optimizer_of
+
+
+def _check_arguments(facts: GraphFacts, call: cst.Call) -> None:
+    """The arguments of ``opt.minimize(...)`` run in the train step: a graph collection
+    there (``var_list=tf.trainable_variables()``) is empty in TF2, so the step would train
+    nothing; such calls keep the graph on TF1, as elsewhere in graph code."""
+    for argument in call.args:
+        for inner in calls_in(argument.value):
+            if (name := facts.imports.call_name(inner)) in UNSUPPORTED_CALLS:
+                facts.block(inner, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
 
 
 def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope: Scope, optimizer: Statement) -> None:
