@@ -1,6 +1,6 @@
 """Train steps on inputs the fixtures do not execute: where a gradient may be sparse
-(code tf2migrate does not read), which optimizers are refused, shared optimizers whose
-variables are not written out.  The fixtures under training/ execute the converted forms."""
+(code tf2migrate does not read), shared optimizers whose variables are not written out.
+The fixtures under training/ execute the converted forms."""
 
 import pytest
 
@@ -26,10 +26,10 @@ def _refusals(findings) -> list[str]:
 
 
 @pytest.mark.parametrize("optimizer", ["tf.train.MomentumOptimizer(0.1, 0.9)", "tf.train.RMSPropOptimizer(0.1)"])
-def test_dense_gradients_convert_for_row_wise_optimizers(optimizer):
+def test_dense_gradients_take_keras_updates(optimizer):
     new, findings = migrate_source(_program(optimizer))
     assert not _refusals(findings)
-    assert "apply_gradients((g, v)" in new
+    assert "apply_gradients((g, v)" in new and "tf1_sparse_updates" not in new
 
 
 _WRAPPED = "def wrapped(a, b):\n    return {}\n"
@@ -48,9 +48,10 @@ _WRAPPED = "def wrapped(a, b):\n    return {}\n"
         ("", "tf.matmul(x, w) + tf.reduce_sum(w.sparse_read([0]))"),
     ],
 )
-def test_possibly_sparse_gradients_refuse_momentum_and_densify_adam(header, forward):
-    _, findings = migrate_source(_program("tf.train.MomentumOptimizer(0.1, 0.9)", header, forward))
-    assert any("MomentumOptimizer with a gradient that can be sparse" in m for m in _refusals(findings))
+def test_possibly_sparse_gradients_take_tf1_updates(header, forward):
+    new, findings = migrate_source(_program("tf.train.MomentumOptimizer(0.1, 0.9)", header, forward))
+    assert not _refusals(findings)
+    assert "tf1_sparse_updates(tf.keras.optimizers.SGD)(learning_rate=0.1, momentum=0.9)" in new
     new, findings = migrate_source(_program("tf.train.AdamOptimizer(0.1)", header, forward))
     assert not _refusals(findings)
     assert "apply_gradients((tf.convert_to_tensor(g), v)" in new
@@ -60,13 +61,14 @@ def test_a_helper_of_the_file_is_read_not_assumed_sparse():
     header = "def encoder(a, b):\n    return tf.matmul(a, b)\n"
     new, findings = migrate_source(_program("tf.train.MomentumOptimizer(0.1, 0.9)", header, "encoder(x, w)"))
     assert not _refusals(findings)
-    assert "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)" in new
+    assert "train_op_optimizer = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)" in new
 
 
 def test_numpy_and_standard_library_calls_build_no_ops():
     header = "import math\n"
-    _, findings = migrate_source(_program("tf.train.FtrlOptimizer(0.1)", header, "tf.matmul(x, w) * math.sqrt(2.0) * np.float32(1.0)"))
+    new, findings = migrate_source(_program("tf.train.FtrlOptimizer(0.1)", header, "tf.matmul(x, w) * math.sqrt(2.0) * np.float32(1.0)"))
     assert not _refusals(findings)
+    assert "tf1_sparse_updates" not in new
 
 
 def test_shared_optimizer_without_var_lists_is_refused():

@@ -16,13 +16,12 @@ so does a step calling code imported from another module, which tf2migrate does 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 
 import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
-from tf2migrate.analysis.graph import GraphFacts, Statement, calls_in
+from tf2migrate.analysis.graph import GraphFacts, Scope, Statement, calls_in, closure
 from tf2migrate.analysis.names import self_attribute
 
 # Matched on the last part of the called name, whatever the object or alias
@@ -33,11 +32,12 @@ _NO_TF_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "panda
 _TF_PACKAGES = frozenset({"tensorflow"})
 
 
-def sparse_gradient_source(module: cst.Module, facts: GraphFacts, step: Iterable[Statement]) -> cst.Call | None:
-    """A call that can make the gradient of a train step running ``step`` sparse: a
-    sparse-producing call anywhere in the file, else a call of the step (or of the
-    file's helpers it calls) into code imported from another module.  None: every
-    gradient of the step is dense."""
+def sparse_gradient_source(module: cst.Module, facts: GraphFacts, scope: Scope, trains: list[Statement]) -> cst.Call | None:
+    """A call that can make the gradient of a step of these train ops sparse: a
+    sparse-producing call anywhere in the file, else a call of their computation (or of
+    the file's helpers it calls) into code imported from another module.  None: every
+    gradient of their steps is dense."""
+    step = [*trains, *closure(scope, trains)[0]]
     for call in calls_in(module, enter_defs=True):
         name = _called_name(call)
         if name is not None and any(part in name.lower() for part in _SPARSE_NAME_PARTS):

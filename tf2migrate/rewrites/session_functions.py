@@ -25,6 +25,7 @@ from tf2migrate.analysis.graph import (
     Statement,
     call_argument,
     calls_in,
+    closure,
     is_init_expression,
     lookup_graph_name,
 )
@@ -286,7 +287,7 @@ class SessionFunctions:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
 
     def plan_scipy(self, site: RunSite, owner: Scope, interface: Statement, roots, loss, fetches) -> None:
-        body, placeholders = _closure(owner, roots)
+        body, placeholders = closure(owner, roots)
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return
@@ -356,7 +357,7 @@ class SessionFunctions:
         if len(trains) > 1:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "one run steps two train ops")
             return None
-        body, placeholders = _closure(owner, roots)
+        body, placeholders = closure(owner, roots)
         key = (id(owner), self.module.code_for_node(site.fetch), tuple(s.order for s in roots))
         if key in self.functions:
             return self.functions[key]
@@ -604,7 +605,7 @@ class SessionFunctions:
         return train_steps.train_step_lines(
             tape, forward, indent, code(var_list) if var_list is not None else None, gradients, optimizer, code(pairs),
             code(global_step) if global_step is not None else None,
-            train_steps.dense_update(self.module, self.facts, generated.scope, train, generated.body),
+            train_steps.dense_update(self.module, self.facts, generated.scope, train),
         )
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
@@ -617,7 +618,7 @@ class SessionFunctions:
         gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
         return train_steps.train_step_lines(
             tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step),
-            train_steps.dense_update(self.module, self.facts, generated.scope, train, generated.body),
+            train_steps.dense_update(self.module, self.facts, generated.scope, train),
         )
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
@@ -831,24 +832,6 @@ def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
             return statement.value_kind if statement.value_kind == "variable" else "unknown"
         return statement.value_kind
     return "tensor"
-
-
-def _closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
-    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        statement = stack.pop()
-        if statement.order in seen or statement not in scope.statements:
-            continue
-        seen.add(statement.order)
-        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
-            stack.extend(scope.statements[o] for o in statement.deps)
-    ordered = [scope.statements[o] for o in sorted(seen)]
-    return (
-        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
-        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
-    )
 
 
 def _hint(leaves: list[Leaf]) -> str:

@@ -56,13 +56,16 @@ TRAIN_STEP = Rule(
     "`tf.nn.embedding_lookup`, `nce_loss`, `sampled_softmax_loss`, a Keras `Embedding`, "
     "`sparse_read`) gets an `IndexedSlices` gradient, one slice per lookup. Where a step may get one "
     "(such a call anywhere in the file, or a helper of the step calling code imported from another "
-    "module), each optimizer is treated as TF1 applied it: GradientDescent subtracts every slice, "
-    "as Keras' SGD does (converted as is); Adam (moments of every row updated) and Adagrad (rows "
-    "looked up only, the others unchanged by a zero gradient) sum duplicate rows first, which the "
-    "dense gradient reproduces (converted, `tf.convert_to_tensor(g)` before `apply_gradients`); "
-    "Momentum, RMSProp, Adadelta and Ftrl update only the rows looked up in that step, where Keras "
-    "updates every row (accumulators decay, Ftrl resets rows never looked up): refused (TFM306), "
-    "the graph stays on TF1.\n\n"
+    "module), each optimizer takes TF1's sparse steps, proven by execution with duplicate ids over "
+    "several steps: GradientDescent subtracts every slice, as Keras' SGD does (unchanged); Adam "
+    "(moments of every row updated) and Adagrad (rows looked up only; a zero gradient leaves the "
+    "others unchanged) sum duplicate rows first, which the dense gradient reproduces "
+    "(`tf.convert_to_tensor(g)` before `apply_gradients`); Momentum, RMSProp, Adadelta and Ftrl "
+    "update only the rows looked up in that step, where Keras updates every row (accumulators "
+    "decay, Ftrl resets rows never looked up): their Keras optimizer is wrapped in "
+    "`tf1_sparse_updates(...)`, a helper emitted once per file that applies the dense gradient and "
+    "puts back the rows not looked up, in the variable and its slots (each such step copies the "
+    "table and its slots: slower than TF1 for large tables).\n\n"
     "One optimizer stepping several train ops: TF1 shares its step count (Adam's beta powers) and "
     "keeps one set of slots per variable, as one Keras optimizer does; it is built once on the "
     "union of the `var_list`s (`opt.build([...])`) after the last train op, because Keras refuses "
@@ -189,11 +192,7 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
     optimizer does (``iterations``, its slots).  But Keras builds its slots on the variables
     of its first update and refuses others later: built on every variable the train ops
     update, once they exist.  That needs each train op's variables written out."""
-    uses = [
-        s for s in scope.statements
-        if s.kind is Kind.TRAIN and s.minimize is not None
-        and _optimizer_statement(scope, s.minimize.func.value, s.order) is optimizer  # type: ignore[attr-defined]
-    ]
+    uses = _train_ops(scope, optimizer)
     if len(uses) < 2:
         return
     variables: dict[str, None] = {}
@@ -210,6 +209,18 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
     build = f"# one optimizer for {len(uses)} train ops, as in TF1: one step count, slots for each variable\n"
     build += f"{optimizer.defines[0]}.build([{', '.join(variables)}])\n"
     plan.add_after(uses[-1].node, [cst.parse_statement(build, config=module.config_for_parsing)])
+
+
+def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
+    """The train ops an OPTIMIZER statement steps; a TRAIN statement (its optimizer made
+    inline) is its own."""
+    if statement.kind is Kind.TRAIN:
+        return [statement]
+    return [
+        s for s in scope.statements
+        if s.kind is Kind.TRAIN and s.minimize is not None
+        and _optimizer_statement(scope, s.minimize.func.value, s.order) is statement  # type: ignore[attr-defined]
+    ]
 
 
 def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
@@ -244,7 +255,8 @@ def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> st
 def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
     code = optimizer_code(module, facts, plan, names_in_use, scope, statement, call)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
-    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {code.split('(')[0]}")
+    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code).group(0)  # type: ignore[union-attr]
+    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor}")
 
 
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
@@ -276,10 +288,13 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
             continue
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
+    constructor = f"tf.keras.optimizers.{keras_class}"
     if helper is not None:
-        keras_class = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
-        return f"{keras_class}({', '.join(parts)})"
-    return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
+        constructor = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
+    if path in _SPARSE_ROWS and sparse_gradient_source(module, facts, scope, _train_ops(scope, statement)) is not None:
+        wrapper = file_helpers.emit_once(module, facts, plan, names_in_use, SPARSE_UPDATES_HELPER_NAME, SPARSE_UPDATES_HELPER)
+        constructor = f"{wrapper}({constructor})"
+    return f"{constructor}({', '.join(parts)})"
 
 
 def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, value: cst.BaseExpression) -> str | None:
@@ -336,33 +351,46 @@ def train_step_lines(
 #   everywhere, as with a dense gradient that is zero outside the rows looked up) and
 #   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
 #   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
-# - Momentum, RMSProp, Adadelta and Ftrl update only the rows looked up: the other rows'
-#   accumulators neither decay nor move the variable (Ftrl recomputes a row from its
-#   accumulators, so a dense update resets rows never looked up).  Keras updates every
-#   row, sparse gradient or dense: no Keras step is TF1's, so the graph stays on TF1.
-_SPARSE_AS_KERAS = frozenset({"train.GradientDescentOptimizer"})
+# - Momentum, RMSProp, Adadelta and Ftrl sum the duplicates, then update only the rows
+#   looked up: the other rows' accumulators neither decay nor move the variable (Ftrl
+#   recomputes a row from its accumulators, so a dense update resets rows never looked
+#   up).  Keras updates every row, sparse gradient or dense; ``tf1_sparse_updates`` runs
+#   Keras' update on the dense gradient and puts back the rows not looked up (the rows
+#   looked up are updated by the same formula as TF1's, row by row).
 _SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
+_SPARSE_ROWS = frozenset({"train.MomentumOptimizer", "train.RMSPropOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer"})
+SPARSE_UPDATES_HELPER_NAME = "tf1_sparse_updates"
+SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
+    """``keras_optimizer`` applying a sparse gradient (tf.IndexedSlices: the rows a gather
+    looked up) as TF1's optimizers did: duplicate rows summed, only the rows looked up
+    updated, the other rows of the variable and of its slots left as they were.  (Each such
+    step copies the variable and its slots: slower than TF1 for large tables.)"""
+
+    class SparseUpdates(keras_optimizer):
+        def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+            slot = super().add_variable_from_reference(reference_variable, name=name, initializer=initializer)
+            # kept out of Keras' attribute tracking: a plain record of each variable's slots
+            self.__dict__.setdefault("slots_of", {}).setdefault(id(reference_variable), []).append(slot)
+            return slot
+
+        def update_step(self, gradient, variable, learning_rate):
+            if not isinstance(gradient, tf.IndexedSlices):
+                return super().update_step(gradient, variable, learning_rate)
+            rows = tf.expand_dims(tf.unique(gradient.indices)[0], 1)
+            state = [variable, *self.__dict__.get("slots_of", {}).get(id(variable), [])]
+            before = [tf.identity(value) for value in state]
+            super().update_step(tf.convert_to_tensor(gradient), variable, learning_rate)
+            for value, old in zip(state, before):
+                value.assign(tf.tensor_scatter_nd_update(old, rows, tf.gather_nd(value, rows)))
+
+    return SparseUpdates
+'''
 
 
-def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement, step: list[Statement]) -> bool:
-    """Must the train step running ``step`` for ``train`` make its gradients dense before
-    the update to take TF1's steps?  Where no Keras update takes them (the gradient can be
-    sparse and the optimizer updates only the rows looked up), the graph stays on TF1."""
-    source = sparse_gradient_source(module, facts, step)
-    path = optimizer_path(facts, scope, train)
-    if source is None or path in _SPARSE_AS_KERAS:
-        return False
-    if path in _SPARSE_AS_DENSE:
-        return True
-    assert train.minimize is not None
-    if not any(b.node is train.minimize for b in facts.blockers):
-        facts.block(
-            train.minimize,
-            blockers.UNSUPPORTED_GRAPH_CODE,
-            f"tf.{path} with a gradient that can be sparse (`{module.code_for_node(source.func)}` in this file): "
-            "TF1 updates only the rows looked up, Keras every row",
-        )
-    return False
+def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> bool:
+    """Must the train step of ``train`` make its gradients dense before the update to
+    take TF1's steps?  Adam's and Adagrad's, where a gradient can be sparse."""
+    return optimizer_path(facts, scope, train) in _SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
 
 
 def optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
