@@ -610,15 +610,20 @@ class SessionFunctions:
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
         train = generated.train
-        assert train is not None
-        loss, var_list, global_step = train_steps.minimize_arguments(train)
-        tape = fresh_name("train_tape", ctx.names_in_use)
+        assert train is not None and train.minimize is not None
         code = lambda node: self.code(node, generated.scope) if node is not None else None  # noqa: E731
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
+        dense = train_steps.dense_update(self.module, self.facts, generated.scope, train)
+        if train.minimize.func.attr.value == "apply_gradients":  # type: ignore[attr-defined]
+            # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
+            pairs = call_argument(train.minimize, "grads_and_vars", 0)
+            global_step = call_argument(train.minimize, "global_step", 1)
+            return [*body, *train_steps.update_lines(self.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
+        loss, var_list, global_step = train_steps.minimize_arguments(train)
+        tape = fresh_name("train_tape", ctx.names_in_use)
         gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
         return train_steps.train_step_lines(
-            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step),
-            train_steps.dense_update(self.module, self.facts, generated.scope, train),
+            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step), dense
         )
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:

@@ -329,15 +329,24 @@ def train_step_lines(
     read), the ``gradients`` lines, the update with the (gradient, variable) ``pairs``
     (made dense first when ``dense``: see ``dense_update``), the counter."""
     watched = [f"{tape}.watch(variables)"] if var_list is not None else []
-    gradient = "tf.convert_to_tensor(g)" if dense else "g"
     return [
         *([f"variables = {var_list}"] if var_list is not None else []),
         f"with tf.GradientTape() as {tape}:",
         *[indent + line if line else line for line in [*watched, *forward] or ["pass"]],
         *([f"variables = {tape}.watched_variables()"] if var_list is None else []),
         *gradients,
+        *update_lines(optimizer, pairs, global_step, dense),
+    ]
+
+
+def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool) -> list[str]:
+    """The update with the (gradient, variable) ``pairs`` (made dense first when ``dense``:
+    see ``dense_update``) and the step counter.  Also the whole step of
+    ``opt.apply_gradients(zip(grads, params))`` whose gradients the computation takes."""
+    gradient = "tf.convert_to_tensor(g)" if dense else "g"
+    return [
         *(["# the rows of a sparse gradient summed, as TF1's optimizer applied it"] if dense else []),
-        # minimize skipped variables the loss does not reach (their gradient is None)
+        # TF1 skipped variables without a gradient (minimize: those the loss does not reach)
         f"{optimizer}.apply_gradients(({gradient}, v) for g, v in {pairs} if g is not None)",
         *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
