@@ -321,7 +321,7 @@ def train_step_lines(
     optimizer: str,
     pairs: str,
     global_step: str | None,
-    dense: bool = False,
+    dense: bool,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
     would train (``var_list``, watched before the forward pass because TF1 trains a listed
@@ -399,10 +399,10 @@ SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
 def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> bool:
     """Must the train step of ``train`` make its gradients dense before the update to
     take TF1's steps?  Adam's and Adagrad's, where a gradient can be sparse."""
-    return optimizer_path(facts, scope, train) in _SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
+    return _optimizer_path(facts, scope, train) in _SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
 
 
-def optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
+def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
     """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
     optimizer = train.minimize.func.value  # type: ignore[union-attr]
     if isinstance(optimizer, cst.Call):
