@@ -86,3 +86,29 @@ def test_shared_optimizer_without_var_lists_is_refused():
     )
     _, findings = migrate_source(source)
     assert any("one optimizer steps several train ops" in m for m in _refusals(findings))
+
+
+def _var_list_program(variable_s: str, params: str) -> str:
+    return (
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32)\n"
+        "w = tf.Variable(1.0)\n"
+        f"s = {variable_s}\n"
+        f"params = {params}\n"
+        "loss = tf.square(w * x + s)\n"
+        "train_op = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=params)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op, {x: 1.0})\n"
+    )
+
+
+def test_var_list_built_by_graph_code_is_refused_when_a_variable_may_be_untrainable():
+    _, findings = migrate_source(_var_list_program("tf.Variable(0.0, trainable=False)", "[w] + [s]"))
+    assert any("`var_list` is built by the graph code" in m for m in _refusals(findings))
+
+
+def test_var_list_built_by_graph_code_needs_no_watch_when_every_variable_is_trainable():
+    new, findings = migrate_source(_var_list_program("tf.Variable(0.0)", "[w] + [s]"))
+    assert not _refusals(findings)
+    assert ".watch(" not in new and "variables = params" in new

@@ -603,7 +603,7 @@ class SessionFunctions:
         # the processing (clipping) stays between the gradients and the update, as written
         gradients = [f"{gvs} = list(zip({tape}.gradient({code(loss)}, variables), variables))", *rest]
         return train_steps.train_step_lines(
-            tape, forward, indent, code(var_list) if var_list is not None else None, gradients, optimizer, code(pairs),
+            tape, forward, indent, self._var_list(var_list, generated), gradients, optimizer, code(pairs),
             code(global_step) if global_step is not None else None,
             train_steps.dense_update(self.module, self.facts, generated.scope, train),
         )
@@ -623,8 +623,17 @@ class SessionFunctions:
         tape = fresh_name("train_tape", ctx.names_in_use)
         gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
         return train_steps.train_step_lines(
-            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step), dense
+            tape, body, indent, self._var_list(var_list, generated), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)",
+            code(global_step), dense,
         )
+
+    def _var_list(self, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:
+        """``var_list`` as the train step reads it, and its variables as it watches them."""
+        if var_list is None:
+            return None
+        code = lambda node: self.code(node, generated.scope)  # noqa: E731
+        watched = train_steps.watched_variables(self.module, self.facts, var_list, generated.body, code)
+        return (code(var_list), watched) if watched is not None else None
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
         """Graph-building methods that read a placeholder through ``self`` find the fed

@@ -51,7 +51,9 @@ TRAIN_STEP = Rule(
     "`apply_gradients(zip(grads, params))` of `tf.gradients`: those gradients, now from a tape).\n\n"
     "Variables: without `var_list`, every trainable variable the loss reaches (what TF1 trained). "
     "With `var_list`, exactly those, watched by the tape before the forward pass, so a listed "
-    "variable made with `trainable=False` is trained as TF1 trained it. A graph collection in the "
+    "variable made with `trainable=False` is trained as TF1 trained it (a `var_list` name bound in "
+    "graph code must be bound to a list display of variables, or the file must make no variable "
+    "untrainable; otherwise refused, TFM306). A graph collection in the "
     "arguments (`var_list=tf.trainable_variables()`, `tf.get_collection(...)`) is empty in TF2: "
     "refused (TFM306).\n\n"
     "Sparse gradients: a variable read through a gather (`tf.gather`, `tf.gather_nd`, "
@@ -318,7 +320,7 @@ def train_step_lines(
     tape: str,
     forward: list[str],
     indent: str,
-    var_list: str | None,
+    var_list: tuple[str, str] | None,
     gradients: list[str],
     optimizer: str,
     pairs: str,
@@ -326,19 +328,46 @@ def train_step_lines(
     dense: bool,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
-    would train (``var_list``, watched before the forward pass because TF1 trains a listed
-    variable even when it is not trainable; or every trainable variable the computation
-    read), the ``gradients`` lines, the update with the (gradient, variable) ``pairs``
-    (made dense first when ``dense``: see ``dense_update``), the counter."""
-    watched = [f"{tape}.watch(variables)"] if var_list is not None else []
+    would train (``var_list``: the list and its variables as an expression valid before
+    the forward pass, see ``watched_variables``; or every trainable variable the
+    computation read), the ``gradients`` lines, the update, the counter."""
+    listed, watched = var_list if var_list is not None else (None, None)
     return [
-        *([f"variables = {var_list}"] if var_list is not None else []),
         f"with tf.GradientTape() as {tape}:",
-        *[indent + line if line else line for line in [*watched, *forward] or ["pass"]],
-        *([f"variables = {tape}.watched_variables()"] if var_list is None else []),
+        # TF1 trains a listed variable even when it is not trainable: the tape must see
+        # every one from the start
+        *[indent + line if line else line for line in [*([f"{tape}.watch({watched})"] if watched else []), *forward] or ["pass"]],
+        f"variables = {listed if listed is not None else f'{tape}.watched_variables()'}",
         *gradients,
         *update_lines(optimizer, pairs, global_step, dense),
     ]
+
+
+def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseExpression, step: list[Statement], code) -> str | None:
+    """The variables of ``var_list`` as an expression the step can watch before its
+    forward computation: ``var_list`` itself when it reads nothing the computation binds,
+    else the list display a name of the computation is bound to (``params = [w, s]``).
+    For a list the computation builds otherwise: "" (nothing to watch) in a file that
+    makes no variable untrainable, else None, and the graph stays on TF1."""
+    bound = {name for statement in step for name in statement.defines}
+    reads, _ = read_and_bound(var_list)
+    if not bound & set(reads):
+        return code(var_list)
+    name = var_list.value if isinstance(var_list, cst.Name) else self_attribute(var_list)
+    definitions = [s for s in step if name in s.defines]
+    line = definitions[-1].node if definitions else None
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if isinstance(assign, cst.Assign) and isinstance(assign.value, (cst.List, cst.Tuple)) and not bound & set(read_and_bound(assign.value)[0]):
+        return code(assign.value)
+    if "trainable" not in module.code:
+        return ""  # every variable is trainable: the tape watches those it reads
+    facts.block(
+        var_list,
+        blockers.UNSUPPORTED_GRAPH_CODE,
+        "`var_list` is built by the graph code: its variables must be watched before the forward pass "
+        "(TF1 trains a listed variable even when it is not trainable); write it as a list of variables",
+    )
+    return None
 
 
 def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool) -> list[str]:
