@@ -381,6 +381,24 @@ def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
     return finder.calls
 
 
+def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
+    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        statement = stack.pop()
+        if statement.order in seen or statement not in scope.statements:
+            continue
+        seen.add(statement.order)
+        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
+            stack.extend(scope.statements[o] for o in statement.deps)
+    ordered = [scope.statements[o] for o in sorted(seen)]
+    return (
+        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
+        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
+    )
+
+
 class _NodeIndex(cst.CSTVisitor):
     """One walk over the module that files away the nodes the analysis asks about, each
     with the function it belongs to, so no later step walks the whole tree again."""

@@ -25,6 +25,7 @@ from tf2migrate.analysis.graph import (
     Statement,
     call_argument,
     calls_in,
+    closure,
     is_init_expression,
     lookup_graph_name,
 )
@@ -288,7 +289,7 @@ class SessionFunctions:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
 
     def plan_scipy(self, site: RunSite, owner: Scope, interface: Statement, roots, loss, fetches) -> None:
-        body, placeholders = _closure(owner, roots)
+        body, placeholders = closure(owner, roots)
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return
@@ -358,7 +359,7 @@ class SessionFunctions:
         if len(trains) > 1:
             self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "one run steps two train ops")
             return None
-        body, placeholders = _closure(owner, roots)
+        body, placeholders = closure(owner, roots)
         key = (id(owner), self.module.code_for_node(site.fetch), tuple(s.order for s in roots))
         if key in self.functions:
             return self.functions[key]
@@ -611,21 +612,37 @@ class SessionFunctions:
         # the processing (clipping) stays between the gradients and the update, as written
         gradients = [f"{gvs} = list(zip({tape}.gradient({code(loss)}, variables), variables))", *rest]
         return train_steps.train_step_lines(
-            tape, forward, indent, code(var_list) if var_list is not None else None, gradients, optimizer, code(pairs),
+            tape, forward, indent, self._var_list(var_list, generated), gradients, optimizer, code(pairs),
             code(global_step) if global_step is not None else None,
+            train_steps.dense_update(self.module, self.facts, generated.scope, train),
         )
 
     def _train_step_body(self, generated: Generated, body: list[str], ctx, indent: str) -> list[str]:
         train = generated.train
-        assert train is not None
-        loss, var_list, global_step = train_steps.minimize_arguments(train)
-        tape = fresh_name("train_tape", ctx.names_in_use)
+        assert train is not None and train.minimize is not None
         code = lambda node: self.code(node, generated.scope) if node is not None else None  # noqa: E731
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"train op → {generated.name}(...)")
+        dense = train_steps.dense_update(self.module, self.facts, generated.scope, train)
+        if train.minimize.func.attr.value == "apply_gradients":  # type: ignore[attr-defined]
+            # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
+            pairs = call_argument(train.minimize, "grads_and_vars", 0)
+            global_step = call_argument(train.minimize, "global_step", 1)
+            return [*body, *train_steps.update_lines(self.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
+        loss, var_list, global_step = train_steps.minimize_arguments(train)
+        tape = fresh_name("train_tape", ctx.names_in_use)
         gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
         return train_steps.train_step_lines(
-            tape, body, indent, code(var_list), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)", code(global_step)
+            tape, body, indent, self._var_list(var_list, generated), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)",
+            code(global_step), dense,
         )
+
+    def _var_list(self, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:
+        """``var_list`` as the train step reads it, and its variables as it watches them."""
+        if var_list is None:
+            return None
+        code = lambda node: self.code(node, generated.scope)  # noqa: E731
+        watched = train_steps.watched_variables(self.module, self.facts, var_list, generated.body, code)
+        return (code(var_list), watched) if watched is not None else None
 
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
         """Graph-building methods that read a placeholder through ``self`` find the fed
@@ -838,24 +855,6 @@ def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
             return statement.value_kind if statement.value_kind == "variable" else "unknown"
         return statement.value_kind
     return "tensor"
-
-
-def _closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
-    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        statement = stack.pop()
-        if statement.order in seen or statement not in scope.statements:
-            continue
-        seen.add(statement.order)
-        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
-            stack.extend(scope.statements[o] for o in statement.deps)
-    ordered = [scope.statements[o] for o in sorted(seen)]
-    return (
-        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
-        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
-    )
 
 
 def _hint(leaves: list[Leaf]) -> str:

@@ -19,6 +19,7 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
     OPTIMIZERS,
+    UNSUPPORTED_CALLS,
     GraphFacts,
     Kind,
     Scope,
@@ -27,7 +28,8 @@ from tf2migrate.analysis.graph import (
     call_argument,
     calls_in,
 )
-from tf2migrate.analysis.names import created_name, read_and_bound
+from tf2migrate.analysis.names import created_name, read_and_bound, self_attribute
+from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
@@ -44,9 +46,39 @@ TRAIN_STEP = Rule(
     "RMSProp epsilon=1e-10 and its mean square starting at 1 through `RMSpropFromOnes`, Adagrad "
     "without epsilon; `use_nesterov` → `nesterov`, `decay` → `rho`), and each run of "
     "`opt.minimize(loss)` with a generated train step: forward computation under a GradientTape, "
-    "`tape.gradient`, `apply_gradients`, decorated with `@tf.function` unless turned off.",
+    "`tape.gradient`, `apply_gradients`, decorated with `@tf.function` unless turned off "
+    "(`compute_gradients` … `apply_gradients`: the processing between them kept as written; "
+    "`apply_gradients(zip(grads, params))` of `tf.gradients`: those gradients, now from a tape).\n\n"
+    "Variables: without `var_list`, every trainable variable the loss reaches (what TF1 trained). "
+    "With `var_list`, exactly those, watched by the tape before the forward pass, so a listed "
+    "variable made with `trainable=False` is trained as TF1 trained it (a `var_list` name bound in "
+    "graph code must be bound to a list display of variables, or the file must make no variable "
+    "untrainable; otherwise refused, TFM306). A graph collection in the "
+    "arguments (`var_list=tf.trainable_variables()`, `tf.get_collection(...)`) is empty in TF2: "
+    "refused (TFM306).\n\n"
+    "Sparse gradients: a variable read through a gather (`tf.gather`, `tf.gather_nd`, "
+    "`tf.nn.embedding_lookup`, `nce_loss`, `sampled_softmax_loss`, a Keras `Embedding`, "
+    "`sparse_read`) gets an `IndexedSlices` gradient, one slice per lookup. Where a step may get one "
+    "(such a call anywhere in the file, or a helper of the step calling code imported from another "
+    "module), each optimizer takes TF1's sparse steps, proven by execution with duplicate ids over "
+    "several steps: GradientDescent subtracts every slice, as Keras' SGD does (unchanged); Adam "
+    "(moments of every row updated) and Adagrad (rows looked up only; a zero gradient leaves the "
+    "others unchanged) sum duplicate rows first, which the dense gradient reproduces "
+    "(`tf.convert_to_tensor(g)` before `apply_gradients`); Momentum, RMSProp, Adadelta and Ftrl "
+    "update only the rows looked up in that step, where Keras updates every row (accumulators "
+    "decay, Ftrl resets rows never looked up): their Keras optimizer is wrapped in "
+    "`tf1_sparse_updates(...)`, a helper emitted once per file that applies the dense gradient and "
+    "puts back the rows not looked up, in the variable and its slots (each such step copies the "
+    "table and its slots: slower than TF1 for large tables).\n\n"
+    "One optimizer stepping several train ops: TF1 shares its step count (Adam's beta powers) and "
+    "keeps one set of slots per variable, as one Keras optimizer does; it is built once on the "
+    "union of the `var_list`s (`opt.build([...])`) after the last train op, because Keras refuses "
+    "variables it was not built on. Converted when every train op is `opt.minimize(..., "
+    "var_list=[v1, v2])` naming its variables; otherwise refused (TFM306).",
     why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
-    "TF1 run step for step.",
+    "TF1 run step for step. One known difference: in float64 models TF1 rounds the "
+    "hyperparameters to float32 first (Adam's beta2 = 0.999 becomes 0.99900001), Keras does not, "
+    "so Adam's steps differ by about 1e-5 of their size.",
     example="train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)\n_, l = sess.run([train_op, loss], feed)",
     instead="train_op_optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08)\n"
     "def train_step(x):\n    with tf.GradientTape() as train_tape:\n        loss = ...\n"
@@ -133,7 +165,10 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
             if statement.kind is Kind.OPTIMIZER:
                 call = statement.node.body[0].value  # type: ignore[attr-defined]
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
-            elif statement.kind is Kind.TRAIN and statement.minimize is not None:
+                _build_when_shared(module, facts, plan, scope, statement)
+            if statement.kind in (Kind.TRAIN, Kind.GRADS) and statement.minimize is not None:
+                _check_arguments(facts, statement.minimize)
+            if statement.kind is Kind.TRAIN and statement.minimize is not None:
                 optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
@@ -143,6 +178,71 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
     return optimizer_of
+
+
+def _check_arguments(facts: GraphFacts, call: cst.Call) -> None:
+    """The arguments of ``opt.minimize(...)`` run in the train step: a graph collection
+    there (``var_list=tf.trainable_variables()``) is empty in TF2, so the step would train
+    nothing; such calls keep the graph on TF1, as elsewhere in graph code."""
+    for argument in call.args:
+        for inner in calls_in(argument.value):
+            if (name := facts.imports.call_name(inner)) in UNSUPPORTED_CALLS:
+                facts.block(inner, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
+
+
+def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope: Scope, optimizer: Statement) -> None:
+    """A TF1 optimizer stepping several train ops shares its step counter (Adam's beta
+    powers, advanced once per update) and keeps one set of slots per variable, as one Keras
+    optimizer does (``iterations``, its slots).  But Keras builds its slots on the variables
+    of its first update and refuses others later: built on every variable the train ops
+    update, once they exist.  That needs each train op's variables written out."""
+    uses = _train_ops(scope, optimizer)
+    if len(uses) < 2:
+        return
+    variables: dict[str, None] = {}
+    for use in uses:
+        listed = _listed_variables(module, scope, use)
+        if listed is None:
+            facts.block(
+                use.minimize,  # type: ignore[arg-type]
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
+            )
+            return
+        variables.update(dict.fromkeys(listed))
+    build = f"# one optimizer for {len(uses)} train ops, as in TF1: one step count, slots for each variable\n"
+    build += f"{optimizer.defines[0]}.build([{', '.join(variables)}])\n"
+    plan.add_after(uses[-1].node, [cst.parse_statement(build, config=module.config_for_parsing)])
+
+
+def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
+    """The train ops an OPTIMIZER statement steps; a TRAIN statement (its optimizer made
+    inline) is its own."""
+    if statement.kind is Kind.TRAIN:
+        return [statement]
+    return [
+        s for s in scope.statements
+        if s.kind is Kind.TRAIN and s.minimize is not None
+        and _optimizer_statement(scope, s.minimize.func.value, s.order) is statement  # type: ignore[attr-defined]
+    ]
+
+
+def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
+    """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
+    another call, or a list that is not a display of variables."""
+    call = train.minimize
+    assert call is not None
+    var_list = call_argument(call, "var_list", 2)
+    if call.func.attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):  # type: ignore[attr-defined]
+        return None
+    listed = []
+    for element in var_list.elements:
+        name = element.value.value if isinstance(element.value, cst.Name) else self_attribute(element.value)
+        found = scope.graph_statement(name, train.order) if name is not None and not isinstance(element, cst.StarredElement) else None
+        if found is None or found.kind is not Kind.VARIABLE:
+            return None
+        listed.append(module.code_for_node(element.value))
+    return listed
 
 
 def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> str:
@@ -159,7 +259,8 @@ def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> st
 def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
     code = optimizer_code(module, facts, plan, names_in_use, scope, statement, call)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
-    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {code.split('(')[0]}")
+    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code).group(0)  # type: ignore[union-attr]
+    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor}")
 
 
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
@@ -196,10 +297,13 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
             continue
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
+    constructor = f"tf.keras.optimizers.{keras_class}"
     if helper is not None:
-        keras_class = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
-        return f"{keras_class}({', '.join(parts)})"
-    return f"tf.keras.optimizers.{keras_class}({', '.join(parts)})"
+        constructor = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
+    if path in _SPARSE_ROWS and sparse_gradient_source(module, facts, scope, _train_ops(scope, statement)) is not None:
+        wrapper = file_helpers.emit_once(module, facts, plan, names_in_use, SPARSE_UPDATES_HELPER_NAME, SPARSE_UPDATES_HELPER)
+        constructor = f"{wrapper}({constructor})"
+    return f"{constructor}({', '.join(parts)})"
 
 
 def _constant_tensor(module, facts: GraphFacts, scope: Scope, statement: Statement, value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -237,20 +341,135 @@ def _scheduled_rate(module, plan: Plan, scope: Scope, statement: Statement, valu
 
 
 def train_step_lines(
-    tape: str, forward: list[str], indent: str, var_list: str | None, gradients: list[str], optimizer: str, pairs: str, global_step: str | None
+    tape: str,
+    forward: list[str],
+    indent: str,
+    var_list: tuple[str, str] | None,
+    gradients: list[str],
+    optimizer: str,
+    pairs: str,
+    global_step: str | None,
+    dense: bool,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
-    would train (``var_list``, or every trainable variable the computation read), the
-    ``gradients`` lines, the update with the (gradient, variable) ``pairs``, the counter."""
+    would train (``var_list``: the list and its variables as an expression valid before
+    the forward pass, see ``watched_variables``; or every trainable variable the
+    computation read), the ``gradients`` lines, the update, the counter."""
+    listed, watched = var_list if var_list is not None else (None, None)
     return [
         f"with tf.GradientTape() as {tape}:",
-        *[indent + line if line else line for line in forward or ["pass"]],
-        f"variables = {var_list if var_list is not None else f'{tape}.watched_variables()'}",
+        # TF1 trains a listed variable even when it is not trainable: the tape must see
+        # every one from the start
+        *[indent + line if line else line for line in [*([f"{tape}.watch({watched})"] if watched else []), *forward] or ["pass"]],
+        f"variables = {listed if listed is not None else f'{tape}.watched_variables()'}",
         *gradients,
-        # minimize skipped variables the loss does not reach (their gradient is None)
-        f"{optimizer}.apply_gradients((g, v) for g, v in {pairs} if g is not None)",
+        *update_lines(optimizer, pairs, global_step, dense),
+    ]
+
+
+def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseExpression, step: list[Statement], code) -> str | None:
+    """The variables of ``var_list`` as an expression the step can watch before its
+    forward computation: ``var_list`` itself when it reads nothing the computation binds,
+    else the list display a name of the computation is bound to (``params = [w, s]``).
+    For a list the computation builds otherwise: "" (nothing to watch) in a file that
+    makes no variable untrainable, else None, and the graph stays on TF1."""
+    bound = {name for statement in step for name in statement.defines}
+    reads, _ = read_and_bound(var_list)
+    if not bound & set(reads):
+        return code(var_list)
+    name = var_list.value if isinstance(var_list, cst.Name) else self_attribute(var_list)
+    definitions = [s for s in step if name in s.defines]
+    line = definitions[-1].node if definitions else None
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if isinstance(assign, cst.Assign) and isinstance(assign.value, (cst.List, cst.Tuple)) and not bound & set(read_and_bound(assign.value)[0]):
+        return code(assign.value)
+    if "trainable" not in module.code:
+        return ""  # every variable is trainable: the tape watches those it reads
+    facts.block(
+        var_list,
+        blockers.UNSUPPORTED_GRAPH_CODE,
+        "`var_list` is built by the graph code: its variables must be watched before the forward pass "
+        "(TF1 trains a listed variable even when it is not trainable); write it as a list of variables",
+    )
+    return None
+
+
+def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool) -> list[str]:
+    """The update with the (gradient, variable) ``pairs`` (made dense first when ``dense``:
+    see ``dense_update``) and the step counter.  Also the whole step of
+    ``opt.apply_gradients(zip(grads, params))`` whose gradients the computation takes."""
+    gradient = "tf.convert_to_tensor(g)" if dense else "g"
+    return [
+        *(["# the rows of a sparse gradient summed, as TF1's optimizer applied it"] if dense else []),
+        # TF1 skipped variables without a gradient (minimize: those the loss does not reach)
+        f"{optimizer}.apply_gradients(({gradient}, v) for g, v in {pairs} if g is not None)",
         *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
+
+
+# How TF1's optimizers apply a sparse gradient (IndexedSlices, the rows a gather looked up,
+# duplicates included), against Keras (TensorFlow's training_ops and optimizer sources;
+# each case executed in tests/fixtures/training/sparse_*):
+# - GradientDescent subtracts every slice (duplicates add up): Keras' SGD does the same.
+# - Adam and Adagrad sum the duplicates, then Adam updates every row (its moments decay
+#   everywhere, as with a dense gradient that is zero outside the rows looked up) and
+#   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
+#   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
+# - Momentum, RMSProp, Adadelta and Ftrl sum the duplicates, then update only the rows
+#   looked up: the other rows' accumulators neither decay nor move the variable (Ftrl
+#   recomputes a row from its accumulators, so a dense update resets rows never looked
+#   up).  Keras updates every row, sparse gradient or dense; ``tf1_sparse_updates`` runs
+#   Keras' update on the dense gradient and puts back the rows not looked up (the rows
+#   looked up are updated by the same formula as TF1's, row by row).
+_SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
+_SPARSE_ROWS = frozenset({"train.MomentumOptimizer", "train.RMSPropOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer"})
+SPARSE_UPDATES_HELPER_NAME = "tf1_sparse_updates"
+SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
+    """``keras_optimizer`` applying a sparse gradient (tf.IndexedSlices: the rows a gather
+    looked up) as TF1's optimizers did: duplicate rows summed, only the rows looked up
+    updated, the other rows of the variable and of its slots left as they were.  (Each such
+    step copies the variable and its slots: slower than TF1 for large tables.)"""
+
+    class SparseUpdates(keras_optimizer):
+        def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+            slot = super().add_variable_from_reference(reference_variable, name=name, initializer=initializer)
+            # kept out of Keras' attribute tracking: a plain record of each variable's slots
+            self.__dict__.setdefault("slots_of", {}).setdefault(id(reference_variable), []).append(slot)
+            return slot
+
+        def update_step(self, gradient, variable, learning_rate):
+            if not isinstance(gradient, tf.IndexedSlices):
+                return super().update_step(gradient, variable, learning_rate)
+            rows = tf.expand_dims(tf.unique(gradient.indices)[0], 1)
+            state = [variable, *self.__dict__.get("slots_of", {}).get(id(variable), [])]
+            before = [tf.identity(value) for value in state]
+            super().update_step(tf.convert_to_tensor(gradient), variable, learning_rate)
+            for value, old in zip(state, before):
+                value.assign(tf.tensor_scatter_nd_update(old, rows, tf.gather_nd(value, rows)))
+
+    return SparseUpdates
+'''
+
+
+def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> bool:
+    """Must the train step of ``train`` make its gradients dense before the update to
+    take TF1's steps?  Adam's and Adagrad's, where a gradient can be sparse."""
+    return _optimizer_path(facts, scope, train) in _SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
+
+
+def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
+    """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
+    optimizer = train.minimize.func.value  # type: ignore[union-attr]
+    if isinstance(optimizer, cst.Call):
+        return facts.imports.call_name(optimizer)
+    statement = _optimizer_statement(scope, optimizer, train.order)
+    return facts.imports.call_name(statement.node.body[0].value) if statement is not None else None  # type: ignore[attr-defined]
+
+
+def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: int) -> Statement | None:
+    name = optimizer.value if isinstance(optimizer, cst.Name) else self_attribute(optimizer)
+    found = scope.resolve(name, before) if name is not None else None
+    return found if found is not None and found.kind is Kind.OPTIMIZER else None
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
