@@ -482,10 +482,7 @@ class SessionFunctions:
         param_names = [local_name(p.defines[0]) for p in generated.placeholders]
         localize = _graph_attributes(generated.scope)
         trainable = {
-            name
-            for s in generated.scope.statements
-            if s.kind is Kind.VARIABLE and s.global_step is None and "trainable=False" not in module.code_for_node(s.node).replace(" ", "")
-            for name in s.defines
+            name for s in generated.scope.statements if s.kind is Kind.VARIABLE and self._surely_trainable(s) for name in s.defines
         }
         value_kinds = {
             name: s.value_kind
@@ -644,6 +641,24 @@ class SessionFunctions:
         watched = train_steps.watched_variables(self.module, self.facts, var_list, generated.body, code)
         return (code(var_list), watched) if watched is not None else None
 
+    def _surely_trainable(self, statement: Statement) -> bool:
+        """Does the statement make trainable variables, which a tape watches by itself?  Only
+        when no ``trainable=`` in it or in the helpers of this file it calls says otherwise
+        (``trainable=flag`` may be False); anything else is watched, which costs nothing for a
+        variable that was trainable after all."""
+        if statement.global_step is not None:
+            return False
+        texts = [self.module.code_for_node(statement.node)]
+        for call in calls_in(statement.node):
+            if self.facts.imports.call_name(call) is not None or _numpy_or_builtin(call):
+                continue
+            helper = self.facts.helpers.get(self_attribute(call.func) or getattr(call.func, "value", ""))
+            if helper is None or any(self.facts.imports.call_name(c) is None for c in calls_in(helper.node.body)):
+                return False  # code this file cannot see, or helpers of helpers
+            texts.append(self.module.code_for_node(helper.node))
+        code = "".join(texts).replace(" ", "")
+        return code.count("trainable=") == code.count("trainable=True")
+
     def _placeholders_for_helpers(self, generated: Generated) -> list[str]:
         """Graph-building methods that read a placeholder through ``self`` find the fed
         value there while the generated method runs."""
@@ -755,6 +770,14 @@ class SessionFunctions:
 
 
 # ------------------------------------------------------------------ pure helpers
+def _numpy_or_builtin(call: cst.Call) -> bool:
+    func = call.func
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    root = func.value if isinstance(func, cst.Name) else None
+    return root in ("np", "numpy", "math") or (isinstance(call.func, cst.Name) and call.func.value in PURE_BUILTINS)
+
+
 def _next_statement(module: cst.Module, statement: cst.BaseStatement) -> cst.BaseStatement | None:
     """The statement after ``statement`` in its block, if any."""
     for block in m.findall(module, m.Module() | m.IndentedBlock()):
