@@ -102,7 +102,8 @@ def _names_tf(code: str) -> bool:
 
 def tf1_left(text: str, notebook: bool = False) -> list[str] | None:
     """The TF1 constructs the (migrated) text still names, one label per site; None when
-    it does not parse.  A notebook's code cells are read as one program, IPython masked."""
+    it does not parse.  A notebook's code cells are read as one program, IPython masked,
+    by tf2migrate.notebook's own helpers: exactly the program the migration read."""
     if notebook:
         raw = json.loads(text)
         text = _join([_source(cell, _source_key(raw)) for _, cell in _code_cells(raw)])[0]
