@@ -1,0 +1,359 @@
+"""A census of how far tf2migrate converts real repositories.
+
+    python benchmarks/census.py TREE [TREE ...] [--json] [--why] [--jobs N]
+
+One tree per repository.  tf2migrate runs on every ``*.py`` and ``*.ipynb`` file of the
+tree in memory (nothing is written), and every file that *needs migration* — one it would
+change or reports an error on — is classified:
+
+- **fully** TF2: the migrated text (read with ``ast``, so comments, strings and user names
+  that merely look like TF do not count) names no ``Session``, no ``placeholder``, nothing
+  under ``compat.v1``, and calls ``tf.gradients`` only where ``tf.function`` traces it: in
+  a function decorated with ``@tf.function``, or in a function or method of the same file
+  that only traced code calls (a derivative helper, TFM203: see :func:`_traced_functions`);
+- **partial**: changed, but some of those remain;
+- **kept**: its graph stays on TF1 semantics (TFM404);
+- **error**: the file itself could not be migrated (TFM001–TFM005), or nothing changed and
+  error findings were reported.
+
+Files that do not mention TensorFlow, or are TF2 already and come out unchanged, do not
+count.  ``--why`` prints what keeps files from converting, the reasons grouped by code and
+message stem (:func:`stem`), most common first, with the number of files each one is met
+in and the number it is the only reason of (what fixing it alone would unblock): for kept
+files their TFM3xx findings, for partial files their warning and error findings and the
+TF1 constructs left in the migrated text, for error files their error findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import sys
+import warnings
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tf2migrate.diagnostics import Diagnostic, Severity
+from tf2migrate.engine import FileResult, run
+from tf2migrate.notebook import _code_cells, _join, _source, _source_key
+
+CATEGORIES = ("fully", "partial", "kept", "error")
+FILE_ERRORS = frozenset({"TFM001", "TFM002", "TFM003", "TFM004", "TFM005"})
+KEPT = "TFM404"
+SESSIONS = frozenset({"Session", "InteractiveSession"})
+PLACEHOLDERS = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder"})
+# compat.v1 modules whose members are counted together (one reason, not one per flag)
+_GROUPED = frozenset({"flags", "app", "logging", "gfile"})
+
+
+@dataclass
+class Verdict:
+    """One file that needs migration: its category and, for --why, what held it back."""
+
+    path: str
+    category: str
+    reasons: list[str] = field(default_factory=list)  # "TFM306 stem", one per finding
+    leftovers: list[str] = field(default_factory=list)  # TF1 constructs in the migrated text
+
+
+def classify(result: FileResult) -> Verdict | None:
+    """The file's verdict, or None when it does not need migration."""
+    codes = {d.code for d in result.findings}
+    errors = [d for d in result.findings if d.severity is Severity.ERROR]
+    path = str(result.path)
+    if codes & FILE_ERRORS:
+        return Verdict(path, "error", _reasons(d for d in result.findings if d.code in FILE_ERRORS))
+    if KEPT in codes:
+        return Verdict(path, "kept", _reasons(d for d in result.findings if d.code.startswith("TFM3")))
+    if not result.changed:
+        return Verdict(path, "error", _reasons(errors)) if errors else None
+    left = tf1_left(result.new_text, notebook=result.path.suffix == ".ipynb")
+    if left is None:  # the engine never returns unparsable text; counted rather than hidden
+        return Verdict(path, "error", ["(migrated text does not parse)"])
+    if not left:
+        return Verdict(path, "fully")
+    blocking = (d for d in result.findings if d.severity is not Severity.INFO)
+    return Verdict(path, "partial", _reasons(blocking), left)
+
+
+def _reasons(findings) -> list[str]:
+    return [f"{d.code} {stem(d)}" for d in findings]
+
+
+_CODE = re.compile(r"`([^`]*)`")
+
+
+def stem(finding: Diagnostic) -> str:
+    """The message without its particulars, so one construct met in many files counts as
+    one reason: the hint after the first ``; `` goes, and code in backticks becomes `…`
+    unless it names TensorFlow (``tf.X``, ``tensorflow.X``, ``placeholder``, ``Session``)
+    or a dunder (``__init__``) rather than the user's own names."""
+    text = finding.message.split("; ", 1)[0]
+    return _CODE.sub(lambda m: m.group(0) if _names_tf(m.group(1)) else "`…`", text).strip()
+
+
+def _names_tf(code: str) -> bool:
+    return code.startswith(("tf.", "tensorflow", "__")) or code in SESSIONS | PLACEHOLDERS
+
+
+def tf1_left(text: str, notebook: bool = False) -> list[str] | None:
+    """The TF1 constructs the (migrated) text still names, one label per site; None when
+    it does not parse.  A notebook's code cells are read as one program, IPython masked,
+    by tf2migrate.notebook's own helpers: exactly the program the migration read."""
+    if notebook:
+        raw = json.loads(text)
+        text = _join([_source(cell, _source_key(raw)) for _, cell in _code_cells(raw)])[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    finder = _TF1Finder(_tf_aliases(tree), _traced_functions(tree))
+    finder.visit(tree)
+    return finder.found
+
+
+def _tf_aliases(tree: ast.Module) -> dict[str, str]:
+    """Local name → the TensorFlow path it is bound to, from every import of the file."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for name in node.names:
+                if name.name == "tensorflow" or name.name.startswith("tensorflow."):
+                    if name.asname:
+                        aliases[name.asname] = name.name
+                    else:
+                        aliases[name.name.split(".")[0]] = "tensorflow"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and f"{node.module}.".startswith("tensorflow."):
+            for name in node.names:
+                aliases[name.asname or name.name] = f"{node.module}.{name.name}"
+    return aliases
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    """``a.b.c`` as ["a", "b", "c"]; None for anything else (calls, subscripts)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return [node.id, *reversed(parts)]
+
+
+def _resolve(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    parts = _dotted(node)
+    if parts is None or parts[0] not in aliases:
+        return None
+    return ".".join([aliases[parts[0]], *parts[1:]])
+
+
+def _is_tf_function(decorator: ast.expr, aliases: dict[str, str]) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return _resolve(target, aliases) == "tensorflow.function"
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _traced_functions(tree: ast.Module) -> set[ast.AST]:
+    """The function definitions tf.function traces: decorated ones, and those used only
+    (and at least once) where tracing runs them — inside traced functions, or passed to a
+    module function that calls that argument only inside traced functions (tf2migrate's
+    ``minimize_with_scipy``).  A function is known by its name, a method by ``self.name``.
+    This finds the derivative helpers tf2migrate leaves ``tf.gradients`` in (TFM203)."""
+    aliases = _tf_aliases(tree)
+    traced: set[ast.AST] = set()
+    defs: dict[str, list[ast.AST]] = {}
+    uses: dict[str, list[tuple[tuple[ast.AST, ...], tuple[ast.AST, int | str] | None]]] = {}
+    module_functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
+
+    def walk(node: ast.AST, around: tuple[ast.AST, ...], in_class: bool, argument=None) -> None:
+        if isinstance(node, _FUNCTIONS):
+            if any(_is_tf_function(d, aliases) for d in node.decorator_list):
+                traced.add(node)
+            defs.setdefault(f"self.{node.name}" if in_class else node.name, []).append(node)
+            around, in_class = (*around, node), False
+        elif isinstance(node, ast.ClassDef):
+            in_class = True
+        elif isinstance(node, ast.Name):
+            uses.setdefault(node.id, []).append((around, argument))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            uses.setdefault(f"self.{node.attr}", []).append((around, argument))
+            return
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in module_functions:
+            callee = module_functions[node.func.id]
+            walk(node.func, around, in_class)
+            for index, arg in enumerate(node.args):
+                walk(arg, around, in_class, (callee, index))
+            for keyword in node.keywords:
+                walk(keyword.value, around, in_class, (callee, keyword.arg))
+            return
+        for child in ast.iter_child_nodes(node):
+            walk(child, around, in_class)
+
+    walk(tree, (), False)
+
+    def runs_traced(around: tuple[ast.AST, ...], argument) -> bool:
+        if traced.intersection(around):
+            return True
+        if argument is None:
+            return False
+        callee, slot = argument
+        names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        name = names[slot] if isinstance(slot, int) and slot < len(names) else slot
+        places = [around for around, _ in uses.get(name, []) if callee in around]
+        return bool(places) and all(traced.intersection(p) for p in places)
+
+    grown = True
+    while grown:
+        grown = False
+        for key, functions in defs.items():
+            places = uses.get(key, [])
+            if not set(functions) <= traced and places and all(runs_traced(*p) for p in places):
+                traced.update(functions)
+                grown = True
+    return traced
+
+
+class _TF1Finder(ast.NodeVisitor):
+    """Collects labels of TF1 constructs: ``Session``, ``placeholder``, ``compat.v1.X``,
+    ``tf.gradients`` outside traced functions."""
+
+    def __init__(self, aliases: dict[str, str], traced: set[ast.AST]) -> None:
+        self.aliases = aliases
+        self.traced = traced
+        self.depth = 0  # how many traced functions enclose the current node
+        self.found: list[str] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        inside = node in self.traced or any(_is_tf_function(d, self.aliases) for d in node.decorator_list)
+        self.depth += inside
+        self.generic_visit(node)
+        self.depth -= inside
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.found += [f"import {a.name}" for a in node.names if ".compat.v1" in f"{a.name}."]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module and node.level == 0:
+            self.found += [f"from {node.module} import {a.name}" for a in node.names if _compat_v1(f"{node.module}.{a.name}")]
+
+    def visit_Call(self, node: ast.Call) -> None:
+        path = _resolve(node.func, self.aliases)
+        if path in ("tensorflow.gradients", "tensorflow.compat.v1.gradients") and not self.depth:
+            self.found.append("tf.gradients outside tf.function")
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if _dotted(node) is None:
+            self.generic_visit(node)  # the chain starts at a call or subscript
+        else:
+            self._name(_resolve(node, self.aliases))
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._name(self.aliases.get(node.id))
+
+    def _name(self, path: str | None) -> None:
+        if path is None:
+            return
+        last = path.rsplit(".", 1)[-1]
+        if last in SESSIONS:
+            self.found.append("Session")
+        elif last in PLACEHOLDERS:
+            self.found.append("placeholder")
+        elif _compat_v1(path):
+            self.found.append(_compat_label(path))
+
+
+def _compat_v1(path: str) -> bool:
+    return f"{path}.".startswith("tensorflow.compat.v1.")
+
+
+def _compat_label(path: str) -> str:
+    rest = path.split(".")[3:]
+    if not rest:
+        return "compat.v1 (module)"
+    keep = 1 if rest[0] in _GROUPED or len(rest) == 1 else 2
+    return "compat.v1." + ".".join(rest[:keep])
+
+
+def census(tree: Path, jobs: int) -> list[Verdict]:
+    """Every file of the tree that needs migration, with its verdict (paths relative to the tree)."""
+    verdicts = []
+    for result in run([tree], jobs=jobs, progress=False):
+        verdict = classify(result)
+        if verdict is not None:
+            verdict.path = os.path.relpath(verdict.path, tree)
+            verdicts.append(verdict)
+    return verdicts
+
+
+def counts(verdicts: list[Verdict]) -> dict[str, int]:
+    tally = Counter(v.category for v in verdicts)
+    return {"files": len(verdicts), **{c: tally[c] for c in CATEGORIES}}
+
+
+def blockers(verdicts: list[Verdict], top: int = 20) -> dict[str, list[dict]]:
+    """The most common reasons per group, counted in files (a reason met twice in a file
+    counts once), with how many files it is the only reason of: what fixing it alone
+    would unblock."""
+    groups = {
+        "kept (TFM3xx findings)": [v.reasons for v in verdicts if v.category == "kept"],
+        "partial (findings)": [v.reasons for v in verdicts if v.category == "partial"],
+        "partial (TF1 left in the output)": [v.leftovers for v in verdicts if v.category == "partial"],
+        "error": [v.reasons for v in verdicts if v.category == "error"],
+    }
+    result = {}
+    for name, lists in groups.items():
+        files = Counter(r for reasons in lists for r in set(reasons))
+        only = Counter(next(iter(set(reasons))) for reasons in lists if len(set(reasons)) == 1)
+        result[name] = [{"reason": r, "files": n, "only": only[r]} for r, n in files.most_common(top)]
+    return result
+
+
+def _row(name: str, c: dict[str, int]) -> str:
+    share = f"{100 * c['fully'] / c['files']:.0f} %" if c["files"] else "-"
+    return f"{name:<28}{c['files']:>7}" + "".join(f"{c[k]:>9}" for k in CATEGORIES) + f"{share:>10}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="+", type=Path, help="one tree per repository")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--why", action="store_true", help="the blocking reasons of kept and partial files")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    per_tree = {str(tree): census(tree, args.jobs) for tree in args.trees}
+    every = [v for verdicts in per_tree.values() for v in verdicts]
+    if args.json:
+        document = {
+            "repositories": {t: {"counts": counts(v), "files": [asdict(x) for x in v]} for t, v in per_tree.items()},
+            "total": counts(every),
+            "blockers": blockers(every),
+        }
+        json.dump(document, sys.stdout, indent=2)
+        print()
+        return
+    print(f"{'repository':<28}{'files':>7}" + "".join(f"{k:>9}" for k in CATEGORIES) + f"{'% fully':>10}")
+    for tree, verdicts in per_tree.items():
+        print(_row(Path(tree).name, counts(verdicts)))
+    print(_row("total", counts(every)))
+    if args.why:
+        for group, reasons in blockers(every).items():
+            if not reasons:
+                continue
+            print(f"\n{group}: files with the reason, files with only that reason")
+            for entry in reasons:
+                print(f"{entry['files']:>6}{entry['only']:>6}  {entry['reason']}")
+
+
+if __name__ == "__main__":
+    main()

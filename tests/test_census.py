@@ -1,0 +1,97 @@
+"""benchmarks/census.py classifies the files of a tree the way the README's figures count them."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+_SPEC = importlib.util.spec_from_file_location("census", Path(__file__).parents[1] / "benchmarks" / "census.py")
+census = importlib.util.module_from_spec(_SPEC)
+sys.modules["census"] = census  # dataclasses look their module up there
+_SPEC.loader.exec_module(census)
+
+FULLY = """\
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 1])
+y = 2.0 * x
+with tf.Session() as sess:
+    print(sess.run(y, feed_dict={x: np.ones((3, 1))}))
+"""
+KEPT = """\
+import numpy as np
+import tensorflow as tf
+
+xs = [tf.placeholder(tf.float32, [None, 1]) for _ in range(2)]
+y = xs[0] + xs[1]
+with tf.Session() as sess:
+    print(sess.run(y, feed_dict={xs[0]: np.ones((3, 1)), xs[1]: np.ones((3, 1))}))
+"""
+PYTHON2 = 'import tensorflow as tf\nprint "hello"\n'
+TF2 = "import tensorflow as tf\n\nprint(tf.reduce_sum(tf.ones([2])))\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
+@pytest.fixture
+def trees(tmp_path):
+    return [
+        _tree(tmp_path / "converts", {"model.py": FULLY, "tf2.py": TF2, "plain.py": "print(1)\n"}),
+        _tree(tmp_path / "kept", {"model.py": KEPT}),
+        _tree(tmp_path / "python2", {"old.py": PYTHON2}),
+        _tree(tmp_path / "tf2only", {"tf2.py": TF2}),
+    ]
+
+
+def test_counts_per_tree(trees):
+    counts = [census.counts(census.census(tree, jobs=1)) for tree in trees]
+    assert counts == [
+        {"files": 1, "fully": 1, "partial": 0, "kept": 0, "error": 0},
+        {"files": 1, "fully": 0, "partial": 0, "kept": 1, "error": 0},
+        {"files": 1, "fully": 0, "partial": 0, "kept": 0, "error": 1},
+        {"files": 0, "fully": 0, "partial": 0, "kept": 0, "error": 0},
+    ]
+
+
+def test_json_totals_and_blocking_reasons(trees, capsys):
+    census.main([*map(str, trees), "--json", "--jobs", "1"])
+    document = json.loads(capsys.readouterr().out)
+    assert document["total"] == {"files": 3, "fully": 1, "partial": 0, "kept": 1, "error": 1}
+    kept = document["blockers"]["kept (TFM3xx findings)"]
+    assert kept == [{"reason": "TFM306 `tf.placeholder` must be assigned to a name at the top level of its scope", "files": 1, "only": 1}]
+    assert document["blockers"]["error"][0]["reason"].startswith("TFM001 cannot parse as Python 3")
+
+
+def test_tf1_left_reads_the_migrated_code_not_its_text():
+    source = '''\
+import tensorflow as tf
+
+def fwd(y, x):  # only traced: called from a tf.function alone
+    return tf.gradients(y, x)[0]
+
+@tf.function
+def step(x):
+    return fwd(x * x, x)
+
+def eager(y):
+    return tf.gradients(y, y)
+
+"tf.Session() in a string"
+sess = tf.compat.v1.Session()
+flag = tf.compat.v1.flags.DEFINE_integer
+'''
+    assert census.tf1_left(source) == ["tf.gradients outside tf.function", "Session", "compat.v1.flags"]
+    assert census.tf1_left("import tensorflow as tf\n\n@tf.function\ndef f(y):\n    return tf.gradients(y, y)\n") == []
+    assert census.tf1_left("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == [
+        "import tensorflow.compat.v1",
+        "placeholder",
+        "compat.v1.float32",  # every name read through the compat.v1 module
+    ]
