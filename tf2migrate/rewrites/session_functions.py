@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import (
+    PURE_BUILTINS,
     GraphFacts,
     Kind,
     RunSite,
