@@ -19,7 +19,8 @@ import pytest
 
 from tf2migrate import __version__, engine
 from tf2migrate.cli import main
-from tf2migrate.diagnostics import Diagnostic, Severity, rule
+from tf2migrate.diagnostics import Diagnostic, Severity
+from tf2migrate.rules import rule
 from tf2migrate.migrate import MigrationResult
 from tf2migrate.engine import FileResult, UsageError, apply, discover, process_file, run
 from tf2migrate.source import SourceError

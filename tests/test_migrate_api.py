@@ -5,7 +5,8 @@ import ast
 import pytest
 
 from tf2migrate import migrate_source
-from tf2migrate.diagnostics import Severity, all_rules, rule
+from tf2migrate.diagnostics import Severity
+from tf2migrate.rules import all_rules, rule
 
 TF1 = (
     "import tensorflow as tf\n"

@@ -11,11 +11,8 @@ import pytest
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.names import NameCollector
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports, dotted_name
-from tf2migrate.rewrites.tf_names import (
-    _is_dimension_value,
-    reference_evidence,
-    refuses_tf2_keywords,
-)
+from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
+from tf2migrate.rewrites.tf_names import is_dimension_value
 
 SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 EXTRA = [
@@ -44,7 +41,7 @@ class EvidenceFinder(cst.CSTVisitor):
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        if _is_dimension_value(node):
+        if is_dimension_value(node):
             self.found = True
         self._check(node)
         return not self.found and self.tf.canonical(node) is None

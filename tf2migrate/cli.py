@@ -30,9 +30,8 @@ from tf2migrate.diagnostics import (
     UNREADABLE_FILE,
     Diagnostic,
     Severity,
-    all_rules,
-    rule,
 )
+from tf2migrate.rules import all_rules, rule
 from tf2migrate.engine import FileResult, UsageError, apply, process_text, run
 from tf2migrate.notebook import code_cells
 from tf2migrate.sarif import sarif_log
@@ -295,7 +294,7 @@ def _write(results: list[FileResult]) -> int:
 def _json(results: list[FileResult], summary: dict, with_source: bool) -> dict:
     files = []
     for r in results:
-        entry = {"path": str(r.path), "changed": r.changed, "findings": [d.as_json() for d in r.findings]}
+        entry = {"path": str(r.path), "changed": r.changed, "findings": [{**d.as_json(), "name": rule(d.code).name} for d in r.findings]}
         if with_source:
             entry["new_source"] = r.new_text if r.changed else None
         files.append(entry)

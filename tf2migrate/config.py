@@ -24,7 +24,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tf2migrate.diagnostics import Diagnostic, all_rules
+from tf2migrate.diagnostics import Diagnostic
+from tf2migrate.rules import all_rules
 
 if sys.version_info >= (3, 11):
     import tomllib

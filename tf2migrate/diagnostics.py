@@ -2,7 +2,8 @@
 
 Every finding carries a code (``TFM`` + three digits).  A code is declared once, as a
 :class:`Rule`, next to the code that emits it (core codes here, rewrite codes in their
-rewrite module), and ``tf2migrate --explain CODE`` prints the rule's documentation.
+rewrite module, each module's ``RULES``); ``tf2migrate/rules.py`` lists them all, and
+``tf2migrate --explain CODE`` prints the rule's documentation.
 """
 
 from __future__ import annotations
@@ -54,39 +55,6 @@ class Rule:
         return "\n".join(parts)
 
 
-_REGISTRY: dict[str, Rule] = {}
-
-
-def register(*rules: Rule) -> None:
-    for rule in rules:
-        existing = _REGISTRY.get(rule.code)
-        if existing is not None and existing != rule:
-            raise ValueError(f"code {rule.code} registered twice")
-        _REGISTRY[rule.code] = rule
-
-
-def rule(code: str) -> Rule:
-    _load_all_rules()
-    return _REGISTRY[code]
-
-
-def all_rules() -> list[Rule]:
-    _load_all_rules()
-    return [_REGISTRY[c] for c in sorted(_REGISTRY)]
-
-
-def _load_all_rules() -> None:
-    # Rewrite modules declare their rules at import time; find them all, pyupgrade-style.
-    import importlib
-    import pkgutil
-
-    from tf2migrate import rewrites
-    from tf2migrate.analysis import blockers  # noqa: F401
-
-    for info in pkgutil.iter_modules(rewrites.__path__):
-        importlib.import_module(f"{rewrites.__name__}.{info.name}")
-
-
 @dataclass
 class Diagnostic:
     code: str
@@ -107,7 +75,6 @@ class Diagnostic:
             "line": self.line,
             "column": self.column,
             "severity": self.severity.value,
-            "name": _REGISTRY[self.code].name if self.code in _REGISTRY else None,
         }
 
 
@@ -185,4 +152,4 @@ TF_NAME_TAKEN = Rule(
     example="import tensorflow as T\n\ndef helper(tf):\n    return tf * 2",
     instead="import tensorflow as T\n\ndef helper(t):\n    return t * 2",
 )
-register(PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN)
+RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN]

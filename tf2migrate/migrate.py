@@ -30,10 +30,10 @@ from tf2migrate.diagnostics import (
     Diagnostic,
     Severity,
     parse_error_message,
-    rule,
 )
 from tf2migrate.output_check import output_problem
 from tf2migrate.plan import Plan, PlanApplier
+from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes

@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from tf2migrate.diagnostics import Diagnostic, Severity, all_rules
+from tf2migrate.diagnostics import Diagnostic, Severity
+from tf2migrate.rules import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID = "%SRCROOT%"

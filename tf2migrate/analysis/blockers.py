@@ -5,7 +5,7 @@ its meaning kept, none of the file's graph code becomes eager (it keeps running 
 TF2 through tf.compat.v1, see TFM404) and every blocking site is reported.
 """
 
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 
 _LEFT_ALONE = (
     "tf2migrate converts a file's graphs all or nothing, so this file's graph keeps TF1 "
@@ -129,7 +129,23 @@ GRAPH_GROWS_PER_CALL = Rule(
     instead="Build `g` once in `__init__` (`self.g = tf.gradients(self.u_pred, self.x_tf)[0]`) and "
     "fetch `self.g` in the method; tf2migrate then turns it into a tape.",
 )
-register(
+# Not a blocker: the analysis drops a TFM309 blocker for a method nothing calls and says so.
+UNCALLED_GRAPH_METHOD = Rule(
+    "TFM112",
+    "uncalled-graph-method-kept",
+    "A method nothing in the file calls builds graph ops from attributes that no longer exist.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reports a method of a converted class that would build new ops from its placeholders "
+    "or tensors each time it runs (TFM309), but that no code of the file calls: it is kept as "
+    "written instead of keeping the whole class on TF1.",
+    why="Calling it after the migration raises AttributeError (the attributes it reads are "
+    "gone) rather than computing something wrong; delete it, or rewrite it on the generated "
+    "methods, if other modules call it.",
+)
+
+RULES = [
+    UNCALLED_GRAPH_METHOD,
     GRAPH_GROWS_PER_CALL,
     GRAPH_VALUE_OUTSIDE_RUN,
     UNSUPPORTED_FEED,
@@ -139,4 +155,4 @@ register(
     UNSUPPORTED_GRAPH_CODE,
     CLASS_BASED_GRAPH,
     REINITIALIZATION,
-)
+]

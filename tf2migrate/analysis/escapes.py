@@ -230,7 +230,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
                 del facts.blockers[found:]
                 facts.notes.append((
                     method.name,
-                    "TFM112",
+                    blockers.UNCALLED_GRAPH_METHOD.code,
                     f"`{method.name.value}` is never called in this file and builds graph ops from attributes "
                     "that no longer exist; it is kept as written (calling it raises AttributeError)",
                 ))

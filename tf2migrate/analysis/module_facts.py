@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.rewrites.tf_names import reference_evidence, refuses_tf2_keywords
+from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 
 
 @dataclass

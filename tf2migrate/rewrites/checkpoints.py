@@ -18,7 +18,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments, call_argument
 from tf2migrate.analysis.names import local_name
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
 
@@ -43,7 +43,7 @@ SAVER_TO_CHECKPOINT = Rule(
     instead="saver = tf.train.Checkpoint(W=W, b=b, optimizer=optimizer)\n"
     "save_numbered_checkpoint(saver, 'ckpt/model', step, max_to_keep=3)",
 )
-register(SAVER_TO_CHECKPOINT)
+RULES = [SAVER_TO_CHECKPOINT]
 
 # TF1 Saver arguments with a TF2 counterpart; the others (sharded, builder, …) stay on TF1
 _SAVER_PARAMETERS = (

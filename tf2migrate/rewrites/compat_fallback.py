@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis.graph import GraphFacts, Kind, calls_in, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 
 GRAPH_KEPT_ON_TF1 = Rule(
@@ -27,7 +27,7 @@ GRAPH_KEPT_ON_TF1 = Rule(
     why="A half-converted graph would mix graph tensors and eager values. The file keeps "
     "running under TF2 as it ran under TF1 until the blocking sites are rewritten.",
 )
-register(GRAPH_KEPT_ON_TF1)
+RULES = [GRAPH_KEPT_ON_TF1]
 
 SWITCH = "tf.compat.v1.disable_eager_execution()\n"
 # TF1 variables were reference variables: feeding one replaces its value for that run.

@@ -29,7 +29,7 @@ from tf2migrate.analysis.graph import (
 )
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
@@ -77,7 +77,7 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     example="u, vn = forward(x)\ndu = tf.gradients(u, vn)[0]",
     instead="@tf.function\ndef compute_du(x):\n    u, vn = forward(x)\n    du = tf.gradients(u, vn)[0]\n    return du",
 )
-register(GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION)
+RULES = [GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION]
 
 
 def kept_message(function: str) -> str:

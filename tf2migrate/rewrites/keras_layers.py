@@ -16,7 +16,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Statement, bind_arguments
 from tf2migrate.analysis.names import created_name, read_and_bound
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 
 LAYERS_TO_KERAS = Rule(
@@ -39,14 +39,15 @@ BATCH_NORM_UPDATES = Rule(
     "A Keras BatchNormalization updates its moving statistics whenever it runs in training mode.",
     Severity.WARNING,
     FixSafety.SAFE,
-    what="Reports `tf.layers.batch_normalization(..., training=t)` converted to a Keras layer "
-    "when `t` may be true.",
+    what="Reports `tf.layers.batch_normalization(..., training=True)` converted to a Keras "
+    "layer. With `training=` a flag or placeholder (sometimes true, sometimes false) the graph "
+    "stays on TF1 (TFM306).",
     why="TF1 updated the moving mean and variance only when the ops in the UPDATE_OPS "
-    "collection ran (usually as control dependencies of the train op); Keras updates them on "
-    "every training-mode call. Outputs of each call are the same; later inference-mode "
-    "outputs differ if the TF1 program never ran UPDATE_OPS.",
+    "collection ran; Keras updates them on every training-mode call. With training always true "
+    "the outputs are the same (batch statistics), but the stored moving statistics differ "
+    "(a checkpoint of them, for instance).",
 )
-register(LAYERS_TO_KERAS, BATCH_NORM_UPDATES)
+RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
 _CONV = (
     "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
@@ -115,10 +116,20 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
+    training = arguments.get("training")
+    if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
+        # sometimes training, sometimes not: Keras' training calls move the statistics that
+        # its inference calls read; TF1's moved only when the program ran UPDATE_OPS
+        facts.block(
+            training,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            "`training=` of tf.layers.batch_normalization may be true or false: TF1 updated the moving statistics only "
+            "when UPDATE_OPS ran, Keras updates them on every training call, so later inference outputs would differ",
+        )
+        return
     layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)
     plan.create_before(module, statement, layer, f"tf.keras.layers.{keras_class}({', '.join(constructor)})")
     inputs_index = list(call.args).index(inputs)
-    training = arguments.get("training")
     training_index = list(call.args).index(training) if training is not None else None
     # TF1's functional dropout and batch norm default to training=False; Keras' to None
     default_training = "False" if path in ("layers.dropout", "layers.batch_normalization") else None

@@ -16,7 +16,7 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments
 from tf2migrate.analysis.names import created_name, read_and_bound
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 
 SCHEDULE = Rule(
@@ -48,7 +48,7 @@ GLOBAL_STEP = Rule(
     "increment it after each update.",
     why="TF2 has no graph collection to hold a global step; the counter is an ordinary variable.",
 )
-register(SCHEDULE, GLOBAL_STEP)
+RULES = [SCHEDULE, GLOBAL_STEP]
 
 # TF1 path → (Keras schedule, TF1 parameters in positional order, the one holding the step)
 _SCHEDULES = {

@@ -19,7 +19,7 @@ import libcst as cst
 from tf2migrate.analysis.graph import calls_in
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 
 GRADIENT_THROUGH_NUMPY = Rule(
     "TFM501",
@@ -49,7 +49,7 @@ NUMPY_SOURCE = Rule(
     why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor "
     "the tape records.",
 )
-register(GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE)
+RULES = [GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE]
 
 _KERAS_PREDICT = ("predict", "predict_on_batch")
 _NUMPY_METHODS = ("numpy", "eval")

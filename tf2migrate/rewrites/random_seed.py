@@ -14,7 +14,7 @@ import libcst as cst
 
 from tf2migrate.analysis.graph import calls_in
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 
 RANDOM_SEED = Rule(
@@ -31,7 +31,7 @@ RANDOM_SEED = Rule(
     example="tf.set_random_seed(1234)",
     instead="tf.random.set_seed(1234)",
 )
-register(RANDOM_SEED)
+RULES = [RANDOM_SEED]
 
 _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 

@@ -21,7 +21,7 @@ from tf2migrate.analysis.graph import (
     lookup_graph_name,
 )
 from tf2migrate.analysis.names import read_and_bound, self_attribute
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 
 SCIPY_MINIMIZE = Rule(
     "TFM122",
@@ -35,7 +35,7 @@ SCIPY_MINIMIZE = Rule(
     "tape-computed value and gradient, float64 at the SciPy boundary as TF1 did.",
     why="tf.contrib is gone from TensorFlow 2; SciPy itself was always doing the optimization.",
 )
-register(SCIPY_MINIMIZE)
+RULES = [SCIPY_MINIMIZE]
 
 HELPER_NAME = "minimize_with_scipy"
 HELPER = '''def minimize_with_scipy(loss_and_fetches, loss_callback=None, step_callback=None, var_list=None, **minimize_kwargs):

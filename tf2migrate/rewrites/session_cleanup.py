@@ -9,7 +9,7 @@ turn TF2 behaviour off.  A ``with`` block keeps its body, one level less indente
 from __future__ import annotations
 
 from tf2migrate.analysis.graph import GraphFacts, Kind
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 
 SESSION_REMOVED = Rule(
@@ -54,7 +54,7 @@ V1_SWITCH_REMOVED = Rule(
     what="Removes the calls that switch TF2 behaviour off once the whole file runs eagerly.",
     why="The migrated code relies on eager execution.",
 )
-register(SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED)
+RULES = [SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED]
 
 
 def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:

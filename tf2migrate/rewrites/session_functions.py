@@ -36,9 +36,9 @@ from tf2migrate.analysis.names import (
     read_and_bound,
     self_attribute,
 )
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import file_helpers, gradient_tape, scipy_optimizer, train_steps
+from tf2migrate.rewrites import file_helpers, gradient_tape, scipy_optimizer, session_cleanup, train_steps
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -97,20 +97,7 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
     why="The class's public methods keep their names, parameters and NumPy results, but code "
     "outside the class that read `model.u_pred` (a graph tensor) must call the method instead.",
 )
-UNCALLED_GRAPH_METHOD = Rule(
-    "TFM112",
-    "uncalled-graph-method-kept",
-    "A method nothing in the file calls builds graph ops from attributes that no longer exist.",
-    Severity.WARNING,
-    FixSafety.SAFE,
-    what="Reports a method of a converted class that would build new ops from its placeholders "
-    "or tensors each time it runs (TFM309), but that no code of the file calls: it is kept as "
-    "written instead of keeping the whole class on TF1.",
-    why="Calling it after the migration raises AttributeError (the attributes it reads are "
-    "gone) rather than computing something wrong; delete it, or rewrite it on the generated "
-    "methods, if other modules call it.",
-)
-register(PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED, UNCALLED_GRAPH_METHOD)
+RULES = [PLACEHOLDER_TO_ARGUMENT, RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED]
 
 # Python-literal defaults of placeholder_with_default → their TF dtype.
 _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
@@ -209,7 +196,7 @@ class SessionFunctions:
             for site in restored:
                 # TF1 re-initialized, then overwrote every variable from the checkpoint
                 self.plan.remove.add(id(site.statement))
-                self.plan.note(site.call, "TFM104", "initializer run before a restore of every variable removed: the restore sets them all")
+                self.plan.note(site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run before a restore of every variable removed: the restore sets them all")
             sites = [s for s in sites if s not in restored]
         fetched = [self.module.code_for_node(s.fetch) for s in sites]
         if len(set(fetched)) < len(fetched) or any(s.in_loop for s in sites):
@@ -221,7 +208,7 @@ class SessionFunctions:
                 self.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of an initializer run is used")
                 continue
             self.plan.remove.add(id(site.statement))
-            self.plan.note(site.call, "TFM104", "initializer run removed: TF2 variables are initialized when created")
+            self.plan.note(site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created")
 
     def _restores_everything_next(self, site: RunSite) -> bool:
         """Is this initializer run followed at once by ``saver.restore(sess, path)`` of a
@@ -537,7 +524,7 @@ class SessionFunctions:
         if generated.needs_tf_function:
             for s in generated.body:
                 if s.calls_gradient_helper:
-                    self.plan.note(s.node, "TFM203", f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
+                    self.plan.note(s.node, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
         is_method = generated.scope.cls is not None
         if generated.scipy is not None:
             signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)

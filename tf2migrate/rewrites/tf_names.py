@@ -21,6 +21,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
+from tf2migrate.analysis.tf_api import (
+    KNOWN_PATHS,
+    Target,
+    removed_successor,
+    tf2_target,
+)
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
@@ -29,10 +35,8 @@ from tf2migrate.data.tf_symbols import (
     REORDERS,
     SAME_IN_TF2,
     TRANSFORMED,
-    UNRESOLVED_RENAMES,
-    V1_ONLY,
 )
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 
 COMPAT_FALLBACK = Rule(
     "TFM401",
@@ -72,27 +76,8 @@ REMOVED_MODULE = Rule(
     "TensorFlow Addons' successors; tf.contrib.rnn / seq2seq → tf.keras.layers.RNN / LSTM; "
     "tf.contrib.distributions → TensorFlow Probability; tf.estimator → Keras `Model.fit`.",
 )
-register(COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE)
+RULES = [COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE]
 
-# Known successors for removed namespaces (longest prefix wins).
-REMOVED_SUCCESSORS = {
-    "contrib": "none in TensorFlow; see TensorFlow Addons' successors or fork the code",
-    "contrib.layers": "tf.keras.layers",
-    "contrib.layers.xavier_initializer": "tf.keras.initializers.GlorotUniform",
-    "contrib.layers.fully_connected": "tf.keras.layers.Dense",
-    "contrib.layers.l2_regularizer": "tf.keras.regularizers.L2 (note: scale/2)",
-    "contrib.opt": "tf.keras.optimizers",
-    "contrib.opt.ScipyOptimizerInterface": "scipy.optimize.minimize with a GradientTape value-and-gradient function",
-    "contrib.rnn": "tf.keras.layers (RNN, LSTM, GRU, LSTMCell)",
-    "contrib.seq2seq": "TensorFlow Addons' seq2seq",
-    "contrib.distributions": "TensorFlow Probability (tfp.distributions)",
-    "contrib.learn": "tf.keras",
-    "contrib.slim": "tf.keras (tf-slim is a separate package)",
-    "contrib.framework": "tf.keras / tf.nest",
-    "contrib.eager": "TF2 eager execution (no import needed)",
-    "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
-    "examples": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
-}
 # Modules outside the public API that TF2's package does not ship at all.
 _ABSENT_MODULES = ("contrib", "examples")
 
@@ -109,18 +94,6 @@ def kept_import_findings(imports) -> list[tuple[cst.CSTNode, str, str]]:
             out.append((node, REMOVED_MODULE.code, message))
     return out
 
-# tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
-# samples at half-pixel centres): they stay on tf.compat.v1.
-SEMANTIC_CHANGES = frozenset({"image.resize_images"})
-
-# absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
-_ABSL_LOGGING = frozenset(
-    {
-        "debug", "info", "warning", "warn", "error", "fatal", "log", "vlog", "set_verbosity",
-        "get_verbosity", "flush", "log_every_n", "log_first_n", "log_if",
-        "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL",
-    }
-)
 _CASTS = {
     "to_float": "float32",
     "to_double": "float64",
@@ -130,71 +103,6 @@ _CASTS = {
     "to_complex64": "complex64",
     "to_complex128": "complex128",
 }
-_KNOWN_PATHS = SAME_IN_TF2 | DIFFERENT_IN_TF2.keys()
-_TF2_NAMESPACES = frozenset(
-    path.rsplit(".", i)[0] for path in _KNOWN_PATHS for i in range(1, path.count(".") + 1)
-)
-
-
-@dataclass
-class Target:
-    """Where a canonical TF1 path goes: a dotted expression and how it got there."""
-
-    code: str
-    kind: str  # same | renamed | compat | removed | unknown | absl
-    absl_module: str | None = None
-
-
-def removed_successor(path: str) -> str | None:
-    if path in UNRESOLVED_RENAMES:
-        return "none in current TensorFlow"
-    parts = path.split(".")
-    for i in range(len(parts), 0, -1):
-        successor = REMOVED_SUCCESSORS.get(".".join(parts[:i]))
-        if successor is not None:
-            return successor
-    return None
-
-
-def _renamed_prefix(path: str) -> str | None:
-    parts = path.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        target = RENAMES.get(".".join(parts[:i]))
-        if target is not None:
-            return ".".join([target, *parts[i:]])
-    return None
-
-
-def tf2_target(path: str) -> Target:
-    """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
-    if path == "":
-        return Target("tf", "same")
-    head = path.split(".")[0]
-    for prefix in ("app.flags", "flags"):
-        if path == prefix or path.startswith(prefix + "."):
-            return Target("flags" + path[len(prefix) :], "absl", "flags")
-    if head == "logging":
-        name = path[len("logging.") :]
-        if path == "logging" or name in _ABSL_LOGGING:
-            return Target("logging" + (f".{name}" if name else ""), "absl", "logging")
-    if head == "keras":
-        return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
-    if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
-        return Target(f"tf.{path}", "removed")
-    if path in SEMANTIC_CHANGES:
-        return Target(f"tf.compat.v1.{path}", "compat")
-    target = RENAMES.get(path) or _renamed_prefix(path)
-    if target is None:
-        if path in _KNOWN_PATHS or path in _TF2_NAMESPACES:
-            return Target(f"tf.{path}", "same")
-        if path in V1_ONLY or head == "layers":
-            target = f"compat.v1.{path}"
-        else:
-            return Target(f"tf.{path}", "unknown")
-    kind = "compat" if target.startswith("compat.v1") else ("same" if target == path else "renamed")
-    return Target(f"tf.{target}", kind)
-
-
 def _needs_call_fix(path: str) -> bool:
     return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
 
@@ -253,7 +161,7 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
 
     def _means_tf1(self, node: cst.BaseExpression, path: str) -> bool:
         """TF2 also has ``tf.<path>``: only TF1 code needs its call sites rewritten."""
-        return path not in _KNOWN_PATHS or self.root_is_tf1 or self.tf.is_explicit_v1(node)
+        return path not in KNOWN_PATHS or self.root_is_tf1 or self.tf.is_explicit_v1(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         path = self.tf.canonical(node.func)
@@ -286,7 +194,7 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        if _is_dimension_value(original_node):
+        if is_dimension_value(original_node):
             # TF1 shapes hold Dimension objects; TF2's hold ints (or None) already
             self.log.note(original_node, API_RENAMED.code, "`shape[i].value` → `shape[i]` (TF2 dimensions are ints)")
             return updated_node.value
@@ -502,7 +410,7 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
     return None
 
 
-def _is_dimension_value(node: cst.Attribute) -> bool:
+def is_dimension_value(node: cst.Attribute) -> bool:
     """``x.shape[i].value`` or ``x.get_shape()[i].value``: a TF1 Dimension's value."""
     if node.attr.value != "value" or not isinstance(node.value, cst.Subscript):
         return False
@@ -515,36 +423,6 @@ def _is_dimension_value(node: cst.Attribute) -> bool:
 
 def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and (cst.Module([]).code_for_node(expr.func).endswith("stop_gradient"))
-
-
-def reference_evidence(imports: TfImports, dotted: str | None) -> str | None:
-    """What a reference written ``dotted`` (``tf.log``) says about its file: "explicit"
-    (``tf.compat.v1.X``, tf.contrib, tf.estimator), "tf1" (a name only TF1 has), or
-    nothing.
-
-    Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
-    ``tf.log``) or, with refuses_tf2_keywords, a keyword TF2's namesake refuses
-    (``keep_dims=``); our own output has neither, so a second run leaves it alone."""
-    path = imports.canonical_dotted(dotted)
-    if path is None:
-        return None
-    if imports.is_explicit_v1_dotted(dotted or "") or tf2_target(path).kind == "removed":
-        return "explicit"
-    # tf.contrib stays in the output, so it cannot be evidence (a second run must see the
-    # same file as TF2)
-    if path and path not in _KNOWN_PATHS and path not in _TF2_NAMESPACES and tf2_target(path).kind in ("renamed", "compat", "absl"):
-        return "tf1"
-    return None
-
-
-def refuses_tf2_keywords(imports: TfImports, dotted: str | None, keywords: set[str]) -> bool:
-    """Is a call of ``dotted`` with these keywords TF1 by a keyword its TF2 namesake refuses
-    (``tf.reduce_sum(x, keep_dims=True)``)?"""
-    path = imports.canonical_dotted(dotted)
-    if path not in DIFFERENT_IN_TF2 or imports.is_explicit_v1_dotted(dotted or ""):
-        return False
-    tf2_params = DIFFERENT_IN_TF2[path][1]
-    return tf2_params is not None and not keywords <= set(tf2_params)
 
 
 def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:

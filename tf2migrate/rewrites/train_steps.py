@@ -30,7 +30,7 @@ from tf2migrate.analysis.graph import (
 )
 from tf2migrate.analysis.names import created_name, read_and_bound, self_attribute
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
-from tf2migrate.diagnostics import FixSafety, Rule, Severity, register
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
 
@@ -86,7 +86,7 @@ TRAIN_STEP = Rule(
     "    gradients = train_tape.gradient(loss, variables)\n"
     "    train_op_optimizer.apply_gradients(...)\n    return [None, loss]",
 )
-register(TRAIN_STEP)
+RULES = [TRAIN_STEP]
 
 
 

@@ -1,0 +1,147 @@
+"""Where each TF1 API path lives in TF2: the catalogue the renamer and the analysis share.
+
+Facts, not rewrites: ``tf2_target("log")`` says ``tf.math.log`` (renamed), ``placeholder``
+says ``tf.compat.v1.placeholder``, ``contrib.layers`` says removed (with its successor);
+``reference_evidence`` says what a reference tells about its file (TF1 by a name only TF1
+has).  ``rewrites/tf_names.py`` writes the references; ``analysis/module_facts.py`` reads
+the evidence; both from this one table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.data.tf_symbols import (
+    DIFFERENT_IN_TF2,
+    RENAMES,
+    SAME_IN_TF2,
+    UNRESOLVED_RENAMES,
+    V1_ONLY,
+)
+
+# Known successors for removed namespaces (longest prefix wins).
+REMOVED_SUCCESSORS = {
+    "contrib": "none in TensorFlow; see TensorFlow Addons' successors or fork the code",
+    "contrib.layers": "tf.keras.layers",
+    "contrib.layers.xavier_initializer": "tf.keras.initializers.GlorotUniform",
+    "contrib.layers.fully_connected": "tf.keras.layers.Dense",
+    "contrib.layers.l2_regularizer": "tf.keras.regularizers.L2 (note: scale/2)",
+    "contrib.opt": "tf.keras.optimizers",
+    "contrib.opt.ScipyOptimizerInterface": "scipy.optimize.minimize with a GradientTape value-and-gradient function",
+    "contrib.rnn": "tf.keras.layers (RNN, LSTM, GRU, LSTMCell)",
+    "contrib.seq2seq": "TensorFlow Addons' seq2seq",
+    "contrib.distributions": "TensorFlow Probability (tfp.distributions)",
+    "contrib.learn": "tf.keras",
+    "contrib.slim": "tf.keras (tf-slim is a separate package)",
+    "contrib.framework": "tf.keras / tf.nest",
+    "contrib.eager": "TF2 eager execution (no import needed)",
+    "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
+    "examples": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
+}
+# tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
+# samples at half-pixel centres): they stay on tf.compat.v1.
+SEMANTIC_CHANGES = frozenset({"image.resize_images"})
+
+# absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
+_ABSL_LOGGING = frozenset(
+    {
+        "debug", "info", "warning", "warn", "error", "fatal", "log", "vlog", "set_verbosity",
+        "get_verbosity", "flush", "log_every_n", "log_first_n", "log_if",
+        "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL",
+    }
+)
+KNOWN_PATHS = SAME_IN_TF2 | DIFFERENT_IN_TF2.keys()
+_TF2_NAMESPACES = frozenset(
+    path.rsplit(".", i)[0] for path in KNOWN_PATHS for i in range(1, path.count(".") + 1)
+)
+
+
+
+@dataclass
+class Target:
+    """Where a canonical TF1 path goes: a dotted expression and how it got there."""
+
+    code: str
+    kind: str  # same | renamed | compat | removed | unknown | absl
+    absl_module: str | None = None
+
+
+def removed_successor(path: str) -> str | None:
+    if path in UNRESOLVED_RENAMES:
+        return "none in current TensorFlow"
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        successor = REMOVED_SUCCESSORS.get(".".join(parts[:i]))
+        if successor is not None:
+            return successor
+    return None
+
+
+def _renamed_prefix(path: str) -> str | None:
+    parts = path.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        target = RENAMES.get(".".join(parts[:i]))
+        if target is not None:
+            return ".".join([target, *parts[i:]])
+    return None
+
+
+def tf2_target(path: str) -> Target:
+    """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
+    if path == "":
+        return Target("tf", "same")
+    head = path.split(".")[0]
+    for prefix in ("app.flags", "flags"):
+        if path == prefix or path.startswith(prefix + "."):
+            return Target("flags" + path[len(prefix) :], "absl", "flags")
+    if head == "logging":
+        name = path[len("logging.") :]
+        if path == "logging" or name in _ABSL_LOGGING:
+            return Target("logging" + (f".{name}" if name else ""), "absl", "logging")
+    if head == "keras":
+        return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
+    if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
+        return Target(f"tf.{path}", "removed")
+    if path in SEMANTIC_CHANGES:
+        return Target(f"tf.compat.v1.{path}", "compat")
+    target = RENAMES.get(path) or _renamed_prefix(path)
+    if target is None:
+        if path in KNOWN_PATHS or path in _TF2_NAMESPACES:
+            return Target(f"tf.{path}", "same")
+        if path in V1_ONLY or head == "layers":
+            target = f"compat.v1.{path}"
+        else:
+            return Target(f"tf.{path}", "unknown")
+    kind = "compat" if target.startswith("compat.v1") else ("same" if target == path else "renamed")
+    return Target(f"tf.{target}", kind)
+
+
+def reference_evidence(imports: TfImports, dotted: str | None) -> str | None:
+    """What a reference written ``dotted`` (``tf.log``) says about its file: "explicit"
+    (``tf.compat.v1.X``, tf.contrib, tf.estimator), "tf1" (a name only TF1 has), or
+    nothing.
+
+    Only unambiguous signs count as TF1: a name TF2 does not have (``tf.placeholder``,
+    ``tf.log``) or, with refuses_tf2_keywords, a keyword TF2's namesake refuses
+    (``keep_dims=``); our own output has neither, so a second run leaves it alone."""
+    path = imports.canonical_dotted(dotted)
+    if path is None:
+        return None
+    if imports.is_explicit_v1_dotted(dotted or "") or tf2_target(path).kind == "removed":
+        return "explicit"
+    # tf.contrib stays in the output, so it cannot be evidence (a second run must see the
+    # same file as TF2)
+    if path and path not in KNOWN_PATHS and path not in _TF2_NAMESPACES and tf2_target(path).kind in ("renamed", "compat", "absl"):
+        return "tf1"
+    return None
+
+
+def refuses_tf2_keywords(imports: TfImports, dotted: str | None, keywords: set[str]) -> bool:
+    """Is a call of ``dotted`` with these keywords TF1 by a keyword its TF2 namesake refuses
+    (``tf.reduce_sum(x, keep_dims=True)``)?"""
+    path = imports.canonical_dotted(dotted)
+    if path not in DIFFERENT_IN_TF2 or imports.is_explicit_v1_dotted(dotted or ""):
+        return False
+    tf2_params = DIFFERENT_IN_TF2[path][1]
+    return tf2_params is not None and not keywords <= set(tf2_params)

@@ -1,0 +1,53 @@
+"""Every rule of tf2migrate, listed once (ruff's codes table).
+
+Each module that emits findings declares its rules next to the code that emits them (its
+``RULES``); this module names those modules explicitly — no discovery by import side
+effect — and answers ``rule(code)`` / ``all_rules()`` for the command line, the SARIF
+writer and the severity of findings.
+"""
+
+from __future__ import annotations
+
+from tf2migrate import diagnostics
+from tf2migrate.analysis import blockers
+from tf2migrate.diagnostics import Rule
+from tf2migrate.rewrites import (
+    checkpoints,
+    compat_fallback,
+    gradient_tape,
+    keras_layers,
+    lr_schedules,
+    predict_trap,
+    random_seed,
+    scipy_optimizer,
+    session_cleanup,
+    session_functions,
+    tf_names,
+    train_steps,
+)
+
+_MODULES = (
+    diagnostics, blockers, session_functions, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
+    lr_schedules, checkpoints, tf_names, compat_fallback, random_seed, keras_layers, predict_trap,
+)
+
+
+def _table() -> dict[str, Rule]:
+    table: dict[str, Rule] = {}
+    for module in _MODULES:
+        for rule in module.RULES:
+            if rule.code in table:
+                raise ValueError(f"code {rule.code} declared twice")
+            table[rule.code] = rule
+    return dict(sorted(table.items()))
+
+
+RULES = _table()
+
+
+def rule(code: str) -> Rule:
+    return RULES[code]
+
+
+def all_rules() -> list[Rule]:
+    return list(RULES.values())
