@@ -46,7 +46,7 @@ from tf2migrate.rewrites.predict_trap import (
     find_traps,
     may_have_traps,
 )
-from tf2migrate.rewrites.random_seed import plan_random_seed
+from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.session_cleanup import plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
@@ -144,8 +144,8 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         for node, code, message in facts.notes:
             plan.note(node, code, message)
         plan_cleanup(facts, plan)
-        if "set_random_seed" in source:
-            plan_random_seed(module, imports, plan)
+        if "set_random_seed" in source or "initialized_value" in source:
+            plan_eager_calls(module, imports, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)

@@ -14,11 +14,11 @@ from tf2migrate.diagnostics import Rule
 from tf2migrate.rewrites import (
     checkpoints,
     compat_fallback,
+    eager_calls,
     gradient_tape,
     keras_layers,
     lr_schedules,
     predict_trap,
-    random_seed,
     scipy_optimizer,
     session_cleanup,
     session_functions,
@@ -28,7 +28,7 @@ from tf2migrate.rewrites import (
 
 _MODULES = (
     diagnostics, blockers, session_functions, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
-    lr_schedules, checkpoints, tf_names, compat_fallback, random_seed, keras_layers, predict_trap,
+    lr_schedules, checkpoints, tf_names, compat_fallback, eager_calls, keras_layers, predict_trap,
 )
 
 

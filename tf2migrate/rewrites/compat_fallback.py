@@ -14,6 +14,7 @@ from tf2migrate.analysis.graph import GraphFacts, Kind, calls_in, lookup_graph_n
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.eager_calls import is_initialized_value
 
 GRAPH_KEPT_ON_TF1 = Rule(
     "TFM404",
@@ -36,15 +37,26 @@ SWITCH = "tf.compat.v1.disable_eager_execution()\n"
 REF_VARIABLES = "tf.compat.v1.disable_resource_variables()\n"
 
 
+# TF1's cond and while_loop ran an op a branch depends on (``tf.control_dependencies`` of
+# an op made outside it) whichever branch was taken; TF2's functional control flow runs it
+# only with its branch.
+CONTROL_FLOW_V1 = "tf.compat.v1.disable_control_flow_v2()\n"
+_CONTROL_FLOW = frozenset({"cond", "while_loop", "case"})
+
+
 def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    ref_variables = _feeds_other_than_placeholders(facts)
-    calls = calls_in(module, enter_defs=True) if ref_variables else []
-    for call in calls:
+    calls = calls_in(module, enter_defs=True)
+    # a fed variable, or ``v.initialized_value()``: what only reference variables do
+    ref_variables = _feeds_other_than_placeholders(facts) or any(is_initialized_value(c) for c in calls)
+    for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
+    names = {facts.imports.call_name(c) for c in calls}
     switches = [] if facts.v1_switches else [SWITCH]
-    if ref_variables and not any(facts.imports.call_name(c) in ("disable_resource_variables", "disable_v2_behavior") for c in calls):
+    if ref_variables and not names & {"disable_resource_variables", "disable_v2_behavior"}:
         switches.append(REF_VARIABLES)
+    if names & _CONTROL_FLOW and not names & {"disable_control_flow_v2", "disable_v2_behavior"}:
+        switches.append(CONTROL_FLOW_V1)
     if not switches:
         return  # the file already switches TF2 behaviour off; its calls are kept (renamed)
     anchor = end_of_import_block(module, facts.imports.statements[0])

@@ -30,6 +30,7 @@ from tf2migrate.analysis.graph import (
     is_init_expression,
     lookup_graph_name,
 )
+from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.names import (
     fresh_name,
     local_name,
@@ -259,6 +260,17 @@ class SessionFunctions:
             return
         if site.feed is None and all(leaf.kind == "variable" for leaf in leaves):
             self._inline_variable_fetch(site, leaves)
+            return
+        gradients = [s for leaf in leaves for s in leaf.statements if s.gradient_calls]
+        sparse = sparse_gradient_source(self.module, self.facts, owner, gradients) if gradients else None
+        if sparse is not None:
+            # TF1 gave an IndexedSlicesValue for such a gradient; TF2 an IndexedSlices tensor
+            self.block(
+                site.call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"a fetched gradient may be sparse (`{self.module.code_for_node(sparse.func)}` reads rows): TF1 "
+                "returned an IndexedSlicesValue, which a converted fetch does not reproduce",
+            )
             return
         generated = self._function_for(site, owner, leaves)
         if generated is None:
@@ -594,8 +606,9 @@ class SessionFunctions:
         self.plan.note(train.node, train_steps.TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
         optimizer = self.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
         gvs = local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]
+        forward, loss_code = self._loss_under_tape(forward, code(loss), loss, ctx)
         # the processing (clipping) stays between the gradients and the update, as written
-        gradients = [f"{gvs} = list(zip({tape}.gradient({code(loss)}, variables), variables))", *rest]
+        gradients = [f"{gvs} = list(zip({tape}.gradient({loss_code}, variables), variables))", *rest]
         return train_steps.train_step_lines(
             tape, forward, indent, self._var_list(var_list, generated), gradients, optimizer, code(pairs),
             code(global_step) if global_step is not None else None,
@@ -615,11 +628,21 @@ class SessionFunctions:
             return [*body, *train_steps.update_lines(self.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
         loss, var_list, global_step = train_steps.minimize_arguments(train)
         tape = fresh_name("train_tape", ctx.names_in_use)
-        gradients = [f"gradients = {tape}.gradient({code(loss)}, variables)"]
+        body, loss_code = self._loss_under_tape(body, code(loss), loss, ctx)
+        gradients = [f"gradients = {tape}.gradient({loss_code}, variables)"]
         return train_steps.train_step_lines(
             tape, body, indent, self._var_list(var_list, generated), gradients, self.optimizer_of[id(train.node)], "zip(gradients, variables)",
             code(global_step), dense,
         )
+
+    def _loss_under_tape(self, body: list[str], loss_code: str, loss: cst.BaseExpression | None, ctx) -> tuple[list[str], str]:
+        """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
+        inside the tape, as the last step of the forward pass: computed after it, nothing
+        of it would be recorded."""
+        if loss is None or isinstance(loss, cst.Name) or self_attribute(loss) is not None:
+            return body, loss_code
+        name = fresh_name("train_loss", ctx.names_in_use)
+        return [*body, f"{name} = {loss_code}"], name
 
     def _var_list(self, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:
         """``var_list`` as the train step reads it, and its variables as it watches them."""
@@ -702,8 +725,12 @@ class SessionFunctions:
 
     def _tensor_spec(self, placeholder, dtype: str) -> str | None:
         """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
-        dtype and its shape is absent or written with integers and None only."""
+        floating or string dtype and its shape is absent or written with integers and None only."""
         literal_dtype = placeholder.dtype is None or self.facts.imports.canonical(placeholder.dtype) is not None
+        if dtype.rsplit(".", 1)[-1].startswith(("int", "uint", "bool")):
+            # a feed converted any number to the dtype (``[2.0, 1.0]`` for int32 → ``[2, 1]``);
+            # a TensorSpec refuses such values: cast inside instead
+            return None
         shape = placeholder.shape
         if shape is None or m.matches(shape, m.Name("None")):
             shape_code = "None"

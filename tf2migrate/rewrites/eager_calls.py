@@ -1,4 +1,9 @@
-"""``tf.set_random_seed(s)`` → ``tf.random.set_seed(s)`` in code that becomes eager.
+"""TF1 calls whose eager counterpart is right only in code that becomes eager.
+
+``tf.set_random_seed(s)`` → ``tf.random.set_seed(s)``, and ``v.initialized_value()`` →
+``v.read_value()`` (TF2 variables hold their initial value from creation, and only
+reference variables have ``initialized_value``; a file kept on TF1 gets those instead,
+see compat_fallback.py).
 
 Every physics-informed-network script seeds TensorFlow.  In a file whose graph becomes
 eager TF2, the TF1 graph-level seed has nothing to act on, and TF2's ``tf.random.set_seed``
@@ -16,6 +21,7 @@ from tf2migrate.analysis.graph import calls_in
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import API_RENAMED
 
 RANDOM_SEED = Rule(
     "TFM405",
@@ -36,11 +42,22 @@ RULES = [RANDOM_SEED]
 _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 
 
-def plan_random_seed(module: cst.Module, imports: TfImports, plan: Plan) -> None:
+def plan_eager_calls(module: cst.Module, imports: TfImports, plan: Plan) -> None:
     for call in calls_in(module, enter_defs=True):
         if imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
             plan.call_replacements[id(call)] = _set_seed
             plan.note(call, RANDOM_SEED.code, "tf.set_random_seed → tf.random.set_seed (TF2's random streams differ from TF1's)")
+        elif is_initialized_value(call):
+            plan.call_replacements[id(call)] = _read_value
+            plan.note(call, API_RENAMED.code, "`.initialized_value()` → `.read_value()` (an eager variable holds its initial value once created)")
+
+
+def is_initialized_value(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "initialized_value" and not call.args
+
+
+def _read_value(updated: cst.Call) -> cst.Call:
+    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("read_value")))  # type: ignore[attr-defined]
 
 
 def _set_seed(updated: cst.Call) -> cst.Call:
