@@ -117,6 +117,13 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
     training = arguments.get("training")
+    if training is not None and any(
+        (s := scope.graph_statement(n, statement.order)) is not None and s.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
+        for n in read_and_bound(training.value)[0]
+    ):
+        # Keras layers branch on ``training`` in Python: a fed flag is a tensor in the function
+        facts.block(training, blockers.UNSUPPORTED_GRAPH_CODE, f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool")
+        return
     if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
         # sometimes training, sometimes not: Keras' training calls move the statistics that
         # its inference calls read; TF1's moved only when the program ran UPDATE_OPS

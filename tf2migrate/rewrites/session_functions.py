@@ -942,13 +942,14 @@ _OPERATOR_WORDS = {
 
 def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     """NumPy in the structure sess.run returned."""
+    nested = any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value"))
     if any(leaf.kind == "operation" for leaf in leaves):
         # an Operation's value (a train op's, a tf.group's) is None, as sess.run gave it
-        if isinstance(fetch, cst.List):
+        if isinstance(fetch, cst.List) and not nested:
             return f"[value if value is None else value.numpy() for value in {call}]"
-        if isinstance(fetch, cst.Tuple):
+        if isinstance(fetch, cst.Tuple) and not nested:
             return f"tuple(value if value is None else value.numpy() for value in {call})"
-        if not isinstance(fetch, cst.Dict):
+        if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
             return call
         return f"tf.nest.map_structure(lambda value: value if value is None else value.numpy(), {call})"
     plain = all(leaf.kind in ("tensor", "variable") for leaf in leaves)
@@ -957,7 +958,7 @@ def _to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
             return f"{call}.numpy()"
         if leaves[0].kind == "list":
             return f"[value.numpy() for value in {call}]"
-    elif plain and not any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value")):
+    elif plain and not nested:
         if isinstance(fetch, cst.List):
             return f"[value.numpy() for value in {call}]"
         if isinstance(fetch, cst.Tuple):
