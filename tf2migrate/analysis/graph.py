@@ -916,7 +916,7 @@ class GraphAnalyzer:
                 self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, message)
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)
-            statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else "unknown"
+            statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else self._value_kind(node)
             return statement
         is_assignment = isinstance(node, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body

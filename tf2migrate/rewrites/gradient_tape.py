@@ -313,7 +313,7 @@ def _watch_points(statements: list[Statement], ctx: BodyContext) -> dict[int, li
     for index, statement in enumerate(statements):
         for call in statement.gradient_calls:
             found: list[_WatchPoint] = []
-            for source in _sources(_gradient_args(call)[1]):
+            for source in _sources(_gradient_args(call)[1], ctx.value_kinds):
                 name = _graph_name(source)
                 if name is None:
                     ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
@@ -410,9 +410,14 @@ def _is_names(expr: cst.BaseExpression | None) -> bool:
     return _graph_name(expr) is not None
 
 
-def _sources(xs: cst.BaseExpression | None) -> list[cst.BaseExpression]:
+def _sources(xs: cst.BaseExpression | None, value_kinds: dict[str, str] | None = None) -> list[cst.BaseExpression]:
     if isinstance(xs, (cst.List, cst.Tuple)):
         return [e.value for e in xs.elements]
+    if isinstance(xs, cst.BinaryOperation) and isinstance(xs.operator, cst.Add) and value_kinds is not None:
+        operands = [xs.left, xs.right]
+        if all(isinstance(o, (cst.List, cst.Tuple)) or value_kinds.get(_graph_name(o) or "") == "list" for o in operands):
+            # ``weights + biases``: lists joined, not tensors added
+            return [*_sources(xs.left, value_kinds), *_sources(xs.right, value_kinds)]
     return [xs] if xs is not None else []
 
 
