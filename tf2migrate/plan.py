@@ -112,12 +112,17 @@ class PlanApplier(TfNameNormalizer):
         after = plan.insert_after.get(key, [])
         if key in plan.remove:
             kept: list[cst.BaseStatement] = []
+        elif key in plan.unwrap and isinstance(updated, cst.With) and isinstance(updated.body, cst.SimpleStatementSuite):
+            # ``with tf.Session() as sess: print(sess.run(y))``: the body as a line of its own
+            suite = updated.body
+            kept = [cst.SimpleStatementLine(suite.body, original_node.leading_lines, suite.trailing_whitespace)]
         elif key in plan.unwrap and isinstance(updated, cst.With):
             kept = [s for s in updated.body.body if id(s) not in self._filler_passes]  # type: ignore[union-attr]
             if kept and original_node.leading_lines:
                 kept[0] = kept[0].with_changes(leading_lines=[*original_node.leading_lines, *kept[0].leading_lines])
-            if _has_comment(updated.body.footer):  # type: ignore[union-attr]
-                after = [self._marker(updated.body.footer), *after]  # type: ignore[union-attr]
+            footer = getattr(updated.body, "footer", ())  # comments closing the block
+            if _has_comment(footer):
+                after = [self._marker(footer), *after]
         else:
             kept = [updated]
         result = [*before, *kept, *after]
