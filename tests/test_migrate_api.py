@@ -1,12 +1,14 @@
 """migrate_source on inputs the fixtures do not show: odd bytes, broken code, no TF."""
 
 import ast
+from pathlib import Path
 
 import pytest
 
 from tf2migrate import migrate_source
 from tf2migrate.diagnostics import Severity, all_rules, rule
 
+FIXTURES = Path(__file__).parent / "fixtures"
 TF1 = (
     "import tensorflow as tf\n"
     "x = tf.placeholder(tf.float32)\n"
@@ -51,6 +53,14 @@ def test_comment_with_a_character_str_splitlines_breaks_at(character):
     comment = f"# the output{character}layer"
     new, findings = migrate_source(TF1.replace("y = x * 2.0\n", f"{comment}\ny = x * 2.0\n"))
     assert f"    {comment}\n    y = x * 2.0\n" in new, findings
+
+
+def test_helpers_are_indented_as_the_file():
+    """The RMSprop helper class follows a file indented with tabs."""
+    source = (FIXTURES / "training" / "rmsprop" / "before.py").read_text(encoding="utf-8").replace("    ", "\t")
+    new, findings = migrate_source(source)
+    assert "class RMSpropFromOnes(" in new, findings
+    assert not [line for line in new.splitlines() if line.startswith(" ")]
 
 
 def test_one_line_session_block():

@@ -13,6 +13,7 @@ import libcst as cst
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # Python's (and libcst's) line breaks
 _PLAIN_INDENT = re.compile(r"[ \t]+")  # what libcst's parser configuration accepts
+_FOUR_SPACES = re.compile(r"^(?:    )+", re.MULTILINE)
 
 
 def code_lines(code: str) -> list[str]:
@@ -44,3 +45,12 @@ def parse_module(source: str) -> cst.Module:
     if _PLAIN_INDENT.fullmatch(module.default_indent) is None:
         module = module.with_changes(default_indent=module.default_indent.rpartition("\f")[2] or "    ")
     return module
+
+
+def indented_as(module: cst.Module, code: str) -> str:
+    """``code`` written with four-space indentation (a helper's template), indented as
+    the module is (with tabs, say)."""
+    indent = module.default_indent
+    if indent == "    ":
+        return code
+    return _FOUR_SPACES.sub(lambda match: indent * (len(match.group()) // 4), code)
