@@ -1,6 +1,7 @@
 """migrate_source on inputs the fixtures do not show: odd bytes, broken code, no TF."""
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +9,7 @@ from tf2migrate import migrate_source
 from tf2migrate.diagnostics import Severity
 from tf2migrate.rules import all_rules, rule
 
+FIXTURES = Path(__file__).parent / "fixtures"
 TF1 = (
     "import tensorflow as tf\n"
     "x = tf.placeholder(tf.float32)\n"
@@ -30,6 +32,55 @@ def test_crlf_and_tabs_are_kept():
     new, _ = migrate_source(source)
     assert "\r\n" in new and "\n" not in new.replace("\r\n", "")
     assert "\ty = x * 2.0\r\n" in new
+
+
+def test_lone_cr_line_breaks_are_kept_to_the_last():
+    new, _ = migrate_source(TF1.replace("\n", "\r"))
+    assert "\n" not in new and new.endswith("compute_y(x=3.0).numpy()\r")
+
+
+@pytest.mark.parametrize("indent", ["\f    ", "  \f  "])
+def test_form_feed_in_the_first_indentation(indent):
+    """libcst makes it the module's indentation, which it cannot parse generated code with."""
+    source = TF1.replace("    ", indent) + "for i in range(2):\n" + indent + "print(i)\n"
+    new, findings = migrate_source(source)
+    assert "def compute_y(x):" in new and "TFM002" not in {f.code for f in findings}
+    ast.parse(new)
+
+
+@pytest.mark.parametrize("character", ["\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\v"])
+def test_comment_with_a_character_str_splitlines_breaks_at(character):
+    """The comment moves into the generated function; it is one line for Python."""
+    comment = f"# the output{character}layer"
+    new, findings = migrate_source(TF1.replace("y = x * 2.0\n", f"{comment}\ny = x * 2.0\n"))
+    assert f"    {comment}\n    y = x * 2.0\n" in new, findings
+
+
+def test_helpers_are_indented_as_the_file():
+    """The RMSprop helper class follows a file indented with tabs."""
+    source = (FIXTURES / "training" / "rmsprop" / "before.py").read_text(encoding="utf-8").replace("    ", "\t")
+    new, findings = migrate_source(source)
+    assert "class RMSpropFromOnes(" in new, findings
+    assert not [line for line in new.splitlines() if line.startswith(" ")]
+
+
+def test_one_line_session_block():
+    source = TF1.replace("with tf.Session() as sess:\n    v = ", "# run once\nwith tf.Session() as sess: v = ")
+    new, findings = migrate_source(source)
+    assert new.endswith("\n\n# run once\nv = compute_y(x=3.0).numpy()\n"), (new, findings)
+
+
+def test_an_internal_failure_is_a_finding_never_an_exception(monkeypatch):
+    from tf2migrate.rewrites import session_functions
+
+    def broken(self):
+        raise KeyError("a bug in a rewrite")
+
+    monkeypatch.setattr(session_functions.SessionFunctions, "run", broken)
+    new, findings = migrate_source(TF1, "script.py")
+    assert new == TF1
+    assert [(f.code, f.severity) for f in findings] == [("TFM002", Severity.ERROR)]
+    assert "KeyError" in findings[0].message and "left unchanged" in findings[0].message
 
 
 def test_missing_final_newline():

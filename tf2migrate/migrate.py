@@ -32,6 +32,7 @@ from tf2migrate.diagnostics import (
     parse_error_message,
 )
 from tf2migrate.output_check import output_problem
+from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan, PlanApplier
 from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
@@ -83,6 +84,18 @@ def _has_tf1_graph(facts: GraphFacts) -> bool:
 
 
 def migrate_source(source: str, path: str = "<string>", options: Options = Options()) -> MigrationResult:
+    """Never raises, whatever the source: an internal failure is a TFM002 finding and the
+    source comes back unchanged (callers from editors and other tools trust that)."""
+    try:
+        return _migrate_source(source, path, options)
+    except RecursionError:
+        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
+    except Exception as error:  # a bug in a rewrite must not escape to the caller
+        message = f"internal error ({type(error).__name__}: {error}); file left unchanged"
+        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
+
+
+def _migrate_source(source: str, path: str, options: Options) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in
@@ -97,14 +110,11 @@ def migrate_source(source: str, path: str = "<string>", options: Options = Optio
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
     try:
-        module = cst.parse_module(source)
+        module = parse_module(source)
     except cst.ParserSyntaxError as error:
         message = f"cannot parse: {error.message}"
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)])
-    try:
-        return _migrate_module(module, tree, source, path, options)
-    except RecursionError:
-        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
+    return _migrate_module(module, tree, source, path, options)
 
 
 def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str, options: Options) -> MigrationResult:

@@ -112,44 +112,67 @@ class PlanApplier(TfNameNormalizer):
         after = plan.insert_after.get(key, [])
         if key in plan.remove:
             kept: list[cst.BaseStatement] = []
+        elif key in plan.unwrap and isinstance(updated, cst.With) and isinstance(updated.body, cst.SimpleStatementSuite):
+            # ``with tf.Session() as sess: print(sess.run(y))``: the body as a line of its own
+            suite = updated.body
+            kept = [cst.SimpleStatementLine(suite.body, original_node.leading_lines, suite.trailing_whitespace)]
         elif key in plan.unwrap and isinstance(updated, cst.With):
             kept = [s for s in updated.body.body if id(s) not in self._filler_passes]  # type: ignore[union-attr]
             if kept and original_node.leading_lines:
                 kept[0] = kept[0].with_changes(leading_lines=[*original_node.leading_lines, *kept[0].leading_lines])
+            footer = getattr(updated.body, "footer", ())  # comments closing the block
+            if _has_comment(footer):
+                after = [self._marker(footer), *after]
         else:
             kept = [updated]
         result = [*before, *kept, *after]
         if len(result) == 1 and result[0] is updated:
             return updated
+        # The blank lines and comments above a statement that goes away: comments that
+        # did not move with its code into a generated function go to the next statement.
+        lines = [] if kept else [line for line in original_node.leading_lines if key not in plan.commented or line.comment is None]
         if not result:
-            # A marker, folded away by the enclosing block so the blank lines that
-            # separated the removed statement from its neighbours survive.
-            marker = cst.SimpleStatementLine([cst.Pass()], leading_lines=original_node.leading_lines)
-            self._removed_markers[id(marker)] = marker
-            return marker
+            return self._marker(lines)
+        if _has_comment(lines):
+            result = [*before, self._marker(lines), *after]
         return cst.FlattenSentinel(result)
 
+    def _marker(self, lines) -> cst.SimpleStatementLine:
+        """A stand-in for removed code, folded away by the enclosing block so that the
+        blank lines and comments above it survive (see _fold_markers)."""
+        marker = cst.SimpleStatementLine([cst.Pass()], leading_lines=lines)
+        self._removed_markers[id(marker)] = marker
+        return marker
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        return updated_node.with_changes(body=self._fold_markers(updated_node.body, around_defs=2))
+        body, comments = self._fold_markers(updated_node.body, around_defs=2)
+        return updated_node.with_changes(body=body, footer=[*comments, *updated_node.footer])
 
     def leave_IndentedBlock(self, original_node, updated_node):
-        body = self._fold_markers(updated_node.body, around_defs=1)
+        body, comments = self._fold_markers(updated_node.body, around_defs=1)
         if not body:
             filler = cst.SimpleStatementLine([cst.Pass()])
             self._filler_passes[id(filler)] = filler
             body = [filler]
-        return updated_node.with_changes(body=body)
+        return updated_node.with_changes(body=body, footer=[*comments, *updated_node.footer])
 
-    def _fold_markers(self, body, around_defs: int) -> list:
-        """Drop removal markers, keeping one blank line where removed statements stood,
-        and keep PEP 8 spacing (``around_defs`` blank lines) after generated defs."""
+    def _fold_markers(self, body, around_defs: int) -> tuple[list, list[cst.EmptyLine]]:
+        """Drop removal markers, keeping one blank line where removed statements stood and
+        their comments above the next statement (or, at the end of the block, as the
+        comments returned for its footer), and keep PEP 8 spacing (``around_defs`` blank
+        lines) after generated defs."""
         out: list = []
         pending_blank = False
+        carried: list[cst.EmptyLine] = []  # comments of removed statements, with the blank lines among them
         for statement in body:
             if id(statement) in self._removed_markers:
-                pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
+                if _has_comment(statement.leading_lines):
+                    carried += statement.leading_lines
+                else:
+                    pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
                 continue
-            lines = list(statement.leading_lines)
+            lines = [*carried, *statement.leading_lines]
+            carried = []
             if out and id(out[-1]) in self.plan.generated:
                 blank = 0
                 while blank < len(lines) and lines[blank].comment is None:
@@ -164,4 +187,8 @@ class PlanApplier(TfNameNormalizer):
                     self.plan.generated[id(statement)] = statement
             pending_blank = False
             out.append(statement)
-        return out
+        return out, carried
+
+
+def _has_comment(lines) -> bool:
+    return any(line.comment is not None for line in lines)

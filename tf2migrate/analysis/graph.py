@@ -387,7 +387,8 @@ def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list
     stack = list(roots)
     while stack:
         statement = stack.pop()
-        if statement.order in seen or statement not in scope.statements:
+        # membership by order: ``in scope.statements`` compares dataclasses field by field
+        if statement.order in seen or statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
             continue
         seen.add(statement.order)
         if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):

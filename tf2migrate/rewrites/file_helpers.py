@@ -11,6 +11,7 @@ import libcst as cst
 
 from tf2migrate.analysis.graph import GraphFacts
 from tf2migrate.analysis.names import fresh_name
+from tf2migrate.layout import indented_as
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.compat_fallback import end_of_import_block
 
@@ -24,7 +25,7 @@ def emit_once(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: s
     names_in_use.add(local)
     plan.file_helpers[name] = local
     # the template defines ``name`` on its first line: rename the definition only
-    first, _, rest = code.partition("\n")
+    first, _, rest = indented_as(module, code).partition("\n")
     helper = cst.parse_statement(
         first.replace(f" {name}(", f" {local}(", 1) + "\n" + rest, config=module.config_for_parsing
     ).with_changes(leading_lines=[cst.EmptyLine(indent=False)] * 2)

@@ -30,6 +30,7 @@ from tf2migrate.analysis.graph import (
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.layout import code_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
@@ -280,7 +281,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
             code = _statement_code(ctx, statement.node, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
-        items.append(code.splitlines())
+        items.append(code_lines(code))
     return _render(items, tapes, watch_after, indent)
 
 

@@ -25,6 +25,7 @@ from tf2migrate.analysis.graph import (
     calls_in,
 )
 from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
+from tf2migrate.layout import code_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape
 
@@ -74,7 +75,7 @@ def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, na
     lines = gradient_tape.render_body(statements, ctx, indent)
     if lines is None or ctx.keeps_gradients:
         return False
-    doc = [line for s in docstring for line in module.code_for_node(s).splitlines()]
+    doc = [line for s in docstring for line in code_lines(module.code_for_node(s))]
     text = "def helper():\n" + "".join(f"{indent}{line}\n" if line else "\n" for line in doc + lines)
     new_body = cst.parse_statement(text, config=module.config_for_parsing).body  # type: ignore[attr-defined]
     plan.replace[id(function.body)] = new_body

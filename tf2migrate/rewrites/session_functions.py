@@ -136,10 +136,12 @@ class SessionFunctions:
         self.names_in_use = names_in_use
         self.functions: dict[tuple, Generated] = {}
         self.rewritten_feed_dicts: set[int] = set()
+        self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
+        self._names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = {}  # see _scope_names
 
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
-        localize = _graph_attributes(scope) if scope is not None else frozenset()
+        localize = self._scope_names(scope)[0] if scope is not None else frozenset()
         return self.module.code_for_node(node.visit(self.plan.normalizer(self.facts.imports, localize)))
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
@@ -215,9 +217,11 @@ class SessionFunctions:
         """Is this initializer run followed at once by ``saver.restore(sess, path)`` of a
         Saver that saves every variable of its graph (made after all of them, no
         ``var_list``)?  Then the re-initialization changed nothing that lasts."""
-        if site.statement is None or site.in_loop:
+        if site.statement is None or site.in_loop or not self.facts.saver_calls:
             return False
-        following = _next_statement(self.module, site.statement)
+        if self._following is None:
+            self._following = _following_statements(self.module)
+        following = self._following.get(id(site.statement))
         for call, saver in self.facts.saver_calls:
             whole = isinstance(following, cst.SimpleStatementLine) and following.body[0].value is call  # type: ignore[union-attr]
             if not whole or call.func.attr.value != "restore" or call_argument(saver.minimize, "var_list", 0) is not None:  # type: ignore[arg-type, union-attr]
@@ -480,16 +484,7 @@ class SessionFunctions:
         module = self.module
         indent = module.default_indent
         param_names = [local_name(p.defines[0]) for p in generated.placeholders]
-        localize = _graph_attributes(generated.scope)
-        trainable = {
-            name for s in generated.scope.statements if s.kind is Kind.VARIABLE and self._surely_trainable(s) for name in s.defines
-        }
-        value_kinds = {
-            name: s.value_kind
-            for s in generated.scope.statements
-            if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.VARIABLE) and len(s.defines) == 1
-            for name in s.defines
-        }
+        localize, trainable, value_kinds = self._scope_names(generated.scope)
         ctx = gradient_tape.BodyContext(
             module=module,
             imports=self.facts.imports,
@@ -562,6 +557,22 @@ class SessionFunctions:
         else:
             first = generated.scope.statements[0].node
             self.plan.insert_before.setdefault(id(first), []).append(function)
+
+    def _scope_names(self, scope: Scope) -> tuple[frozenset[str], set[str], dict[str, str]]:
+        """The scope's ``self.x`` graph names, trainable variables and the value kind of
+        each name: once per scope, not once per generated function (a file of many
+        session blocks would otherwise cost the square of its size)."""
+        names = self._names_of_scope.get(id(scope))
+        if names is None:
+            trainable = {name for s in scope.statements if s.kind is Kind.VARIABLE and self._surely_trainable(s) for name in s.defines}
+            value_kinds = {
+                name: s.value_kind
+                for s in scope.statements
+                if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.VARIABLE) and len(s.defines) == 1
+                for name in s.defines
+            }
+            names = self._names_of_scope[id(scope)] = (_graph_attributes(scope), trainable, value_kinds)
+        return names
 
     def _scipy_body(self, generated: Generated, body: list[str], indent: str) -> list[str]:
         interface, loss, fetches = generated.scipy  # type: ignore[misc]
@@ -793,14 +804,20 @@ def _numpy_or_builtin(call: cst.Call) -> bool:
     return root in ("np", "numpy", "math") or (isinstance(call.func, cst.Name) and call.func.value in PURE_BUILTINS)
 
 
-def _next_statement(module: cst.Module, statement: cst.BaseStatement) -> cst.BaseStatement | None:
-    """The statement after ``statement`` in its block, if any."""
-    for block in m.findall(module, m.Module() | m.IndentedBlock()):
-        body = list(block.body)  # type: ignore[attr-defined]
-        if statement in body:
-            index = body.index(statement)
-            return body[index + 1] if index + 1 < len(body) else None
-    return None
+def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | None]:
+    """Each statement's successor in its block (None for the last), by id: one walk of
+    the module, however many statements are asked about."""
+    following: dict[int, cst.BaseStatement | None] = {}
+
+    class _Blocks(cst.CSTVisitor):
+        def visit_Module(self, node: cst.Module) -> None:
+            following.update(zip(map(id, node.body), [*node.body[1:], None]))
+
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+            following.update(zip(map(id, node.body), [*node.body[1:], None]))
+
+    module.visit(_Blocks())
+    return following
 
 
 def _decorator(specs: list[str], indent: str) -> list[str]:
