@@ -1005,6 +1005,12 @@ class GraphAnalyzer:
                         "the graph is built; it does not exist once the computation moves into a function",
                     )
                     return False
+        for string in m.findall(node, m.SimpleString() | m.FormattedString()):
+            if "\n" in cst.Module([]).code_for_node(string):
+                # moved into a generated function, its continuation lines would be indented:
+                # another string
+                self.facts.block(string, blockers.UNSUPPORTED_GRAPH_CODE, "a string spanning lines in graph-building code is not moved into a function")
+                return False
         for call in calls:
             if self.tf.call_name(call) is not None or self._helper_for(call) is not None:
                 continue
