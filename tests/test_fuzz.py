@@ -69,7 +69,7 @@ def _check(program: str) -> None:
         assert again == new
 
 
-@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles odd code on purpose
+@pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")  # hypothesmith compiles odd code on purpose
 @settings(max_examples=CAMPAIGN or 40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_any_program_with_tensorflow(source):
@@ -77,7 +77,7 @@ def test_any_program_with_tensorflow(source):
         _check(program)
 
 
-@pytest.mark.filterwarnings("ignore::SyntaxWarning")
+@pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")
 @settings(max_examples=CAMPAIGN or 100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_tf1_program_in_any_layout(source):
