@@ -91,7 +91,7 @@ def test_each_file_takes_its_nearest_configuration(tmp_path, capsys, monkeypatch
     (tmp_path / "tools" / "c.py").write_text(TF1)
     main(["-j", "1", "."])
     out = capsys.readouterr().out
-    by_file = {name: _codes("\n".join(l for l in out.splitlines() if l.startswith(name))) for name in ("a.py", "pkg/b.py", "tools/c.py")}
+    by_file = {name: _codes("\n".join(line for line in out.splitlines() if line.startswith(name))) for name in ("a.py", "pkg/b.py", "tools/c.py")}
     assert by_file["a.py"] and all(c.startswith("TFM4") for c in by_file["a.py"])
     assert by_file["pkg/b.py"] and not any(c.startswith("TFM4") for c in by_file["pkg/b.py"])
     assert by_file["tools/c.py"] == by_file["a.py"]

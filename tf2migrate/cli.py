@@ -23,7 +23,8 @@ import sys
 import traceback
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Sequence, TextIO
+from typing import TextIO
+from collections.abc import Callable, Sequence
 
 from tf2migrate import Options, __version__, config
 from tf2migrate.diagnostics import (
@@ -157,7 +158,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     exclude = [config.Exclude(p, cwd) for p in _patterns(args.exclude)] if args.exclude else None
     extend = [config.Exclude(p, cwd) for p in _patterns(args.extend_exclude)]
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def in_directory(directory: Path) -> config.Config:
         settings = config.for_directory(directory).copy()
         if select is not None:

@@ -33,7 +33,8 @@ from tf2migrate.diagnostics import (
 )
 from tf2migrate.output_check import output_problem
 from tf2migrate.layout import parse_module
-from tf2migrate.plan import Plan, PlanApplier
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback

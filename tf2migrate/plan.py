@@ -11,8 +11,17 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.rewrites.tf_names import RenameLog, TfNameNormalizer
+
+
+@dataclass
+class RenameLog:
+    """Findings and imports the renamer needs; shared by every subtree it rewrites."""
+
+    findings: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+    absl_modules: set[str] = field(default_factory=set)
+
+    def note(self, node: cst.CSTNode, code: str, message: str) -> None:
+        self.findings.append((node, code, message))
 
 
 @dataclass
@@ -50,11 +59,6 @@ class Plan:
     # optimizers): (that statement, the name) — a Checkpoint made after it tracks them
     created: list[tuple[object, str]] = field(default_factory=list)
 
-    def normalizer(self, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
-        return TfNameNormalizer(
-            imports, self.renames, self.absl_names, self.defines_main, self.call_replacements, self.root_is_tf1, localize
-        )
-
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
 
@@ -71,124 +75,3 @@ class Plan:
         self.insert_before.setdefault(id(statement.node), []).append(creation)
         if has_variables:
             self.created.append((statement, name))
-
-
-class PlanApplier(TfNameNormalizer):
-    """Applies a plan and normalises TF names in one pass over the module."""
-
-    def __init__(self, plan: Plan, imports: TfImports) -> None:
-        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
-        self.plan = plan
-        # Nodes this pass creates and recognises later by identity; held here so that
-        # their ids are not reused by other nodes once they leave the tree.
-        self._filler_passes: dict[int, cst.CSTNode] = {}  # ``pass`` in emptied blocks
-        self._removed_markers: dict[int, cst.CSTNode] = {}  # stand-ins for removed statements
-        self._dropped_items: set[int] = set()  # context managers of opened-up with blocks
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self.plan.remove or id(node) in self._dropped_items:
-            return False  # it goes away: nothing inside it is rewritten or reported
-        if isinstance(node, cst.With) and id(node) in self.plan.unwrap:
-            self._dropped_items.update(id(item) for item in node.items)
-        return super().on_visit(node)
-
-    def on_leave(self, original_node, updated_node):
-        updated = super().on_leave(original_node, updated_node)
-        key = id(original_node)
-        plan = self.plan
-        if key in plan.replace:
-            replacement = plan.replace[key]
-            if callable(replacement):  # built from the updated node (keeps inner rewrites)
-                replacement = replacement(updated)
-            if not isinstance(original_node, cst.BaseStatement):
-                if isinstance(replacement, cst.BaseExpression) and isinstance(updated, cst.BaseExpression):
-                    if not replacement.lpar:
-                        replacement = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-                return replacement
-            updated = replacement  # a replaced statement can still have insertions
-        if not isinstance(original_node, cst.BaseStatement):
-            return updated
-        before = plan.insert_before.get(key, [])
-        after = plan.insert_after.get(key, [])
-        if key in plan.remove:
-            kept: list[cst.BaseStatement] = []
-        elif key in plan.unwrap and isinstance(updated, cst.With) and isinstance(updated.body, cst.SimpleStatementSuite):
-            # ``with tf.Session() as sess: print(sess.run(y))``: the body as a line of its own
-            suite = updated.body
-            kept = [cst.SimpleStatementLine(suite.body, original_node.leading_lines, suite.trailing_whitespace)]
-        elif key in plan.unwrap and isinstance(updated, cst.With):
-            kept = [s for s in updated.body.body if id(s) not in self._filler_passes]  # type: ignore[union-attr]
-            if kept and original_node.leading_lines:
-                kept[0] = kept[0].with_changes(leading_lines=[*original_node.leading_lines, *kept[0].leading_lines])
-            footer = getattr(updated.body, "footer", ())  # comments closing the block
-            if _has_comment(footer):
-                after = [self._marker(footer), *after]
-        else:
-            kept = [updated]
-        result = [*before, *kept, *after]
-        if len(result) == 1 and result[0] is updated:
-            return updated
-        # The blank lines and comments above a statement that goes away: comments that
-        # did not move with its code into a generated function go to the next statement.
-        lines = [] if kept else [line for line in original_node.leading_lines if key not in plan.commented or line.comment is None]
-        if not result:
-            return self._marker(lines)
-        if _has_comment(lines):
-            result = [*before, self._marker(lines), *after]
-        return cst.FlattenSentinel(result)
-
-    def _marker(self, lines) -> cst.SimpleStatementLine:
-        """A stand-in for removed code, folded away by the enclosing block so that the
-        blank lines and comments above it survive (see _fold_markers)."""
-        marker = cst.SimpleStatementLine([cst.Pass()], leading_lines=lines)
-        self._removed_markers[id(marker)] = marker
-        return marker
-
-    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        body, comments = self._fold_markers(updated_node.body, around_defs=2)
-        return updated_node.with_changes(body=body, footer=[*comments, *updated_node.footer])
-
-    def leave_IndentedBlock(self, original_node, updated_node):
-        body, comments = self._fold_markers(updated_node.body, around_defs=1)
-        if not body:
-            filler = cst.SimpleStatementLine([cst.Pass()])
-            self._filler_passes[id(filler)] = filler
-            body = [filler]
-        return updated_node.with_changes(body=body, footer=[*comments, *updated_node.footer])
-
-    def _fold_markers(self, body, around_defs: int) -> tuple[list, list[cst.EmptyLine]]:
-        """Drop removal markers, keeping one blank line where removed statements stood and
-        their comments above the next statement (or, at the end of the block, as the
-        comments returned for its footer), and keep PEP 8 spacing (``around_defs`` blank
-        lines) after generated defs."""
-        out: list = []
-        pending_blank = False
-        carried: list[cst.EmptyLine] = []  # comments of removed statements, with the blank lines among them
-        for statement in body:
-            if id(statement) in self._removed_markers:
-                if _has_comment(statement.leading_lines):
-                    carried += statement.leading_lines
-                else:
-                    pending_blank = pending_blank or any(line.comment is None for line in statement.leading_lines)
-                continue
-            lines = [*carried, *statement.leading_lines]
-            carried = []
-            if out and id(out[-1]) in self.plan.generated:
-                blank = 0
-                while blank < len(lines) and lines[blank].comment is None:
-                    blank += 1
-                lines = [cst.EmptyLine(indent=False)] * around_defs + lines[blank:]
-            elif pending_blank and out and (not lines or lines[0].comment is not None):
-                lines = [cst.EmptyLine(indent=False), *lines]
-            if lines != list(statement.leading_lines):
-                was_generated = id(statement) in self.plan.generated
-                statement = statement.with_changes(leading_lines=lines)
-                if was_generated:
-                    self.plan.generated[id(statement)] = statement
-            pending_blank = False
-            out.append(statement)
-        return out, carried
-
-
-def _has_comment(lines) -> bool:
-    return any(line.comment is not None for line in lines)

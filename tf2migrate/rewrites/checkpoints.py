@@ -20,6 +20,7 @@ from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_a
 from tf2migrate.analysis.names import local_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
 
 SAVER_TO_CHECKPOINT = Rule(
@@ -110,7 +111,7 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
         if listed is None:
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys")
             return None
-        normalizer = plan.normalizer(facts.imports)
+        normalizer = name_normalizer(plan, facts.imports)
         tracked = {key: module.code_for_node(value.visit(normalizer)) for key, value in listed.items()}
     code = ", ".join(f"{key}={value}" for key, value in tracked.items())
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(f"tf.train.Checkpoint({code})")

@@ -32,7 +32,7 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.layout import code_lines
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites.tf_names import TfNameNormalizer
+from tf2migrate.rewrites.tf_names import TfNameNormalizer, name_normalizer
 
 GRADIENTS_TO_TAPE = Rule(
     "TFM201",
@@ -248,10 +248,10 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     points = _watch_points(statements, ctx)
     if points is None:
         ctx.keeps_gradients = True
-        normalizer = ctx.plan.normalizer(ctx.imports, ctx.localize)
+        normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
         return [line for s in statements for line in _statement_code(ctx, s.node, s.node.visit(normalizer)).splitlines()]  # type: ignore[arg-type]
     groups = _groups(statements)
-    normalizer = ctx.plan.normalizer(ctx.imports, ctx.localize)
+    normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
     several = len(groups) > 1
     tapes: list[_Tape] = []
     items: list[list[str]] = []  # code lines per body item

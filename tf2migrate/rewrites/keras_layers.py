@@ -18,6 +18,7 @@ from tf2migrate.analysis.graph import GraphFacts, Kind, Statement, bind_argument
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
 
 LAYERS_TO_KERAS = Rule(
     "TFM411",
@@ -106,7 +107,7 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
         return
-    normalizer = plan.normalizer(facts.imports)
+    normalizer = name_normalizer(plan, facts.imports)
     constructor = []
     for name, arg in arguments.items():
         if name in _CALL_TIME:

@@ -18,6 +18,7 @@ from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_a
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
 
 SCHEDULE = Rule(
     "TFM123",
@@ -71,8 +72,8 @@ _GLOBAL_STEP_VARIABLE = 'tf.Variable(0, trainable=False, dtype=tf.int64, name="g
 
 
 def plan_schedules(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
-    global_steps = [(scope, s) for scope in facts.scopes for s in scope.statements if s.global_step is not None]
-    for scope, statement in global_steps:
+    global_steps = [s for scope in facts.scopes for s in scope.statements if s.global_step is not None]
+    for statement in global_steps:
         if len(global_steps) > 1:
             # TF1 returned one variable to every call; separate variables would count apart
             facts.block(statement.global_step, blockers.UNSUPPORTED_GRAPH_CODE, "the global step is fetched more than once in this file")
@@ -93,7 +94,7 @@ def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     if arguments is None or step is None:
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or no step)")
         return
-    normalizer = plan.normalizer(facts.imports)
+    normalizer = name_normalizer(plan, facts.imports)
     constructor = []
     for name, arg in arguments.items():
         reads, _ = read_and_bound(arg.value)

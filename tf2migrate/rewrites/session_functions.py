@@ -39,6 +39,7 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers, gradient_tape, scipy_optimizer, session_cleanup, train_steps
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
@@ -142,7 +143,7 @@ class SessionFunctions:
     # -------------------------------------------------------------- helpers
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
         localize = self._scope_names(scope)[0] if scope is not None else frozenset()
-        return self.module.code_for_node(node.visit(self.plan.normalizer(self.facts.imports, localize)))
+        return self.module.code_for_node(node.visit(name_normalizer(self.plan, self.facts.imports, localize)))
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.facts.block(node, rule, message)

@@ -16,8 +16,6 @@ References are recognised through the file's imports, whatever the alias, and wr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
@@ -37,6 +35,7 @@ from tf2migrate.data.tf_symbols import (
     TRANSFORMED,
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.plan import Plan, RenameLog
 
 COMPAT_FALLBACK = Rule(
     "TFM401",
@@ -107,15 +106,10 @@ def _needs_call_fix(path: str) -> bool:
     return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
 
 
-@dataclass
-class RenameLog:
-    """Findings and imports the renamer needs; shared by every subtree it rewrites."""
-
-    findings: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
-    absl_modules: set[str] = field(default_factory=set)
-
-    def note(self, node: cst.CSTNode, code: str, message: str) -> None:
-        self.findings.append((node, code, message))
+def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
+    """The renamer every rewrite writes code with: one rename log and call-replacement
+    table per file (the plan's)."""
+    return TfNameNormalizer(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize)
 
 
 class TfNameNormalizer(NameReferences, cst.CSTTransformer):

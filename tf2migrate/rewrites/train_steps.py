@@ -32,6 +32,7 @@ from tf2migrate.analysis.names import created_name, read_and_bound, self_attribu
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
 
 TRAIN_STEP = Rule(
@@ -271,7 +272,7 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or too many arguments)")
         return f"tf.keras.optimizers.{keras_class}()"
     arguments = {name: arg.value for name, arg in bound.items()}
-    normalizer = plan.normalizer(facts.imports)
+    normalizer = name_normalizer(plan, facts.imports)
     parts = []
     for name, value in arguments.items():
         if name in _DROPPED:

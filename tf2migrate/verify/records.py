@@ -8,7 +8,7 @@ the parent reads a worker's results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 #: Kinds of :class:`Leaf`. Only ``"number"`` leaves are comparable; the others
 #: exist so that the comparison can say *why* a TF2 value is not a number.
@@ -25,7 +25,7 @@ class Leaf:
 
 
 #: A global's value: a leaf, a list (from a list or tuple) or a dict of values.
-Encoded = Union[Leaf, list, dict]
+Encoded = Leaf | list | dict
 
 
 @dataclass

@@ -18,7 +18,7 @@ def install(v1) -> None:
     if hasattr(v1, "contrib"):
         return
     contrib = types.SimpleNamespace(opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)))
-    setattr(v1, "contrib", contrib)
+    v1.contrib = contrib
 
 
 def _interface(tf):
