@@ -927,7 +927,13 @@ class GraphAnalyzer:
             return statement
         for call, name in op_calls:
             if (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS) and name not in SCHEDULE_CALLS:
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
+                message = (
+                    f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
+                    "built in a call); not converted"
+                    if name in OPTIMIZERS
+                    else f"`tf.{name}` is not converted by this release"
+                )
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
             # Kept as Python: a TF call for its effect on the runtime, or code that reads

@@ -258,7 +258,11 @@ class SessionFunctions:
             leaf.kind = _leaf_kind(expr, leaf.statements)
             leaves.append(leaf)
         if owner is None:
-            self.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the fetch reads no graph value")
+            self.block(
+                site.call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "the fetch builds its ops in the run itself from no tensor of the graph (constants only); not converted",
+            )
             return
         if site.form == "op.run" and site.statement is None:
             self.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of op.run() is used")
