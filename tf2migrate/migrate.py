@@ -20,7 +20,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # what PositionProvider renders with; not exported
 
 from tf2migrate.analysis.escapes import find_escapes
-from tf2migrate.analysis.graph import GraphFacts, analyze
+from tf2migrate.analysis.graph import analyze
+from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import (

@@ -12,13 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import (
-    VANISHING_KINDS,
-    GraphFacts,
-    Kind,
-    Scope,
-    class_methods,
-)
+from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 
 
@@ -164,7 +158,7 @@ def _params(node) -> list[cst.Param]:
 
 def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
     """``self.<method>`` names the constructor's graph statements call, transitively."""
-    from tf2migrate.analysis.graph import calls_in
+    from tf2migrate.analysis.calls import calls_in
 
     def callees(node: cst.CSTNode) -> set[str]:
         return {name for call in calls_in(node, enter_defs=True) if (name := self_attribute(call.func)) in facts.helpers}

@@ -19,13 +19,52 @@ Statement kinds:
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field
-
 import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import (
+    _first_arg,
+    calls_in,
+)
+from tf2migrate.analysis.catalogue import (
+    CONFIG_CALLS,
+    DROP_CALLS,
+    GLOBAL_STEP_CALLS,
+    GRADIENT_CALLS,
+    INIT_CALLS,
+    KERAS_LAYERS,
+    NAMING_CONTEXTS,
+    OPERATION_CALLS,
+    OPTIMIZERS,
+    OTHER_SESSION_CALLS,
+    PLACEHOLDER_CALLS,
+    PURE_BUILTINS,
+    SAVER_CALL,
+    SCHEDULE_CALLS,
+    SCIPY_OPTIMIZER,
+    SESSION_CALLS,
+    STATIC_TENSOR_ATTRIBUTES,
+    TEST_SESSION_METHODS,
+    UNSUPPORTED_CALL_PREFIXES,
+    UNSUPPORTED_CALLS,
+    V1_SWITCH_CALLS,
+    VARIABLE_CALL_PREFIXES,
+    VARIABLE_CALLS,
+    is_graph_op,
+)
+from tf2migrate.analysis.model import (
+    class_methods,
+    FeedDict,
+    GraphFacts,
+    Helper,
+    Kind,
+    lookup_graph_name,
+    Placeholder,
+    RunSite,
+    Scope,
+    Statement,
+)
 from tf2migrate.analysis.names import (
     assigned_names,
     read_and_bound,
@@ -33,371 +72,6 @@ from tf2migrate.analysis.names import (
     target_names,
 )
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
-from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
-from tf2migrate.diagnostics import Rule
-
-
-class Kind(enum.Enum):
-    PLACEHOLDER = "placeholder"
-    VARIABLE = "variable"
-    TENSOR = "tensor"
-    INIT = "init"
-    SESSION = "session"
-    CONFIG = "config"
-    DROP = "drop"
-    OPTIMIZER = "optimizer"  # ``opt = tf.train.AdamOptimizer(lr)`` → a Keras optimizer, kept
-    TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
-    SCIPY = "scipy optimizer"  # ``ScipyOptimizerInterface(loss, ...)`` → scipy.optimize.minimize
-    GRADS = "gradients and variables"  # ``gvs = opt.compute_gradients(loss)`` → after the tape
-    SAVER = "saver"  # ``saver = tf.train.Saver()`` → a tf.train.Checkpoint, kept
-    PYTHON = "python"
-
-
-GRAPH_KINDS = frozenset(
-    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS, Kind.SAVER}
-)
-# Kinds whose names vanish after migration: reading them from kept code is a blocker.
-VANISHING_KINDS = frozenset(
-    {
-        Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN,
-        Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS,
-    }
-)
-SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
-# TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
-OPTIMIZERS = frozenset(
-    {
-        "train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer", "train.RMSPropOptimizer",
-        "train.AdagradOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer",
-    }
-)
-# TF1 learning-rate decay functions with a Keras schedule computing the same rate, and
-# the global step they read (rewrites/lr_schedules.py).
-SCHEDULE_CALLS = frozenset(
-    {
-        "train.exponential_decay", "train.inverse_time_decay", "train.piecewise_constant",
-        "train.polynomial_decay", "train.cosine_decay",
-    }
-)
-GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
-SAVER_CALL = "train.Saver"  # → tf.train.Checkpoint (rewrites/checkpoints.py)
-
-PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
-# Calls building an Operation, not a tensor: sess.run gave None for it, and a tf.function
-# cannot return one.
-OPERATION_CALLS = frozenset({"group", "no_op"})
-SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
-# Sessions tf2migrate does not convert: their graphs stay on TF1.
-OTHER_SESSION_CALLS = frozenset(
-    {"train.MonitoredSession", "train.SingularMonitoredSession", "train.MonitoredTrainingSession", "Session.as_default"}
-)
-# tf.test.TestCase's graph-mode sessions: ``with self.test_session() as sess:``
-TEST_SESSION_METHODS = frozenset({"test_session", "cached_session", "session"})
-CONFIG_CALLS = frozenset({"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions"})
-INIT_CALLS = frozenset(
-    {
-        "global_variables_initializer",
-        "local_variables_initializer",
-        "variables_initializer",
-        "initialize_all_variables",
-        "initialize_local_variables",
-        "initialize_variables",
-        "tables_initializer",
-    }
-)
-# Calls that switch TF2 behaviour off; they go away once the file runs eagerly.
-V1_SWITCH_CALLS = frozenset(
-    {
-        "disable_v2_behavior",
-        "disable_eager_execution",
-        "disable_v2_tensorshape",
-        "disable_resource_variables",
-        "disable_control_flow_v2",
-    }
-)
-DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
-VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
-# Constructors of objects that create their variables when first called (layers, RNN
-# cells, Keras models): like tf.Variable, they must run once, not in every generated call.
-VARIABLE_CALL_PREFIXES = (
-    "layers.", "keras.layers.", "contrib.layers.", "nn.rnn_cell.", "contrib.rnn.", "keras.Sequential",
-    "keras.Model", "keras.models.",
-)
-# TF1 facilities whose conversion belongs to later work (training, summaries, input
-# pipelines); graph code that uses them stays on TF1 as a whole.
-UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")
-UNSUPPORTED_CALLS = frozenset(
-    {
-        "add_to_collection",
-        "get_collection",
-        "get_collection_ref",
-        "trainable_variables",
-        "global_variables",
-        "local_variables",
-        "get_default_graph",
-        "get_default_session",
-        "make_template",
-        "py_func",
-        "Print",
-        "hessians",
-        # TF1 RNNs run cells of tf.compat.v1.nn.rnn_cell (tf-keras only) in variable scopes
-        "nn.static_rnn",
-        "nn.dynamic_rnn",
-        "nn.bidirectional_dynamic_rnn",
-        "nn.static_bidirectional_rnn",
-        "nn.raw_rnn",
-    }
-)
-# TF calls that give Python objects or configure the runtime rather than build tensors.
-PYTHON_VALUE_CALLS = frozenset(
-    {
-        "set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType",
-        # checkpoint files on disk: paths and stored values, no graph
-        "train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists",
-        "train.list_variables", "train.load_checkpoint", "train.load_variable",
-    }
-)
-PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
-# Attributes of a graph tensor that are Python values fixed while the graph is built.
-STATIC_TENSOR_ATTRIBUTES = frozenset({"shape", "get_shape", "dtype", "name", "op", "graph", "device"})
-# Builtins without side effects, safe to run again on every call of a generated function.
-PURE_BUILTINS = frozenset(
-    {
-        "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "zip",
-        "enumerate", "min", "max", "abs", "sum", "sorted", "reversed", "isinstance", "round",
-        "map", "filter", "any", "all", "slice", "complex", "pow", "divmod",
-    }
-)
-# Contexts that only name or place graph ops: eager values do not depend on them.
-NAMING_CONTEXTS = frozenset({"name_scope", "device"})
-GRADIENT_CALLS = frozenset({"gradients"})
-# TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).
-KERAS_LAYERS = frozenset(
-    {
-        "layers.dense",
-        "layers.dropout",
-        "layers.flatten",
-        "layers.batch_normalization",
-        "layers.conv1d",
-        "layers.conv2d",
-        "layers.conv3d",
-        "layers.conv2d_transpose",
-        "layers.max_pooling1d",
-        "layers.max_pooling2d",
-        "layers.max_pooling3d",
-        "layers.average_pooling1d",
-        "layers.average_pooling2d",
-        "layers.average_pooling3d",
-    }
-)
-GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
-
-
-@dataclass
-class Placeholder:
-    name: str
-    dtype: cst.BaseExpression | None
-    default: cst.BaseExpression | None  # placeholder_with_default's value
-    call: cst.Call
-    shape: cst.BaseExpression | None = None
-
-
-@dataclass
-class Statement:
-    node: cst.BaseStatement
-    order: int
-    kind: Kind
-    defines: tuple[str, ...] = ()
-    reads: tuple[str, ...] = ()
-    deps: frozenset[int] = frozenset()
-    placeholder: Placeholder | None = None
-    gradient_calls: tuple[cst.Call, ...] = ()
-    calls_gradient_helper: bool = False
-    value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
-    compound: bool = False
-    layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
-    minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
-    schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
-    global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
-    # Python names a graph-building block binds (its loop variables): not graph values
-    loop_targets: tuple[str, ...] = ()
-
-
-@dataclass
-class RunSite:
-    """``sess.run(...)``, ``tensor.eval(...)`` or ``op.run(...)``."""
-
-    call: cst.Call
-    form: str  # "session.run" | "eval" | "op.run"
-    fetch: cst.BaseExpression
-    feed: cst.BaseExpression | None
-    order: int | None  # effective statement of the owning scope, None inside a nested def
-    in_loop: bool
-    statement: cst.SimpleStatementLine | None  # set when the call is the whole statement
-    function: cst.FunctionDef | None  # innermost enclosing def (for feed-dict lookup)
-
-
-@dataclass
-class Blocker:
-    node: cst.CSTNode
-    rule: Rule
-    message: str
-
-
-@dataclass
-class Scope:
-    owner: cst.Module | cst.FunctionDef
-    parent: Scope | None
-    statements: list[Statement] = field(default_factory=list)
-    # set for a graph built in a constructor: the class, whose other methods run it
-    cls: cst.ClassDef | None = None
-    # with-blocks opened up (graph contexts, session blocks), by kind
-    unwrapped: dict[int, tuple[cst.With, str]] = field(default_factory=dict)
-    run_sites: list[RunSite] = field(default_factory=list)
-    # name -> orders of effective statements that bind it (any kind)
-    bindings: dict[str, list[int]] = field(default_factory=dict)
-    # names bound anywhere below an effective statement (loops, nested blocks), with order
-    nested_bindings: dict[str, list[int]] = field(default_factory=dict)
-
-    def resolve(self, name: str, before: int | None) -> Statement | None:
-        """The effective statement whose binding of ``name`` reaches ``before``
-        (None: the last binding, for code that runs later, e.g. in a nested def)."""
-        orders = self.bindings.get(name)
-        if not orders:
-            return None
-        if before is None:
-            return self.statements[orders[-1]]
-        reaching = [o for o in orders if o < before]
-        return self.statements[reaching[-1]] if reaching else None
-
-    def graph_statement(self, name: str, before: int | None) -> Statement | None:
-        statement = self.resolve(name, before)
-        if statement is not None and statement.kind in GRAPH_KINDS and name not in statement.loop_targets:
-            return statement
-        return None
-
-
-@dataclass
-class FeedDict:
-    """A variable bound to a dict display keyed by placeholders (``tf_dict``); a function
-    may bind it more than once (one dict per group of run sites)."""
-
-    name: str
-    assign: cst.Assign
-    dict_node: cst.Dict
-    function: cst.FunctionDef | None
-    count: int = 1
-    # every binding, in source order: (assign, dict display)
-    bindings: list[tuple[cst.Assign, cst.Dict]] = field(default_factory=list)
-
-
-@dataclass
-class Helper:
-    node: cst.FunctionDef
-    creates_variables: bool = False
-    uses_gradients: bool = False
-    returns_tensor: bool = False  # every return is a TF op result (not a list)
-    # ``self.x`` names its body reads (transitively through other helpers): a graph-building
-    # method may read the constructor's placeholders this way (``self.dummy_x0_tf``)
-    self_reads: set[str] = field(default_factory=set)
-
-
-@dataclass
-class GraphFacts:
-    imports: TfImports
-    scopes: list[Scope] = field(default_factory=list)
-    helpers: dict[str, Helper] = field(default_factory=dict)
-    session_names: set[str] = field(default_factory=set)
-    config_names: set[str] = field(default_factory=set)
-    feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
-    blockers: list[Blocker] = field(default_factory=list)
-    # Sites the rewrites report on (for the findings they emit).
-    v1_switches: list[cst.Call] = field(default_factory=list)
-    # session blocks nested in other code (``if __name__ == "__main__":``), opened up too
-    nested_session_blocks: list[cst.With] = field(default_factory=list)
-    # the file builds or runs TF1 graphs: placeholders anywhere, sessions of any kind
-    graph_evidence: bool = False
-    # Session.run keyword ``session=sess`` and other allowed reads of session names.
-    allowed_session_reads: set[int] = field(default_factory=set)
-    # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
-    saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
-    # findings the analysis makes about code it leaves as it is: (node, code, message)
-    notes: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
-
-    def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
-        self.blockers.append(Blocker(node, rule, message))
-
-
-def is_graph_op(canonical: str) -> bool:
-    """Does calling this TF1 path build graph ops?  Paths outside the public TF1 API
-    (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""
-    if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
-        return False
-    return canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
-
-
-def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    if position < len(positional):
-        return positional[position].value
-    return None
-
-
-def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
-    return _first_arg(call, keyword, position)
-
-
-def bind_arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:
-    """The call's arguments by parameter name (positional ones in ``parameters`` order);
-    None for ``*args``/``**kwargs`` or more positional arguments than parameters."""
-    positional = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in call.args) or len(positional) > len(parameters):
-        return None
-    bound = dict(zip(parameters, positional))
-    bound.update({a.keyword.value: a for a in call.args if a.keyword is not None})
-    return bound
-
-
-class _CallFinder(cst.CSTVisitor):
-    """Every Call in a subtree, without entering nested function bodies."""
-
-    def __init__(self, enter_defs: bool) -> None:
-        self.calls: list[cst.Call] = []
-        self.enter_defs = enter_defs
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return self.enter_defs
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
-
-
-def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
-    finder = _CallFinder(enter_defs)
-    node.visit(finder)
-    return finder.calls
-
-
-def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
-    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        statement = stack.pop()
-        # membership by order: ``in scope.statements`` compares dataclasses field by field
-        if statement.order in seen or statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
-            continue
-        seen.add(statement.order)
-        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
-            stack.extend(scope.statements[o] for o in statement.deps)
-    ordered = [scope.statements[o] for o in sorted(seen)]
-    return (
-        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
-        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
-    )
 
 
 class _NodeIndex(cst.CSTVisitor):
@@ -1270,25 +944,6 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)  # type: ignore[attr-defined]
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
-
-
-def class_methods(scope: Scope) -> list[cst.FunctionDef]:
-    """The methods of a constructor-built graph's class, other than the constructor."""
-    if scope.cls is None:
-        return []
-    return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner]
-
-
-def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:
-    current: Scope | None = scope
-    before = order
-    while current is not None:
-        if name in current.bindings:
-            statement = current.graph_statement(name, before)
-            return (current, statement) if statement is not None else None
-        current = current.parent
-        before = None
-    return None
 
 
 def _target_name(node: cst.BaseExpression) -> str | None:

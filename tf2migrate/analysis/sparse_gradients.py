@@ -21,7 +21,9 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
-from tf2migrate.analysis.graph import GraphFacts, Scope, Statement, calls_in, closure
+from tf2migrate.analysis.calls import calls_in, closure
+
+from tf2migrate.analysis.model import GraphFacts, Scope, Statement
 from tf2migrate.analysis.names import self_attribute
 
 # Matched on the last part of the called name, whatever the object or alias

@@ -16,7 +16,8 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments, call_argument
+from tf2migrate.analysis.calls import bind_arguments, call_argument
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import local_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import GraphFacts, Kind, calls_in, lookup_graph_name
+from tf2migrate.analysis.calls import calls_in
+
+from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import calls_in
+from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan

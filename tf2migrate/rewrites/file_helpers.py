@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import GraphFacts
+from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import fresh_name
 from tf2migrate.layout import indented_as
 from tf2migrate.plan import Plan

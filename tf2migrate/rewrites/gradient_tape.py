@@ -21,12 +21,9 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import (
-    GRADIENT_OPTIONS_DROPPED,
-    GraphFacts,
-    Statement,
-    call_argument,
-)
+from tf2migrate.analysis.calls import call_argument
+from tf2migrate.analysis.catalogue import GRADIENT_OPTIONS_DROPPED
+from tf2migrate.analysis.model import GraphFacts, Statement
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity

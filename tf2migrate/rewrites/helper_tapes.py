@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.graph import (
-    GRADIENT_CALLS,
-    GraphFacts,
-    Helper,
-    Kind,
-    Scope,
-    Statement,
-    calls_in,
-)
+from tf2migrate.analysis.calls import calls_in
+
+from tf2migrate.analysis.catalogue import GRADIENT_CALLS
+
+from tf2migrate.analysis.model import GraphFacts, Helper, Kind, Scope, Statement
 from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
 from tf2migrate.layout import code_lines
 from tf2migrate.plan import Plan

@@ -14,7 +14,8 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GraphFacts, Kind, Statement, bind_arguments
+from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.model import GraphFacts, Kind, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan

@@ -14,7 +14,8 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import GraphFacts, Kind, Scope, Statement, bind_arguments
+from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan

@@ -13,13 +13,8 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import (
-    Kind,
-    RunSite,
-    Scope,
-    call_argument,
-    lookup_graph_name,
-)
+from tf2migrate.analysis.calls import call_argument
+from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope
 from tf2migrate.analysis.names import read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 

@@ -8,7 +8,7 @@ turn TF2 behaviour off.  A ``with`` block keeps its body, one level less indente
 
 from __future__ import annotations
 
-from tf2migrate.analysis.graph import GraphFacts, Kind
+from tf2migrate.analysis.model import GraphFacts, Kind
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 

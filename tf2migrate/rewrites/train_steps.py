@@ -17,17 +17,9 @@ from typing import NamedTuple
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.graph import (
-    OPTIMIZERS,
-    UNSUPPORTED_CALLS,
-    GraphFacts,
-    Kind,
-    Scope,
-    Statement,
-    bind_arguments,
-    call_argument,
-    calls_in,
-)
+from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
+from tf2migrate.analysis.catalogue import OPTIMIZERS, UNSUPPORTED_CALLS
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound, self_attribute
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.diagnostics import FixSafety, Rule, Severity

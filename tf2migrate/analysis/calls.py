@@ -1,0 +1,72 @@
+"""Reading calls: an argument by keyword or position, all arguments bound to
+parameter names, every call below a node, and the statements a set of roots needs."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis.model import Kind, Scope, Statement
+
+
+def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position < len(positional):
+        return positional[position].value
+    return None
+
+
+def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    return _first_arg(call, keyword, position)
+
+
+def bind_arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:
+    """The call's arguments by parameter name (positional ones in ``parameters`` order);
+    None for ``*args``/``**kwargs`` or more positional arguments than parameters."""
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(parameters):
+        return None
+    bound = dict(zip(parameters, positional))
+    bound.update({a.keyword.value: a for a in call.args if a.keyword is not None})
+    return bound
+
+
+class _CallFinder(cst.CSTVisitor):
+    """Every Call in a subtree, without entering nested function bodies."""
+
+    def __init__(self, enter_defs: bool) -> None:
+        self.calls: list[cst.Call] = []
+        self.enter_defs = enter_defs
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return self.enter_defs
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
+    finder = _CallFinder(enter_defs)
+    node.visit(finder)
+    return finder.calls
+
+
+def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
+    """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        statement = stack.pop()
+        # membership by order: ``in scope.statements`` compares dataclasses field by field
+        if statement.order in seen or statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
+            continue
+        seen.add(statement.order)
+        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
+            stack.extend(scope.statements[o] for o in statement.deps)
+    ordered = [scope.statements[o] for o in sorted(seen)]
+    return (
+        [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],
+        [s for s in ordered if s.kind is Kind.PLACEHOLDER],
+    )

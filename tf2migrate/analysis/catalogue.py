@@ -1,0 +1,147 @@
+"""The TF1 API as graph analysis sees it: which calls make placeholders, sessions,
+variables, initializers and train ops, which are refused, which give Python values.
+
+Names are canonical TF1 paths (``analysis/tf_imports.py``).  Sets that one rewrite alone
+uses are named for it (``SAVER_CALL`` → rewrites/checkpoints.py).
+"""
+
+from __future__ import annotations
+
+from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
+
+SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
+# TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
+OPTIMIZERS = frozenset(
+    {
+        "train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer", "train.RMSPropOptimizer",
+        "train.AdagradOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer",
+    }
+)
+# TF1 learning-rate decay functions with a Keras schedule computing the same rate, and
+# the global step they read (rewrites/lr_schedules.py).
+SCHEDULE_CALLS = frozenset(
+    {
+        "train.exponential_decay", "train.inverse_time_decay", "train.piecewise_constant",
+        "train.polynomial_decay", "train.cosine_decay",
+    }
+)
+GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
+SAVER_CALL = "train.Saver"  # → tf.train.Checkpoint (rewrites/checkpoints.py)
+
+PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
+# Calls building an Operation, not a tensor: sess.run gave None for it, and a tf.function
+# cannot return one.
+OPERATION_CALLS = frozenset({"group", "no_op"})
+SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
+# Sessions tf2migrate does not convert: their graphs stay on TF1.
+OTHER_SESSION_CALLS = frozenset(
+    {"train.MonitoredSession", "train.SingularMonitoredSession", "train.MonitoredTrainingSession", "Session.as_default"}
+)
+# tf.test.TestCase's graph-mode sessions: ``with self.test_session() as sess:``
+TEST_SESSION_METHODS = frozenset({"test_session", "cached_session", "session"})
+CONFIG_CALLS = frozenset({"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions"})
+INIT_CALLS = frozenset(
+    {
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "variables_initializer",
+        "initialize_all_variables",
+        "initialize_local_variables",
+        "initialize_variables",
+        "tables_initializer",
+    }
+)
+# Calls that switch TF2 behaviour off; they go away once the file runs eagerly.
+V1_SWITCH_CALLS = frozenset(
+    {
+        "disable_v2_behavior",
+        "disable_eager_execution",
+        "disable_v2_tensorshape",
+        "disable_resource_variables",
+        "disable_control_flow_v2",
+    }
+)
+DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
+VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
+# Constructors of objects that create their variables when first called (layers, RNN
+# cells, Keras models): like tf.Variable, they must run once, not in every generated call.
+VARIABLE_CALL_PREFIXES = (
+    "layers.", "keras.layers.", "contrib.layers.", "nn.rnn_cell.", "contrib.rnn.", "keras.Sequential",
+    "keras.Model", "keras.models.",
+)
+# TF1 facilities whose conversion belongs to later work (training, summaries, input
+# pipelines); graph code that uses them stays on TF1 as a whole.
+UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")
+UNSUPPORTED_CALLS = frozenset(
+    {
+        "add_to_collection",
+        "get_collection",
+        "get_collection_ref",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "get_default_graph",
+        "get_default_session",
+        "make_template",
+        "py_func",
+        "Print",
+        "hessians",
+        # TF1 RNNs run cells of tf.compat.v1.nn.rnn_cell (tf-keras only) in variable scopes
+        "nn.static_rnn",
+        "nn.dynamic_rnn",
+        "nn.bidirectional_dynamic_rnn",
+        "nn.static_bidirectional_rnn",
+        "nn.raw_rnn",
+    }
+)
+# TF calls that give Python objects or configure the runtime rather than build tensors.
+PYTHON_VALUE_CALLS = frozenset(
+    {
+        "set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType",
+        # checkpoint files on disk: paths and stored values, no graph
+        "train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists",
+        "train.list_variables", "train.load_checkpoint", "train.load_variable",
+    }
+)
+PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
+# Attributes of a graph tensor that are Python values fixed while the graph is built.
+STATIC_TENSOR_ATTRIBUTES = frozenset({"shape", "get_shape", "dtype", "name", "op", "graph", "device"})
+# Builtins without side effects, safe to run again on every call of a generated function.
+PURE_BUILTINS = frozenset(
+    {
+        "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "zip",
+        "enumerate", "min", "max", "abs", "sum", "sorted", "reversed", "isinstance", "round",
+        "map", "filter", "any", "all", "slice", "complex", "pow", "divmod",
+    }
+)
+# Contexts that only name or place graph ops: eager values do not depend on them.
+NAMING_CONTEXTS = frozenset({"name_scope", "device"})
+GRADIENT_CALLS = frozenset({"gradients"})
+# TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).
+KERAS_LAYERS = frozenset(
+    {
+        "layers.dense",
+        "layers.dropout",
+        "layers.flatten",
+        "layers.batch_normalization",
+        "layers.conv1d",
+        "layers.conv2d",
+        "layers.conv3d",
+        "layers.conv2d_transpose",
+        "layers.max_pooling1d",
+        "layers.max_pooling2d",
+        "layers.max_pooling3d",
+        "layers.average_pooling1d",
+        "layers.average_pooling2d",
+        "layers.average_pooling3d",
+    }
+)
+GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
+
+
+def is_graph_op(canonical: str) -> bool:
+    """Does calling this TF1 path build graph ops?  Paths outside the public TF1 API
+    (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""
+    if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
+        return False
+    return canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))

@@ -1,0 +1,195 @@
+"""The graph facts' data model: statement kinds, statements, scopes, run sites, facts.
+
+What ``analysis/graph.py`` computes once per file and every rewrite reads; no logic but
+the look-ups that only follow the model (which statement binds a name, a class's methods).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import Rule
+
+
+class Kind(enum.Enum):
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    TENSOR = "tensor"
+    INIT = "init"
+    SESSION = "session"
+    CONFIG = "config"
+    DROP = "drop"
+    OPTIMIZER = "optimizer"  # ``opt = tf.train.AdamOptimizer(lr)`` → a Keras optimizer, kept
+    TRAIN = "train op"  # ``train_op = opt.minimize(loss)`` → a train-step function
+    SCIPY = "scipy optimizer"  # ``ScipyOptimizerInterface(loss, ...)`` → scipy.optimize.minimize
+    GRADS = "gradients and variables"  # ``gvs = opt.compute_gradients(loss)`` → after the tape
+    SAVER = "saver"  # ``saver = tf.train.Saver()`` → a tf.train.Checkpoint, kept
+    PYTHON = "python"
+
+
+GRAPH_KINDS = frozenset(
+    {Kind.PLACEHOLDER, Kind.TENSOR, Kind.VARIABLE, Kind.INIT, Kind.TRAIN, Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS, Kind.SAVER}
+)
+# Kinds whose names vanish after migration: reading them from kept code is a blocker.
+VANISHING_KINDS = frozenset(
+    {
+        Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN,
+        Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS,
+    }
+)
+@dataclass
+class Placeholder:
+    name: str
+    dtype: cst.BaseExpression | None
+    default: cst.BaseExpression | None  # placeholder_with_default's value
+    call: cst.Call
+    shape: cst.BaseExpression | None = None
+
+
+@dataclass
+class Statement:
+    node: cst.BaseStatement
+    order: int
+    kind: Kind
+    defines: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    deps: frozenset[int] = frozenset()
+    placeholder: Placeholder | None = None
+    gradient_calls: tuple[cst.Call, ...] = ()
+    calls_gradient_helper: bool = False
+    value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
+    compound: bool = False
+    layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
+    minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
+    schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
+    global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
+    # Python names a graph-building block binds (its loop variables): not graph values
+    loop_targets: tuple[str, ...] = ()
+
+
+@dataclass
+class RunSite:
+    """``sess.run(...)``, ``tensor.eval(...)`` or ``op.run(...)``."""
+
+    call: cst.Call
+    form: str  # "session.run" | "eval" | "op.run"
+    fetch: cst.BaseExpression
+    feed: cst.BaseExpression | None
+    order: int | None  # effective statement of the owning scope, None inside a nested def
+    in_loop: bool
+    statement: cst.SimpleStatementLine | None  # set when the call is the whole statement
+    function: cst.FunctionDef | None  # innermost enclosing def (for feed-dict lookup)
+
+
+@dataclass
+class Blocker:
+    node: cst.CSTNode
+    rule: Rule
+    message: str
+
+
+@dataclass
+class Scope:
+    owner: cst.Module | cst.FunctionDef
+    parent: Scope | None
+    statements: list[Statement] = field(default_factory=list)
+    # set for a graph built in a constructor: the class, whose other methods run it
+    cls: cst.ClassDef | None = None
+    # with-blocks opened up (graph contexts, session blocks), by kind
+    unwrapped: dict[int, tuple[cst.With, str]] = field(default_factory=dict)
+    run_sites: list[RunSite] = field(default_factory=list)
+    # name -> orders of effective statements that bind it (any kind)
+    bindings: dict[str, list[int]] = field(default_factory=dict)
+    # names bound anywhere below an effective statement (loops, nested blocks), with order
+    nested_bindings: dict[str, list[int]] = field(default_factory=dict)
+
+    def resolve(self, name: str, before: int | None) -> Statement | None:
+        """The effective statement whose binding of ``name`` reaches ``before``
+        (None: the last binding, for code that runs later, e.g. in a nested def)."""
+        orders = self.bindings.get(name)
+        if not orders:
+            return None
+        if before is None:
+            return self.statements[orders[-1]]
+        reaching = [o for o in orders if o < before]
+        return self.statements[reaching[-1]] if reaching else None
+
+    def graph_statement(self, name: str, before: int | None) -> Statement | None:
+        statement = self.resolve(name, before)
+        if statement is not None and statement.kind in GRAPH_KINDS and name not in statement.loop_targets:
+            return statement
+        return None
+
+
+@dataclass
+class FeedDict:
+    """A variable bound to a dict display keyed by placeholders (``tf_dict``); a function
+    may bind it more than once (one dict per group of run sites)."""
+
+    name: str
+    assign: cst.Assign
+    dict_node: cst.Dict
+    function: cst.FunctionDef | None
+    count: int = 1
+    # every binding, in source order: (assign, dict display)
+    bindings: list[tuple[cst.Assign, cst.Dict]] = field(default_factory=list)
+
+
+@dataclass
+class Helper:
+    node: cst.FunctionDef
+    creates_variables: bool = False
+    uses_gradients: bool = False
+    returns_tensor: bool = False  # every return is a TF op result (not a list)
+    # ``self.x`` names its body reads (transitively through other helpers): a graph-building
+    # method may read the constructor's placeholders this way (``self.dummy_x0_tf``)
+    self_reads: set[str] = field(default_factory=set)
+
+
+@dataclass
+class GraphFacts:
+    imports: TfImports
+    scopes: list[Scope] = field(default_factory=list)
+    helpers: dict[str, Helper] = field(default_factory=dict)
+    session_names: set[str] = field(default_factory=set)
+    config_names: set[str] = field(default_factory=set)
+    feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
+    blockers: list[Blocker] = field(default_factory=list)
+    # Sites the rewrites report on (for the findings they emit).
+    v1_switches: list[cst.Call] = field(default_factory=list)
+    # session blocks nested in other code (``if __name__ == "__main__":``), opened up too
+    nested_session_blocks: list[cst.With] = field(default_factory=list)
+    # the file builds or runs TF1 graphs: placeholders anywhere, sessions of any kind
+    graph_evidence: bool = False
+    # Session.run keyword ``session=sess`` and other allowed reads of session names.
+    allowed_session_reads: set[int] = field(default_factory=set)
+    # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
+    saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
+    # findings the analysis makes about code it leaves as it is: (node, code, message)
+    notes: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+
+    def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
+        self.blockers.append(Blocker(node, rule, message))
+
+
+def class_methods(scope: Scope) -> list[cst.FunctionDef]:
+    """The methods of a constructor-built graph's class, other than the constructor."""
+    if scope.cls is None:
+        return []
+    return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner]
+
+
+def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:
+    current: Scope | None = scope
+    before = order
+    while current is not None:
+        if name in current.bindings:
+            statement = current.graph_statement(name, before)
+            return (current, statement) if statement is not None else None
+        current = current.parent
+        before = None
+    return None
