@@ -181,7 +181,7 @@ def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
 
 
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
-    skip: set[int] = set()
+    skip: set[int] = set(facts.static_dimensions)  # numbers, not reads of the placeholder
     for scope in facts.scopes:
         for site in scope.run_sites:
             skip.add(id(site.fetch))

@@ -71,6 +71,7 @@ from tf2migrate.analysis.names import (
     self_attribute,
     target_names,
 )
+from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 
 
@@ -525,6 +526,12 @@ class GraphAnalyzer:
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
     ) -> Statement:
         reads, binds = names
+        if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
+            dimensions = static_dimensions(node, scope, statement.order)
+            if dimensions:
+                # a declared dimension is a number, not a read of the placeholder
+                self.facts.static_dimensions.update(dimensions)
+                reads = read_and_bound(node.visit(Literalize(dimensions)))[0]
         calls = calls_in(node)
         tf_calls = [(c, self.tf.call_name(c)) for c in calls]
         has_run = any(self._looks_like_run_site(c) for c in calls)
@@ -674,8 +681,9 @@ class GraphAnalyzer:
         would then change meaning: Python values read off graph tensors (static shapes,
         names), which exist only while building, and Python side effects, which TF1 ran
         once."""
+        declared = {id(shape) for expression, _ in self.facts.static_dimensions.values() for shape in _shape_attributes(expression)}
         for attribute in m.findall(node, m.Attribute(value=m.Name(), attr=m.Name())):
-            if attribute.attr.value in STATIC_TENSOR_ATTRIBUTES:
+            if attribute.attr.value in STATIC_TENSOR_ATTRIBUTES and id(attribute) not in declared:
                 target = scope.graph_statement(attribute.value.value, order)
                 if target is not None and target.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
                     self.facts.block(
@@ -944,6 +952,11 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)  # type: ignore[attr-defined]
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
+
+
+def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:
+    """The ``x.shape`` / ``x.get_shape`` attribute inside a static-dimension expression."""
+    return [a for a in m.findall(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]
 
 
 def _target_name(node: cst.BaseExpression) -> str | None:

@@ -157,6 +157,11 @@ class SessionFunctions:
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites)
         self._refuse_graphs_run_elsewhere()
+        for expression, number in self.facts.static_dimensions.values():
+            # code kept outside the functions reads the declared size (moved code keeps the
+            # expression, which gives the same number there)
+            self.plan.replace[id(expression)] = cst.Integer(number)
+            self.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a declared dimension of a placeholder → {number}")
         # In file order, so a moved statement's comments land in the first function.
         for generated in sorted(self.functions.values(), key=lambda g: g.anchor.order if g.anchor else -1):
             self._emit(generated)
