@@ -607,6 +607,10 @@ class GraphAnalyzer:
         if not builds_graph:
             return statement
         for call, name in op_calls:
+            refused = _control_flow_refused(call, name)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return statement
             if (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS) and name not in SCHEDULE_CALLS:
                 message = (
                     f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
@@ -952,6 +956,15 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)  # type: ignore[attr-defined]
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
+
+
+def _control_flow_refused(call: cst.Call, name: str) -> str | None:
+    """Control flow forms whose TF2 counterpart behaves otherwise inside a tf.function."""
+    if name == "case" and call.args and isinstance(call.args[0].value, cst.Dict):
+        return "`tf.case` with a dict of predicates (tensors are not hashable in TF2); write a list of (predicate, function) pairs"
+    if name == "while_loop" and any(a.keyword is not None and a.keyword.value == "maximum_iterations" for a in call.args):
+        return "`tf.while_loop` with `maximum_iterations=` is not converted (TF2 checks the loop variables' structure otherwise)"
+    return None
 
 
 def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:

@@ -243,7 +243,7 @@ class SessionFunctions:
                 if found is None:
                     if self.facts.imports.canonical(cst.Name(name)) is not None:
                         continue
-                    self.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, which is not a graph value")
+                    self.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, which is not a graph value (a Python value, or a variable's initial value, computed once where it stands)")
                     return
                 found_scope, statement = found
                 if owner is not None and found_scope is not owner:
@@ -457,7 +457,20 @@ class SessionFunctions:
         if missing:
             self.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
             return None
-        return ", ".join(f"{name}={value}" for name, value in fed.items())
+        return ", ".join(f"{name}={self._as_fed(params[name], value)}" for name, value in fed.items())
+
+    def _as_fed(self, statement: Statement, value: str) -> str:
+        """A feed converted any number to an integer or boolean placeholder's dtype
+        (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
+        so the call converts them as the feed did (a literal of the right kind needs nothing)."""
+        dtype_node = statement.placeholder.dtype if statement.placeholder is not None else None
+        dtype = self.code(dtype_node) if dtype_node is not None else ""
+        kind = dtype.rsplit(".", 1)[-1]
+        if not kind.startswith(("int", "uint", "bool")):
+            return value
+        if (kind == "bool" and value in ("True", "False")) or (kind != "bool" and value.lstrip("-").isdigit()):
+            return value
+        return f"tf.cast({value}, {dtype})"
 
     def _placeholder(self, name: str, site: RunSite, owner: Scope) -> Statement | None:
         found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
@@ -737,12 +750,8 @@ class SessionFunctions:
 
     def _tensor_spec(self, placeholder, dtype: str) -> str | None:
         """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
-        floating or string dtype and its shape is absent or written with integers and None only."""
+        dtype and its shape is absent or written with integers and None only."""
         literal_dtype = placeholder.dtype is None or self.facts.imports.canonical(placeholder.dtype) is not None
-        if dtype.rsplit(".", 1)[-1].startswith(("int", "uint", "bool")):
-            # a feed converted any number to the dtype (``[2.0, 1.0]`` for int32 → ``[2, 1]``);
-            # a TensorSpec refuses such values: cast inside instead
-            return None
         shape = placeholder.shape
         if shape is None or m.matches(shape, m.Name("None")):
             shape_code = "None"
@@ -910,6 +919,8 @@ def _leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> str:
         if statement.kind is Kind.VARIABLE:
             return statement.value_kind if statement.value_kind == "variable" else "unknown"
         return statement.value_kind
+    if isinstance(expr, cst.BinaryOperation) and any(s.value_kind != "tensor" for s in statements):
+        return "unknown"  # ``g1 + g2`` of two lists is a list: converted by its structure
     return "tensor"
 
 
