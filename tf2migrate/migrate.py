@@ -156,8 +156,7 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         for node, code, message in facts.notes:
             plan.note(node, code, message)
         plan_cleanup(facts, plan)
-        if "set_random_seed" in source or "initialized_value" in source:
-            plan_eager_calls(module, imports, plan)
+        plan_eager_calls(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)

@@ -87,6 +87,7 @@ class _NodeIndex(cst.CSTVisitor):
         self.classes: list[cst.ClassDef] = []
         self.functions: list[cst.FunctionDef] = []  # outside classes
         self.returns: dict[int, list[cst.Return]] = {}
+        self.imports: list[cst.Import | cst.ImportFrom] = []
         self._functions: list[cst.FunctionDef] = []
         self._class_depth = 0
 
@@ -107,6 +108,12 @@ class _NodeIndex(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports.append(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports.append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.assigns.append((node, self._functions[-1] if self._functions else None))
@@ -132,6 +139,8 @@ class GraphAnalyzer:
         self.facts = GraphFacts(imports)
         self.index = _NodeIndex()
         module.visit(self.index)
+        self.facts.calls = self.index.calls
+        self.facts.import_nodes = self.index.imports
         self._graph_names = {
             t.target.value
             for node, _ in self.index.assigns

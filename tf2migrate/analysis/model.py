@@ -172,6 +172,10 @@ class GraphFacts:
     # findings the analysis makes about code it leaves as it is: (node, code, message)
     notes: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
 
+    # every call and every import statement of the module, in order (the analysis' one
+    # walk): rules that ask about the whole file read these instead of walking it again
+    calls: list[cst.Call] = field(default_factory=list)
+    import_nodes: list[cst.Import | cst.ImportFrom] = field(default_factory=list)
     # ``x.get_shape()[1].value`` of a placeholder declared ``[None, 3]``, by id: (the
     # expression, "3") — see analysis/static_shapes.py
     static_dimensions: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)

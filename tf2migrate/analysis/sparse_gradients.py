@@ -18,7 +18,6 @@ from __future__ import annotations
 import sys
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 from tf2migrate.analysis.calls import calls_in, closure
@@ -40,11 +39,11 @@ def sparse_gradient_source(module: cst.Module, facts: GraphFacts, scope: Scope, 
     the file's helpers it calls) into code imported from another module.  None: every
     gradient of their steps is dense."""
     step = [*trains, *closure(scope, trains)[0]]
-    for call in calls_in(module, enter_defs=True):
+    for call in facts.calls:
         name = _called_name(call)
         if name is not None and any(part in name.lower() for part in _SPARSE_NAME_PARTS):
             return call
-    opaque = _imported_code_names(module)
+    opaque = _imported_code_names(module, facts.import_nodes)
     seen: set[int] = set()
     pending = [call for statement in step for call in calls_in(statement.node)]
     while pending:
@@ -77,12 +76,12 @@ def _root(expr: cst.BaseExpression) -> str | None:
     return expr.value if isinstance(expr, cst.Name) else None
 
 
-def _imported_code_names(module: cst.Module) -> set[str]:
+def _imported_code_names(module: cst.Module, import_nodes: list[cst.Import | cst.ImportFrom]) -> set[str]:
     """Names bound to code of other modules that may build TensorFlow ops (a sibling
     ``model.py``, a third-party library), and module-level names bound to what such
     code returns (``net = model.build()``)."""
     names: set[str] = set()
-    for node in m.findall(module, m.Import() | m.ImportFrom()):
+    for node in import_nodes:
         if isinstance(node, cst.Import):
             for alias in node.names:
                 dotted = get_full_name_for_node(alias.name) or ""

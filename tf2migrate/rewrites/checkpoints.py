@@ -82,7 +82,7 @@ def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in
     savers = [(scope, s) for scope in facts.scopes for s in scope.statements if s.kind is Kind.SAVER]
     if not savers:
         return
-    reads_state = any(facts.imports.call_name(c) in _STATE_READERS for c in m.findall(module, m.Call()))
+    reads_state = any(facts.imports.call_name(c) in _STATE_READERS for c in facts.calls)
     for scope, statement in savers:
         settings = _plan_saver(module, facts, plan, scope, statement)
         if settings is None:

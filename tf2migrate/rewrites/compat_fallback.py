@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import calls_in
-
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -47,7 +45,7 @@ _CONTROL_FLOW = frozenset({"cond", "while_loop", "case"})
 
 
 def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    calls = calls_in(module, enter_defs=True)
+    calls = facts.calls
     # a fed variable, or ``v.initialized_value()``: what only reference variables do
     ref_variables = _feeds_other_than_placeholders(facts) or any(is_initialized_value(c) for c in calls)
     for call in calls if ref_variables else ():

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import API_RENAMED
@@ -42,9 +41,9 @@ RULES = [RANDOM_SEED]
 _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 
 
-def plan_eager_calls(module: cst.Module, imports: TfImports, plan: Plan) -> None:
-    for call in calls_in(module, enter_defs=True):
-        if imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
+def plan_eager_calls(facts: GraphFacts, plan: Plan) -> None:
+    for call in facts.calls:
+        if facts.imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
             plan.call_replacements[id(call)] = _set_seed
             plan.note(call, RANDOM_SEED.code, "tf.set_random_seed → tf.random.set_seed (TF2's random streams differ from TF1's)")
         elif is_initialized_value(call):
