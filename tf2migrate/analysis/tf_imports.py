@@ -139,8 +139,8 @@ def collect_tf_imports(module: cst.Module) -> TfImports:
 def is_public_module(relative: str) -> bool:
     """Is ``tensorflow.<relative>`` a namespace (or symbol) of the public TF1 API, which
     ``tf.<relative>`` reaches?  ``contrib``, ``examples``, ``python``, ``core`` are not."""
-    stripped = _strip_v1(relative)
-    while stripped != _strip_v1(stripped):
+    stripped = relative
+    while stripped != _strip_v1(stripped):  # ``compat.v1.compat.v1.nn`` reaches ``nn`` too
         stripped = _strip_v1(stripped)
     return stripped == "" or stripped.split(".")[0] in _public_namespaces()
 

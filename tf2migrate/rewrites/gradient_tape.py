@@ -246,7 +246,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     if points is None:
         ctx.keeps_gradients = True
         normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
-        return [line for s in statements for line in _statement_code(ctx, s.node, s.node.visit(normalizer)).splitlines()]  # type: ignore[arg-type]
+        return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, s.node.visit(normalizer)))]  # type: ignore[arg-type]
     groups = _groups(statements)
     normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
     several = len(groups) > 1

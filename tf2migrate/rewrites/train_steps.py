@@ -376,7 +376,7 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
     if isinstance(assign, cst.Assign) and isinstance(assign.value, (cst.List, cst.Tuple)) and not bound & set(read_and_bound(assign.value)[0]):
         return code(assign.value)
-    if "trainable" not in module.code:
+    if not any(a.keyword is not None and a.keyword.value == "trainable" for call in facts.calls for a in call.args):
         return ""  # every variable is trainable: the tape watches those it reads
     facts.block(
         var_list,
