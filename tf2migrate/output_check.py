@@ -31,12 +31,16 @@ _UNCHECKED = frozenset({"keras", "estimator", "test", "compat", "flags", "app", 
 
 def output_problem(original_tree: ast.Module, new_tree: ast.Module, imports: TfImports) -> str | None:
     """Why the migrated module must not be written, or None."""
-    undefined = _undefined_names(new_tree) - _undefined_names(original_tree)
+    undefined = _undefined_names(new_tree)
+    if undefined:  # the input's own undefined names are not the rewrite's doing
+        undefined -= _undefined_names(original_tree)
     if undefined:
         names = ", ".join(f"`{n}`" for n in sorted(undefined))
         return f"the rewrite would leave {names} undefined"
-    before = {_key(p) for p in _tf_paths(original_tree, imports.canonical_dotted)}
-    unknown = {p for p in _tf_paths(new_tree, _tf_root) if not _exists(p) and _key(p) not in before}
+    unknown = {p for p in _tf_paths(new_tree, _tf_root) if not _exists(p)}
+    if unknown:  # what the input already named (tf.contrib…) is reported elsewhere
+        before = {_key(p) for p in _tf_paths(original_tree, imports.canonical_dotted)}
+        unknown = {p for p in unknown if _key(p) not in before}
     if unknown:
         paths = ", ".join(f"`tf.{p}`" for p in sorted(unknown))
         return f"the rewrite would name {paths}, which TensorFlow 2 does not have"

@@ -8,7 +8,8 @@ import libcst as cst
 from tf2migrate.analysis.model import Kind, Scope, Statement
 
 
-def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
+    """The argument given as ``keyword=`` or, failing that, as the ``position``-th positional."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == keyword:
@@ -16,10 +17,6 @@ def _first_arg(call: cst.Call, keyword: str, position: int) -> cst.BaseExpressio
     if position < len(positional):
         return positional[position].value
     return None
-
-
-def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
-    return _first_arg(call, keyword, position)
 
 
 def bind_arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:

@@ -23,10 +23,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.calls import (
-    _first_arg,
-    calls_in,
-)
+from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     DROP_CALLS,
@@ -436,9 +433,9 @@ class GraphAnalyzer:
                     statement.defines = (target,)
                     statement.value_kind = "tensor"
                     if name == "placeholder":
-                        statement.placeholder = Placeholder(target, _first_arg(call, "dtype", 0), None, call, _first_arg(call, "shape", 1))
+                        statement.placeholder = Placeholder(target, call_argument(call, "dtype", 0), None, call, call_argument(call, "shape", 1))
                     else:
-                        statement.placeholder = Placeholder(target, None, _first_arg(call, "input", 0), call, _first_arg(call, "shape", 1))
+                        statement.placeholder = Placeholder(target, None, call_argument(call, "input", 0), call, call_argument(call, "shape", 1))
                     statement.reads = tuple(read_and_bound(call)[0])
                     return statement
                 if name in SESSION_CALLS:
@@ -883,31 +880,31 @@ class _RunSiteFinder(cst.CSTVisitor):
         ):
             # ``model.sess.run(model.lambda_1)``: the session of a converted class, used outside it
             a.facts.allowed_session_reads.add(id(receiver))
-            fetch = _first_arg(call, "fetches", 0)
+            fetch = call_argument(call, "fetches", 0)
             if fetch is None:
                 return None
-            return RunSite(call, "instance", fetch, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+            return RunSite(call, "instance", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr == "run" and _target_name(receiver) in a.facts.session_names:
             a.facts.allowed_session_reads.add(id(receiver))
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value in ("options", "run_metadata"):
                     a.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`{arg.keyword.value}=` of Session.run is not converted")
-            fetch = _first_arg(call, "fetches", 0)
+            fetch = call_argument(call, "fetches", 0)
             if fetch is None:
                 a.facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
                 return None
-            return RunSite(call, "session.run", fetch, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+            return RunSite(call, "session.run", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr == "minimize" and _target_name(receiver) is not None:
             found = lookup_graph_name(self.scope, _target_name(receiver), order)  # type: ignore[arg-type]
             if found is not None and found[1].kind is Kind.SCIPY:
-                session = _first_arg(call, "session", 0)
+                session = call_argument(call, "session", 0)
                 if session is not None and _target_name(session) in a.facts.session_names:
                     a.facts.allowed_session_reads.add(id(session))
-                return RunSite(call, "scipy", receiver, _first_arg(call, "feed_dict", 1), order, in_loop, whole, function)
+                return RunSite(call, "scipy", receiver, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr in ("save", "restore") and _target_name(receiver) is not None:
             found = lookup_graph_name(self.scope, _target_name(receiver), order)  # type: ignore[arg-type]
             if found is not None and found[1].kind is Kind.SAVER:
-                session = _first_arg(call, "sess", 0)
+                session = call_argument(call, "sess", 0)
                 if session is not None and _target_name(session) in a.facts.session_names:
                     a.facts.allowed_session_reads.add(id(session))
                 a.facts.saver_calls.append((call, found[1]))
@@ -915,10 +912,10 @@ class _RunSiteFinder(cst.CSTVisitor):
         if attr in ("eval", "run"):
             if not self._is_graph_expression(receiver, order):
                 return None
-            session = _first_arg(call, "session", 1)
+            session = call_argument(call, "session", 1)
             if session is not None and _target_name(session) is not None:
                 a.facts.allowed_session_reads.add(id(session))
-            return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, _first_arg(call, "feed_dict", 0), order, in_loop, whole, function)
+            return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
         return None
 
     def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:

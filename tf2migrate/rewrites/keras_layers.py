@@ -15,7 +15,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
-from tf2migrate.analysis.model import GraphFacts, Kind, Statement
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
@@ -113,16 +113,12 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     for name, arg in arguments.items():
         if name in _CALL_TIME:
             continue
-        reads, _ = read_and_bound(arg.value)
-        if any((s := scope.graph_statement(n, statement.order)) is not None and s.kind in (Kind.TENSOR, Kind.PLACEHOLDER) for n in reads):
+        if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
     training = arguments.get("training")
-    if training is not None and any(
-        (s := scope.graph_statement(n, statement.order)) is not None and s.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
-        for n in read_and_bound(training.value)[0]
-    ):
+    if training is not None and _reads_graph_tensor(scope, statement, training.value):
         # Keras layers branch on ``training`` in Python: a fed flag is a tensor in the function
         facts.block(training, blockers.UNSUPPORTED_GRAPH_CODE, f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool")
         return
@@ -166,3 +162,12 @@ def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:
     if len(statement.defines) == 1:
         return f"{statement.defines[0]}_layer"
     return "layer"
+
+
+def _reads_graph_tensor(scope: Scope, statement: Statement, expr: cst.BaseExpression) -> bool:
+    """Does the expression read a placeholder or a tensor of the graph (a value the layer
+    would see only inside the generated function)?"""
+    return any(
+        (found := scope.graph_statement(name, statement.order)) is not None and found.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
+        for name in read_and_bound(expr)[0]
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -193,7 +193,7 @@ class _TrapFinder(cst.CSTVisitor):
         """The target of a gradient call and what it is taken with respect to."""
         name = self.tf.call_name(call)
         if name is not None and name.split(".")[-1] == "gradients":
-            return _first(call, "ys", 0), _first(call, "xs", 1)
+            return call_argument(call, "ys", 0), call_argument(call, "xs", 1)
         func = call.func
         if (
             isinstance(func, cst.Attribute)
@@ -201,22 +201,14 @@ class _TrapFinder(cst.CSTVisitor):
             and isinstance(func.value, cst.Name)
             and func.value.value in self.scope.tapes
         ):
-            return _first(call, "target", 0), _first(call, "sources", 1)
+            return call_argument(call, "target", 0), call_argument(call, "sources", 1)
         if isinstance(func, cst.Attribute) and func.attr.value == "gradients" and _code(func.value) in ("K", "keras.backend", "backend"):
-            return _first(call, "loss", 0), _first(call, "variables", 1)
+            return call_argument(call, "loss", 0), call_argument(call, "variables", 1)
         return None, None
 
 
 def _names(expr: cst.CSTNode) -> frozenset[str]:
     return frozenset(read_and_bound(expr)[0])
-
-
-def _first(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    positional = [a for a in call.args if a.keyword is None]
-    return positional[position].value if position < len(positional) else None
 
 
 def _code(node: cst.CSTNode) -> str:
