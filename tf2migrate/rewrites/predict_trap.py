@@ -118,8 +118,9 @@ class _TrapFinder(cst.CSTVisitor):
                 self.scope.in_tape -= 1
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        source = self._numpy_source(node.value)
-        ancestors = self._ancestors(node.value)
+        reads = read_and_bound(node.value)[0]  # one walk of the value for both questions
+        source = self._numpy_source(node.value, reads)
+        ancestors = self._ancestors_of(reads)
         for target in node.targets:
             for name in target_names(target.target):
                 self.scope.ancestors[name] = ancestors
@@ -130,21 +131,24 @@ class _TrapFinder(cst.CSTVisitor):
 
     def _ancestors(self, expr: cst.CSTNode) -> frozenset[str]:
         """The names an expression's value is computed from, and theirs, transitively."""
+        return self._ancestors_of(read_and_bound(expr)[0])
+
+    def _ancestors_of(self, reads: list[str]) -> frozenset[str]:
         out: set[str] = set()
-        for name in read_and_bound(expr)[0]:
+        for name in reads:
             if name not in self.not_data:
                 out.add(name)
                 out |= self.scope.ancestors.get(name, frozenset())
         return frozenset(out)
 
-    def _numpy_source(self, expr: cst.BaseExpression) -> _Taint | None:
-        """The NumPy-returning call an expression's value flows from, if any."""
+    def _numpy_source(self, expr: cst.BaseExpression, reads: list[str] | None = None) -> _Taint | None:
+        """The NumPy-returning call an expression's value flows from, if any (``reads``:
+        the names it reads, when the caller has them)."""
         for call in calls_in(expr, enter_defs=True):
             found = self._numpy_call(call)  # type: ignore[arg-type]
             if found is not None:
                 return _Taint(call, found, self._ancestors(call))  # type: ignore[arg-type]
-        reads, _ = read_and_bound(expr)
-        for name in reads:
+        for name in reads if reads is not None else read_and_bound(expr)[0]:
             if name in self.scope.tainted:
                 return self.scope.tainted[name]
         return None
