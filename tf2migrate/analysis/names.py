@@ -192,3 +192,17 @@ def fresh_name(base: str, in_use: set[str]) -> str:
         name = f"{base}_{counter}"
     in_use.add(name)
     return name
+
+
+def graph_name(node: cst.BaseExpression) -> str | None:
+    """The graph name an expression stands for: a variable, or an attribute of self."""
+    if isinstance(node, cst.Name):
+        return node.value
+    return self_attribute(node)
+
+
+def root_name(expr: cst.BaseExpression) -> str | None:
+    """The name an attribute or subscript chain starts from (``a`` of ``a.b[0].c``)."""
+    while isinstance(expr, (cst.Attribute, cst.Subscript)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None

@@ -19,7 +19,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in, closure
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
-from tf2migrate.analysis.graph import is_init_expression
+from tf2migrate.analysis.statements import is_init_expression
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.names import (

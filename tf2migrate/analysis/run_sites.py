@@ -1,0 +1,178 @@
+"""Run sites: where a graph scope runs its graph — ``sess.run(...)``, ``tensor.eval()``,
+``op.run()``, a converted class's ``model.sess.run(...)``, a SciPy optimizer's
+``minimize(sess)`` — and the Saver's ``save``/``restore`` calls, found once the scope's
+statements are classified.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import call_argument
+from tf2migrate.analysis.catalogue import (
+    INIT_CALLS,
+)
+from tf2migrate.analysis.model import (
+    class_methods,
+    GraphFacts,
+    Kind,
+    lookup_graph_name,
+    RunSite,
+    Scope,
+    Statement,
+)
+from tf2migrate.analysis.names import (
+    graph_name,
+    read_and_bound,
+)
+
+
+def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
+    """Whether ``call`` may run the graph (decided per scope by :func:`find_run_sites`): a
+    statement holding one is runtime code, not graph building."""
+    if not isinstance(call.func, cst.Attribute):
+        return False
+    attr = call.func.attr.value
+    receiver = call.func.value
+    if attr == "run" and graph_name(receiver) in facts.session_names:
+        return True
+    if attr in ("eval", "run"):
+        if isinstance(receiver, cst.Call) and facts.imports.call_name(receiver) in INIT_CALLS:
+            return True
+        # receiver reads graph names: decided per scope in find_run_sites
+        return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation))
+    return False
+
+
+def find_run_sites(facts: GraphFacts) -> None:
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            finder = RunSiteFinder(facts, scope, statement)
+            statement.node.visit(finder)
+        for method in class_methods(scope):
+            # the other methods run the constructor's graph, later: like nested defs
+            finder = RunSiteFinder(facts, scope, None)
+            finder.def_stack.append(method)
+            method.body.visit(finder)
+
+
+class RunSiteFinder(cst.CSTVisitor):
+    """Finds run sites below one effective statement of a scope."""
+
+    def __init__(self, facts: GraphFacts, scope: Scope, statement: Statement | None) -> None:
+        self.facts = facts
+        self.scope = scope
+        self.statement = statement
+        self.def_stack: list[cst.FunctionDef] = []
+        self.loop_depth = 0
+        self.expr_statement: cst.SimpleStatementLine | None = None
+        self.graph_scope_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if id(node) in self.graph_scope_defs and node is not self.scope.owner:
+            return False  # analysed as its own scope
+        self.def_stack.append(node)
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if self.def_stack and self.def_stack[-1] is original_node:
+            self.def_stack.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_For(self, node) -> None:
+        self.loop_depth += 1
+
+    def leave_For(self, original_node) -> None:
+        self.loop_depth -= 1
+
+    def visit_While(self, node) -> None:
+        self.loop_depth += 1
+
+    def leave_While(self, original_node) -> None:
+        self.loop_depth -= 1
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.expr_statement = node
+
+    def visit_Call(self, node: cst.Call) -> None:
+        site = self._run_site(node)
+        if site is not None:
+            self.scope.run_sites.append(site)
+
+    def _run_site(self, call: cst.Call) -> RunSite | None:
+        facts = self.facts
+        if not isinstance(call.func, cst.Attribute):
+            return None
+        attr = call.func.attr.value
+        receiver = call.func.value
+        nested = bool(self.def_stack) or self.statement is None
+        order = None if nested else self.statement.order  # type: ignore[union-attr]
+        whole = None
+        if (
+            self.expr_statement is not None
+            and len(self.expr_statement.body) == 1
+            and isinstance(self.expr_statement.body[0], cst.Expr)
+            and self.expr_statement.body[0].value is call
+        ):
+            whole = self.expr_statement
+        function = self.def_stack[-1] if self.def_stack else (self.scope.owner if isinstance(self.scope.owner, cst.FunctionDef) else None)
+        in_loop = self.loop_depth > 0
+        if (
+            attr == "run"
+            and m.matches(receiver, m.Attribute(value=m.Name(), attr=m.Name()))
+            and receiver.value.value != "self"  # type: ignore[attr-defined]
+            and f"self.{receiver.attr.value}" in facts.session_names  # type: ignore[attr-defined]
+        ):
+            # ``model.sess.run(model.lambda_1)``: the session of a converted class, used outside it
+            facts.allowed_session_reads.add(id(receiver))
+            fetch = call_argument(call, "fetches", 0)
+            if fetch is None:
+                return None
+            return RunSite(call, "instance", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr == "run" and graph_name(receiver) in facts.session_names:
+            facts.allowed_session_reads.add(id(receiver))
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value in ("options", "run_metadata"):
+                    facts.block(call, blockers.UNSUPPORTED_SESSION, f"`{arg.keyword.value}=` of Session.run is not converted")
+            fetch = call_argument(call, "fetches", 0)
+            if fetch is None:
+                facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
+                return None
+            return RunSite(call, "session.run", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr == "minimize" and graph_name(receiver) is not None:
+            found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
+            if found is not None and found[1].kind is Kind.SCIPY:
+                session = call_argument(call, "session", 0)
+                if session is not None and graph_name(session) in facts.session_names:
+                    facts.allowed_session_reads.add(id(session))
+                return RunSite(call, "scipy", receiver, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr in ("save", "restore") and graph_name(receiver) is not None:
+            found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
+            if found is not None and found[1].kind is Kind.SAVER:
+                session = call_argument(call, "sess", 0)
+                if session is not None and graph_name(session) in facts.session_names:
+                    facts.allowed_session_reads.add(id(session))
+                facts.saver_calls.append((call, found[1]))
+                return None
+        if attr in ("eval", "run"):
+            if not self._is_graph_expression(receiver, order):
+                return None
+            session = call_argument(call, "session", 1)
+            if session is not None and graph_name(session) is not None:
+                facts.allowed_session_reads.add(id(session))
+            return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
+        return None
+
+    def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:
+        facts = self.facts
+        if isinstance(expr, cst.Call) and facts.imports.call_name(expr) in INIT_CALLS:
+            return True
+        reads, _ = read_and_bound(expr)
+        if not reads:
+            return False
+        return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
+
