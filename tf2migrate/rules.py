@@ -15,6 +15,7 @@ from tf2migrate.rewrites import (
     checkpoints,
     compat_fallback,
     eager_calls,
+    function_emission,
     gradient_tape,
     keras_layers,
     lr_schedules,
@@ -27,7 +28,7 @@ from tf2migrate.rewrites import (
 )
 
 _MODULES = (
-    diagnostics, blockers, session_functions, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
+    diagnostics, blockers, session_functions, function_emission, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
     lr_schedules, checkpoints, tf_names, compat_fallback, eager_calls, keras_layers, predict_trap,
 )
 

@@ -12,7 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, Scope
+from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 
 
@@ -187,7 +187,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             skip.add(id(site.fetch))
             if isinstance(site.feed, cst.Dict):
                 skip.update(id(e.key) for e in site.feed.elements if isinstance(e, cst.DictElement))
-            if site.form == "scipy":  # fetches= of ScipyOptimizerInterface.minimize
+            if site.form is RunForm.SCIPY:  # fetches= of ScipyOptimizerInterface.minimize
                 skip.update(id(a.value) for a in site.call.args if a.keyword is not None and a.keyword.value == "fetches")
             session = site.call.func.value if isinstance(site.call.func, cst.Attribute) else None
             if session is not None and id(session) in facts.allowed_session_reads:

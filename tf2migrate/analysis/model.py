@@ -71,12 +71,37 @@ class Statement:
     loop_targets: tuple[str, ...] = ()
 
 
+class RunForm(enum.Enum):
+    """How a run site runs the graph."""
+
+    SESSION_RUN = "session.run"  # ``sess.run(fetches, feed_dict)``
+    EVAL = "eval"  # ``tensor.eval(feed_dict)``
+    OP_RUN = "op.run"  # ``op.run(feed_dict)``
+    SCIPY = "scipy"  # ``scipy_interface.minimize(sess, feed_dict, fetches)``
+    INSTANCE = "instance"  # ``model.sess.run(...)``: a converted class's session, outside the class
+
+    @property
+    def label(self) -> str:
+        """The name findings give the run form."""
+        return _RUN_FORM_LABELS[self]
+
+
+_RUN_FORM_LABELS = {
+    RunForm.SESSION_RUN: "Session.run",
+    RunForm.EVAL: "Tensor.eval",
+    RunForm.OP_RUN: "Operation.run",
+    RunForm.SCIPY: "minimize",
+    RunForm.INSTANCE: "Session.run",
+}
+
+
 @dataclass
 class RunSite:
-    """``sess.run(...)``, ``tensor.eval(...)`` or ``op.run(...)``."""
+    """``sess.run(...)``, ``tensor.eval(...)``, ``op.run(...)``, a SciPy interface's
+    ``minimize(sess)`` or a converted class's ``model.sess.run(...)``."""
 
     call: cst.Call
-    form: str  # "session.run" | "eval" | "op.run"
+    form: RunForm
     fetch: cst.BaseExpression
     feed: cst.BaseExpression | None
     order: int | None  # effective statement of the owning scope, None inside a nested def

@@ -19,6 +19,7 @@ from tf2migrate.analysis.model import (
     GraphFacts,
     Kind,
     lookup_graph_name,
+    RunForm,
     RunSite,
     Scope,
     Statement,
@@ -132,7 +133,7 @@ class RunSiteFinder(cst.CSTVisitor):
             fetch = call_argument(call, "fetches", 0)
             if fetch is None:
                 return None
-            return RunSite(call, "instance", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+            return RunSite(call, RunForm.INSTANCE, fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr == "run" and graph_name(receiver) in facts.session_names:
             facts.allowed_session_reads.add(id(receiver))
             for arg in call.args:
@@ -142,14 +143,14 @@ class RunSiteFinder(cst.CSTVisitor):
             if fetch is None:
                 facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
                 return None
-            return RunSite(call, "session.run", fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+            return RunSite(call, RunForm.SESSION_RUN, fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr == "minimize" and graph_name(receiver) is not None:
             found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
             if found is not None and found[1].kind is Kind.SCIPY:
                 session = call_argument(call, "session", 0)
                 if session is not None and graph_name(session) in facts.session_names:
                     facts.allowed_session_reads.add(id(session))
-                return RunSite(call, "scipy", receiver, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+                return RunSite(call, RunForm.SCIPY, receiver, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
         if attr in ("save", "restore") and graph_name(receiver) is not None:
             found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
             if found is not None and found[1].kind is Kind.SAVER:
@@ -164,7 +165,7 @@ class RunSiteFinder(cst.CSTVisitor):
             session = call_argument(call, "session", 1)
             if session is not None and graph_name(session) is not None:
                 facts.allowed_session_reads.add(id(session))
-            return RunSite(call, "eval" if attr == "eval" else "op.run", receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
+            return RunSite(call, RunForm.EVAL if attr == "eval" else RunForm.OP_RUN, receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
         return None
 
     def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:

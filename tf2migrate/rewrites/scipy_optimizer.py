@@ -10,13 +10,17 @@ emitted once per file, does the packing and calls SciPy with the same method and
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument
-from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope
+from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.rewrites import file_helpers
+from tf2migrate.rewrites.generated import Generated, SessionRewrite
 
 SCIPY_MINIMIZE = Rule(
     "TFM122",
@@ -90,7 +94,7 @@ def helper_code(tf_function: bool) -> str:
 _TRACED = "    @tf.function  # traced once per minimize call; SciPy calls it at every iteration\n"
 
 
-def settings_code(sf, scope: Scope, statement, call: cst.Call) -> list[str] | None:
+def settings_code(rewrite: SessionRewrite, scope: Scope, statement, call: cst.Call) -> list[str] | None:
     """``method=..., options=...`` of the interface, evaluated where the minimize runs;
     refused if they read names of the constructor (they would not exist there)."""
     own_names = set(read_and_bound(scope.owner)[1]) if isinstance(scope.owner, cst.FunctionDef) else set()
@@ -100,40 +104,72 @@ def settings_code(sf, scope: Scope, statement, call: cst.Call) -> list[str] | No
             continue
         reads, _ = read_and_bound(arg.value)
         if any(n in own_names and not n.startswith("self.") for n in reads):
-            sf.block(arg.value, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface settings read local names of the constructor")
+            rewrite.block(arg.value, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface settings read local names of the constructor")
             return None
-        parts.append(f"{arg.keyword.value}={sf.code(arg.value)}")
+        parts.append(f"{arg.keyword.value}={rewrite.code(arg.value)}")
     return parts
 
 
-def plan_site(sf, site: RunSite, scope: Scope) -> None:
-    """Plan the generated function for ``opt.minimize(sess, feed_dict, fetches, ...)``."""
+class ScipyRun(NamedTuple):
+    """What the generated function of ``opt.minimize(sess, feed_dict, fetches, ...)`` is built from."""
+
+    owner: Scope  # the scope that built the interface's graph
+    interface: Statement  # ``opt = ScipyOptimizerInterface(loss, ...)``
+    roots: list[Statement]  # the graph statements the loss and fetches read
+    loss: cst.BaseExpression
+    fetches: list[cst.BaseExpression]
+
+
+def scipy_run(rewrite: SessionRewrite, site: RunSite, scope: Scope) -> ScipyRun | None:
+    """The parts of ``opt.minimize(sess, feed_dict, fetches, ...)``; None (and a blocker) if
+    it is not converted."""
     name = site.fetch.value if isinstance(site.fetch, cst.Name) else self_attribute(site.fetch)
     found = lookup_graph_name(scope, name, site.order)  # type: ignore[arg-type]
     if found is None or site.statement is None:
-        sf.block(site.call, blockers.UNSUPPORTED_SESSION, "the result of ScipyOptimizerInterface.minimize is used")
-        return
+        rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the result of ScipyOptimizerInterface.minimize is used")
+        return None
     owner, statement = found
     interface = statement.minimize
     loss = call_argument(interface, "loss", 0)
     fetches = call_argument(site.call, "fetches", 2)
     elements = [] if fetches is None else ([e.value for e in fetches.elements] if isinstance(fetches, (cst.List, cst.Tuple)) else None)
     if loss is None or elements is None:
-        sf.block(site.call, blockers.UNSUPPORTED_FEED, "fetches of ScipyOptimizerInterface.minimize must be a list display")
-        return
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, "fetches of ScipyOptimizerInterface.minimize must be a list display")
+        return None
     roots = []
     for expr in [loss, *elements]:
         for read in read_and_bound(expr)[0]:
             target = lookup_graph_name(owner, read, None)
             if target is not None and target[1].kind in (Kind.TENSOR, Kind.PLACEHOLDER):
                 roots.append(target[1])
-    sf.plan_scipy(site, owner, statement, roots, loss, elements)
+    return ScipyRun(owner, statement, roots, loss, elements)
 
 
-def callback_arguments(sf, call: cst.Call) -> list[str]:
+def callback_arguments(rewrite: SessionRewrite, call: cst.Call) -> list[str]:
     parts = []
     for keyword in ("loss_callback", "step_callback"):
         value = call_argument(call, keyword, 3 if keyword == "step_callback" else 4)
         if value is not None:
-            parts.append(f"{keyword}={sf.code(value)}")
+            parts.append(f"{keyword}={rewrite.code(value)}")
     return parts
+
+
+def scipy_body(rewrite: SessionRewrite, generated: Generated, body: list[str], indent: str) -> list[str]:
+    """The SciPy function's body: the loss and fetches as a function the helper minimizes."""
+    interface, loss, fetches = generated.scipy  # type: ignore[misc]
+    settings = settings_code(rewrite, generated.scope, interface, interface.minimize)
+    if settings is None:
+        return body
+    code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
+    returned = f"return {code(loss)}, [{', '.join(code(f) for f in fetches)}]"
+    # one helper per file: traced when any loss calls a helper keeping tf.gradients
+    traced = rewrite.tf_function or any(g.needs_tf_function for g in rewrite.functions.values() if g.scipy is not None)
+    helper = file_helpers.emit_once(
+        rewrite.module, rewrite.facts, rewrite.plan, rewrite.names_in_use, HELPER_NAME, helper_code(traced)
+    )
+    rewrite.plan.note(interface.node, SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface → {generated.name}(...)")
+    return [
+        "def loss_and_fetches():",
+        *[indent + line if line else line for line in [*body, returned]],
+        f"{helper}(loss_and_fetches, loss_callback=loss_callback, step_callback=step_callback, {', '.join(settings)})",
+    ]

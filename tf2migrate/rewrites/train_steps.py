@@ -20,12 +20,14 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.catalogue import OPTIMIZERS, UNSUPPORTED_CALLS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import created_name, read_and_bound, self_attribute
+from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
+from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.rewrites.gradient_tape import BodyContext, render_body
 
 TRAIN_STEP = Rule(
     "TFM121",
@@ -470,3 +472,77 @@ def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None,
     assert call is not None
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
+
+
+def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads: Statement, ctx: BodyContext, indent: str) -> list[str] | None:
+    """``gvs = opt.compute_gradients(loss)``; processing (clipping); ``opt.apply_gradients``:
+    the forward pass under the tape, the gradients after it, then the processing, as
+    written, and the update."""
+    train = generated.train
+    assert train is not None and grads.minimize is not None
+    after = {grads.order}
+    for statement in generated.body:  # what is computed from the gradients
+        if statement.deps & after:
+            after.add(statement.order)
+    before = [st for st in generated.body if st.order not in after]
+    processing = [st for st in generated.body if st.order in after and st is not grads]
+    forward = render_body(before, ctx, indent)
+    rest = render_body(processing, ctx, indent)
+    if forward is None or rest is None:
+        return None
+    loss, var_list, _ = minimize_arguments(grads)
+    pairs = call_argument(train.minimize, "grads_and_vars", 0)  # type: ignore[arg-type]
+    global_step = call_argument(train.minimize, "global_step", 1)  # type: ignore[arg-type]
+    tape = fresh_name("train_tape", ctx.names_in_use)
+    code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
+    rewrite.plan.note(train.node, TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
+    optimizer = rewrite.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
+    gvs = local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]
+    forward, loss_code = _loss_under_tape(forward, code(loss), loss, ctx)
+    # the processing (clipping) stays between the gradients and the update, as written
+    gradients = [f"{gvs} = list(zip({tape}.gradient({loss_code}, variables), variables))", *rest]
+    return train_step_lines(
+        tape, forward, indent, _var_list(rewrite, var_list, generated), gradients, optimizer, code(pairs),
+        code(global_step) if global_step is not None else None,
+        dense_update(rewrite.module, rewrite.facts, generated.scope, train),
+    )
+
+
+def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[str], ctx: BodyContext, indent: str) -> list[str]:
+    train = generated.train
+    assert train is not None and train.minimize is not None
+    code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
+    rewrite.plan.note(train.node, TRAIN_STEP.code, f"train op → {generated.name}(...)")
+    dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
+    if train.minimize.func.attr.value == "apply_gradients":  # type: ignore[attr-defined]
+        # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
+        pairs = call_argument(train.minimize, "grads_and_vars", 0)
+        global_step = call_argument(train.minimize, "global_step", 1)
+        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
+    loss, var_list, global_step = minimize_arguments(train)
+    tape = fresh_name("train_tape", ctx.names_in_use)
+    body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
+    gradients = [f"gradients = {tape}.gradient({loss_code}, variables)"]
+    return train_step_lines(
+        tape, body, indent, _var_list(rewrite, var_list, generated), gradients, rewrite.optimizer_of[id(train.node)], "zip(gradients, variables)",
+        code(global_step), dense,
+    )
+
+
+def _loss_under_tape(body: list[str], loss_code: str, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str]:
+    """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
+    inside the tape, as the last step of the forward pass: computed after it, nothing
+    of it would be recorded."""
+    if loss is None or isinstance(loss, cst.Name) or self_attribute(loss) is not None:
+        return body, loss_code
+    name = fresh_name("train_loss", ctx.names_in_use)
+    return [*body, f"{name} = {loss_code}"], name
+
+
+def _var_list(rewrite: SessionRewrite, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:
+    """``var_list`` as the train step reads it, and its variables as it watches them."""
+    if var_list is None:
+        return None
+    code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
+    watched = watched_variables(rewrite.module, rewrite.facts, var_list, generated.body, code)
+    return (code(var_list), watched) if watched is not None else None

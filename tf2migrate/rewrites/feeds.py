@@ -1,0 +1,131 @@
+"""Feeds: ``feed_dict={x: X}`` (or a variable bound to such a dict) → the keyword
+arguments of a generated function's call, converted as the feed converted them."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.rewrites.generated import Generated, SessionRewrite
+
+
+def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated, owner: Scope) -> str | None:
+    params = {local_name(p.defines[0]): p for p in generated.placeholders}
+    fed: dict[str, str] = {}
+    feed = site.feed
+    if isinstance(feed, cst.Dict):
+        for element in feed.elements:
+            key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict keys must be placeholder names")
+                return None
+            placeholder = _placeholder(rewrite, key, site, owner)
+            if placeholder is None:
+                return None
+            if local_name(placeholder.defines[0]) in params:
+                fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)  # type: ignore[union-attr]
+            elif not _side_effect_free(element.value):
+                rewrite.block(element.value, blockers.UNSUPPORTED_FEED, "a value fed to a placeholder the fetches do not read is computed with side effects")
+                return None
+    elif isinstance(feed, cst.Name):
+        feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
+        dict_node = _reaching_feed_dict(feed_dict, site) if feed_dict is not None else None
+        if dict_node is None:
+            rewrite.block(feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run")
+            return None
+        keys = []
+        for element in dict_node.elements:
+            placeholder = _placeholder(rewrite, graph_name(element.key), site, owner)  # type: ignore[union-attr, arg-type]
+            if placeholder is None:
+                return None
+            keys.append(local_name(placeholder.defines[0]))
+        _rewrite_feed_dict(rewrite, dict_node, keys)
+        if set(keys) == set(params):
+            return f"**{feed.value}"  # the dict holds exactly the arguments
+        for key in keys:
+            if key in params:
+                fed[key] = f'{feed.value}["{key}"]'
+    elif feed is not None:
+        rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
+        return None
+    missing = [n for n, p in params.items() if n not in fed and p.placeholder.default is None]  # type: ignore[union-attr]
+    if missing:
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
+        return None
+    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+
+
+def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
+    """A feed converted any number to an integer or boolean placeholder's dtype
+    (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
+    so the call converts them as the feed did (a literal of the right kind needs nothing)."""
+    dtype_node = statement.placeholder.dtype if statement.placeholder is not None else None
+    dtype = rewrite.code(dtype_node) if dtype_node is not None else ""
+    kind = dtype.rsplit(".", 1)[-1]
+    if not kind.startswith(("int", "uint", "bool")):
+        return value
+    if (kind == "bool" and value in ("True", "False")) or (kind != "bool" and value.lstrip("-").isdigit()):
+        return value
+    return f"tf.cast({value}, {dtype})"
+
+
+def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope) -> Statement | None:
+    found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
+    if found is None or found[1].kind is not Kind.PLACEHOLDER:
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
+        return None
+    return found[1]
+
+
+def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str]) -> None:
+    if id(node) in rewrite.rewritten_feed_dicts:
+        return
+    rewrite.rewritten_feed_dicts.add(id(node))
+
+    def with_string_keys(updated: cst.Dict) -> cst.Dict:
+        elements = [
+            e.with_changes(key=cst.SimpleString(f'"{key}"'))
+            for e, key in zip(updated.elements, keys)
+        ]
+        return updated.with_changes(elements=elements)
+
+    rewrite.plan.replace[id(node)] = with_string_keys  # type: ignore[assignment]
+
+
+def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
+    """The dict display the feed-dict variable holds at the run site: bound once, or
+    rebound in the same function body before each group of runs."""
+    if feed_dict.count == 1:
+        return feed_dict.dict_node
+    if feed_dict.function is None or site.function is not feed_dict.function:
+        return None
+    body = list(feed_dict.function.body.body)
+
+    def position(node: cst.CSTNode) -> int | None:
+        for index, statement in enumerate(body):
+            if statement is node or m.findall(statement, m.MatchIfTrue(lambda n: n is node)):
+                return index
+        return None
+
+    run_at = position(site.call)
+    bound = [(position(assign), dict_node) for assign, dict_node in feed_dict.bindings]
+    if run_at is None or any(p is None for p, _ in bound):
+        return None
+    before = [(p, d) for p, d in bound if p < run_at]  # type: ignore[operator]
+    return before[-1][1] if before else None
+
+
+def _side_effect_free(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
+        return True
+    if isinstance(expr, cst.Attribute):
+        return _side_effect_free(expr.value)
+    if isinstance(expr, cst.Subscript):
+        return _side_effect_free(expr.value) and all(
+            isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice)
+            for e in expr.slice
+        )
+    return False

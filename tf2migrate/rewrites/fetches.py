@@ -1,0 +1,106 @@
+"""What a run site fetches, and its result in the structure ``sess.run`` returned.
+
+A fetch is a structure (lists, tuples, dicts) of *leaves*; each leaf's kind decides how its
+value becomes NumPy (``.numpy()``, a list of them, None for an Operation).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.model import Kind, Statement
+from tf2migrate.analysis.names import graph_name, self_attribute
+
+
+class LeafKind(enum.Enum):
+    """What one fetched expression evaluates to (its statement's ``value_kind``, mostly)."""
+
+    TENSOR = "tensor"
+    LIST = "list"
+    VARIABLE = "variable"
+    OPERATION = "operation"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class Leaf:
+    expr: cst.BaseExpression
+    kind: LeafKind
+    statements: list[Statement] = field(default_factory=list)
+
+
+def fetch_leaves(fetch: cst.BaseExpression):
+    """The expressions a fetch structure (lists, tuples, dict values) holds."""
+    if isinstance(fetch, (cst.List, cst.Tuple)):
+        for element in fetch.elements:
+            yield from fetch_leaves(element.value)
+    elif isinstance(fetch, cst.Dict):
+        for element in fetch.elements:
+            if isinstance(element, cst.DictElement):
+                yield from fetch_leaves(element.value)
+    else:
+        yield fetch
+
+
+def is_op_attribute(expr: cst.BaseExpression) -> bool:
+    """``add.op``: the Operation behind a graph tensor (run for its effect)."""
+    return isinstance(expr, cst.Attribute) and expr.attr.value == "op" and graph_name(expr.value) is not None
+
+
+def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind:
+    if is_op_attribute(expr):
+        return LeafKind.OPERATION
+    if graph_name(expr) is not None and len(statements) == 1:
+        statement = statements[0]
+        if statement.kind is Kind.TRAIN:
+            return LeafKind.OPERATION  # a train op: sess.run gave None for it
+        if statement.kind is Kind.VARIABLE:
+            return LeafKind.VARIABLE if statement.value_kind == "variable" else LeafKind.UNKNOWN
+        return LeafKind(statement.value_kind)
+    if isinstance(expr, cst.BinaryOperation) and any(s.value_kind != "tensor" for s in statements):
+        return LeafKind.UNKNOWN  # ``g1 + g2`` of two lists is a list: converted by its structure
+    return LeafKind.TENSOR
+
+
+def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:
+    """The fetch with None in place of the train op and other operations (tf.group,
+    ``tensor.op``): their value in TF1, and a tf.function cannot return an Operation."""
+
+    class _NoneForOperations(cst.CSTTransformer):
+        def leave_Name(self, original_node, updated_node):
+            return cst.Name("None") if original_node.value in operations else updated_node
+
+        def leave_Attribute(self, original_node, updated_node):
+            operation = self_attribute(original_node) in operations or is_op_attribute(original_node)
+            return cst.Name("None") if operation else updated_node
+
+    return fetch.visit(_NoneForOperations())
+
+
+def to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
+    """NumPy in the structure sess.run returned."""
+    nested = any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value"))
+    if any(leaf.kind is LeafKind.OPERATION for leaf in leaves):
+        # an Operation's value (a train op's, a tf.group's) is None, as sess.run gave it
+        if isinstance(fetch, cst.List) and not nested:
+            return f"[value if value is None else value.numpy() for value in {call}]"
+        if isinstance(fetch, cst.Tuple) and not nested:
+            return f"tuple(value if value is None else value.numpy() for value in {call})"
+        if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
+            return call
+        return f"tf.nest.map_structure(lambda value: value if value is None else value.numpy(), {call})"
+    plain = all(leaf.kind in (LeafKind.TENSOR, LeafKind.VARIABLE) for leaf in leaves)
+    if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
+        if leaves[0].kind in (LeafKind.TENSOR, LeafKind.VARIABLE):
+            return f"{call}.numpy()"
+        if leaves[0].kind is LeafKind.LIST:
+            return f"[value.numpy() for value in {call}]"
+    elif plain and not nested:
+        if isinstance(fetch, cst.List):
+            return f"[value.numpy() for value in {call}]"
+        if isinstance(fetch, cst.Tuple):
+            return f"tuple(value.numpy() for value in {call})"
+    return f"tf.nest.map_structure(lambda value: value.numpy(), {call})"

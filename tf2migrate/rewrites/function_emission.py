@@ -1,0 +1,215 @@
+"""Function emission: a generated function's source — its decorator (``@tf.function``,
+with a ``tf.TensorSpec`` input signature when every placeholder's dtype and shape are
+written out), its parameters (the placeholders, cast as a feed cast them), its body and
+what it returns — placed after the graph code it runs.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.model import Kind
+from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
+from tf2migrate.rewrites.fetches import without_operations
+from tf2migrate.rewrites.generated import Generated, SessionRewrite
+
+PLACEHOLDER_TO_ARGUMENT = Rule(
+    "TFM101",
+    "placeholder-to-argument",
+    "tf.placeholder → an argument of the generated functions that read it.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Removes `x = tf.placeholder(dtype, shape)` and makes `x` a parameter of every "
+    "generated function whose computation reads it, cast to the placeholder's dtype as a "
+    "feed was. `tf.placeholder_with_default(value, shape)` becomes a parameter with that default.",
+    why="TF2 has no placeholders: values flow into functions as arguments.",
+    example="x = tf.placeholder(tf.float32, [None, 1])\ny = tf.tanh(x)\n"
+    "y_val = sess.run(y, feed_dict={x: data})",
+    instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\n"
+    "y_val = compute_y(x=data).numpy()",
+)
+RULES = [PLACEHOLDER_TO_ARGUMENT]
+
+# Python-literal defaults of placeholder_with_default → their TF dtype.
+_LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
+
+
+def emit(rewrite: SessionRewrite, generated: Generated) -> None:
+    module = rewrite.module
+    indent = module.default_indent
+    param_names = [local_name(p.defines[0]) for p in generated.placeholders]
+    localize, trainable, value_kinds = rewrite.scope_names(generated.scope)
+    ctx = gradient_tape.BodyContext(
+        module=module,
+        imports=rewrite.facts.imports,
+        facts=rewrite.facts,
+        plan=rewrite.plan,
+        params=param_names,
+        trainable_variables=trainable,
+        names_in_use=set(rewrite.names_in_use) | set(param_names),
+        value_kinds=value_kinds,
+        commented=rewrite.plan.commented,
+        localize=localize,
+    )
+    grads = [st for st in generated.body if st.kind is Kind.GRADS]
+    if grads:
+        body = train_steps.applied_gradients_body(rewrite, generated, grads[0], ctx, indent)
+    else:
+        body = gradient_tape.render_body(generated.body, ctx, indent)
+        if body is not None and generated.train is not None:
+            body = train_steps.train_step_body(rewrite, generated, body, ctx, indent)
+    if body is None:
+        return
+    if ctx.keeps_gradients:
+        # a tape could not provably see a source's computation: tf.gradients, exact
+        # TF1 semantics, inside a tf.function
+        generated.needs_tf_function = True
+        for s in generated.body:
+            for call in s.gradient_calls:
+                rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+    if generated.scipy is not None:
+        body = scipy_optimizer.scipy_body(rewrite, generated, body, indent)
+    signature, casts, specs = _parameters(rewrite, generated)
+    if signature is None:
+        return
+    lines = []
+    if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None:
+        # SciPy's loop is Python; the helper traces the loss and gradient itself
+        if specs:
+            # the signature converts each argument as a feed did: no casts, no retracing
+            lines += _decorator(specs, indent)
+            casts = []
+        else:
+            lines.append("@tf.function")
+    casts += _placeholders_for_helpers(rewrite, generated)
+    if generated.needs_tf_function:
+        for s in generated.body:
+            if s.calls_gradient_helper:
+                rewrite.plan.note(s.node, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
+    is_method = generated.scope.cls is not None
+    if generated.scipy is not None:
+        signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)
+    lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
+    operations = {name for s in generated.body if s.value_kind == "operation" for name in s.defines}
+    if generated.train is not None:
+        operations.add(generated.train.defines[0])
+    returned = rewrite.code(without_operations(generated.fetch, operations), generated.scope)
+    ending = [] if generated.scipy is not None else [f"return {returned}"]
+    lines += [indent + line if line else line for line in [*casts, *body, *ending]]
+    function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
+    # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
+    blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
+    function = function.with_changes(
+        leading_lines=[cst.EmptyLine(indent=False)] * blank,
+    )
+    rewrite.plan.generated[id(function)] = function
+    if is_method:
+        # a method of the class, after the constructor that built the graph
+        rewrite.plan.add_after(generated.scope.owner, [function])
+    elif generated.anchor is not None:
+        rewrite.plan.add_after(generated.anchor.node, [function])
+    else:
+        first = generated.scope.statements[0].node
+        rewrite.plan.insert_before.setdefault(id(first), []).append(function)
+
+
+def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | None, list[str], list[str] | None]:
+    """The signature, the casts a feed did, and the ``tf.TensorSpec`` of each parameter
+    in signature order (None when a dtype or shape is not written out literally)."""
+    required, optional, casts = [], [], []
+    required_specs: list[str | None] = []
+    optional_specs: list[str | None] = []
+    for statement in generated.placeholders:
+        placeholder = statement.placeholder
+        assert placeholder is not None
+        name = local_name(placeholder.name)
+        rewrite.plan.note(placeholder.call, PLACEHOLDER_TO_ARGUMENT.code, f"placeholder `{name}` → argument of {generated.name}")
+        if placeholder.default is None:
+            dtype = rewrite.code(placeholder.dtype) if placeholder.dtype is not None else None
+            required.append(name)
+            specs = required_specs
+        else:
+            dtype = _default_dtype(rewrite, placeholder.default)
+            if dtype is None:
+                rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
+                return None, [], None
+            reads, _ = read_and_bound(placeholder.default)
+            if any(generated.scope.graph_statement(n, statement.order) for n in reads):
+                rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the default of this placeholder_with_default is a graph tensor")
+                return None, [], None
+            optional.append(f"{name}={rewrite.code(placeholder.default)}")
+            specs = optional_specs
+        if dtype is None:
+            rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "placeholder without a dtype")
+            return None, [], None
+        specs.append(_tensor_spec(rewrite, placeholder, dtype))
+        if dtype in ("tf.string", "tf.dtypes.string"):
+            casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
+        else:
+            casts.append(f"{name} = tf.cast({name}, {dtype})")
+    specs = required_specs + optional_specs
+    return ", ".join(required + optional), casts, None if None in specs else specs  # type: ignore[return-value]
+
+
+def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None:
+    """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
+    dtype and its shape is absent or written with integers and None only."""
+    literal_dtype = placeholder.dtype is None or rewrite.facts.imports.canonical(placeholder.dtype) is not None
+    shape = placeholder.shape
+    if shape is None or m.matches(shape, m.Name("None")):
+        shape_code = "None"
+    elif isinstance(shape, (cst.List, cst.Tuple)) and all(
+        isinstance(e.value, cst.Integer) or m.matches(e.value, m.Name("None")) for e in shape.elements
+    ):
+        shape_code = "[" + ", ".join(rewrite.module.code_for_node(e.value) for e in shape.elements) + "]"
+    else:
+        return None
+    return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
+
+
+def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+    for literal, dtype in _LITERAL_DTYPES.items():
+        if isinstance(default, literal):
+            return dtype
+    if isinstance(default, cst.Name) and default.value in ("True", "False"):
+        return "tf.bool"
+    if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant":
+        dtype = call_argument(default, "dtype", 1)
+        if dtype is not None:
+            return rewrite.code(dtype)
+        value = call_argument(default, "value", 0)
+        return _default_dtype(rewrite, value) if value is not None else None
+    if isinstance(default, cst.Call) and m.matches(default.func, m.Attribute(value=m.Name("np") | m.Name("numpy"))):
+        kind = default.func.attr.value  # type: ignore[attr-defined]
+        if kind in ("float32", "float64", "int32", "int64", "bool_"):
+            return f"tf.{kind.rstrip('_')}"
+    return None
+
+
+def _decorator(specs: list[str], indent: str) -> list[str]:
+    one_line = f"@tf.function(input_signature=[{', '.join(specs)}])"
+    if len(one_line) <= 100:
+        return [one_line]
+    return ["@tf.function(input_signature=[", *[f"{indent}{spec}," for spec in specs], "])"]
+
+
+def _placeholders_for_helpers(rewrite: SessionRewrite, generated: Generated) -> list[str]:
+    """Graph-building methods that read a placeholder through ``self`` find the fed
+    value there while the generated method runs."""
+    read_by_helpers = {
+        name
+        for statement in generated.body
+        for call in calls_in(statement.node)
+        if (helper := rewrite.facts.helpers.get(self_attribute(call.func) or "")) is not None
+        for name in helper.self_reads
+    }
+    return [
+        f"{name} = {local_name(name)}  # read by the methods this calls"
+        for p in generated.placeholders
+        if (name := p.defines[0]) in read_by_helpers
+    ]

@@ -1,0 +1,112 @@
+"""The functions generated for one file's run sites, and what the code that plans and
+builds them shares — run sites, feeds, emission, train-step and SciPy bodies all take a
+:class:`SessionRewrite` (the module, its facts and plan, the functions so far, and the
+code of a node as a generated function reads it), not the class that drives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.catalogue import PURE_BUILTINS
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
+from tf2migrate.analysis.names import self_attribute
+from tf2migrate.diagnostics import Rule
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import name_normalizer
+
+
+@dataclass
+class Generated:
+    """A function generated in the scope that built the graph, for the run sites that fetch the same values."""
+
+    scope: Scope
+    name: str
+    fetch: cst.BaseExpression
+    body: list[Statement]
+    placeholders: list[Statement]
+    needs_tf_function: bool  # it calls a helper taking tf.gradients (TFM203)
+    anchor: Statement | None
+    train: Statement | None = None  # the train op this function runs a step of
+    # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
+    scipy: tuple | None = None
+
+
+@dataclass
+class SessionRewrite:
+    """One file's session rewrite: its inputs and what its steps build up."""
+
+    module: cst.Module
+    facts: GraphFacts
+    plan: Plan
+    names_in_use: set[str]
+    tf_function: bool = True  # decorate generated functions with @tf.function
+    functions: dict[tuple, Generated] = field(default_factory=dict)
+    # id of a train op's statement → the code of its Keras optimizer (see train_steps.plan_optimizers)
+    optimizer_of: dict[int, str] = field(default_factory=dict)
+    rewritten_feed_dicts: set[int] = field(default_factory=set)
+    # see scope_names
+    _names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = field(default_factory=dict, init=False, repr=False)
+
+    def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
+        localize = self.scope_names(scope)[0] if scope is not None else frozenset()
+        return self.module.code_for_node(node.visit(name_normalizer(self.plan, self.facts.imports, localize)))
+
+    def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
+        self.facts.block(node, rule, message)
+
+    def scope_names(self, scope: Scope) -> tuple[frozenset[str], set[str], dict[str, str]]:
+        """The scope's ``self.x`` graph names, trainable variables and the value kind of
+        each name: once per scope, not once per generated function (a file of many
+        session blocks would otherwise cost the square of its size)."""
+        names = self._names_of_scope.get(id(scope))
+        if names is None:
+            trainable = {name for s in scope.statements if s.kind is Kind.VARIABLE and self._surely_trainable(s) for name in s.defines}
+            value_kinds = {
+                name: s.value_kind
+                for s in scope.statements
+                if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.VARIABLE) and len(s.defines) == 1
+                for name in s.defines
+            }
+            names = self._names_of_scope[id(scope)] = (_graph_attributes(scope), trainable, value_kinds)
+        return names
+
+    def _surely_trainable(self, statement: Statement) -> bool:
+        """Does the statement make trainable variables, which a tape watches by itself?  Only
+        when no ``trainable=`` in it or in the helpers of this file it calls says otherwise
+        (``trainable=flag`` may be False); anything else is watched, which costs nothing for a
+        variable that was trainable after all."""
+        if statement.global_step is not None:
+            return False
+        texts = [self.module.code_for_node(statement.node)]
+        for call in calls_in(statement.node):
+            if self.facts.imports.call_name(call) is not None or _numpy_or_builtin(call):
+                continue
+            helper = self.facts.helpers.get(self_attribute(call.func) or getattr(call.func, "value", ""))
+            if helper is None or any(self.facts.imports.call_name(c) is None for c in calls_in(helper.node.body)):
+                return False  # code this file cannot see, or helpers of helpers
+            texts.append(self.module.code_for_node(helper.node))
+        code = "".join(texts).replace(" ", "")
+        return code.count("trainable=") == code.count("trainable=True")
+
+
+def _numpy_or_builtin(call: cst.Call) -> bool:
+    func = call.func
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    root = func.value if isinstance(func, cst.Name) else None
+    return root in ("np", "numpy", "math") or (isinstance(call.func, cst.Name) and call.func.value in PURE_BUILTINS)
+
+
+def _graph_attributes(scope: Scope) -> frozenset[str]:
+    """``self.x`` names of a constructor-built graph that become locals of its methods."""
+    return frozenset(
+        name
+        for s in scope.statements
+        if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
+        for name in s.defines
+        if name.startswith("self.")
+    )
