@@ -368,6 +368,5 @@ class GraphAnalyzer:
                 existing.bindings.append((node, node.value))
 
 
-
 def analyze(module: cst.Module, imports: TfImports) -> GraphFacts:
     return GraphAnalyzer(module, imports).analyze()

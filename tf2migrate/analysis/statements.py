@@ -99,7 +99,6 @@ class StatementClassifier:
                 return "tensor"
         return "unknown"
 
-
     def classify(self, node: cst.BaseStatement, order: int, scope: Scope, names: tuple[list[str], list[str]]) -> Statement:
         statement = Statement(node, order, Kind.PYTHON)
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -230,7 +229,6 @@ class StatementClassifier:
             return statement
         kind = Kind.GRADS if method == "compute_gradients" else Kind.TRAIN
         return _optimization_statement(statement, kind, target, call, scope)
-
 
     def _classify_general(
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
@@ -467,7 +465,6 @@ class StatementClassifier:
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or graph_name(small.targets[0].target) is None:
             return "unknown"
         return self.expression_kind(small.value)
-
 
 
 def _optimization_statement(statement: Statement, kind: Kind, target: str, call: cst.Call, scope: Scope) -> Statement:

@@ -473,7 +473,6 @@ def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None,
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
 
-
 def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads: Statement, ctx: BodyContext, indent: str) -> list[str] | None:
     """``gvs = opt.compute_gradients(loss)``; processing (clipping); ``opt.apply_gradients``:
     the forward pass under the tape, the gradients after it, then the processing, as
@@ -509,6 +508,9 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
 
 
 def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[str], ctx: BodyContext, indent: str) -> list[str]:
+    """A train op's step: ``minimize(loss)`` becomes the rendered ``body`` under a tape, the
+    gradients and the update; ``apply_gradients`` of gradients the body takes itself, the
+    update after it."""
     train = generated.train
     assert train is not None and train.minimize is not None
     code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
