@@ -27,6 +27,8 @@ class LeafKind(enum.Enum):
 
 @dataclass
 class Leaf:
+    """One fetched expression, its kind, and the graph statements it reads."""
+
     expr: cst.BaseExpression
     kind: LeafKind
     statements: list[Statement] = field(default_factory=list)

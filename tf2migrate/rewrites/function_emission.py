@@ -40,6 +40,8 @@ _LITERAL_DTYPES = {cst.Float: "tf.float32", cst.Integer: "tf.int32"}
 
 
 def emit(rewrite: SessionRewrite, generated: Generated) -> None:
+    """Write the generated function into the plan, after the graph code it runs (or as a
+    method after the constructor); nothing when a part of it is refused."""
     module = rewrite.module
     indent = module.default_indent
     param_names = [local_name(p.defines[0]) for p in generated.placeholders]
