@@ -315,7 +315,7 @@ def _defines_main(module: cst.Module) -> bool:
 def _imported_from_absl(module: cst.Module) -> set[str]:
     """Local names the file already imports with ``from absl import ...``."""
     return {
-        (a.asname.name.value if a.asname else a.name.value)  # type: ignore[union-attr]
+        a.evaluated_alias or a.evaluated_name
         for s in module.body
         if isinstance(s, cst.SimpleStatementLine)
         for small in s.body

@@ -36,10 +36,10 @@ class NameReferences:
     def mark_bound(self, target: cst.BaseExpression) -> list[str]:
         """The names an assignment target binds (``self.x`` as one name), marked as not read
         (``u, f = sess.run([u, f])`` rebinds them)."""
-        attribute = self_attribute(target)
-        if attribute is not None or isinstance(target, cst.Name):
+        bound = self_attribute(target) or (target.value if isinstance(target, cst.Name) else None)
+        if bound is not None:
             self.not_references.add(id(target))
-            return [attribute or target.value]  # type: ignore[attr-defined]
+            return [bound]
         if isinstance(target, (cst.Tuple, cst.List)):
             return [n for element in target.elements for n in self.mark_bound(element.value)]
         if isinstance(target, cst.StarredElement):
@@ -79,7 +79,7 @@ class NameCollector(NameReferences, cst.CSTVisitor):
         self.binds.append(node.name.value)
 
     def visit_ImportAlias(self, node: cst.ImportAlias) -> bool:
-        target = node.asname.name if node.asname else node.name
+        target: cst.BaseExpression = node.asname.name if node.asname else node.name
         while isinstance(target, cst.Attribute):
             target = target.value
         if isinstance(target, cst.Name):

@@ -93,7 +93,7 @@ def _names(expr: cst.BaseExpression, name: str) -> bool:
 def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst.BaseStatement:
     """The last import of the block the TF import stands in: the switch must follow TF's
     import and should not split an import block."""
-    body = list(module.body)
+    body: list[cst.BaseStatement] = list(module.body)
     index = body.index(tf_import)
     while index + 1 < len(body) and _is_import(body[index + 1]):
         index += 1

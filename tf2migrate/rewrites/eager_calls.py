@@ -56,7 +56,7 @@ def is_initialized_value(call: cst.Call) -> bool:
 
 
 def _read_value(updated: cst.Call) -> cst.Call:
-    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("read_value")))  # type: ignore[attr-defined]
+    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("read_value")))
 
 
 def _set_seed(updated: cst.Call) -> cst.Call:

@@ -27,7 +27,7 @@ from tf2migrate.analysis.model import GraphFacts, Statement
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.layout import code_lines
+from tf2migrate.layout import code_lines, leading_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer, name_normalizer
 
@@ -160,10 +160,10 @@ class _GradientCallRewriter(TfNameNormalizer):
             return super().leave_Call(original_node, updated_node)
         ys, xs, grad_ys = _gradient_args(updated_node)
         code = self.ctx.module.code_for_node
-        target = code(ys)  # type: ignore[arg-type]
+        target = code(ys)
         if isinstance(xs, cst.Tuple):
             xs = cst.List(elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
-        arguments = [target, code(xs)]  # type: ignore[arg-type]
+        arguments = [target, code(xs)]
         if grad_ys is not None:
             arguments.append(f"output_gradients={code(grad_ys)}")
         unconnected = call_argument(updated_node, "unconnected_gradients", 8)
@@ -172,7 +172,7 @@ class _GradientCallRewriter(TfNameNormalizer):
         call = f"{self.tape}.gradient({', '.join(arguments)})"
         if id(original_node) in self.single_source_index0 or isinstance(xs, cst.List):
             return cst.parse_expression(call)
-        kind = self._source_kind(_gradient_args(original_node)[1])  # type: ignore[arg-type]
+        kind = self._source_kind(_gradient_args(original_node)[1])
         if kind == "list":
             return cst.parse_expression(call)
         if kind in ("tensor", "variable"):
@@ -181,12 +181,15 @@ class _GradientCallRewriter(TfNameNormalizer):
         return cst.parse_expression(f"tf.nest.flatten({call})")
 
 
-def _statement_code(ctx: BodyContext, original: cst.BaseStatement, node: cst.BaseStatement) -> str:
+def _statement_code(ctx: BodyContext, original: cst.BaseStatement, rewriter: cst.CSTTransformer) -> str:
+    """The statement rewritten (its TF names, its gradient calls), as code."""
+    node = original.visit(rewriter)
+    assert isinstance(node, cst.BaseStatement)  # the rewriters replace expressions, never a statement
     # Blank lines before a moved statement belonged to its old place; its comments go
     # with it, into the first generated function that includes it (not into every one).
     first = id(original) not in ctx.commented
     ctx.commented.add(id(original))
-    lines = [line for line in node.leading_lines if line.comment is not None and first]
+    lines = [line for line in leading_lines(node) if line.comment is not None and first]
     node = node.with_changes(leading_lines=lines)
     return ctx.module.code_for_node(node)
 
@@ -246,7 +249,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     if points is None:
         ctx.keeps_gradients = True
         normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
-        return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, s.node.visit(normalizer)))]  # type: ignore[arg-type]
+        return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, normalizer))]
     groups = _groups(statements)
     normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
     several = len(groups) > 1
@@ -259,7 +262,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     for index, statement in enumerate(statements):
         group = group_of.get(index)
         if group is None:
-            code = _statement_code(ctx, statement.node, statement.node.visit(normalizer))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, normalizer)
         else:
             tape_name = tape_names[group]
             if index == groups[group][0]:
@@ -277,7 +280,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                     elif line not in tape.watch_at_start:
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
-            code = _statement_code(ctx, statement.node, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, _GradientCallRewriter(ctx, tape_name))
         items.append(code_lines(code))
     return _render(items, tapes, watch_after, indent)
 
@@ -312,11 +315,11 @@ def _watch_points(statements: list[Statement], ctx: BodyContext) -> dict[int, li
         for call in statement.gradient_calls:
             found: list[_WatchPoint] = []
             for source in _sources(_gradient_args(call)[1], ctx.value_kinds):
-                name = _graph_name(source)
-                if name is None:
+                source_name = _graph_name(source)
+                if source_name is None:
                     ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
                     return None
-                resolved = _resolve_source(name, index, statements, defined_at, ctx, depth=0)
+                resolved = _resolve_source(source_name, index, statements, defined_at, ctx, depth=0)
                 if resolved is None:
                     return None
                 found.extend(resolved)

@@ -98,7 +98,7 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
 
 def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
     path = facts.imports.call_name(call)
-    keras_class, parameters = LAYER_CLASSES[path]  # type: ignore[index]
+    keras_class, parameters = LAYER_CLASSES[path]
     arguments = bind_arguments(call, ("inputs", *parameters))
     inputs = arguments.pop("inputs", None) if arguments is not None else None
     if arguments is None or inputs is None:

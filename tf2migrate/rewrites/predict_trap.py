@@ -145,9 +145,9 @@ class _TrapFinder(cst.CSTVisitor):
         """The NumPy-returning call an expression's value flows from, if any (``reads``:
         the names it reads, when the caller has them)."""
         for call in calls_in(expr, enter_defs=True):
-            found = self._numpy_call(call)  # type: ignore[arg-type]
+            found = self._numpy_call(call)
             if found is not None:
-                return _Taint(call, found, self._ancestors(call))  # type: ignore[arg-type]
+                return _Taint(call, found, self._ancestors(call))
         for name in reads if reads is not None else read_and_bound(expr)[0]:
             if name in self.scope.tainted:
                 return self.scope.tainted[name]
@@ -282,10 +282,10 @@ def _numpy_returning_functions(collector: TrapFacts) -> dict[str, str]:
 
 def _returns_numpy(expr: cst.BaseExpression) -> str | None:
     for call in calls_in(expr, enter_defs=True):
-        func = call.func  # type: ignore[attr-defined]
+        func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "run" and "sess" in _code(func.value).lower():
             return "returns the NumPy result of a Session run"
-        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:  # type: ignore[attr-defined]
+        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:
             return f"returns the NumPy result of `.{func.attr.value}()`"
     return None
 

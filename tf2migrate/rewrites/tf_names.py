@@ -181,9 +181,10 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
     def _iterator_function(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """``dataset.make_one_shot_iterator()``: TF2 datasets have no such method; the TF1
         function form takes the dataset."""
-        method = updated.func.attr.value  # type: ignore[attr-defined]
+        func = cst.ensure_type(updated.func, cst.Attribute)  # ``dataset.make_…_iterator``
+        method = func.attr.value
         self.log.note(original, COMPAT_FALLBACK.code, f"Dataset.{method}() → tf.compat.v1.data.{method}(dataset) (TF2 datasets lack the method)")
-        dataset = cst.Arg(updated.func.value)  # type: ignore[attr-defined]
+        dataset = cst.Arg(func.value)
         args = [dataset.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))] if updated.args else [dataset]
         return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
 
@@ -366,15 +367,16 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         if x is None:
             return None
         rest = [a for a in call.args if a is not x and a is not keep]
-        if any(a.keyword is None or a.keyword.value not in ("noise_shape", "seed", "name", "rate") for a in rest):
+        keywords = [(a.keyword.value, a.value) for a in rest if a.keyword is not None]
+        if len(keywords) < len(rest) or any(keyword not in ("noise_shape", "seed", "name", "rate") for keyword, _ in keywords):
             return None
         parts = [code(x.value)]
         if keep is not None:
-            value = keep.value
-            simple = isinstance(value, (cst.Name, cst.Attribute, cst.BaseNumber))
-            parts.append(f"rate=1 - {code(value) if simple else '(' + code(value) + ')'}")
+            keep_prob = keep.value
+            simple = isinstance(keep_prob, (cst.Name, cst.Attribute, cst.BaseNumber))
+            parts.append(f"rate=1 - {code(keep_prob) if simple else '(' + code(keep_prob) + ')'}")
             changes.append("keep_prob → rate=1 - keep_prob")
-        parts += [f"{a.keyword.value}={code(a.value)}" for a in rest]  # type: ignore[union-attr]
+        parts += [f"{keyword}={code(value)}" for keyword, value in keywords]
         return cst.parse_expression(f"tf.nn.dropout({', '.join(parts)})")
     if path in ("ones_like", "zeros_like"):
         optimize = _arg_value(call, "optimize", 3)

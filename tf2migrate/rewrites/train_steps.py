@@ -158,13 +158,13 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind is Kind.OPTIMIZER:
-                call = statement.node.body[0].value  # type: ignore[attr-defined]
+                call = _constructor_call(statement)
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
                 _build_when_shared(module, facts, plan, scope, statement)
             if statement.kind in (Kind.TRAIN, Kind.GRADS) and statement.minimize is not None:
                 _check_arguments(facts, statement.minimize)
             if statement.kind is Kind.TRAIN and statement.minimize is not None:
-                optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
+                optimizer = _optimizer_expression(statement)
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
                     target = created_name(_optimizer_name(facts, statement.defines[0], optimizer), scope.cls is not None, names_in_use)
@@ -199,7 +199,7 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
         listed = _listed_variables(module, scope, use)
         if listed is None:
             facts.block(
-                use.minimize,  # type: ignore[arg-type]
+                _minimize_call(use),
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
             )
@@ -218,17 +218,34 @@ def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
     return [
         s for s in scope.statements
         if s.kind is Kind.TRAIN and s.minimize is not None
-        and _optimizer_statement(scope, s.minimize.func.value, s.order) is statement  # type: ignore[attr-defined]
+        and _optimizer_statement(scope, _optimizer_expression(s), s.order) is statement
     ]
+
+
+def _minimize_call(train: Statement) -> cst.Call:
+    """The ``opt.minimize(loss)`` (or ``compute_gradients`` / ``apply_gradients``) call of a
+    TRAIN or GRADS statement."""
+    assert train.minimize is not None
+    return train.minimize
+
+
+def _optimizer_expression(train: Statement) -> cst.BaseExpression:
+    """``opt`` in ``opt.minimize(loss)``: the optimizer's name, or its constructor call inline."""
+    return cst.ensure_type(_minimize_call(train).func, cst.Attribute).value
+
+
+def _constructor_call(optimizer: Statement) -> cst.Call:
+    """The call an OPTIMIZER statement assigns: ``opt = tf.train.AdamOptimizer(lr)``."""
+    line = cst.ensure_type(optimizer.node, cst.SimpleStatementLine)
+    return cst.ensure_type(cst.ensure_type(line.body[0], cst.Assign).value, cst.Call)
 
 
 def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
     """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
     another call, or a list that is not a display of variables."""
-    call = train.minimize
-    assert call is not None
+    call = _minimize_call(train)
     var_list = call_argument(call, "var_list", 2)
-    if call.func.attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):  # type: ignore[attr-defined]
+    if cst.ensure_type(call.func, cst.Attribute).attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):
         return None
     listed = []
     for element in var_list.elements:
@@ -254,13 +271,15 @@ def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> st
 def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
     code = optimizer_code(module, facts, plan, names_in_use, scope, statement, call)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
-    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code).group(0)  # type: ignore[union-attr]
-    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor}")
+    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code)
+    assert constructor is not None  # the code starts with the optimizer's dotted name
+    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor.group(0)}")
 
 
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
     path = facts.imports.call_name(call)
-    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
+    assert path is not None  # the analysis found the optimizer by its TF path
+    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]
     bound = bind_arguments(call, parameters)
     if bound is None:
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or too many arguments)")
@@ -454,11 +473,11 @@ def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Sta
 
 def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
     """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
-    optimizer = train.minimize.func.value  # type: ignore[union-attr]
+    optimizer = _optimizer_expression(train)
     if isinstance(optimizer, cst.Call):
         return facts.imports.call_name(optimizer)
     statement = _optimizer_statement(scope, optimizer, train.order)
-    return facts.imports.call_name(statement.node.body[0].value) if statement is not None else None  # type: ignore[attr-defined]
+    return facts.imports.call_name(_constructor_call(statement)) if statement is not None else None
 
 
 def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: int) -> Statement | None:
@@ -468,8 +487,7 @@ def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: in
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
-    call = statement.minimize
-    assert call is not None
+    call = _minimize_call(statement)
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
 
