@@ -3,7 +3,11 @@
 - ``before.py`` is migrated; the result must equal ``after.py`` byte for byte, or, for a
   case without ``after.py``, equal ``before.py`` (the tool must leave it alone).  Cases
   named ``noop_*`` must never have an ``after.py``.
-- ``findings.txt`` holds the rendered findings (codes, lines, columns, messages).
+- ``findings.txt`` holds the rendered findings (codes, lines, columns, messages); they are
+  compared by position, code and the facts of the message (what it quotes and names:
+  `` `x` ``, ``tf.compat.v1.Session``, ``compute_y(...)``, numbers), not by its wording.
+- ``messages.txt`` (one for all cases) holds the wording: every distinct message the cases
+  produce.  Rewording a message changes its lines there, not every ``findings.txt``.
 - A ``pyproject.toml`` in the case sets the options (``[tool.tf2migrate] tf-function``).
 - Stability: migrating ``after.py`` again changes nothing.
 - Execution (unless ``noexec.txt`` says why not): ``before.py`` under TF1 semantics and ``after.py`` under TF2 eager, from the
@@ -16,6 +20,8 @@ review the diff before committing.
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +30,7 @@ from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
 
 FIXTURES = Path(__file__).parent / "fixtures"
+MESSAGES = FIXTURES / "messages.txt"
 CASES = sorted(p.parent for p in FIXTURES.rglob("before.py"))
 CHANGED = [c for c in CASES if (c / "after.py").exists()]
 # A case with ``noexec.txt`` (saying why) computes nothing comparable: a library module,
@@ -47,6 +54,33 @@ def _render(findings) -> str:
     return "".join(f.render() + "\n" for f in findings)
 
 
+# A message's words: a quoted span (`x`), or a run of non-spaces.  Its facts are the quoted
+# ones and those that look like code (dots, underscores, brackets, digits): the names and
+# numbers a finding reports, which a change of behaviour changes and a rewording does not.
+_WORD = re.compile(r"`[^`]*`|\S+")
+_CODE_LIKE = re.compile(r"[._=\[\]\d]")
+
+
+def _facts(message: str) -> list[str]:
+    words = (w if w.startswith("`") else w.strip("(),;:") for w in _WORD.findall(message))
+    return [w for w in words if w.startswith("`") or _CODE_LIKE.search(w)]
+
+
+def _keys(rendered: str) -> list[tuple[str, str, list[str]]]:
+    """``path:line:col:``, code and facts of each rendered finding."""
+    keys = []
+    for line in rendered.splitlines():
+        location, code, message = (line.split(" ", 2) + [""])[:3]
+        keys.append((location, code, _facts(message)))
+    return keys
+
+
+@functools.cache
+def _migrated(case: Path):
+    """The migration of a case, once per session (the golden and the wording tests read it)."""
+    return migrate_source((case / "before.py").read_text(encoding="utf-8"), "before.py", _options(case))
+
+
 @pytest.fixture
 def update_goldens(request) -> bool:
     return request.config.getoption("--update-goldens")
@@ -55,24 +89,52 @@ def update_goldens(request) -> bool:
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden(case: Path, update_goldens: bool) -> None:
     before = (case / "before.py").read_text(encoding="utf-8")
-    new, findings = migrate_source(before, "before.py", _options(case))
+    new, findings = _migrated(case)
     after_file, findings_file = case / "after.py", case / "findings.txt"
+    rendered = _render(findings)
     if update_goldens:
         if new != before:
             after_file.write_text(new, encoding="utf-8")
         elif after_file.exists():
             after_file.unlink()
-        if findings:
-            findings_file.write_text(_render(findings), encoding="utf-8")
-        elif findings_file.exists():
-            findings_file.unlink()
+        if not findings:
+            findings_file.unlink(missing_ok=True)
+        elif not findings_file.exists() or _keys(findings_file.read_text(encoding="utf-8")) != _keys(rendered):
+            findings_file.write_text(rendered, encoding="utf-8")  # a rewording alone leaves it
     expected = after_file.read_text(encoding="utf-8") if after_file.exists() else before
     assert new == expected
     expected_findings = findings_file.read_text(encoding="utf-8") if findings_file.exists() else ""
-    assert _render(findings) == expected_findings
+    if _keys(rendered) != _keys(expected_findings):
+        assert rendered == expected_findings  # fails, showing the difference as text
     if case.name.startswith("noop_"):
         assert not after_file.exists(), "a noop_ case must come through unchanged"
         assert not any(f.severity is Severity.ERROR for f in findings)
+
+
+def test_message_wording(update_goldens: bool) -> None:
+    """The wording of every message the cases produce, one line per distinct message."""
+    messages = sorted({f"{f.code} {f.message}" for case in CASES for f in _migrated(case)[1]})
+    text = "".join(message + "\n" for message in messages)
+    if update_goldens:
+        MESSAGES.write_text(text, encoding="utf-8")
+    assert text == MESSAGES.read_text(encoding="utf-8")
+
+
+def test_facts_tell_findings_apart() -> None:
+    """The comparison cannot be fooled by a finding that names another placeholder, function,
+    API path or line, and ignores wording."""
+    same = _keys("before.py:3:5: TFM101 placeholder `x` → argument of compute_y\n")
+    assert _keys("before.py:3:5: TFM101 the placeholder `x` is now an argument of compute_y\n") == same
+    for changed in (
+        "before.py:3:5: TFM101 placeholder `u` → argument of compute_y",
+        "before.py:3:5: TFM101 placeholder `x` → argument of compute_u",
+        "before.py:3:6: TFM101 placeholder `x` → argument of compute_y",
+        "before.py:3:5: TFM102 placeholder `x` → argument of compute_y",
+    ):
+        assert _keys(changed) != same, changed
+    assert _facts("tf.Session has no TF2 equivalent; kept as tf.compat.v1.Session (line 18)") == [
+        "tf.Session", "TF2", "tf.compat.v1.Session", "18"
+    ]
 
 
 @pytest.mark.parametrize("case", CHANGED, ids=_id)
