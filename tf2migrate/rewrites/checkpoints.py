@@ -44,6 +44,19 @@ SAVER_TO_CHECKPOINT = Rule(
     example="saver = tf.train.Saver(max_to_keep=3)\nsaver.save(sess, 'ckpt/model', global_step=step)",
     instead="saver = tf.train.Checkpoint(W=W, b=b, optimizer=optimizer)\n"
     "save_numbered_checkpoint(saver, 'ckpt/model', step, max_to_keep=3)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "saver = tf.train.Saver()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    saver.save(sess, '/tmp/model')\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "tf.train.Checkpoint(W=W).write(\"/tmp/model\")\n",
+    ),
 )
 RULES = [SAVER_TO_CHECKPOINT]
 

@@ -47,6 +47,22 @@ GRADIENTS_TO_TAPE = Rule(
     instead="with tf.GradientTape() as tape_2:\n    tape_2.watch(x)\n"
     "    with tf.GradientTape() as tape_1:\n        tape_1.watch(x)\n        u = net(x)\n"
     "    u_x = tape_1.gradient(u, x)\nu_xx = tape_2.gradient(u_x, x)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = x * x\n"
+        "dy = tape.gradient(y, x)\n",
+    ),
 )
 GRADIENT_OPTION_DROPPED = Rule(
     "TFM202",
@@ -57,6 +73,22 @@ GRADIENT_OPTION_DROPPED = Rule(
     what="Drops `colocate_gradients_with_ops`, `gate_gradients` and `aggregation_method` "
     "(and `name`) from converted `tf.gradients` calls.",
     why="They tune graph placement and scheduling; eager gradients have the same values.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x, name='dy')[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
 )
 GRADIENTS_IN_TF_FUNCTION = Rule(
     "TFM203",
@@ -74,6 +106,23 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
     example="u, vn = forward(x)\ndu = tf.gradients(u, vn)[0]",
     instead="@tf.function\ndef compute_du(x):\n    u, vn = forward(x)\n    du = tf.gradients(u, vn)[0]\n    return du",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "xc = tf.cast(x, tf.float32)\n"
+        "dy = tf.gradients(y, xc)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
 )
 RULES = [GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION]
 

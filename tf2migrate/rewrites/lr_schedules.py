@@ -38,6 +38,21 @@ SCHEDULE = Rule(
     instead="lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(initial_learning_rate=0.1, "
     "decay_steps=100, decay_rate=0.96, staircase=True)\n"
     "train_op_optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(global_step))",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "step = tf.train.get_or_create_global_step()\n"
+        "lr = tf.train.exponential_decay(0.1, step, 100, 0.96)\n"
+        "train_op = tf.train.GradientDescentOptimizer(lr).minimize(loss, global_step=step)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "lr = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.96)\n",
+    ),
 )
 GLOBAL_STEP = Rule(
     "TFM124",
@@ -49,6 +64,20 @@ GLOBAL_STEP = Rule(
     "int64 counter variable it created; train steps built from `minimize(..., global_step=...)` "
     "increment it after each update.",
     why="TF2 has no graph collection to hold a global step; the counter is an ordinary variable.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "step = tf.train.get_or_create_global_step()\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "step = tf.Variable(0, trainable=False, dtype=tf.int64)\n",
+    ),
 )
 RULES = [SCHEDULE, GLOBAL_STEP]
 

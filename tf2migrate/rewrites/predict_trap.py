@@ -36,6 +36,22 @@ GRADIENT_THROUGH_NUMPY = Rule(
     example="y = model.predict_u(x)        # returns sess.run(...)\ndydx = tf.gradients(y, x)",
     instead="with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = model(x)   # the "
     "model's differentiable call, not predict\ndydx = tape.gradient(y, x)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = (x * x).numpy()\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = x * x\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
 )
 NUMPY_SOURCE = Rule(
     "TFM502",
@@ -48,6 +64,24 @@ NUMPY_SOURCE = Rule(
     "`model(x, training=False)`.",
     why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor "
     "the tape records.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "x = tf.ones([2, 1])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = model.predict(x, verbose=0)\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "x = tf.ones([2, 1])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = model(x)\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
 )
 RULES = [GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE]
 

@@ -47,6 +47,17 @@ COMPAT_FALLBACK = Rule(
     "call site needs a change tf2migrate cannot prove safe).",
     why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: "
     "replace it by hand when convenient.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(tf.constant(7.0) * 2))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant(7.0) * 2\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 API_RENAMED = Rule(
     "TFM402",
@@ -59,6 +70,14 @@ API_RENAMED = Rule(
     "(`tf.to_float(x)` → `tf.cast(x, tf.float32)`, `keep_prob` → `rate=1 - keep_prob`, "
     "`tf.app.flags` → `absl.flags`, `tf.logging` → `absl.logging`).",
     why="TF2 removed or renamed these; the tables are TensorFlow's own (tf_upgrade_v2).",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(tf.truncated_normal([2]))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(tf.random.truncated_normal([2]))\n",
+    ),
 )
 REMOVED_MODULE = Rule(
     "TFM403",
@@ -74,6 +93,14 @@ REMOVED_MODULE = Rule(
     instead="tf.contrib.layers → tf.keras.layers; tf.contrib.opt → tf.keras.optimizers or "
     "TensorFlow Addons' successors; tf.contrib.rnn / seq2seq → tf.keras.layers.RNN / LSTM; "
     "tf.contrib.distributions → TensorFlow Probability; tf.estimator → Keras `Model.fit`.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "init = tf.contrib.layers.xavier_initializer()\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "init = tf.keras.initializers.GlorotUniform()\n",
+    ),
 )
 RULES = [COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE]
 

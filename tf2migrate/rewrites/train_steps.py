@@ -80,6 +80,23 @@ TRAIN_STEP = Rule(
     "    variables = train_tape.watched_variables()\n"
     "    gradients = train_tape.gradient(loss, variables)\n"
     "    train_op_optimizer.apply_gradients(...)\n    return [None, loss]",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "train_op = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "opt = tf.keras.optimizers.Adam(0.1)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = tf.square(W - 3.0)\n"
+        "opt.apply_gradients([(tape.gradient(loss, W), W)])\n",
+    ),
 )
 RULES = [TRAIN_STEP]
 
