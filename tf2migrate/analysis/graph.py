@@ -278,8 +278,8 @@ class GraphAnalyzer:
             if self.tf.call_name(expr) in SESSION_CALLS:
                 return True
             # tf.Session().as_default() / sess.as_default()
-            if m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
-                inner = expr.func.value  # type: ignore[attr-defined]
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+                inner = expr.func.value
                 if isinstance(inner, cst.Call) and self.tf.call_name(inner) in SESSION_CALLS:
                     return True
                 if graph_name(inner) in self.facts.session_names:
@@ -287,8 +287,8 @@ class GraphAnalyzer:
         return False
 
     def _is_graph_context(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call) and m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
-            inner = expr.func.value  # type: ignore[attr-defined]
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+            inner = expr.func.value
             if isinstance(inner, cst.Call) and self.tf.call_name(inner) == "Graph":
                 return True
             if isinstance(inner, cst.Name) and inner.value in self._graph_names:
@@ -338,15 +338,13 @@ class GraphAnalyzer:
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
             mutated = {
-                root_name(target)
-                for target in (
-                    t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign())  # type: ignore[union-attr]
-                )
-                if isinstance(target, (cst.Subscript, cst.Attribute))
+                root
+                for target in (t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign()) if isinstance(t, (cst.AssignTarget, cst.AugAssign)))
+                if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
             }
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
-            for name in (set(binds) - top_binds) | (mutated - {None}):
-                scope.nested_bindings.setdefault(name, []).append(order)  # type: ignore[arg-type]
+            for name in (set(binds) - top_binds) | mutated:
+                scope.nested_bindings.setdefault(name, []).append(order)
         self.facts.scopes.append(scope)
 
     def _collect_feed_dicts(self) -> None:

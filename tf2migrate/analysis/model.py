@@ -70,6 +70,11 @@ class Statement:
     # Python names a graph-building block binds (its loop variables): not graph values
     loop_targets: tuple[str, ...] = ()
 
+    def minimize_call(self) -> cst.Call:
+        """``minimize`` of a statement whose kind sets it (TRAIN, GRADS, SCIPY, SAVER)."""
+        assert self.minimize is not None, self.kind
+        return self.minimize
+
 
 class RunForm(enum.Enum):
     """How a run site runs the graph."""

@@ -154,8 +154,9 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
         else:
             casts.append(f"{name} = tf.cast({name}, {dtype})")
-    specs = required_specs + optional_specs
-    return ", ".join(required + optional), casts, None if None in specs else specs  # type: ignore[return-value]
+    written = [spec for spec in required_specs + optional_specs if spec is not None]
+    complete = len(written) == len(required_specs) + len(optional_specs)
+    return ", ".join(required + optional), casts, written if complete else None
 
 
 def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None:
@@ -181,13 +182,13 @@ def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str 
     if isinstance(default, cst.Name) and default.value in ("True", "False"):
         return "tf.bool"
     if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant":
-        dtype = call_argument(default, "dtype", 1)
-        if dtype is not None:
-            return rewrite.code(dtype)
+        dtype_argument = call_argument(default, "dtype", 1)
+        if dtype_argument is not None:
+            return rewrite.code(dtype_argument)
         value = call_argument(default, "value", 0)
         return _default_dtype(rewrite, value) if value is not None else None
-    if isinstance(default, cst.Call) and m.matches(default.func, m.Attribute(value=m.Name("np") | m.Name("numpy"))):
-        kind = default.func.attr.value  # type: ignore[attr-defined]
+    if isinstance(default, cst.Call) and isinstance(default.func, cst.Attribute) and m.matches(default.func.value, m.Name("np") | m.Name("numpy")):
+        kind = default.func.attr.value
         if kind in ("float32", "float64", "int32", "int64", "bool_"):
             return f"tf.{kind.rstrip('_')}"
     return None

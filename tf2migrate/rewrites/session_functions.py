@@ -165,8 +165,8 @@ class SessionFunctions:
             self._following = _following_statements(self.rewrite.module)
         following = self._following.get(id(site.statement))
         for call, saver in self.rewrite.facts.saver_calls:
-            whole = isinstance(following, cst.SimpleStatementLine) and following.body[0].value is call  # type: ignore[union-attr]
-            if not whole or call.func.attr.value != "restore" or call_argument(saver.minimize, "var_list", 0) is not None:  # type: ignore[arg-type, union-attr]
+            whole = isinstance(following, cst.SimpleStatementLine) and getattr(following.body[0], "value", None) is call
+            if not whole or cst.ensure_type(call.func, cst.Attribute).attr.value != "restore" or call_argument(saver.minimize_call(), "var_list", 0) is not None:
                 continue
             scope = next(s for s in self.rewrite.facts.scopes if saver in s.statements)
             stateful = [s for s in scope.statements if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls]
@@ -280,9 +280,10 @@ class SessionFunctions:
             if name.startswith("self.")
         }
         leaves = list(fetch_leaves(site.fetch))
-        instance = site.call.func.value.value.value  # ``model`` in ``model.sess.run``  # type: ignore[attr-defined]
+        session = cst.ensure_type(cst.ensure_type(site.call.func, cst.Attribute).value, cst.Attribute)  # ``model.sess``
+        instance = cst.ensure_type(session.value, cst.Name).value  # ``model``
         plain = all(
-            m.matches(leaf, m.Attribute(value=m.Name(instance), attr=m.Name())) and leaf.attr.value in class_variables  # type: ignore[attr-defined]
+            isinstance(leaf, cst.Attribute) and m.matches(leaf.value, m.Name(instance)) and leaf.attr.value in class_variables
             for leaf in leaves
         )
         if site.feed is not None or not plain or isinstance(site.fetch, cst.Dict):
@@ -317,7 +318,7 @@ class SessionFunctions:
             if not self._graph_inputs_stable(owner, statement):
                 return None
         grads = [st for st in body if st.kind is Kind.GRADS]
-        if grads and (len(grads) > 1 or not trains or trains[0].minimize.func.attr.value != "apply_gradients"):  # type: ignore[union-attr]
+        if grads and (len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"):
             self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
             return None
         name = fresh_name("train_step" if trains else "compute_" + fetch_hint(leaves), self.rewrite.names_in_use)

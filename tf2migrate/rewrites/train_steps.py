@@ -216,7 +216,7 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
         listed = _listed_variables(module, scope, use)
         if listed is None:
             facts.block(
-                _minimize_call(use),
+                use.minimize_call(),
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
             )
@@ -239,16 +239,9 @@ def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
     ]
 
 
-def _minimize_call(train: Statement) -> cst.Call:
-    """The ``opt.minimize(loss)`` (or ``compute_gradients`` / ``apply_gradients``) call of a
-    TRAIN or GRADS statement."""
-    assert train.minimize is not None
-    return train.minimize
-
-
 def _optimizer_expression(train: Statement) -> cst.BaseExpression:
     """``opt`` in ``opt.minimize(loss)``: the optimizer's name, or its constructor call inline."""
-    return cst.ensure_type(_minimize_call(train).func, cst.Attribute).value
+    return cst.ensure_type(train.minimize_call().func, cst.Attribute).value
 
 
 def _constructor_call(optimizer: Statement) -> cst.Call:
@@ -260,7 +253,7 @@ def _constructor_call(optimizer: Statement) -> cst.Call:
 def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
     """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
     another call, or a list that is not a display of variables."""
-    call = _minimize_call(train)
+    call = train.minimize_call()
     var_list = call_argument(call, "var_list", 2)
     if cst.ensure_type(call.func, cst.Attribute).attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):
         return None
@@ -504,7 +497,7 @@ def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: in
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
-    call = _minimize_call(statement)
+    call = statement.minimize_call()
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
 
@@ -513,7 +506,7 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
     the forward pass under the tape, the gradients after it, then the processing, as
     written, and the update."""
     train = generated.train
-    assert train is not None and grads.minimize is not None
+    assert train is not None
     after = {grads.order}
     for statement in generated.body:  # what is computed from the gradients
         if statement.deps & after:
@@ -525,12 +518,12 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
     if forward is None or rest is None:
         return None
     loss, var_list, _ = minimize_arguments(grads)
-    pairs = call_argument(train.minimize, "grads_and_vars", 0)  # type: ignore[arg-type]
-    global_step = call_argument(train.minimize, "global_step", 1)  # type: ignore[arg-type]
+    pairs = call_argument(train.minimize_call(), "grads_and_vars", 0)
+    global_step = call_argument(train.minimize_call(), "global_step", 1)
     tape = fresh_name("train_tape", ctx.names_in_use)
     code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
     rewrite.plan.note(train.node, TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
-    optimizer = rewrite.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
+    optimizer = rewrite.optimizer_of.get(id(train.node)) or code(_optimizer_expression(train))
     gvs = local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]
     forward, loss_code = _loss_under_tape(forward, code(loss), loss, ctx)
     # the processing (clipping) stays between the gradients and the update, as written
@@ -547,15 +540,17 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     gradients and the update; ``apply_gradients`` of gradients the body takes itself, the
     update after it."""
     train = generated.train
-    assert train is not None and train.minimize is not None
+    assert train is not None
     code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
     rewrite.plan.note(train.node, TRAIN_STEP.code, f"train op → {generated.name}(...)")
     dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
-    if train.minimize.func.attr.value == "apply_gradients":  # type: ignore[attr-defined]
+    minimize = train.minimize_call()
+    if cst.ensure_type(minimize.func, cst.Attribute).attr.value == "apply_gradients":
         # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
-        pairs = call_argument(train.minimize, "grads_and_vars", 0)
-        global_step = call_argument(train.minimize, "global_step", 1)
-        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
+        pairs = call_argument(minimize, "grads_and_vars", 0)
+        assert pairs is not None  # ``apply_gradients(grads_and_vars)``: TF1 requires it
+        global_step = call_argument(minimize, "global_step", 1)
+        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense)]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
     body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
@@ -566,7 +561,7 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     )
 
 
-def _loss_under_tape(body: list[str], loss_code: str, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str]:
+def _loss_under_tape(body: list[str], loss_code: str | None, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str | None]:
     """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
     inside the tape, as the last step of the forward pass: computed after it, nothing
     of it would be recorded."""
