@@ -16,6 +16,9 @@ CODE = re.compile(r"^TFM\d{3}$")
 # Codes about a file as a whole (it does not parse, cannot be read, is a notebook that
 # cannot be mapped back, or tf2migrate failed): shown by the API, CLI and notebook tests.
 FILE_LEVEL = {"TFM001", "TFM002", "TFM003", "TFM004"}
+# Codes about how a file is read or how tf2migrate fails, which no source text given to
+# migrate_source shows: they have no examples.
+NO_EXAMPLE = {"TFM002", "TFM003", "TFM004"}
 EXAMPLES = [
     pytest.param(rule.code, example, expected, id=f"{rule.code}-{kind}{index}")
     for rule in all_rules()
@@ -54,6 +57,10 @@ def test_every_code_is_shown_by_a_fixture_or_a_test():
             assert rule.code in tests_text or rule.name in tests_text, rule.code
         else:
             assert rule.code in shown, f"{rule.code} has no fixture"
+
+
+def test_every_code_has_an_invalid_example():
+    assert {rule.code for rule in all_rules() if not rule.invalid} == NO_EXAMPLE
 
 
 @pytest.mark.parametrize(("code", "example", "expected"), EXAMPLES)

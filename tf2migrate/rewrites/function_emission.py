@@ -32,6 +32,19 @@ PLACEHOLDER_TO_ARGUMENT = Rule(
     "y_val = sess.run(y, feed_dict={x: data})",
     instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\n"
     "y_val = compute_y(x=data).numpy()",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 RULES = [PLACEHOLDER_TO_ARGUMENT]
 

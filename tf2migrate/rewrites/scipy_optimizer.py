@@ -33,6 +33,24 @@ SCIPY_MINIMIZE = Rule(
     "jac=True, method=..., options=...)` over `var_list` or the trainable variables the loss reads, with a "
     "tape-computed value and gradient, float64 at the SciPy boundary as TF1 did.",
     why="tf.contrib is gone from TensorFlow 2; SciPy itself was always doing the optimization.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method='L-BFGS-B')\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    opt.minimize(sess)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "train_op = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
 )
 RULES = [SCIPY_MINIMIZE]
 

@@ -39,6 +39,17 @@ RUN_TO_CALL = Rule(
     "passing the fed values as arguments and converting the results to NumPy in the same "
     "structure (`.numpy()`; lists, tuples and dicts kept).",
     why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "print(y.numpy())\n",
+    ),
 )
 LOOP_VARIABLE_MOVED = Rule(
     "TFM109",
@@ -50,6 +61,22 @@ LOOP_VARIABLE_MOVED = Rule(
     "that moved into a generated function.",
     why="Nothing in the file reads them afterwards (that would have been refused, TFM301), but "
     "code importing this module would no longer find them.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "h = x\n"
+        "for i in range(3):\n"
+        "    h = h * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(h, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "h = x * 8.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(h, {x: [1.0]}))\n",
+    ),
 )
 UNUSED_GRAPH_CODE = Rule(
     "TFM110",
@@ -59,6 +86,21 @@ UNUSED_GRAPH_CODE = Rule(
     FixSafety.SAFE,
     what="Removes graph-building statements whose tensors no run site needs.",
     why="In TF1 they built graph nodes that never ran; there is nothing to compute eagerly.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "unused = tf.constant(2.0)\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 GRAPH_ATTRIBUTE_REMOVED = Rule(
     "TFM111",
@@ -70,6 +112,24 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
     "methods: the value is now computed by a generated method (`self.compute_<name>(...)`).",
     why="The class's public methods keep their names, parameters and NumPy results, but code "
     "outside the class that read `model.u_pred` (a graph tensor) must call the method instead.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 RULES = [RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED]
 
