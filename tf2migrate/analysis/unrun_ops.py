@@ -153,8 +153,10 @@ def _block_discarded(facts: GraphFacts, stateful: StatefulCalls, node: cst.CSTNo
     finder = _DiscardedValues()
     node.visit(finder)
     for value in finder.values:
-        if _runs_graph(value):
+        if not isinstance(value, cst.Call) or _runs_graph(value):
             continue  # ``sess.run(tf.assign(...))``: run where it stands, in both versions
+        if not (stateful.is_stateful(value) or facts.imports.call_name(value) in ("group", "tuple")):
+            continue  # ``tf.add_to_collection(UPDATE_OPS, tf.assign(...))``: kept for a later run
         for call in stateful.in_node(value):
             facts.block(
                 call,
