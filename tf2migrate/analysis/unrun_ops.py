@@ -101,18 +101,32 @@ class StatefulCalls:
 
 
 def find_dangling_state(facts: GraphFacts, stateful: StatefulCalls) -> None:
-    """Block on stateful ops whose value nothing uses, in graph scopes and in the helpers
-    graph code refers to (calls, or passes as a ``tf.cond``/``tf.while_loop`` body)."""
+    """Block on stateful ops whose value nothing uses in graph code kept where it stands
+    (it would run there, eagerly) and in the helpers graph code refers to (calls, or
+    passes as a ``tf.cond``/``tf.while_loop`` body).  Graph statements that move into
+    generated functions are checked with the function (``pruned_state_changes``): one
+    that no function runs is dropped, as TF1 never ran it."""
     graph_reads: set[str] = set()
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind is not Kind.PYTHON:
                 graph_reads.update(statement.reads)
-            if not isinstance(statement.node, (cst.FunctionDef, cst.ClassDef)):
-                _block_discarded(facts, stateful, statement.node, "in graph-building code")
+            elif not isinstance(statement.node, (cst.FunctionDef, cst.ClassDef)):
+                for call in discarded_state_changes(facts, stateful, statement.node):
+                    facts.block(call, blockers.UNRUN_STATE_CHANGE, _DANGLING.format(where="in graph-building code"))
     for name in _helpers_reached(facts, graph_reads):
-        _block_discarded(facts, stateful, facts.helpers[name].node.body, f"in `{name}`, which graph code calls")
+        for call in discarded_state_changes(facts, stateful, facts.helpers[name].node.body):
+            facts.block(call, blockers.UNRUN_STATE_CHANGE, _DANGLING.format(where=f"in `{name}`, which graph code calls"))
         _block_unread_locals(facts, stateful, facts.helpers[name].node)
+
+
+_DANGLING = (
+    "a stateful op whose value nothing uses ({where}): TF1 built it but no run fetched it; the migrated code would run it"
+)
+_PRUNED = (
+    "a stateful op that only the fetched gradient or train step needs: TF1 ran it only if the gradient computation "
+    "read its value; the migrated function would run it at every call"
+)
 
 
 def _runs_graph(node: cst.CSTNode) -> bool:
@@ -149,21 +163,19 @@ class _DiscardedValues(cst.CSTVisitor):
         self.values.append(node.value)
 
 
-def _block_discarded(facts: GraphFacts, stateful: StatefulCalls, node: cst.CSTNode, where: str) -> None:
+def discarded_state_changes(facts: GraphFacts, stateful: StatefulCalls, node: cst.CSTNode) -> list[cst.Call]:
+    """The stateful calls of a subtree's expression statements: values thrown away that
+    are themselves stateful (or a ``tf.group`` of stateful ops)."""
     finder = _DiscardedValues()
     node.visit(finder)
+    found: list[cst.Call] = []
     for value in finder.values:
         if not isinstance(value, cst.Call) or _runs_graph(value):
             continue  # ``sess.run(tf.assign(...))``: run where it stands, in both versions
         if not (stateful.is_stateful(value) or facts.imports.call_name(value) in ("group", "tuple")):
             continue  # ``tf.add_to_collection(UPDATE_OPS, tf.assign(...))``: kept for a later run
-        for call in stateful.in_node(value):
-            facts.block(
-                call,
-                blockers.UNRUN_STATE_CHANGE,
-                f"a stateful op whose value nothing uses ({where}): TF1 built it but no run fetched it; "
-                "the migrated code would run it",
-            )
+        found.extend(stateful.in_node(value))
+    return found
 
 
 def _block_unread_locals(facts: GraphFacts, stateful: StatefulCalls, function: cst.FunctionDef) -> None:
@@ -186,10 +198,13 @@ def _block_unread_locals(facts: GraphFacts, stateful: StatefulCalls, function: c
                 )
 
 
-def pruned_state_changes(stateful: StatefulCalls, scope: Scope, roots: list[Statement], body: list[Statement]) -> list[cst.Call]:
-    """Stateful calls of a generated function's body that TF1 may not have run: those only
-    the fetched gradients or train step need, not a fetched value.  ``roots`` are the
-    statements the fetches name, ``body`` the statements the function runs."""
+def pruned_state_changes(
+    facts: GraphFacts, stateful: StatefulCalls, scope: Scope, roots: list[Statement], body: list[Statement]
+) -> list[tuple[cst.Call, str]]:
+    """Stateful calls of a generated function's body that TF1 may not have run, with the
+    reason: those only the fetched gradients or train step need, not a fetched value, and
+    values thrown away.  ``roots`` are the statements the fetches name, ``body`` the
+    statements the function runs."""
     forward: set[int] = set()
     stack = [s for s in roots if s.kind is Kind.TENSOR and not _differentiates(s)]
     while stack:
@@ -198,7 +213,13 @@ def pruned_state_changes(stateful: StatefulCalls, scope: Scope, roots: list[Stat
             continue  # a gradient's inputs: TF1 computed only those its gradient read
         forward.add(statement.order)
         stack.extend(scope.statements[o] for o in statement.deps if scope.statements[o].kind is Kind.TENSOR)
-    return [call for s in body if s.order not in forward for call in stateful.in_node(s.node)]
+    found: list[tuple[cst.Call, str]] = []
+    for statement in body:
+        if statement.order in forward:
+            found += [(c, _DANGLING.format(where="in graph-building code")) for c in discarded_state_changes(facts, stateful, statement.node)]
+        else:
+            found += [(c, _PRUNED) for c in stateful.in_node(statement.node)]
+    return found
 
 
 def _differentiates(statement: Statement) -> bool:

@@ -136,7 +136,7 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             required.append(name)
             specs = required_specs
         else:
-            dtype = _default_dtype(rewrite, placeholder.default)
+            dtype = default_dtype(rewrite, placeholder.default)
             if dtype is None:
                 rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
                 return None, [], None
@@ -174,7 +174,9 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
 
-def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+    """The dtype a ``placeholder_with_default`` takes from its default value (a literal, a
+    ``tf.constant``, a NumPy scalar), or None when the code does not tell it."""
     for literal, dtype in _LITERAL_DTYPES.items():
         if isinstance(default, literal):
             return dtype
@@ -185,7 +187,7 @@ def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str 
         if dtype is not None:
             return rewrite.code(dtype)
         value = call_argument(default, "value", 0)
-        return _default_dtype(rewrite, value) if value is not None else None
+        return default_dtype(rewrite, value) if value is not None else None
     if isinstance(default, cst.Call) and m.matches(default.func, m.Attribute(value=m.Name("np") | m.Name("numpy"))):
         kind = default.func.attr.value  # type: ignore[attr-defined]
         if kind in ("float32", "float64", "int32", "int64", "bool_"):
