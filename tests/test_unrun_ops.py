@@ -71,6 +71,9 @@ PRUNED = {
         "loss = tf.square(W * x) + tf.assign_add(c, 1.0) * 0.0\ntrain = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
         "with tf.Session() as s:\n    s.run(tf.global_variables_initializer())\n    s.run(train, {x: 1.0})\n"
     ),
+    "one of several values bound together": (
+        "upd, y = tf.assign_add(c, 1.0), W * x\nwith tf.Session() as s:\n    v = s.run(y, {x: 1.0})\n"
+    ),
     "gradient of a value fetched through it": (
         "y = W * x + tf.assign_add(c, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\nn = tf.norm(g)\n"
         "with tf.Session() as s:\n    v = s.run(n, {x: 1.0})\n"

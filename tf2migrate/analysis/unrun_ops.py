@@ -123,6 +123,10 @@ def find_dangling_state(facts: GraphFacts, stateful: StatefulCalls) -> None:
 _DANGLING = (
     "a stateful op whose value nothing uses ({where}): TF1 built it but no run fetched it; the migrated code would run it"
 )
+_SEVERAL_VALUES = (
+    "a stateful op in a statement that binds several values: TF1 ran it only if a fetch needed its own value; "
+    "the migrated function runs the whole statement"
+)
 _PRUNED = (
     "a stateful op that only the fetched gradient or train step needs: TF1 ran it only if the gradient computation "
     "read its value; the migrated function would run it at every call"
@@ -215,10 +219,13 @@ def pruned_state_changes(
         stack.extend(scope.statements[o] for o in statement.deps if scope.statements[o].kind is Kind.TENSOR)
     found: list[tuple[cst.Call, str]] = []
     for statement in body:
-        if statement.order in forward:
-            found += [(c, _DANGLING.format(where="in graph-building code")) for c in discarded_state_changes(facts, stateful, statement.node)]
-        else:
+        if statement.order not in forward:
             found += [(c, _PRUNED) for c in stateful.in_node(statement.node)]
+        elif isinstance(statement.node, cst.SimpleStatementLine) and len(statement.defines) > 1:
+            # ``upd, y = tf.assign_add(c, 1.0), W * x``: TF1 ran the op only if a fetch needed ``upd``
+            found += [(c, _SEVERAL_VALUES) for c in stateful.in_node(statement.node)]
+        else:
+            found += [(c, _DANGLING.format(where="in graph-building code")) for c in discarded_state_changes(facts, stateful, statement.node)]
     return found
 
 
