@@ -137,8 +137,8 @@ UNRUN_STATE_CHANGE = Rule(
     FixSafety.NONE,
     what="Reports an assignment, scatter update or Python function called from the graph "
     "(`tf.assign_add`, `W.assign`, `tf.scatter_add`, `tf.py_func` …) that TF1 built but did "
-    "not run: its value is thrown away (a statement of its own, or a helper's local nothing "
-    "reads), or it is part of the forward pass of a gradient or train step whose run fetches "
+    "not run: its value is thrown away (a statement of its own, a helper's local nothing "
+    "reads, the unfetched one of several values a statement binds), or it is part of the forward pass of a gradient or train step whose run fetches "
     "no value that needs it.",
     why="A TF1 session runs only the ops its fetches need, and a gradient needs only the "
     "forward values its gradient functions read. Migrated code runs every statement it "

@@ -6,12 +6,14 @@ every statement placed in a generated function, or kept where it stood, runs —
 ``tf.function`` runs every stateful op of its body (automatic control dependencies).
 For an op without state that costs time only; for one that changes state (an assignment
 to a variable, a scatter update, a Python function called from the graph) it changes
-the results.  Two shapes are refused (TFM310):
+the results.  These shapes are refused (TFM310):
 
 - *dangling*: a stateful op whose value nothing uses — a statement of its own
   (``tf.assign_add(c, 1.0)``) or a local of a helper that nothing reads.  TF1 never ran it;
   the migration would run it where it stands, or on every call of the code that calls the
   helper (a ``tf.cond`` branch too).
+- *unfetched*: a stateful op bound with other values in one statement (``upd, y =
+  tf.assign_add(c, 1.0), W * x``) that a generated function runs for ``y``;
 - *pruned*: a stateful op in the forward pass of a gradient or of a train step, when the
   run fetches no value that needs it.  TF1 ran only the forward ops the gradient
   computation read, which depends on each op's gradient function (in
