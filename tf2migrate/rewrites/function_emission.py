@@ -175,13 +175,22 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None
 
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
-    """The dtype a ``placeholder_with_default`` takes from its default value (a literal, a
-    ``tf.constant``, a NumPy scalar), or None when the code does not tell it."""
+    """The dtype a ``placeholder_with_default`` takes from its default value (a literal or
+    a nested list of them, a ``tf.constant``, a NumPy scalar), or None when the code does
+    not tell it."""
     for literal, dtype in _LITERAL_DTYPES.items():
         if isinstance(default, literal):
             return dtype
     if isinstance(default, cst.Name) and default.value in ("True", "False"):
         return "tf.bool"
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
+        return default_dtype(rewrite, default.expression)
+    if isinstance(default, (cst.List, cst.Tuple)) and default.elements:
+        # ``[1.0, -2.0]``: the dtype TF converts the nested list to (ints with floats: float32)
+        kinds = {default_dtype(rewrite, e.value) for e in default.elements}
+        if kinds == {"tf.int32", "tf.float32"}:
+            return "tf.float32"
+        return kinds.pop() if len(kinds) == 1 else None
     if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant":
         dtype = call_argument(default, "dtype", 1)
         if dtype is not None:
