@@ -23,7 +23,9 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import module_facts
+from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.tf_imports import collect_tf_imports
+from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
@@ -146,6 +148,8 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, 1, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
+        find_dangling_state(facts, StatefulCalls(facts))
+        find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
         plan_helper_tapes(module, facts, plan, names_in_use)

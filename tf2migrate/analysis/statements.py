@@ -46,6 +46,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    changed_in_place,
     graph_name,
     read_and_bound,
     root_name,
@@ -350,7 +351,15 @@ class StatementClassifier:
         if not self._movable(node, calls, scope, statement.order):
             return statement
         statement.kind = Kind.TENSOR
-        statement.defines = tuple(assigned_names(node)) if is_assignment else tuple(dict.fromkeys(binds))
+        if is_assignment:
+            statement.defines = tuple(assigned_names(node))
+        else:
+            # ``if debug: fetches.extend([mx, mn])`` defines the list of tensors it extends
+            extended = [
+                n for n in changed_in_place(node)
+                if (found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.TENSOR
+            ]
+            statement.defines = tuple(dict.fromkeys([*binds, *extended]))
         statement.compound = not is_assignment
         if statement.compound:
             statement.loop_targets = tuple(
