@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import itertools
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -16,9 +17,11 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from tf2migrate import cache
+from tf2migrate.analysis.project import SESSION, UNKNOWN, FileContext, ModuleSummary, Project, Summary
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
 from tf2migrate.notebook import migrate_notebook
+from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
 # Directories that hold tooling, build output or third-party code, never the user's sources.
@@ -93,28 +96,82 @@ def _skipped(directory: Path) -> bool:
 
 
 def process_file(path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
-    """Migrate one file in memory; never raises for a problem with the file itself."""
+    """Migrate one file in memory, seeing the modules it imports; never raises for a
+    problem with the file itself."""
     try:
         source = read_source(path)
     except SourceError as exc:
-        return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(exc), str(path), exc.line)])
-    return process_text(source, path, use_cache, options)
+        return _unreadable(path, exc)
+    project = _Project({path.resolve()})
+    project.texts[path.resolve()] = source.text
+    return process_text(source, path, use_cache, options, project.context_of(path, source.text))
 
 
-def process_text(source: SourceText, path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
-    """Migrate text already read (a file's, or standard input's named ``path``)."""
+def _unreadable(path: Path, error: SourceError) -> FileResult:
+    return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(error), str(path), error.line)])
+
+
+@dataclass
+class _Work:
+    """One file's migration as a worker receives it: the text the run read, what the file
+    sees of the project, and the tree of a module the project layer already parsed."""
+
+    source: SourceText
+    context: FileContext | None = None
+    tree: ast.Module | None = None
+
+
+class _Project(Project):
+    """The project layer, reading modules as the engine reads sources (encoding, BOM and
+    newlines as :func:`read_source` keeps them), and each file once: the texts of the
+    files the run migrates are handed over, not read again."""
+
+    def __init__(self, run: set[Path]) -> None:
+        super().__init__(run)
+        self.texts: dict[Path, str] = {}
+
+    def read(self, path: Path) -> str:
+        if path not in self.texts:
+            try:
+                self.texts[path] = read_source(path).text
+            except SourceError as exc:
+                raise OSError(str(exc)) from exc
+        return self.texts[path]
+
+    def context_of(self, path: Path, text: str) -> FileContext | None:
+        """None for a file that cannot take part (a notebook, a file without TF)."""
+        if path.suffix != ".py" or "tensorflow" not in text:
+            return None
+        return self.context(path, text)
+
+
+def process_text(
+    source: SourceText,
+    path: Path,
+    use_cache: bool = False,
+    options: Options = Options(),
+    context: FileContext | None = None,
+    tree: ast.Module | None = None,
+) -> FileResult:
+    """Migrate text already read (a file's, or standard input's named ``path``);
+    ``context`` is what the file sees of the modules it imports, ``tree`` the file's
+    ``ast`` when the project layer already parsed it."""
     display = str(path)
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
     notebook = path.suffix == ".ipynb"  # JSON, not Python; its findings name their cell
     variant = f"{'notebook' if notebook else 'python'} {options}"
+    if context is not None and (context.modules or context.removable):
+        variant += f" imports {context.digest()}"  # an edited helper module invalidates its importers
     cached = cache.load(old, variant, display) if use_cache else None
     if cached is not None:
         new, findings = cached
     else:
         try:
-            new, findings = migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options)
+            new, findings = (
+                migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options, context, tree)
+            )
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
         if use_cache:
@@ -175,18 +232,112 @@ def run(
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     options = [options_for(f) for f in files]
+    work, project = _project_work(files)
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
     if jobs == 1 or len(files) < 2:
-        results = [shown.step(process_file(f, use_cache, o)) for f, o in zip(files, options, strict=True)]
+        results = [shown.step(_process(f, w, use_cache, o)) for f, w, o in zip(files, work, options, strict=True)]
     else:
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers) as pool:
             chunks = max(1, len(files) // (workers * 4))
-            mapped = pool.map(process_file, files, itertools.repeat(use_cache), options, chunksize=chunks)
+            mapped = pool.map(_process, files, work, itertools.repeat(use_cache), options, chunksize=chunks)
             results = [shown.step(r) for r in mapped]
+    _link(files, work, results, project, use_cache, options)
     shown.done()  # the line is cleared before anything else is printed
     return results
+
+
+def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], _Project]:
+    """Read every file once and analyse the project they form: each file gets the
+    summaries of the modules it imports (read from disk when the run does not name
+    them: they are read, never written) and, if the project layer parsed it, its tree.
+    A file that cannot be read has its result already."""
+    project = _Project({path.resolve() for path in files})
+    work: list[_Work | FileResult] = []
+    for path in files:
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            work.append(_unreadable(path, exc))
+            continue
+        project.texts[path.resolve()] = source.text
+        work.append(_Work(source))
+    for path, item in zip(files, work, strict=True):
+        if isinstance(item, _Work):
+            item.context = project.context_of(path, item.source.text)
+    for path, item in zip(files, work, strict=True):
+        if isinstance(item, _Work):
+            item.tree = project.trees.get(path.resolve())
+    return work, project
+
+
+def _link(files: list[Path], work: list, results: list[FileResult], project: _Project, use_cache: bool, options: list[Options]) -> None:
+    """Decide the helper modules of the run from what their importers became.
+
+    A helper module's session factory is removed when no importer calls it any more
+    (their migration removed the calls and the import) and no other file beside it
+    names it.  A helper module that stays on TF1 semantics (its graph kept: the fallback
+    switches eager execution off when it is imported) would break importers converted to
+    eager TF2: those are migrated again, seeing its functions as unknown, and are kept
+    too, with a finding that names the module."""
+    index = {path.resolve(): i for i, path in enumerate(files)}
+    importers: dict[int, list[int]] = {}
+    for i, item in enumerate(work):
+        for module in item.context.modules.values() if isinstance(item, _Work) and item.context else ():
+            if module.path in index:
+                importers.setdefault(index[module.path], []).append(i)
+    for helper, users in importers.items():
+        item = work[helper]
+        summary = project.summary(files[helper].resolve())
+        factories = {name for name, found in summary.names.items() if found.kind == SESSION} if summary else set()
+        migrated = {path.resolve(): result.new_text for path, result in zip(files, results, strict=True)}
+        removable = {name for name in factories if not _still_named(name, files[helper].resolve(), item.source.text, migrated)}
+        if removable:
+            item.context = replace(item.context or FileContext(), removable=frozenset(removable))
+            results[helper] = _process(files[helper], item, use_cache, options[helper])
+        if _kept(results[helper]):
+            for i in users:
+                if results[i].changed and not _kept(results[i]):
+                    work[i].context = _unknown(work[i].context, summary, files[helper].name)
+                    results[i] = _process(files[i], work[i], use_cache, options[i])
+
+
+def _still_named(name: str, helper: Path, helper_text: str, migrated: dict[Path, str]) -> bool:
+    """Does anything still call the factory ``name``: its own module, a file of the run
+    as migrated, or another Python file in the helper's directory?"""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    if len(word.findall(helper_text)) > 1 or any(word.search(text) for path, text in migrated.items() if path != helper):
+        return True
+    for sibling in helper.parent.glob("*.py"):
+        if sibling.resolve() not in migrated:
+            try:
+                if word.search(sibling.read_text(encoding="utf-8", errors="replace")):
+                    return True
+            except OSError:
+                return True
+    return False
+
+
+def _kept(result: FileResult) -> bool:
+    return any(d.code == GRAPH_KEPT_ON_TF1.code for d in result.findings)
+
+
+def _unknown(context: FileContext | None, module, name: str) -> FileContext:
+    """``context`` with every function of ``module`` unknown: it stays on TF1 semantics."""
+    reason = f"{name} stays on TF1 semantics (graph mode) in this run"
+    modules = {
+        key: ModuleSummary(found.path, {n: Summary(UNKNOWN, reason=reason, module=name) for n in found.names})
+        if found.path == module.path else found
+        for key, found in (context.modules if context else {}).items()
+    }
+    return replace(context or FileContext(), modules=modules)
+
+
+def _process(path: Path, work: _Work | FileResult, use_cache: bool, options: Options) -> FileResult:
+    if isinstance(work, FileResult):
+        return work
+    return process_text(work.source, path, use_cache, options, work.context, work.tree)
 
 
 class _Progress:
