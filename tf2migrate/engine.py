@@ -170,7 +170,7 @@ def process_text(
     else:
         try:
             new, findings = (
-                migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options, context, tree)
+                migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options, project=context, tree=tree)
             )
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
@@ -233,19 +233,36 @@ def run(
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     options = [options_for(f) for f in files]
     work, project = _project_work(files)
+    importers = _importers(files, work)
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
-    if jobs == 1 or len(files) < 2:
-        results = [shown.step(_process(f, w, use_cache, o)) for f, w, o in zip(files, work, options, strict=True)]
-    else:
-        workers = min(jobs, len(files))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            chunks = max(1, len(files) // (workers * 4))
-            mapped = pool.map(_process, files, work, itertools.repeat(use_cache), options, chunksize=chunks)
-            results = [shown.step(r) for r in mapped]
-    _link(files, work, results, project, use_cache, options)
+    results: list[FileResult | None] = [None] * len(files)
+    # the files no other file of the run imports first: what they still call of the
+    # helper modules decides how those are migrated (see _decide_helpers)
+    first = [i for i in range(len(files)) if i not in importers]
+    for i, result in zip(first, _map(files, work, options, first, use_cache, jobs), strict=True):
+        results[i] = shown.step(result)
+    helpers = _decide_helpers(files, work, results, project, importers, first)
+    for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
+        results[i] = shown.step(result)
+    _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
     shown.done()  # the line is cleared before anything else is printed
-    return results
+    return results  # type: ignore[return-value]
+
+
+def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -> list[FileResult]:
+    """Process the files at ``indices``, in parallel processes when it can pay off."""
+    if jobs == 1 or len(indices) < 2:
+        return [_process(files[i], work[i], use_cache, options[i]) for i in indices]
+    workers = min(jobs, len(indices))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunks = max(1, len(indices) // (workers * 4))
+        return list(
+            pool.map(
+                _process, [files[i] for i in indices], [work[i] for i in indices], itertools.repeat(use_cache),
+                [options[i] for i in indices], chunksize=chunks,
+            )
+        )
 
 
 def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], _Project]:
@@ -272,35 +289,49 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], _Project
     return work, project
 
 
-def _link(files: list[Path], work: list, results: list[FileResult], project: _Project, use_cache: bool, options: list[Options]) -> None:
-    """Decide the helper modules of the run from what their importers became.
-
-    A helper module's session factory is removed when no importer calls it any more
-    (their migration removed the calls and the import) and no other file beside it
-    names it.  A helper module that stays on TF1 semantics (its graph kept: the fallback
-    switches eager execution off when it is imported) would break importers converted to
-    eager TF2: those are migrated again, seeing its functions as unknown, and are kept
-    too, with a finding that names the module."""
+def _importers(files: list[Path], work: list) -> dict[int, list[int]]:
+    """The helper modules of the run (files other files of the run import), each with
+    the files that import it."""
     index = {path.resolve(): i for i, path in enumerate(files)}
     importers: dict[int, list[int]] = {}
     for i, item in enumerate(work):
         for module in item.context.modules.values() if isinstance(item, _Work) and item.context else ():
             if module.path in index:
                 importers.setdefault(index[module.path], []).append(i)
-    for helper, users in importers.items():
-        item = work[helper]
-        summary = project.summary(files[helper].resolve())
-        factories = {name for name, found in summary.names.items() if found.kind == SESSION} if summary else set()
-        migrated = {path.resolve(): result.new_text for path, result in zip(files, results, strict=True)}
-        removable = {name for name in factories if not _still_named(name, files[helper].resolve(), item.source.text, migrated)}
+    return importers
+
+
+def _decide_helpers(files, work, results, project: _Project, importers: dict[int, list[int]], done: list[int]) -> list[int]:
+    """The helper modules to migrate now, each told which of its session factories to
+    remove: those that no file of the run calls any more (as migrated, for the files
+    already done; as written, for the others) and no other file beside it names."""
+    texts = {
+        path.resolve(): results[i].new_text if i in done else (item.source.text if isinstance(item, _Work) else "")
+        for i, (path, item) in enumerate(zip(files, work, strict=True))
+    }
+    for helper in importers:
+        item, summary = work[helper], project.summary(files[helper].resolve())
+        if not isinstance(item, _Work) or summary is None:
+            continue
+        factories = {name for name, found in summary.names.items() if found.kind == SESSION}
+        removable = {name for name in factories if not _still_named(name, files[helper].resolve(), item.source.text, texts)}
         if removable:
             item.context = replace(item.context or FileContext(), removable=frozenset(removable))
-            results[helper] = _process(files[helper], item, use_cache, options[helper])
-        if _kept(results[helper]):
-            for i in users:
-                if results[i].changed and not _kept(results[i]):
-                    work[i].context = _unknown(work[i].context, summary, files[helper].name)
-                    results[i] = _process(files[i], work[i], use_cache, options[i])
+    return list(importers)
+
+
+def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
+    """A helper module that stays on TF1 semantics (its graph kept: the fallback switches
+    eager execution off when it is imported) would break importers converted to eager
+    TF2: those are migrated again, seeing its functions as unknown, and are kept too,
+    with a finding that names the module."""
+    for helper, users in importers.items():
+        if not _kept(results[helper]):
+            continue
+        for i in users:
+            if results[i].changed and not _kept(results[i]):
+                work[i].context = _unknown(work[i].context, files[helper].resolve(), files[helper].name)
+                results[i] = _process(files[i], work[i], use_cache, options[i])
 
 
 def _still_named(name: str, helper: Path, helper_text: str, migrated: dict[Path, str]) -> bool:
@@ -323,12 +354,13 @@ def _kept(result: FileResult) -> bool:
     return any(d.code == GRAPH_KEPT_ON_TF1.code for d in result.findings)
 
 
-def _unknown(context: FileContext | None, module, name: str) -> FileContext:
-    """``context`` with every function of ``module`` unknown: it stays on TF1 semantics."""
+def _unknown(context: FileContext | None, path: Path, name: str) -> FileContext:
+    """``context`` with every function of the module at ``path`` unknown: it stays on TF1
+    semantics."""
     reason = f"{name} stays on TF1 semantics (graph mode) in this run"
     modules = {
         key: ModuleSummary(found.path, {n: Summary(UNKNOWN, reason=reason, module=name) for n in found.names})
-        if found.path == module.path else found
+        if found.path == path else found
         for key, found in (context.modules if context else {}).items()
     }
     return replace(context or FileContext(), modules=modules)
