@@ -106,6 +106,7 @@ def test_summaries_say_what_each_function_and_class_does() -> None:
     assert net.kind == VARIABLES and net.call is not None and net.call.kind == BUILDER
     stateful = names["Stateful"]
     assert stateful.call is not None and stateful.call.kind == UNKNOWN
+    assert names["Stateful.__init__"].kind == VARIABLES and names["neural_net.__call__"].kind == BUILDER
 
 
 def test_imports_resolve_to_sibling_modules_directories_and_packages(tmp_path: Path) -> None:
@@ -151,6 +152,19 @@ y = scaled(tf.matmul(x, W))
 sess = tf_session()
 value = sess.run(y, feed_dict={x: np.ones([2, 1])})
 '''
+
+
+def test_a_notebook_sees_the_modules_it_imports(tmp_path: Path) -> None:
+    import json
+
+    cells = [MAIN.replace("from helper import scaled, tf_session", "from helper import scaled").replace("tf_session()", "tf.Session()")]
+    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    _write(tmp_path, {"helper.py": "import tensorflow as tf\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"})
+    (tmp_path / "run.ipynb").write_text(json.dumps(notebook, indent=1) + "\n")
+    (result,) = run([tmp_path / "run.ipynb"], jobs=1, progress=False)
+    assert result.changed and "tf.Session" not in result.new_text
+    assert "TFM404" not in {f.code for f in result.findings}
 
 
 def test_a_file_named_alone_reads_the_modules_it_imports_and_writes_only_itself(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from tf2migrate import cache
 from tf2migrate.analysis.project import SESSION, UNKNOWN, FileContext, ModuleSummary, Project, Summary
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
-from tf2migrate.notebook import migrate_notebook
+from tf2migrate.notebook import code_cells, migrate_notebook
 from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
@@ -139,8 +139,10 @@ class _Project(Project):
         return self.texts[path]
 
     def context_of(self, path: Path, text: str) -> FileContext | None:
-        """None for a file that cannot take part (a notebook, a file without TF)."""
-        if path.suffix != ".py" or "tensorflow" not in text:
+        """None for a file without TF (a notebook is read as the program of its code cells)."""
+        if path.suffix == ".ipynb":
+            text = "\n".join(source for _, source in code_cells(text))
+        if "tensorflow" not in text:
             return None
         return self.context(path, text)
 
@@ -170,7 +172,7 @@ def process_text(
     else:
         try:
             new, findings = (
-                migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options, project=context, tree=tree)
+                migrate_notebook(old, display, options, project=context) if notebook else migrate_source(old, display, options, project=context, tree=tree)
             )
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")

@@ -220,7 +220,8 @@ class Project:
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
-    """Summaries of ``tree``'s top-level functions and classes; ``imported`` gives those
+    """Summaries of ``tree``'s top-level functions, classes and their methods
+    (``Class.method``); ``imported`` gives those
     of names its ``from … import`` statements bind from other modules of the project."""
     return _ModuleSummarizer(tree, imported or {}).run()
 
@@ -301,6 +302,9 @@ class _ModuleSummarizer:
         out = {name: self.done[name] for name in self.functions}
         for name, node in self.classes.items():
             out[name] = self._class(node)
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef):
+                    out[f"{name}.{method.name}"] = self._body(method, node, constructor=method.name == "__init__")
         return out
 
     def function(self, name: str) -> Summary:
@@ -349,7 +353,7 @@ class _ModuleSummarizer:
                 if sub.id not in local and sub.id not in self.safe and sub.id not in _BUILTIN_NAMES:
                     return Summary(UNKNOWN, reason=f"`{node.name}` reads module state `{sub.id}`")
             if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, ast.Store) and not constructor:
-                root = sub
+                root: ast.expr = sub
                 while isinstance(root, (ast.Attribute, ast.Subscript)):
                     root = root.value
                 if not (isinstance(root, ast.Name) and root.id in local and root.id != "self"):

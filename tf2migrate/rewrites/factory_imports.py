@@ -62,7 +62,8 @@ def _only_removed_uses(module: cst.Module, alias: cst.ImportAlias, local: str, r
 def _without(unused_ids: set[int], original: cst.ImportFrom):
     """The import without the unused aliases (by position: the updated node's aliases are
     new objects), its last alias without a trailing comma unless it is parenthesized."""
-    keep = [i for i, alias in enumerate(original.names) if id(alias) not in unused_ids]  # type: ignore[union-attr]
+    aliases = original.names if not isinstance(original.names, cst.ImportStar) else ()
+    keep = [i for i, alias in enumerate(aliases) if id(alias) not in unused_ids]
 
     def build(updated: cst.ImportFrom) -> cst.ImportFrom:
         names = [updated.names[i] for i in keep]  # type: ignore[index]
