@@ -202,6 +202,17 @@ def test_a_factory_another_file_still_calls_is_kept_and_its_module_keeps_its_imp
     assert any("helper.py stays on TF1 semantics" in f.message for f in results["main.py"].findings)
 
 
+def test_a_kept_helper_keeps_the_factory_its_importers_call_again(tmp_path: Path) -> None:
+    # helper.py keeps its own graph on TF1 (a placeholder in a list), so main.py stays on
+    # TF1 too and calls tf_session again: the factory must stay
+    kept = HELPER + "\nxs = [tf.placeholder(tf.float32) for _ in range(2)]\nwith tf.Session() as s:\n    print(s.run(xs[0], {xs[0]: 1.0}))\n"
+    _write(tmp_path, {"helper.py": kept, "main.py": MAIN})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "TFM404" in {f.code for f in results["helper.py"].findings}
+    assert "TFM404" in {f.code for f in results["main.py"].findings}
+    assert "tf_session()" in results["main.py"].new_text and "def tf_session" in results["helper.py"].new_text
+
+
 def test_editing_an_imported_module_invalidates_its_importers_cached_result(tmp_path: Path) -> None:
     helper = "import tensorflow as tf\n\n\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"
     main = MAIN.replace("from helper import scaled, tf_session", "from helper import scaled").replace("tf_session()", "tf.Session()")

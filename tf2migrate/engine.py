@@ -334,6 +334,11 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
             if results[i].changed and not _kept(results[i]):
                 work[i].context = _unknown(work[i].context, files[helper].resolve(), files[helper].name)
                 results[i] = _process(files[i], work[i], use_cache, options[i])
+        item = work[helper]
+        if item.context is not None and item.context.removable:
+            # the importers kept on TF1 call its session factories again: they stay
+            item.context = replace(item.context, removable=frozenset())
+            results[helper] = _process(files[helper], item, use_cache, options[helper])
 
 
 def _still_named(name: str, helper: Path, helper_text: str, migrated: dict[Path, str]) -> bool:
