@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import itertools
 import os
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -17,11 +16,11 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from tf2migrate import cache
-from tf2migrate.analysis.project import SESSION, UNKNOWN, FileContext, ModuleSummary, Project, Summary
+from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
-from tf2migrate.notebook import code_cells, migrate_notebook
-from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1
+from tf2migrate.linking import ProjectReader, importers_of, kept_on_tf1, removable_factories, seen_as_unknown
+from tf2migrate.notebook import migrate_notebook
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
 # Directories that hold tooling, build output or third-party code, never the user's sources.
@@ -102,7 +101,7 @@ def process_file(path: Path, use_cache: bool = False, options: Options = Options
         source = read_source(path)
     except SourceError as exc:
         return _unreadable(path, exc)
-    project = _Project({path.resolve()})
+    project = ProjectReader({path.resolve()})
     project.texts[path.resolve()] = source.text
     return process_text(source, path, use_cache, options, project.context_of(path, source.text))
 
@@ -119,32 +118,6 @@ class _Work:
     source: SourceText
     context: FileContext | None = None
     tree: ast.Module | None = None
-
-
-class _Project(Project):
-    """The project layer, reading modules as the engine reads sources (encoding, BOM and
-    newlines as :func:`read_source` keeps them), and each file once: the texts of the
-    files the run migrates are handed over, not read again."""
-
-    def __init__(self, run: set[Path]) -> None:
-        super().__init__(run)
-        self.texts: dict[Path, str] = {}
-
-    def read(self, path: Path) -> str:
-        if path not in self.texts:
-            try:
-                self.texts[path] = read_source(path).text
-            except SourceError as exc:
-                raise OSError(str(exc)) from exc
-        return self.texts[path]
-
-    def context_of(self, path: Path, text: str) -> FileContext | None:
-        """None for a file without TF (a notebook is read as the program of its code cells)."""
-        if path.suffix == ".ipynb":
-            text = "\n".join(source for _, source in code_cells(text))
-        if "tensorflow" not in text:
-            return None
-        return self.context(path, text)
 
 
 def process_text(
@@ -235,7 +208,7 @@ def run(
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     options = [options_for(f) for f in files]
     work, project = _project_work(files)
-    importers = _importers(files, work)
+    importers = importers_of(files, [w.context if isinstance(w, _Work) else None for w in work])
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
     results: list[FileResult | None] = [None] * len(files)
@@ -267,12 +240,12 @@ def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -
         )
 
 
-def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], _Project]:
+def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader]:
     """Read every file once and analyse the project they form: each file gets the
     summaries of the modules it imports (read from disk when the run does not name
     them: they are read, never written) and, if the project layer parsed it, its tree.
     A file that cannot be read has its result already."""
-    project = _Project({path.resolve() for path in files})
+    project = ProjectReader({path.resolve() for path in files})
     work: list[_Work | FileResult] = []
     for path in files:
         try:
@@ -285,40 +258,26 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], _Project
     for path, item in zip(files, work, strict=True):
         if isinstance(item, _Work):
             item.context = project.context_of(path, item.source.text)
-    for path, item in zip(files, work, strict=True):
+    for path, item in zip(files, work, strict=True):  # once every context is known: any may parse a file
         if isinstance(item, _Work):
             item.tree = project.trees.get(path.resolve())
     return work, project
 
 
-def _importers(files: list[Path], work: list) -> dict[int, list[int]]:
-    """The helper modules of the run (files other files of the run import), each with
-    the files that import it."""
-    index = {path.resolve(): i for i, path in enumerate(files)}
-    importers: dict[int, list[int]] = {}
-    for i, item in enumerate(work):
-        for module in item.context.modules.values() if isinstance(item, _Work) and item.context else ():
-            if module.path in index:
-                importers.setdefault(index[module.path], []).append(i)
-    return importers
-
-
-def _decide_helpers(files, work, results, project: _Project, importers: dict[int, list[int]], done: list[int]) -> list[int]:
+def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:
     """The helper modules to migrate now, each told which of its session factories to
-    remove: those that no file of the run calls any more (as migrated, for the files
-    already done; as written, for the others) and no other file beside it names."""
+    remove (linking.removable_factories; the files already done are read as migrated)."""
+    finished = set(done)
     texts = {
-        path.resolve(): results[i].new_text if i in done else (item.source.text if isinstance(item, _Work) else "")
+        path.resolve(): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
         for i, (path, item) in enumerate(zip(files, work, strict=True))
     }
     for helper in importers:
         item, summary = work[helper], project.summary(files[helper].resolve())
-        if not isinstance(item, _Work) or summary is None:
-            continue
-        factories = {name for name, found in summary.names.items() if found.kind == SESSION}
-        removable = {name for name in factories if not _still_named(name, files[helper].resolve(), item.source.text, texts)}
-        if removable:
-            item.context = replace(item.context or FileContext(), removable=frozenset(removable))
+        if isinstance(item, _Work) and summary is not None:
+            removable = removable_factories(summary, item.source.text, texts)
+            if removable:
+                item.context = replace(item.context or FileContext(), removable=removable)
     return list(importers)
 
 
@@ -328,49 +287,17 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
     TF2: those are migrated again, seeing its functions as unknown, and are kept too,
     with a finding that names the module."""
     for helper, users in importers.items():
-        if not _kept(results[helper]):
+        if not kept_on_tf1(results[helper].findings):
             continue
         for i in users:
-            if results[i].changed and not _kept(results[i]):
-                work[i].context = _unknown(work[i].context, files[helper].resolve(), files[helper].name)
+            if results[i].changed and not kept_on_tf1(results[i].findings):
+                work[i].context = seen_as_unknown(work[i].context, files[helper].resolve())
                 results[i] = _process(files[i], work[i], use_cache, options[i])
         item = work[helper]
         if item.context is not None and item.context.removable:
             # the importers kept on TF1 call its session factories again: they stay
             item.context = replace(item.context, removable=frozenset())
             results[helper] = _process(files[helper], item, use_cache, options[helper])
-
-
-def _still_named(name: str, helper: Path, helper_text: str, migrated: dict[Path, str]) -> bool:
-    """Does anything still call the factory ``name``: its own module, a file of the run
-    as migrated, or another Python file in the helper's directory?"""
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    if len(word.findall(helper_text)) > 1 or any(word.search(text) for path, text in migrated.items() if path != helper):
-        return True
-    for sibling in helper.parent.glob("*.py"):
-        if sibling.resolve() not in migrated:
-            try:
-                if word.search(sibling.read_text(encoding="utf-8", errors="replace")):
-                    return True
-            except OSError:
-                return True
-    return False
-
-
-def _kept(result: FileResult) -> bool:
-    return any(d.code == GRAPH_KEPT_ON_TF1.code for d in result.findings)
-
-
-def _unknown(context: FileContext | None, path: Path, name: str) -> FileContext:
-    """``context`` with every function of the module at ``path`` unknown: it stays on TF1
-    semantics."""
-    reason = f"{name} stays on TF1 semantics (graph mode) in this run"
-    modules = {
-        key: ModuleSummary(found.path, {n: Summary(UNKNOWN, reason=reason, module=name) for n in found.names})
-        if found.path == path else found
-        for key, found in (context.modules if context else {}).items()
-    }
-    return replace(context or FileContext(), modules=modules)
 
 
 def _process(path: Path, work: _Work | FileResult, use_cache: bool, options: Options) -> FileResult:
