@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tf2migrate.analysis.project import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, Project, summarize_module
+from tf2migrate.analysis.project import Project
+from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
 from tf2migrate.engine import run
 
 UTILITIES = '''\

@@ -15,7 +15,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from tf2migrate.analysis.project import SESSION, UNKNOWN, FileContext, ModuleSummary, Project, Summary
+from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
+from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.notebook import code_cells
 from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1

@@ -23,7 +23,8 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.project import FileContext, Summary, local_summaries
+from tf2migrate.analysis.project import FileContext, local_summaries
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,

@@ -52,7 +52,7 @@ from tf2migrate.analysis.names import (
     root_name,
     self_attribute,
 )
-from tf2migrate.analysis.project import Summary
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports

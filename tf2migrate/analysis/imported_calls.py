@@ -19,7 +19,7 @@ import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
-from tf2migrate.analysis.project import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
+from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 
 

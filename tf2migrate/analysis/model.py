@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.project import Summary
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
 

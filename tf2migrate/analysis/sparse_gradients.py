@@ -27,7 +27,7 @@ from tf2migrate.analysis.catalogue import SPARSE_NAME_PARTS
 
 from tf2migrate.analysis.model import GraphFacts, Scope, Statement
 from tf2migrate.analysis.names import self_attribute
-from tf2migrate.analysis.project import UNKNOWN
+from tf2migrate.analysis.summaries import UNKNOWN
 
 # Packages whose functions build no TensorFlow ops (the standard library, NumPy and kin).
 _NO_TF_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "pandas", "matplotlib", "sklearn", "absl", "six", "tqdm"}

@@ -14,7 +14,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts, Kind
-from tf2migrate.analysis.project import SESSION
+from tf2migrate.analysis.summaries import SESSION
 from tf2migrate.plan import Plan
 
 
