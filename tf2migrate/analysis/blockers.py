@@ -167,8 +167,15 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "in graph-building code (they would run on every call), training ops and optimizers this "
     "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
     "iterators, modules outside the public TF1 API (`tensorflow.contrib`, "
-    "`tensorflow.python`), or fetches defined after the code that runs them.",
-    why=_LEFT_ALONE,
+    "`tensorflow.python`), or fetches defined after the code that runs them.  A call of a "
+    "function of another module of the run is converted when that function is a pure graph "
+    "builder (it makes ops only from its arguments), and so is the call of a net object "
+    "(a class whose `__init__` makes the variables and whose `__call__` is a pure builder); "
+    "any other helper is named, with its module and the reason.",
+    why="Under `tf.function` a function's Python runs when it is traced, once, as TF1 ran "
+    "graph-building code once while building the graph: a pure builder called there makes "
+    "the very ops TF1 made, so it may move; a helper that creates variables, has side "
+    "effects, draws random numbers or reads module state would do so again. " + _LEFT_ALONE,
     invalid=(
         "import tensorflow as tf\n"
         "with tf.Session() as sess:\n"
