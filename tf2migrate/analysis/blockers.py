@@ -319,6 +319,27 @@ UNRUN_STATE_CHANGE = Rule(
     instead="Fetch the op where it should run (`sess.run([g, count])`), put it under "
     "`tf.control_dependencies` of a value the run fetches, or delete it if it was never meant "
     "to run.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "calls = tf.Variable(0.0)\n"
+        "y = 3.0 * x + tf.assign_add(calls, 1.0) * 0.0\n"
+        "g = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(g, {x: 1.0}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "calls = tf.Variable(0.0)\n"
+        "count = tf.assign_add(calls, 1.0)\n"
+        "y = 3.0 * x\n"
+        "g = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run([g, count], {x: 1.0}))\n",
+    ),
 )
 SHARED_BY_NAME = Rule(
     "TFM311",
@@ -334,6 +355,28 @@ SHARED_BY_NAME = Rule(
     "not be seen through the other. " + _LEFT_ALONE,
     example='with tf.variable_scope("s", reuse=True):\n    b = tf.get_variable("w")   # the same variable as s/w',
     instead="Create the variable once and pass the Python object where it is reused.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "with tf.variable_scope(\"s\"):\n"
+        "    a = tf.get_variable(\"w\", [2], initializer=tf.ones_initializer())\n"
+        "with tf.variable_scope(\"s\", reuse=True):\n"
+        "    b = tf.get_variable(\"w\", [2])\n"
+        "x = tf.placeholder(tf.float32, [2])\n"
+        "y = b * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [1.0, 1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "with tf.variable_scope(\"s\"):\n"
+        "    a = tf.get_variable(\"w\", [2], initializer=tf.ones_initializer())\n"
+        "x = tf.placeholder(tf.float32, [2])\n"
+        "y = a * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [1.0, 1.0]}))\n",
+    ),
 )
 # Not a blocker: the analysis drops a TFM309 blocker for a method nothing calls and says so.
 UNCALLED_GRAPH_METHOD = Rule(
