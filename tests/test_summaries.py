@@ -120,6 +120,7 @@ def test_refused_with_the_reason() -> None:
         'tf.summary.scalar("y", y, family="f")': "with collections, family",
         'tf.summary.text("t", tf.as_string(y))': "`tf.summary.text` is not converted",
         'if True:\n    tf.summary.scalar("y", y)': "in a loop, a branch",
+        'def helper(t):\n    tf.summary.scalar("t", t)\n    return t\ntf.summary.scalar("y", helper(y))': "built in the module and `helper`",
     }
     for summaries, reason in cases.items():
         new, findings = _migrate(summaries)
@@ -145,3 +146,16 @@ def test_converted_run_writes_at_the_step_given() -> None:
     assert "    tf.summary.experimental.write_raw_pb(s, step=7)" in new
     assert "writer = tf.summary.create_file_writer(\"logs\")" in new
     assert not any(f.severity.value == "error" for f in findings)
+
+
+def test_merge_all_in_another_function_than_the_ops_is_refused() -> None:
+    from tf2migrate import migrate_source
+
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        'tf.summary.scalar("y", tf.reduce_mean(x))\n\n\ndef main():\n    merged = tf.summary.merge_all()\n'
+        "    with tf.Session() as sess:\n        return sess.run(merged, feed_dict={x: np.ones((2, 2))})\n"
+    )
+    new, findings = migrate_source(source, "t.py")
+    assert "tf.compat.v1.summary.merge_all()" in new
+    assert any(f.code == "TFM310" and "in another function than the summary ops" in f.message for f in findings)

@@ -235,12 +235,14 @@ class _Finder:
             if self.tf.call_name(call) in _PROTOS:
                 self.refuse(call, "a hand-built `tf.Summary` may be written by add_summary (a proto, where TF2 writes serialized bytes): not converted")
                 return
-        bodies = [self.module.body, *(f.body.body for f in _functions(self.module))]
+        named = {"the module": self.module.body, **{f"`{f.name.value}`": f.body.body for f in _functions(self.module)}}
+        bodies = list(named.values())
         building = [b for b in bodies if any(self._contains_summaries(s) for s in b if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))]
-        if len(building) > 1:  # which runs first decides TF1's unique names
+        if len(building) > 1:  # which runs first decides TF1's unique names and what merge_all collects
+            where = " and ".join(name for name, body in named.items() if any(body is b for b in building))
             for call in calls_in(self.module, enter_defs=True):
                 if self.tf.call_name(call) in _OPS:
-                    self.refuse(call, "summary ops are built in more than one function or at module level: not converted")
+                    self.refuse(call, f"summary ops are built in {where}: their tags and what merge_all collects depend on the order of the calls; not converted")
             return
         for body in building:
             self.tracked = {id(item.item) for item in _with_items(body)}
@@ -253,6 +255,9 @@ class _Finder:
                 self.literal_names |= {text.lower() for a in call.args if (text := _literal(a.value)) is not None}
         for body in building:
             self._body(body, [], [])
+        for body in bodies:
+            if not any(body is b for b in building):
+                self._writers_and_merges(body, after_ops=bool(building))
         for call in calls_in(self.module, enter_defs=True):
             name = self.tf.call_name(call)
             if name in _OPS or name in (_MERGE_ALL, _MERGE, _WRITER):
@@ -274,6 +279,22 @@ class _Finder:
                 continue
             if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
                 self._simple(statement, statement.body[0], scope, ops)
+
+    def _writers_and_merges(self, body, after_ops: bool) -> None:
+        """Writers and merges in code that builds no summary op (``main()`` running the
+        graph the module built): no name scope matters there; a merge_all collects ops
+        built elsewhere, in an order that depends on the calls."""
+        for statement in body:
+            if isinstance(statement, cst.With):
+                self._writers_and_merges(statement.body.body, after_ops)
+            elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                small = statement.body[0]
+                value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+                if after_ops and isinstance(value, cst.Call) and self.tf.call_name(value) == _MERGE_ALL:
+                    self.placed.add(id(value))
+                    self.refuse(value, "`tf.summary.merge_all()` in another function than the summary ops: what it collects depends on the order of the calls")
+                elif isinstance(value, cst.Call) and self.tf.call_name(value) in (_MERGE, _WRITER, _MERGE_ALL):
+                    self._simple(statement, small, [], [])
 
     def _with_scope(self, statement: cst.With, scope: list[str]) -> list[str] | None:
         """The name scope inside a with block; None (and no entering) for other contexts."""
@@ -534,6 +555,6 @@ class _Expand(cst.CSTTransformer):
             and isinstance(item.func.value, cst.Name)
             and item.func.value.value in self.writers
         ):
-            line = cst.SimpleStatementLine(body=body.body)
+            line = cst.SimpleStatementLine(body=body.body, trailing_whitespace=body.trailing_whitespace)  # a comment stays
             return updated_node.with_changes(body=cst.IndentedBlock(body=[line]), whitespace_before_colon=cst.SimpleWhitespace(""))
         return updated_node
