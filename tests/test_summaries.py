@@ -159,3 +159,18 @@ def test_merge_all_in_another_function_than_the_ops_is_refused() -> None:
     new, findings = migrate_source(source, "t.py")
     assert "tf.compat.v1.summary.merge_all()" in new
     assert any(f.code == "TFM310" and "in another function than the summary ops" in f.message for f in findings)
+
+
+def test_findings_keep_the_lines_of_statements_written_over_several_lines() -> None:
+    from tf2migrate import migrate_source
+
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 2])\ny = tf.reduce_mean(x)\n"
+        'tf.summary.scalar("y",\n                  y)\nmerged = tf.summary.merge_all()\nwith tf.Session() as sess:\n'
+        '    writer = tf.summary.FileWriter("logs",\n                                   sess.graph)\n    for i in range(2):\n'
+        "        s = sess.run(merged, feed_dict={x: np.ones((2, 2))})\n        writer.add_summary(s,\n                           i)\n"
+        "        print(sess.run(y, feed_dict={x: np.ones((2, 2))}))\n"
+    )
+    _, findings = migrate_source(source, "t.py")
+    lines = {(f.code, f.line) for f in findings}
+    assert {("TFM126", 6), ("TFM126", 8), ("TFM126", 10), ("TFM102", 13), ("TFM126", 14), ("TFM102", 16)} <= lines

@@ -208,6 +208,7 @@ class _Finder:
         # statement id → replacement statement
         self.replace: dict[int, cst.BaseStatement | None] = {}
         self.raw_calls: dict[int, cst.Call] = {}
+        self.padding: dict[int, int] = {}  # statement id → blank lines to add after its replacement
         self.writers: set[str] = set()
         self.writer_targets: set[int] = set()  # the names FileWriter statements bind
         self.noted: list[tuple[cst.CSTNode, str]] = []  # (replacement node, message)
@@ -420,7 +421,11 @@ class _Finder:
             suite = new.body.with_changes(trailing_whitespace=statement.trailing_whitespace)  # type: ignore[attr-defined]
             new = new.with_changes(leading_lines=statement.leading_lines, body=suite)
         self.replace[id(statement)] = new
-        self.noted.append((new, message))
+        # a statement written over several lines becomes one: blank lines after it keep
+        # the lines of what follows
+        self.padding[id(statement)] = _lines(self.module, statement) - _lines(self.module, new)
+        # noted on a node _Replace keeps (it may give the statement leading blank lines)
+        self.noted.append((new.body[0] if isinstance(new, cst.SimpleStatementLine) else new, message))
         if original is not None:
             raw = new.body[0].value  # type: ignore[union-attr]
             self.raw_calls[id(raw)] = original
@@ -449,6 +454,11 @@ class _Finder:
 
     def notes(self) -> list[tuple[cst.CSTNode, str, str]]:
         return [(node, SUMMARY_WRITES.code, message) for node, message in self.noted]
+
+
+def _lines(module: cst.Module, statement: cst.BaseStatement) -> int:
+    """The lines a statement spans, without its leading blank and comment lines."""
+    return module.code_for_node(statement).count("\n") - len(statement.leading_lines)
 
 
 def _literal(node: cst.BaseExpression) -> str | None:
@@ -513,6 +523,7 @@ class _Replace(cst.CSTTransformer):
     def __init__(self, finder: _Finder) -> None:
         super().__init__()
         self.replace = finder.replace
+        self.padding = finder.padding
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
         return self.replace.get(id(original_node), updated_node) or updated_node
@@ -528,12 +539,13 @@ class _Replace(cst.CSTTransformer):
         carried: list[cst.EmptyLine] = []
         for original, statement in zip(originals, updated):
             if id(original) in self.replace and self.replace[id(original)] is None:
-                carried += [*statement.leading_lines, cst.EmptyLine()]
+                carried += [*statement.leading_lines, cst.EmptyLine(indent=False)]
                 continue
             if carried:
                 statement = statement.with_changes(leading_lines=[*carried, *statement.leading_lines])
                 carried = []
             body.append(statement)
+            carried = [cst.EmptyLine(indent=False)] * max(self.padding.get(id(original), 0), 0)
         if not body and carried:  # the block held only add_graph: it must hold a statement
             return {"body": [cst.SimpleStatementLine([cst.Pass()], leading_lines=carried[:-1])], footer_field: footer}
         return {"body": body, footer_field: [*carried, *footer]}
