@@ -70,6 +70,22 @@ SUMMARY_WRITES = Rule(
     "writer = tf.summary.create_file_writer(logdir)\n"
     "_, s = [... for value in train_step(...)]\n"
     "with writer.as_default():\n    tf.summary.experimental.write_raw_pb(s, step=step)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "loss = tf.reduce_mean(x)\n"
+        'tf.summary.scalar("loss", loss)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        '    writer = tf.summary.FileWriter("logs", sess.graph)\n'
+        "    writer.add_summary(sess.run(merged, {x: [1.0, 2.0]}), 0)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        'writer = tf.summary.create_file_writer("logs")\n'
+        "with writer.as_default():\n"
+        '    tf.summary.scalar("loss", 1.5, step=0)\n',
+    ),
 )
 SUMMARY_KEPT = Rule(
     "TFM310",
@@ -87,6 +103,30 @@ SUMMARY_KEPT = Rule(
     "graph keeps TF1 semantics (TFM404), where the summaries still run as they did.",
     instead="Give the summary a literal, unique name at the top level of the graph code; fetch a "
     "variable's summary in a run without the train op.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "W = tf.Variable(tf.ones([1, 1]))\n"
+        "loss = tf.reduce_mean(tf.matmul(x, W))\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        'tf.summary.histogram("weights", W)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    _, s = sess.run([train_op, merged], {x: [[1.0]]})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "W = tf.Variable(tf.ones([1, 1]))\n"
+        "loss = tf.reduce_mean(tf.matmul(x, W))\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        'tf.summary.histogram("loss", loss)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    _, s = sess.run([train_op, merged], {x: [[1.0]]})\n",
+    ),
 )
 RULES = [SUMMARY_WRITES, SUMMARY_KEPT]
 
@@ -302,7 +342,7 @@ class _Finder:
         inner = list(scope)
         for item in statement.items:
             name = self.tf.call_name(item.item)
-            if name in _SCOPES:
+            if name in _SCOPES and isinstance(item.item, cst.Call):
                 bound = bind_arguments(item.item, ("name",) if name == "name_scope" else ("name_or_scope",))
                 arg = bound and bound.get("name" if name == "name_scope" else "name_or_scope")
                 text = _literal(arg.value) if arg else None
@@ -346,11 +386,13 @@ class _Finder:
         return lowered in self.literal_names or default in self.called_names or default in _OP_NAMES
 
     def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
-        value, target = None, None
+        value: cst.BaseExpression | None = None
+        target_node: cst.Name | None = None
         if isinstance(small, cst.Expr):
             value = small.value
         elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-            value, target = small.value, small.targets[0].target.value
+            value, target_node = small.value, small.targets[0].target
+        target = target_node.value if target_node is not None else None
         if not isinstance(value, cst.Call):
             return
         name = self.tf.call_name(value)
@@ -374,9 +416,9 @@ class _Finder:
             else:
                 inputs = cst.Module([]).code_for_node(bound["inputs"].value)
                 self._swap(statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs={inputs})", "`tf.summary.merge` → MergeSummary")
-        elif name == _WRITER and target is not None:
+        elif name == _WRITER and target_node is not None:
             self.placed.add(id(value))
-            self._writer(statement, value, target)
+            self._writer(statement, value, target_node)
 
     def _op(self, statement, call: cst.Call, name: str, target: str | None, scope: list[str], ops: list[str]) -> None:
         kernel, tag_parameter, value_parameter, parameters = _OPS[name]
@@ -400,13 +442,14 @@ class _Finder:
         ops.append(holder)
         self._swap(statement, f"{holder} = {raw}", f"`tf.{name}` → tf.raw_ops.{kernel} with TF1's tag \"{tag}\"", original=call)
 
-    def _writer(self, statement, call: cst.Call, target: str) -> None:
+    def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.Name) -> None:
+        target = target_node.value
         bound = bind_arguments(call, ("logdir", "graph", "max_queue", "flush_secs", "graph_def", "filename_suffix", "session"))
         if bound is None or "logdir" not in bound or set(bound) - {"logdir", "graph", "graph_def"}:
             self.refuse(call, "`tf.summary.FileWriter` with a queue, flush or session setting is not converted")
             return
         self.writers.add(target)
-        self.writer_targets.add(id(statement.body[0].targets[0].target))  # type: ignore[union-attr]
+        self.writer_targets.add(id(target_node))
         logdir = cst.Module([]).code_for_node(bound["logdir"].value)
         message = "`tf.summary.FileWriter` → tf.summary.create_file_writer"
         if "graph" in bound or "graph_def" in bound:
@@ -417,8 +460,8 @@ class _Finder:
         new = cst.parse_statement(code, config=self.module.config_for_parsing)
         if isinstance(new, cst.SimpleStatementLine):
             new = new.with_changes(leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace)
-        else:  # ``with w.as_default(): write`` on the statement's one line
-            suite = new.body.with_changes(trailing_whitespace=statement.trailing_whitespace)  # type: ignore[attr-defined]
+        elif isinstance(new, cst.With) and isinstance(new.body, cst.SimpleStatementSuite):  # ``with w.as_default(): write``, one line
+            suite = new.body.with_changes(trailing_whitespace=statement.trailing_whitespace)
             new = new.with_changes(leading_lines=statement.leading_lines, body=suite)
         self.replace[id(statement)] = new
         # a statement written over several lines becomes one: blank lines after it keep
@@ -427,8 +470,9 @@ class _Finder:
         # noted on a node _Replace keeps (it may give the statement leading blank lines)
         self.noted.append((new.body[0] if isinstance(new, cst.SimpleStatementLine) else new, message))
         if original is not None:
-            raw = new.body[0].value  # type: ignore[union-attr]
-            self.raw_calls[id(raw)] = original
+            assign = new.body[0] if isinstance(new, cst.SimpleStatementLine) else None
+            if isinstance(assign, cst.Assign):
+                self.raw_calls[id(assign.value)] = original
 
     def _writer_uses(self) -> None:
         """Every use of a writer: add_summary of a fetched value, add_graph, flush, close."""
@@ -436,8 +480,7 @@ class _Finder:
         self.module.visit(uses)
         for node, message in uses.refused:
             self.refuse(node, message)
-        for statement, call in uses.writes:
-            writer = call.func.value.value  # type: ignore[union-attr]
+        for statement, call, writer in uses.writes:
             bound = bind_arguments(call, ("summary", "global_step"))
             if bound is None or "summary" not in bound:
                 self.refuse(call, "this `add_summary` call is not converted")
@@ -456,7 +499,7 @@ class _Finder:
         return [(node, SUMMARY_WRITES.code, message) for node, message in self.noted]
 
 
-def _lines(module: cst.Module, statement: cst.BaseStatement) -> int:
+def _lines(module: cst.Module, statement: cst.SimpleStatementLine | cst.BaseCompoundStatement) -> int:
     """The lines a statement spans, without its leading blank and comment lines."""
     return module.code_for_node(statement).count("\n") - len(statement.leading_lines)
 
@@ -493,7 +536,7 @@ class _WriterUses(cst.CSTVisitor):
 
     def __init__(self, writers: set[str], targets: set[int]) -> None:
         self.writers = writers
-        self.writes: list[tuple[cst.SimpleStatementLine, cst.Call]] = []
+        self.writes: list[tuple[cst.SimpleStatementLine, cst.Call, str]] = []  # (statement, call, writer)
         self.graphs: list[cst.SimpleStatementLine] = []
         self.refused: list[tuple[cst.CSTNode, str]] = []
         self._allowed: set[int] = set(targets)
@@ -505,7 +548,7 @@ class _WriterUses(cst.CSTVisitor):
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value in self.writers:
             method = call.func.attr.value
             if method == "add_summary":
-                self.writes.append((node, call))
+                self.writes.append((node, call, call.func.value.value))
             elif method == "add_graph":
                 self.graphs.append(node)
             if method in _WRITER_METHODS:
