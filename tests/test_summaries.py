@@ -125,7 +125,7 @@ def test_refused_with_the_reason() -> None:
     for summaries, reason in cases.items():
         new, findings = _migrate(summaries)
         assert "raw_ops" not in new and "disable_eager_execution" in new, summaries
-        assert any(f.code == "TFM310" and reason in f.message for f in findings), (summaries, [f.message for f in findings])
+        assert any(f.code == "TFM312" and reason in f.message for f in findings), (summaries, [f.message for f in findings])
         assert not any("is not converted by this release" in f.message and "summary" in f.message for f in findings)
 
 
@@ -137,7 +137,7 @@ def test_writers_used_otherwise_and_hand_built_protos_are_refused() -> None:
     for write, reason in writes.items():
         new, findings = _migrate('tf.summary.scalar("y", y)', write)
         assert "raw_ops" not in new
-        assert any(f.code == "TFM310" and reason in f.message for f in findings), (write, [f.message for f in findings])
+        assert any(f.code == "TFM312" and reason in f.message for f in findings), (write, [f.message for f in findings])
 
 
 def test_converted_run_writes_at_the_step_given() -> None:
@@ -158,7 +158,7 @@ def test_merge_all_in_another_function_than_the_ops_is_refused() -> None:
     )
     new, findings = migrate_source(source, "t.py")
     assert "tf.compat.v1.summary.merge_all()" in new
-    assert any(f.code == "TFM310" and "in another function than the summary ops" in f.message for f in findings)
+    assert any(f.code == "TFM312" and "in another function than the summary ops" in f.message for f in findings)
 
 
 def test_findings_keep_the_lines_of_statements_written_over_several_lines() -> None:

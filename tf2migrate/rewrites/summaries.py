@@ -88,7 +88,7 @@ SUMMARY_WRITES = Rule(
     ),
 )
 SUMMARY_KEPT = Rule(
-    "TFM310",
+    "TFM312",
     "summary-not-converted",
     "A TF1 summary whose logged values tf2migrate cannot show to stay the same.",
     Severity.ERROR,
