@@ -14,6 +14,13 @@
   same initial variable values, must compute the same module-level values
   (``tf2migrate.verify``).  All pairs run in one batch per TF mode.
 
+A case may instead hold several modules (a project): ``before/`` is a directory of
+modules, migrated together as one run (``tf2migrate before/``: imports between them
+resolve, helpers are summarized once); ``after/`` holds the modules that changed, as they
+come out, ``findings.txt`` the findings of all of them (paths relative to ``before/``).
+Its program is ``main.py`` (anywhere under ``before/``): the TF1 tree runs it, and so
+does the tree of ``before/`` with ``after/``'s modules in place.
+
 Regenerate the goldens with ``pytest tests/test_fixtures.py --update-goldens`` and
 review the diff before committing.
 """
@@ -22,12 +29,15 @@ from __future__ import annotations
 
 import functools
 import re
+import dataclasses
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
+from tf2migrate.engine import run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MESSAGES = FIXTURES / "messages.txt"
@@ -36,6 +46,10 @@ CHANGED = [c for c in CASES if (c / "after.py").exists()]
 # A case with ``noexec.txt`` (saying why) computes nothing comparable: a library module,
 # or code the installed TensorFlow cannot run in either version (tf.contrib).
 EXECUTABLE = [c for c in CHANGED if not (c / "noexec.txt").exists()]
+# Projects: several modules migrated in one run
+PROJECTS = sorted(p.parent for p in FIXTURES.rglob("before") if p.is_dir())
+CHANGED_PROJECTS = [c for c in PROJECTS if (c / "after").is_dir()]
+EXECUTABLE_PROJECTS = [c for c in CHANGED_PROJECTS if not (c / "noexec.txt").exists()]
 
 
 def _id(case: Path) -> str:
@@ -174,5 +188,81 @@ def verify_reports():
 @pytest.mark.parametrize("case", EXECUTABLE, ids=_id)
 def test_migration_computes_the_same_values(case: Path, verify_reports) -> None:
     report = verify_reports[case]
+    assert report.verdict == "equal", report.render()
+    assert report.rows, "the original binds no numeric value to compare"
+
+
+def _migrate_project(tree: Path, options: Options) -> tuple[dict[str, str], str]:
+    """The modules of ``tree`` that one run changes (relative path → new text), and the
+    run's findings with paths relative to ``tree``."""
+    results = run([tree], jobs=1, options_for=lambda path: options, progress=False)
+    changed = {r.path.relative_to(tree).as_posix(): r.new_text for r in results if r.changed}
+    findings = [
+        dataclasses.replace(f, path=Path(f.path).relative_to(tree).as_posix()) for r in results for f in r.findings
+    ]
+    return changed, _render(findings)
+
+
+def _modules(directory: Path) -> dict[str, str]:
+    if not directory.is_dir():
+        return {}
+    return {p.relative_to(directory).as_posix(): p.read_text(encoding="utf-8") for p in sorted(directory.rglob("*.py"))}
+
+
+def _overlay(case: Path, target: Path) -> Path:
+    """``before/`` with ``after/``'s modules in place: the migrated project."""
+    shutil.copytree(case / "before", target)
+    for name, text in _modules(case / "after").items():
+        (target / name).write_text(text, encoding="utf-8")
+    return target
+
+
+def _program(tree: Path) -> Path:
+    return next(iter(sorted(tree.rglob("main.py"))))
+
+
+@pytest.mark.parametrize("case", PROJECTS, ids=_id)
+def test_project_golden(case: Path, update_goldens: bool) -> None:
+    changed, findings = _migrate_project(case / "before", _options(case))
+    after_dir, findings_file = case / "after", case / "findings.txt"
+    if update_goldens:
+        shutil.rmtree(after_dir, ignore_errors=True)
+        for name, text in changed.items():
+            (after_dir / name).parent.mkdir(parents=True, exist_ok=True)
+            (after_dir / name).write_text(text, encoding="utf-8")
+        if findings:
+            findings_file.write_text(findings, encoding="utf-8")
+        elif findings_file.exists():
+            findings_file.unlink()
+    assert changed == _modules(after_dir)
+    assert findings == (findings_file.read_text(encoding="utf-8") if findings_file.exists() else "")
+    if case.name.startswith("noop_"):
+        assert not after_dir.exists(), "a noop_ case must come through unchanged"
+        assert " [error] " not in findings
+
+
+@pytest.mark.parametrize("case", CHANGED_PROJECTS, ids=_id)
+def test_project_second_run_changes_nothing(case: Path, tmp_path: Path) -> None:
+    migrated = _overlay(case, tmp_path / "after")
+    changed, _ = _migrate_project(migrated, _options(case))
+    assert changed == {}
+
+
+@pytest.fixture(scope="module")
+def verify_project_reports(tmp_path_factory):
+    from tf2migrate.verify import verify_pairs
+
+    pairs = {}
+    for case in EXECUTABLE_PROJECTS:
+        root = tmp_path_factory.mktemp(case.name)
+        before = shutil.copytree(case / "before", root / "before")
+        pairs[case] = (_program(before), _program(_overlay(case, root / "after")))
+    reports = verify_pairs(list(pairs.values()))
+    return dict(zip(pairs, reports))
+
+
+@pytest.mark.parametrize("case", EXECUTABLE_PROJECTS, ids=_id)
+def test_project_computes_the_same_values(case: Path, verify_project_reports) -> None:
+    report = verify_project_reports[case]
     assert report.verdict == "equal", report.render()
     assert report.rows, "the original binds no numeric value to compare"

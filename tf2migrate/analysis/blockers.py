@@ -167,8 +167,15 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "in graph-building code (they would run on every call), training ops and optimizers this "
     "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
     "iterators, modules outside the public TF1 API (`tensorflow.contrib`, "
-    "`tensorflow.python`), or fetches defined after the code that runs them.",
-    why=_LEFT_ALONE,
+    "`tensorflow.python`), or fetches defined after the code that runs them.  A call of a "
+    "function of another module of the run is converted when that function is a pure graph "
+    "builder (it makes ops only from its arguments), and so is the call of a net object "
+    "(a class whose `__init__` makes the variables and whose `__call__` is a pure builder); "
+    "any other helper is named, with its module and the reason.",
+    why="Under `tf.function` a function's Python runs when it is traced, once, as TF1 ran "
+    "graph-building code once while building the graph: a pure builder called there makes "
+    "the very ops TF1 made, so it may move; a helper that creates variables, has side "
+    "effects, draws random numbers or reads module state would do so again. " + _LEFT_ALONE,
     invalid=(
         "import tensorflow as tf\n"
         "with tf.Session() as sess:\n"
@@ -292,6 +299,42 @@ GRAPH_GROWS_PER_CALL = Rule(
         "        return self.sess.run(self.y, {self.x: x})\n",
     ),
 )
+UNRUN_STATE_CHANGE = Rule(
+    "TFM310",
+    "state-change-tf1-did-not-run",
+    "A stateful op TF1 did not run (or may not have run) would run after migration.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports an assignment, scatter update or Python function called from the graph "
+    "(`tf.assign_add`, `W.assign`, `tf.scatter_add`, `tf.py_func` …) that TF1 built but did "
+    "not run: its value is thrown away (a statement of its own, a helper's local nothing "
+    "reads, the unfetched one of several values a statement binds), or it is part of the forward pass of a gradient or train step whose run fetches "
+    "no value that needs it.",
+    why="A TF1 session runs only the ops its fetches need, and a gradient needs only the "
+    "forward values its gradient functions read. Migrated code runs every statement it "
+    "contains, and `tf.function` every stateful op of its body, so the variable would change "
+    "where it did not. " + _LEFT_ALONE,
+    example="y = W * x + tf.assign_add(calls, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\n"
+    "sess.run(g, {x: 1.0})          # TF1: calls stays 0",
+    instead="Fetch the op where it should run (`sess.run([g, count])`), put it under "
+    "`tf.control_dependencies` of a value the run fetches, or delete it if it was never meant "
+    "to run.",
+)
+SHARED_BY_NAME = Rule(
+    "TFM311",
+    "variables-shared-by-name",
+    "Variables are shared by name (variable_scope reuse), which eager TF2 does not do.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `reuse=True` or `reuse=tf.AUTO_REUSE` (in `tf.variable_scope`, `tf.get_variable`, "
+    "`tf.make_template`) and `scope.reuse_variables()` in a graph that would become eager "
+    "(`tf.layers`' `reuse=` is refused with the layer, TFM304).",
+    why="Outside a graph, `tf.compat.v1.get_variable` creates a new variable at every call: "
+    "two names that shared one variable in TF1 would hold two, and an update of one would "
+    "not be seen through the other. " + _LEFT_ALONE,
+    example='with tf.variable_scope("s", reuse=True):\n    b = tf.get_variable("w")   # the same variable as s/w',
+    instead="Create the variable once and pass the Python object where it is reused.",
+)
 # Not a blocker: the analysis drops a TFM309 blocker for a method nothing calls and says so.
 UNCALLED_GRAPH_METHOD = Rule(
     "TFM112",
@@ -343,4 +386,6 @@ RULES = [
     UNSUPPORTED_GRAPH_CODE,
     CLASS_BASED_GRAPH,
     REINITIALIZATION,
+    UNRUN_STATE_CHANGE,
+    SHARED_BY_NAME,
 ]

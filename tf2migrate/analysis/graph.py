@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers
+from tf2migrate.analysis import blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -52,6 +52,7 @@ from tf2migrate.analysis.names import (
     root_name,
     self_attribute,
 )
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
@@ -115,10 +116,10 @@ class _NodeIndex(cst.CSTVisitor):
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
-    def __init__(self, module: cst.Module, imports: TfImports) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary]) -> None:
         self.module = module
         self.tf = imports
-        self.facts = GraphFacts(imports)
+        self.facts = GraphFacts(imports, imported=imported)
         self.index = _NodeIndex()
         module.visit(self.index)
         self.facts.calls = self.index.calls
@@ -166,10 +167,10 @@ class GraphAnalyzer:
                     callee = self.classifier.helper_for(call)
                     creates = (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES))) or (
                         callee is not None and callee is not helper and callee.creates_variables
-                    )
+                    ) or imported_calls.creates_variables(self.facts, call)
                     grads = tf_name in GRADIENT_CALLS or (
                         callee is not None and callee is not helper and callee.uses_gradients
-                    )
+                    ) or imported_calls.takes_gradients(self.facts, call)
                     if creates and not helper.creates_variables:
                         helper.creates_variables = changed = True
                     if grads and not helper.uses_gradients:
@@ -228,7 +229,7 @@ class GraphAnalyzer:
             name = self.tf.call_name(node.value)
             names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
-            if name in SESSION_CALLS:
+            if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
@@ -366,5 +367,7 @@ class GraphAnalyzer:
                 existing.bindings.append((node, node.value))
 
 
-def analyze(module: cst.Module, imports: TfImports) -> GraphFacts:
-    return GraphAnalyzer(module, imports).analyze()
+def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None) -> GraphFacts:
+    """``imported``: the summaries of other modules' functions and classes, by the name
+    this module calls them (analysis/project.py)."""
+    return GraphAnalyzer(module, imports, imported or {}).analyze()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
 
@@ -185,6 +186,9 @@ class GraphFacts:
     imports: TfImports
     scopes: list[Scope] = field(default_factory=list)
     helpers: dict[str, Helper] = field(default_factory=dict)
+    # functions and classes of other modules of the project, by the name this file calls
+    # them (``neural_net``, ``U.fwd_gradients``): analysis/project.py's summaries
+    imported: dict[str, Summary] = field(default_factory=dict)
     session_names: set[str] = field(default_factory=set)
     config_names: set[str] = field(default_factory=set)
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers
+from tf2migrate.analysis import blockers, imported_calls
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -46,6 +46,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    changed_in_place,
     graph_name,
     read_and_bound,
     root_name,
@@ -70,7 +71,7 @@ class StatementClassifier:
         if name is not None:
             return name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES)
         helper = self.helper_for(call)
-        return helper is not None and helper.creates_variables
+        return (helper is not None and helper.creates_variables) or imported_calls.creates_variables(self.facts, call)
 
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
@@ -142,7 +143,7 @@ class StatementClassifier:
                         statement.placeholder = Placeholder(target, None, call_argument(call, "input", 0), call, call_argument(call, "shape", 1))
                     statement.reads = tuple(read_and_bound(call)[0])
                     return statement
-                if name in SESSION_CALLS:
+                if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, call):
                     statement.kind = Kind.SESSION
                     statement.defines = (target,)
                     return statement
@@ -350,7 +351,15 @@ class StatementClassifier:
         if not self._movable(node, calls, scope, statement.order):
             return statement
         statement.kind = Kind.TENSOR
-        statement.defines = tuple(assigned_names(node)) if is_assignment else tuple(dict.fromkeys(binds))
+        if is_assignment:
+            statement.defines = tuple(assigned_names(node))
+        else:
+            # ``if debug: fetches.extend([mx, mn])`` defines the list of tensors it extends
+            extended = [
+                n for n in changed_in_place(node)
+                if (found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.TENSOR
+            ]
+            statement.defines = tuple(dict.fromkeys([*binds, *extended]))
         statement.compound = not is_assignment
         if statement.compound:
             statement.loop_targets = tuple(
@@ -359,7 +368,9 @@ class StatementClassifier:
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
         statement.schedule_calls = tuple(c for c, n in tf_calls if n in SCHEDULE_CALLS)
         statement.calls_gradient_helper = any(
-            (h := self.helper_for(c)) is not None and h.uses_gradients for c in calls
+            ((h := self.helper_for(c)) is not None and h.uses_gradients)
+            or imported_calls.takes_gradients(self.facts, c, scope, statement.order)
+            for c in calls
         )
         if statement.compound and statement.gradient_calls:
             for call in statement.gradient_calls:
@@ -423,6 +434,12 @@ class StatementClassifier:
         for call in calls:
             if self.tf.call_name(call) is not None or self.helper_for(call) is not None:
                 continue
+            if imported_calls.builder_call(self.facts, call, scope, order) is not None:
+                continue  # traced where TF1 built it (analysis/imported_calls.py)
+            refused = imported_calls.refusal(self.facts, call)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return False
             func = call.func
             if isinstance(func, cst.Name) and func.value in PURE_BUILTINS:
                 continue

@@ -9,6 +9,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 
 
@@ -64,8 +65,13 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
     so the call converts them as the feed did (a literal of the right kind needs nothing)."""
-    dtype_node = statement.placeholder.dtype if statement.placeholder is not None else None
-    dtype = rewrite.code(dtype_node) if dtype_node is not None else ""
+    placeholder = statement.placeholder
+    if placeholder is not None and placeholder.dtype is not None:
+        dtype = rewrite.code(placeholder.dtype)
+    elif placeholder is not None and placeholder.default is not None:  # placeholder_with_default(True, [])
+        dtype = default_dtype(rewrite, placeholder.default) or ""
+    else:
+        dtype = ""
     kind = dtype.rsplit(".", 1)[-1]
     if not kind.startswith(("int", "uint", "bool")):
         return value

@@ -149,7 +149,7 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             required.append(name)
             specs = required_specs
         else:
-            dtype = _default_dtype(rewrite, placeholder.default)
+            dtype = default_dtype(rewrite, placeholder.default)
             if dtype is None:
                 rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
                 return None, [], None
@@ -188,18 +188,29 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
 
-def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+    """The dtype a ``placeholder_with_default`` takes from its default value (a literal or
+    a nested list of them, a ``tf.constant``, a NumPy scalar), or None when the code does
+    not tell it."""
     for literal, dtype in _LITERAL_DTYPES.items():
         if isinstance(default, literal):
             return dtype
     if isinstance(default, cst.Name) and default.value in ("True", "False"):
         return "tf.bool"
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
+        return default_dtype(rewrite, default.expression)
+    if isinstance(default, (cst.List, cst.Tuple)) and default.elements:
+        # ``[1.0, -2.0]``: the dtype TF converts the nested list to (ints with floats: float32)
+        kinds = {default_dtype(rewrite, e.value) for e in default.elements}
+        if kinds == {"tf.int32", "tf.float32"}:
+            return "tf.float32"
+        return kinds.pop() if len(kinds) == 1 else None
     if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant":
         dtype_argument = call_argument(default, "dtype", 1)
         if dtype_argument is not None:
             return rewrite.code(dtype_argument)
         value = call_argument(default, "value", 0)
-        return _default_dtype(rewrite, value) if value is not None else None
+        return default_dtype(rewrite, value) if value is not None else None
     if isinstance(default, cst.Call) and isinstance(default.func, cst.Attribute) and m.matches(default.func.value, m.Name("np") | m.Name("numpy")):
         kind = default.func.attr.value
         if kind in ("float32", "float64", "int32", "int64", "bool_"):

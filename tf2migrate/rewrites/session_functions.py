@@ -20,6 +20,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunFo
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
+from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import function_emission, scipy_optimizer, session_cleanup, train_steps
@@ -140,6 +141,7 @@ class SessionFunctions:
     def __init__(self, module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], tf_function: bool = True) -> None:
         self.rewrite = SessionRewrite(module, facts, plan, names_in_use, tf_function)
         self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
+        self._stateful = StatefulCalls(facts)  # which calls change state (analysis/unrun_ops.py)
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -377,6 +379,11 @@ class SessionFunctions:
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return None
+        pruned = pruned_state_changes(self.rewrite.facts, self._stateful, owner, roots, body)
+        for call, message in pruned:
+            self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
+        if pruned:
+            return None
         grads = [st for st in body if st.kind is Kind.GRADS]
         if grads and (len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"):
             self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
