@@ -56,7 +56,7 @@ from tf2migrate.rewrites.predict_trap import (
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.factory_imports import plan_factory_imports
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import summaries
+from tf2migrate.rewrites import tf1_summaries
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
@@ -156,7 +156,7 @@ def _migrate_module(
         return MigrationResult(source, [])
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
-    if not factories and _may_have_graph(source) and "summary" in source and summaries.has_tf1_summaries(module, imports):
+    if not factories and _may_have_graph(source) and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
         return _migrate_with_summaries(module, tree, source, path, options, imports, imported)
     return _migrate_graph(original, module, tree, source, path, options, imports, imported, factories)
 
@@ -168,25 +168,25 @@ def _migrate_with_summaries(
     module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, imports: TfImports, imported: dict[str, Summary]
 ) -> MigrationResult:
     """TF1 summaries rewritten to raw summary ops and a TF2 writer first
-    (rewrites/summaries.py); the graph is then converted as any other.  Where the
+    (rewrites/tf1_summaries.py); the graph is then converted as any other.  Where the
     summaries cannot be rewritten, or the graph stays on TF1 for another reason, the
     original is migrated (kept on TF1) and reported with the true reasons, not the
     summaries' generic ones."""
-    desugared = summaries.desugar(module, imports, module_facts(tree, imports).names)
+    desugared = tf1_summaries.desugar(module, imports, module_facts(tree, imports).names)
     refusals = desugared.refusals
     true_blockers: list[Diagnostic] = []
     if desugared.module is not None:
         text = desugared.module.code
         new_imports = collect_tf_imports(desugared.module)
         facts = analyze(desugared.module, new_imports, imported)
-        refusals = summaries.train_run_refusals(facts, desugared)
+        refusals = tf1_summaries.train_run_refusals(facts, desugared)
         if not refusals:
             result = _migrate_graph(
                 desugared.module, desugared.module, ast.parse(text), text, path, options, new_imports, imported, [], facts, tuple(desugared.notes)
             )
             failed = result.new_source == text or any(f.code == INTERNAL_ERROR.code for f in result.findings)
             if not failed and not any(f.code.startswith("TFM3") for f in result.findings):
-                laid_out = summaries.lay_out(parse_module(result.new_source), desugared.writers).code
+                laid_out = tf1_summaries.lay_out(parse_module(result.new_source), desugared.writers).code
                 return MigrationResult(laid_out, result.findings)
             true_blockers = [f for f in result.findings if f.code.startswith("TFM3")]
     kept = _migrate_graph(module, module, tree, source, path, options, imports, imported)
@@ -211,7 +211,7 @@ def _migrate_graph(
     notes: tuple[tuple[cst.CSTNode, str, str], ...] = (),
 ) -> MigrationResult:
     """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
-    analysis (rewrites/summaries.py), reported when the graph is converted."""
+    analysis (rewrites/tf1_summaries.py), reported when the graph is converted."""
     if facts is None:
         facts = analyze(module, imports, imported) if _may_have_graph(source) else GraphFacts(imports)
     # the names the file uses (generated names must not clash) and its TF1 evidence, from

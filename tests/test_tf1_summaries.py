@@ -1,5 +1,5 @@
-"""TF1 summaries migrated (rewrites/summaries.py): the event files must hold the same
-summaries.  Each case under tests/fixtures/summaries with an ``events.txt`` runs twice, in
+"""TF1 summaries migrated (rewrites/tf1_summaries.py): the event files must hold the same
+summaries.  Each case under tests/fixtures/tf1_summaries with an ``events.txt`` runs twice, in
 fresh processes: ``before.py`` under TF1 semantics, ``after.py`` under TF2, each writing to
 its own directory (``SUMMARY_LOGDIR``); the event files are read back and every summary
 value compared — tag, step, and the value itself (a scalar's ``simple_value``, a
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-FIXTURES = Path(__file__).parent / "fixtures" / "summaries"
+FIXTURES = Path(__file__).parent / "fixtures" / "tf1_summaries"
 CASES = sorted(p.parent for p in FIXTURES.rglob("events.txt"))
 
 _TF1 = (
