@@ -26,7 +26,7 @@ from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.project import FileContext, local_summaries
 from tf2migrate.analysis.summaries import Summary
-from tf2migrate.analysis.tf_imports import collect_tf_imports
+from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
@@ -56,6 +56,7 @@ from tf2migrate.rewrites.predict_trap import (
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.factory_imports import plan_factory_imports
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
+from tf2migrate.rewrites import tf1_summaries
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
@@ -153,7 +154,66 @@ def _migrate_module(
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
-    facts = analyze(module, imports, imported) if _may_have_graph(source) else GraphFacts(imports)
+    # (a file whose session factory is removed keeps its summaries: the rewritten module
+    # would not share the statements findings are placed on)
+    if not factories and _may_have_graph(source) and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
+        return _migrate_with_summaries(module, tree, source, path, options, imports, imported)
+    return _migrate_graph(original, module, tree, source, path, options, imports, imported, factories)
+
+
+_GENERIC_SUMMARY_BLOCKER = re.compile(r"`tf\.summary\.\w+` is not converted by this release")
+
+
+def _migrate_with_summaries(
+    module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, imports: TfImports, imported: dict[str, Summary]
+) -> MigrationResult:
+    """TF1 summaries rewritten to raw summary ops and a TF2 writer first
+    (rewrites/tf1_summaries.py); the graph is then converted as any other.  Where the
+    summaries cannot be rewritten, or the graph stays on TF1 for another reason, the
+    original is migrated (kept on TF1) and reported with the true reasons, not the
+    summaries' generic ones."""
+    desugared = tf1_summaries.desugar(module, imports, module_facts(tree, imports).names)
+    refusals = desugared.refusals
+    true_blockers: list[Diagnostic] = []
+    if desugared.module is not None:
+        text = desugared.module.code
+        new_imports = collect_tf_imports(desugared.module)
+        facts = analyze(desugared.module, new_imports, imported)
+        refusals = tf1_summaries.train_run_refusals(facts, desugared)
+        if not refusals:
+            result = _migrate_graph(
+                desugared.module, desugared.module, ast.parse(text), text, path, options, new_imports, imported, [], facts, tuple(desugared.notes)
+            )
+            failed = result.new_source == text or any(f.code == INTERNAL_ERROR.code for f in result.findings)
+            if not failed and not any(f.code.startswith("TFM3") for f in result.findings):
+                laid_out = tf1_summaries.lay_out(parse_module(result.new_source), desugared.writers).code
+                return MigrationResult(laid_out, result.findings)
+            true_blockers = [f for f in result.findings if f.code.startswith("TFM3")]
+    kept = _migrate_graph(module, module, tree, source, path, options, imports, imported)
+    if not any(f.code.startswith("TFM3") for f in kept.findings):
+        return kept  # summaries outside the graph code (already left as they were)
+    generic = [f for f in kept.findings if f.code.startswith("TFM3") and (true_blockers or _GENERIC_SUMMARY_BLOCKER.fullmatch(f.message))]
+    findings = [f for f in kept.findings if f not in generic] + true_blockers + _findings(refusals, _Positions(module), path)
+    return MigrationResult(kept.new_source, _sorted_unique(findings))
+
+
+def _migrate_graph(
+    original: cst.Module,
+    module: cst.Module,
+    tree: ast.Module,
+    source: str,
+    path: str,
+    options: Options,
+    imports: TfImports,
+    imported: dict[str, Summary],
+    factories: tuple[cst.FunctionDef, ...] | list[cst.FunctionDef] = (),
+    facts: GraphFacts | None = None,
+    notes: tuple[tuple[cst.CSTNode, str, str], ...] = (),
+) -> MigrationResult:
+    """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
+    analysis (rewrites/tf1_summaries.py), reported when the graph is converted."""
+    if facts is None:
+        facts = analyze(module, imports, imported) if _may_have_graph(source) else GraphFacts(imports)
     # the names the file uses (generated names must not clash) and its TF1 evidence, from
     # CPython's tree (much cheaper than a walk of the libcst tree); the predict-trap search
     # walks the libcst tree, whose nodes it rewrites
@@ -227,6 +287,8 @@ def _migrate_module(
     if problem is not None:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, f"{problem}; file left unchanged", path, 1, 1, Severity.ERROR)])
     made = [(f.node, f.code, f.message) for f in plan.findings] + plan.renames.findings
+    if not facts.blockers:
+        made += list(notes)
     return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
 
 

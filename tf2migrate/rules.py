@@ -23,13 +23,14 @@ from tf2migrate.rewrites import (
     scipy_optimizer,
     session_cleanup,
     session_functions,
+    tf1_summaries,
     tf_names,
     train_steps,
 )
 
 _MODULES = (
     diagnostics, blockers, session_functions, function_emission, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
-    lr_schedules, checkpoints, tf_names, compat_fallback, eager_calls, keras_layers, predict_trap,
+    lr_schedules, checkpoints, tf1_summaries, tf_names, compat_fallback, eager_calls, keras_layers, predict_trap,
 )
 
 

@@ -40,8 +40,12 @@ REMOVED_SUCCESSORS = {
     "examples": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
 }
 # tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
-# samples at half-pixel centres): they stay on tf.compat.v1.
-SEMANTIC_CHANGES = frozenset({"image.resize_images"})
+# samples at half-pixel centres), or TF2's namesake is another thing (a TF1 summary op
+# is a graph op that merge_all collects; TF2's writes to a default writer at a step, and
+# needs TensorBoard installed): they stay on tf.compat.v1.
+SEMANTIC_CHANGES = frozenset(
+    {"image.resize_images", "summary.scalar", "summary.histogram", "summary.image", "summary.audio", "summary.text"}
+)
 
 # absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
 _ABSL_LOGGING = frozenset(

@@ -462,6 +462,11 @@ def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:
 _DIFFERENT_SUCCESSORS = {
     "set_random_seed": "tf.random.set_seed exists, but derives op seeds differently: random values would change",
     "random.set_random_seed": "tf.random.set_seed exists, but derives op seeds differently: random values would change",
+    **{
+        f"summary.{kind}": f"TF2's tf.summary.{kind} writes to a default writer at a step (and needs TensorBoard); "
+        "TF1's builds a graph op that merge_all collects"
+        for kind in ("scalar", "histogram", "image", "audio", "text")
+    },
 }
 
 

@@ -1,0 +1,615 @@
+"""TF1 summaries → the same Summary protocol buffers, written by a TF2 file writer.
+
+TF1 code logs with graph ops: ``tf.summary.scalar("loss", loss)`` builds an op whose
+value is a serialized ``Summary``, ``tf.summary.merge_all()`` concatenates those built so
+far, ``sess.run([train_op, merged])`` evaluates them with the step, and
+``writer.add_summary(s, step)`` writes the bytes at the step given.  That is kept exactly:
+
+- each summary op becomes the kernel TF1 ran, called through ``tf.raw_ops`` with the tag
+  TF1 computed (its name under the enclosing ``name_scope``/``variable_scope``, written out:
+  ``tf.raw_ops.ScalarSummary(tags="Cost/loss", values=loss)``); ``HistogramSummary`` keeps
+  TF1's exponential buckets and ``ImageSummary`` TF1's per-image scaling and ``name/image/i``
+  tags, which ``tf.summary.histogram``/``image`` would change; ``merge_all`` becomes
+  ``tf.raw_ops.MergeSummary`` of the ops built before it, ``merge`` of those it names;
+- these are graph tensors like any other, so the session rewrite computes them in the
+  generated function of the run that fetched them, from the same values in the same step
+  (before the train step's update, as the rest of the forward pass), and the run returns the
+  same bytes (``.numpy()`` of a string tensor);
+- ``tf.summary.FileWriter(logdir, graph)`` becomes ``tf.summary.create_file_writer(logdir)``
+  and ``writer.add_summary(s, step)`` ``tf.summary.experimental.write_raw_pb(s, step=step)``
+  under ``writer.as_default()``: the event file holds TF1's tags, steps and values.
+
+The raw form also needs no TensorBoard package, which TF1's summary ops never needed and
+TF2's ``tf.summary.scalar`` does (it raises ``TBNotInstalledError`` without it).
+
+The rewrite runs before the graph analysis, on the module: the result is a TF1 program
+without TF1 summary API (``desugar``), which the other rewrites then convert like any
+graph.  One line stays one line, so findings keep pointing at the original's lines; the
+one-line ``with writer.as_default(): ...`` is laid out as a block at the end (``lay_out``).
+If the graph then stays on TF1 for another reason, the original is migrated instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.calls import bind_arguments, calls_in
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
+from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.data.tf_symbols import SAME_IN_TF2
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+
+SUMMARY_WRITES = Rule(
+    "TFM126",
+    "summaries-to-file-writer",
+    "tf.summary ops, merge_all and FileWriter.add_summary → the same summaries written by tf.summary.create_file_writer.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Replaces `tf.summary.scalar`, `histogram` and `image` with the TF1 kernel they ran "
+    "(`tf.raw_ops.ScalarSummary`, `HistogramSummary`, `ImageSummary`) under the tag TF1 gave them "
+    "(the name under its `name_scope`/`variable_scope`), `tf.summary.merge_all()` with "
+    "`tf.raw_ops.MergeSummary` of the summaries built before it (`merge([...])` of those listed), "
+    "`tf.summary.FileWriter(logdir, graph)` with `tf.summary.create_file_writer(logdir)`, and "
+    "`writer.add_summary(s, step)` with `tf.summary.experimental.write_raw_pb(s, step=step)` under "
+    "`writer.as_default()`. The summaries are computed by the generated function of the run that "
+    "fetched them, as the other fetches are.",
+    why="TF2 has no summary collection and no graph to evaluate it in. Written this way, the event "
+    "file holds what TF1 wrote — the same tags, steps and values, histograms with TF1's buckets, "
+    "images scaled as TF1 scaled them — and the program needs no TensorBoard package "
+    "(`tf.summary.scalar` does). TF2 writes no graph: `writer.add_graph` and FileWriter's graph "
+    "argument are dropped (`tf.summary.trace_on`/`trace_export` record a traced function's graph).",
+    example='tf.summary.scalar("loss", loss)\nmerged = tf.summary.merge_all()\n'
+    "writer = tf.summary.FileWriter(logdir, sess.graph)\n"
+    "_, s = sess.run([train_op, merged], feed)\nwriter.add_summary(s, step)",
+    instead='loss_summary = tf.raw_ops.ScalarSummary(tags="loss", values=loss)   # in the train step\n'
+    "merged = tf.raw_ops.MergeSummary(inputs=[loss_summary])\n"
+    "writer = tf.summary.create_file_writer(logdir)\n"
+    "_, s = [... for value in train_step(...)]\n"
+    "with writer.as_default():\n    tf.summary.experimental.write_raw_pb(s, step=step)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "loss = tf.reduce_mean(x)\n"
+        'tf.summary.scalar("loss", loss)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        '    writer = tf.summary.FileWriter("logs", sess.graph)\n'
+        "    writer.add_summary(sess.run(merged, {x: [1.0, 2.0]}), 0)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        'writer = tf.summary.create_file_writer("logs")\n'
+        "with writer.as_default():\n"
+        '    tf.summary.scalar("loss", 1.5, step=0)\n',
+    ),
+)
+SUMMARY_KEPT = Rule(
+    "TFM312",
+    "summary-not-converted",
+    "A TF1 summary whose logged values tf2migrate cannot show to stay the same.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports the TF1 summary construct that keeps the file's graph on TF1 semantics: a summary "
+    "op built in a helper function, a loop or a branch (merge_all collects what ran), a tag that is "
+    "not a literal or that TF1 would have made unique (`loss_1`: a name used twice in a scope, or the "
+    "name of another op), a summary that reads a variable directly fetched in the same run as a train "
+    "op (TF1 read the variable before or after the update, in no fixed order), a FileWriter used other "
+    "than by add_summary/add_graph/flush/close, audio, text and tensor summaries.",
+    why="The rewrite must write the tags, steps and values TF1 wrote; where that cannot be shown the "
+    "graph keeps TF1 semantics (TFM404), where the summaries still run as they did.",
+    instead="Give the summary a literal, unique name at the top level of the graph code; fetch a "
+    "variable's summary in a run without the train op.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "W = tf.Variable(tf.ones([1, 1]))\n"
+        "loss = tf.reduce_mean(tf.matmul(x, W))\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        'tf.summary.histogram("weights", W)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    _, s = sess.run([train_op, merged], {x: [[1.0]]})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "W = tf.Variable(tf.ones([1, 1]))\n"
+        "loss = tf.reduce_mean(tf.matmul(x, W))\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        'tf.summary.histogram("loss", loss)\n'
+        "merged = tf.summary.merge_all()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    _, s = sess.run([train_op, merged], {x: [[1.0]]})\n",
+    ),
+)
+RULES = [SUMMARY_WRITES, SUMMARY_KEPT]
+
+# TF1 summary op → (the kernel it ran, the kernel's tag and value parameters, TF1 parameters)
+_OPS = {
+    "summary.scalar": ("ScalarSummary", "tags", "values", ("name", "tensor", "collections", "family")),
+    "summary.histogram": ("HistogramSummary", "tag", "values", ("name", "values", "collections", "family")),
+    "summary.image": ("ImageSummary", "tag", "tensor", ("name", "tensor", "max_outputs", "collections", "family")),
+}
+_MERGE_ALL, _MERGE, _WRITER = "summary.merge_all", "summary.merge", "summary.FileWriter"
+_SCOPES = frozenset({"name_scope", "variable_scope"})
+_PROTOS = frozenset({"Summary", "Summary.Value", "Event"})
+# with-contexts that open no name scope and do not change what a summary evaluates
+_NEUTRAL_CONTEXTS = frozenset({"Session", "InteractiveSession", "device"})
+# as statements of their own; flush and close are the same in TF2
+_WRITER_METHODS = frozenset({"add_summary", "add_graph", "flush", "close"})
+# TF1's name scopes accept these; tags of other names are cleaned (``a:0`` → ``a_0``)
+_CLEAN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
+# default names of ops built by Python operators (``a + b`` is ``add``)
+_OPERATOR_OP_NAMES = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "div", "and", "or", "xor", "invert"})
+_OP_NAMES = frozenset(name.removeprefix("raw_ops.").lower() for name in SAME_IN_TF2 if name.startswith("raw_ops.")) | _OPERATOR_OP_NAMES
+
+
+@dataclass
+class Desugared:
+    """The module with TF1 summaries in raw form (None when a construct was refused), the
+    findings to report with it (nodes of that module), and the refusals (nodes of the
+    original)."""
+
+    module: cst.Module | None
+    notes: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+    refusals: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+    # ids of the raw summary calls → the TF1 call they replace (for the train-run check)
+    raw_calls: dict[int, cst.Call] = field(default_factory=dict)
+    writers: set[str] = field(default_factory=set)  # names bound to TF2 file writers
+
+
+def has_tf1_summaries(module: cst.Module, imports: TfImports) -> bool:
+    """TF1 summary API in a file (a TF2 ``tf.summary.scalar(..., step=)`` is not)."""
+    for call in calls_in(module, enter_defs=True):
+        name = imports.call_name(call)
+        if name in (_MERGE_ALL, _MERGE, _WRITER) or name in _OPS and not any(a.keyword and a.keyword.value == "step" for a in call.args):
+            return True
+    return False
+
+
+def desugar(module: cst.Module, imports: TfImports, names_in_use: set[str]) -> Desugared:
+    finder = _Finder(module, imports, names_in_use)
+    finder.find()
+    if finder.refusals:
+        return Desugared(None, refusals=finder.refusals)
+    new = module.visit(_Replace(finder))
+    return Desugared(new, notes=finder.notes(), raw_calls=finder.raw_calls, writers=finder.writers)
+
+
+def train_run_refusals(facts: GraphFacts, desugared: Desugared) -> list[tuple[cst.CSTNode, str, str]]:
+    """Summaries fetched in the same run as a train op that read a variable other than
+    through the forward pass the update needs: TF1 evaluated such a read before or after
+    the update, in no fixed order (shown by execution: a histogram of the weights got the
+    updated values at one step and the old ones at the next); the train step would read
+    it before.  Reads in the forward pass came before the update in TF1 too."""
+    refused: dict[int, tuple[cst.CSTNode, str, str]] = {}
+    for scope in facts.scopes:
+        holders = {s.order: originals for s in scope.statements if (originals := [desugared.raw_calls[id(c)] for c in calls_in(s.node) if id(c) in desugared.raw_calls])}
+        if not holders:
+            continue
+        for site in scope.run_sites:
+            fetched = [s for n in dict.fromkeys(read_and_bound(site.fetch)[0]) if (s := scope.graph_statement(n, site.order)) is not None]
+            trains = [s for s in fetched if s.kind is Kind.TRAIN]
+            if not trains:
+                continue
+            updated = _ancestors(scope, trains)
+            for statement in _ancestors(scope, fetched).values():
+                if statement.order in holders and statement.order not in updated and _reads_variable(scope, statement):
+                    for original in holders[statement.order]:
+                        refused[id(original)] = (
+                            original,
+                            SUMMARY_KEPT.code,
+                            "this summary reads a variable directly and is fetched in the same run as a train op: TF1 "
+                            "read it before or after the update, in no fixed order; fetch it in a run without the train op",
+                        )
+    return list(refused.values())
+
+
+def _ancestors(scope: Scope, roots: list[Statement]) -> dict[int, Statement]:
+    """The roots and every statement of the scope they read, by order."""
+    seen: dict[int, Statement] = {}
+    stack = list(roots)
+    while stack:
+        statement = stack.pop()
+        if statement.order not in seen:
+            seen[statement.order] = statement
+            stack += [scope.statements[o] for o in statement.deps]
+    return seen
+
+
+def _reads_variable(scope: Scope, statement: Statement) -> bool:
+    return any(scope.statements[o].kind is Kind.VARIABLE for o in statement.deps)
+
+
+def lay_out(module: cst.Module, writers: set[str]) -> cst.Module:
+    """``with w.as_default(): write_raw_pb(...)`` on one line (so line numbers held) → a block."""
+    return module.visit(_Expand(writers))
+
+
+# -- finding the summaries ---------------------------------------------------------------
+
+
+class _Finder:
+    """One walk over the graph-building bodies (the module's, each function's), entering
+    ``with`` blocks only: summary ops in their order, with their tags; merges; writers."""
+
+    def __init__(self, module: cst.Module, imports: TfImports, names_in_use: set[str]) -> None:
+        self.module = module
+        self.tf = imports
+        self.names_in_use = names_in_use
+        self.tf_name = "tf"  # the file's module-level alias of tensorflow
+        self.refusals: list[tuple[cst.CSTNode, str, str]] = []
+        # statement id → replacement statement
+        self.replace: dict[int, cst.BaseStatement | None] = {}
+        self.raw_calls: dict[int, cst.Call] = {}
+        self.padding: dict[int, int] = {}  # statement id → blank lines to add after its replacement
+        self.writers: set[str] = set()
+        self.writer_targets: set[int] = set()  # the names FileWriter statements bind
+        self.noted: list[tuple[cst.CSTNode, str]] = []  # (replacement node, message)
+        self.placed: set[int] = set()  # summary calls met at statement level
+        self.empty_merges: list[cst.Call] = []  # merge_all() with no summary op before it
+        # names other ops may have taken: string arguments of TF calls (``name="loss"``,
+        # ``get_variable("W")``, a helper's ``name_scope("x")``), without the summaries'
+        # own and the scopes the walk follows (``tracked``, set by ``find``)
+        self.tracked: set[int] = set()
+        self.literal_names: set[str] = set()
+        # lower-cased full names TF1 counted in use (Graph._names_in_use) → uses
+        self.in_use: dict[str, int] = {}
+        self.called_names = {n.rpartition(".")[2].lower() for c in calls_in(module, enter_defs=True) if (n := imports.call_name(c))}
+
+    def refuse(self, node: cst.CSTNode, message: str) -> None:
+        self.refusals.append((node, SUMMARY_KEPT.code, message))
+
+    def find(self) -> None:
+        root = next((alias for alias, path in self.tf.aliases.items() if path == ""), None)
+        if root is None:
+            self.refuse(self.module, "summaries are converted in files that `import tensorflow` (as any name) at module level")
+            return
+        self.tf_name = root
+        for call in calls_in(self.module, enter_defs=True):
+            if self.tf.call_name(call) in _PROTOS:
+                self.refuse(call, "a hand-built `tf.Summary` may be written by add_summary (a proto, where TF2 writes serialized bytes): not converted")
+                return
+        named = {"the module": self.module.body, **{f"`{f.name.value}`": f.body.body for f in _functions(self.module)}}
+        bodies = list(named.values())
+        building = [b for b in bodies if any(self._contains_summaries(s) for s in b if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))]
+        if len(building) > 1:  # which runs first decides TF1's unique names and what merge_all collects
+            where = " and ".join(name for name, body in named.items() if any(body is b for b in building))
+            for call in calls_in(self.module, enter_defs=True):
+                if self.tf.call_name(call) in _OPS:
+                    self.refuse(call, f"summary ops are built in {where}: their tags and what merge_all collects depend on the order of the calls; not converted")
+            return
+        for body in building:
+            self.tracked = {id(item.item) for item in _with_items(body)}
+        for call in calls_in(self.module, enter_defs=True):
+            called = self.tf.call_name(call)
+            if called in _SCOPES and id(call) not in self.tracked and not (call.args and _literal(call.args[0].value) is not None):
+                self.refuse(call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)")
+                return
+            if called is not None and called not in _OPS and id(call) not in self.tracked:
+                self.literal_names |= {text.lower() for a in call.args if (text := _literal(a.value)) is not None}
+        for body in building:
+            self._body(body, [], [])
+        for body in bodies:
+            if not any(body is b for b in building):
+                self._writers_and_merges(body, after_ops=bool(building))
+        for call in calls_in(self.module, enter_defs=True):
+            name = self.tf.call_name(call)
+            if name in _OPS or name in (_MERGE_ALL, _MERGE, _WRITER):
+                if id(call) not in self.placed:
+                    self.refuse(call, f"`tf.{name}` in a loop, a branch or inside an expression: not converted (merge_all collects the summary ops that ran before it)")
+            elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
+                self.refuse(call, f"`tf.{name}` is not converted (tf2migrate converts scalar, histogram and image summaries, merge, merge_all and FileWriter)")
+        self._writer_uses()
+        if not self.refusals:  # else the summaries it would have found were refused
+            for call in self.empty_merges:
+                self.refuse(call, "`tf.summary.merge_all()` finds no summary op built before it here (TF1 returned None)")
+
+    def _body(self, body, scope: list[str], ops: list[str]) -> None:
+        for statement in body:
+            if isinstance(statement, cst.With):
+                inner = self._with_scope(statement, scope)
+                if inner is not None:
+                    self._body(statement.body.body, inner, ops)
+                continue
+            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                self._simple(statement, statement.body[0], scope, ops)
+
+    def _writers_and_merges(self, body, after_ops: bool) -> None:
+        """Writers and merges in code that builds no summary op (``main()`` running the
+        graph the module built): no name scope matters there; a merge_all collects ops
+        built elsewhere, in an order that depends on the calls."""
+        for statement in body:
+            if isinstance(statement, cst.With):
+                self._writers_and_merges(statement.body.body, after_ops)
+            elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                small = statement.body[0]
+                value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+                if after_ops and isinstance(value, cst.Call) and self.tf.call_name(value) == _MERGE_ALL:
+                    self.placed.add(id(value))
+                    self.refuse(value, "`tf.summary.merge_all()` in another function than the summary ops: what it collects depends on the order of the calls")
+                elif isinstance(value, cst.Call) and self.tf.call_name(value) in (_MERGE, _WRITER, _MERGE_ALL):
+                    self._simple(statement, small, [], [])
+
+    def _with_scope(self, statement: cst.With, scope: list[str]) -> list[str] | None:
+        """The name scope inside a with block; None (and no entering) for other contexts."""
+        inner = list(scope)
+        for item in statement.items:
+            name = self.tf.call_name(item.item)
+            if name in _SCOPES and isinstance(item.item, cst.Call):
+                bound = bind_arguments(item.item, ("name",) if name == "name_scope" else ("name_or_scope",))
+                arg = bound and bound.get("name" if name == "name_scope" else "name_or_scope")
+                text = _literal(arg.value) if arg else None
+                if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
+                    if text is None or self._contains_summaries(statement):  # an unknown name may take a tag
+                        self.refuse(item.item, f"the `tf.{name}` name of summaries in this block is not a literal, or may be "
+                                    "the name of another op (TF1 would have made it unique)")
+                    return None
+                inner = self._unique(inner, text).split("/")
+            elif name in _NEUTRAL_CONTEXTS or name is None and not self._contains_summaries(statement):
+                continue
+            else:
+                if self._contains_summaries(statement):
+                    self.refuse(item.item, "summaries under this `with` context are not converted")
+                return None
+        return inner
+
+    def _unique(self, scope: list[str], name: str) -> str:
+        """The full name TF1 gave a scope or summary (``Graph.unique_name``): ``loss`` again
+        in the same scope, in any letter case, is ``loss_1``."""
+        full = "/".join([*scope, name])
+        key = full.lower()
+        count = self.in_use.get(key, 0)
+        self.in_use[key] = count + 1
+        if count == 0:
+            return full
+        base = key
+        while key in self.in_use:
+            key = f"{base}_{count}"
+            count += 1
+        self.in_use[key] = 1
+        return f"{full}_{count - 1}"
+
+    def _contains_summaries(self, node: cst.CSTNode) -> bool:
+        return any(self.tf.call_name(c) in _OPS for c in calls_in(node))
+
+    def _taken(self, text: str) -> bool:
+        """Could TF1 have found this name in use, and made it unique?"""
+        lowered = text.lower()
+        default = re.sub(r"_\d+$", "", lowered)  # TF1 named the second ``dense`` layer ``dense_1``
+        return lowered in self.literal_names or default in self.called_names or default in _OP_NAMES
+
+    def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
+        value: cst.BaseExpression | None = None
+        target_node: cst.Name | None = None
+        if isinstance(small, cst.Expr):
+            value = small.value
+        elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            value, target_node = small.value, small.targets[0].target
+        target = target_node.value if target_node is not None else None
+        if not isinstance(value, cst.Call):
+            return
+        name = self.tf.call_name(value)
+        if name in _OPS:
+            self.placed.add(id(value))
+            self._op(statement, value, name, target, scope, ops)
+        elif name == _MERGE_ALL and target is not None:
+            self.placed.add(id(value))
+            if value.args:
+                self.refuse(value, "`tf.summary.merge_all` with a key or scope is not converted")
+            elif not ops:
+                self.empty_merges.append(value)
+            else:
+                inputs = ", ".join(ops)
+                self._swap(statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs=[{inputs}])", f"`tf.summary.merge_all()` → MergeSummary of {len(ops)} summaries")
+        elif name == _MERGE and target is not None:
+            self.placed.add(id(value))
+            bound = bind_arguments(value, ("inputs", "collections", "name"))
+            if bound is None or "inputs" not in bound or "collections" in bound:
+                self.refuse(value, "`tf.summary.merge` with collections is not converted")
+            else:
+                inputs = cst.Module([]).code_for_node(bound["inputs"].value)
+                self._swap(statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs={inputs})", "`tf.summary.merge` → MergeSummary")
+        elif name == _WRITER and target_node is not None:
+            self.placed.add(id(value))
+            self._writer(statement, value, target_node)
+
+    def _op(self, statement, call: cst.Call, name: str, target: str | None, scope: list[str], ops: list[str]) -> None:
+        kernel, tag_parameter, value_parameter, parameters = _OPS[name]
+        bound = bind_arguments(call, parameters)
+        if bound is None or "collections" in bound or "family" in bound or parameters[1] not in bound:
+            self.refuse(call, f"`tf.{name}` with collections, family or unpacked arguments is not converted")
+            return
+        text = _literal(bound["name"].value) if "name" in bound else None
+        if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
+            self.refuse(call, f"the name of this `tf.{name}` is not a literal, or may be the name of another op "
+                        "(TF1 would have made the tag unique)")
+            return
+        tag = self._unique(scope, text)
+        value = cst.Module([]).code_for_node(bound[parameters[1]].value)
+        extra = ""
+        if name == "summary.image":
+            extra = f", max_images={cst.Module([]).code_for_node(bound['max_outputs'].value) if 'max_outputs' in bound else '3'}"
+        base = re.sub(r"\W", "_", tag) + "_summary"
+        holder = target or fresh_name(base if base.isidentifier() else f"summary_{base}", self.names_in_use)
+        raw = f'{self.tf_name}.raw_ops.{kernel}({tag_parameter}="{tag}", {value_parameter}={value}{extra})'
+        ops.append(holder)
+        self._swap(statement, f"{holder} = {raw}", f"`tf.{name}` → tf.raw_ops.{kernel} with TF1's tag \"{tag}\"", original=call)
+
+    def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.Name) -> None:
+        target = target_node.value
+        bound = bind_arguments(call, ("logdir", "graph", "max_queue", "flush_secs", "graph_def", "filename_suffix", "session"))
+        if bound is None or "logdir" not in bound or set(bound) - {"logdir", "graph", "graph_def"}:
+            self.refuse(call, "`tf.summary.FileWriter` with a queue, flush or session setting is not converted")
+            return
+        self.writers.add(target)
+        self.writer_targets.add(id(target_node))
+        logdir = cst.Module([]).code_for_node(bound["logdir"].value)
+        message = "`tf.summary.FileWriter` → tf.summary.create_file_writer"
+        if "graph" in bound or "graph_def" in bound:
+            message += " (TF2 writes no graph: the graph argument is dropped)"
+        self._swap(statement, f"{target} = {self.tf_name}.summary.create_file_writer({logdir})", message)
+
+    def _swap(self, statement: cst.SimpleStatementLine, code: str, message: str, original: cst.Call | None = None) -> None:
+        new = cst.parse_statement(code, config=self.module.config_for_parsing)
+        if isinstance(new, cst.SimpleStatementLine):
+            new = new.with_changes(leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace)
+        elif isinstance(new, cst.With) and isinstance(new.body, cst.SimpleStatementSuite):  # ``with w.as_default(): write``, one line
+            suite = new.body.with_changes(trailing_whitespace=statement.trailing_whitespace)
+            new = new.with_changes(leading_lines=statement.leading_lines, body=suite)
+        self.replace[id(statement)] = new
+        # a statement written over several lines becomes one: blank lines after it keep
+        # the lines of what follows
+        self.padding[id(statement)] = _lines(self.module, statement) - _lines(self.module, new)
+        # noted on a node _Replace keeps (it may give the statement leading blank lines)
+        self.noted.append((new.body[0] if isinstance(new, cst.SimpleStatementLine) else new, message))
+        if original is not None:
+            assign = new.body[0] if isinstance(new, cst.SimpleStatementLine) else None
+            if isinstance(assign, cst.Assign):
+                self.raw_calls[id(assign.value)] = original
+
+    def _writer_uses(self) -> None:
+        """Every use of a writer: add_summary of a fetched value, add_graph, flush, close."""
+        uses = _WriterUses(self.writers, self.writer_targets)
+        self.module.visit(uses)
+        for node, message in uses.refused:
+            self.refuse(node, message)
+        for statement, call, writer in uses.writes:
+            bound = bind_arguments(call, ("summary", "global_step"))
+            if bound is None or "summary" not in bound:
+                self.refuse(call, "this `add_summary` call is not converted")
+                continue
+            summary = cst.Module([]).code_for_node(bound["summary"].value)
+            step = cst.Module([]).code_for_node(bound["global_step"].value) if "global_step" in bound else "0"
+            self._swap(
+                statement,
+                f"with {writer}.as_default(): {self.tf_name}.summary.experimental.write_raw_pb({summary}, step={step})",
+                "`add_summary` → tf.summary.experimental.write_raw_pb under the writer",
+            )
+        for statement in uses.graphs:
+            self.replace[id(statement)] = None
+
+    def notes(self) -> list[tuple[cst.CSTNode, str, str]]:
+        return [(node, SUMMARY_WRITES.code, message) for node, message in self.noted]
+
+
+def _lines(module: cst.Module, statement: cst.SimpleStatementLine | cst.BaseCompoundStatement) -> int:
+    """The lines a statement spans, without its leading blank and comment lines."""
+    return module.code_for_node(statement).count("\n") - len(statement.leading_lines)
+
+
+def _literal(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+        return node.evaluated_value
+    return None
+
+
+def _with_items(body) -> list[cst.WithItem]:
+    """The items of the with blocks a walk of ``body`` enters (nested ones too)."""
+    items: list[cst.WithItem] = []
+    for statement in body:
+        if isinstance(statement, cst.With):
+            items += [*statement.items, *_with_items(statement.body.body)]
+    return items
+
+
+def _functions(module: cst.Module) -> list[cst.FunctionDef]:
+    out: list[cst.FunctionDef] = []
+
+    class _Defs(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            out.append(node)
+
+    module.visit(_Defs())
+    return out
+
+
+class _WriterUses(cst.CSTVisitor):
+    """Statements ``w.add_summary(s, step)`` / ``w.add_graph(g)``, and any other use of a
+    writer name (refused: its TF2 object has no such method, or escapes our sight)."""
+
+    def __init__(self, writers: set[str], targets: set[int]) -> None:
+        self.writers = writers
+        self.writes: list[tuple[cst.SimpleStatementLine, cst.Call, str]] = []  # (statement, call, writer)
+        self.graphs: list[cst.SimpleStatementLine] = []
+        self.refused: list[tuple[cst.CSTNode, str]] = []
+        self._allowed: set[int] = set(targets)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if len(node.body) != 1 or not isinstance(node.body[0], cst.Expr):
+            return
+        call = node.body[0].value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value in self.writers:
+            method = call.func.attr.value
+            if method == "add_summary":
+                self.writes.append((node, call, call.func.value.value))
+            elif method == "add_graph":
+                self.graphs.append(node)
+            if method in _WRITER_METHODS:
+                self._allowed.add(id(call.func.value))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.writers and id(node) not in self._allowed:
+            self.refused.append((node, f"the summary writer `{node.value}` is used other than by add_summary, add_graph, flush and close: not converted"))
+
+
+class _Replace(cst.CSTTransformer):
+    """Each summary statement by its raw form, line for line; a removed ``add_graph``
+    leaves a blank line, so the statements after it keep their line numbers."""
+
+    def __init__(self, finder: _Finder) -> None:
+        super().__init__()
+        self.replace = finder.replace
+        self.padding = finder.padding
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        return self.replace.get(id(original_node), updated_node) or updated_node
+
+    def leave_IndentedBlock(self, original_node, updated_node):
+        return updated_node.with_changes(**self._drop(original_node.body, updated_node.body, updated_node.footer, "footer"))
+
+    def leave_Module(self, original_node, updated_node):
+        return updated_node.with_changes(**self._drop(original_node.body, updated_node.body, updated_node.footer, "footer"))
+
+    def _drop(self, originals, updated, footer, footer_field: str) -> dict:
+        body: list[cst.BaseStatement] = []
+        carried: list[cst.EmptyLine] = []
+        for original, statement in zip(originals, updated):
+            if id(original) in self.replace and self.replace[id(original)] is None:
+                carried += [*statement.leading_lines, cst.EmptyLine(indent=False)]
+                continue
+            if carried:
+                statement = statement.with_changes(leading_lines=[*carried, *statement.leading_lines])
+                carried = []
+            body.append(statement)
+            carried = [cst.EmptyLine(indent=False)] * max(self.padding.get(id(original), 0), 0)
+        if not body and carried:  # the block held only add_graph: it must hold a statement
+            return {"body": [cst.SimpleStatementLine([cst.Pass()], leading_lines=carried[:-1])], footer_field: footer}
+        return {"body": body, footer_field: [*carried, *footer]}
+
+
+class _Expand(cst.CSTTransformer):
+    def __init__(self, writers: set[str]) -> None:
+        super().__init__()
+        self.writers = writers
+
+    def leave_With(self, original_node, updated_node):
+        body = updated_node.body
+        item = updated_node.items[0].item if len(updated_node.items) == 1 else None
+        if (
+            isinstance(body, cst.SimpleStatementSuite)
+            and isinstance(item, cst.Call)
+            and isinstance(item.func, cst.Attribute)
+            and item.func.attr.value == "as_default"
+            and isinstance(item.func.value, cst.Name)
+            and item.func.value.value in self.writers
+        ):
+            line = cst.SimpleStatementLine(body=body.body, trailing_whitespace=body.trailing_whitespace)  # a comment stays
+            return updated_node.with_changes(body=cst.IndentedBlock(body=[line]), whitespace_before_colon=cst.SimpleWhitespace(""))
+        return updated_node
