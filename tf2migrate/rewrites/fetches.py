@@ -88,10 +88,12 @@ def to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:
     """NumPy in the structure sess.run returned."""
     nested = any(isinstance(e.value, (cst.List, cst.Tuple, cst.Dict)) for e in getattr(fetch, "elements", []) if hasattr(e, "value"))
     if any(leaf.kind is LeafKind.OPERATION for leaf in leaves):
-        # an Operation's value (a train op's, a tf.group's) is None, as sess.run gave it
-        if isinstance(fetch, cst.List) and not nested:
+        # an Operation's value (a train op's, a tf.group's) is None, as sess.run gave it;
+        # a leaf that is itself a list (``stats = [loss, acc]``) needs the structure walk
+        flat = not nested and all(leaf.kind in (LeafKind.TENSOR, LeafKind.VARIABLE, LeafKind.OPERATION) for leaf in leaves)
+        if isinstance(fetch, cst.List) and flat:
             return f"[value if value is None else value.numpy() for value in {call}]"
-        if isinstance(fetch, cst.Tuple) and not nested:
+        if isinstance(fetch, cst.Tuple) and flat:
             return f"tuple(value if value is None else value.numpy() for value in {call})"
         if not isinstance(fetch, (cst.List, cst.Tuple, cst.Dict)):
             return call
