@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
+from tf2migrate.analysis.edit_sites import quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
@@ -67,15 +68,6 @@ class MigrationResult(NamedTuple):
     findings: list[Diagnostic]
 
 
-_GRAPH_TEXT = ("placeholder", "Session", "disable_v2_behavior", "disable_eager_execution", "test_session", "cached_session", "session(")
-
-
-def _may_have_graph(source: str) -> bool:
-    """A cheap text test: no placeholder, session or v1 switch means no graph to convert
-    (most files of a large tree are libraries), so the graph analysis is skipped."""
-    return any(t in source for t in _GRAPH_TEXT)
-
-
 def _has_tf1_graph(facts: GraphFacts) -> bool:
     """Only files that build and run TF1 graphs are migrated; TF2 code is left alone.
     (Blockers found in a file without a graph are about nothing and are dropped.)"""
@@ -120,14 +112,15 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
-    facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
-    # the names the file uses (generated names must not clash) and its TF1 evidence, from
-    # CPython's tree (much cheaper than a walk of the libcst tree); the predict-trap search
-    # walks the libcst tree, whose nodes it rewrites
+    # the names the file uses (generated names must not clash), its TF1 evidence and
+    # whether it holds a graph at all, from CPython's tree (much cheaper than a walk of the
+    # libcst tree: most files of a large tree are libraries, which need no graph
+    # analysis); the predict-trap search walks the libcst tree, whose nodes it rewrites
     file_facts = module_facts(tree, imports)
+    facts = analyze(module, imports) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
-    if may_have_traps(source):
+    if may_have_traps(source, tree):
         trap_facts = TrapFacts()
         module.visit(trap_facts)
         traps = find_traps(module, imports, trap_facts)
@@ -165,7 +158,8 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
     plan_tf_import(module, imports, plan)
-    new_module = module.visit(PlanApplier(plan, imports))
+    quiet = quiet_statements(module, tree, source, imports, plan.edited_nodes())
+    new_module = module.visit(PlanApplier(plan, imports, quiet))
     new_module = _add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "a blocker was found after the convert/keep decision; file left unchanged", path, 1, 1, Severity.ERROR)])
