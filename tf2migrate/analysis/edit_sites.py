@@ -28,8 +28,21 @@ from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # CPython's line breaks (its line numbers count them)
 _COMPOUND = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try)
 _SIMPLE_AST = (
-    ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Pass, ast.Break, ast.Continue,
-    ast.Delete, ast.Raise, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
+    ast.Expr,
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.Return,
+    ast.Pass,
+    ast.Break,
+    ast.Continue,
+    ast.Delete,
+    ast.Raise,
+    ast.Assert,
+    ast.Import,
+    ast.ImportFrom,
+    ast.Global,
+    ast.Nonlocal,
 )
 
 
