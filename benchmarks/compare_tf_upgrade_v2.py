@@ -40,7 +40,8 @@ _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "start = time.perf_counter()\n"
     "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
-    "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, code)\n"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)\n"
 )
 
 
@@ -68,12 +69,13 @@ _FLOOR = (
 )
 
 
-def _measure(command: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS (MB) of the largest process the command ran, exit status;
-    measured in a fresh process so each tool's figures are its own."""
+def _measure(command: list[str]) -> tuple[float, float, int, float]:
+    """Wall seconds, peak RSS (MB) of the largest process the command ran, exit status,
+    CPU seconds of all its processes (on a shared machine, where wall time depends on the
+    load, the steadier figure); measured in a fresh process so each tool's figures are its own."""
     out = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True)
-    seconds, peak, code = out.stdout.split()
-    return float(seconds), float(peak), int(code)
+    seconds, cpu, peak, code = out.stdout.split()
+    return float(seconds), float(peak), int(code), float(cpu)
 
 
 def _scan(root: Path, original: Path) -> dict:
@@ -149,7 +151,7 @@ def compare(tree: Path, jobs: int) -> None:
             if measured is None:
                 print(f"{name:<15} not installed")
                 continue
-            seconds, peak, code = measured
+            seconds, peak, code, _ = measured
             stats = _scan(ours if name == "tf2migrate" else theirs, tree)
             values = (code, f"{seconds:.1f}", f"{peak:.0f}", stats["missing"], stats["changed"], stats["emptied"], stats["unparsable"],
                       stats["compat_v1"], stats["switched"], stats["graph_machinery"])
@@ -165,6 +167,10 @@ def compare(tree: Path, jobs: int) -> None:
                 f"re-run {theirs_seconds / rerun[0]:.1f}x; peak memory ratio {rows['tf_upgrade_v2'][1] / rows['tf2migrate'][1]:.1f}x"
             )
         print(f"tf2migrate first run / floor: {rows['tf2migrate'][0] / floor[0]:.2f}x (goal <= 1.5x)")
+        cpu = {name: measured[3] for name, measured in [*rows.items(), ("floor", floor)] if measured is not None}
+        print("CPU seconds: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items()) + "; by CPU: "
+              + (f"tf_upgrade_v2 / tf2migrate {cpu['tf_upgrade_v2'] / cpu['tf2migrate']:.2f}x, " if "tf_upgrade_v2" in cpu else "")
+              + f"tf2migrate / floor {cpu['tf2migrate'] / cpu['floor']:.2f}x")
 
 
 def main() -> None:
