@@ -10,7 +10,9 @@ each one is TF1 API left in the code; tf2migrate's one ``disable_eager_execution
 file kept on TF1 is counted apart, as "graph mode"), and graph machinery left behind
 (``Session``, ``placeholder``, ``tf.gradients`` calls); then the time of a tf2migrate re-run
 over its own output (the second of two, served by its cache), files per second, and the speed and memory
-ratios.  Needs
+ratios.  A third row, the *floor*, is what any libcst tool pays on the tree: parse and render
+every file tf2migrate reads that names TensorFlow (the code cells of notebooks joined), in as many processes as
+tf2migrate runs, nothing else; tf2migrate's time is also given as a multiple of it.  Needs
 TensorFlow installed (for tf_upgrade_v2); tf2migrate itself does not import it.
 """
 
@@ -38,16 +40,42 @@ _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "start = time.perf_counter()\n"
     "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
-    "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, code)\n"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)\n"
 )
 
 
-def _measure(command: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS (MB) of the largest process the command ran, exit status;
-    measured in a fresh process so each tool's figures are its own."""
+# The floor: libcst's parse and render of each file (the code cells of a notebook joined),
+# in ``jobs`` processes, chunked as tf2migrate's engine chunks its files.
+_FLOOR = (
+    "import sys\n"
+    "from concurrent.futures import ProcessPoolExecutor\n"
+    "import libcst as cst\n"
+    "from tf2migrate.notebook import code_cells\n"
+    "def render(path):\n"
+    "    text = open(path, encoding='utf-8', errors='replace').read()\n"
+    "    if 'tensorflow' not in text:\n"
+    "        return 0\n"
+    "    if path.endswith('.ipynb'):\n"
+    "        text = '\\n'.join(source for _, source in code_cells(text))\n"
+    "    try:\n"
+    "        return len(cst.parse_module(text).code)\n"
+    "    except Exception:\n"
+    "        return 0\n"
+    "if __name__ == '__main__':\n"
+    "    jobs, paths = int(sys.argv[1]), sys.argv[2:]\n"
+    "    with ProcessPoolExecutor(max_workers=jobs) as pool:\n"
+    "        sum(pool.map(render, paths, chunksize=max(1, len(paths) // (jobs * 4))))\n"
+)
+
+
+def _measure(command: list[str]) -> tuple[float, float, int, float]:
+    """Wall seconds, peak RSS (MB) of the largest process the command ran, exit status,
+    CPU seconds of all its processes (on a shared machine, where wall time depends on the
+    load, the steadier figure); measured in a fresh process so each tool's figures are its own."""
     out = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True)
-    seconds, peak, code = out.stdout.split()
-    return float(seconds), float(peak), int(code)
+    seconds, cpu, peak, code = out.stdout.split()
+    return float(seconds), float(peak), int(code), float(cpu)
 
 
 def _scan(root: Path, original: Path) -> dict:
@@ -82,6 +110,13 @@ def _scan(root: Path, original: Path) -> dict:
     }
 
 
+def _tool_files(root: Path) -> list[str]:
+    """The files tf2migrate reads in a tree (its engine's walk), for the floor."""
+    from tf2migrate.engine import discover
+
+    return [str(path) for path in discover([root])]
+
+
 def compare(tree: Path, jobs: int) -> None:
     files = _python_files(tree)
     lines = sum(len(p.read_bytes().splitlines()) for p in files)
@@ -99,6 +134,10 @@ def compare(tree: Path, jobs: int) -> None:
             # the first run does not read the cache: it measures the migration itself
             "tf2migrate": _measure([sys.executable, "-m", "tf2migrate", "--fix", "--no-cache", "--jobs", str(jobs), str(ours)]),
         }
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as floor_script:
+            floor_script.write(_FLOOR)
+            floor_script.flush()
+            floor = _measure([sys.executable, floor_script.name, str(jobs), *_tool_files(tree)])
         # re-runs over the migrated tree, as a pre-commit hook or a second --diff does: the
         # first fills the cache for the new contents, the second is the steady state
         _measure([sys.executable, "-m", "tf2migrate", "--jobs", str(jobs), str(ours)])
@@ -112,12 +151,13 @@ def compare(tree: Path, jobs: int) -> None:
             if measured is None:
                 print(f"{name:<15} not installed")
                 continue
-            seconds, peak, code = measured
+            seconds, peak, code, _ = measured
             stats = _scan(ours if name == "tf2migrate" else theirs, tree)
             values = (code, f"{seconds:.1f}", f"{peak:.0f}", stats["missing"], stats["changed"], stats["emptied"], stats["unparsable"],
                       stats["compat_v1"], stats["switched"], stats["graph_machinery"])
             print(f"{name:<15}" + "".join(f"{v:>11}" for v in values))
         print(f"{'re-run':<15}{rerun[2]:>11}{rerun[0]:>11.1f}{rerun[1]:>11.0f}")
+        print(f"{'floor':<15}{floor[2]:>11}{floor[0]:>11.1f}{floor[1]:>11.0f}   (libcst parse + render only)")
         if rows["tf_upgrade_v2"] is not None:
             theirs_seconds = rows["tf_upgrade_v2"][0]
             ours_seconds = rows["tf2migrate"][0]
@@ -126,6 +166,11 @@ def compare(tree: Path, jobs: int) -> None:
                 f"speed ratio (tf_upgrade_v2 time / tf2migrate time): first run {theirs_seconds / ours_seconds:.2f}x, "
                 f"re-run {theirs_seconds / rerun[0]:.1f}x; peak memory ratio {rows['tf_upgrade_v2'][1] / rows['tf2migrate'][1]:.1f}x"
             )
+        print(f"tf2migrate first run / floor: {rows['tf2migrate'][0] / floor[0]:.2f}x (goal <= 1.5x)")
+        cpu = {name: measured[3] for name, measured in [*rows.items(), ("floor", floor)] if measured is not None}
+        print("CPU seconds: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items()) + "; by CPU: "
+              + (f"tf_upgrade_v2 / tf2migrate {cpu['tf_upgrade_v2'] / cpu['tf2migrate']:.2f}x, " if "tf_upgrade_v2" in cpu else "")
+              + f"tf2migrate / floor {cpu['tf2migrate'] / cpu['floor']:.2f}x")
 
 
 def main() -> None:

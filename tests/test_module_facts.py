@@ -8,10 +8,12 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.names import NameCollector
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports, dotted_name
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
+from tf2migrate.rewrites.predict_trap import TrapFacts, find_traps, may_have_traps
 from tf2migrate.rewrites.tf_names import is_dimension_value
 
 SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
@@ -79,3 +81,42 @@ def test_ast_facts_equal_the_libcst_visitors(source: str) -> None:
     assert facts.tf1 == found
     if not found:  # once a file is TF1, whether it also names compat.v1 is not asked
         assert facts.explicit_v1 == explicit
+
+
+GRAPH_EXTRA = [
+    "import tensorflow as tf\nclass T(tf.test.TestCase):\n    def test(self):\n        with self.session() as s:\n            pass\n",
+    "import tensorflow as tf\nwith (tf.Session()).as_default():\n    pass\n",
+    "import tensorflow as tf\nhook = tf.train.SessionRunHook()\nx = obj.placeholder()\n",
+    "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n",
+    "from tensorflow import placeholder as ph\nx = ph(1)\n",
+]
+
+
+@pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + GRAPH_EXTRA)
+def test_graph_fact_equals_the_graph_analysis(source: str) -> None:
+    """The graph analysis is skipped when the ``ast`` facts say it finds no graph: they
+    must agree with what it finds."""
+    module = cst.parse_module(source)
+    imports = collect_tf_imports(module)
+    if not imports.aliases:
+        return  # such files are left before any analysis
+    facts = analyze(module, imports)
+    graph = bool(facts.session_names or facts.v1_switches or facts.graph_evidence)
+    assert module_facts(ast.parse(source), imports).graph == graph
+
+
+@pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES])
+def test_trap_prefilter_passes_every_file_with_a_trap(source: str) -> None:
+    """The trap search is skipped when ``may_have_traps`` says it cannot find one."""
+    module = cst.parse_module(source)
+    facts = TrapFacts()
+    module.visit(facts)
+    if find_traps(module, collect_tf_imports(module), facts):
+        assert may_have_traps(source, ast.parse(source))
+
+
+def test_trap_prefilter_reads_scopes() -> None:
+    both_apart = "import numpy as np\ndef f(m, x):\n    return m.predict(x)\ndef g(y, x):\n    return tf.gradients(y, x)\n"
+    assert not may_have_traps(both_apart, ast.parse(both_apart))
+    through_helper = "def u(s, x):\n    return s.run(x)\ny = u(s, x)\nd = tf.gradients(y, x)\n"
+    assert may_have_traps(through_helper, ast.parse(through_helper))

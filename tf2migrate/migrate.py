@@ -9,16 +9,14 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState  # what PositionProvider renders with; not exported
 
+from tf2migrate.analysis.edit_sites import quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
@@ -39,6 +37,7 @@ from tf2migrate.diagnostics import (
 from tf2migrate.output_check import output_problem
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
+from tf2migrate.positions import Positions
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
@@ -74,15 +73,6 @@ class Options:
 class MigrationResult(NamedTuple):
     new_source: str
     findings: list[Diagnostic]
-
-
-_GRAPH_TEXT = ("placeholder", "Session", "disable_v2_behavior", "disable_eager_execution", "test_session", "cached_session", "session(")
-
-
-def _may_have_graph(source: str) -> bool:
-    """A cheap text test: no placeholder, session or v1 switch means no graph to convert
-    (most files of a large tree are libraries), so the graph analysis is skipped."""
-    return any(t in source for t in _GRAPH_TEXT)
 
 
 def _has_tf1_graph(facts: GraphFacts) -> bool:
@@ -156,7 +146,7 @@ def _migrate_module(
         return MigrationResult(source, [])
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
-    if not factories and _may_have_graph(source) and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
+    if not factories and "summary" in source and module_facts(tree, imports).graph and tf1_summaries.has_tf1_summaries(module, imports):
         return _migrate_with_summaries(module, tree, source, path, options, imports, imported)
     return _migrate_graph(original, module, tree, source, path, options, imports, imported, factories)
 
@@ -193,7 +183,7 @@ def _migrate_with_summaries(
     if not any(f.code.startswith("TFM3") for f in kept.findings):
         return kept  # summaries outside the graph code (already left as they were)
     generic = [f for f in kept.findings if f.code.startswith("TFM3") and (true_blockers or _GENERIC_SUMMARY_BLOCKER.fullmatch(f.message))]
-    findings = [f for f in kept.findings if f not in generic] + true_blockers + _findings(refusals, _Positions(module), path)
+    findings = [f for f in kept.findings if f not in generic] + true_blockers + _findings(refusals, Positions(module), path)
     return MigrationResult(kept.new_source, _sorted_unique(findings))
 
 
@@ -212,15 +202,16 @@ def _migrate_graph(
 ) -> MigrationResult:
     """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
     analysis (rewrites/tf1_summaries.py), reported when the graph is converted."""
-    if facts is None:
-        facts = analyze(module, imports, imported) if _may_have_graph(source) else GraphFacts(imports)
-    # the names the file uses (generated names must not clash) and its TF1 evidence, from
-    # CPython's tree (much cheaper than a walk of the libcst tree); the predict-trap search
-    # walks the libcst tree, whose nodes it rewrites
+    # the names the file uses (generated names must not clash), its TF1 evidence and
+    # whether it holds a graph at all, from CPython's tree (much cheaper than a walk of the
+    # libcst tree: most files of a large tree are libraries, which need no graph
+    # analysis); the predict-trap search walks the libcst tree, whose nodes it rewrites
     file_facts = module_facts(tree, imports)
+    if facts is None:
+        facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
-    if may_have_traps(source):
+    if may_have_traps(source, tree):
         trap_facts = TrapFacts()
         module.visit(trap_facts)
         traps = find_traps(module, imports, trap_facts)
@@ -263,13 +254,14 @@ def _migrate_graph(
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
     plan_tf_import(module, imports, plan)
-    new_module = module.visit(PlanApplier(plan, imports))
+    quiet = quiet_statements(module, tree, source, imports, plan.edited_nodes())
+    new_module = module.visit(PlanApplier(plan, imports, quiet))
     new_module = _add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "a blocker was found after the convert/keep decision; file left unchanged", path, 1, 1, Severity.ERROR)])
     new_source = new_module.code
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
-    positions = _Positions(original)
+    positions = Positions(original)
     if new_source == source:
         # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
         unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
@@ -292,70 +284,7 @@ def _migrate_graph(
     return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
 
 
-class _Positions:
-    """Where nodes start (line, column), computed on first use: it renders the whole
-    module once more, which the many files without a finding never need.
-
-    The same starts as libcst's PositionProvider (syntactic: a statement starts after its
-    leading blank lines and comments), counted as character offsets while rendering —
-    PositionProvider builds a line/column object per node and splits every token on
-    newlines, several times the cost of rendering."""
-
-    def __init__(self, module: cst.Module) -> None:
-        self._module = module
-        self._starts: dict[int, int] | None = None
-        self._line_starts: list[int] = []
-
-    def get(self, node: cst.CSTNode) -> tuple[int, int] | None:
-        """1-based line, 0-based column."""
-        if self._starts is None:
-            state = _OffsetState(default_indent=self._module.default_indent, default_newline=self._module.default_newline)
-            self._module._codegen(state)
-            self._starts = state.starts
-            text = "".join(state.tokens)
-            self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
-        offset = self._starts.get(id(node))
-        if offset is None:
-            return None
-        line = bisect.bisect_right(self._line_starts, offset)
-        return line, offset - self._line_starts[line - 1]
-
-
-_NEWLINE = re.compile(r"\r\n?|\n")  # what libcst counts as a line break
-
-
-class _OffsetState(CodegenState):
-    """Renders the module, noting the character offset where each node starts."""
-
-    def __init__(self, default_indent: str, default_newline: str) -> None:
-        super().__init__(default_indent=default_indent, default_newline=default_newline)
-        self.offset = 0
-        self.starts: dict[int, int] = {}
-        self._open: list[int] = []
-
-    def add_indent_tokens(self) -> None:
-        self.tokens.extend(self.indent_tokens)
-        self.offset += sum(len(token) for token in self.indent_tokens)
-
-    def add_token(self, value: str) -> None:
-        self.tokens.append(value)
-        self.offset += len(value)
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        self._open.append(self.offset)
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        start = self._open.pop()
-        self.starts.setdefault(id(node), start)  # a syntactic start recorded inside wins
-
-    @contextmanager
-    def record_syntactic_position(self, node, *, start_node=None, **_end_node):  # the end is not needed
-        start = self.offset
-        yield
-        self.starts[id(node)] = self.starts[id(start_node)] if start_node is not None else start
-
-
-def _trap_findings(traps, positions: _Positions) -> list[tuple[cst.CSTNode, str, str]]:
+def _trap_findings(traps, positions: Positions) -> list[tuple[cst.CSTNode, str, str]]:
     out = []
     for trap in traps:
         position = positions.get(trap.source)
@@ -381,7 +310,7 @@ def _trap_fixes_only(module: cst.Module, source: str, path: str, traps) -> Migra
     Keras ``predict`` inside a tape is still fixed)."""
     if not traps:
         return MigrationResult(source, [])
-    positions = _Positions(module)
+    positions = Positions(module)
     fixes = {id(t.source): t.fix for t in traps if t.fix is not None}
     new_source = module.visit(_Replace(fixes)).code if fixes else source
     return MigrationResult(new_source, _findings(_trap_findings(traps, positions), positions, path))
@@ -396,7 +325,7 @@ class _Replace(cst.CSTTransformer):
         return self.replacements.get(id(original_node), super().on_leave(original_node, updated_node))
 
 
-def _findings(raw, positions: _Positions, path: str) -> list[Diagnostic]:
+def _findings(raw, positions: Positions, path: str) -> list[Diagnostic]:
     out = []
     for node, code, message in raw:
         position = positions.get(node)

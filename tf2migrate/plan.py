@@ -62,6 +62,10 @@ class Plan:
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))
 
+    def edited_nodes(self) -> set[int]:
+        """Ids of the original nodes the plan edits (the walk that applies it must reach them)."""
+        return {*self.remove, *self.replace, *self.insert_before, *self.insert_after, *self.unwrap, *self.call_replacements}
+
     def add_after(self, statement: cst.CSTNode, new: list[cst.BaseStatement]) -> None:
         self.insert_after.setdefault(id(statement), []).extend(new)
 

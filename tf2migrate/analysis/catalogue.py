@@ -62,6 +62,9 @@ V1_SWITCH_CALLS = frozenset(
     }
 )
 DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
+# Calls that make a file a TF1 graph file (with test-session blocks: analysis/graph.py's
+# evidence, read cheaply by analysis/module_facts.py)
+GRAPH_EVIDENCE_CALLS = V1_SWITCH_CALLS | PLACEHOLDER_CALLS | SESSION_CALLS | OTHER_SESSION_CALLS
 VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
 # Constructors of objects that create their variables when first called (layers, RNN
 # cells, Keras models): like tf.Variable, they must run once, not in every generated call.

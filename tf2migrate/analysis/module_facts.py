@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 
@@ -22,13 +23,20 @@ class ModuleFacts:
     names: set[str]  # read or bound anywhere (``self.x`` as one name): not free for new code
     tf1: bool  # uses ``tf.X`` as TF1 by unambiguous evidence
     explicit_v1: bool  # names ``tf.compat.v1`` / ``tf.contrib`` / ``tf.estimator`` API
+    # builds or runs a TF1 graph by the graph analysis' own evidence (a placeholder,
+    # session or v1-switch call, a tf.test.TestCase session block): without it that
+    # analysis finds no graph, so it is not run
+    graph: bool
 
 
 def module_facts(tree: ast.Module, imports: TfImports) -> ModuleFacts:
     """The facts of the file CPython parsed as ``tree``."""
     walker = _Walker(imports)
     walker.visit(tree)
-    return ModuleFacts(walker.names, walker.tf1, walker.explicit)
+    return ModuleFacts(walker.names, walker.tf1, walker.explicit, walker.graph)
+
+
+_TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -58,6 +66,7 @@ class _Walker(ast.NodeVisitor):
         self.names: set[str] = set()
         self.tf1 = False
         self.explicit = False
+        self.graph = False
 
     # ------------------------------------------------------------------ evidence
     def _check(self, dotted: str | None) -> None:
@@ -109,12 +118,24 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         keywords = {k.arg for k in node.keywords if k.arg is not None}
-        if refuses_tf2_keywords(self.tf, _dotted(node.func), keywords):
+        dotted = _dotted(node.func)
+        if not self.graph and self.tf.canonical_dotted(dotted) in GRAPH_EVIDENCE_CALLS:
+            self.graph = True
+        if refuses_tf2_keywords(self.tf, dotted, keywords):
             self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
         self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is not None:
                 self._check(keyword.arg)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            call = item.context_expr
+            if isinstance(call, ast.Call) and _dotted(call.func) in _TEST_SESSIONS:
+                self.graph = True
+        self.generic_visit(node)
+
+    visit_AsyncWith = visit_With
 
     def _bind_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._name_token(node.name)

@@ -2,11 +2,14 @@
 
 It walks the module once: each node a rewrite planned an edit for is replaced, removed,
 opened up or given neighbours, and every TF reference is normalised on the way (it is a
-``TfNameNormalizer``), so a file costs one rewriting walk whatever the rewrites decided.
+``TfNameNormalizer``), so a file costs one rewriting walk whatever the rewrites decided —
+and the walk enters only statements with something to edit (analysis/edit_sites.py).
 Removed statements leave their comments to the next statement kept.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 import libcst as cst
 
@@ -19,9 +22,11 @@ from tf2migrate.rewrites.tf_names import TfNameNormalizer
 class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
-    def __init__(self, plan: Plan, imports: TfImports) -> None:
+    def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = ()) -> None:
         super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
         self.plan = plan
+        # statements that hold nothing to edit (analysis/edit_sites.py): not entered
+        self.quiet = quiet
         # Nodes this pass creates and recognises later by identity; held here so that
         # their ids are not reused by other nodes once they leave the tree.
         self._filler_passes: dict[int, cst.CSTNode] = {}  # ``pass`` in emptied blocks
@@ -29,6 +34,8 @@ class PlanApplier(TfNameNormalizer):
         self._dropped_items: set[int] = set()  # context managers of opened-up with blocks
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.quiet:
+            return False
         if id(node) in self.plan.remove or id(node) in self._dropped_items:
             return False  # it goes away: nothing inside it is rewritten or reported
         if isinstance(node, cst.With) and id(node) in self.plan.unwrap:

@@ -12,6 +12,7 @@ differentiable call.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -326,11 +327,24 @@ def _returns_numpy(expr: cst.BaseExpression) -> str | None:
 
 _GRADIENT_TEXT = ("gradients(", ".gradient(", "jacobian(")
 _NUMPY_TEXT = ("predict", ".numpy()", ".eval(", "asarray", "np.array", "numpy.array", ".run(")
+_GRADIENT_NAMES = frozenset({"gradients", "gradient", "jacobian", "batch_jacobian"})
+_NUMPY_RETURNING = frozenset({*_KERAS_PREDICT, *_NUMPY_METHODS})
 
 
-def may_have_traps(source: str) -> bool:
-    """A cheap text test: no gradient call, or nothing that returns NumPy, means no trap."""
-    return any(t in source for t in _GRADIENT_TEXT) and any(t in source for t in _NUMPY_TEXT)
+def may_have_traps(source: str, tree: ast.Module) -> bool:
+    """A cheap test that the search cannot find a trap: no text of a gradient call or of
+    a NumPy-returning call; else no function (or module level) that calls both a gradient
+    and something that may return NumPy — a trap's NumPy value flows to its gradient
+    through the assignments of one scope, which the search follows."""
+    if not (any(t in source for t in _GRADIENT_TEXT) and any(t in source for t in _NUMPY_TEXT)):
+        return False
+    returners = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(c, ast.Attribute) and c.attr in ("run", *_NUMPY_METHODS) for c in ast.walk(node))
+    }
+    return _ScopeCalls(returners).both(tree)
 
 
 def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list[Trap]:
@@ -345,3 +359,30 @@ def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list
     finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined, facts.imported)
     module.visit(finder)
     return finder.traps
+
+
+class _ScopeCalls:
+    """Does some scope (a function with its decorators and defaults, as the search
+    scopes them, or the module outside functions) call both kinds?"""
+
+    def __init__(self, returners: set[str]) -> None:
+        self.numpy = _NUMPY_RETURNING | returners
+
+    def both(self, scope: ast.AST) -> bool:
+        gradient = numpy = False
+        stack = list(ast.iter_child_nodes(scope))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if self.both(node):
+                    return True
+                continue
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+                gradient = gradient or name in _GRADIENT_NAMES
+                numpy = numpy or name in self.numpy or name in ("asarray", "array")
+                if gradient and numpy:
+                    return True
+            stack.extend(ast.iter_child_nodes(node))
+        return False
