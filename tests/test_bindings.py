@@ -47,6 +47,7 @@ def test_each_target_its_own_placeholder(statement: str, names: list[str]) -> No
         f"a, b = [*{PLACEHOLDER}]",
         f"d['x'], b = {PLACEHOLDER}, {PLACEHOLDER}",  # an item, not a name
         f"a = b = {PLACEHOLDER}",
+        "a, b = tf.placeholder(tf.float32), tf.placeholder_with_default(a, [])",  # the earlier `a`
     ],
 )
 def test_other_forms_are_not_read_as_placeholders(statement: str) -> None:
