@@ -104,8 +104,9 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
         )
     if m.findall(node, m.ListComp() | m.GeneratorExp()):
         return (
-            "placeholders made by a comprehension are converted only as `[a, b] = [tf.placeholder(...) "
-            "for _ in range(2)]` (one literal range, as many targets, a call that does not read the loop variable)"
+            "placeholders made by a comprehension are converted only when unpacked one per target; write "
+            "`[a, b] = [tf.placeholder(...) for _ in range(2)]` (one literal range, as many targets, a call "
+            "that does not read the loop variable)"
         )
     return f"`tf.{name}` must be assigned to a name at the top level of its scope"
 
