@@ -60,7 +60,7 @@ class Verdict:
     leftovers: list[str] = field(default_factory=list)  # TF1 constructs in the migrated text
 
 
-def classify(result: FileResult) -> Verdict | None:
+def classify(result: FileResult, traced_elsewhere: frozenset[str] = frozenset()) -> Verdict | None:
     """The file's verdict, or None when it does not need migration."""
     codes = {d.code for d in result.findings}
     errors = [d for d in result.findings if d.severity is Severity.ERROR]
@@ -71,7 +71,7 @@ def classify(result: FileResult) -> Verdict | None:
         return Verdict(path, "kept", _reasons(d for d in result.findings if d.code.startswith("TFM3")))
     if not result.changed:
         return Verdict(path, "error", _reasons(errors)) if errors else None
-    left = tf1_left(result.new_text, notebook=result.path.suffix == ".ipynb")
+    left = tf1_left(result.new_text, notebook=result.path.suffix == ".ipynb", traced_elsewhere=traced_elsewhere)
     if left is None:  # the engine never returns unparsable text; counted rather than hidden
         return Verdict(path, "error", ["(migrated text does not parse)"])
     if not left:
@@ -100,9 +100,10 @@ def _names_tf(code: str) -> bool:
     return code.startswith(("tf.", "tensorflow", "__")) or code in SESSIONS | PLACEHOLDERS
 
 
-def tf1_left(text: str, notebook: bool = False) -> list[str] | None:
+def tf1_left(text: str, notebook: bool = False, traced_elsewhere: frozenset[str] = frozenset()) -> list[str] | None:
     """The TF1 constructs the (migrated) text still names, one label per site; None when
-    it does not parse.  A notebook's code cells are read as one program, IPython masked,
+    it does not parse.  ``traced_elsewhere``: module functions that the other files of the
+    run call, and only where tf.function traces them (a helper module's ``fwd_gradients``).  A notebook's code cells are read as one program, IPython masked,
     by tf2migrate.notebook's own helpers: exactly the program the migration read."""
     if notebook:
         raw = json.loads(text)
@@ -113,7 +114,7 @@ def tf1_left(text: str, notebook: bool = False) -> list[str] | None:
             tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    finder = _TF1Finder(_tf_aliases(tree), _traced_functions(tree))
+    finder = _TF1Finder(_tf_aliases(tree), _traced_functions(tree, traced_elsewhere))
     finder.visit(tree)
     return finder.found
 
@@ -161,7 +162,7 @@ def _is_tf_function(decorator: ast.expr, aliases: dict[str, str]) -> bool:
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _traced_functions(tree: ast.Module) -> set[ast.AST]:
+def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = frozenset()) -> set[ast.AST]:
     """The function definitions tf.function traces: decorated ones, and those used only
     (and at least once) where tracing runs them — inside traced functions, or passed to a
     module function that calls that argument only inside traced functions (tf2migrate's
@@ -198,6 +199,10 @@ def _traced_functions(tree: ast.Module) -> set[ast.AST]:
             walk(child, around, in_class)
 
     walk(tree, (), False)
+    elsewhere = ast.Pass()  # stands for the traced code of other modules that calls these
+    traced.add(elsewhere)
+    for name in traced_elsewhere:
+        uses.setdefault(name, []).append(((elsewhere,), None))
 
     def runs_traced(around: tuple[ast.AST, ...], argument) -> bool:
         if traced.intersection(around):
@@ -219,6 +224,56 @@ def _traced_functions(tree: ast.Module) -> set[ast.AST]:
                 traced.update(functions)
                 grown = True
     return traced
+
+
+def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:
+    """Per module name (a file's stem), the functions of it that the other migrated files
+    of the run import and call only inside functions tf.function traces."""
+    calls: dict[tuple[str, str], list[bool]] = {}
+    modules = {r.path.stem for r in results if r.path.suffix == ".py"}
+    for result in results:
+        if result.path.suffix != ".py" or "import" not in result.new_text:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(result.new_text)
+        except (SyntaxError, ValueError):
+            continue
+        names: dict[str, tuple[str, str]] = {}  # ``b`` / ``U.a`` → (module, function)
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[-1] in modules:
+                names.update({a.asname or a.name: (node.module.split(".")[-1], a.name) for a in node.names})
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.split(".")[-1] in modules and (a.asname or "." not in a.name):
+                        names.update({f"{a.asname or a.name}.*": (a.name.split(".")[-1], "*")})
+        if names:
+            _note_calls(tree, names, _traced_functions(tree), calls)
+    out: dict[str, set[str]] = {}
+    for (module, function), flags in calls.items():
+        if all(flags):
+            out.setdefault(module, set()).add(function)
+    return {module: frozenset(functions) for module, functions in out.items()}
+
+
+def _note_calls(tree: ast.Module, names: dict[str, tuple[str, str]], traced: set[ast.AST], calls) -> None:
+    def walk(node: ast.AST, inside: bool) -> None:
+        if isinstance(node, _FUNCTIONS):
+            inside = inside or node in traced
+        if isinstance(node, ast.Call):
+            parts = _dotted(node.func)
+            target = None
+            if parts is not None and len(parts) == 1:
+                target = names.get(parts[0])
+            elif parts is not None and len(parts) == 2 and f"{parts[0]}.*" in names:
+                target = (names[f"{parts[0]}.*"][0], parts[1])
+            if target is not None:
+                calls.setdefault(target, []).append(inside)
+        for child in ast.iter_child_nodes(node):
+            walk(child, inside)
+
+    walk(tree, False)
 
 
 class _TF1Finder(ast.NodeVisitor):
@@ -288,8 +343,10 @@ def _compat_label(path: str) -> str:
 def census(tree: Path, jobs: int) -> list[Verdict]:
     """Every file of the tree that needs migration, with its verdict (paths relative to the tree)."""
     verdicts = []
-    for result in run([tree], jobs=jobs, progress=False):
-        verdict = classify(result)
+    results = run([tree], jobs=jobs, progress=False)
+    elsewhere = _traced_elsewhere(results)
+    for result in results:
+        verdict = classify(result, elsewhere.get(result.path.stem, frozenset()))
         if verdict is not None:
             verdict.path = os.path.relpath(verdict.path, tree)
             verdicts.append(verdict)

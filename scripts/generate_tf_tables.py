@@ -127,7 +127,7 @@ def build_table_text() -> str:
         "",
         "# Paths present in TF2 as another object: path -> (TF1 parameters, TF2 parameters);",
         "# None where a signature could not be read.",
-        "DIFFERENT_IN_TF2 = " + pprint.pformat(different, width=88),
+        "DIFFERENT_IN_TF2: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = " + pprint.pformat(different, width=88),
         "",
         "# Public TF1 paths with no namesake in TF2.",
         "V1_ONLY = frozenset(" + pprint.pformat(v1_only, width=88, compact=True) + ")",
@@ -142,6 +142,17 @@ def build_table_text() -> str:
 
 def _strip(path: str) -> str:
     return path[3:] if path.startswith("tf.") else path
+
+
+# The mappings' types, written into the table so that a type checker does not infer
+# ``object`` from their mixed values (None marks a dropped keyword or a kept position).
+_TYPES = {
+    "RENAMES": "dict[str, str]",
+    "KEYWORD_RENAMES": "dict[str, dict[str, str | None]]",
+    "REORDERS": "dict[str, list[str | None]]",
+    "WARNINGS": "dict[str, str]",
+    "DEPRECATED_MODULES": "dict[str, str]",
+}
 
 
 def _upgrade_tables(tf) -> list[str]:
@@ -171,7 +182,7 @@ def _upgrade_tables(tf) -> list[str]:
         if isinstance(value, list):
             lines.append(f"{name} = frozenset(" + pprint.pformat(value, width=88, compact=True) + ")")
         else:
-            lines.append(f"{name} = " + pprint.pformat(value, width=88))
+            lines.append(f"{name}: {_TYPES[name]} = " + pprint.pformat(value, width=88))
         lines.append("")
     return lines
 

@@ -14,9 +14,9 @@ def _counting(monkeypatch):
     calls = []
     real = engine.migrate_source
 
-    def counted(source, path, *options):
+    def counted(source, path, *options, **project):
         calls.append(path)
-        return real(source, path, *options)
+        return real(source, path, *options, **project)
 
     monkeypatch.setattr(engine, "migrate_source", counted)
     monkeypatch.setattr(notebook, "migrate_source", counted)

@@ -95,3 +95,23 @@ flag = tf.compat.v1.flags.DEFINE_integer
         "placeholder",
         "compat.v1.float32",  # every name read through the compat.v1 module
     ]
+
+
+def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
+    helpers = (
+        "import tensorflow as tf\n\n\ndef fwd_gradients(Y, x):\n    dummy = tf.ones_like(Y)\n"
+        "    G = tf.gradients(Y, x, grad_ys=dummy, colocate_gradients_with_ops=True)[0]\n    return tf.gradients(G, dummy)[0]\n"
+    )
+    main = (
+        "import numpy as np\nimport tensorflow as tf\n\nfrom helpers import fwd_gradients\n\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\ny = fwd_gradients(x * x, x)\n"
+        "with tf.Session() as sess:\n    print(sess.run(y, feed_dict={x: np.ones((3, 1))}))\n"
+    )
+    tree = _tree(tmp_path / "repo", {"helpers.py": helpers, "main.py": main})
+    verdicts = {v.path: v for v in census.census(tree, jobs=1)}
+    assert verdicts["main.py"].category == "fully"
+    assert verdicts["helpers.py"].category == "fully"
+    # called from plain code too: that call runs tf.gradients eagerly
+    (tree / "other.py").write_text("import tensorflow as tf\nfrom helpers import fwd_gradients\nz = tf.Variable(1.0)\nprint(fwd_gradients(z, z))\n")
+    verdicts = {v.path: v for v in census.census(tree, jobs=1)}
+    assert verdicts["helpers.py"].category == "partial"

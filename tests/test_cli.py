@@ -50,7 +50,7 @@ def calls(monkeypatch):
     """Install the fake migration and record the path of every call to it."""
     seen: list[str] = []
 
-    def recording(source, path="<string>", options=None):
+    def recording(source, path="<string>", options=None, **_):
         seen.append(path)
         return fake_migrate(source, path)
 
@@ -233,7 +233,7 @@ def test_python2_file_is_reported_and_the_run_goes_on(tree, calls, capsys):
 
 
 def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch, capsys):
-    def broken(source, path, options=None):
+    def broken(source, path, options=None, **_):
         return MigrationResult(source + "def (:\n", [])
 
     monkeypatch.setattr(engine, "migrate_source", broken)
@@ -248,7 +248,7 @@ def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch,
 def test_unencodable_rewrite_becomes_tfm002(tmp_path, monkeypatch):
     path = tmp_path / "m.py"
     path.write_bytes(b"# coding: latin-1\nimport tensorflow\n")
-    def euro(source, path, options=None):
+    def euro(source, path, options=None, **_):
         return MigrationResult(source + "s = '\u20ac'\n", [])
 
     monkeypatch.setattr(engine, "migrate_source", euro)
@@ -259,7 +259,7 @@ def test_unencodable_rewrite_becomes_tfm002(tmp_path, monkeypatch):
 
 
 def test_crash_in_migration_becomes_tfm002(tree, monkeypatch):
-    def crash(source, path, options=None):
+    def crash(source, path, options=None, **_):
         raise RuntimeError("rewrite exploded")
 
     monkeypatch.setattr(engine, "migrate_source", crash)

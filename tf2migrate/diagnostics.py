@@ -40,6 +40,10 @@ class Rule:
     why: str = ""
     example: str = ""
     instead: str = ""
+    # Whole files, as Fixit's rule examples: each INVALID one yields this code, each VALID
+    # one does not (left alone, or converted without it); tests/test_rules.py runs them all.
+    invalid: tuple[str, ...] = ()
+    valid: tuple[str, ...] = ()
 
     def explain(self) -> str:
         parts = [f"{self.code} ({self.name}): {self.summary}", ""]
@@ -51,6 +55,9 @@ class Rule:
         ):
             if text:
                 parts += [f"## {title}", text.strip("\n"), ""]
+        for title, examples in ((f"Files that yield {self.code}", self.invalid), ("Files that do not", self.valid)):
+            if examples:
+                parts += [f"## {title}", *(f"```python\n{example.rstrip()}\n```" for example in examples), ""]
         parts += [f"Severity: {self.severity.value}", f"Fix safety: {self.fix_safety.value}"]
         return "\n".join(parts)
 
@@ -88,6 +95,14 @@ PARSE_ERROR = Rule(
     what="Reports a file that libcst cannot parse (a syntax error, or Python 2 code such as `print x`).",
     why="A file that does not parse cannot be rewritten safely; the run goes on with the other files.",
     instead="Port the file to Python 3 first (for example with `pyupgrade` or `2to3`), then run tf2migrate again.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "print \"hello\"\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "print(\"hello\")\n",
+    ),
 )
 # CPython's messages for syntax only Python 2 accepts: ``print x``, ``exec code``,
 # ``except E, e``, ``0777``, ``raise E, "message"``, backticks, ``ur""``, ``<>``.
@@ -151,5 +166,19 @@ TF_NAME_TAKEN = Rule(
     "code would not run. Nothing is written rather than a file that breaks.",
     example="import tensorflow as T\n\ndef helper(tf):\n    return tf * 2",
     instead="import tensorflow as T\n\ndef helper(t):\n    return t * 2",
+    invalid=(
+        "import tensorflow as T\n"
+        "x = T.placeholder(T.float32)\n"
+        "\n"
+        "def helper(tf):\n"
+        "    return tf * 2\n",
+    ),
+    valid=(
+        "import tensorflow as T\n"
+        "x = T.placeholder(T.float32)\n"
+        "\n"
+        "def helper(t):\n"
+        "    return t * 2\n",
+    ),
 )
 RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN]

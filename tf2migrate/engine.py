@@ -16,8 +16,10 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from tf2migrate import cache
+from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
+from tf2migrate.linking import ProjectReader, importers_of, kept_on_tf1, removable_factories, seen_as_unknown
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
@@ -93,28 +95,58 @@ def _skipped(directory: Path) -> bool:
 
 
 def process_file(path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
-    """Migrate one file in memory; never raises for a problem with the file itself."""
+    """Migrate one file in memory, seeing the modules it imports; never raises for a
+    problem with the file itself."""
     try:
         source = read_source(path)
     except SourceError as exc:
-        return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(exc), str(path), exc.line)])
-    return process_text(source, path, use_cache, options)
+        return _unreadable(path, exc)
+    project = ProjectReader({path.resolve()})
+    project.texts[path.resolve()] = source.text
+    return process_text(source, path, use_cache, options, project.context_of(path, source.text))
 
 
-def process_text(source: SourceText, path: Path, use_cache: bool = False, options: Options = Options()) -> FileResult:
-    """Migrate text already read (a file's, or standard input's named ``path``)."""
+def _unreadable(path: Path, error: SourceError) -> FileResult:
+    return FileResult(path, "", "", [_finding(UNREADABLE_FILE, str(error), str(path), error.line)])
+
+
+@dataclass
+class _Work:
+    """One file's migration as a worker receives it: the text the run read, what the file
+    sees of the project, and the tree of a module the project layer already parsed."""
+
+    source: SourceText
+    context: FileContext | None = None
+    tree: ast.Module | None = None
+
+
+def process_text(
+    source: SourceText,
+    path: Path,
+    use_cache: bool = False,
+    options: Options = Options(),
+    context: FileContext | None = None,
+    tree: ast.Module | None = None,
+) -> FileResult:
+    """Migrate text already read (a file's, or standard input's named ``path``);
+    ``context`` is what the file sees of the modules it imports, ``tree`` the file's
+    ``ast`` when the project layer already parsed it."""
     display = str(path)
     old = source.text
     if "tensorflow" not in old:  # cheap prefilter: a file that never names TF has nothing to migrate
         return FileResult(path, old, old, [], source.encoding)
     notebook = path.suffix == ".ipynb"  # JSON, not Python; its findings name their cell
     variant = f"{'notebook' if notebook else 'python'} {options}"
+    if context is not None and (context.modules or context.removable):
+        variant += f" imports {context.digest()}"  # an edited helper module invalidates its importers
     cached = cache.load(old, variant, display) if use_cache else None
     if cached is not None:
         new, findings = cached
     else:
         try:
-            new, findings = migrate_notebook(old, display, options) if notebook else migrate_source(old, display, options)
+            new, findings = (
+                migrate_notebook(old, display, options, project=context) if notebook else migrate_source(old, display, options, project=context, tree=tree)
+            )
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
         if use_cache:
@@ -175,18 +207,103 @@ def run(
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     options = [options_for(f) for f in files]
+    work, project = _project_work(files)
+    importers = importers_of(files, [w.context if isinstance(w, _Work) else None for w in work])
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
-    if jobs == 1 or len(files) < 2:
-        results = [shown.step(process_file(f, use_cache, o)) for f, o in zip(files, options, strict=True)]
-    else:
-        workers = min(jobs, len(files))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            chunks = max(1, len(files) // (workers * 4))
-            mapped = pool.map(process_file, files, itertools.repeat(use_cache), options, chunksize=chunks)
-            results = [shown.step(r) for r in mapped]
+    results: list[FileResult | None] = [None] * len(files)
+    # the files no other file of the run imports first: what they still call of the
+    # helper modules decides how those are migrated (see _decide_helpers)
+    first = [i for i in range(len(files)) if i not in importers]
+    for i, result in zip(first, _map(files, work, options, first, use_cache, jobs), strict=True):
+        results[i] = shown.step(result)
+    helpers = _decide_helpers(files, work, results, project, importers, first)
+    for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
+        results[i] = shown.step(result)
+    _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
     shown.done()  # the line is cleared before anything else is printed
-    return results
+    return results  # type: ignore[return-value]
+
+
+def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -> list[FileResult]:
+    """Process the files at ``indices``, in parallel processes when it can pay off."""
+    if jobs == 1 or len(indices) < 2:
+        return [_process(files[i], work[i], use_cache, options[i]) for i in indices]
+    workers = min(jobs, len(indices))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunks = max(1, len(indices) // (workers * 4))
+        return list(
+            pool.map(
+                _process, [files[i] for i in indices], [work[i] for i in indices], itertools.repeat(use_cache),
+                [options[i] for i in indices], chunksize=chunks,
+            )
+        )
+
+
+def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader]:
+    """Read every file once and analyse the project they form: each file gets the
+    summaries of the modules it imports (read from disk when the run does not name
+    them: they are read, never written) and, if the project layer parsed it, its tree.
+    A file that cannot be read has its result already."""
+    project = ProjectReader({path.resolve() for path in files})
+    work: list[_Work | FileResult] = []
+    for path in files:
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            work.append(_unreadable(path, exc))
+            continue
+        project.texts[path.resolve()] = source.text
+        work.append(_Work(source))
+    for path, item in zip(files, work, strict=True):
+        if isinstance(item, _Work):
+            item.context = project.context_of(path, item.source.text)
+    for path, item in zip(files, work, strict=True):  # once every context is known: any may parse a file
+        if isinstance(item, _Work):
+            item.tree = project.trees.get(path.resolve())
+    return work, project
+
+
+def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:
+    """The helper modules to migrate now, each told which of its session factories to
+    remove (linking.removable_factories; the files already done are read as migrated)."""
+    finished = set(done)
+    texts = {
+        path.resolve(): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
+        for i, (path, item) in enumerate(zip(files, work, strict=True))
+    }
+    for helper in importers:
+        item, summary = work[helper], project.summary(files[helper].resolve())
+        if isinstance(item, _Work) and summary is not None:
+            removable = removable_factories(summary, item.source.text, texts)
+            if removable:
+                item.context = replace(item.context or FileContext(), removable=removable)
+    return list(importers)
+
+
+def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
+    """A helper module that stays on TF1 semantics (its graph kept: the fallback switches
+    eager execution off when it is imported) would break importers converted to eager
+    TF2: those are migrated again, seeing its functions as unknown, and are kept too,
+    with a finding that names the module."""
+    for helper, users in importers.items():
+        if not kept_on_tf1(results[helper].findings):
+            continue
+        for i in users:
+            if results[i].changed and not kept_on_tf1(results[i].findings):
+                work[i].context = seen_as_unknown(work[i].context, files[helper].resolve())
+                results[i] = _process(files[i], work[i], use_cache, options[i])
+        item = work[helper]
+        if item.context is not None and item.context.removable:
+            # the importers kept on TF1 call its session factories again: they stay
+            item.context = replace(item.context, removable=frozenset())
+            results[helper] = _process(files[helper], item, use_cache, options[helper])
+
+
+def _process(path: Path, work: _Work | FileResult, use_cache: bool, options: Options) -> FileResult:
+    if isinstance(work, FileResult):
+        return work
+    return process_text(work.source, path, use_cache, options, work.context, work.tree)
 
 
 class _Progress:

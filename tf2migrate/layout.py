@@ -8,6 +8,7 @@ can parse with, and code must be split into lines as Python splits it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -54,3 +55,11 @@ def indented_as(module: cst.Module, code: str) -> str:
     if indent == "    ":
         return code
     return _FOUR_SPACES.sub(lambda match: indent * (len(match.group()) // 4), code)
+
+
+def leading_lines(statement: cst.BaseStatement) -> Sequence[cst.EmptyLine]:
+    """The blank lines and comments above a statement: both kinds of libcst statement
+    (simple lines and compound statements) carry them, though their base class does not
+    declare them."""
+    assert isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+    return statement.leading_lines

@@ -23,7 +23,11 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import module_facts
+from tf2migrate.analysis.shared_variables import find_shared_variables
+from tf2migrate.analysis.project import FileContext, local_summaries
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import collect_tf_imports
+from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
@@ -50,7 +54,8 @@ from tf2migrate.rewrites.predict_trap import (
     may_have_traps,
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
-from tf2migrate.rewrites.session_cleanup import plan_cleanup
+from tf2migrate.rewrites.factory_imports import plan_factory_imports
+from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
@@ -85,11 +90,21 @@ def _has_tf1_graph(facts: GraphFacts) -> bool:
     return bool(facts.session_names or facts.v1_switches or facts.graph_evidence)
 
 
-def migrate_source(source: str, path: str = "<string>", options: Options = Options()) -> MigrationResult:
+def migrate_source(
+    source: str,
+    path: str = "<string>",
+    options: Options = Options(),
+    project: FileContext | None = None,
+    tree: ast.Module | None = None,
+) -> MigrationResult:
     """Never raises, whatever the source: an internal failure is a TFM002 finding and the
-    source comes back unchanged (callers from editors and other tools trust that)."""
+    source comes back unchanged (callers from editors and other tools trust that).
+
+    ``project`` is what the file sees of the modules it imports (analysis/project.py:
+    their functions' and classes' summaries); ``tree`` is ``source`` as CPython's parser
+    read it, when the project layer already parsed it."""
     try:
-        return _migrate_source(source, path, options)
+        return _migrate_source(source, path, options, project, tree)
     except RecursionError:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
     except Exception as error:  # a bug in a rewrite must not escape to the caller
@@ -97,7 +112,7 @@ def migrate_source(source: str, path: str = "<string>", options: Options = Optio
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
 
 
-def _migrate_source(source: str, path: str, options: Options) -> MigrationResult:
+def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in
@@ -105,7 +120,7 @@ def _migrate_source(source: str, path: str, options: Options) -> MigrationResult
     try:
         with warnings.catch_warnings():  # the user's own oddities are not ours to report
             warnings.simplefilter("ignore")
-            tree = ast.parse(source)
+            tree = tree or ast.parse(source)
     except SyntaxError as error:
         message = parse_error_message(error.msg)
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
@@ -116,14 +131,29 @@ def _migrate_source(source: str, path: str, options: Options) -> MigrationResult
     except cst.ParserSyntaxError as error:
         message = f"cannot parse: {error.message}"
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)])
-    return _migrate_module(module, tree, source, path, options)
+    if project is None:
+        return _migrate_module(module, tree, source, path, options, {}, [])
+    factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in project.removable]
+    return _migrate_module(module, tree, source, path, options, local_summaries(tree, project), factories)
 
 
-def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str, options: Options) -> MigrationResult:
+def _migrate_module(
+    original: cst.Module,
+    tree: ast.Module,
+    source: str,
+    path: str,
+    options: Options,
+    imported: dict[str, Summary],
+    factories: list[cst.FunctionDef],
+) -> MigrationResult:
+    """``factories``: session factories no module of the run calls any more (engine.py),
+    removed before the analysis sees them; findings are placed on ``original``, whose
+    statements the module without them shares."""
+    module = original.with_changes(body=[s for s in original.body if s not in factories]) if factories else original
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
-    facts = analyze(module, imports) if _may_have_graph(source) else GraphFacts(imports)
+    facts = analyze(module, imports, imported) if _may_have_graph(source) else GraphFacts(imports)
     # the names the file uses (generated names must not clash) and its TF1 evidence, from
     # CPython's tree (much cheaper than a walk of the libcst tree); the predict-trap search
     # walks the libcst tree, whose nodes it rewrites
@@ -146,6 +176,8 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, 1, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
+        find_dangling_state(facts, StatefulCalls(facts))
+        find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
         plan_helper_tapes(module, facts, plan, names_in_use)
@@ -156,6 +188,7 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         for node, code, message in facts.notes:
             plan.note(node, code, message)
         plan_cleanup(facts, plan)
+        plan_factory_imports(module, facts, plan)
         plan_eager_calls(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
@@ -164,6 +197,8 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
     decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
+    for factory in factories:
+        plan.note(factory, SESSION_REMOVED.code, f"session factory `{factory.name.value}` removed: no module of the run calls it any more")
     for trap in traps:
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
@@ -174,7 +209,7 @@ def _migrate_module(module: cst.Module, tree: ast.Module, source: str, path: str
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "a blocker was found after the convert/keep decision; file left unchanged", path, 1, 1, Severity.ERROR)])
     new_source = new_module.code
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
-    positions = _Positions(module)
+    positions = _Positions(original)
     if new_source == source:
         # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
         unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
@@ -315,7 +350,7 @@ def _defines_main(module: cst.Module) -> bool:
 def _imported_from_absl(module: cst.Module) -> set[str]:
     """Local names the file already imports with ``from absl import ...``."""
     return {
-        (a.asname.name.value if a.asname else a.name.value)  # type: ignore[union-attr]
+        a.evaluated_alias or a.evaluated_name
         for s in module.body
         if isinstance(s, cst.SimpleStatementLine)
         for small in s.body

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 import nbformat
 
+from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import NOTEBOOK_UNSUPPORTED, Diagnostic, Severity
 from tf2migrate.migrate import Options, migrate_source
 
@@ -32,7 +33,10 @@ _MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)\)$")
 _IPYTHON = re.compile(r"^\s*(%|!)|^\s*[\w.,\s]+=\s*[!%]|^\s*[\w.]+\?\??\s*$")
 
 
-def migrate_notebook(text: str, path: str, options: Options = Options()) -> tuple[str, list[Diagnostic]]:
+def migrate_notebook(
+    text: str, path: str, options: Options = Options(), project: FileContext | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """``project``: what the notebook's program sees of the modules it imports."""
     try:
         notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
         raw = json.loads(text)
@@ -51,7 +55,7 @@ def migrate_notebook(text: str, path: str, options: Options = Options()) -> tupl
     numbers = [n for n, _ in numbered]
     cells = [c for _, c in numbered]
     masked, magics, starts = _join([_source(c, key) for c in cells])
-    new_program, findings = migrate_source(masked, path, options)
+    new_program, findings = migrate_source(masked, path, options, project=project)
     findings = [_locate(f, starts, numbers) for f in findings]
     if new_program == masked:
         return text, findings

@@ -28,6 +28,21 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
     example="y = tf.matmul(x, W)\nprint(y.shape)          # reads the graph tensor",
     instead="Read the value through `sess.run(y, ...)`, or compute static facts (shapes) from "
     "the placeholder's declared shape.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "print(y.shape)\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 UNSUPPORTED_FEED = Rule(
     "TFM302",
@@ -41,6 +56,24 @@ UNSUPPORTED_FEED = Rule(
     why="Every placeholder becomes an argument of a generated function; the argument values "
     "must be known at the call. " + _LEFT_ALONE,
     instead="Build the feed as a literal `{x: value}` at the run site.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "W = tf.Variable(1.0)\n"
+        "y = W * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [1.0], W: 3.0}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "W = tf.Variable(1.0)\n"
+        "y = W * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 UNSUPPORTED_SESSION = Rule(
     "TFM303",
@@ -52,6 +85,18 @@ UNSUPPORTED_SESSION = Rule(
     "(for example `saver.save(sess, ...)`), `tf.get_default_session()`, or a session on an "
     "object attribute.",
     why="Only run sites whose fetches and feeds are visible can become function calls. " + _LEFT_ALONE,
+    invalid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.train.MonitoredSession() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 VARIABLE_IN_COMPUTATION = Rule(
     "TFM304",
@@ -64,6 +109,22 @@ VARIABLE_IN_COMPUTATION = Rule(
     why="A generated function runs on every call; variables must be created once, where the "
     "TF1 program created them. " + _LEFT_ALONE,
     instead="Create the variables from constants or shapes, then use them in the computation.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = tf.layers.dense(x, 3, kernel_regularizer=lambda w: tf.nn.l2_loss(w))\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = tf.layers.dense(x, 3)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
 )
 UNSUPPORTED_GRADIENTS = Rule(
     "TFM305",
@@ -75,6 +136,24 @@ UNSUPPORTED_GRADIENTS = Rule(
     "flow of the graph-building code.",
     why="A tape records only what runs inside it; tf2migrate never emits a tape that cannot "
     "see the computation. " + _LEFT_ALONE,
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "a = tf.tanh(x)\n"
+        "y = a * x\n"
+        "dy = tf.gradients(y, x, stop_gradients=[a])[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "a = tf.stop_gradient(tf.tanh(x))\n"
+        "y = a * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
 )
 UNSUPPORTED_GRAPH_CODE = Rule(
     "TFM306",
@@ -89,8 +168,26 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "in graph-building code (they would run on every call), training ops and optimizers this "
     "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
     "iterators, modules outside the public TF1 API (`tensorflow.contrib`, "
-    "`tensorflow.python`), or fetches defined after the code that runs them.",
-    why=_LEFT_ALONE,
+    "`tensorflow.python`), or fetches defined after the code that runs them.  A call of a "
+    "function of another module of the run is converted when that function is a pure graph "
+    "builder (it makes ops only from its arguments), and so is the call of a net object "
+    "(a class whose `__init__` makes the variables and whose `__call__` is a pure builder); "
+    "any other helper is named, with its module and the reason.",
+    why="Under `tf.function` a function's Python runs when it is traced, once, as TF1 ran "
+    "graph-building code once while building the graph: a pure builder called there makes "
+    "the very ops TF1 made, so it may move; a helper that creates variables, has side "
+    "effects, draws random numbers or reads module state would do so again. " + _LEFT_ALONE,
+    invalid=(
+        "import tensorflow as tf\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(tf.constant(7.0) * 2))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant(7.0) * 2\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 CLASS_BASED_GRAPH = Rule(
     "TFM307",
@@ -104,6 +201,34 @@ CLASS_BASED_GRAPH = Rule(
     "own methods is converted (generated `compute_…` methods); one built in other methods, run "
     "by code outside the class, or whose attributes are read from outside, is not.",
     why="Class-based graphs are converted as a whole class or not at all. " + _LEFT_ALONE,
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n"
+        "\n"
+        "m = M()\n"
+        "print(m.sess.run(m.y, {m.x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n"
+        "\n"
+        "m = M()\n"
+        "print(m.predict([1.0]))\n",
+    ),
 )
 REINITIALIZATION = Rule(
     "TFM308",
@@ -114,6 +239,23 @@ REINITIALIZATION = Rule(
     what="Reports an initializer run more than once or inside a loop.",
     why="Running an initializer again resets the variables; eager variables are initialized "
     "once, when created, so removing the second run would change the results. " + _LEFT_ALONE,
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "init = tf.global_variables_initializer()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(init)\n"
+        "    sess.run(W.assign(3.0))\n"
+        "    sess.run(init)\n"
+        "    print(sess.run(W))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(W))\n",
+    ),
 )
 GRAPH_GROWS_PER_CALL = Rule(
     "TFM309",
@@ -130,6 +272,70 @@ GRAPH_GROWS_PER_CALL = Rule(
     "    return self.sess.run(g, {self.x_tf: X})",
     instead="Build `g` once in `__init__` (`self.g = tf.gradients(self.u_pred, self.x_tf)[0]`) and "
     "fetch `self.g` in the method; tf2migrate then turns it into a tape.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n"
+        "\n"
+        "    def grad(self, x):\n"
+        "        g = tf.gradients(self.y, self.x)[0]\n"
+        "        return self.sess.run(g, {self.x: x})\n"
+        "\n"
+        "print(M().grad([1.0]))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
+)
+UNRUN_STATE_CHANGE = Rule(
+    "TFM310",
+    "state-change-tf1-did-not-run",
+    "A stateful op TF1 did not run (or may not have run) would run after migration.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports an assignment, scatter update or Python function called from the graph "
+    "(`tf.assign_add`, `W.assign`, `tf.scatter_add`, `tf.py_func` …) that TF1 built but did "
+    "not run: its value is thrown away (a statement of its own, a helper's local nothing "
+    "reads, the unfetched one of several values a statement binds), or it is part of the forward pass of a gradient or train step whose run fetches "
+    "no value that needs it.",
+    why="A TF1 session runs only the ops its fetches need, and a gradient needs only the "
+    "forward values its gradient functions read. Migrated code runs every statement it "
+    "contains, and `tf.function` every stateful op of its body, so the variable would change "
+    "where it did not. " + _LEFT_ALONE,
+    example="y = W * x + tf.assign_add(calls, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\n"
+    "sess.run(g, {x: 1.0})          # TF1: calls stays 0",
+    instead="Fetch the op where it should run (`sess.run([g, count])`), put it under "
+    "`tf.control_dependencies` of a value the run fetches, or delete it if it was never meant "
+    "to run.",
+)
+SHARED_BY_NAME = Rule(
+    "TFM311",
+    "variables-shared-by-name",
+    "Variables are shared by name (variable_scope reuse), which eager TF2 does not do.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `reuse=True` or `reuse=tf.AUTO_REUSE` (in `tf.variable_scope`, `tf.get_variable`, "
+    "`tf.make_template`) and `scope.reuse_variables()` in a graph that would become eager "
+    "(`tf.layers`' `reuse=` is refused with the layer, TFM304).",
+    why="Outside a graph, `tf.compat.v1.get_variable` creates a new variable at every call: "
+    "two names that shared one variable in TF1 would hold two, and an update of one would "
+    "not be seen through the other. " + _LEFT_ALONE,
+    example='with tf.variable_scope("s", reuse=True):\n    b = tf.get_variable("w")   # the same variable as s/w',
+    instead="Create the variable once and pass the Python object where it is reused.",
 )
 # Not a blocker: the analysis drops a TFM309 blocker for a method nothing calls and says so.
 UNCALLED_GRAPH_METHOD = Rule(
@@ -144,6 +350,31 @@ UNCALLED_GRAPH_METHOD = Rule(
     why="Calling it after the migration raises AttributeError (the attributes it reads are "
     "gone) rather than computing something wrong; delete it, or rewrite it on the generated "
     "methods, if other modules call it.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n"
+        "\n"
+        "    def grad(self):\n"
+        "        return tf.gradients(self.y, self.x)[0]\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
 )
 
 RULES = [
@@ -157,4 +388,6 @@ RULES = [
     UNSUPPORTED_GRAPH_CODE,
     CLASS_BASED_GRAPH,
     REINITIALIZATION,
+    UNRUN_STATE_CHANGE,
+    SHARED_BY_NAME,
 ]

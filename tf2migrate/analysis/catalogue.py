@@ -136,6 +136,10 @@ KERAS_LAYERS = frozenset(
         "layers.average_pooling3d",
     }
 )
+# Calls whose gradient is an IndexedSlices (rows looked up), matched on the last part of
+# the called name, whatever the object or alias (``tf.gather``, ``K.gather``,
+# ``tf.gather_nd``, ``layers.Embedding``, ``v.sparse_read``): analysis/sparse_gradients.py
+SPARSE_NAME_PARTS = ("gather", "embedding", "embed_sequence", "nce_loss", "sampled_softmax_loss", "sparse_read")
 GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
 
 

@@ -18,7 +18,7 @@ from tf2migrate.analysis.names import NameReferences, names_bound, self_attribut
 
 class _EscapeFinder(NameReferences, cst.CSTVisitor):
     def __init__(
-        self, facts: GraphFacts, scope: Scope, order: int, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
+        self, facts: GraphFacts, scope: Scope, order: int | None, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
     ) -> None:
         super().__init__()
         self.class_graph_attributes = class_graph_attributes

@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers
+from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -54,6 +54,7 @@ from tf2migrate.analysis.names import (
     root_name,
     self_attribute,
 )
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
@@ -117,10 +118,10 @@ class _NodeIndex(cst.CSTVisitor):
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
-    def __init__(self, module: cst.Module, imports: TfImports) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary]) -> None:
         self.module = module
         self.tf = imports
-        self.facts = GraphFacts(imports)
+        self.facts = GraphFacts(imports, imported=imported)
         self.index = _NodeIndex()
         module.visit(self.index)
         self.facts.calls = self.index.calls
@@ -168,10 +169,10 @@ class GraphAnalyzer:
                     callee = self.classifier.helper_for(call)
                     creates = (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES))) or (
                         callee is not None and callee is not helper and callee.creates_variables
-                    )
+                    ) or imported_calls.creates_variables(self.facts, call)
                     grads = tf_name in GRADIENT_CALLS or (
                         callee is not None and callee is not helper and callee.uses_gradients
-                    )
+                    ) or imported_calls.takes_gradients(self.facts, call)
                     if creates and not helper.creates_variables:
                         helper.creates_variables = changed = True
                     if grads and not helper.uses_gradients:
@@ -233,7 +234,7 @@ class GraphAnalyzer:
             name = self.tf.call_name(node.value)
             names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
-            if name in SESSION_CALLS:
+            if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
@@ -308,8 +309,8 @@ class GraphAnalyzer:
             if self.tf.call_name(expr) in SESSION_CALLS:
                 return True
             # tf.Session().as_default() / sess.as_default()
-            if m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
-                inner = expr.func.value  # type: ignore[attr-defined]
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+                inner = expr.func.value
                 if isinstance(inner, cst.Call) and self.tf.call_name(inner) in SESSION_CALLS:
                     return True
                 if graph_name(inner) in self.facts.session_names:
@@ -317,8 +318,8 @@ class GraphAnalyzer:
         return False
 
     def _is_graph_context(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call) and m.matches(expr.func, m.Attribute(attr=m.Name("as_default"))):
-            inner = expr.func.value  # type: ignore[attr-defined]
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
+            inner = expr.func.value
             if isinstance(inner, cst.Call) and self.tf.call_name(inner) == "Graph":
                 return True
             if isinstance(inner, cst.Name) and inner.value in self._graph_names:
@@ -387,15 +388,13 @@ class GraphAnalyzer:
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
             mutated = {
-                root_name(target)
-                for target in (
-                    t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign())  # type: ignore[union-attr]
-                )
-                if isinstance(target, (cst.Subscript, cst.Attribute))
+                root
+                for target in (t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign()) if isinstance(t, (cst.AssignTarget, cst.AugAssign)))
+                if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
             }
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
-            for name in (set(binds) - top_binds) | (mutated - {None}):
-                scope.nested_bindings.setdefault(name, []).append(order)  # type: ignore[arg-type]
+            for name in (set(binds) - top_binds) | mutated:
+                scope.nested_bindings.setdefault(name, []).append(order)
         self.facts.scopes.append(scope)
 
     def _collect_feed_dicts(self) -> None:
@@ -417,5 +416,7 @@ class GraphAnalyzer:
                 existing.bindings.append((node, node.value))
 
 
-def analyze(module: cst.Module, imports: TfImports) -> GraphFacts:
-    return GraphAnalyzer(module, imports).analyze()
+def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None) -> GraphFacts:
+    """``imported``: the summaries of other modules' functions and classes, by the name
+    this module calls them (analysis/project.py)."""
+    return GraphAnalyzer(module, imports, imported or {}).analyze()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
 
@@ -69,6 +70,11 @@ class Statement:
     global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
     # Python names a graph-building block binds (its loop variables): not graph values
     loop_targets: tuple[str, ...] = ()
+
+    def minimize_call(self) -> cst.Call:
+        """``minimize`` of a statement whose kind sets it (TRAIN, GRADS, SCIPY, SAVER)."""
+        assert self.minimize is not None, self.kind
+        return self.minimize
 
 
 class RunForm(enum.Enum):
@@ -184,6 +190,9 @@ class GraphFacts:
     imports: TfImports
     scopes: list[Scope] = field(default_factory=list)
     helpers: dict[str, Helper] = field(default_factory=dict)
+    # functions and classes of other modules of the project, by the name this file calls
+    # them (``neural_net``, ``U.fwd_gradients``): analysis/project.py's summaries
+    imported: dict[str, Summary] = field(default_factory=dict)
     session_names: set[str] = field(default_factory=set)
     config_names: set[str] = field(default_factory=set)
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)

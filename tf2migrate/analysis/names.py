@@ -36,10 +36,10 @@ class NameReferences:
     def mark_bound(self, target: cst.BaseExpression) -> list[str]:
         """The names an assignment target binds (``self.x`` as one name), marked as not read
         (``u, f = sess.run([u, f])`` rebinds them)."""
-        attribute = self_attribute(target)
-        if attribute is not None or isinstance(target, cst.Name):
+        bound = self_attribute(target) or (target.value if isinstance(target, cst.Name) else None)
+        if bound is not None:
             self.not_references.add(id(target))
-            return [attribute or target.value]  # type: ignore[attr-defined]
+            return [bound]
         if isinstance(target, (cst.Tuple, cst.List)):
             return [n for element in target.elements for n in self.mark_bound(element.value)]
         if isinstance(target, cst.StarredElement):
@@ -79,7 +79,7 @@ class NameCollector(NameReferences, cst.CSTVisitor):
         self.binds.append(node.name.value)
 
     def visit_ImportAlias(self, node: cst.ImportAlias) -> bool:
-        target = node.asname.name if node.asname else node.name
+        target: cst.BaseExpression = node.asname.name if node.asname else node.name
         while isinstance(target, cst.Attribute):
             target = target.value
         if isinstance(target, cst.Name):
@@ -206,3 +206,38 @@ def root_name(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, (cst.Attribute, cst.Subscript)):
         expr = expr.value
     return expr.value if isinstance(expr, cst.Name) else None
+
+
+# Methods that change a list, dict or set in place.
+_MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "remove", "pop", "clear"})
+
+
+class _InPlaceChanges(cst.CSTVisitor):
+    """Names changed in place by statements of a subtree, outside nested defs and lambdas."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        func = node.value.func if isinstance(node.value, cst.Call) else None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in _MUTATING_METHODS:
+            self.names.append(func.value.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+            self.names.append(node.target.value.value)
+
+
+def changed_in_place(node: cst.CSTNode) -> list[str]:
+    """Plain names whose object a statement changes without rebinding them:
+    ``fetches.append(mx)``, ``fetches.extend(...)``, ``feeds[k] = v``.  A graph-building
+    block that extends a list of tensors defines that list as much as an assignment would."""
+    finder = _InPlaceChanges()
+    node.visit(finder)
+    return list(dict.fromkeys(finder.names))

@@ -7,7 +7,6 @@ statements are classified.
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument
@@ -110,8 +109,7 @@ class RunSiteFinder(cst.CSTVisitor):
             return None
         attr = call.func.attr.value
         receiver = call.func.value
-        nested = bool(self.def_stack) or self.statement is None
-        order = None if nested else self.statement.order  # type: ignore[union-attr]
+        order = None if self.def_stack or self.statement is None else self.statement.order  # None in nested code
         whole = None
         if (
             self.expr_statement is not None
@@ -124,9 +122,10 @@ class RunSiteFinder(cst.CSTVisitor):
         in_loop = self.loop_depth > 0
         if (
             attr == "run"
-            and m.matches(receiver, m.Attribute(value=m.Name(), attr=m.Name()))
-            and receiver.value.value != "self"  # type: ignore[attr-defined]
-            and f"self.{receiver.attr.value}" in facts.session_names  # type: ignore[attr-defined]
+            and isinstance(receiver, cst.Attribute)
+            and isinstance(receiver.value, cst.Name)
+            and receiver.value.value != "self"
+            and f"self.{receiver.attr.value}" in facts.session_names
         ):
             # ``model.sess.run(model.lambda_1)``: the session of a converted class, used outside it
             facts.allowed_session_reads.add(id(receiver))
@@ -144,15 +143,16 @@ class RunSiteFinder(cst.CSTVisitor):
                 facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
                 return None
             return RunSite(call, RunForm.SESSION_RUN, fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
-        if attr == "minimize" and graph_name(receiver) is not None:
-            found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
+        receiver_name = graph_name(receiver)
+        if attr == "minimize" and receiver_name is not None:
+            found = lookup_graph_name(self.scope, receiver_name, order)
             if found is not None and found[1].kind is Kind.SCIPY:
                 session = call_argument(call, "session", 0)
                 if session is not None and graph_name(session) in facts.session_names:
                     facts.allowed_session_reads.add(id(session))
                 return RunSite(call, RunForm.SCIPY, receiver, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
-        if attr in ("save", "restore") and graph_name(receiver) is not None:
-            found = lookup_graph_name(self.scope, graph_name(receiver), order)  # type: ignore[arg-type]
+        if attr in ("save", "restore") and receiver_name is not None:
+            found = lookup_graph_name(self.scope, receiver_name, order)
             if found is not None and found[1].kind is Kind.SAVER:
                 session = call_argument(call, "sess", 0)
                 if session is not None and graph_name(session) in facts.session_names:

@@ -10,7 +10,8 @@ variable directly.  TF1's optimizers and Keras' apply such gradients differently
 
 The answer is conservative: a sparse-producing call anywhere in the file counts (its
 result may reach any step through a helper, a layer object or a module-level name), and
-so does a step calling code imported from another module, which tf2migrate does not read.
+so does a step calling code imported from another module, unless the run read that
+module and its summary (analysis/project.py) says it looks up no rows.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ import sys
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from tf2migrate.analysis import imported_calls
 from tf2migrate.analysis.calls import calls_in, closure
+from tf2migrate.analysis.catalogue import SPARSE_NAME_PARTS
 
 from tf2migrate.analysis.model import GraphFacts, Scope, Statement
 from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.summaries import UNKNOWN
 
-# Matched on the last part of the called name, whatever the object or alias
-# (``tf.gather``, ``K.gather``, ``tf.gather_nd``, ``layers.Embedding``, ``v.sparse_read``).
-_SPARSE_NAME_PARTS = ("gather", "embedding", "embed_sequence", "nce_loss", "sampled_softmax_loss", "sparse_read")
 # Packages whose functions build no TensorFlow ops (the standard library, NumPy and kin).
 _NO_TF_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "pandas", "matplotlib", "sklearn", "absl", "six", "tqdm"}
 _TF_PACKAGES = frozenset({"tensorflow"})
@@ -41,7 +42,7 @@ def sparse_gradient_source(module: cst.Module, facts: GraphFacts, scope: Scope, 
     step = [*trains, *closure(scope, trains)[0]]
     for call in facts.calls:
         name = _called_name(call)
-        if name is not None and any(part in name.lower() for part in _SPARSE_NAME_PARTS):
+        if name is not None and any(part in name.lower() for part in SPARSE_NAME_PARTS):
             return call
     opaque = _imported_code_names(module, facts.import_nodes)
     seen: set[int] = set()
@@ -51,6 +52,11 @@ def sparse_gradient_source(module: cst.Module, facts: GraphFacts, scope: Scope, 
         if id(call) in seen:
             continue
         seen.add(id(call))
+        summarized = imported_calls.summary_of(facts, call) or imported_calls.builder_call(facts, call, scope, None)
+        if summarized is not None:
+            if summarized.kind == UNKNOWN or summarized.reads_rows:
+                return call
+            continue
         if _root(call.func) in opaque:
             return call
         helper = facts.helpers.get(call.func.value) if isinstance(call.func, cst.Name) else None

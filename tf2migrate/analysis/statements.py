@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers
+from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -46,6 +46,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    changed_in_place,
     graph_name,
     read_and_bound,
     root_name,
@@ -70,7 +71,7 @@ class StatementClassifier:
         if name is not None:
             return name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES)
         helper = self.helper_for(call)
-        return helper is not None and helper.creates_variables
+        return (helper is not None and helper.creates_variables) or imported_calls.creates_variables(self.facts, call)
 
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
@@ -131,9 +132,10 @@ class StatementClassifier:
             if name in DROP_CALLS:
                 statement.kind = Kind.DROP
                 return statement
-            if m.matches(call.func, m.Attribute(value=m.Name(), attr=m.Name("close"))) and call.func.value.value in self.facts.session_names:  # type: ignore[attr-defined]
+            func = call.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == "close" and func.value.value in self.facts.session_names:
                 statement.kind = Kind.DROP
-                self.facts.allowed_session_reads.add(id(call.func.value))  # type: ignore[attr-defined]
+                self.facts.allowed_session_reads.add(id(func.value))
                 return statement
             return None
         if isinstance(small, cst.Assign):
@@ -145,7 +147,7 @@ class StatementClassifier:
                 name = self.tf.call_name(call)
                 if name in PLACEHOLDER_CALLS:
                     return self.placeholder_statement(statement, target, call)
-                if name in SESSION_CALLS:
+                if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, call):
                     statement.kind = Kind.SESSION
                     statement.defines = (target,)
                     return statement
@@ -186,8 +188,8 @@ class StatementClassifier:
                 and small.value.elements
                 and all(
                     isinstance(e, cst.DictElement)
-                    and graph_name(e.key) is not None
-                    and (found := scope.graph_statement(graph_name(e.key), statement.order)) is not None  # type: ignore[arg-type]
+                    and (key := graph_name(e.key)) is not None
+                    and (found := scope.graph_statement(key, statement.order)) is not None
                     and found.kind is Kind.PLACEHOLDER
                     for e in small.value.elements
                 )
@@ -213,7 +215,8 @@ class StatementClassifier:
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline), and the pair
         ``gvs = opt.compute_gradients(loss)`` … ``train_op = opt.apply_gradients(gvs)``."""
-        optimizer = call.func.value  # type: ignore[attr-defined]
+        func = cst.ensure_type(call.func, cst.Attribute)  # matched as ``….minimize`` (or the others)
+        optimizer = func.value
         known = isinstance(optimizer, cst.Call) and self.tf.call_name(optimizer) in OPTIMIZERS
         if not known:
             name = graph_name(optimizer)
@@ -222,7 +225,7 @@ class StatementClassifier:
         if not known:
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`minimize` of an optimizer this release does not convert")
             return statement
-        method = call.func.attr.value  # type: ignore[attr-defined]
+        method = func.attr.value
         for arg in call.args:
             keyword = arg.keyword.value if arg.keyword is not None else None
             if arg.star or keyword in ("gate_gradients", "aggregation_method", "grad_loss", "colocate_gradients_with_ops"):
@@ -243,7 +246,9 @@ class StatementClassifier:
             if dimensions:
                 # a declared dimension is a number, not a read of the placeholder
                 self.facts.static_dimensions.update(dimensions)
-                reads = read_and_bound(node.visit(Literalize(dimensions)))[0]
+                literal = node.visit(Literalize(dimensions))
+                assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only
+                reads = read_and_bound(literal)[0]
         calls = calls_in(node)
         tf_calls = [(c, self.tf.call_name(c)) for c in calls]
         has_run = any(looks_like_run_site(self.facts, c) for c in calls)
@@ -284,9 +289,9 @@ class StatementClassifier:
                     "(in TF2, iterate the dataset: `for batch in dataset:`)",
                 )
                 return statement
-        for call, name in tf_calls:
-            if name in PLACEHOLDER_CALLS:
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.refused_binding(node, call, name))
+        for call, tf_name in tf_calls:
+            if tf_name in PLACEHOLDER_CALLS:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.refused_binding(node, call, tf_name))
                 return statement
         layer_calls = tuple(c for c, n in tf_calls if n in KERAS_LAYERS)
         if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
@@ -336,7 +341,7 @@ class StatementClassifier:
             # Kept as Python: a TF call for its effect on the runtime, or code that reads
             # graph values (reported by the escape check).
             return statement
-        if is_assignment:
+        if is_assignment and isinstance(node, cst.SimpleStatementLine):
             targets_ok = all(
                 isinstance(t.target, (cst.Name, cst.Tuple, cst.List)) or self_attribute(t.target) is not None
                 for s in node.body
@@ -350,16 +355,26 @@ class StatementClassifier:
         if not self._movable(node, calls, scope, statement.order):
             return statement
         statement.kind = Kind.TENSOR
-        statement.defines = tuple(assigned_names(node)) if is_assignment else tuple(dict.fromkeys(binds))
+        if is_assignment:
+            statement.defines = tuple(assigned_names(node))
+        else:
+            # ``if debug: fetches.extend([mx, mn])`` defines the list of tensors it extends
+            extended = [
+                n for n in changed_in_place(node)
+                if (found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.TENSOR
+            ]
+            statement.defines = tuple(dict.fromkeys([*binds, *extended]))
         statement.compound = not is_assignment
         if statement.compound:
             statement.loop_targets = tuple(
-                dict.fromkeys(n for loop in m.findall(node, m.For()) for n in target_names(loop.target))
+                dict.fromkeys(n for loop in m.findall(node, m.For()) if isinstance(loop, cst.For) for n in target_names(loop.target))
             )
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
         statement.schedule_calls = tuple(c for c, n in tf_calls if n in SCHEDULE_CALLS)
         statement.calls_gradient_helper = any(
-            (h := self.helper_for(c)) is not None and h.uses_gradients for c in calls
+            ((h := self.helper_for(c)) is not None and h.uses_gradients)
+            or imported_calls.takes_gradients(self.facts, c, scope, statement.order)
+            for c in calls
         )
         if statement.compound and statement.gradient_calls:
             for call in statement.gradient_calls:
@@ -399,7 +414,12 @@ class StatementClassifier:
         once."""
         declared = {id(shape) for expression, _ in self.facts.static_dimensions.values() for shape in _shape_attributes(expression)}
         for attribute in m.findall(node, m.Attribute(value=m.Name(), attr=m.Name())):
-            if attribute.attr.value in STATIC_TENSOR_ATTRIBUTES and id(attribute) not in declared:
+            if (
+                isinstance(attribute, cst.Attribute)  # as matched: ``name.attr``
+                and isinstance(attribute.value, cst.Name)
+                and attribute.attr.value in STATIC_TENSOR_ATTRIBUTES
+                and id(attribute) not in declared
+            ):
                 target = scope.graph_statement(attribute.value.value, order)
                 if target is not None and target.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
                     self.facts.block(
@@ -418,6 +438,12 @@ class StatementClassifier:
         for call in calls:
             if self.tf.call_name(call) is not None or self.helper_for(call) is not None:
                 continue
+            if imported_calls.builder_call(self.facts, call, scope, order) is not None:
+                continue  # traced where TF1 built it (analysis/imported_calls.py)
+            refused = imported_calls.refusal(self.facts, call)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return False
             func = call.func
             if isinstance(func, cst.Name) and func.value in PURE_BUILTINS:
                 continue
@@ -501,8 +527,8 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
     if isinstance(expr, cst.Name):
         found = lookup_graph_name(scope, expr.value, before)
         return found is not None and found[1].kind is Kind.INIT
-    if m.matches(expr, m.Attribute(value=m.Name(), attr=m.Name("initializer"))):
-        found = lookup_graph_name(scope, expr.value.value, before)  # type: ignore[attr-defined]
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.attr.value == "initializer":
+        found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
 

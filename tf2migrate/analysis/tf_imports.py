@@ -164,13 +164,13 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
         if not is_public_module(relative):
             facts.opaque = True
             facts.kept.append((alias, dotted or ""))
-            if alias.asname is not None:
-                facts.kept_names[alias.asname.name.value] = dotted or ""  # type: ignore[union-attr]
+            if alias.evaluated_alias is not None:
+                facts.kept_names[alias.evaluated_alias] = dotted or ""
             continue
         touched = True
         facts.replaced.add(id(alias))
-        if alias.asname is not None:
-            local = alias.asname.name.value  # type: ignore[union-attr]
+        local = alias.evaluated_alias
+        if local is not None:
             facts.aliases[local] = _strip_v1(relative)
             if _is_v1(relative):
                 facts.v1_aliases.add(local)
@@ -192,12 +192,12 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
         facts.kept.append((node, dotted))
         for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
             name = get_full_name_for_node(alias.name) or ""
-            facts.kept_names[alias.asname.name.value if alias.asname else name] = f"{dotted}.{name}"  # type: ignore[union-attr]
+            facts.kept_names[alias.evaluated_alias or name] = f"{dotted}.{name}"
         return False
     facts.replaced.add(id(node))
     for alias in node.names:
         name = get_full_name_for_node(alias.name) or ""
-        local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]
+        local = alias.evaluated_alias or name
         path = ".".join(p for p in (relative, name) if p)
         facts.aliases[local] = _strip_v1(path)
         if _is_v1(path):

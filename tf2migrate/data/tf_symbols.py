@@ -982,7 +982,7 @@ SAME_IN_TF2 = frozenset(['AggregationMethod', 'Assert', 'CriticalSection', 'DTyp
 
 # Paths present in TF2 as another object: path -> (TF1 parameters, TF2 parameters);
 # None where a signature could not be read.
-DIFFERENT_IN_TF2 = {'DeviceSpec': (('job', 'replica', 'task', 'device_type', 'device_index'),
+DIFFERENT_IN_TF2: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {'DeviceSpec': (('job', 'replica', 'task', 'device_type', 'device_index'),
                 ('job', 'replica', 'task', 'device_type', 'device_index')),
  'Variable': (('initial_value',
                'trainable',
@@ -2916,7 +2916,7 @@ V2_ONLY = frozenset(['autodiff.ForwardAccumulator', 'autodiff.GradientTape',
 
 # From tensorflow.tools.compatibility (the tables of tf_upgrade_v2);
 # UNRESOLVED_RENAMES: paths whose tf_upgrade_v2 target is not in this TensorFlow.
-RENAMES = {'AUTO_REUSE': 'compat.v1.AUTO_REUSE',
+RENAMES: dict[str, str] = {'AUTO_REUSE': 'compat.v1.AUTO_REUSE',
  'AttrValue': 'compat.v1.AttrValue',
  'COMPILER_VERSION': 'version.COMPILER_VERSION',
  'CXX11_ABI_FLAG': 'sysconfig.CXX11_ABI_FLAG',
@@ -3923,7 +3923,7 @@ RENAMES = {'AUTO_REUSE': 'compat.v1.AUTO_REUSE',
  'zeros_initializer': 'compat.v1.zeros_initializer',
  'zeta': 'math.zeta'}
 
-KEYWORD_RENAMES = {'arg_max': {'dimension': 'axis'},
+KEYWORD_RENAMES: dict[str, dict[str, str | None]] = {'arg_max': {'dimension': 'axis'},
  'arg_min': {'dimension': 'axis'},
  'argmax': {'dimension': 'axis'},
  'argmin': {'dimension': 'axis'},
@@ -4060,7 +4060,7 @@ KEYWORD_RENAMES = {'arg_max': {'dimension': 'axis'},
  'verify_tensor_all_finite': {'msg': 'message', 't': 'x'},
  'zeros_like': {'tensor': 'input'}}
 
-REORDERS = {'argmax': [None, None, 'name', 'dimension', 'output_type'],
+REORDERS: dict[str, list[str | None]] = {'argmax': [None, None, 'name', 'dimension', 'output_type'],
  'argmin': [None, None, 'name', 'dimension', 'output_type'],
  'batch_to_space': [None, 'crops', 'block_size', 'name', 'block_shape'],
  'boolean_mask': [None, None, 'name', 'axis'],
@@ -4394,7 +4394,7 @@ TRANSFORMED = frozenset(['contrib.layers.l1_regularizer', 'contrib.layers.l2_reg
  'to_complex128', 'to_complex64', 'to_double', 'to_float', 'to_int32', 'to_int64',
  'uniform_unit_scaling_initializer', 'while_loop', 'zeros_like'])
 
-WARNINGS = {'assert_equal': "('INFO', '<function name> has been changed to return None, the data "
+WARNINGS: dict[str, str] = {'assert_equal': "('INFO', '<function name> has been changed to return None, the data "
                  'argument has been removed, and arguments have been reordered.\\nThe '
                  'calls have been converted to compat.v1 for safety (even though  they '
                  "may already have been correct).')",
@@ -5483,7 +5483,7 @@ WARNINGS = {'assert_equal': "('INFO', '<function name> has been changed to retur
                       'method.\\nThe calls have been converted to compat.v1 for safety '
                       "(even though they may already have been correct).')"}
 
-DEPRECATED_MODULES = {'app.flags': 'tf.flags and tf.app.flags have been removed, please use the argparse or '
+DEPRECATED_MODULES: dict[str, str] = {'app.flags': 'tf.flags and tf.app.flags have been removed, please use the argparse or '
               'absl modules if you need command line parsing.',
  'contrib': '<function name> cannot be converted automatically. tf.contrib will not be '
             'distributed with TensorFlow 2.0, please consider an alternative in '

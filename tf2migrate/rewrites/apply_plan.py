@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.layout import leading_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
@@ -57,22 +58,23 @@ class PlanApplier(TfNameNormalizer):
         elif key in plan.unwrap and isinstance(updated, cst.With) and isinstance(updated.body, cst.SimpleStatementSuite):
             # ``with tf.Session() as sess: print(sess.run(y))``: the body as a line of its own
             suite = updated.body
-            kept = [cst.SimpleStatementLine(suite.body, original_node.leading_lines, suite.trailing_whitespace)]
-        elif key in plan.unwrap and isinstance(updated, cst.With):
-            kept = [s for s in updated.body.body if id(s) not in self._filler_passes]  # type: ignore[union-attr]
-            if kept and original_node.leading_lines:
-                kept[0] = kept[0].with_changes(leading_lines=[*original_node.leading_lines, *kept[0].leading_lines])
+            kept = [cst.SimpleStatementLine(suite.body, leading_lines(original_node), suite.trailing_whitespace)]
+        elif key in plan.unwrap and isinstance(updated, cst.With) and isinstance(updated.body, cst.IndentedBlock):
+            kept = [s for s in updated.body.body if id(s) not in self._filler_passes]
+            if kept and leading_lines(original_node):
+                kept[0] = kept[0].with_changes(leading_lines=[*leading_lines(original_node), *leading_lines(kept[0])])
             footer = getattr(updated.body, "footer", ())  # comments closing the block
             if _has_comment(footer):
                 after = [self._marker(footer), *after]
         else:
+            assert isinstance(updated, cst.BaseStatement)  # a statement's replacement is a statement
             kept = [updated]
         result = [*before, *kept, *after]
         if len(result) == 1 and result[0] is updated:
             return updated
         # The blank lines and comments above a statement that goes away: comments that
         # did not move with its code into a generated function go to the next statement.
-        lines = [] if kept else [line for line in original_node.leading_lines if key not in plan.commented or line.comment is None]
+        lines = [] if kept else [line for line in leading_lines(original_node) if key not in plan.commented or line.comment is None]
         if not result:
             return self._marker(lines)
         if _has_comment(lines):

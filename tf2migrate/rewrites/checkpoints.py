@@ -44,6 +44,19 @@ SAVER_TO_CHECKPOINT = Rule(
     example="saver = tf.train.Saver(max_to_keep=3)\nsaver.save(sess, 'ckpt/model', global_step=step)",
     instead="saver = tf.train.Checkpoint(W=W, b=b, optimizer=optimizer)\n"
     "save_numbered_checkpoint(saver, 'ckpt/model', step, max_to_keep=3)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "saver = tf.train.Saver()\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    saver.save(sess, '/tmp/model')\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "tf.train.Checkpoint(W=W).write(\"/tmp/model\")\n",
+    ),
 )
 RULES = [SAVER_TO_CHECKPOINT]
 
@@ -79,26 +92,25 @@ NUMBERED_SAVE = '''def save_numbered_checkpoint(checkpoint, save_path, global_st
 
 
 def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
-    savers = [(scope, s) for scope in facts.scopes for s in scope.statements if s.kind is Kind.SAVER]
+    # a SAVER statement's ``minimize`` is its tf.train.Saver(...) call
+    savers = [(scope, s, s.minimize) for scope in facts.scopes for s in scope.statements if s.kind is Kind.SAVER and s.minimize is not None]
     if not savers:
         return
     reads_state = any(facts.imports.call_name(c) in _STATE_READERS for c in facts.calls)
-    for scope, statement in savers:
-        settings = _plan_saver(module, facts, plan, scope, statement)
+    for scope, statement, saver_call in savers:
+        settings = _plan_saver(module, facts, plan, scope, statement, saver_call)
         if settings is None:
             continue
         calls = [call for call, saver in facts.saver_calls if saver is statement]
         uses = _references(module, statement.defines[0])
         if uses != 1 + len(calls):
-            facts.block(statement.minimize, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)")
+            facts.block(saver_call, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)")
             continue
         for call in calls:
             _plan_call(module, facts, plan, names_in_use, call, settings, reads_state)
 
 
-def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement) -> dict[str, cst.Arg] | None:
-    call = statement.minimize
-    assert call is not None
+def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement, call: cst.Call) -> dict[str, cst.Arg] | None:
     arguments = bind_arguments(call, _SAVER_PARAMETERS)
     unsupported = sorted(arguments.keys() - _SAVER_SUPPORTED) if arguments is not None else ["*args"]
     if arguments is None or unsupported:
@@ -147,18 +159,19 @@ def _listed_objects(var_list: cst.BaseExpression) -> dict[str, cst.BaseExpressio
         return objects
     if isinstance(var_list, cst.Dict):
         objects = {}
-        for element in var_list.elements:
-            key = element.key.evaluated_value if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) else None
+        for entry in var_list.elements:
+            key = entry.key.evaluated_value if isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString) else None
             if not isinstance(key, str) or not key.isidentifier():
                 return None
-            objects[key] = element.value
+            objects[key] = entry.value
         return objects
     return None
 
 
 def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], call: cst.Call, settings: dict[str, cst.Arg], reads_state: bool) -> None:
-    saver = module.code_for_node(call.func.value)  # type: ignore[attr-defined]
-    method = call.func.attr.value  # type: ignore[attr-defined]
+    func = cst.ensure_type(call.func, cst.Attribute)  # the analysis found `saver.save(...)` / `saver.restore(...)`
+    saver = module.code_for_node(func.value)
+    method = func.attr.value
     if method == "restore":
         path = call_argument(call, "save_path", 1)
         if path is None or len(call.args) != 2:

@@ -27,6 +27,17 @@ GRAPH_KEPT_ON_TF1 = Rule(
     "`tf.compat.v1.disable_eager_execution()` is added once after the imports.",
     why="A half-converted graph would mix graph tensors and eager values. The file keeps "
     "running under TF2 as it ran under TF1 until the blocking sites are rewritten.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(tf.constant(7.0) * 2))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant(7.0) * 2\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 RULES = [GRAPH_KEPT_ON_TF1]
 
@@ -93,7 +104,7 @@ def _names(expr: cst.BaseExpression, name: str) -> bool:
 def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst.BaseStatement:
     """The last import of the block the TF import stands in: the switch must follow TF's
     import and should not split an import block."""
-    body = list(module.body)
+    body: list[cst.BaseStatement] = list(module.body)
     index = body.index(tf_import)
     while index + 1 < len(body) and _is_import(body[index + 1]):
         index += 1

@@ -35,6 +35,17 @@ RANDOM_SEED = Rule(
     "differently), as with any migration: runs stay repeatable, not identical to TF1's.",
     example="tf.set_random_seed(1234)",
     instead="tf.random.set_seed(1234)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "tf.set_random_seed(1234)\n"
+        "y = tf.random_normal([2])\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "tf.random.set_seed(1234)\n",
+    ),
 )
 RULES = [RANDOM_SEED]
 
@@ -56,7 +67,7 @@ def is_initialized_value(call: cst.Call) -> bool:
 
 
 def _read_value(updated: cst.Call) -> cst.Call:
-    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("read_value")))  # type: ignore[attr-defined]
+    return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("read_value")))
 
 
 def _set_seed(updated: cst.Call) -> cst.Call:

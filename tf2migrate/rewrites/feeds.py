@@ -7,8 +7,9 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 
 
@@ -26,7 +27,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
             if placeholder is None:
                 return None
             if local_name(placeholder.defines[0]) in params:
-                fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)  # type: ignore[union-attr]
+                fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)
             elif not _side_effect_free(element.value):
                 rewrite.block(element.value, blockers.UNSUPPORTED_FEED, "a value fed to a placeholder the fetches do not read is computed with side effects")
                 return None
@@ -38,7 +39,9 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
             return None
         keys = []
         for element in dict_node.elements:
-            placeholder = _placeholder(rewrite, graph_name(element.key), site, owner)  # type: ignore[union-attr, arg-type]
+            # the analysis keeps the dicts whose keys are all graph names
+            key = graph_name(cst.ensure_type(element, cst.DictElement).key)
+            placeholder = _placeholder(rewrite, key, site, owner) if key is not None else None
             if placeholder is None:
                 return None
             keys.append(local_name(placeholder.defines[0]))
@@ -51,7 +54,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     elif feed is not None:
         rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
         return None
-    missing = [n for n, p in params.items() if n not in fed and p.placeholder.default is None]  # type: ignore[union-attr]
+    missing = [n for n, p in params.items() if n not in fed and (p.placeholder is None or p.placeholder.default is None)]
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
         return None
@@ -62,8 +65,13 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
     so the call converts them as the feed did (a literal of the right kind needs nothing)."""
-    dtype_node = statement.placeholder.dtype if statement.placeholder is not None else None
-    dtype = rewrite.code(dtype_node) if dtype_node is not None else ""
+    placeholder = statement.placeholder
+    if placeholder is not None and placeholder.dtype is not None:
+        dtype = rewrite.code(placeholder.dtype)
+    elif placeholder is not None and placeholder.default is not None:  # placeholder_with_default(True, [])
+        dtype = default_dtype(rewrite, placeholder.default) or ""
+    else:
+        dtype = ""
     kind = dtype.rsplit(".", 1)[-1]
     if not kind.startswith(("int", "uint", "bool")):
         return value
@@ -92,17 +100,18 @@ def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str])
         ]
         return updated.with_changes(elements=elements)
 
-    rewrite.plan.replace[id(node)] = with_string_keys  # type: ignore[assignment]
+    rewrite.plan.replace[id(node)] = with_string_keys
 
 
-def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
+def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
     """The dict display the feed-dict variable holds at the run site: bound once, or
     rebound in the same function body before each group of runs."""
     if feed_dict.count == 1:
         return feed_dict.dict_node
-    if feed_dict.function is None or site.function is not feed_dict.function:
+    function = feed_dict.function
+    if function is None or site.function is not function:
         return None
-    body = list(feed_dict.function.body.body)
+    body = list(function.body.body)
 
     def position(node: cst.CSTNode) -> int | None:
         for index, statement in enumerate(body):
@@ -114,8 +123,8 @@ def _reaching_feed_dict(feed_dict, site: RunSite) -> cst.Dict | None:
     bound = [(position(assign), dict_node) for assign, dict_node in feed_dict.bindings]
     if run_at is None or any(p is None for p, _ in bound):
         return None
-    before = [(p, d) for p, d in bound if p < run_at]  # type: ignore[operator]
-    return before[-1][1] if before else None
+    before = [d for p, d in bound if p is not None and p < run_at]
+    return before[-1] if before else None
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:

@@ -40,9 +40,9 @@ def fetch_leaves(fetch: cst.BaseExpression):
         for element in fetch.elements:
             yield from fetch_leaves(element.value)
     elif isinstance(fetch, cst.Dict):
-        for element in fetch.elements:
-            if isinstance(element, cst.DictElement):
-                yield from fetch_leaves(element.value)
+        for entry in fetch.elements:
+            if isinstance(entry, cst.DictElement):
+                yield from fetch_leaves(entry.value)
     else:
         yield fetch
 
@@ -79,7 +79,9 @@ def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.B
             operation = self_attribute(original_node) in operations or is_op_attribute(original_node)
             return cst.Name("None") if operation else updated_node
 
-    return fetch.visit(_NoneForOperations())
+    result = fetch.visit(_NoneForOperations())
+    assert isinstance(result, cst.BaseExpression)  # names and attributes become names
+    return result
 
 
 def to_numpy(call: str, fetch: cst.BaseExpression, leaves: list[Leaf]) -> str:

@@ -32,6 +32,19 @@ PLACEHOLDER_TO_ARGUMENT = Rule(
     "y_val = sess.run(y, feed_dict={x: data})",
     instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\n"
     "y_val = compute_y(x=data).numpy()",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 RULES = [PLACEHOLDER_TO_ARGUMENT]
 
@@ -136,7 +149,7 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             required.append(name)
             specs = required_specs
         else:
-            dtype = _default_dtype(rewrite, placeholder.default)
+            dtype = default_dtype(rewrite, placeholder.default)
             if dtype is None:
                 rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
                 return None, [], None
@@ -154,8 +167,9 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
         else:
             casts.append(f"{name} = tf.cast({name}, {dtype})")
-    specs = required_specs + optional_specs
-    return ", ".join(required + optional), casts, None if None in specs else specs  # type: ignore[return-value]
+    written = [spec for spec in required_specs + optional_specs if spec is not None]
+    complete = len(written) == len(required_specs) + len(optional_specs)
+    return ", ".join(required + optional), casts, written if complete else None
 
 
 def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None:
@@ -174,20 +188,31 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
 
-def _default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
+    """The dtype a ``placeholder_with_default`` takes from its default value (a literal or
+    a nested list of them, a ``tf.constant``, a NumPy scalar), or None when the code does
+    not tell it."""
     for literal, dtype in _LITERAL_DTYPES.items():
         if isinstance(default, literal):
             return dtype
     if isinstance(default, cst.Name) and default.value in ("True", "False"):
         return "tf.bool"
+    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
+        return default_dtype(rewrite, default.expression)
+    if isinstance(default, (cst.List, cst.Tuple)) and default.elements:
+        # ``[1.0, -2.0]``: the dtype TF converts the nested list to (ints with floats: float32)
+        kinds = {default_dtype(rewrite, e.value) for e in default.elements}
+        if kinds == {"tf.int32", "tf.float32"}:
+            return "tf.float32"
+        return kinds.pop() if len(kinds) == 1 else None
     if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant":
-        dtype = call_argument(default, "dtype", 1)
-        if dtype is not None:
-            return rewrite.code(dtype)
+        dtype_argument = call_argument(default, "dtype", 1)
+        if dtype_argument is not None:
+            return rewrite.code(dtype_argument)
         value = call_argument(default, "value", 0)
-        return _default_dtype(rewrite, value) if value is not None else None
-    if isinstance(default, cst.Call) and m.matches(default.func, m.Attribute(value=m.Name("np") | m.Name("numpy"))):
-        kind = default.func.attr.value  # type: ignore[attr-defined]
+        return default_dtype(rewrite, value) if value is not None else None
+    if isinstance(default, cst.Call) and isinstance(default.func, cst.Attribute) and m.matches(default.func.value, m.Name("np") | m.Name("numpy")):
+        kind = default.func.attr.value
         if kind in ("float32", "float64", "int32", "int64", "bool_"):
             return f"tf.{kind.rstrip('_')}"
     return None

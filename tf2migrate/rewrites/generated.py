@@ -32,7 +32,7 @@ class Generated:
     anchor: Statement | None
     train: Statement | None = None  # the train op this function runs a step of
     # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
-    scipy: tuple | None = None
+    scipy: tuple[Statement, cst.BaseExpression, list[cst.BaseExpression]] | None = None
 
 
 @dataclass
@@ -53,7 +53,9 @@ class SessionRewrite:
 
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
         localize = self.scope_names(scope)[0] if scope is not None else frozenset()
-        return self.module.code_for_node(node.visit(name_normalizer(self.plan, self.facts.imports, localize)))
+        normalized = node.visit(name_normalizer(self.plan, self.facts.imports, localize))
+        assert isinstance(normalized, cst.CSTNode)  # names are renamed, never removed
+        return self.module.code_for_node(normalized)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.facts.block(node, rule, message)
@@ -85,7 +87,7 @@ class SessionRewrite:
         for call in calls_in(statement.node):
             if self.facts.imports.call_name(call) is not None or _numpy_or_builtin(call):
                 continue
-            helper = self.facts.helpers.get(self_attribute(call.func) or getattr(call.func, "value", ""))
+            helper = self.facts.helpers.get(self_attribute(call.func) or (call.func.value if isinstance(call.func, cst.Name) else ""))
             if helper is None or any(self.facts.imports.call_name(c) is None for c in calls_in(helper.node.body)):
                 return False  # code this file cannot see, or helpers of helpers
             texts.append(self.module.code_for_node(helper.node))

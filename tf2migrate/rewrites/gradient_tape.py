@@ -27,7 +27,7 @@ from tf2migrate.analysis.model import GraphFacts, Statement
 from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.layout import code_lines
+from tf2migrate.layout import code_lines, leading_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer, name_normalizer
 
@@ -47,6 +47,22 @@ GRADIENTS_TO_TAPE = Rule(
     instead="with tf.GradientTape() as tape_2:\n    tape_2.watch(x)\n"
     "    with tf.GradientTape() as tape_1:\n        tape_1.watch(x)\n        u = net(x)\n"
     "    u_x = tape_1.gradient(u, x)\nu_xx = tape_2.gradient(u_x, x)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = x * x\n"
+        "dy = tape.gradient(y, x)\n",
+    ),
 )
 GRADIENT_OPTION_DROPPED = Rule(
     "TFM202",
@@ -57,6 +73,22 @@ GRADIENT_OPTION_DROPPED = Rule(
     what="Drops `colocate_gradients_with_ops`, `gate_gradients` and `aggregation_method` "
     "(and `name`) from converted `tf.gradients` calls.",
     why="They tune graph placement and scheduling; eager gradients have the same values.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x, name='dy')[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
 )
 GRADIENTS_IN_TF_FUNCTION = Rule(
     "TFM203",
@@ -74,6 +106,23 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
     example="u, vn = forward(x)\ndu = tf.gradients(u, vn)[0]",
     instead="@tf.function\ndef compute_du(x):\n    u, vn = forward(x)\n    du = tf.gradients(u, vn)[0]\n    return du",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "xc = tf.cast(x, tf.float32)\n"
+        "dy = tf.gradients(y, xc)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * x\n"
+        "dy = tf.gradients(y, x)[0]\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(dy, {x: [1.0]}))\n",
+    ),
 )
 RULES = [GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION]
 
@@ -160,10 +209,10 @@ class _GradientCallRewriter(TfNameNormalizer):
             return super().leave_Call(original_node, updated_node)
         ys, xs, grad_ys = _gradient_args(updated_node)
         code = self.ctx.module.code_for_node
-        target = code(ys)  # type: ignore[arg-type]
+        target = code(ys)
         if isinstance(xs, cst.Tuple):
             xs = cst.List(elements=[e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
-        arguments = [target, code(xs)]  # type: ignore[arg-type]
+        arguments = [target, code(xs)]
         if grad_ys is not None:
             arguments.append(f"output_gradients={code(grad_ys)}")
         unconnected = call_argument(updated_node, "unconnected_gradients", 8)
@@ -172,7 +221,7 @@ class _GradientCallRewriter(TfNameNormalizer):
         call = f"{self.tape}.gradient({', '.join(arguments)})"
         if id(original_node) in self.single_source_index0 or isinstance(xs, cst.List):
             return cst.parse_expression(call)
-        kind = self._source_kind(_gradient_args(original_node)[1])  # type: ignore[arg-type]
+        kind = self._source_kind(_gradient_args(original_node)[1])
         if kind == "list":
             return cst.parse_expression(call)
         if kind in ("tensor", "variable"):
@@ -181,12 +230,15 @@ class _GradientCallRewriter(TfNameNormalizer):
         return cst.parse_expression(f"tf.nest.flatten({call})")
 
 
-def _statement_code(ctx: BodyContext, original: cst.BaseStatement, node: cst.BaseStatement) -> str:
+def _statement_code(ctx: BodyContext, original: cst.BaseStatement, rewriter: cst.CSTTransformer) -> str:
+    """The statement rewritten (its TF names, its gradient calls), as code."""
+    node = original.visit(rewriter)
+    assert isinstance(node, cst.BaseStatement)  # the rewriters replace expressions, never a statement
     # Blank lines before a moved statement belonged to its old place; its comments go
     # with it, into the first generated function that includes it (not into every one).
     first = id(original) not in ctx.commented
     ctx.commented.add(id(original))
-    lines = [line for line in node.leading_lines if line.comment is not None and first]
+    lines = [line for line in leading_lines(node) if line.comment is not None and first]
     node = node.with_changes(leading_lines=lines)
     return ctx.module.code_for_node(node)
 
@@ -246,7 +298,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     if points is None:
         ctx.keeps_gradients = True
         normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
-        return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, s.node.visit(normalizer)))]  # type: ignore[arg-type]
+        return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, normalizer))]
     groups = _groups(statements)
     normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
     several = len(groups) > 1
@@ -259,7 +311,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
     for index, statement in enumerate(statements):
         group = group_of.get(index)
         if group is None:
-            code = _statement_code(ctx, statement.node, statement.node.visit(normalizer))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, normalizer)
         else:
             tape_name = tape_names[group]
             if index == groups[group][0]:
@@ -277,7 +329,7 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
                     elif line not in tape.watch_at_start:
                         tape.watch_at_start.append(line)
                 ctx.plan.note(call, GRADIENTS_TO_TAPE.code, f"tf.gradients → {tape_name}.gradient")
-            code = _statement_code(ctx, statement.node, statement.node.visit(_GradientCallRewriter(ctx, tape_name)))  # type: ignore[arg-type]
+            code = _statement_code(ctx, statement.node, _GradientCallRewriter(ctx, tape_name))
         items.append(code_lines(code))
     return _render(items, tapes, watch_after, indent)
 
@@ -312,11 +364,11 @@ def _watch_points(statements: list[Statement], ctx: BodyContext) -> dict[int, li
         for call in statement.gradient_calls:
             found: list[_WatchPoint] = []
             for source in _sources(_gradient_args(call)[1], ctx.value_kinds):
-                name = _graph_name(source)
-                if name is None:
+                source_name = _graph_name(source)
+                if source_name is None:
                     ctx.facts.block(source, blockers.UNSUPPORTED_GRADIENTS, "a gradient source must be a named tensor")
                     return None
-                resolved = _resolve_source(name, index, statements, defined_at, ctx, depth=0)
+                resolved = _resolve_source(source_name, index, statements, defined_at, ctx, depth=0)
                 if resolved is None:
                     return None
                 found.extend(resolved)

@@ -34,6 +34,8 @@ def plan_helper_tapes(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
 
 def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, names_in_use: set[str]) -> bool:
     function = helper.node
+    if not isinstance(function.body, cst.IndentedBlock):
+        return False  # a one-line def: no statement to put under a tape
     body = list(function.body.body)
     docstring = body[:1] if body and _is_docstring(body[0]) else []
     body = body[len(docstring) :]
@@ -73,7 +75,7 @@ def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, na
         return False
     doc = [line for s in docstring for line in code_lines(module.code_for_node(s))]
     text = "def helper():\n" + "".join(f"{indent}{line}\n" if line else "\n" for line in doc + lines)
-    new_body = cst.parse_statement(text, config=module.config_for_parsing).body  # type: ignore[attr-defined]
+    new_body = cst.parse_statement(text, config=module.config_for_parsing).body
     plan.replace[id(function.body)] = new_body
     return True
 

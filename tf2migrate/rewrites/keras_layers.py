@@ -34,6 +34,18 @@ LAYERS_TO_KERAS = Rule(
     "variables each time. TF1 created them once, when the graph was built.",
     example="h = tf.layers.dense(x, 8, activation=tf.nn.relu)",
     instead="h_layer = tf.keras.layers.Dense(units=8, activation=tf.nn.relu)\n...\nh = h_layer(x)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = tf.layers.dense(x, 3)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "dense = tf.keras.layers.Dense(3)\n",
+    ),
 )
 BATCH_NORM_UPDATES = Rule(
     "TFM412",
@@ -48,6 +60,22 @@ BATCH_NORM_UPDATES = Rule(
     "collection ran; Keras updates them on every training-mode call. With training always true "
     "the outputs are the same (batch statistics), but the stored moving statistics differ "
     "(a checkpoint of them, for instance).",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = tf.layers.batch_normalization(x, training=True)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = tf.layers.batch_normalization(x, training=False)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
 )
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
@@ -98,7 +126,7 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
 
 def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
     path = facts.imports.call_name(call)
-    keras_class, parameters = LAYER_CLASSES[path]  # type: ignore[index]
+    keras_class, parameters = LAYER_CLASSES[path]
     arguments = bind_arguments(call, ("inputs", *parameters))
     inputs = arguments.pop("inputs", None) if arguments is not None else None
     if arguments is None or inputs is None:

@@ -38,6 +38,21 @@ SCHEDULE = Rule(
     instead="lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(initial_learning_rate=0.1, "
     "decay_steps=100, decay_rate=0.96, staircase=True)\n"
     "train_op_optimizer = tf.keras.optimizers.SGD(learning_rate=lambda: lr_schedule(global_step))",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "step = tf.train.get_or_create_global_step()\n"
+        "lr = tf.train.exponential_decay(0.1, step, 100, 0.96)\n"
+        "train_op = tf.train.GradientDescentOptimizer(lr).minimize(loss, global_step=step)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "lr = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.96)\n",
+    ),
 )
 GLOBAL_STEP = Rule(
     "TFM124",
@@ -49,6 +64,20 @@ GLOBAL_STEP = Rule(
     "int64 counter variable it created; train steps built from `minimize(..., global_step=...)` "
     "increment it after each update.",
     why="TF2 has no graph collection to hold a global step; the counter is an ordinary variable.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "step = tf.train.get_or_create_global_step()\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "step = tf.Variable(0, trainable=False, dtype=tf.int64)\n",
+    ),
 )
 RULES = [SCHEDULE, GLOBAL_STEP]
 
@@ -73,14 +102,14 @@ _GLOBAL_STEP_VARIABLE = 'tf.Variable(0, trainable=False, dtype=tf.int64, name="g
 
 
 def plan_schedules(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
-    global_steps = [s for scope in facts.scopes for s in scope.statements if s.global_step is not None]
-    for statement in global_steps:
+    global_steps = [s.global_step for scope in facts.scopes for s in scope.statements if s.global_step is not None]
+    for global_step in global_steps:
         if len(global_steps) > 1:
             # TF1 returned one variable to every call; separate variables would count apart
-            facts.block(statement.global_step, blockers.UNSUPPORTED_GRAPH_CODE, "the global step is fetched more than once in this file")
+            facts.block(global_step, blockers.UNSUPPORTED_GRAPH_CODE, "the global step is fetched more than once in this file")
             continue
-        plan.call_replacements[id(statement.global_step)] = lambda updated: cst.parse_expression(_GLOBAL_STEP_VARIABLE)
-        plan.note(statement.global_step, GLOBAL_STEP.code, "global step → an int64 tf.Variable")
+        plan.call_replacements[id(global_step)] = lambda updated: cst.parse_expression(_GLOBAL_STEP_VARIABLE)
+        plan.note(global_step, GLOBAL_STEP.code, "global step → an int64 tf.Variable")
     for scope in facts.scopes:
         for statement in scope.statements:
             for call in statement.schedule_calls:
@@ -89,7 +118,8 @@ def plan_schedules(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
 
 def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
     path = facts.imports.call_name(call)
-    keras_class, parameters, step_parameter = _SCHEDULES[path]  # type: ignore[index]
+    assert path is not None  # the analysis found a schedule call by its TF path
+    keras_class, parameters, step_parameter = _SCHEDULES[path]
     arguments = bind_arguments(call, parameters)
     step = arguments.pop(step_parameter, None) if arguments is not None else None
     if arguments is None or step is None:
@@ -112,7 +142,7 @@ def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
         f"{schedule}({module.code_for_node(updated.args[step_index].value)})"
     )
-    if len(statement.defines) == 1 and isinstance(statement.node, cst.SimpleStatementLine) and statement.node.body[0].value is call:  # type: ignore[attr-defined]
+    if len(statement.defines) == 1 and isinstance(statement.node, cst.SimpleStatementLine) and getattr(statement.node.body[0], "value", None) is call:
         # the rate itself: an optimizer built on it calls the schedule at each update
         plan.rates[statement.defines[0]] = (schedule, step.value, statement)
     plan.note(call, SCHEDULE.code, f"tf.{path} → tf.keras.optimizers.schedules.{keras_class} `{schedule}`, created once")

@@ -36,6 +36,22 @@ GRADIENT_THROUGH_NUMPY = Rule(
     example="y = model.predict_u(x)        # returns sess.run(...)\ndydx = tf.gradients(y, x)",
     instead="with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = model(x)   # the "
     "model's differentiable call, not predict\ndydx = tape.gradient(y, x)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = (x * x).numpy()\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.constant([1.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = x * x\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
 )
 NUMPY_SOURCE = Rule(
     "TFM502",
@@ -48,6 +64,24 @@ NUMPY_SOURCE = Rule(
     "`model(x, training=False)`.",
     why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor "
     "the tape records.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "x = tf.ones([2, 1])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = model.predict(x, verbose=0)\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "x = tf.ones([2, 1])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = model(x)\n"
+        "dydx = tape.gradient(y, x)\n",
+    ),
 )
 RULES = [GRADIENT_THROUGH_NUMPY, NUMPY_SOURCE]
 
@@ -145,9 +179,9 @@ class _TrapFinder(cst.CSTVisitor):
         """The NumPy-returning call an expression's value flows from, if any (``reads``:
         the names it reads, when the caller has them)."""
         for call in calls_in(expr, enter_defs=True):
-            found = self._numpy_call(call)  # type: ignore[arg-type]
+            found = self._numpy_call(call)
             if found is not None:
-                return _Taint(call, found, self._ancestors(call))  # type: ignore[arg-type]
+                return _Taint(call, found, self._ancestors(call))
         for name in reads if reads is not None else read_and_bound(expr)[0]:
             if name in self.scope.tainted:
                 return self.scope.tainted[name]
@@ -282,10 +316,10 @@ def _numpy_returning_functions(collector: TrapFacts) -> dict[str, str]:
 
 def _returns_numpy(expr: cst.BaseExpression) -> str | None:
     for call in calls_in(expr, enter_defs=True):
-        func = call.func  # type: ignore[attr-defined]
+        func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "run" and "sess" in _code(func.value).lower():
             return "returns the NumPy result of a Session run"
-        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:  # type: ignore[attr-defined]
+        if isinstance(func, cst.Attribute) and func.attr.value in ("eval", "numpy") and not call.args:
             return f"returns the NumPy result of `.{func.attr.value}()`"
     return None
 

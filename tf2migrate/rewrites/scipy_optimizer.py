@@ -33,6 +33,24 @@ SCIPY_MINIMIZE = Rule(
     "jac=True, method=..., options=...)` over `var_list` or the trainable variables the loss reads, with a "
     "tape-computed value and gradient, float64 at the SciPy boundary as TF1 did.",
     why="tf.contrib is gone from TensorFlow 2; SciPy itself was always doing the optimization.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method='L-BFGS-B')\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    opt.minimize(sess)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "train_op = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
 )
 RULES = [SCIPY_MINIMIZE]
 
@@ -124,12 +142,12 @@ def scipy_run(rewrite: SessionRewrite, site: RunSite, scope: Scope) -> ScipyRun 
     """The parts of ``opt.minimize(sess, feed_dict, fetches, ...)``; None (and a blocker) if
     it is not converted."""
     name = site.fetch.value if isinstance(site.fetch, cst.Name) else self_attribute(site.fetch)
-    found = lookup_graph_name(scope, name, site.order)  # type: ignore[arg-type]
+    found = lookup_graph_name(scope, name, site.order) if name is not None else None
     if found is None or site.statement is None:
         rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the result of ScipyOptimizerInterface.minimize is used")
         return None
     owner, statement = found
-    interface = statement.minimize
+    interface = statement.minimize_call()
     loss = call_argument(interface, "loss", 0)
     fetches = call_argument(site.call, "fetches", 2)
     elements = [] if fetches is None else ([e.value for e in fetches.elements] if isinstance(fetches, (cst.List, cst.Tuple)) else None)
@@ -156,8 +174,9 @@ def callback_arguments(rewrite: SessionRewrite, call: cst.Call) -> list[str]:
 
 def scipy_body(rewrite: SessionRewrite, generated: Generated, body: list[str], indent: str) -> list[str]:
     """The SciPy function's body: the loss and fetches as a function the helper minimizes."""
-    interface, loss, fetches = generated.scipy  # type: ignore[misc]
-    settings = settings_code(rewrite, generated.scope, interface, interface.minimize)
+    assert generated.scipy is not None  # the function of a SciPy run
+    interface, loss, fetches = generated.scipy
+    settings = settings_code(rewrite, generated.scope, interface, interface.minimize_call())
     if settings is None:
         return body
     code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731

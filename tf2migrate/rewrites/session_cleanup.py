@@ -22,6 +22,17 @@ SESSION_REMOVED = Rule(
     "`tf.reset_default_graph()`, and opens up `with tf.Session() as sess:` and "
     "`with g.as_default():` blocks.",
     why="TF2 runs operations eagerly; there is no session to create, run or close.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "print(y.numpy())\n",
+    ),
 )
 INITIALIZER_REMOVED = Rule(
     "TFM104",
@@ -32,6 +43,19 @@ INITIALIZER_REMOVED = Rule(
     what="Removes `tf.global_variables_initializer()`, `tf.local_variables_initializer()`, "
     "`tf.variables_initializer(...)`, `var.initializer` and the runs of them.",
     why="TF2 variables hold their initial value from the moment they are created.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable([1.0])\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(W))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable([1.0])\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(W))\n",
+    ),
 )
 CONFIG_DROPPED = Rule(
     "TFM105",
@@ -44,6 +68,20 @@ CONFIG_DROPPED = Rule(
     instead="`gpu_options.allow_growth = True` → `tf.config.experimental.set_memory_growth(gpu, True)` "
     "for each `gpu` in `tf.config.list_physical_devices('GPU')`; thread pools → "
     "`tf.config.threading.set_intra_op_parallelism_threads(n)`.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "with tf.Session(config=config) as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 V1_SWITCH_REMOVED = Rule(
     "TFM106",
@@ -53,6 +91,19 @@ V1_SWITCH_REMOVED = Rule(
     FixSafety.SAFE,
     what="Removes the calls that switch TF2 behaviour off once the whole file runs eagerly.",
     why="The migrated code relies on eager execution.",
+    invalid=(
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.disable_v2_behavior()\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow.compat.v1 as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 RULES = [SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED]
 

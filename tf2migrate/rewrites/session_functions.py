@@ -20,6 +20,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunFo
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
+from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import function_emission, scipy_optimizer, session_cleanup, train_steps
@@ -39,6 +40,17 @@ RUN_TO_CALL = Rule(
     "passing the fed values as arguments and converting the results to NumPy in the same "
     "structure (`.numpy()`; lists, tuples and dicts kept).",
     why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant([1.0]) * 2.0\n"
+        "print(y.numpy())\n",
+    ),
 )
 LOOP_VARIABLE_MOVED = Rule(
     "TFM109",
@@ -50,6 +62,22 @@ LOOP_VARIABLE_MOVED = Rule(
     "that moved into a generated function.",
     why="Nothing in the file reads them afterwards (that would have been refused, TFM301), but "
     "code importing this module would no longer find them.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "h = x\n"
+        "for i in range(3):\n"
+        "    h = h * 2.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(h, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "h = x * 8.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(h, {x: [1.0]}))\n",
+    ),
 )
 UNUSED_GRAPH_CODE = Rule(
     "TFM110",
@@ -59,6 +87,21 @@ UNUSED_GRAPH_CODE = Rule(
     FixSafety.SAFE,
     what="Removes graph-building statements whose tensors no run site needs.",
     why="In TF1 they built graph nodes that never ran; there is nothing to compute eagerly.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "unused = tf.constant(2.0)\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 GRAPH_ATTRIBUTE_REMOVED = Rule(
     "TFM111",
@@ -70,6 +113,24 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
     "methods: the value is now computed by a generated method (`self.compute_<name>(...)`).",
     why="The class's public methods keep their names, parameters and NumPy results, but code "
     "outside the class that read `model.u_pred` (a graph tensor) must call the method instead.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.y = 2.0 * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = 2.0 * x\n"
+        "sess = tf.Session()\n"
+        "print(sess.run(y, {x: [1.0]}))\n",
+    ),
 )
 RULES = [RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED]
 
@@ -80,6 +141,7 @@ class SessionFunctions:
     def __init__(self, module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], tf_function: bool = True) -> None:
         self.rewrite = SessionRewrite(module, facts, plan, names_in_use, tf_function)
         self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
+        self._stateful = StatefulCalls(facts)  # which calls change state (analysis/unrun_ops.py)
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -165,8 +227,8 @@ class SessionFunctions:
             self._following = _following_statements(self.rewrite.module)
         following = self._following.get(id(site.statement))
         for call, saver in self.rewrite.facts.saver_calls:
-            whole = isinstance(following, cst.SimpleStatementLine) and following.body[0].value is call  # type: ignore[union-attr]
-            if not whole or call.func.attr.value != "restore" or call_argument(saver.minimize, "var_list", 0) is not None:  # type: ignore[arg-type, union-attr]
+            whole = isinstance(following, cst.SimpleStatementLine) and getattr(following.body[0], "value", None) is call
+            if not whole or cst.ensure_type(call.func, cst.Attribute).attr.value != "restore" or call_argument(saver.minimize_call(), "var_list", 0) is not None:
                 continue
             scope = next(s for s in self.rewrite.facts.scopes if saver in s.statements)
             stateful = [s for s in scope.statements if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls]
@@ -280,9 +342,10 @@ class SessionFunctions:
             if name.startswith("self.")
         }
         leaves = list(fetch_leaves(site.fetch))
-        instance = site.call.func.value.value.value  # ``model`` in ``model.sess.run``  # type: ignore[attr-defined]
+        session = cst.ensure_type(cst.ensure_type(site.call.func, cst.Attribute).value, cst.Attribute)  # ``model.sess``
+        instance = cst.ensure_type(session.value, cst.Name).value  # ``model``
         plain = all(
-            m.matches(leaf, m.Attribute(value=m.Name(instance), attr=m.Name())) and leaf.attr.value in class_variables  # type: ignore[attr-defined]
+            isinstance(leaf, cst.Attribute) and m.matches(leaf.value, m.Name(instance)) and leaf.attr.value in class_variables
             for leaf in leaves
         )
         if site.feed is not None or not plain or isinstance(site.fetch, cst.Dict):
@@ -316,8 +379,13 @@ class SessionFunctions:
         for statement in body:
             if not self._graph_inputs_stable(owner, statement):
                 return None
+        pruned = pruned_state_changes(self.rewrite.facts, self._stateful, owner, roots, body)
+        for call, message in pruned:
+            self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
+        if pruned:
+            return None
         grads = [st for st in body if st.kind is Kind.GRADS]
-        if grads and (len(grads) > 1 or not trains or trains[0].minimize.func.attr.value != "apply_gradients"):  # type: ignore[union-attr]
+        if grads and (len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"):
             self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
             return None
         name = fresh_name("train_step" if trains else "compute_" + fetch_hint(leaves), self.rewrite.names_in_use)

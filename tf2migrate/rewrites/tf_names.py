@@ -47,6 +47,17 @@ COMPAT_FALLBACK = Rule(
     "call site needs a change tf2migrate cannot prove safe).",
     why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: "
     "replace it by hand when convenient.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(tf.constant(7.0) * 2))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "y = tf.constant(7.0) * 2\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y))\n",
+    ),
 )
 API_RENAMED = Rule(
     "TFM402",
@@ -59,6 +70,14 @@ API_RENAMED = Rule(
     "(`tf.to_float(x)` → `tf.cast(x, tf.float32)`, `keep_prob` → `rate=1 - keep_prob`, "
     "`tf.app.flags` → `absl.flags`, `tf.logging` → `absl.logging`).",
     why="TF2 removed or renamed these; the tables are TensorFlow's own (tf_upgrade_v2).",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(tf.truncated_normal([2]))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(tf.random.truncated_normal([2]))\n",
+    ),
 )
 REMOVED_MODULE = Rule(
     "TFM403",
@@ -74,6 +93,14 @@ REMOVED_MODULE = Rule(
     instead="tf.contrib.layers → tf.keras.layers; tf.contrib.opt → tf.keras.optimizers or "
     "TensorFlow Addons' successors; tf.contrib.rnn / seq2seq → tf.keras.layers.RNN / LSTM; "
     "tf.contrib.distributions → TensorFlow Probability; tf.estimator → Keras `Model.fit`.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "init = tf.contrib.layers.xavier_initializer()\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "init = tf.keras.initializers.GlorotUniform()\n",
+    ),
 )
 RULES = [COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE]
 
@@ -181,9 +208,10 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
     def _iterator_function(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         """``dataset.make_one_shot_iterator()``: TF2 datasets have no such method; the TF1
         function form takes the dataset."""
-        method = updated.func.attr.value  # type: ignore[attr-defined]
+        func = cst.ensure_type(updated.func, cst.Attribute)  # ``dataset.make_…_iterator``
+        method = func.attr.value
         self.log.note(original, COMPAT_FALLBACK.code, f"Dataset.{method}() → tf.compat.v1.data.{method}(dataset) (TF2 datasets lack the method)")
-        dataset = cst.Arg(updated.func.value)  # type: ignore[attr-defined]
+        dataset = cst.Arg(func.value)
         args = [dataset.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))] if updated.args else [dataset]
         return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
 
@@ -366,15 +394,16 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         if x is None:
             return None
         rest = [a for a in call.args if a is not x and a is not keep]
-        if any(a.keyword is None or a.keyword.value not in ("noise_shape", "seed", "name", "rate") for a in rest):
+        keywords = [(a.keyword.value, a.value) for a in rest if a.keyword is not None]
+        if len(keywords) < len(rest) or any(keyword not in ("noise_shape", "seed", "name", "rate") for keyword, _ in keywords):
             return None
         parts = [code(x.value)]
         if keep is not None:
-            value = keep.value
-            simple = isinstance(value, (cst.Name, cst.Attribute, cst.BaseNumber))
-            parts.append(f"rate=1 - {code(value) if simple else '(' + code(value) + ')'}")
+            keep_prob = keep.value
+            simple = isinstance(keep_prob, (cst.Name, cst.Attribute, cst.BaseNumber))
+            parts.append(f"rate=1 - {code(keep_prob) if simple else '(' + code(keep_prob) + ')'}")
             changes.append("keep_prob → rate=1 - keep_prob")
-        parts += [f"{a.keyword.value}={code(a.value)}" for a in rest]  # type: ignore[union-attr]
+        parts += [f"{keyword}={code(value)}" for keyword, value in keywords]
         return cst.parse_expression(f"tf.nn.dropout({', '.join(parts)})")
     if path in ("ones_like", "zeros_like"):
         optimize = _arg_value(call, "optimize", 3)

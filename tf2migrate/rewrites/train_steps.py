@@ -80,6 +80,23 @@ TRAIN_STEP = Rule(
     "    variables = train_tape.watched_variables()\n"
     "    gradients = train_tape.gradient(loss, variables)\n"
     "    train_op_optimizer.apply_gradients(...)\n    return [None, loss]",
+    invalid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "loss = tf.square(W - 3.0)\n"
+        "train_op = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(1.0)\n"
+        "opt = tf.keras.optimizers.Adam(0.1)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = tf.square(W - 3.0)\n"
+        "opt.apply_gradients([(tape.gradient(loss, W), W)])\n",
+    ),
 )
 RULES = [TRAIN_STEP]
 
@@ -158,13 +175,13 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind is Kind.OPTIMIZER:
-                call = statement.node.body[0].value  # type: ignore[attr-defined]
+                call = _constructor_call(statement)
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
                 _build_when_shared(module, facts, plan, scope, statement)
             if statement.kind in (Kind.TRAIN, Kind.GRADS) and statement.minimize is not None:
                 _check_arguments(facts, statement.minimize)
             if statement.kind is Kind.TRAIN and statement.minimize is not None:
-                optimizer = statement.minimize.func.value  # type: ignore[attr-defined]
+                optimizer = _optimizer_expression(statement)
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
                     target = created_name(_optimizer_name(facts, statement.defines[0], optimizer), scope.cls is not None, names_in_use)
@@ -199,7 +216,7 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
         listed = _listed_variables(module, scope, use)
         if listed is None:
             facts.block(
-                use.minimize,  # type: ignore[arg-type]
+                use.minimize_call(),
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
             )
@@ -218,17 +235,27 @@ def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
     return [
         s for s in scope.statements
         if s.kind is Kind.TRAIN and s.minimize is not None
-        and _optimizer_statement(scope, s.minimize.func.value, s.order) is statement  # type: ignore[attr-defined]
+        and _optimizer_statement(scope, _optimizer_expression(s), s.order) is statement
     ]
+
+
+def _optimizer_expression(train: Statement) -> cst.BaseExpression:
+    """``opt`` in ``opt.minimize(loss)``: the optimizer's name, or its constructor call inline."""
+    return cst.ensure_type(train.minimize_call().func, cst.Attribute).value
+
+
+def _constructor_call(optimizer: Statement) -> cst.Call:
+    """The call an OPTIMIZER statement assigns: ``opt = tf.train.AdamOptimizer(lr)``."""
+    line = cst.ensure_type(optimizer.node, cst.SimpleStatementLine)
+    return cst.ensure_type(cst.ensure_type(line.body[0], cst.Assign).value, cst.Call)
 
 
 def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
     """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
     another call, or a list that is not a display of variables."""
-    call = train.minimize
-    assert call is not None
+    call = train.minimize_call()
     var_list = call_argument(call, "var_list", 2)
-    if call.func.attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):  # type: ignore[attr-defined]
+    if cst.ensure_type(call.func, cst.Attribute).attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):
         return None
     listed = []
     for element in var_list.elements:
@@ -254,13 +281,15 @@ def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> st
 def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
     code = optimizer_code(module, facts, plan, names_in_use, scope, statement, call)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
-    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code).group(0)  # type: ignore[union-attr]
-    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor}")
+    constructor = re.match(r"[\w.]+(?:\([\w.]+\)(?=\())?", code)
+    assert constructor is not None  # the code starts with the optimizer's dotted name
+    plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor.group(0)}")
 
 
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
     path = facts.imports.call_name(call)
-    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]  # type: ignore[index]
+    assert path is not None  # the analysis found the optimizer by its TF path
+    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]
     bound = bind_arguments(call, parameters)
     if bound is None:
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or too many arguments)")
@@ -454,11 +483,11 @@ def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Sta
 
 def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
     """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
-    optimizer = train.minimize.func.value  # type: ignore[union-attr]
+    optimizer = _optimizer_expression(train)
     if isinstance(optimizer, cst.Call):
         return facts.imports.call_name(optimizer)
     statement = _optimizer_statement(scope, optimizer, train.order)
-    return facts.imports.call_name(statement.node.body[0].value) if statement is not None else None  # type: ignore[attr-defined]
+    return facts.imports.call_name(_constructor_call(statement)) if statement is not None else None
 
 
 def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: int) -> Statement | None:
@@ -468,8 +497,7 @@ def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: in
 
 
 def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, cst.BaseExpression | None]:
-    call = statement.minimize
-    assert call is not None
+    call = statement.minimize_call()
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
 
@@ -478,7 +506,7 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
     the forward pass under the tape, the gradients after it, then the processing, as
     written, and the update."""
     train = generated.train
-    assert train is not None and grads.minimize is not None
+    assert train is not None
     after = {grads.order}
     for statement in generated.body:  # what is computed from the gradients
         if statement.deps & after:
@@ -490,12 +518,12 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
     if forward is None or rest is None:
         return None
     loss, var_list, _ = minimize_arguments(grads)
-    pairs = call_argument(train.minimize, "grads_and_vars", 0)  # type: ignore[arg-type]
-    global_step = call_argument(train.minimize, "global_step", 1)  # type: ignore[arg-type]
+    pairs = call_argument(train.minimize_call(), "grads_and_vars", 0)
+    global_step = call_argument(train.minimize_call(), "global_step", 1)
     tape = fresh_name("train_tape", ctx.names_in_use)
     code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
     rewrite.plan.note(train.node, TRAIN_STEP.code, f"compute_gradients/apply_gradients → {generated.name}(...)")
-    optimizer = rewrite.optimizer_of.get(id(train.node)) or code(train.minimize.func.value)  # type: ignore[union-attr]
+    optimizer = rewrite.optimizer_of.get(id(train.node)) or code(_optimizer_expression(train))
     gvs = local_name(grads.defines[0]) if grads.defines[0] in ctx.localize else grads.defines[0]
     forward, loss_code = _loss_under_tape(forward, code(loss), loss, ctx)
     # the processing (clipping) stays between the gradients and the update, as written
@@ -512,15 +540,17 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     gradients and the update; ``apply_gradients`` of gradients the body takes itself, the
     update after it."""
     train = generated.train
-    assert train is not None and train.minimize is not None
+    assert train is not None
     code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
     rewrite.plan.note(train.node, TRAIN_STEP.code, f"train op → {generated.name}(...)")
     dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
-    if train.minimize.func.attr.value == "apply_gradients":  # type: ignore[attr-defined]
+    minimize = train.minimize_call()
+    if cst.ensure_type(minimize.func, cst.Attribute).attr.value == "apply_gradients":
         # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
-        pairs = call_argument(train.minimize, "grads_and_vars", 0)
-        global_step = call_argument(train.minimize, "global_step", 1)
-        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], code(pairs), code(global_step), dense)]  # type: ignore[arg-type]
+        pairs = call_argument(minimize, "grads_and_vars", 0)
+        assert pairs is not None  # ``apply_gradients(grads_and_vars)``: TF1 requires it
+        global_step = call_argument(minimize, "global_step", 1)
+        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense)]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
     body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
@@ -531,7 +561,7 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     )
 
 
-def _loss_under_tape(body: list[str], loss_code: str, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str]:
+def _loss_under_tape(body: list[str], loss_code: str | None, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str | None]:
     """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
     inside the tape, as the last step of the forward pass: computed after it, nothing
     of it would be recorded."""

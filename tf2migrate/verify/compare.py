@@ -9,6 +9,7 @@ lazily, so importing this module stays cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from tf2migrate.verify.records import NONE, NUMBER, TENSOR, Encoded, Leaf, is_numeric
 
@@ -106,7 +107,7 @@ def _max_abs_diff(a, b) -> float:
     return float(diff.max())
 
 
-def _is_stacked(value: Encoded) -> bool:
+def _is_stacked(value: Encoded) -> TypeGuard[Leaf]:
     return isinstance(value, Leaf) and value.kind == NUMBER and value.type_name in ("list", "tuple")
 
 

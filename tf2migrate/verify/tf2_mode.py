@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict, deque
+from typing import Any
 
 from tf2migrate.verify.creators import hook_default_creators
 from tf2migrate.verify.records import Job, ScriptResult
@@ -55,7 +56,7 @@ class Tf2Mode:
         looked up at each creation.  A subclass passes them through the injector too."""
         from tensorflow.python.eager.polymorphic_function import polymorphic_function
 
-        traced_variable = polymorphic_function.UnliftedInitializerVariable
+        traced_variable: Any = polymorphic_function.UnliftedInitializerVariable  # a base class only known at run time
         mode = self
 
         class InjectedVariable(traced_variable):
@@ -95,7 +96,7 @@ class _Injector:
         self._by_shape: dict[tuple | None, deque] = defaultdict(deque)
         for entry in recorded:
             self._by_shape[tuple(entry[1])].append(entry)
-        self._created: list[str] = []  # names of the trainable variables created
+        self._created: list[str | None] = []  # names of the trainable variables created
         self._problems: list[str] = []
 
     def __call__(self, next_creator, **kwargs):

@@ -27,6 +27,7 @@ import sys
 import traceback
 import types
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tf2migrate.verify.driver import run_driver
 from tf2migrate.verify.records import (
@@ -38,6 +39,10 @@ from tf2migrate.verify.records import (
     Leaf,
     ScriptResult,
 )
+
+if TYPE_CHECKING:
+    from tf2migrate.verify.tf1_mode import Tf1Mode
+    from tf2migrate.verify.tf2_mode import Tf2Mode
 
 #: Deeper containers are recorded as opaque (this also stops self-references).
 _MAX_DEPTH = 20
@@ -53,13 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     faulthandler.enable(file=os.fdopen(os.dup(2), "w"))
     jobs: list[Job] = pickle.loads(Path(args.jobs).read_bytes())
     tf = _import_tensorflow()
-    if args.mode == "tf1":
-        from tf2migrate.verify.tf1_mode import Tf1Mode as Mode
-    elif args.mode == "tf2graph":
-        from tf2migrate.verify.tf2graph_mode import Tf2GraphMode as Mode
-    else:
-        from tf2migrate.verify.tf2_mode import Tf2Mode as Mode
-    mode = Mode(tf)
+    mode = _mode_class(args.mode)(tf)
     output_path = Path(args.out + ".output")
     # Set up the devices now, so that their logs (a failing cuInit, say) go
     # to the worker log rather than into the first script's output.
@@ -72,6 +71,22 @@ def main(argv: list[str] | None = None) -> None:
                 result = ScriptResult(job.script, error="the verify worker failed:\n" + traceback.format_exc())
             pickle.dump(result, out)
             out.flush()
+
+
+def _mode_class(name: str) -> type[Tf1Mode] | type[Tf2Mode]:
+    """The semantics a batch runs under; each mode's module imports TensorFlow's internals,
+    so only the chosen one is imported."""
+    if name == "tf1":
+        from tf2migrate.verify.tf1_mode import Tf1Mode
+
+        return Tf1Mode
+    if name == "tf2graph":
+        from tf2migrate.verify.tf2graph_mode import Tf2GraphMode
+
+        return Tf2GraphMode
+    from tf2migrate.verify.tf2_mode import Tf2Mode
+
+    return Tf2Mode
 
 
 def _import_tensorflow():

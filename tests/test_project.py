@@ -1,0 +1,243 @@
+"""The project layer (analysis/project.py): module summaries, import resolution, and how
+a run uses them (engine.py): the cache key, files named alone, helper modules kept."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tf2migrate.analysis.project import Project
+from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
+from tf2migrate.engine import run
+
+UTILITIES = '''\
+import numpy as np
+import tensorflow as tf
+
+counter = []
+
+
+def tf_session():
+    config = tf.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+    sess = tf.Session(config=config)
+    sess.run(tf.global_variables_initializer())
+    return sess
+
+
+def mean_squared_error(pred, exact):
+    return tf.reduce_mean(tf.square(pred - exact))
+
+
+def fwd_gradients(Y, x):
+    dummy = tf.ones_like(Y)
+    G = tf.gradients(Y, x, grad_ys=dummy)[0]
+    return tf.gradients(G, dummy)[0]
+
+
+def transport(c, t):
+    return fwd_gradients(c, t) + mean_squared_error(c, 0.0)
+
+
+def embed(ids, table):
+    return tf.nn.embedding_lookup(table, ids)
+
+
+def counted(x):
+    counter.append(1)
+    return x
+
+
+def noisy(x):
+    return x + np.random.normal()
+
+
+def predict(sess, y):
+    return sess.run(y)
+
+
+def make_weights(n):
+    return tf.Variable(tf.zeros([n, n]))
+
+
+class neural_net(object):
+    def __init__(self, *inputs, layers):
+        X = np.concatenate(inputs, 1)
+        self.X_mean = X.mean(0, keepdims=True)
+        self.weights = [tf.Variable(np.random.normal(size=[a, b]), dtype=tf.float32) for a, b in zip(layers, layers[1:])]
+
+    def __call__(self, *inputs):
+        H = tf.concat(inputs, 1) - self.X_mean
+        for W in self.weights:
+            H = tf.tanh(tf.matmul(H, W))
+        return tf.split(H, num_or_size_splits=H.shape[1], axis=1)
+
+
+class Stateful(object):
+    def __init__(self):
+        self.W = tf.Variable(1.0)
+
+    def __call__(self, x):
+        self.last = x
+        return x * self.W
+'''
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_summaries_say_what_each_function_and_class_does() -> None:
+    names = summarize_module(ast.parse(UTILITIES))
+    assert names["tf_session"].kind == SESSION
+    assert names["mean_squared_error"].kind == BUILDER and not names["mean_squared_error"].uses_gradients
+    assert names["fwd_gradients"].kind == BUILDER and names["fwd_gradients"].uses_gradients
+    assert names["transport"].kind == BUILDER and names["transport"].uses_gradients  # through fwd_gradients
+    assert names["embed"].reads_rows and not names["transport"].reads_rows
+    assert names["counted"].kind == UNKNOWN and "counter" in names["counted"].reason
+    assert names["noisy"].kind == UNKNOWN and "random" in names["noisy"].reason
+    assert names["predict"].kind == NUMPY
+    assert names["make_weights"].kind == VARIABLES
+    net = names["neural_net"]  # a net object: variables made by __init__, ops by __call__
+    assert net.kind == VARIABLES and net.call is not None and net.call.kind == BUILDER
+    stateful = names["Stateful"]
+    assert stateful.call is not None and stateful.call.kind == UNKNOWN
+    assert names["Stateful.__init__"].kind == VARIABLES and names["neural_net.__call__"].kind == BUILDER
+
+
+def test_imports_resolve_to_sibling_modules_directories_and_packages(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "Utilities/nets.py": "import tensorflow as tf\ndef mlp(x):\n    return tf.tanh(x)\n",
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "import tensorflow as tf\ndef double(x):\n    return 2.0 * x\n",
+        "pkg/model.py": "import tensorflow as tf\nfrom .utils import double\n",
+        "main/run.py": "import sys\nsys.path.insert(0, '../Utilities/')\nimport tensorflow as tf\nimport nets as N\n",
+    })
+    project = Project()
+    script = tmp_path / "main/run.py"
+    context = project.context(script, script.read_text())
+    assert context.modules["nets"].names["mlp"].kind == BUILDER
+    model = tmp_path / "pkg/model.py"
+    context = project.context(model, model.read_text())
+    assert context.modules[".utils"].names["double"].kind == BUILDER
+    assert context.modules[".utils"].path == (tmp_path / "pkg/utils.py").resolve()
+
+
+HELPER = '''\
+import tensorflow as tf
+
+
+def tf_session():
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    return sess
+
+
+def scaled(x):
+    return tf.multiply(x, 2.0)
+'''
+MAIN = '''\
+import numpy as np
+import tensorflow as tf
+
+from helper import scaled, tf_session
+
+x = tf.placeholder(tf.float32, shape=[None, 1])
+W = tf.Variable(tf.ones([1, 1]))
+y = scaled(tf.matmul(x, W))
+sess = tf_session()
+value = sess.run(y, feed_dict={x: np.ones([2, 1])})
+'''
+
+
+def test_a_notebook_sees_the_modules_it_imports(tmp_path: Path) -> None:
+    import json
+
+    cells = [MAIN.replace("from helper import scaled, tf_session", "from helper import scaled").replace("tf_session()", "tf.Session()")]
+    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    _write(tmp_path, {"helper.py": "import tensorflow as tf\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"})
+    (tmp_path / "run.ipynb").write_text(json.dumps(notebook, indent=1) + "\n")
+    (result,) = run([tmp_path / "run.ipynb"], jobs=1, progress=False)
+    assert result.changed and "tf.Session" not in result.new_text
+    assert "TFM404" not in {f.code for f in result.findings}
+
+
+def test_a_file_named_alone_reads_the_modules_it_imports_and_writes_only_itself(tmp_path: Path) -> None:
+    _write(tmp_path, {"helper.py": HELPER.replace("tf.Session()", "tf.compat.v1.Session()").replace(
+        "tf.global_variables_initializer()", "tf.compat.v1.global_variables_initializer()"), "main.py": MAIN})
+    (result,) = run([tmp_path / "main.py"], jobs=1, progress=False)
+    # helper.py is TF1 code the run does not migrate: main.py cannot call it from TF2
+    assert "TFM404" in {f.code for f in result.findings}
+    assert any("helper.py is TF1 code this run does not migrate" in f.message for f in result.findings)
+    _write(tmp_path, {"helper.py": "import tensorflow as tf\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"})
+    main = (tmp_path / "main.py").read_text().replace("from helper import scaled, tf_session", "from helper import scaled")
+    main = main.replace("sess = tf_session()", "sess = tf.Session()")
+    (tmp_path / "main.py").write_text(main)
+    (result,) = run([tmp_path / "main.py"], jobs=1, progress=False)
+    assert result.changed and "tf.Session" not in result.new_text and "scaled(" in result.new_text
+
+
+def test_a_run_of_the_project_removes_the_factory_and_its_import(tmp_path: Path) -> None:
+    _write(tmp_path, {"helper.py": HELPER, "main.py": MAIN})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "from helper import scaled\n" in results["main.py"].new_text
+    assert "tf_session" not in results["main.py"].new_text
+    assert "def tf_session" not in results["helper.py"].new_text
+    assert "def scaled" in results["helper.py"].new_text
+
+
+def test_a_factory_another_file_still_calls_is_kept_and_its_module_keeps_its_importers(tmp_path: Path) -> None:
+    other = "import tensorflow as tf\nfrom helper import tf_session\nsess = tf_session()\nprint(sess.graph)\n"
+    _write(tmp_path, {"helper.py": HELPER, "main.py": MAIN, "other.py": other})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "def tf_session" in results["helper.py"].new_text
+    assert "TFM404" in {f.code for f in results["helper.py"].findings}
+    # helper.py switches eager execution off when imported: main.py stays on TF1 with it
+    assert "TFM404" in {f.code for f in results["main.py"].findings}
+    assert any("helper.py stays on TF1 semantics" in f.message for f in results["main.py"].findings)
+
+
+def test_a_kept_helper_keeps_the_factory_its_importers_call_again(tmp_path: Path) -> None:
+    # helper.py keeps its own graph on TF1 (a placeholder in a list), so main.py stays on
+    # TF1 too and calls tf_session again: the factory must stay
+    kept = HELPER + "\nxs = [tf.placeholder(tf.float32) for _ in range(2)]\nwith tf.Session() as s:\n    print(s.run(xs[0], {xs[0]: 1.0}))\n"
+    _write(tmp_path, {"helper.py": kept, "main.py": MAIN})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "TFM404" in {f.code for f in results["helper.py"].findings}
+    assert "TFM404" in {f.code for f in results["main.py"].findings}
+    assert "tf_session()" in results["main.py"].new_text and "def tf_session" in results["helper.py"].new_text
+
+
+def test_editing_an_imported_module_invalidates_its_importers_cached_result(tmp_path: Path) -> None:
+    helper = "import tensorflow as tf\n\n\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"
+    main = MAIN.replace("from helper import scaled, tf_session", "from helper import scaled").replace("tf_session()", "tf.Session()")
+    _write(tmp_path, {"helper.py": helper, "main.py": main})
+    (first,) = run([tmp_path / "main.py"], jobs=1, use_cache=True, progress=False)
+    assert first.changed and "TFM404" not in {f.code for f in first.findings}
+    (tmp_path / "helper.py").write_text(helper.replace("return tf.multiply(x, 2.0)", "print(x)\n    return open(x)"))
+    (second,) = run([tmp_path / "main.py"], jobs=1, use_cache=True, progress=False)
+    assert "TFM404" in {f.code for f in second.findings}
+
+
+def test_each_module_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"helper.py": HELPER, "main.py": MAIN})
+    sources = {(tmp_path / name).read_text() for name in ("helper.py", "main.py")}
+    parsed: list[str] = []
+    real = ast.parse
+
+    def counting(source, *args, **kwargs):
+        if source in sources:
+            parsed.append(source)
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    run([tmp_path], jobs=1, progress=False)
+    # helper.py: once by the project layer, whose tree its first migration reuses; the
+    # second (with its factory removed) and main.py's migration parse nothing again but main
+    assert sorted(parsed) == sorted(sources)

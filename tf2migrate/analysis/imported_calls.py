@@ -1,0 +1,91 @@
+"""Calls of other modules' functions and objects in graph-building code, read through
+their summaries (analysis/project.py).
+
+The per-file analysis refuses a Python call it cannot see into: moved into a generated
+function, it would run on every call instead of once.  A call of a *pure builder* of
+another module is the exception that research code needs: under ``tf.function`` a
+builder runs when the function is traced, exactly as TF1 ran it when the graph was
+built, and it only makes ops from its arguments — so the traced graph is TF1's graph.
+(With ``--no-tf-function`` it runs on every call, making the same ops from the same
+arguments each time: the values are the same.)  Its variables are another matter: a
+function or constructor that creates variables must run once, where TF1 ran it, and a
+*net object* (a class whose ``__init__`` makes the variables and whose ``__call__`` is a
+builder) is made once and called in the generated function.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
+from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
+from tf2migrate.analysis.tf_imports import dotted_name
+
+
+def summary_of(facts: GraphFacts, call: cst.Call) -> Summary | None:
+    """The summary of what ``call`` calls, when it names an imported function or class."""
+    if not facts.imported:
+        return None
+    name = dotted_name(call.func)
+    return facts.imported.get(name) if name is not None else None
+
+
+def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:
+    """A function that makes variables, or the constructor of an object that does."""
+    found = summary_of(facts, call)
+    return found is not None and found.kind == VARIABLES
+
+
+def is_session_factory(facts: GraphFacts, call: cst.Call) -> bool:
+    found = summary_of(facts, call)
+    return found is not None and found.kind == SESSION
+
+
+def builder_call(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> Summary | None:
+    """The builder summary of a call that only makes graph ops: an imported pure builder
+    (a function), or the call of a net object this graph made (``self.net(x)`` where
+    ``self.net = neural_net(...)``)."""
+    found = summary_of(facts, call)
+    if found is not None:
+        return found if found.kind == BUILDER and found.call is None else None
+    name = call.func.value if isinstance(call.func, cst.Name) else self_attribute(call.func)
+    if name is None or not facts.imported:
+        return None
+    bound = lookup_graph_name(scope, name, order)
+    if bound is None or bound[1].kind is not Kind.VARIABLE:
+        return None
+    node = bound[1].node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    value = node.body[0].value
+    made = summary_of(facts, value) if isinstance(value, cst.Call) else None
+    if made is None or made.call is None or made.call.kind != BUILDER or len(node.body[0].targets) != 1:
+        return None
+    return made.call
+
+
+def takes_gradients(facts: GraphFacts, call: cst.Call, scope: Scope | None = None, order: int | None = None) -> bool:
+    """Does the imported builder (or net object) ``call`` calls take ``tf.gradients``?
+    The generated function calling it then runs as a ``tf.function`` (TFM203), where
+    ``tf.gradients`` is valid TF2: a tape inside the helper could not see the forward
+    computation its caller made."""
+    found = summary_of(facts, call)
+    if found is None and scope is not None:
+        found = builder_call(facts, call, scope, order)
+    return found is not None and found.uses_gradients
+
+
+def refusal(facts: GraphFacts, call: cst.Call) -> str | None:
+    """Why a call of another module's function keeps this graph on TF1, naming the
+    module and the helper; None when ``call`` does not call one."""
+    found = summary_of(facts, call)
+    if found is None:
+        return None
+    name = dotted_name(call.func)
+    where = f"`{name}` (from {found.module})"
+    if found.kind == NUMPY:
+        return f"{where} runs a session and returns NumPy: graph-building code calling it is not converted"
+    if found.kind == UNKNOWN:
+        return f"{where} is not a pure graph builder ({found.reason}): graph-building code calling it is not converted"
+    return f"{where} is not a pure graph builder ({found.kind}): graph-building code calling it is not converted"

@@ -1,0 +1,176 @@
+"""Project-wide analysis: the modules a run's files import, and a summary of each of
+their functions and classes.
+
+Research code keeps its graph-building helpers in sibling modules (``from utilities
+import neural_net, fwd_gradients, tf_session``).  Deciding whether a call of such a helper
+may move into a generated function needs to know what the helper does; this module says
+it once per run, for every module some file of the run imports:
+
+builder, variables (a net object), session factory, numpy or unknown
+(analysis/summaries.py).
+
+Modules are read with CPython's ``ast`` (several times cheaper than libcst), once per
+run; a module the run also migrates hands its tree on (:attr:`Project.trees`) so it is
+not parsed again.  Imports resolve the way the researcher ran the code: relative to the
+importing file's directory, to directories it puts on ``sys.path`` (``sys.path.insert(0,
+'../Utilities')``), and relative imports to its package.  Only what exists on disk is
+read; nothing is written here.  This module never imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tf2migrate.analysis.module_facts import module_facts
+from tf2migrate.analysis.summaries import UNKNOWN, Summary, summarize_module, tf_aliases
+
+
+@dataclass
+class ModuleSummary:
+    """The summaries of one module's top-level functions and classes."""
+
+    path: Path
+    names: dict[str, Summary] = field(default_factory=dict)
+
+    def digest(self) -> str:
+        text = repr(sorted(self.names.items()))
+        return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
+
+
+@dataclass
+class FileContext:
+    """What the per-file migration of one file knows about the project: the modules it
+    imports, by the dotted name its import statements write (``utilities``, ``.utils``)."""
+
+    modules: dict[str, ModuleSummary] = field(default_factory=dict)
+    # session factories of this module that no file of the run calls any more: removed
+    removable: frozenset[str] = frozenset()
+
+    def digest(self) -> str:
+        """Part of the result cache key: editing an imported module invalidates this file."""
+        text = "".join(f"{k}={m.digest()};" for k, m in sorted(self.modules.items())) + ",".join(sorted(self.removable))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w. \t,]+))", re.MULTILINE)
+_SYS_PATH = re.compile(r"sys\.path\.(?:insert|append)\s*\((?:\s*\d+\s*,)?\s*[rR]?(['\"])([^'\"\n]+)\1")
+
+
+def imported_names(text: str) -> list[str]:
+    """The dotted module names a file's import statements write (a cheap text scan:
+    a name that is not a module of the project only costs a failed look-up)."""
+    names = []
+    for match in _IMPORT.finditer(text):
+        if match.group(1) is not None:
+            names.append(match.group(1))
+        else:
+            names += [part.split()[0] for part in match.group(2).split(",") if part.split()]
+    return names
+
+
+def search_directories(path: Path, text: str) -> list[Path]:
+    """Where ``path``'s absolute imports are found: its own directory, then the
+    directories it adds to ``sys.path`` (relative ones are taken from its directory,
+    where research scripts are run from)."""
+    here = path.parent
+    return [here] + [(here / match.group(2)) for match in _SYS_PATH.finditer(text)]
+
+
+def resolve(name: str, path: Path, directories: list[Path]) -> Path | None:
+    """The file a module name imported by ``path`` stands for, if it is on disk."""
+    if name.startswith("."):
+        dots = len(name) - len(name.lstrip("."))
+        base = path.parent
+        for _ in range(dots - 1):
+            base = base.parent
+        candidates = [base]
+        rest = name[dots:]
+    else:
+        candidates, rest = directories, name
+    parts = rest.split(".") if rest else []
+    for directory in candidates:
+        stem = directory.joinpath(*parts) if parts else directory
+        for candidate in (stem.with_name(stem.name + ".py") if parts else None, stem / "__init__.py"):
+            if candidate is not None and candidate.is_file():
+                return candidate.resolve()
+    return None
+
+
+def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary]:
+    """The summaries a file's code reaches by name: ``neural_net`` for ``from utilities
+    import neural_net``, ``U.fwd_gradients`` for ``import utils as U`` (module-level
+    imports only, as for TensorFlow's)."""
+    out: dict[str, Summary] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom):
+            module = context.modules.get("." * statement.level + (statement.module or ""))
+            for alias in statement.names if module is not None else ():
+                found = module.names.get(alias.name)  # type: ignore[union-attr]
+                if found is not None:
+                    out[alias.asname or alias.name] = found
+        elif isinstance(statement, ast.Import):
+            for alias in statement.names:
+                module = context.modules.get(alias.name)
+                if module is None or (alias.asname is None and "." in alias.name):
+                    continue
+                local = alias.asname or alias.name
+                out.update({f"{local}.{name}": found for name, found in module.names.items()})
+    return out
+
+
+class Project:
+    """The modules a run's files import, each read and summarized once."""
+
+    def __init__(self, run: set[Path] | None = None) -> None:
+        self.trees: dict[Path, ast.Module] = {}  # parsed here; the file's own migration reuses them
+        self._summaries: dict[Path, ModuleSummary | None] = {}
+        # the (resolved) files the run migrates; other modules are read, never written
+        self.run: set[Path] = run or set()
+
+    def context(self, path: Path, text: str) -> FileContext:
+        """The project as the file ``path`` (whose text is ``text``) sees it."""
+        directories = search_directories(path, text)
+        modules = {}
+        for name in dict.fromkeys(imported_names(text)):
+            target = resolve(name, path, directories)
+            if target is None or target == path.resolve():
+                continue
+            summary = self.summary(target)
+            if summary is not None:
+                modules[name] = summary
+        return FileContext(modules)
+
+    def summary(self, path: Path) -> ModuleSummary | None:
+        if path not in self._summaries:
+            self._summaries[path] = None  # an import cycle sees an unknown module
+            self._summaries[path] = self._summarize(path)
+        return self._summaries[path]
+
+    def read(self, path: Path) -> str:
+        """A module's text (the engine reads as it reads sources)."""
+        return path.read_text(encoding="utf-8")
+
+    def _summarize(self, path: Path) -> ModuleSummary | None:
+        try:
+            text = self.read(path)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        self.trees[path] = tree
+        names = summarize_module(tree, local_summaries(tree, self.context(path, text)))
+        if path not in self.run:
+            facts = module_facts(tree, tf_aliases(tree))
+            if facts.tf1 or facts.explicit_v1:
+                # code that is still TF1 and that this run does not migrate: not callable from TF2
+                reason = f"{path.name} is TF1 code this run does not migrate: name it too"
+                names = {name: Summary(UNKNOWN, reason=reason) for name in names}
+        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()})
+
+

@@ -1,0 +1,37 @@
+"""Variables shared by name: TF1's variable store, which eager TF2 does not keep.
+
+In a TF1 graph, ``tf.get_variable("w")`` under ``tf.variable_scope("s", reuse=True)``
+returns the variable ``s/w`` made before, so two Python names (or two calls of a
+helper) hold one variable.  Outside a graph, ``tf.compat.v1.get_variable`` creates a new
+variable at every call: the names would hold two variables, and an update of one would
+not be seen through the other.  A graph that asks for reuse is refused (TFM311).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.model import GraphFacts
+
+# Calls whose ``reuse=`` argument asks the variable store for an existing variable.
+_REUSING_CALLS = frozenset({"variable_scope", "get_variable", "get_local_variable", "make_template"})
+
+
+def find_shared_variables(facts: GraphFacts) -> None:
+    for call in facts.calls:
+        name = facts.imports.call_name(call)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "reuse_variables" and name is None:
+            facts.block(call, blockers.SHARED_BY_NAME, "`reuse_variables()` shares variables by name; eager TF2 creates new ones")
+            continue
+        if name not in _REUSING_CALLS:
+            continue  # tf.layers' ``reuse=`` is refused with the layer (rewrites/keras_layers.py)
+        reuse = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "reuse"), None)
+        if reuse is None or (isinstance(reuse, cst.Name) and reuse.value in ("False", "None")):
+            continue
+        facts.block(
+            call,
+            blockers.SHARED_BY_NAME,
+            f"`tf.{name}(..., reuse=...)` shares variables by name; eager TF2 would create a new variable "
+            "where TF1 returned the existing one",
+        )

@@ -1,0 +1,337 @@
+"""What a function, class or method of a module does, as its callers see it: the
+summaries the project layer (analysis/project.py) computes once per run.
+
+- **builder**: builds graph ops only from its arguments (and the attributes its class's
+  ``__init__`` set) — no variables, sessions, placeholders, stateful ops or module state;
+  under ``tf.function`` it runs at trace time, as TF1 ran it at build time;
+- **variables**: creates variables (a class whose ``__init__`` does is a *net object*
+  when its ``__call__`` is a builder: made once, applied by calling the instance);
+- **session**: a session factory (``tf.Session(config=...)``, the initializer run,
+  ``return sess``: nothing else);
+- **numpy**: returns what ``sess.run`` returned;
+- **unknown**: anything else (said why).
+
+Read from CPython's ``ast``; never imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass
+
+from tf2migrate.analysis.catalogue import (
+    CONFIG_CALLS,
+    GRADIENT_CALLS,
+    INIT_CALLS,
+    OPTIMIZERS,
+    PLACEHOLDER_CALLS,
+    PURE_BUILTINS,
+    SESSION_CALLS,
+    SPARSE_NAME_PARTS,
+    UNSUPPORTED_CALL_PREFIXES,
+    UNSUPPORTED_CALLS,
+    VARIABLE_CALL_PREFIXES,
+    VARIABLE_CALLS,
+)
+from tf2migrate.analysis.tf_imports import TfImports, _strip_v1, _tf_relative
+
+BUILDER = "builder"
+VARIABLES = "variables"
+SESSION = "session"
+NUMPY = "numpy"
+UNKNOWN = "unknown"
+
+# ops with effects of their own: TF1 ran them only when fetched, tf.function always runs them
+_STATEFUL = ("assign", "assign_add", "assign_sub", "scatter_", "Print", "print", "py_func", "numpy_function")
+# NumPy/math namespaces whose functions compute values (np.random draws: not a builder's)
+_VALUE_MODULES = frozenset({"numpy", "math"})
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one function, class or method of a module does, as its callers see it."""
+
+    kind: str
+    uses_gradients: bool = False  # takes tf.gradients (itself or through what it calls)
+    reads_rows: bool = False  # gathers or looks up rows: its gradients may be sparse
+    reason: str = ""  # for ``unknown``: the first construct that made it so
+    call: Summary | None = None  # a class: its ``__call__`` (a net object's builder)
+    module: str = ""  # the file that defines it, for findings
+
+
+def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
+    """Summaries of ``tree``'s top-level functions, classes and their methods
+    (``Class.method``); ``imported`` gives those
+    of names its ``from … import`` statements bind from other modules of the project."""
+    return _ModuleSummarizer(tree, imported or {}).run()
+
+
+def tf_aliases(tree: ast.Module) -> TfImports:
+    """Local names bound to TensorFlow by module-level imports (what tf_imports reads
+    from libcst, for ``ast``)."""
+    aliases: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                relative = _tf_relative(alias.name)
+                if relative is not None:
+                    if alias.asname:
+                        aliases[alias.asname] = _strip_v1(relative)
+                    else:
+                        aliases["tensorflow"] = ""
+        elif isinstance(statement, ast.ImportFrom) and not statement.level and statement.module:
+            relative = _tf_relative(statement.module)
+            if relative is not None:
+                for alias in statement.names:
+                    aliases[alias.asname or alias.name] = _strip_v1(".".join(p for p in (relative, alias.name) if p))
+    return TfImports(aliases=aliases)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _module_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """Module-level names that are safe for a builder to read (imported modules and
+    names, functions, classes, constants bound to literals), and NumPy/math aliases."""
+    safe: set[str] = set()
+    value_modules: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+            safe.add(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                local = alias.asname or alias.name.split(".")[0]
+                safe.add(local)
+                if isinstance(statement, ast.Import) and alias.name.split(".")[0] in _VALUE_MODULES:
+                    value_modules.add(local)
+        elif isinstance(statement, ast.Assign) and _is_literal(statement.value):
+            safe |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    return safe, value_modules
+
+
+def _is_literal(node: ast.AST) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+class _ModuleSummarizer:
+    def __init__(self, tree: ast.Module, imported: dict[str, Summary]) -> None:
+        self.tree = tree
+        self.tf = tf_aliases(tree)
+        self.imported = imported
+        self.safe, self.value_modules = _module_names(tree)
+        self.functions = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+        self.classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+        self.done: dict[str, Summary] = {}
+        self.pending: set[str] = set()  # bodies being summarized (recursion)
+
+    def run(self) -> dict[str, Summary]:
+        for name in self.functions:
+            self.function(name)
+        out = {name: self.done[name] for name in self.functions}
+        for name, node in self.classes.items():
+            out[name] = self._class(node)
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef):
+                    out[f"{name}.{method.name}"] = self._body(method, node, constructor=method.name == "__init__")
+        return out
+
+    def function(self, name: str) -> Summary:
+        if name not in self.done:
+            node = self.functions[name]
+            self.done[name] = _session_factory(node, self.tf) or self._body(node, method_of=None)
+        return self.done[name]
+
+    def _class(self, node: ast.ClassDef) -> Summary:
+        methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
+        init, call = methods.get("__init__"), methods.get("__call__")
+        if node.bases and not all(_dotted(b) == "object" for b in node.bases):
+            return Summary(UNKNOWN, reason=f"class `{node.name}` has a base class")
+        made = self._body(init, method_of=node, constructor=True) if init is not None else Summary(BUILDER)
+        if made.kind == UNKNOWN:
+            return made
+        applied = self._body(call, method_of=node) if call is not None else None
+        if made.kind == VARIABLES:
+            return Summary(VARIABLES, call=applied)
+        return Summary(made.kind, call=applied)
+
+    def _body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool = False) -> Summary:
+        """Builder, variables, numpy or unknown, from every call and name the body reads.
+
+        A constructor may set attributes and draw random numbers: it runs once, where
+        the TF1 program made the object."""
+        key = f"{method_of.name if method_of else ''}.{node.name}"
+        if key in self.pending:
+            return Summary(UNKNOWN, reason=f"`{node.name}` is recursive")
+        self.pending.add(key)
+        try:
+            return self._walk_body(node, method_of, constructor)
+        finally:
+            self.pending.discard(key)
+
+    def _walk_body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool) -> Summary:
+        kind = BUILDER
+        gradients = rows = False
+        local = {a.arg for sub in ast.walk(node) if isinstance(sub, (ast.arguments)) for a in ast.walk(sub) if isinstance(a, ast.arg)}
+        local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        local |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not node}
+        for sub in ast.walk(node):
+            if isinstance(sub, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)):
+                return Summary(UNKNOWN, reason=f"`{node.name}` uses `{type(sub).__name__.lower()}`")
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                if sub.id not in local and sub.id not in self.safe and sub.id not in _BUILTIN_NAMES:
+                    return Summary(UNKNOWN, reason=f"`{node.name}` reads module state `{sub.id}`")
+            if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, ast.Store) and not constructor:
+                root: ast.expr = sub
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if not (isinstance(root, ast.Name) and root.id in local and root.id != "self"):
+                    return Summary(UNKNOWN, reason=f"`{node.name}` changes a value it does not own")
+            if isinstance(sub, ast.Call):
+                verdict = self._call(sub, local, method_of, constructor)
+                if verdict.kind == UNKNOWN:
+                    return Summary(UNKNOWN, reason=verdict.reason)
+                if verdict.kind == NUMPY and _returns_run(node):
+                    return Summary(NUMPY)
+                if verdict.kind in (SESSION, NUMPY):
+                    return Summary(UNKNOWN, reason=f"`{node.name}` makes or runs a session")
+                if verdict.kind == VARIABLES:
+                    kind = VARIABLES
+                gradients |= verdict.uses_gradients
+                rows |= verdict.reads_rows or any(part in _last(sub.func).lower() for part in SPARSE_NAME_PARTS)
+        return Summary(kind, uses_gradients=gradients, reads_rows=rows)
+
+    def _call(self, call: ast.Call, local: set[str], method_of: ast.ClassDef | None, constructor: bool) -> Summary:
+        """What one call in a body does (a summary of the callee, as far as it is known)."""
+        dotted = _dotted(call.func)
+        name = self.tf.canonical_dotted(dotted)
+        if name is not None:
+            return _tf_call(name)
+        if dotted is None:
+            return Summary(UNKNOWN, reason="a call of a computed function")
+        if dotted in self.imported:
+            found = self.imported[dotted]
+            return _construction(found) if found.call is not None else found
+        head, _, attr = dotted.partition(".")
+        if not attr:
+            if head in self.functions:
+                return self.function(head)
+            if head in self.classes:
+                return _construction(self._class(self.classes[head]))
+            if head in PURE_BUILTINS or head in ("type", "print", "hasattr", "getattr", "iter", "next"):
+                return Summary(BUILDER)
+            return Summary(UNKNOWN, reason=f"a call of `{head}`")
+        if head in self.value_modules:
+            if attr.startswith("random") and not constructor:
+                return Summary(UNKNOWN, reason=f"`{dotted}` draws random numbers")
+            return Summary(BUILDER)
+        last = dotted.rsplit(".", 1)[1]
+        if last in ("run", "eval"):
+            return Summary(NUMPY)
+        if last.startswith(_STATEFUL) or last in ("minimize", "apply_gradients", "compute_gradients"):
+            return Summary(UNKNOWN, reason=f"`{dotted}` changes state")
+        if head == "self" and method_of is not None and dotted.count(".") == 1:
+            method = next((m for m in method_of.body if isinstance(m, ast.FunctionDef) and m.name == attr), None)
+            if method is None or method.name.startswith("__"):
+                return Summary(UNKNOWN, reason=f"a call of `{dotted}`")
+            return self._body(method, method_of, constructor)
+        if head in local and head != "self":
+            return Summary(BUILDER)  # a method of a value the body made or was given
+        if head == "self" and constructor:
+            return Summary(BUILDER)  # ``self.weights.append(W)`` while the object is made
+        return Summary(UNKNOWN, reason=f"a call of `{dotted}`")
+
+
+def _last(func: ast.AST) -> str:
+    """The last part of a called name (``gather`` of ``tf.gather``, ``K.gather``)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _construction(made: Summary) -> Summary:
+    """Calling a class makes an object: its ``__init__``'s variables are made there."""
+    return Summary(VARIABLES) if made.kind == VARIABLES else Summary(made.kind, reason=made.reason)
+
+
+def _returns_run(node: ast.FunctionDef) -> bool:
+    """Does some ``return`` of ``node`` hand back what ``X.run(...)`` / ``X.eval()`` gave?"""
+    return any(
+        isinstance(r, ast.Return) and isinstance(r.value, ast.Call) and isinstance(r.value.func, ast.Attribute)
+        and r.value.func.attr in ("run", "eval")
+        for r in ast.walk(node)
+    )
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _tf_call(name: str) -> Summary:
+    if name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES):
+        return Summary(VARIABLES)
+    if name in GRADIENT_CALLS:
+        return Summary(BUILDER, uses_gradients=True)
+    if name in SESSION_CALLS or name in INIT_CALLS or name in CONFIG_CALLS:
+        return Summary(SESSION)
+    if name in PLACEHOLDER_CALLS:
+        return Summary(UNKNOWN, reason=f"`tf.{name}` makes its own graph input")
+    if name in OPTIMIZERS or name in UNSUPPORTED_CALLS or name.startswith(UNSUPPORTED_CALL_PREFIXES):
+        return Summary(UNKNOWN, reason=f"`tf.{name}` is not a pure graph op")
+    if name.rsplit(".", 1)[-1].startswith(_STATEFUL):
+        return Summary(UNKNOWN, reason=f"`tf.{name}` changes state")
+    return Summary(BUILDER)
+
+
+def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
+    """``config = tf.ConfigProto(...)``, ``config.x.y = value``, ``sess = tf.Session(...)``,
+    ``sess.run(init)`` of the variables initializer, ``return sess`` — and nothing else."""
+    configs: set[str] = set()
+    inits: set[str] = set()
+    session = None
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if not body or not isinstance(body[-1], ast.Return) or not isinstance(body[-1].value, ast.Name):
+        return None
+    for statement in body[:-1]:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+            if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+                called = tf.canonical_dotted(_dotted(value.func))
+                if called in CONFIG_CALLS:
+                    configs.add(target.id)
+                    continue
+                if called in SESSION_CALLS and session is None:
+                    session = target.id
+                    continue
+                if called in INIT_CALLS:
+                    inits.add(target.id)
+                    continue
+            root = target
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in configs and _is_literal(value):
+                continue
+            return None
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and session is not None:
+            call = statement.value
+            if _dotted(call.func) == f"{session}.run" and len(call.args) == 1 and not call.keywords:
+                argument = call.args[0]
+                if (isinstance(argument, ast.Name) and argument.id in inits) or (
+                    isinstance(argument, ast.Call) and tf.canonical_dotted(_dotted(argument.func)) in INIT_CALLS
+                ):
+                    continue
+        return None
+    if session is None or body[-1].value.id != session:
+        return None
+    return Summary(SESSION)
