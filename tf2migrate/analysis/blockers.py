@@ -162,7 +162,8 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports graph-building statements that tf2migrate cannot move into generated "
-    "functions with their meaning kept: placeholders inside control flow, a graph built from "
+    "functions with their meaning kept: placeholders inside control flow or in a dict, a graph "
+    "built from a constructor's local (generated methods cannot see it), or from "
     "a Python value that changes (or is mutated) before the graph runs, Python side effects "
     "in graph-building code (they would run on every call), training ops and optimizers this "
     "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
@@ -195,8 +196,9 @@ CLASS_BASED_GRAPH = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports placeholders and sessions stored on `self` when the class is not of the "
-    "converted shape: a graph built in `__init__` of a module-level class and run by its own "
-    "methods is converted (generated `compute_…` methods); one built in other methods, run "
+    "converted shape: a graph built in `__init__` of a module-level class (or in methods the "
+    "constructor calls once, as statements of their own, that return nothing) and run by its "
+    "own methods is converted (generated `compute_…` methods); one built in other methods, run "
     "by code outside the class, or whose attributes are read from outside, is not.",
     why="Class-based graphs are converted as a whole class or not at all. " + _LEFT_ALONE,
     invalid=(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers, imported_calls
+from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -43,7 +43,9 @@ from tf2migrate.analysis.model import (
     FeedDict,
     GraphFacts,
     Helper,
+    Kind,
     Scope,
+    Statement,
 )
 from tf2migrate.analysis.names import (
     assigned_names,
@@ -196,9 +198,12 @@ class GraphAnalyzer:
         for function in function_scopes:
             scope = Scope(function, module_scope)
             self._analyze_scope(scope, function.body.body)
-        for cls, init in self._class_scopes:
+        for cls, init, candidates in self._class_scopes:
             scope = Scope(init, module_scope, cls=cls)
+            self._splice_candidates = candidates
             self._analyze_scope(scope, init.body.body)
+            self._splice_candidates = {}
+            self._check_constructor_methods(scope, candidates)
         find_run_sites(self.facts)
         self._collect_feed_dicts()
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
@@ -240,7 +245,8 @@ class GraphAnalyzer:
     def _check_classes(self) -> None:
         """A class that builds its graph in ``__init__`` (placeholders and session on
         ``self``) is a graph scope; one that builds graph pieces elsewhere is not converted."""
-        self._class_scopes: list[tuple[cst.ClassDef, cst.FunctionDef]] = []
+        self._class_scopes: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, cst.FunctionDef]]] = []
+        self._splice_candidates: dict[str, cst.FunctionDef] = {}
         top_level = {id(s) for s in self.module.body}
         for node in self.index.classes:
             methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
@@ -253,17 +259,41 @@ class GraphAnalyzer:
             ]
             if not graph_calls:
                 continue
-            outside = [(method, call) for method, call in graph_calls if method is not init]
+            candidates, refused = bindings.spliced_methods(self.tf, self.module, node, init) if init is not None else ({}, {})
+            outside = [(method, call) for method, call in graph_calls if method is not init and method.name.value not in candidates]
             if id(node) not in top_level or init is None or outside:
                 method, call = (outside or graph_calls)[0]
+                reason = refused.get(method.name.value) if id(node) in top_level else None
                 self.facts.block(
                     call,
                     blockers.CLASS_BASED_GRAPH,
-                    f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: only graphs built in "
-                    "`__init__` of a module-level class are converted",
+                    f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: "
+                    + (
+                        "a graph-building method is converted when the constructor calls it once, as a statement "
+                        f"of its own; {reason}"
+                        if reason is not None
+                        else "only graphs built in `__init__` of a module-level class (or in methods it calls) are converted"
+                    ),
                 )
                 continue
-            self._class_scopes.append((node, init))
+            self._class_scopes.append((node, init, candidates))
+
+    def _check_constructor_methods(self, scope: Scope, candidates: dict[str, cst.FunctionDef]) -> None:
+        """A graph-building method the constructor does not call as a statement of its own
+        is refused; graph code must not read what only the constructor (or such a method)
+        can see."""
+        spliced = {id(method) for method in scope.spliced}
+        for name, method in candidates.items():
+            if id(method) not in spliced:
+                call = next(c for c in calls_in(method, enter_defs=True) if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS)
+                self.facts.block(
+                    call,
+                    blockers.CLASS_BASED_GRAPH,
+                    f"`{self.tf.call_name(call)}` in `{scope.cls.name.value}.{name}`: a graph-building method is converted "  # type: ignore[union-attr]
+                    "when the constructor calls it once, as a statement of its own",
+                )
+        for node, message in bindings.constructor_local_reads(scope):
+            self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
 
     def _function_scopes(self) -> list[cst.FunctionDef]:
         """Functions (at any depth, outside classes) that build or run their own graph."""
@@ -317,6 +347,15 @@ class GraphAnalyzer:
     def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
         for statement in body:
+            method = bindings.spliced_call(statement, self._splice_candidates) if scope.cls is not None else None
+            if method is not None and all(method is not s for s in scope.spliced):
+                # ``self.build(...)``: the method's body runs here, once
+                scope.spliced.append(method)
+                inner = self._effective(method.body.body, scope)
+                for node in inner:
+                    scope.origin.setdefault(id(node), method)
+                out.extend(inner)
+                continue
             if isinstance(statement, cst.With):
                 kind = self._context_kind(statement)
                 if kind is not None:
@@ -327,7 +366,17 @@ class GraphAnalyzer:
         return out
 
     def _analyze_scope(self, scope: Scope, body) -> None:
-        for order, node in enumerate(self._effective(body, scope)):
+        order = -1
+        for node in self._effective(body, scope):
+            several = bindings.placeholder_targets(self.tf, node)
+            if several is not None:
+                # ``[a, b] = [tf.placeholder(...) for _ in range(2)]``: one statement per placeholder
+                for target, call in several:
+                    order += 1
+                    scope.statements.append(self.classifier.placeholder_statement(Statement(node, order, Kind.PYTHON), target, call))
+                    scope.bindings.setdefault(target, []).append(order)
+                continue
+            order += 1
             # one walk for the names a statement reads and binds, shared with the classifier
             names = read_and_bound(node) if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else ([], [])
             statement = self.classifier.classify(node, order, scope, names)

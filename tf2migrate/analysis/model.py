@@ -132,6 +132,10 @@ class Scope:
     cls: cst.ClassDef | None = None
     # with-blocks opened up (graph contexts, session blocks), by kind
     unwrapped: dict[int, tuple[cst.With, str]] = field(default_factory=dict)
+    # methods the constructor calls once (``self.build()``), read as part of its graph
+    # (analysis/bindings.py), and the method each of their effective statements comes from
+    spliced: list[cst.FunctionDef] = field(default_factory=list)
+    origin: dict[int, cst.FunctionDef] = field(default_factory=dict)
     run_sites: list[RunSite] = field(default_factory=list)
     # name -> orders of effective statements that bind it (any kind)
     bindings: dict[str, list[int]] = field(default_factory=dict)
@@ -219,10 +223,15 @@ class GraphFacts:
 
 
 def class_methods(scope: Scope) -> list[cst.FunctionDef]:
-    """The methods of a constructor-built graph's class, other than the constructor."""
+    """The methods of a constructor-built graph's class, other than the constructor and
+    the methods read as part of it."""
     if scope.cls is None:
         return []
-    return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner]
+    spliced = {id(method) for method in scope.spliced}
+    return [
+        m_ for m_ in scope.cls.body.body
+        if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner and id(m_) not in spliced
+    ]
 
 
 def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers, imported_calls
+from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -113,6 +113,18 @@ class StatementClassifier:
                     return special
         return self._classify_general(node, statement, scope, names)
 
+    def placeholder_statement(self, statement: Statement, target: str, call: cst.Call) -> Statement:
+        """``target = tf.placeholder(...)``, or one target of several unpacked placeholders."""
+        statement.kind = Kind.PLACEHOLDER
+        statement.defines = (target,)
+        statement.value_kind = "tensor"
+        if self.tf.call_name(call) == "placeholder":
+            statement.placeholder = Placeholder(target, call_argument(call, "dtype", 0), None, call, call_argument(call, "shape", 1))
+        else:
+            statement.placeholder = Placeholder(target, None, call_argument(call, "input", 0), call, call_argument(call, "shape", 1))
+        statement.reads = tuple(read_and_bound(call)[0])
+        return statement
+
     def _classify_simple(self, node, small, statement: Statement, scope: Scope) -> Statement | None:
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             call = small.value
@@ -134,15 +146,7 @@ class StatementClassifier:
                 call = small.value
                 name = self.tf.call_name(call)
                 if name in PLACEHOLDER_CALLS:
-                    statement.kind = Kind.PLACEHOLDER
-                    statement.defines = (target,)
-                    statement.value_kind = "tensor"
-                    if name == "placeholder":
-                        statement.placeholder = Placeholder(target, call_argument(call, "dtype", 0), None, call, call_argument(call, "shape", 1))
-                    else:
-                        statement.placeholder = Placeholder(target, None, call_argument(call, "input", 0), call, call_argument(call, "shape", 1))
-                    statement.reads = tuple(read_and_bound(call)[0])
-                    return statement
+                    return self.placeholder_statement(statement, target, call)
                 if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, call):
                     statement.kind = Kind.SESSION
                     statement.defines = (target,)
@@ -287,7 +291,7 @@ class StatementClassifier:
                 return statement
         for call, tf_name in tf_calls:
             if tf_name in PLACEHOLDER_CALLS:
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{tf_name}` must be assigned to a name at the top level of its scope")
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.refused_binding(node, call, tf_name))
                 return statement
         layer_calls = tuple(c for c, n in tf_calls if n in KERAS_LAYERS)
         if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):

@@ -1,0 +1,241 @@
+"""How a graph binds its placeholders, and which methods build a constructor's graph.
+
+Research code rarely writes one ``x = tf.placeholder(...)`` per line.  It unpacks:
+
+    [self.t_tf, self.x_tf] = [tf.placeholder(tf.float32, [None, 1]) for _ in range(2)]
+    x_tf, y_tf = tf.placeholder(tf.float32, [None, 1]), tf.placeholder(tf.float32, [None, 1])
+
+Both bind each target to a placeholder of its own, exactly as one assignment per target
+would (the right-hand side makes every placeholder before any target is bound, and no
+placeholder call reads a target).  :func:`placeholder_targets` reads such a statement as
+its (name, call) pairs; the analysis then treats it as that many placeholder statements.
+A comprehension is read only when it surely makes one placeholder per target: a single
+``for`` over ``range(N)`` with a literal N equal to the number of targets, whose
+variable the call does not read.
+
+And it builds the graph of a class in methods the constructor calls (``self.build()``,
+DeepHPMs' ``self.idn_init(t, x, u, ...)``).  Called once, as a statement of the
+constructor, such a method runs exactly where its call stands: :func:`spliced_methods`
+names the methods whose bodies the analysis reads as part of the constructor's graph.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.catalogue import PLACEHOLDER_CALLS, SESSION_CALLS
+from tf2migrate.analysis.model import Kind, Scope
+from tf2migrate.analysis.names import names_bound, read_and_bound, self_attribute
+from tf2migrate.analysis.tf_imports import TfImports
+
+
+def placeholder_targets(tf: TfImports, node: cst.BaseStatement) -> list[tuple[str, cst.Call]] | None:
+    """``[(name, placeholder call), ...]`` for a statement that binds two or more names,
+    each to a placeholder of its own; None for any other statement."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    assign = node.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, (cst.Tuple, cst.List)):
+        return None
+    names = [_graph_target(e) for e in assign.targets[0].target.elements]
+    if len(names) < 2 or None in names or len(set(names)) != len(names):
+        return None
+    calls = _placeholder_calls(tf, assign.value, len(names))
+    if calls is None or any(set(read_and_bound(c)[0]) & set(names) for c in calls):  # type: ignore[arg-type]
+        return None  # a call reading a target reads its value from before the statement
+    return list(zip(names, calls))  # type: ignore[arg-type]
+
+
+def _graph_target(element: cst.BaseElement) -> str | None:
+    if isinstance(element, cst.StarredElement):
+        return None
+    if isinstance(element.value, cst.Name):
+        return element.value.value
+    return self_attribute(element.value)
+
+
+def _placeholder_calls(tf: TfImports, value: cst.BaseExpression, count: int) -> list[cst.Call] | None:
+    """The placeholder call behind each target, in target order."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        elements = value.elements
+        if len(elements) != count or any(isinstance(e, cst.StarredElement) for e in elements):
+            return None
+        calls = [e.value for e in elements]
+        if all(isinstance(c, cst.Call) and tf.call_name(c) in PLACEHOLDER_CALLS for c in calls):
+            return calls  # type: ignore[return-value]
+        return None
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        call, loop = value.elt, value.for_in
+        if not (isinstance(call, cst.Call) and tf.call_name(call) in PLACEHOLDER_CALLS):
+            return None
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None:
+            return None
+        if _range_length(loop.iter) != count or not isinstance(loop.target, cst.Name):
+            return None
+        if loop.target.value in read_and_bound(call)[0]:
+            return None  # each placeholder would differ by the loop variable
+        return [call] * count
+    return None
+
+
+def _range_length(iterable: cst.BaseExpression) -> int | None:
+    """N for ``range(N)`` or ``range(0, N)`` written with integer literals."""
+    if not (isinstance(iterable, cst.Call) and m.matches(iterable.func, m.Name("range"))):
+        return None
+    args = iterable.args
+    if any(a.keyword is not None or a.star or not isinstance(a.value, cst.Integer) for a in args):
+        return None
+    bounds = [int(a.value.value, 0) for a in args]  # type: ignore[attr-defined]
+    if len(bounds) == 1:
+        return bounds[0]
+    if len(bounds) == 2 and bounds[0] == 0:
+        return bounds[1]
+    return None
+
+
+def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
+    """Why the placeholder ``call`` of ``node`` is not converted, in the user's terms."""
+    if m.findall(node, m.DictElement(value=m.MatchIfTrue(lambda v: v is call))):
+        return (
+            "a placeholder stored in a dict is not converted (its feed key is not a name a "
+            "generated function can take as a parameter); bind it to a name or a `self.` attribute"
+        )
+    if m.findall(node, m.ListComp() | m.GeneratorExp()):
+        return (
+            "placeholders made by a comprehension are converted only when unpacked one per target; write "
+            "`[a, b] = [tf.placeholder(...) for _ in range(2)]` (one literal range, as many targets, a call "
+            "that does not read the loop variable)"
+        )
+    return f"`tf.{name}` must be assigned to a name at the top level of its scope"
+
+
+def spliced_methods(
+    tf: TfImports, module: cst.Module, cls: cst.ClassDef, init: cst.FunctionDef
+) -> tuple[dict[str, cst.FunctionDef], dict[str, str]]:
+    """Methods of ``cls`` that build graph pieces (placeholders, sessions, or calls of
+    methods that do) and may be read as part of the constructor, by name; and why each
+    other such method may not.  A candidate is named once in the module (by the one call
+    that runs it), a plain def without decorators that returns and yields nothing.
+    Whether that one call is a statement of the constructor is known only when the
+    constructor is read (``GraphAnalyzer._effective``)."""
+    methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s is not init}
+    calls = {name: calls_in(method, enter_defs=True) for name, method in methods.items()}
+    builds = {name for name, found in calls.items() if any(tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in found)}
+    grown = True
+    while grown:
+        callers = {
+            name for name, found in calls.items()
+            if name not in builds and any((self_attribute(c.func) or "")[len("self."):] in builds for c in found)
+        }
+        builds |= callers
+        grown = bool(callers)
+    candidates: dict[str, cst.FunctionDef] = {}
+    refused: dict[str, str] = {}
+    for name in builds:
+        method = methods[name]
+        # ``self.build`` is the Name ``build`` as an attribute: one mention
+        mentions = len([n for n in m.findall(module, m.Name(name)) if n is not method.name])
+        if method.decorators or method.asynchronous is not None:
+            refused[name] = "it is decorated or async"
+        elif _returns_or_yields(method):
+            refused[name] = "it returns or yields"
+        elif mentions != 1:
+            refused[name] = f"it is named {mentions} times in this file"
+        else:
+            candidates[name] = method
+    return candidates, refused
+
+
+def spliced_call(node: cst.BaseStatement, candidates: dict[str, cst.FunctionDef]) -> cst.FunctionDef | None:
+    """The method a constructor statement ``self.build(...)`` runs, if it is a candidate."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr)):
+        return None
+    call = node.body[0].value
+    if not isinstance(call, cst.Call) or any(a.star for a in call.args):
+        return None
+    name = self_attribute(call.func)
+    return candidates.get(name[len("self."):]) if name is not None else None
+
+
+def _returns_or_yields(method: cst.FunctionDef) -> bool:
+    """A ``return`` or ``yield`` of the method itself (nested defs aside)."""
+
+    class _Finder(cst.CSTVisitor):
+        found = False
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is method
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found = True
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            self.found = True
+
+    finder = _Finder()
+    method.visit(finder)
+    return finder.found
+
+
+def local_names(function: cst.FunctionDef) -> frozenset[str]:
+    """The names local to a constructor or a method read as part of it: its parameters
+    and what its body binds.  Generated methods run later, where none of them exist."""
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    bound = {n for n in names_bound(function.body) if "." not in n}  # ``self.x`` is no local
+    return frozenset({p.name.value for p in every} | bound) - {"self"}
+
+
+# Statements whose code moves into the generated methods (a placeholder's dtype and
+# default become their casts and defaults).
+_MOVED = frozenset({Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.SCIPY, Kind.PLACEHOLDER})
+# What moved code may read by a plain name of the constructor: computed with it.
+_MOVED_WITH = frozenset({Kind.TENSOR, Kind.GRADS, Kind.PLACEHOLDER})
+
+
+def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
+    """Reads the constructor's analysis cannot convert: ``(statement, why)``.
+
+    The generated methods run later, with ``self`` but without the constructor's locals
+    (``def __init__(self, X, scale)``: ``y = tf.matmul(x, W) * scale``).  And a method
+    read as part of the constructor has locals of its own: a name it reads is not the
+    constructor's name of the same spelling."""
+    init = scope.owner
+    assert isinstance(init, cst.FunctionDef)
+    locals_of = {id(f): local_names(f) for f in [init, *scope.spliced]}
+    found: list[tuple[cst.CSTNode, str]] = []
+    for statement in scope.statements:
+        function = scope.origin.get(id(statement.node), init)
+        reads = _moved_reads(statement) if statement.kind in _MOVED else statement.reads
+        own = set(read_and_bound(statement.node)[1]) if statement.kind is not Kind.PLACEHOLDER else set()
+        for name in dict.fromkeys(reads):
+            if name.startswith("self.") or name in own:
+                continue
+            binding = scope.resolve(name, statement.order)
+            source = scope.origin.get(id(binding.node), init) if binding is not None else None
+            if binding is not None and source is not function:
+                found.append((statement.node, (
+                    f"`{name}` read in `{function.name.value}` is bound in `{source.name.value}` "  # type: ignore[union-attr]
+                    "(both are read as the constructor's graph): different variables of the same name"
+                )))
+            elif statement.kind in _MOVED and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)]):
+                found.append((statement.node, (
+                    f"graph code reads `{name}`, a local of `{function.name.value}`; the generated methods run "
+                    f"later and cannot see it (store it on `self`)"
+                )))
+    return found
+
+
+def _moved_reads(statement) -> tuple[str, ...]:
+    """Names the moved code of a statement reads: all of it, or a placeholder's dtype and default."""
+    if statement.kind is not Kind.PLACEHOLDER:
+        return statement.reads
+    placeholder = statement.placeholder
+    parts = [p for p in (placeholder.dtype, placeholder.default) if p is not None]
+    return tuple(n for part in parts for n in read_and_bound(part)[0])
