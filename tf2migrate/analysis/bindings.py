@@ -43,7 +43,7 @@ def placeholder_targets(tf: TfImports, node: cst.BaseStatement) -> list[tuple[st
     if len(names) < 2 or None in names or len(set(names)) != len(names):
         return None
     calls = _placeholder_calls(tf, assign.value, len(names))
-    if calls is None or any(set(read_and_bound(c)[0]) & set(names) for c in calls):  # type: ignore[arg-type]
+    if calls is None or any(set(read_and_bound(c)[0]) & set(names) for c in calls):
         return None  # a call reading a target reads its value from before the statement
     return list(zip(names, calls))  # type: ignore[arg-type]
 

@@ -246,7 +246,7 @@ class GraphAnalyzer:
         """A class that builds its graph in ``__init__`` (placeholders and session on
         ``self``) is a graph scope; one that builds graph pieces elsewhere is not converted."""
         self._class_scopes: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, cst.FunctionDef]]] = []
-        self._splice_candidates: dict[str, cst.FunctionDef] = {}
+        self._splice_candidates = {}
         top_level = {id(s) for s in self.module.body}
         for node in self.index.classes:
             methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
