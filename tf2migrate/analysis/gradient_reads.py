@@ -120,8 +120,9 @@ class GradientReads:
     def __init__(self, facts: GraphFacts, scope: Scope, roots: list[Statement]) -> None:
         self.facts = facts
         self.contexts: dict[int, _Context] = {}  # statement order → context before it
-        self._bind_scope(scope, max((r.order for r in roots), default=-1))
-        self.differentiations = [d for r in roots if (d := self._differentiation(r)) is not None]
+        own = [r for r in roots if r.order < len(scope.statements) and scope.statements[r.order] is r]
+        self._bind_scope(scope, max((r.order for r in own), default=-1))
+        self.differentiations = [d for r in own if (d := self._differentiation(r)) is not None]
 
     # -- the names of the scope, statement by statement --------------------------------
 
