@@ -103,3 +103,61 @@ def test_state_changes_only_a_gradient_needs_are_refused(body):
 def test_state_changes_a_fetched_value_needs_are_converted(body):
     codes = _codes(body)
     assert "TFM310" not in codes and "TFM404" not in codes
+
+
+TRAIN_ONLY = (
+    "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss{var_list})\n"
+    "with tf.Session() as s:\n    s.run(tf.global_variables_initializer())\n    s.run(train, {{x: 1.0}})\n"
+)
+BATCH_NORM = (
+    "z = W * x\nupd = tf.assign(c, c * 0.9 + z * 0.1)\nwith tf.control_dependencies([upd]):\n    bn = z - c\n"
+)
+# Pairs (the gradient reads the stateful op's value: TF1 ran it, converted; it does not,
+# or the rule cannot tell: refused).
+READ_BY_GRADIENT = {
+    "relu reads its output, made under control dependencies": (
+        BATCH_NORM + "h = tf.nn.relu(bn)\nloss = h * 2.0\n" + TRAIN_ONLY.format(var_list=""),
+        BATCH_NORM + "h = tf.identity(bn)\nloss = h * 2.0\n" + TRAIN_ONLY.format(var_list=""),
+    ),
+    "square reads its input": (
+        BATCH_NORM + "loss = tf.square(bn)\n" + TRAIN_ONLY.format(var_list=""),
+        BATCH_NORM + "loss = bn * 2.0\n" + TRAIN_ONLY.format(var_list=""),
+    ),
+    "a name rebound from itself": (
+        BATCH_NORM + "h = bn * 2.0\nh = tf.nn.relu(h)\nloss = h * 3.0\n" + TRAIN_ONLY.format(var_list=""),
+        BATCH_NORM + "h = bn * 2.0\nh = tf.identity(h)\nloss = h * 3.0\n" + TRAIN_ONLY.format(var_list=""),
+    ),
+    "a product with a differentiated value": (
+        "y = W * x * tf.assign_add(c, 1.0)\ng = tf.gradients(y, x)[0]\nwith tf.Session() as s:\n    v = s.run(g, {x: 1.0})\n",
+        "y = W * x + tf.assign_add(c, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\nwith tf.Session() as s:\n    v = s.run(g, {x: 1.0})\n",
+    ),
+    "the fetched gradient's source": (
+        "y = x * tf.assign_add(c, 1.0) + W * x\ng = tf.gradients(y, [x, W])[0]\nwith tf.Session() as s:\n    v = s.run(g, {x: 1.0})\n",
+        "y = x * tf.assign_add(c, 1.0) + W * x\ng = tf.gradients(y, [x, W])[1]\nwith tf.Session() as s:\n    v = s.run(g, {x: 1.0})\n",
+    ),
+    "a trainable variable the train step updates": (
+        "V = tf.Variable(1.0)\nloss = tf.square(W * x) + V * tf.assign_add(c, 1.0)\n" + TRAIN_ONLY.format(var_list=", var_list=[W, V]"),
+        "V = tf.Variable(1.0)\nloss = tf.square(W * x) + V * tf.assign_add(c, 1.0)\n" + TRAIN_ONLY.format(var_list=", var_list=[W]"),
+    ),
+    "a variable that is not trainable is no source": (
+        "V = tf.Variable(1.0)\nloss = tf.square(W * x) + V * tf.assign_add(c, 1.0)\n" + TRAIN_ONLY.format(var_list=""),
+        "V = tf.Variable(1.0, trainable=False)\nloss = tf.square(W * x) + V * tf.assign_add(c, 1.0)\n" + TRAIN_ONLY.format(var_list=""),
+    ),
+    "an identity of the loss under control dependencies": (
+        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    loss = tf.sigmoid(W * x)\n" + TRAIN_ONLY.format(var_list=""),
+        "loss0 = tf.sigmoid(W * x)\nupd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    loss = tf.identity(loss0)\n"
+        + TRAIN_ONLY.format(var_list=""),
+    ),
+    "a helper's value is not followed": (
+        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    h = W * x\nloss = tf.square(h)\n" + TRAIN_ONLY.format(var_list=""),
+        "def f(t):\n    return t\nupd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    h = W * x\n"
+        "loss = tf.square(f(h))\n" + TRAIN_ONLY.format(var_list=""),
+    ),
+}
+
+
+@pytest.mark.parametrize("read, unread", READ_BY_GRADIENT.values(), ids=READ_BY_GRADIENT.keys())
+def test_state_changes_a_fetched_gradient_reads_are_converted(read, unread):
+    codes = _codes(read)
+    assert "TFM310" not in codes and "TFM404" not in codes
+    assert "TFM310" in _codes(unread)

@@ -311,7 +311,11 @@ UNRUN_STATE_CHANGE = Rule(
     "(`tf.assign_add`, `W.assign`, `tf.scatter_add`, `tf.py_func` …) that TF1 built but did "
     "not run: its value is thrown away (a statement of its own, a helper's local nothing "
     "reads, the unfetched one of several values a statement binds), or it is part of the forward pass of a gradient or train step whose run fetches "
-    "no value that needs it.",
+    "no value that needs it, and no gradient function of the run certainly reads its value. Certainly "
+    "read, and converted: an operand of a product (`*`, `/`, `tf.matmul`, `tf.nn.conv2d`) whose other operand "
+    "depends on a differentiated source, the input of `tf.square`, `tf.math.log`, `tf.maximum` …, the "
+    "output of `tf.nn.relu`, `tf.sigmoid`, `tf.tanh`, `tf.nn.softmax` … (values made under "
+    "`tf.control_dependencies` of the op included: a hand-written batch norm's moving averages).",
     why="A TF1 session runs only the ops its fetches need, and a gradient needs only the "
     "forward values its gradient functions read. Migrated code runs every statement it "
     "contains, and `tf.function` every stateful op of its body, so the variable would change "

@@ -18,7 +18,11 @@ the results.  These shapes are refused (TFM310):
   run fetches no value that needs it.  TF1 ran only the forward ops the gradient
   computation read, which depends on each op's gradient function (in
   ``W * x + tf.assign_add(c, 1.0) * 0.0`` differentiated in ``x``, the assignment is not
-  read); the generated function records the whole forward pass on its tape.
+  read); the generated function records the whole forward pass on its tape.  An op
+  that certainly ran is converted: one whose value a gradient function of the fetched
+  computation reads (``analysis/gradient_reads.py``: the moving averages of a
+  hand-written batch norm, under ``tf.control_dependencies`` of the normalised value
+  that ``tf.nn.relu`` and the next ``tf.matmul`` feed on).
 
 Random ops are not counted: their streams differ between TF1 and TF2 whatever runs.
 """
@@ -29,6 +33,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.gradient_reads import GradientReads
 from tf2migrate.analysis.model import GraphFacts, Helper, Kind, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound
 
@@ -71,9 +76,10 @@ class StatefulCalls:
         self._stateful_helpers = {name for name, calls in stateful.items() if calls}
 
     def _direct(self, node: cst.CSTNode) -> list[cst.Call]:
-        return [c for c in calls_in(node, enter_defs=True) if self._is_stateful_op(c)]
+        return [c for c in calls_in(node, enter_defs=True) if self.is_op(c)]
 
-    def _is_stateful_op(self, call: cst.Call) -> bool:
+    def is_op(self, call: cst.Call) -> bool:
+        """A stateful TF op itself (not a helper of the file that makes one)."""
         name = self.facts.imports.call_name(call)
         if name is not None:
             return name in STATEFUL_CALLS
@@ -94,7 +100,7 @@ class StatefulCalls:
         return None
 
     def is_stateful(self, call: cst.Call) -> bool:
-        return self._is_stateful_op(call) or (self._helper(call) is not None and self._helper_name(call) in self._stateful_helpers)
+        return self.is_op(call) or (self._helper(call) is not None and self._helper_name(call) in self._stateful_helpers)
 
     def in_node(self, node: cst.CSTNode) -> list[cst.Call]:
         """The stateful calls of a subtree (lambdas included: a ``tf.cond`` branch runs
@@ -220,9 +226,13 @@ def pruned_state_changes(
         forward.add(statement.order)
         stack.extend(scope.statements[o] for o in statement.deps if scope.statements[o].kind is Kind.TENSOR)
     found: list[tuple[cst.Call, str]] = []
+    reads: GradientReads | None = None
     for statement in body:
         if statement.order not in forward:
-            found += [(c, _PRUNED) for c in stateful.in_node(statement.node)]
+            for call in stateful.in_node(statement.node):
+                reads = reads or GradientReads(facts, scope, roots)
+                if not (stateful.is_op(call) and reads.ran(call)):
+                    found.append((call, _PRUNED))
         elif isinstance(statement.node, cst.SimpleStatementLine) and len(statement.defines) > 1:
             # ``upd, y = tf.assign_add(c, 1.0), W * x``: TF1 ran the op only if a fetch needed ``upd``
             found += [(c, _SEVERAL_VALUES) for c in stateful.in_node(statement.node)]
