@@ -55,7 +55,7 @@ from tf2migrate.rewrites.predict_trap import (
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.factory_imports import plan_factory_imports
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import tf1_summaries
+from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
@@ -169,14 +169,14 @@ def _migrate_with_summaries(
         text = desugared.module.code
         new_imports = collect_tf_imports(desugared.module)
         facts = analyze(desugared.module, new_imports, imported)
-        refusals = tf1_summaries.train_run_refusals(facts, desugared)
+        refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
             result = _migrate_graph(
                 desugared.module, desugared.module, ast.parse(text), text, path, options, new_imports, imported, [], facts, tuple(desugared.notes)
             )
             failed = result.new_source == text or any(f.code == INTERNAL_ERROR.code for f in result.findings)
             if not failed and not any(f.code.startswith("TFM3") for f in result.findings):
-                laid_out = tf1_summaries.lay_out(parse_module(result.new_source), desugared.writers).code
+                laid_out = tf1_summary_runs.lay_out(parse_module(result.new_source), desugared.writers).code
                 return MigrationResult(laid_out, result.findings)
             true_blockers = [f for f in result.findings if f.code.startswith("TFM3")]
     kept = _migrate_graph(module, module, tree, source, path, options, imports, imported)

@@ -25,7 +25,7 @@ TF2's ``tf.summary.scalar`` does (it raises ``TBNotInstalledError`` without it).
 The rewrite runs before the graph analysis, on the module: the result is a TF1 program
 without TF1 summary API (``desugar``), which the other rewrites then convert like any
 graph.  One line stays one line, so findings keep pointing at the original's lines; the
-one-line ``with writer.as_default(): ...`` is laid out as a block at the end (``lay_out``).
+one-line ``with writer.as_default(): ...`` is laid out as a block at the end (``tf1_summary_runs.lay_out``).
 If the graph then stays on TF1 for another reason, the original is migrated instead.
 """
 
@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
-from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import fresh_name
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import SAME_IN_TF2
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -180,56 +179,6 @@ def desugar(module: cst.Module, imports: TfImports, names_in_use: set[str]) -> D
         return Desugared(None, refusals=finder.refusals)
     new = module.visit(_Replace(finder))
     return Desugared(new, notes=finder.notes(), raw_calls=finder.raw_calls, writers=finder.writers)
-
-
-def train_run_refusals(facts: GraphFacts, desugared: Desugared) -> list[tuple[cst.CSTNode, str, str]]:
-    """Summaries fetched in the same run as a train op that read a variable other than
-    through the forward pass the update needs: TF1 evaluated such a read before or after
-    the update, in no fixed order (shown by execution: a histogram of the weights got the
-    updated values at one step and the old ones at the next); the train step would read
-    it before.  Reads in the forward pass came before the update in TF1 too."""
-    refused: dict[int, tuple[cst.CSTNode, str, str]] = {}
-    for scope in facts.scopes:
-        holders = {s.order: originals for s in scope.statements if (originals := [desugared.raw_calls[id(c)] for c in calls_in(s.node) if id(c) in desugared.raw_calls])}
-        if not holders:
-            continue
-        for site in scope.run_sites:
-            fetched = [s for n in dict.fromkeys(read_and_bound(site.fetch)[0]) if (s := scope.graph_statement(n, site.order)) is not None]
-            trains = [s for s in fetched if s.kind is Kind.TRAIN]
-            if not trains:
-                continue
-            updated = _ancestors(scope, trains)
-            for statement in _ancestors(scope, fetched).values():
-                if statement.order in holders and statement.order not in updated and _reads_variable(scope, statement):
-                    for original in holders[statement.order]:
-                        refused[id(original)] = (
-                            original,
-                            SUMMARY_KEPT.code,
-                            "this summary reads a variable directly and is fetched in the same run as a train op: TF1 "
-                            "read it before or after the update, in no fixed order; fetch it in a run without the train op",
-                        )
-    return list(refused.values())
-
-
-def _ancestors(scope: Scope, roots: list[Statement]) -> dict[int, Statement]:
-    """The roots and every statement of the scope they read, by order."""
-    seen: dict[int, Statement] = {}
-    stack = list(roots)
-    while stack:
-        statement = stack.pop()
-        if statement.order not in seen:
-            seen[statement.order] = statement
-            stack += [scope.statements[o] for o in statement.deps]
-    return seen
-
-
-def _reads_variable(scope: Scope, statement: Statement) -> bool:
-    return any(scope.statements[o].kind is Kind.VARIABLE for o in statement.deps)
-
-
-def lay_out(module: cst.Module, writers: set[str]) -> cst.Module:
-    """``with w.as_default(): write_raw_pb(...)`` on one line (so line numbers held) → a block."""
-    return module.visit(_Expand(writers))
 
 
 # -- finding the summaries ---------------------------------------------------------------
@@ -592,24 +541,3 @@ class _Replace(cst.CSTTransformer):
         if not body and carried:  # the block held only add_graph: it must hold a statement
             return {"body": [cst.SimpleStatementLine([cst.Pass()], leading_lines=carried[:-1])], footer_field: footer}
         return {"body": body, footer_field: [*carried, *footer]}
-
-
-class _Expand(cst.CSTTransformer):
-    def __init__(self, writers: set[str]) -> None:
-        super().__init__()
-        self.writers = writers
-
-    def leave_With(self, original_node, updated_node):
-        body = updated_node.body
-        item = updated_node.items[0].item if len(updated_node.items) == 1 else None
-        if (
-            isinstance(body, cst.SimpleStatementSuite)
-            and isinstance(item, cst.Call)
-            and isinstance(item.func, cst.Attribute)
-            and item.func.attr.value == "as_default"
-            and isinstance(item.func.value, cst.Name)
-            and item.func.value.value in self.writers
-        ):
-            line = cst.SimpleStatementLine(body=body.body, trailing_whitespace=body.trailing_whitespace)  # a comment stays
-            return updated_node.with_changes(body=cst.IndentedBlock(body=[line]), whitespace_before_colon=cst.SimpleWhitespace(""))
-        return updated_node
