@@ -41,8 +41,9 @@ def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
     if attr in ("eval", "run"):
         if isinstance(receiver, cst.Call) and facts.imports.call_name(receiver) in INIT_CALLS:
             return True
-        # receiver reads graph names: decided per scope in find_run_sites
-        return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation))
+        # receiver reads graph names: decided per scope in find_run_sites (a call: an op
+        # built in the run, ``global_step.assign(i).eval()``)
+        return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation, cst.Call))
     return False
 
 

@@ -20,6 +20,7 @@ from tf2migrate.analysis.catalogue import (
     GRADIENT_CALLS,
     INIT_CALLS,
     KERAS_LAYERS,
+    LIST_CALLS,
     OPERATION_CALLS,
     OPTIMIZERS,
     PLACEHOLDER_CALLS,
@@ -87,7 +88,7 @@ class StatementClassifier:
             name = self.tf.call_name(value)
             if name in OPERATION_CALLS:
                 return "operation"
-            if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
+            if name in LIST_CALLS:
                 return "list"
             if name is not None:
                 return "tensor"
