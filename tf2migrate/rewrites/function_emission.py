@@ -87,6 +87,14 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         for s in generated.body:
             for call in s.gradient_calls:
                 rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+    if generated.eager and generated.needs_tf_function:
+        rewrite.block(
+            generated.fetch,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            "the fetch reads Python values at each run (its function is not traced) and its computation takes "
+            "tf.gradients, valid only in a tf.function",
+        )
+        return
     if generated.scipy is not None:
         body = scipy_optimizer.scipy_body(rewrite, generated, body, indent)
     signature, casts, specs = _parameters(rewrite, generated)

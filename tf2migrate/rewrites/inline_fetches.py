@@ -118,14 +118,6 @@ def python_reads(rewrite: SessionRewrite, site: RunSite, owner: Scope, names: li
             rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads the Python value `{name}`, a name the graph code it runs also binds")
             return None
         arguments.append(name)
-    if eager and needs_tf_function:
-        rewrite.block(
-            site.call,
-            blockers.UNSUPPORTED_GRAPH_CODE,
-            "the fetch reads Python values (read at each run, so the function is not traced) and calls a helper that "
-            "takes tf.gradients (valid only in a tf.function)",
-        )
-        return None
     return PythonReads(tuple(arguments), eager, needs_tf_function)
 
 
