@@ -60,7 +60,7 @@ def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list
         if statement.order in seen or statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
             continue
         seen.add(statement.order)
-        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS):
+        if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.OPTIMIZER):  # an optimizer's deps: its fed rate
             stack.extend(scope.statements[o] for o in statement.deps)
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (

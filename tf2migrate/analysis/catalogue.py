@@ -120,6 +120,8 @@ PURE_BUILTINS = frozenset(
 # Contexts that only name or place graph ops: eager values do not depend on them.
 NAMING_CONTEXTS = frozenset({"name_scope", "device"})
 GRADIENT_CALLS = frozenset({"gradients"})
+# Calls whose value is a Python list of tensors (sess.run gave a list of arrays).
+LIST_CALLS = GRADIENT_CALLS | {"unstack", "split", "meshgrid"}
 # TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).
 KERAS_LAYERS = frozenset(
     {

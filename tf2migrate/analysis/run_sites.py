@@ -9,9 +9,10 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.calls import call_argument
+from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     INIT_CALLS,
+    is_graph_op,
 )
 from tf2migrate.analysis.model import (
     class_methods,
@@ -41,8 +42,9 @@ def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
     if attr in ("eval", "run"):
         if isinstance(receiver, cst.Call) and facts.imports.call_name(receiver) in INIT_CALLS:
             return True
-        # receiver reads graph names: decided per scope in find_run_sites
-        return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation))
+        # receiver reads graph names: decided per scope in find_run_sites (a call: an op
+        # built in the run, ``global_step.assign(i).eval()``)
+        return isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript, cst.BinaryOperation, cst.Call))
     return False
 
 
@@ -160,13 +162,17 @@ class RunSiteFinder(cst.CSTVisitor):
                 facts.saver_calls.append((call, found[1]))
                 return None
         if attr in ("eval", "run"):
-            if not self._is_graph_expression(receiver, order):
+            if not self._is_graph_expression(receiver, order) and not (attr == "eval" and self._builds_ops(receiver)):
                 return None
             session = call_argument(call, "session", 1)
             if session is not None and graph_name(session) is not None:
                 facts.allowed_session_reads.add(id(session))
             return RunSite(call, RunForm.EVAL if attr == "eval" else RunForm.OP_RUN, receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
         return None
+
+    def _builds_ops(self, expr: cst.BaseExpression) -> bool:
+        """``tf.argmax(a, 1).eval()``: a tensor built in the run from Python values only."""
+        return any((name := self.facts.imports.call_name(c)) is not None and is_graph_op(name) for c in calls_in(expr))
 
     def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:
         facts = self.facts

@@ -20,6 +20,7 @@ from tf2migrate.analysis.catalogue import (
     GRADIENT_CALLS,
     INIT_CALLS,
     KERAS_LAYERS,
+    LIST_CALLS,
     OPERATION_CALLS,
     OPTIMIZERS,
     PLACEHOLDER_CALLS,
@@ -87,7 +88,7 @@ class StatementClassifier:
             name = self.tf.call_name(value)
             if name in OPERATION_CALLS:
                 return "operation"
-            if name in GRADIENT_CALLS or name in ("unstack", "split", "meshgrid"):
+            if name in LIST_CALLS:
                 return "list"
             if name is not None:
                 return "tensor"
@@ -180,6 +181,9 @@ class StatementClassifier:
                     statement.kind = Kind.OPTIMIZER
                     statement.defines = (target,)
                     statement.reads = tuple(read_and_bound(call)[0])
+                    rate = fed_rate(call, scope, statement.order)
+                    # a fed rate is an input of every step of this optimizer
+                    statement.deps = frozenset({rate.order}) if rate is not None else frozenset()
                     return statement
                 if m.matches(call.func, m.Attribute(attr=m.Name("minimize") | m.Name("compute_gradients") | m.Name("apply_gradients"))):
                     return self._classify_minimize(call, target, statement, scope)
@@ -511,7 +515,21 @@ def _optimization_statement(statement: Statement, kind: Kind, target: str, call:
         dict.fromkeys(n for a in call.args for n in read_and_bound(a.value)[0]) if isinstance(optimizer, cst.Call) else reads
     )
     statement.deps = frozenset(o.order for n in step_reads if (o := scope.graph_statement(n, statement.order)) is not None)
+    rate = fed_rate(optimizer, scope, statement.order) if isinstance(optimizer, cst.Call) else None
+    if rate is not None:
+        statement.deps |= {rate.order}  # except a rate fed at each step: an input of the step
     return statement
+
+
+def fed_rate(optimizer: cst.Call, scope: Scope, before: int) -> Statement | None:
+    """The placeholder a TF1 optimizer's ``learning_rate`` names (``AdamOptimizer(lr)``,
+    ``learning_rate=self.learning_rate``): TF1 read the value fed at each run, so every
+    step of the optimizer takes it as an argument (rewrites/train_steps.py sets the Keras
+    optimizer's rate from it before each update)."""
+    rate = call_argument(optimizer, "learning_rate", 0)
+    name = graph_name(rate) if rate is not None else None
+    found = scope.graph_statement(name, before) if name is not None else None
+    return found if found is not None and found.kind is Kind.PLACEHOLDER else None
 
 
 def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:

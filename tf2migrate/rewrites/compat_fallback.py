@@ -30,7 +30,7 @@ GRAPH_KEPT_ON_TF1 = Rule(
     invalid=(
         "import tensorflow as tf\n"
         "with tf.Session() as sess:\n"
-        "    print(sess.run(tf.constant(7.0) * 2))\n",
+        "    print(sess.run(tf.trainable_variables()))\n",
     ),
     valid=(
         "import tensorflow as tf\n"

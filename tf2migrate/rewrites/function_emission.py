@@ -87,13 +87,21 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         for s in generated.body:
             for call in s.gradient_calls:
                 rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+    if generated.eager and generated.needs_tf_function:
+        rewrite.block(
+            generated.fetch,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            "the fetch reads Python values at each run (its function is not traced) and its computation takes "
+            "tf.gradients, valid only in a tf.function",
+        )
+        return
     if generated.scipy is not None:
         body = scipy_optimizer.scipy_body(rewrite, generated, body, indent)
     signature, casts, specs = _parameters(rewrite, generated)
     if signature is None:
         return
     lines = []
-    if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None:
+    if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None and not generated.eager:
         # SciPy's loop is Python; the helper traces the loss and gradient itself
         if specs:
             # the signature converts each argument as a feed did: no casts, no retracing
@@ -169,7 +177,8 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             casts.append(f"{name} = tf.cast({name}, {dtype})")
     written = [spec for spec in required_specs + optional_specs if spec is not None]
     complete = len(written) == len(required_specs) + len(optional_specs)
-    return ", ".join(required + optional), casts, written if complete else None
+    # Python values the fetch reads come before the placeholders with defaults
+    return ", ".join([*required, *generated.python_arguments, *optional]), casts, written if complete else None
 
 
 def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None:

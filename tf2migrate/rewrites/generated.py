@@ -33,6 +33,10 @@ class Generated:
     train: Statement | None = None  # the train op this function runs a step of
     # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
     scipy: tuple[Statement, cst.BaseExpression, list[cst.BaseExpression]] | None = None
+    # a fetch built in the run from Python values (rewrites/inline_fetches.py): the values
+    # passed at each call, and whether it runs untraced to read them as TF1 did
+    python_arguments: tuple[str, ...] = ()
+    eager: bool = False
 
 
 @dataclass

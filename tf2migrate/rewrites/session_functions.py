@@ -23,7 +23,7 @@ from tf2migrate.analysis.statements import is_init_expression
 from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import function_emission, scipy_optimizer, session_cleanup, train_steps
+from tf2migrate.rewrites import function_emission, inline_fetches, scipy_optimizer, session_cleanup, train_steps
 from tf2migrate.rewrites.feeds import call_arguments
 from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind, to_numpy
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
@@ -38,7 +38,14 @@ RUN_TO_CALL = Rule(
     FixSafety.SAFE,
     what="Replaces each run site with a call of the function that computes its fetches, "
     "passing the fed values as arguments and converting the results to NumPy in the same "
-    "structure (`.numpy()`; lists, tuples and dicts kept).",
+    "structure (`.numpy()`; lists, tuples and dicts kept).\n\n"
+    "A fetch whose ops are built in the run itself from Python values (`sess.run(tf.argmax(a, 1))`, "
+    "`global_step.assign(i).eval()`): TF1 read those values when the run was called. Reading only "
+    "variables, Python values and constants, it is evaluated eagerly where the run stood; reading "
+    "placeholders or tensors too, its generated function takes each Python value as an argument "
+    "and runs without `tf.function` (a trace would fix the values it first saw). Refused (TFM302, "
+    "TFM306): such a fetch in a run feeding placeholders it does not read, a Python value named like "
+    "a tensor the function computes.",
     why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
     invalid=(
         "import tensorflow as tf\n"
@@ -239,6 +246,7 @@ class SessionFunctions:
     def _plan_run_site(self, site: RunSite, scope: Scope) -> None:
         leaves: list[Leaf] = []
         owner: Scope | None = None
+        python_names: dict[str, None] = {}  # read by the fetch, not graph values
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
             if self._is_init(expr, scope, site.order):
@@ -248,10 +256,9 @@ class SessionFunctions:
             for name in dict.fromkeys(reads):
                 found = lookup_graph_name(scope, name, site.order)
                 if found is None:
-                    if self.rewrite.facts.imports.canonical(cst.Name(name)) is not None:
-                        continue
-                    self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, which is not a graph value (a Python value, or a variable's initial value, computed once where it stands)")
-                    return
+                    if self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
+                        python_names[name] = None  # built into the fetch's ops when the run was called
+                    continue
                 found_scope, statement = found
                 if owner is not None and found_scope is not owner:
                     self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, "the fetches mix tensors of different graphs")
@@ -260,15 +267,15 @@ class SessionFunctions:
                 leaf.statements.append(statement)
             leaf.kind = leaf_kind(expr, leaf.statements)
             leaves.append(leaf)
-        if owner is None:
-            self.rewrite.block(
-                site.call,
-                blockers.UNSUPPORTED_GRAPH_CODE,
-                "the fetch builds its ops in the run itself from no tensor of the graph (constants only); not converted",
-            )
-            return
         if site.form is RunForm.OP_RUN and site.statement is None:
             self.rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of op.run() is used")
+            return
+        if owner is None or (python_names and not inline_fetches.reads_graph_tensors(leaves)):
+            # ops built in the run from variables, Python values and constants only
+            replacement = inline_fetches.evaluated_in_place(self.rewrite, site, leaves)
+            if replacement is not None:
+                self.rewrite.plan.replace[id(site.call)] = cst.parse_expression(replacement)
+                self.rewrite.plan.note(site.call, RUN_TO_CALL.code, f"{site.form.label} of ops built in the run → evaluated where it stood")
             return
         if site.feed is None and all(leaf.kind is LeafKind.VARIABLE for leaf in leaves):
             self._inline_variable_fetch(site, leaves)
@@ -284,12 +291,13 @@ class SessionFunctions:
                 "returned an IndexedSlicesValue, which a converted fetch does not reproduce",
             )
             return
-        generated = self._function_for(site, owner, leaves)
+        generated = self._function_for(site, owner, leaves, list(python_names))
         if generated is None:
             return
         call_args = call_arguments(self.rewrite, site, generated, owner)
         if call_args is None:
             return
+        call_args = ", ".join(a for a in [call_args, *(f"{n}={n}" for n in generated.python_arguments)] if a)
         call = f"{'self.' if generated.scope.cls is not None else ''}{generated.name}({call_args})"
         if site.form is RunForm.OP_RUN or site.statement is not None:
             replacement = call  # run for its effect: no value to convert
@@ -366,7 +374,7 @@ class SessionFunctions:
         self.rewrite.plan.replace[id(site.call)] = cst.parse_expression(replacement)
         self.rewrite.plan.note(site.call, RUN_TO_CALL.code, f"{site.form.label} of variables → .numpy()")
 
-    def _function_for(self, site: RunSite, owner: Scope, leaves: list[Leaf]) -> Generated | None:
+    def _function_for(self, site: RunSite, owner: Scope, leaves: list[Leaf], python_names: list[str]) -> Generated | None:
         roots = [s for leaf in leaves for s in leaf.statements]
         trains = list({s.order: s for s in roots if s.kind is Kind.TRAIN}.values())
         if len(trains) > 1:
@@ -384,6 +392,9 @@ class SessionFunctions:
             self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
         if pruned:
             return None
+        python = inline_fetches.python_reads(self.rewrite, site, owner, python_names, body, placeholders)
+        if python is None:
+            return None
         grads = [st for st in body if st.kind is Kind.GRADS]
         if grads and (len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"):
             self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
@@ -394,6 +405,8 @@ class SessionFunctions:
         anchor_candidates = [*body, *placeholders] or [
             s for n in read_and_bound(site.fetch)[0] if (s := owner.graph_statement(n, None)) is not None
         ]
+        # and after the helpers the fetch calls, for a reader
+        anchor_candidates += [s for n in python_names if n in self.rewrite.facts.helpers and (s := owner.resolve(n, None)) is not None]
         anchor = max(anchor_candidates, key=lambda s: s.order) if anchor_candidates else None
         generated = Generated(
             owner,
@@ -401,9 +414,11 @@ class SessionFunctions:
             site.fetch,
             body,
             placeholders,
-            needs_tf_function=any(s.calls_gradient_helper for s in body),
+            needs_tf_function=python.needs_tf_function or any(s.calls_gradient_helper for s in body),
             anchor=max([anchor, *trains], key=lambda s: s.order) if anchor is not None else (trains[0] if trains else None),
             train=trains[0] if trains else None,
+            python_arguments=python.arguments,
+            eager=python.eager,
         )
         self.rewrite.functions[key] = generated
         return generated

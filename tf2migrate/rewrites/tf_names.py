@@ -50,7 +50,7 @@ COMPAT_FALLBACK = Rule(
     invalid=(
         "import tensorflow as tf\n"
         "with tf.Session() as sess:\n"
-        "    print(sess.run(tf.constant(7.0) * 2))\n",
+        "    print(sess.run(tf.trainable_variables()))\n",
     ),
     valid=(
         "import tensorflow as tf\n"

@@ -22,6 +22,7 @@ from tf2migrate.analysis.catalogue import OPTIMIZERS, UNSUPPORTED_CALLS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
+from tf2migrate.analysis.statements import fed_rate
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
@@ -69,7 +70,14 @@ TRAIN_STEP = Rule(
     "keeps one set of slots per variable, as one Keras optimizer does; it is built once on the "
     "union of the `var_list`s (`opt.build([...])`) after the last train op, because Keras refuses "
     "variables it was not built on. Converted when every train op is `opt.minimize(..., "
-    "var_list=[v1, v2])` naming its variables; otherwise refused (TFM306).",
+    "var_list=[v1, v2])` naming its variables; otherwise refused (TFM306).\n\n"
+    "A rate fed at each step (`AdamOptimizer(lr)`, `lr` a float32 placeholder): TF1 read the value "
+    "fed to each run; the Keras optimizer is made with `learning_rate=0.0` and every train step "
+    "takes `lr` as an argument and assigns it (`opt.learning_rate.assign(lr)`) before "
+    "`apply_gradients`. Refused (TFM306): a fed rate of `MomentumOptimizer` (TF1 scales the "
+    "accumulated velocity by the current rate, Keras' SGD each gradient: the steps differ once the "
+    "rate changes), a fed rate that is not float32 (Keras keeps its rate in float32), a rate "
+    "computed from a fed value, and other fed hyperparameters.",
     why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
     "TF1 run step for step. One known difference: in float64 models TF1 rounds the "
     "hyperparameters to float32 first (Adam's beta2 = 0.999 becomes 0.99900001), Keras does not, "
@@ -303,6 +311,14 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         if any((n := facts.imports.call_name(c)) is not None and n.startswith("train.") for c in calls_in(value)):
             facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first")
             continue
+        if name == "learning_rate" and (fed := fed_rate(call, scope, statement.order)) is not None:
+            refused = _fed_rate_refused(facts, path, fed)
+            if refused is not None:
+                facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+            # a placeholder for the rate: each train step assigns the fed value before its update
+            plan.note(value, TRAIN_STEP.code, f"the rate fed to `{local_name(fed.defines[0])}` → set by each train step before its update")
+            parts.append("learning_rate=0.0")
+            continue
         reads, _ = read_and_bound(value)
         constant = _constant_tensor(module, facts, scope, statement, value)
         if constant is not None:
@@ -328,6 +344,39 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         wrapper = file_helpers.emit_once(module, facts, plan, names_in_use, SPARSE_UPDATES_HELPER_NAME, SPARSE_UPDATES_HELPER)
         constructor = f"{wrapper}({constructor})"
     return f"{constructor}({', '.join(parts)})"
+
+
+def _fed_rate_refused(facts: GraphFacts, path: str, rate: Statement) -> str | None:
+    """Why a rate fed at each step cannot become the Keras optimizer's rate, if it cannot."""
+    name = local_name(rate.defines[0])
+    if path == "train.MomentumOptimizer":
+        # TF1 scales the accumulated velocity by the current rate, Keras' SGD each
+        # gradient as it is accumulated: equal only while the rate is constant.
+        return f"MomentumOptimizer with a rate fed at each step (`{name}`) takes different steps from Keras' SGD(momentum=...) once the rate changes"
+    placeholder = rate.placeholder
+    assert placeholder is not None
+    dtype = placeholder.dtype
+    if placeholder.default is not None:
+        float32 = isinstance(placeholder.default, cst.Float)
+    elif isinstance(dtype, cst.SimpleString):
+        float32 = dtype.evaluated_value in ("float", "float32")
+    else:
+        float32 = dtype is not None and (facts.imports.canonical(dtype) or "").rsplit(".", 1)[-1] == "float32"
+    if not float32:
+        return f"the rate fed to `{name}` is not a float32 placeholder: a Keras optimizer keeps its rate in float32, TF1 used the fed value in its own dtype"
+    return None
+
+
+def fed_rate_of(scope: Scope, train: Statement) -> str | None:
+    """The argument of a train step that holds its optimizer's fed rate (see
+    ``analysis.statements.fed_rate``), or None when the rate is not fed."""
+    optimizer = _optimizer_expression(train)
+    if isinstance(optimizer, cst.Call):
+        rate = fed_rate(optimizer, scope, train.order)
+    else:
+        statement = _optimizer_statement(scope, optimizer, train.order)
+        rate = fed_rate(_constructor_call(statement), scope, statement.order) if statement is not None else None
+    return local_name(rate.defines[0]) if rate is not None else None
 
 
 def _constant_tensor(module, facts: GraphFacts, scope: Scope, statement: Statement, value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -374,6 +423,7 @@ def train_step_lines(
     pairs: str,
     global_step: str | None,
     dense: bool,
+    rate: str | None,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
     would train (``var_list``: the list and its variables as an expression valid before
@@ -387,7 +437,7 @@ def train_step_lines(
         *[indent + line if line else line for line in [*([f"{tape}.watch({watched})"] if watched else []), *forward] or ["pass"]],
         f"variables = {listed if listed is not None else f'{tape}.watched_variables()'}",
         *gradients,
-        *update_lines(optimizer, pairs, global_step, dense),
+        *update_lines(optimizer, pairs, global_step, dense, rate),
     ]
 
 
@@ -418,12 +468,14 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     return None
 
 
-def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool) -> list[str]:
+def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool, rate: str | None) -> list[str]:
     """The update with the (gradient, variable) ``pairs`` (made dense first when ``dense``:
-    see ``dense_update``) and the step counter.  Also the whole step of
-    ``opt.apply_gradients(zip(grads, params))`` whose gradients the computation takes."""
+    see ``dense_update``), at the fed ``rate`` when the rate is fed, and the step counter.
+    Also the whole step of ``opt.apply_gradients(zip(grads, params))`` whose gradients the
+    computation takes."""
     gradient = "tf.convert_to_tensor(g)" if dense else "g"
     return [
+        *([f"{optimizer}.learning_rate.assign({rate})  # the rate fed for this step, as TF1's optimizer read it"] if rate else []),
         *(["# the rows of a sparse gradient summed, as TF1's optimizer applied it"] if dense else []),
         # TF1 skipped variables without a gradient (minimize: those the loss does not reach)
         f"{optimizer}.apply_gradients(({gradient}, v) for g, v in {pairs} if g is not None)",
@@ -532,6 +584,7 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
         tape, forward, indent, _var_list(rewrite, var_list, generated), gradients, optimizer, code(pairs),
         code(global_step) if global_step is not None else None,
         dense_update(rewrite.module, rewrite.facts, generated.scope, train),
+        fed_rate_of(generated.scope, train),
     )
 
 
@@ -550,14 +603,15 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         pairs = call_argument(minimize, "grads_and_vars", 0)
         assert pairs is not None  # ``apply_gradients(grads_and_vars)``: TF1 requires it
         global_step = call_argument(minimize, "global_step", 1)
-        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense)]
+        rate = fed_rate_of(generated.scope, train)
+        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense, rate)]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
     body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
     gradients = [f"gradients = {tape}.gradient({loss_code}, variables)"]
     return train_step_lines(
         tape, body, indent, _var_list(rewrite, var_list, generated), gradients, rewrite.optimizer_of[id(train.node)], "zip(gradients, variables)",
-        code(global_step), dense,
+        code(global_step), dense, fed_rate_of(generated.scope, train),
     )
 
 

@@ -1,0 +1,136 @@
+"""Fetches built in the run itself from Python values: ``sess.run(tf.argmax(a, 1))``,
+``global_step.assign(i).eval()``, ``sess.run(tf.reduce_sum(tf.pow(pred - Y, 2)) / (2 *
+test_X.shape[0]), feed)``.
+
+TF1 built such a fetch's ops when the run was called, from the Python values of that
+moment, and ran them once.  Two conversions keep that meaning:
+
+- a fetch that reads no placeholder and no computed tensor (only variables, Python values
+  and constants) is evaluated eagerly where the run stood: the same ops, the same values,
+  read at the same moment;
+- a fetch that also reads the graph's tensors goes into a generated function like any
+  other, which takes each Python value it reads as an argument passed at the call and
+  runs without ``tf.function``: a traced function would have fixed the values (and
+  converted a NumPy array to a tensor) the first time it ran.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+
+import libcst as cst
+
+from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, UNSUPPORTED_CALL_PREFIXES, UNSUPPORTED_CALLS
+from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
+from tf2migrate.analysis.names import local_name, names_bound
+from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
+from tf2migrate.rewrites.generated import SessionRewrite
+
+# Read through the module, not passed: what the module binds once (imports, functions,
+# classes) and Python's builtins.
+_BUILTINS = frozenset(dir(builtins))
+
+
+def reads_graph_tensors(leaves: list[Leaf]) -> bool:
+    """Does the fetch read a placeholder or a computed tensor (anything but variables)?"""
+    return any(s.kind is not Kind.VARIABLE for leaf in leaves for s in leaf.statements)
+
+
+def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf]) -> str | None:
+    """The fetch evaluated eagerly where the run stood, its tensors as NumPy in the
+    structure sess.run returned (None, with a blocker, when that would not be TF1's run).
+    For a fetch of variables, Python values and constants only."""
+    if site.feed is not None:
+        # TF1 still evaluated the fed values (a call, a random draw): not dropped silently
+        rewrite.block(site.feed, blockers.UNSUPPORTED_FEED, "a run feeds placeholders that its fetch, built in the run from Python values, does not read")
+        return None
+    for leaf in leaves:
+        for call in calls_in(leaf.expr):
+            name = rewrite.facts.imports.call_name(call)
+            if name is not None and (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS):
+                # graph collections are empty in TF2, tf.train/tf.data ops need the graph
+                rewrite.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
+                return None
+        kind = _leaf_kind(rewrite, leaf)
+        if kind is None:
+            rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, "the fetch is a Python value, not a tensor (TF1 refused to run it)")
+            return None
+        leaf.kind = kind
+    code = rewrite.code(site.fetch)
+    if site.statement is not None:
+        return code  # run for its effect (an assign op): evaluated, its value unused
+    atom = isinstance(site.fetch, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Tuple, cst.Dict))
+    return to_numpy(code if atom else f"({code})", site.fetch, leaves)
+
+
+def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
+    """What one leaf of a fetch built in the run evaluates to; None for a leaf that
+    builds no op and reads no variable (a Python value)."""
+    if leaf.statements and leaf.kind is not LeafKind.UNKNOWN:
+        return leaf.kind  # a variable, or an expression of variables
+    expr = leaf.expr
+    if isinstance(expr, cst.Call) and (name := rewrite.facts.imports.call_name(expr)) is not None:
+        return LeafKind.OPERATION if name in OPERATION_CALLS else LeafKind.LIST if name in LIST_CALLS else LeafKind.TENSOR
+    builds = any(rewrite.facts.imports.call_name(c) is not None for c in calls_in(expr))
+    return LeafKind.TENSOR if builds or leaf.statements else None
+
+
+@dataclass
+class PythonReads:
+    """What the Python names a fetch reads require of its generated function."""
+
+    arguments: tuple[str, ...]  # values passed at each call, as TF1 read them at the run
+    eager: bool  # runs without tf.function: it reads Python values at each call
+    needs_tf_function: bool  # it calls a helper that takes tf.gradients (TFM203)
+
+
+def python_reads(rewrite: SessionRewrite, site: RunSite, owner: Scope, names: list[str], body: list[Statement], placeholders: list[Statement]) -> PythonReads | None:
+    """How a generated function computes a fetch reading the Python ``names`` as TF1 did at
+    this run (None, with a blocker, when it cannot).  A graph-building helper of the file
+    that creates no variables is called as the graph code calls it; any other Python value
+    is read when the function runs, untraced: passed as an argument, unless the module
+    binds it once (imports, functions, classes), it is a builtin, or a ``self.x`` of the
+    method."""
+    module_once = {
+        name
+        for statement in rewrite.module.body
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or _is_import(statement)
+        for name in ([statement.name.value] if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else names_bound(statement))
+    }
+    bound = {local_name(n) for s in [*body, *placeholders] for n in s.defines}
+    arguments: list[str] = []
+    eager = needs_tf_function = False
+    for name in names:
+        helper = rewrite.facts.helpers.get(name)
+        if helper is not None:
+            if helper.creates_variables:
+                # TF1 made new (uninitialized) variables in each such run
+                rewrite.block(site.call, blockers.VARIABLE_IN_COMPUTATION, f"the fetch calls `{name}`, which creates variables")
+                return None
+            needs_tf_function |= helper.uses_gradients
+            continue
+        eager = True
+        if name.startswith("self."):
+            if owner.cls is None:
+                rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, an attribute of an object the generated function cannot see")
+                return None
+            continue
+        if name in module_once or (name in _BUILTINS and not _assigned_anywhere(rewrite, name)):
+            continue
+        if name in bound:
+            rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads the Python value `{name}`, a name the graph code it runs also binds")
+            return None
+        arguments.append(name)
+    return PythonReads(tuple(arguments), eager, needs_tf_function)
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)
+
+
+def _assigned_anywhere(rewrite: SessionRewrite, name: str) -> bool:
+    """Is a builtin's name rebound by the module (``all = sess.run(...)``)?"""
+    return any(name in scope.bindings or name in scope.nested_bindings for scope in rewrite.facts.scopes)
