@@ -12,13 +12,12 @@ it — so ``sess.run([train_op, loss])`` still returns the loss of the same step
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
-from tf2migrate.analysis.catalogue import OPTIMIZERS, UNSUPPORTED_CALLS
+from tf2migrate.analysis.catalogue import UNSUPPORTED_CALLS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
@@ -29,6 +28,7 @@ from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.gradient_tape import BodyContext, render_body
+from tf2migrate.rewrites.keras_optimizers import DROPPED_ARGUMENTS, KERAS_OPTIMIZERS
 
 TRAIN_STEP = Rule(
     "TFM121",
@@ -110,70 +110,6 @@ RULES = [TRAIN_STEP]
 
 
 
-class KerasOptimizer(NamedTuple):
-    keras_class: str  # under tf.keras.optimizers, or a file helper subclassing one
-    parameters: tuple[str, ...]  # TF1's, in positional order
-    renames: dict[str, str]  # TF1 keyword → Keras keyword
-    defaults: dict[str, str]  # TF1 defaults Keras does not share, written out
-    helper: str | None = None  # code of the file helper defining ``keras_class``
-
-
-# TF1 arguments that change nothing about the steps taken
-_DROPPED = frozenset({"use_locking", "accum_name", "linear_name"})
-
-RMSPROP_HELPER_NAME = "RMSpropFromOnes"
-RMSPROP_HELPER = '''class RMSpropFromOnes(tf.keras.optimizers.RMSprop):
-    """RMSprop as TF1's RMSPropOptimizer ran it: the mean-square accumulator starts at 1
-    (Keras starts it at 0, which makes the first steps far larger)."""
-
-    def build(self, var_list):
-        super().build(var_list)
-        with tf.init_scope():  # once, also when the first step runs inside a tf.function
-            for velocity in self._velocities:
-                velocity.assign(tf.ones(velocity.shape, velocity.dtype))
-'''
-
-_KERAS_OPTIMIZERS = {
-    "train.GradientDescentOptimizer": KerasOptimizer("SGD", ("learning_rate", "use_locking", "name"), {}, {}),
-    "train.AdamOptimizer": KerasOptimizer(
-        "Adam",
-        ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
-        {"beta1": "beta_1", "beta2": "beta_2"},
-        {"epsilon": "1e-08"},
-    ),
-    "train.MomentumOptimizer": KerasOptimizer(
-        "SGD",
-        ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
-        {"use_nesterov": "nesterov"},
-        {},
-    ),
-    # TF1: ms starts at 1, epsilon (1e-10) inside the square root, as Keras' RMSprop has it
-    "train.RMSPropOptimizer": KerasOptimizer(
-        RMSPROP_HELPER_NAME,
-        ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name"),
-        {"decay": "rho"},
-        {"epsilon": "1e-10"},
-        RMSPROP_HELPER,
-    ),
-    # TF1 divides by sqrt(accumulator) with no epsilon
-    "train.AdagradOptimizer": KerasOptimizer(
-        "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"), {}, {"epsilon": "0.0"}
-    ),
-    "train.AdadeltaOptimizer": KerasOptimizer(
-        "Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"), {}, {"epsilon": "1e-08"}
-    ),
-    "train.FtrlOptimizer": KerasOptimizer(
-        "Ftrl",
-        (
-            "learning_rate", "learning_rate_power", "initial_accumulator_value", "l1_regularization_strength",
-            "l2_regularization_strength", "use_locking", "name", "accum_name", "linear_name",
-            "l2_shrinkage_regularization_strength", "beta",
-        ),
-        {},
-        {},
-    ),
-}
-assert _KERAS_OPTIMIZERS.keys() == OPTIMIZERS, "the analysis must accept exactly the optimizers converted here"
 
 
 def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> dict[int, str]:
@@ -297,7 +233,7 @@ def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope
 def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
     path = facts.imports.call_name(call)
     assert path is not None  # the analysis found the optimizer by its TF path
-    keras_class, parameters, renames, defaults, helper = _KERAS_OPTIMIZERS[path]
+    keras_class, parameters, renames, defaults, helper = KERAS_OPTIMIZERS[path]
     bound = bind_arguments(call, parameters)
     if bound is None:
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"tf.{path} call not understood (*args, **kwargs or too many arguments)")
@@ -306,7 +242,7 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     normalizer = name_normalizer(plan, facts.imports)
     parts = []
     for name, value in arguments.items():
-        if name in _DROPPED:
+        if name in DROPPED_ARGUMENTS:
             continue
         if any((n := facts.imports.call_name(c)) is not None and n.startswith("train.") for c in calls_in(value)):
             facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first")
