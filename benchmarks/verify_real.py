@@ -13,7 +13,7 @@ the migration under TF2, both from the same initial variables, running the main 
 small synthetic data for a few iterations (see the driver for how it is shrunk). The
 bundled data files need not exist.
 
-Prints one row per program: its path in the repository, its migration status (fully TF2
+Programs run fully TF2 ones first, kept ones last. Prints one row per program: its path in the repository, its migration status (fully TF2
 / partial / kept / error, as census.py counts them), the verify verdict (equal, different
 with the largest difference, or error with its first line) and the seconds it took.
 ``--details`` adds verify's own report for each program that is not equal. The exit
@@ -43,6 +43,7 @@ from tf2migrate.verify.runner import VerifyReport, verify_pair  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "verify_real_driver.py"
 STATUS = {"fully": "fully TF2", "partial": "partial", "kept": "kept", "error": "error"}
+ORDER = ("fully", "partial", "error", "kept")  # fully TF2 programs first: they must be equal
 
 
 def migrate_copies(repository: Path, work: Path) -> tuple[Path, Path, dict[str, str]]:
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for repository in args.repositories:
             original, migrated, categories = migrate_copies(repository.resolve(), work)
-            for relative in sorted(categories):
+            for relative in sorted(categories, key=lambda path: (ORDER.index(categories[path]), path)):
                 name = f"{repository.name}/{relative}"
                 if not is_program(original / relative) or (args.only and not any(t in name for t in args.only)):
                     continue

@@ -15,7 +15,8 @@ and its helpers get from outside the model code under test:
 - SciPy optimizers (the L-BFGS-B of ``ScipyOptimizerInterface``) stop after
   :data:`SCIPY_ITERATIONS` iterations; each minimization's final loss and optimized
   variables (sorted, as TF1 and TF2 may pack them in different orders) are compared;
-- ``"..." % values`` formats one-element arrays as NumPy 1 did (:func:`_format`);
+- ``"..." % values`` formats one-element arrays as NumPy 1 did (:func:`_format`), and
+  main-level code stores them into arrays as NumPy 1 did (:func:`_items`);
 - *main-level code* — the main block and the module functions it calls that do not use
   TensorFlow (``main_loop`` of the ``*_systematic`` programs) — is rewritten before it
   runs (:class:`Shrink`): an integer literal of 1000 or more passed to a call is an
@@ -82,7 +83,7 @@ def drive(program, rng) -> dict:
     path = Path(program.__file__)
     shrink = Shrink(ast.parse(path.read_text()))
     namespace = vars(program)
-    namespace.update(__verify_first_pass__=_first_pass, __verify_format__=_format)
+    namespace.update(__verify_first_pass__=_first_pass, __verify_format__=_format, __verify_items__=_items)
     exec(compile(shrink.module(), str(path), "exec"), namespace)  # noqa: S102 - the program under test
     values = {name: namespace[name] for name in shrink.bound() if name in namespace}
     values["scipy minimize"] = list(_minimized)
@@ -160,6 +161,8 @@ class _Rewrite(ast.NodeTransformer):
             node.value.elts = [_cap(item, SAMPLES) for item in node.value.elts]
         else:
             node.value = _cap(node.value, SAMPLES)
+        if any(isinstance(target, ast.Subscript) for target in ast.walk(ast.Tuple(node.targets, ast.Store()))):
+            node.value = ast.Call(ast.Name("__verify_items__", ast.Load()), [node.value], [])
         return node
 
     def visit_For(self, node: ast.For) -> ast.For:
@@ -186,6 +189,18 @@ def _format(template: str, values):
         return value.item() if isinstance(value, np.ndarray) and value.size == 1 else value
 
     return template % (tuple(map(scalar, values)) if isinstance(values, tuple) else scalar(values))
+
+
+def _items(value):
+    """What ``table[i, j] = value`` (or a tuple of such targets) stores, a one-element
+    array taken for its element as NumPy 1 did (NumPy 2 refuses it: the ``*_systematic``
+    programs fill their error tables so)."""
+    import numpy as np
+
+    def scalar(item):
+        return item.item() if isinstance(item, np.ndarray) and item.size == 1 and item.ndim else item
+
+    return tuple(map(scalar, value)) if isinstance(value, tuple) else scalar(value)
 
 
 def _cap(node: ast.expr, value: int) -> ast.expr:

@@ -51,6 +51,7 @@ if __name__ == "__main__":
     model.train(10)
     elapsed = time.time() - start_time
     total = main_loop(4)
+    table[0, 1], other[0] = main_loop(2)
     print('It: %d, l1: %.3f' % (3, value))
     plt.figure()
     after_the_plot = 1
@@ -67,6 +68,7 @@ def test_main_block_is_shrunk():
     assert "N_f = 200\n" in text and "sizes = [500, 200]" in text
     assert "model.train(nIter=2)" in text and "model.train(10)" in text
     assert "__verify_format__('It: %d, l1: %.3f', (3, value))" in text
+    assert "table[0, 1], other[0] = __verify_items__(main_loop(2))" in text
     assert "plt.figure()" not in text and "after_the_plot" not in text
 
 
@@ -96,6 +98,9 @@ def test_runge_kutta_tables_and_numpy_1_formatting():
     table = driver._loadtxt(np.loadtxt)("../../Utilities/IRK_weights/Butcher_IRK100.txt", ndmin=2)
     assert table.shape == (100 * 100 + 2 * 100, 1)
     assert driver._format("l1: %.2f, %d", (np.array([0.5]), 3)) == "l1: 0.50, 3"
+    table = np.zeros((2, 2))
+    table[0, 1], table[1, 0] = driver._items((np.array([0.5]), np.float32(2.0)))
+    np.testing.assert_array_equal(table, [[0.0, 0.5], [2.0, 0.0]])
 
 
 REPOSITORY_PROGRAM = """\
