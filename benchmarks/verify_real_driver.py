@@ -13,8 +13,10 @@ and its helpers get from outside the model code under test:
 - modules for plotting (matplotlib, mpl_toolkits, the repositories' ``plotting``) and
   modules that are not installed become stand-ins; ``pyDOE.lhs`` draws uniform samples;
 - SciPy optimizers (the L-BFGS-B of ``ScipyOptimizerInterface``) stop after
-  :data:`SCIPY_ITERATIONS` iterations; each minimization's final loss and optimized
-  variables (sorted, as TF1 and TF2 may pack them in different orders) are compared;
+  :data:`SCIPY_ITERATIONS` iterations; each minimization's final loss and the variables
+  it moved are compared (sorted, as TF1 and TF2 may pack them in different orders; only
+  those that moved, as TF1's ``ScipyOptimizerInterface`` also packs every other model's
+  variables of the graph, with zero gradients);
 - ``"..." % values`` formats one-element arrays as NumPy 1 did (:func:`_format`), and
   main-level code stores them into arrays as NumPy 1 did (:func:`_items`);
 - *main-level code* — the main block and the module functions it calls that do not use
@@ -70,9 +72,10 @@ def setup(ctx) -> None:
     ctx.cap_scipy(maxiter=SCIPY_ITERATIONS)
     capped = scipy.optimize.minimize
 
-    def recorded(*args, **kwargs):
-        result = capped(*args, **kwargs)
-        _minimized.append({"loss": float(result.fun), "variables (sorted)": numpy.sort(numpy.ravel(result.x))})
+    def recorded(fun, x0, *args, **kwargs):
+        result = capped(fun, x0, *args, **kwargs)
+        start, end = (numpy.ravel(values).astype(numpy.float32) for values in (x0, result.x))
+        _minimized.append({"loss": float(result.fun), "variables moved (sorted)": numpy.sort(end[end != start])})
         return result
 
     ctx.patch(scipy.optimize, "minimize", recorded)
