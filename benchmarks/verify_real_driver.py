@@ -19,6 +19,7 @@ and its helpers get from outside the model code under test:
   variables of the graph, with zero gradients);
 - ``"..." % values`` formats one-element arrays as NumPy 1 did (:func:`_format`), and
   main-level code stores them into arrays as NumPy 1 did (:func:`_items`);
+  ``numpy.asscalar`` (removed in NumPy 1.23) is ``array.item()``;
 - *main-level code* — the main block and the module functions it calls that do not use
   TensorFlow (``main_loop`` of the ``*_systematic`` programs) — is rewritten before it
   runs (:class:`Shrink`): an integer literal of 1000 or more passed to a call is an
@@ -69,6 +70,8 @@ def setup(ctx) -> None:
     ctx.patch(scipy.io, "loadmat", _loadmat(scipy.io.loadmat))
     ctx.patch(numpy, "loadtxt", _loadtxt(numpy.loadtxt))
     ctx.patch(numpy, "savetxt", lambda *args, **kwargs: None)  # result tables, like plots
+    if not hasattr(numpy, "asscalar"):  # NumPy 1 API the programs call, gone in NumPy 1.23
+        ctx.patch(numpy, "asscalar", lambda array: array.item())
     ctx.cap_scipy(maxiter=SCIPY_ITERATIONS)
     capped = scipy.optimize.minimize
 
