@@ -48,10 +48,12 @@ T, N = 201, 256  # the default synthetic grid: times, points
 GRIDS = {"cylinder.mat": (151, 2310)}
 PLOTTING = ("matplotlib", "mpl_toolkits", "plotting")
 #: A key's shape: "t" a time column ("t'" a row), "x" a point column, "x2" points in the
-#: plane, "xt" a field over points x times (the default for other keys), "x2t" a vector field.
+#: plane, "xt" a field over points x times (the default for other keys), "x2t" a vector field,
+#: "count" a 1 x 1 integer.
 KEY_SHAPES = {
     "t": "t", "t_star": "t", "tt": "t'", "x": "x",
     "X_star": "x2", "U_star": "x2t", "usol": "xt complex", "uu": "xt complex",
+    "modes": "count", "nel": "count",
 }
 
 _minimized: list = []  # the SciPy results of the current run
@@ -310,6 +312,8 @@ class SyntheticMat(dict):
         t, n = self.times, self.points
         if kind in ("t", "t'"):
             value = np.linspace(0.0, 1.0, t).reshape((t, 1) if kind == "t" else (1, t))
+        elif kind == "count":  # a spectral element mesh's sizes (PINNs' vorticity file)
+            value = np.array([[4]])
         elif kind == "x":
             value = np.linspace(-1.0, 1.0, n).reshape(n, 1)
         else:
