@@ -1,0 +1,169 @@
+"""benchmarks/verify_real.py and its driver: a research program's main block, shrunk and
+run on synthetic data, proves its migration by execution."""
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+driver = _load("verify_real_driver")
+
+PROGRAM = """\
+import time
+import numpy as np
+import scipy.io
+import tensorflow as tf
+import matplotlib.pyplot as plt
+
+
+def net(x):
+    for _ in range(3):
+        x = tf.tanh(x)
+    return x
+
+
+def main_loop(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+if __name__ == "__main__":
+    data = scipy.io.loadmat('../Data/missing.mat')
+    N_f = 20000
+    sizes = [500, 1000]
+    start_time = time.time()
+    model.train(nIter=50000)
+    model.train(10)
+    elapsed = time.time() - start_time
+    total = main_loop(4)
+    table[0, 1], other[0] = main_loop(2)
+    print('It: %d, l1: %.3f' % (3, value))
+    plt.figure()
+    after_the_plot = 1
+"""
+
+
+def _shrunk():
+    shrink = driver.Shrink(ast.parse(PROGRAM))
+    return shrink, ast.unparse(shrink.module())
+
+
+def test_main_block_is_shrunk():
+    _, text = _shrunk()
+    assert "N_f = 200\n" in text and "sizes = [500, 200]" in text
+    assert "model.train(nIter=2)" in text and "model.train(10)" in text
+    assert "__verify_format__('It: %d, l1: %.3f', (3, value))" in text
+    assert "table[0, 1], other[0] = __verify_items__(main_loop(2))" in text
+    assert "plt.figure()" not in text and "after_the_plot" not in text
+
+
+def test_only_main_level_functions_are_rewritten():
+    shrink, text = _shrunk()
+    assert [f.name for f in shrink.helpers] == ["main_loop"]
+    assert "for i in __verify_first_pass__(range(n))" in text
+    assert "for _ in range(3)" in text  # TensorFlow code runs as migrated
+
+
+def test_compared_values_are_the_main_block_bindings_but_clocks():
+    shrink, _ = _shrunk()
+    assert shrink.bound() == ["data", "N_f", "sizes", "total"]
+
+
+def test_synthetic_data_has_the_shapes_its_keys_name():
+    data = driver.SyntheticMat("burgers.mat")
+    assert data["t"].shape == (201, 1) and data["tt"].shape == (1, 201) and data["x"].shape == (256, 1)
+    assert data["usol"].shape == (256, 201) and np.iscomplexobj(data["usol"])
+    assert data["U_star"].shape == (256, 2, 201) and data["p_star"].shape == (256, 201)
+    assert driver.SyntheticMat("cylinder.mat")["X_star"].shape == (2310, 2)
+    np.testing.assert_array_equal(data["usol"], driver.SyntheticMat("burgers.mat")["usol"])
+    assert not np.array_equal(data["p_star"], driver.SyntheticMat("other.mat")["p_star"])
+
+
+def test_runge_kutta_tables_and_numpy_1_formatting():
+    table = driver._loadtxt(np.loadtxt)("../../Utilities/IRK_weights/Butcher_IRK100.txt", ndmin=2)
+    assert table.shape == (100 * 100 + 2 * 100, 1)
+    assert driver._format("l1: %.2f, %d", (np.array([0.5]), 3)) == "l1: 0.50, 3"
+    table = np.zeros((2, 2))
+    table[0, 1], table[1, 0] = driver._items((np.array([0.5]), np.float32(2.0)))
+    np.testing.assert_array_equal(table, [[0.0, 0.5], [2.0, 0.0]])
+
+
+REPOSITORY_PROGRAM = """\
+import sys
+sys.path.insert(0, '../Utilities/')
+import time
+import numpy as np
+import scipy.io
+import tensorflow as tf
+from plotting import newfig
+
+
+class Model:
+    def __init__(self, x, u, layers):
+        self.x, self.u = x, u
+        self.weights = [tf.Variable(tf.truncated_normal([m, n], stddev=0.5)) for m, n in zip(layers[:-1], layers[1:])]
+        self.x_tf = tf.placeholder(tf.float32, shape=[None, 1])
+        self.u_tf = tf.placeholder(tf.float32, shape=[None, 1])
+        self.u_pred = self.net(self.x_tf)
+        self.loss = tf.reduce_mean(tf.square(self.u_tf - self.u_pred))
+        self.train_op = tf.train.AdamOptimizer(1e-3).minimize(self.loss)
+        self.sess = tf.Session()
+        self.sess.run(tf.global_variables_initializer())
+
+    def net(self, x):
+        h = x
+        for w in self.weights[:-1]:
+            h = tf.tanh(tf.matmul(h, w))
+        return tf.matmul(h, self.weights[-1])
+
+    def train(self, nIter):
+        tf_dict = {self.x_tf: self.x, self.u_tf: self.u}
+        for it in range(nIter):
+            self.sess.run(self.train_op, tf_dict)
+            loss_value = self.sess.run(self.loss, tf_dict)
+            print('It: %d, Loss: %.3e' % (it, loss_value))
+
+    def predict(self, x_star):
+        return self.sess.run(self.u_pred, {self.x_tf: x_star})
+
+
+if __name__ == "__main__":
+    data = scipy.io.loadmat('../Data/burgers_shock.mat')
+    x = data['x']
+    u = np.real(data['usol'])[:, 0:1]
+    N_u = 5000
+    idx = np.random.choice(x.shape[0], 100, replace=False)
+    model = Model(x[idx], u[idx], [1, 8, 8, 1])
+    model.train(50000)
+    u_pred = model.predict(x)
+    error = np.linalg.norm(u - u_pred) / np.linalg.norm(u)
+    fig, ax = newfig(1.0, 1.0)
+"""
+
+
+def test_a_repository_is_verified_program_by_program(tmp_path, capsys):
+    repository = tmp_path / "Research"
+    (repository / "main").mkdir(parents=True)
+    (repository / "main" / "model.py").write_text(REPOSITORY_PROGRAM)
+    (repository / "main" / "notes.py").write_text("import tensorflow as tf\nx = tf.constant(1.0)\n")  # no main block
+    verify_real = _load("verify_real")
+    status = verify_real.main([str(repository), "--keep", str(tmp_path / "work")])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0, "\n".join(lines)
+    assert lines[1].split()[:4] == ["Research/main/model.py", "fully", "TF2", "equal"]
+    assert lines[2:] == ["1 programs: 1 equal, 0 different, 0 error"]
