@@ -153,8 +153,18 @@ def compare(tree: Path, jobs: int) -> None:
                 continue
             seconds, peak, code, _ = measured
             stats = _scan(ours if name == "tf2migrate" else theirs, tree)
-            values = (code, f"{seconds:.1f}", f"{peak:.0f}", stats["missing"], stats["changed"], stats["emptied"], stats["unparsable"],
-                      stats["compat_v1"], stats["switched"], stats["graph_machinery"])
+            values = (
+                code,
+                f"{seconds:.1f}",
+                f"{peak:.0f}",
+                stats["missing"],
+                stats["changed"],
+                stats["emptied"],
+                stats["unparsable"],
+                stats["compat_v1"],
+                stats["switched"],
+                stats["graph_machinery"],
+            )
             print(f"{name:<15}" + "".join(f"{v:>11}" for v in values))
         print(f"{'re-run':<15}{rerun[2]:>11}{rerun[0]:>11.1f}{rerun[1]:>11.0f}")
         print(f"{'floor':<15}{floor[2]:>11}{floor[0]:>11.1f}{floor[1]:>11.0f}   (libcst parse + render only)")
@@ -168,9 +178,13 @@ def compare(tree: Path, jobs: int) -> None:
             )
         print(f"tf2migrate first run / floor: {rows['tf2migrate'][0] / floor[0]:.2f}x (goal <= 1.5x)")
         cpu = {name: measured[3] for name, measured in [*rows.items(), ("floor", floor)] if measured is not None}
-        print("CPU seconds: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items()) + "; by CPU: "
-              + (f"tf_upgrade_v2 / tf2migrate {cpu['tf_upgrade_v2'] / cpu['tf2migrate']:.2f}x, " if "tf_upgrade_v2" in cpu else "")
-              + f"tf2migrate / floor {cpu['tf2migrate'] / cpu['floor']:.2f}x")
+        print(
+            "CPU seconds: "
+            + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items())
+            + "; by CPU: "
+            + (f"tf_upgrade_v2 / tf2migrate {cpu['tf_upgrade_v2'] / cpu['tf2migrate']:.2f}x, " if "tf_upgrade_v2" in cpu else "")
+            + f"tf2migrate / floor {cpu['tf2migrate'] / cpu['floor']:.2f}x"
+        )
 
 
 def main() -> None:

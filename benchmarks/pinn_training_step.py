@@ -157,8 +157,14 @@ def migrate(tf_function: bool) -> tuple[str, list]:
 
 def run(program: Path, steps: int, warmup: int, points: int, layers: str) -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
-    done = subprocess.run([sys.executable, str(program), str(steps), str(warmup), str(points), layers],
-                          check=False, capture_output=True, text=True, env=env, cwd=program.parent)
+    done = subprocess.run(
+        [sys.executable, str(program), str(steps), str(warmup), str(points), layers],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=program.parent,
+    )
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         sys.stderr.write(done.stderr[-4000:])
@@ -175,32 +181,38 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=2000, help="collocation points fed at each step (default 2000)")
     parser.add_argument("--layers", default="2,20,20,20,1", help="layer widths, comma-separated (default 2,20,20,20,1)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each version, alternating (default 3)")
-    parser.add_argument("--no-tf-function", action="store_true",
-                        help="migrate with Options(tf_function=False) (eager generated functions)")
+    parser.add_argument("--no-tf-function", action="store_true", help="migrate with Options(tf_function=False) (eager generated functions)")
     parser.add_argument("--keep", type=Path, help="also write both programs to this directory")
     args = parser.parse_args()
     if args.steps < 1 or args.warmup < 1 or args.points < 1 or args.repeats < 1:
         parser.error("--steps, --warmup, --points and --repeats must be at least 1")
 
-    print(f"Python {platform.python_version()}, tensorflow {_version('tensorflow') if _version('tensorflow') != 'not installed' else _version('tensorflow-cpu')}, "
-          f"keras {_version('keras')}, tf2migrate {_version('tf2migrate')}, {os.cpu_count()} cores ({platform.machine()})")
-    print(f"{args.steps} timed steps after {args.warmup} warm-up, {args.points} collocation points, layers [{args.layers}], "
-          f"{args.repeats} runs of each version")
-    print(f"load average before the runs: {_load()} (other work on the machine makes the figures noisy: "
-          f"a step is a few ms; compare the 'best run' figures, or re-run on an idle machine)")
+    print(
+        f"Python {platform.python_version()}, tensorflow {_version('tensorflow') if _version('tensorflow') != 'not installed' else _version('tensorflow-cpu')}, "
+        f"keras {_version('keras')}, tf2migrate {_version('tf2migrate')}, {os.cpu_count()} cores ({platform.machine()})"
+    )
+    print(
+        f"{args.steps} timed steps after {args.warmup} warm-up, {args.points} collocation points, layers [{args.layers}], "
+        f"{args.repeats} runs of each version"
+    )
+    print(
+        f"load average before the runs: {_load()} (other work on the machine makes the figures noisy: "
+        f"a step is a few ms; compare the 'best run' figures, or re-run on an idle machine)"
+    )
 
     new_source, findings = migrate(tf_function=not args.no_tf_function)
     decorated = len(re.findall(r"^\s*@tf\.function\b", new_source, re.MULTILINE))
     generated = re.findall(r"^def ((?:train_step|compute_|minimize_)\w*)\(", new_source, re.MULTILINE)
     warnings = [d for d in findings if str(getattr(d.severity, "value", d.severity)).lower() == "warning"]
-    print(f"migration: {len(findings)} findings ({len(warnings)} warnings, 0 errors); generated functions {generated}, "
-          f"{decorated} with @tf.function")
+    print(
+        f"migration: {len(findings)} findings ({len(warnings)} warnings, 0 errors); generated functions {generated}, "
+        f"{decorated} with @tf.function"
+    )
     for d in warnings:
         print(f"  {d.code} line {d.line}: {d.message}")
 
     with tempfile.TemporaryDirectory() as scratch:
-        programs = {"original (TF1 graph)": Path(scratch) / "pinn_tf1_program.py",
-                    "migrated (TF2)": Path(scratch) / "pinn_tf2_program.py"}
+        programs = {"original (TF1 graph)": Path(scratch) / "pinn_tf1_program.py", "migrated (TF2)": Path(scratch) / "pinn_tf2_program.py"}
         for path, text in zip(programs.values(), (PROGRAM, new_source)):
             path.write_text(text)
             if args.keep:
@@ -213,26 +225,36 @@ def main() -> None:
                 result = run(path, args.steps, args.warmup, args.points, args.layers)
                 results[name].append(result)
                 steps = result["step_seconds"]
-                print(f"{name + f' #{repeat + 1}':<24}{result['warmup_seconds'][0] * 1e3:>14.1f}{statistics.median(steps) * 1e3:>11.2f}"
-                      f"{statistics.mean(steps) * 1e3:>9.2f}{len(steps) / sum(steps):>9.0f}{result['initial_loss']:>13.4f}{result['final_loss']:>12.4f}")
+                print(
+                    f"{name + f' #{repeat + 1}':<24}{result['warmup_seconds'][0] * 1e3:>14.1f}{statistics.median(steps) * 1e3:>11.2f}"
+                    f"{statistics.mean(steps) * 1e3:>9.2f}{len(steps) / sum(steps):>9.0f}{result['initial_loss']:>13.4f}{result['final_loss']:>12.4f}"
+                )
 
     summary = {}
     for name, runs in results.items():
         medians = [statistics.median(r["step_seconds"]) for r in runs]
         means = [statistics.mean(r["step_seconds"]) for r in runs]
-        summary[name] = (statistics.median(medians), min(medians), statistics.median(means),
-                         statistics.median(r["warmup_seconds"][0] for r in runs))
+        summary[name] = (
+            statistics.median(medians),
+            min(medians),
+            statistics.median(means),
+            statistics.median(r["warmup_seconds"][0] for r in runs),
+        )
         retraces = sum(len(r["retracing_warnings"]) for r in runs)
-        print(f"\n{name}: per-step median {summary[name][0] * 1e3:.2f} ms (best run {summary[name][1] * 1e3:.2f} ms), "
-              f"mean {summary[name][2] * 1e3:.2f} ms, first step {summary[name][3] * 1e3:.0f} ms"
-              + (f"; {retraces} retracing warnings" if retraces else ""))
+        print(
+            f"\n{name}: per-step median {summary[name][0] * 1e3:.2f} ms (best run {summary[name][1] * 1e3:.2f} ms), "
+            f"mean {summary[name][2] * 1e3:.2f} ms, first step {summary[name][3] * 1e3:.0f} ms"
+            + (f"; {retraces} retracing warnings" if retraces else "")
+        )
         for line in dict.fromkeys(w for r in runs for w in r["retracing_warnings"]):
             print(f"  {line[:200]}")
     original, migrated = summary.values()
     ratio = migrated[0] / original[0]
-    print(f"\nratio migrated / original, per-step median: {ratio:.2f} (best runs {migrated[1] / original[1]:.2f}, "
-          f"means {migrated[2] / original[2]:.2f}); goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}; "
-          f"first step {migrated[3] / original[3]:.1f}x")
+    print(
+        f"\nratio migrated / original, per-step median: {ratio:.2f} (best runs {migrated[1] / original[1]:.2f}, "
+        f"means {migrated[2] / original[2]:.2f}); goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}; "
+        f"first step {migrated[3] / original[3]:.1f}x"
+    )
     print(f"load average after the runs: {_load()}")
     print("(losses differ between the versions: graph-mode and eager TensorFlow draw different initial weights from the same seed)")
 

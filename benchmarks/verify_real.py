@@ -70,8 +70,7 @@ def is_program(path: Path) -> bool:
     except (SyntaxError, ValueError):
         return False
     return any(
-        isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test)
-        for node in tree.body
+        isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test) for node in tree.body
     )
 
 
@@ -118,7 +117,14 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
     if args.json:
         programs = [
-            {"program": row[0], "migration": row[1], "verdict": report.verdict, "summary": row[2], "seconds": float(row[3]), "report": report.as_json()}
+            {
+                "program": row[0],
+                "migration": row[1],
+                "verdict": report.verdict,
+                "summary": row[2],
+                "seconds": float(row[3]),
+                "report": report.as_json(),
+            }
             for row, report in zip(rows, reports)
         ]
         json.dump({"programs": programs}, sys.stdout, indent=2)

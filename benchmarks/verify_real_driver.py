@@ -51,9 +51,16 @@ PLOTTING = ("matplotlib", "mpl_toolkits", "plotting")
 #: plane, "xt" a field over points x times (the default for other keys), "x2t" a vector field,
 #: "count" a 1 x 1 integer.
 KEY_SHAPES = {
-    "t": "t", "t_star": "t", "tt": "t'", "x": "x",
-    "X_star": "x2", "U_star": "x2t", "usol": "xt complex", "uu": "xt complex",
-    "modes": "count", "nel": "count",
+    "t": "t",
+    "t_star": "t",
+    "tt": "t'",
+    "x": "x",
+    "X_star": "x2",
+    "U_star": "x2t",
+    "usol": "xt complex",
+    "uu": "xt complex",
+    "modes": "count",
+    "nel": "count",
 }
 
 _minimized: list = []  # the SciPy results of the current run

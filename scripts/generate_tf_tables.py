@@ -161,19 +161,13 @@ def _upgrade_tables(tf) -> list[str]:
     spec = tf_upgrade_v2.TFAPIChangeSpec()
     tables = {
         "RENAMES": {_strip(k): _strip(v) for k, v in spec.symbol_renames.items() if k.startswith("tf.")},
-        "KEYWORD_RENAMES": {
-            _strip(k): dict(v) for k, v in spec.function_keyword_renames.items() if k.startswith("tf.")
-        },
+        "KEYWORD_RENAMES": {_strip(k): dict(v) for k, v in spec.function_keyword_renames.items() if k.startswith("tf.")},
         "REORDERS": {_strip(k): list(v) for k, v in spec.function_reorders.items() if k.startswith("tf.")},
         "TRANSFORMED": sorted(_strip(k) for k in spec.function_transformers if k.startswith("tf.")),
         "WARNINGS": {_strip(k): str(v) for k, v in spec.function_warnings.items() if k.startswith("tf.")},
-        "DEPRECATED_MODULES": {
-            _strip(k): str(v[1]) for k, v in spec.module_deprecations.items() if k.startswith("tf.")
-        },
+        "DEPRECATED_MODULES": {_strip(k): str(v[1]) for k, v in spec.module_deprecations.items() if k.startswith("tf.")},
     }
-    tables["UNRESOLVED_RENAMES"] = sorted(
-        path for path, target in tables["RENAMES"].items() if not _resolve(tf, target)[1]
-    )
+    tables["UNRESOLVED_RENAMES"] = sorted(path for path, target in tables["RENAMES"].items() if not _resolve(tf, target)[1])
     lines = [
         "# From tensorflow.tools.compatibility (the tables of tf_upgrade_v2);",
         "# UNRESOLVED_RENAMES: paths whose tf_upgrade_v2 target is not in this TensorFlow.",

@@ -1,6 +1,6 @@
 """Shared pytest options.
 
-    pytest tests/test_fixtures.py --update-goldens   # rewrite after.py / findings.txt
+pytest tests/test_fixtures.py --update-goldens   # rewrite after.py / findings.txt
 """
 
 import pytest

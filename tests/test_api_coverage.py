@@ -23,9 +23,7 @@ from tf2migrate.rewrites.tf_names import TfNameNormalizer, tf2_target
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="TensorFlow not installed")
 
 # tf.keras is left as written: it is TF2 API (Keras 3's own changes are not TF1 → TF2).
-ALL_V1_PATHS = sorted(
-    p for p in SAME_IN_TF2 | DIFFERENT_IN_TF2.keys() | V1_ONLY | RENAMES.keys() if not p.startswith("keras")
-)
+ALL_V1_PATHS = sorted(p for p in SAME_IN_TF2 | DIFFERENT_IN_TF2.keys() | V1_ONLY | RENAMES.keys() if not p.startswith("keras"))
 
 _RESOLVER = r"""
 import inspect, json, sys
@@ -57,9 +55,7 @@ json.dump(out, sys.stdout)
 
 def _resolve_in_tensorflow(items: list[dict]) -> dict:
     env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    result = subprocess.run(
-        [sys.executable, "-c", _RESOLVER], input=json.dumps(items), capture_output=True, text=True, env=env, check=True
-    )
+    result = subprocess.run([sys.executable, "-c", _RESOLVER], input=json.dumps(items), capture_output=True, text=True, env=env, check=True)
     return json.loads(result.stdout)
 
 

@@ -54,7 +54,7 @@ def test_other_forms_are_not_read_as_placeholders(statement: str) -> None:
     assert _targets(statement) is None
 
 
-CLASS = '''
+CLASS = """
 import tensorflow as tf
 
 class Model:
@@ -84,7 +84,7 @@ class Model:
 
     def plain(self):
         return tf.square(2.0)
-'''
+"""
 
 
 def test_graph_building_methods_and_why_not() -> None:

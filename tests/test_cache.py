@@ -74,7 +74,10 @@ def test_notebooks_are_cached_with_their_cell_locations(tmp_path, monkeypatch):
     calls = _counting(monkeypatch)
     cells = [
         {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
-        for source in ["import tensorflow as tf\nx = tf.placeholder(tf.float32)", "with tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})"]
+        for source in [
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32)",
+            "with tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})",
+        ]
     ]
     document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     path = tmp_path / "a.ipynb"

@@ -66,12 +66,14 @@ def test_json_totals_and_blocking_reasons(trees, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["total"] == {"files": 3, "fully": 1, "partial": 0, "kept": 1, "error": 1}
     kept = document["blockers"]["kept (TFM3xx findings)"]
-    assert kept == [{"reason": "TFM306 placeholders made by a comprehension are converted only when unpacked one per target", "files": 1, "only": 1}]
+    assert kept == [
+        {"reason": "TFM306 placeholders made by a comprehension are converted only when unpacked one per target", "files": 1, "only": 1}
+    ]
     assert document["blockers"]["error"][0]["reason"].startswith("TFM001 cannot parse as Python 3")
 
 
 def test_tf1_left_reads_the_migrated_code_not_its_text():
-    source = '''\
+    source = """\
 import tensorflow as tf
 
 def fwd(y, x):  # only traced: called from a tf.function alone
@@ -87,7 +89,7 @@ def eager(y):
 "tf.Session() in a string"
 sess = tf.compat.v1.Session()
 flag = tf.compat.v1.flags.DEFINE_integer
-'''
+"""
     assert census.tf1_left(source) == ["tf.gradients outside tf.function", "Session", "compat.v1.flags"]
     assert census.tf1_left("import tensorflow as tf\n\n@tf.function\ndef f(y):\n    return tf.gradients(y, y)\n") == []
     assert census.tf1_left("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == [
@@ -112,6 +114,8 @@ def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
     assert verdicts["main.py"].category == "fully"
     assert verdicts["helpers.py"].category == "fully"
     # called from plain code too: that call runs tf.gradients eagerly
-    (tree / "other.py").write_text("import tensorflow as tf\nfrom helpers import fwd_gradients\nz = tf.Variable(1.0)\nprint(fwd_gradients(z, z))\n")
+    (tree / "other.py").write_text(
+        "import tensorflow as tf\nfrom helpers import fwd_gradients\nz = tf.Variable(1.0)\nprint(fwd_gradients(z, z))\n"
+    )
     verdicts = {v.path: v for v in census.census(tree, jobs=1)}
     assert verdicts["helpers.py"].category == "partial"

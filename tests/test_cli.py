@@ -248,6 +248,7 @@ def test_unparsable_rewrite_becomes_tfm002_and_is_not_written(tree, monkeypatch,
 def test_unencodable_rewrite_becomes_tfm002(tmp_path, monkeypatch):
     path = tmp_path / "m.py"
     path.write_bytes(b"# coding: latin-1\nimport tensorflow\n")
+
     def euro(source, path, options=None, **_):
         return MigrationResult(source + "s = '\u20ac'\n", [])
 
@@ -346,9 +347,7 @@ def test_verify_subcommand_is_dispatched_lazily(monkeypatch):
 
 
 def python_m(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "tf2migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120
-    )
+    return subprocess.run([sys.executable, "-m", "tf2migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
 def test_console_entry_point_end_to_end(tmp_path):
@@ -368,9 +367,7 @@ def test_migrate_path_never_imports_tensorflow(tmp_path):
         "assert 'tensorflow' not in sys.modules, 'tensorflow imported'; "
         "assert 'tf2migrate.verify.cli' not in sys.modules; sys.exit(status)"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode in (0, 1), proc.stderr
 
 
@@ -396,7 +393,9 @@ def test_statistics_counts_findings_per_code(tmp_path, capsys):
     from tf2migrate.cli import main
 
     script = tmp_path / "a.py"
-    script.write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    v = s.run(x + y, {x: 1.0, y: 2.0})\n")
+    script.write_text(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    v = s.run(x + y, {x: 1.0, y: 2.0})\n"
+    )
     main(["-j", "1", "--statistics", str(script)])
     out = capsys.readouterr().out
     assert "     2  TFM101  placeholder-to-argument" in out
@@ -421,7 +420,11 @@ def test_diff_patch_applies_with_git_apply(tmp_path):
     with open(tmp_path / "fix.patch", "w") as patch:
         proc = subprocess.run(
             [sys.executable, "-m", "tf2migrate", "--diff", "-j", "1", "."],
-            cwd=tmp_path, stdout=patch, stderr=subprocess.PIPE, text=True, timeout=120,
+            cwd=tmp_path,
+            stdout=patch,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
         )
     assert proc.returncode == 1
     assert "TFM402" in proc.stderr and proc.stderr.splitlines()[-1].startswith("3 files checked")
@@ -446,8 +449,12 @@ def test_diff_of_an_absolute_path_has_no_double_slash(tmp_path, calls, capsys, m
 
 def test_stdin_is_migrated_to_stdout(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "tf2migrate", "-"], cwd=tmp_path, input=TF_SOURCE.replace("Session()", "Session()\nz = tf.log(1.0)"),
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "tf2migrate", "-"],
+        cwd=tmp_path,
+        input=TF_SOURCE.replace("Session()", "Session()\nz = tf.log(1.0)"),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 1
     assert proc.stdout.endswith("z = tf.math.log(1.0)\n")

@@ -6,13 +6,7 @@ import pytest
 
 from tf2migrate.cli import main
 
-TF1 = (
-    "import tensorflow as tf\n"
-    "x = tf.placeholder(tf.float32)\n"
-    "y = tf.log(x)\n"
-    "with tf.Session() as sess:\n"
-    "    v = sess.run(y, {x: 1.0})\n"
-)
+TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.log(x)\nwith tf.Session() as sess:\n    v = sess.run(y, {x: 1.0})\n"
 BLOCKED = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nprint(x.shape)  # tf2migrate: ignore[TFM301]\n"
 
 
@@ -91,7 +85,9 @@ def test_each_file_takes_its_nearest_configuration(tmp_path, capsys, monkeypatch
     (tmp_path / "tools" / "c.py").write_text(TF1)
     main(["-j", "1", "."])
     out = capsys.readouterr().out
-    by_file = {name: _codes("\n".join(line for line in out.splitlines() if line.startswith(name))) for name in ("a.py", "pkg/b.py", "tools/c.py")}
+    by_file = {
+        name: _codes("\n".join(line for line in out.splitlines() if line.startswith(name))) for name in ("a.py", "pkg/b.py", "tools/c.py")
+    }
     assert by_file["a.py"] and all(c.startswith("TFM4") for c in by_file["a.py"])
     assert by_file["pkg/b.py"] and not any(c.startswith("TFM4") for c in by_file["pkg/b.py"])
     assert by_file["tools/c.py"] == by_file["a.py"]

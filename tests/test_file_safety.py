@@ -17,9 +17,7 @@ TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session(
 
 def tf2migrate(*args, cwd, **kwargs):
     """The real command in its own process; a hang fails the test instead of blocking it."""
-    return subprocess.run(
-        [sys.executable, "-m", "tf2migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120, **kwargs
-    )
+    return subprocess.run([sys.executable, "-m", "tf2migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120, **kwargs)
 
 
 @pytest.mark.parametrize("named", [True, False], ids=["named", "walked"])

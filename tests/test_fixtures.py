@@ -147,7 +147,10 @@ def test_facts_tell_findings_apart() -> None:
     ):
         assert _keys(changed) != same, changed
     assert _facts("tf.Session has no TF2 equivalent; kept as tf.compat.v1.Session (line 18)") == [
-        "tf.Session", "TF2", "tf.compat.v1.Session", "18"
+        "tf.Session",
+        "TF2",
+        "tf.compat.v1.Session",
+        "18",
     ]
 
 
@@ -197,9 +200,7 @@ def _migrate_project(tree: Path, options: Options) -> tuple[dict[str, str], str]
     run's findings with paths relative to ``tree``."""
     results = run([tree], jobs=1, options_for=lambda path: options, progress=False)
     changed = {r.path.relative_to(tree).as_posix(): r.new_text for r in results if r.changed}
-    findings = [
-        dataclasses.replace(f, path=Path(f.path).relative_to(tree).as_posix()) for r in results for f in r.findings
-    ]
+    findings = [dataclasses.replace(f, path=Path(f.path).relative_to(tree).as_posix()) for r in results for f in r.findings]
     return changed, _render(findings)
 
 

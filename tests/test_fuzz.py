@@ -26,12 +26,7 @@ CAMPAIGN = int(os.environ.get("TF2MIGRATE_FUZZ_EXAMPLES", "0"))
 TF1_PRELUDE = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nsess = tf.Session()\n"
 # generated code around moved code: a tape (a block), a loop moved into it, a run in a block
 TF1_TAIL = (
-    "y = x * x\n"
-    "for _ in range(2):\n"
-    "    y = y + x\n"
-    "dy = tf.gradients(y, x)[0]\n"
-    "if True:\n"
-    "    print(sess.run(dy, feed_dict={x: 3.0}))\n"
+    "y = x * x\nfor _ in range(2):\n    y = y + x\ndy = tf.gradients(y, x)[0]\nif True:\n    print(sess.run(dy, feed_dict={x: 3.0}))\n"
 )
 
 

@@ -10,13 +10,7 @@ from tf2migrate.diagnostics import Severity
 from tf2migrate.rules import all_rules, rule
 
 FIXTURES = Path(__file__).parent / "fixtures"
-TF1 = (
-    "import tensorflow as tf\n"
-    "x = tf.placeholder(tf.float32)\n"
-    "y = x * 2.0\n"
-    "with tf.Session() as sess:\n"
-    "    v = sess.run(y, {x: 3.0})\n"
-)
+TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nwith tf.Session() as sess:\n    v = sess.run(y, {x: 3.0})\n"
 
 
 def test_returns_new_source_and_findings():
@@ -115,7 +109,10 @@ def test_tf2_code_is_not_touched():
         (TF1.replace("y = x * 2.0", "y = tf.layers.dense(x, 3, reuse=True)"), "TFM304"),
         (TF1.replace("y = x * 2.0", "y = tf.gradients(x * x, x, stop_gradients=[x])[0]"), "TFM305"),
         (TF1.replace("y = x * 2.0", "y = tf.train.ProximalAdagradOptimizer(0.1).minimize(x)"), "TFM306"),
-        (TF1.replace("y = x * 2.0", "y = tf.train.MomentumOptimizer(tf.train.exponential_decay(0.1, 0, 1, 0.5), 0.9).minimize(x)"), "TFM306"),
+        (
+            TF1.replace("y = x * 2.0", "y = tf.train.MomentumOptimizer(tf.train.exponential_decay(0.1, 0, 1, 0.5), 0.9).minimize(x)"),
+            "TFM306",
+        ),
         ("import tensorflow as tf\nclass M:\n    def __init__(self):\n        self.x = tf.placeholder(tf.float32)\n", "TFM307"),
         (TF1 + "    sess.run(tf.global_variables_initializer())\n    sess.run(tf.global_variables_initializer())\n", "TFM308"),
     ],

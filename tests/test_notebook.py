@@ -19,7 +19,9 @@ def _tf1_notebook(path):
     cells = [
         nbformat.v4.new_markdown_cell("# A TF1 notebook"),
         nbformat.v4.new_code_cell("%matplotlib inline\nimport numpy as np\nimport tensorflow as tf\n!pip --version"),
-        nbformat.v4.new_code_cell("x = tf.placeholder(tf.float32, [None, 1])\nW = tf.Variable(tf.ones([1, 1]))\ny = tf.tanh(tf.matmul(x, W))"),
+        nbformat.v4.new_code_cell(
+            "x = tf.placeholder(tf.float32, [None, 1])\nW = tf.Variable(tf.ones([1, 1]))\ny = tf.tanh(tf.matmul(x, W))"
+        ),
         nbformat.v4.new_code_cell(
             "%%time\nwith tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
             "    y_val = sess.run(y, {x: np.ones((2, 1))})\nfiles = !ls\ny_val?"

@@ -9,17 +9,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TF1 = (
-    "import tensorflow as tf\n"
-    "x = tf.placeholder(tf.float32)\n"
-    "y = x * 2.0\n"
-    "with tf.Session() as sess:\n"
-    "    v = sess.run(y, {x: 3.0})\n"
-)
+TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = x * 2.0\nwith tf.Session() as sess:\n    v = sess.run(y, {x: 3.0})\n"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a git checkout"
-)
+pytestmark = pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a git checkout")
 
 
 def _run(args, cwd, env):

@@ -13,7 +13,7 @@ from tf2migrate.analysis.project import Project
 from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
 from tf2migrate.engine import run
 
-UTILITIES = '''\
+UTILITIES = """\
 import numpy as np
 import tensorflow as tf
 
@@ -83,7 +83,7 @@ class Stateful(object):
     def __call__(self, x):
         self.last = x
         return x * self.W
-'''
+"""
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -111,13 +111,16 @@ def test_summaries_say_what_each_function_and_class_does() -> None:
 
 
 def test_imports_resolve_to_sibling_modules_directories_and_packages(tmp_path: Path) -> None:
-    _write(tmp_path, {
-        "Utilities/nets.py": "import tensorflow as tf\ndef mlp(x):\n    return tf.tanh(x)\n",
-        "pkg/__init__.py": "",
-        "pkg/utils.py": "import tensorflow as tf\ndef double(x):\n    return 2.0 * x\n",
-        "pkg/model.py": "import tensorflow as tf\nfrom .utils import double\n",
-        "main/run.py": "import sys\nsys.path.insert(0, '../Utilities/')\nimport tensorflow as tf\nimport nets as N\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "Utilities/nets.py": "import tensorflow as tf\ndef mlp(x):\n    return tf.tanh(x)\n",
+            "pkg/__init__.py": "",
+            "pkg/utils.py": "import tensorflow as tf\ndef double(x):\n    return 2.0 * x\n",
+            "pkg/model.py": "import tensorflow as tf\nfrom .utils import double\n",
+            "main/run.py": "import sys\nsys.path.insert(0, '../Utilities/')\nimport tensorflow as tf\nimport nets as N\n",
+        },
+    )
     project = Project()
     script = tmp_path / "main/run.py"
     context = project.context(script, script.read_text())
@@ -128,7 +131,7 @@ def test_imports_resolve_to_sibling_modules_directories_and_packages(tmp_path: P
     assert context.modules[".utils"].path == (tmp_path / "pkg/utils.py").resolve()
 
 
-HELPER = '''\
+HELPER = """\
 import tensorflow as tf
 
 
@@ -140,8 +143,8 @@ def tf_session():
 
 def scaled(x):
     return tf.multiply(x, 2.0)
-'''
-MAIN = '''\
+"""
+MAIN = """\
 import numpy as np
 import tensorflow as tf
 
@@ -152,15 +155,19 @@ W = tf.Variable(tf.ones([1, 1]))
 y = scaled(tf.matmul(x, W))
 sess = tf_session()
 value = sess.run(y, feed_dict={x: np.ones([2, 1])})
-'''
+"""
 
 
 def test_a_notebook_sees_the_modules_it_imports(tmp_path: Path) -> None:
     import json
 
     cells = [MAIN.replace("from helper import scaled, tf_session", "from helper import scaled").replace("tf_session()", "tf.Session()")]
-    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells],
-                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     _write(tmp_path, {"helper.py": "import tensorflow as tf\ndef scaled(x):\n    return tf.multiply(x, 2.0)\n"})
     (tmp_path / "run.ipynb").write_text(json.dumps(notebook, indent=1) + "\n")
     (result,) = run([tmp_path / "run.ipynb"], jobs=1, progress=False)
@@ -169,8 +176,15 @@ def test_a_notebook_sees_the_modules_it_imports(tmp_path: Path) -> None:
 
 
 def test_a_file_named_alone_reads_the_modules_it_imports_and_writes_only_itself(tmp_path: Path) -> None:
-    _write(tmp_path, {"helper.py": HELPER.replace("tf.Session()", "tf.compat.v1.Session()").replace(
-        "tf.global_variables_initializer()", "tf.compat.v1.global_variables_initializer()"), "main.py": MAIN})
+    _write(
+        tmp_path,
+        {
+            "helper.py": HELPER.replace("tf.Session()", "tf.compat.v1.Session()").replace(
+                "tf.global_variables_initializer()", "tf.compat.v1.global_variables_initializer()"
+            ),
+            "main.py": MAIN,
+        },
+    )
     (result,) = run([tmp_path / "main.py"], jobs=1, progress=False)
     # helper.py is TF1 code the run does not migrate: main.py cannot call it from TF2
     assert "TFM404" in {f.code for f in result.findings}
@@ -206,7 +220,9 @@ def test_a_factory_another_file_still_calls_is_kept_and_its_module_keeps_its_imp
 def test_a_kept_helper_keeps_the_factory_its_importers_call_again(tmp_path: Path) -> None:
     # helper.py keeps its own graph on TF1 (a placeholder in a list), so main.py stays on
     # TF1 too and calls tf_session again: the factory must stay
-    kept = HELPER + "\nxs = [tf.placeholder(tf.float32) for _ in range(2)]\nwith tf.Session() as s:\n    print(s.run(xs[0], {xs[0]: 1.0}))\n"
+    kept = (
+        HELPER + "\nxs = [tf.placeholder(tf.float32) for _ in range(2)]\nwith tf.Session() as s:\n    print(s.run(xs[0], {xs[0]: 1.0}))\n"
+    )
     _write(tmp_path, {"helper.py": kept, "main.py": MAIN})
     results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
     assert "TFM404" in {f.code for f in results["helper.py"].findings}

@@ -50,7 +50,11 @@ def test_every_rule_is_documented():
 
 
 def test_every_code_is_shown_by_a_fixture_or_a_test():
-    shown = {line.split()[1] for path in (ROOT / "tests" / "fixtures").rglob("findings.txt") for line in path.read_text(encoding="utf-8").splitlines()}
+    shown = {
+        line.split()[1]
+        for path in (ROOT / "tests" / "fixtures").rglob("findings.txt")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
     tests_text = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py"))
     for rule in all_rules():
         if rule.code in FILE_LEVEL:

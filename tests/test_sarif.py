@@ -23,7 +23,9 @@ SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json")
 _URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
 FORMATS = jsonschema.FormatChecker(formats=())
 FORMATS.checks("uri-reference")(lambda value: _URI_REFERENCE.fullmatch(value) is not None)
-FORMATS.checks("uri")(lambda value: _URI_REFERENCE.fullmatch(value) is not None and re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", value) is not None)
+FORMATS.checks("uri")(
+    lambda value: _URI_REFERENCE.fullmatch(value) is not None and re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", value) is not None
+)
 TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})\n"
 
 

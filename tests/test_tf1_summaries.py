@@ -31,7 +31,9 @@ _TF2 = "import runpy, sys\nrunpy.run_path(sys.argv[1], run_name='__main__')\n"
 
 def _summaries(script: Path, boot: str, logdir: Path) -> list[tuple[int, str, str, object]]:
     env = {**os.environ, "SUMMARY_LOGDIR": str(logdir), "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""}
-    done = subprocess.run([sys.executable, "-c", boot, str(script)], cwd=logdir.parent, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", boot, str(script)], cwd=logdir.parent, env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     import tensorflow as tf
 
@@ -108,14 +110,16 @@ def _tags(text: str) -> list[str]:
 def test_tags_are_made_unique_as_tf1_made_them() -> None:
     """``Graph.unique_name``: a name met again in its scope, in any letter case, gets
     ``_1``, ``_2``; a scope name counts too."""
-    new, _ = _migrate('tf.summary.scalar("y", y)\ntf.summary.scalar("Y", y)\nwith tf.name_scope("Y"):\n    tf.summary.scalar("y", y)\n'
-                      'tf.summary.scalar("y_1", y)\ntf.summary.scalar("y", y)')
+    new, _ = _migrate(
+        'tf.summary.scalar("y", y)\ntf.summary.scalar("Y", y)\nwith tf.name_scope("Y"):\n    tf.summary.scalar("y", y)\n'
+        'tf.summary.scalar("y_1", y)\ntf.summary.scalar("y", y)'
+    )
     assert _tags(new) == ["y", "Y_1", "Y_2/y", "y_1_1", "y_3"]
 
 
 def test_refused_with_the_reason() -> None:
     cases = {
-        'tf.summary.scalar(name_of(y), y)': "is not a literal",
+        "tf.summary.scalar(name_of(y), y)": "is not a literal",
         'z = tf.identity(y, name="mean")\ntf.summary.scalar("mean", z)': "may be the name of another op",
         'tf.summary.scalar("y", y, family="f")': "with collections, family",
         'tf.summary.text("t", tf.as_string(y))': "`tf.summary.text` is not converted",
@@ -144,7 +148,7 @@ def test_converted_run_writes_at_the_step_given() -> None:
     new, findings = _migrate('tf.summary.scalar("y", y)', "writer.add_summary(s, global_step=7)")
     assert 'y_summary = tf.raw_ops.ScalarSummary(tags="y", values=y)' in new
     assert "    tf.summary.experimental.write_raw_pb(s, step=7)" in new
-    assert "writer = tf.summary.create_file_writer(\"logs\")" in new
+    assert 'writer = tf.summary.create_file_writer("logs")' in new
     assert not any(f.severity.value == "error" for f in findings)
 
 

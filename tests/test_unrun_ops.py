@@ -7,12 +7,7 @@ import pytest
 
 from tf2migrate import migrate_source
 
-GRAPH = (
-    "import tensorflow as tf\n"
-    "x = tf.placeholder(tf.float32, [])\n"
-    "W = tf.Variable(2.0)\n"
-    "c = tf.Variable(0.0, trainable=False)\n"
-)
+GRAPH = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [])\nW = tf.Variable(2.0)\nc = tf.Variable(0.0, trainable=False)\n"
 
 
 def _codes(body: str) -> set[str]:
@@ -109,9 +104,7 @@ TRAIN_ONLY = (
     "train = tf.train.GradientDescentOptimizer(0.1).minimize(loss{var_list})\n"
     "with tf.Session() as s:\n    s.run(tf.global_variables_initializer())\n    s.run(train, {{x: 1.0}})\n"
 )
-BATCH_NORM = (
-    "z = W * x\nupd = tf.assign(c, c * 0.9 + z * 0.1)\nwith tf.control_dependencies([upd]):\n    bn = z - c\n"
-)
+BATCH_NORM = "z = W * x\nupd = tf.assign(c, c * 0.9 + z * 0.1)\nwith tf.control_dependencies([upd]):\n    bn = z - c\n"
 # Pairs (the gradient reads the stateful op's value: TF1 ran it, converted; it does not,
 # or the rule cannot tell: refused).
 READ_BY_GRADIENT = {
@@ -144,12 +137,14 @@ READ_BY_GRADIENT = {
         "V = tf.Variable(1.0, trainable=False)\nloss = tf.square(W * x) + V * tf.assign_add(c, 1.0)\n" + TRAIN_ONLY.format(var_list=""),
     ),
     "an identity of the loss under control dependencies": (
-        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    loss = tf.sigmoid(W * x)\n" + TRAIN_ONLY.format(var_list=""),
+        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    loss = tf.sigmoid(W * x)\n"
+        + TRAIN_ONLY.format(var_list=""),
         "loss0 = tf.sigmoid(W * x)\nupd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    loss = tf.identity(loss0)\n"
         + TRAIN_ONLY.format(var_list=""),
     ),
     "a helper's value is not followed": (
-        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    h = W * x\nloss = tf.square(h)\n" + TRAIN_ONLY.format(var_list=""),
+        "upd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    h = W * x\nloss = tf.square(h)\n"
+        + TRAIN_ONLY.format(var_list=""),
         "def f(t):\n    return t\nupd = tf.assign_add(c, 1.0)\nwith tf.control_dependencies([upd]):\n    h = W * x\n"
         "loss = tf.square(f(h))\n" + TRAIN_ONLY.format(var_list=""),
     ),

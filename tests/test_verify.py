@@ -428,8 +428,19 @@ def test_cli_cannot_run(scripts, capsys):
 
 def test_importing_the_package_does_not_import_tensorflow_or_numpy():
     modules = [
-        "", ".cli", ".compare", ".records", ".runner", ".worker", ".graphs", ".tf1_mode", ".tf2_mode", ".tf2graph_mode",
-        ".creators", ".driver", ".project",
+        "",
+        ".cli",
+        ".compare",
+        ".records",
+        ".runner",
+        ".worker",
+        ".graphs",
+        ".tf1_mode",
+        ".tf2_mode",
+        ".tf2graph_mode",
+        ".creators",
+        ".driver",
+        ".project",
     ]
     code = "; ".join(f"import tf2migrate.verify{module}" for module in modules)
     code += "; import sys; print(sorted({m.split('.')[0] for m in sys.modules} & {'tensorflow', 'numpy'}))"

@@ -24,7 +24,7 @@ from tf2migrate.verify.driver import DriverContext
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "verify_model"
 
-RAISING_DRIVER = '''
+RAISING_DRIVER = """
 import numpy as np
 
 
@@ -39,7 +39,7 @@ def drive(program, rng):
 
 def check(model):
     raise RuntimeError("the driver gave up")
-'''
+"""
 
 
 def _plant(tree: Path, name: str, old: str, new: str) -> None:
@@ -79,10 +79,7 @@ CHECKS = {
 
 @pytest.fixture(scope="module")
 def reports(project) -> dict[str, VerifyReport]:
-    triples = [
-        (project / "original" / "model.py", project / tree / "model.py", project / driver)
-        for tree, driver in CHECKS.values()
-    ]
+    triples = [(project / "original" / "model.py", project / tree / "model.py", project / driver) for tree, driver in CHECKS.values()]
     return dict(zip(CHECKS, verify_pairs(triples)))
 
 
@@ -114,9 +111,7 @@ def test_missing_gradient_is_caught(reports):
     report = reports["none"]
     assert report.verdict == "different"
     assert _failing(report) == {
-        f"{model}['{value}']": "TF2 value is None (a missing gradient?)"
-        for model in ("small", "deep")
-        for value in ("u_x_initial", "u_x")
+        f"{model}['{value}']": "TF2 value is None (a missing gradient?)" for model in ("small", "deep") for value in ("u_x_initial", "u_x")
     }
 
 

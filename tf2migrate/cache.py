@@ -42,9 +42,7 @@ def _fingerprint() -> str:
 
 def _entry(source: str, variant: str) -> Path:
     """``variant`` names what else decides the result: the kind of file and the options."""
-    key = hashlib.sha256(
-        _fingerprint().encode() + b"\0" + variant.encode() + b"\0" + source.encode("utf-8", "surrogatepass")
-    ).hexdigest()
+    key = hashlib.sha256(_fingerprint().encode() + b"\0" + variant.encode() + b"\0" + source.encode("utf-8", "surrogatepass")).hexdigest()
     return directory() / key[:2] / f"{key}.json"
 
 

@@ -98,8 +98,7 @@ def _detach_stdout() -> None:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tf2migrate",
-        description="Migrate TensorFlow 1 code to TensorFlow 2. "
-        "Without --diff or --fix, only reports what would change.",
+        description="Migrate TensorFlow 1 code to TensorFlow 2. Without --diff or --fix, only reports what would change.",
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -114,10 +113,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", metavar="CODES", help="do not report these codes (comma-separated prefixes)")
     p.add_argument("--exclude", metavar="PATTERNS", action="append", help="skip these paths when walking (replaces the configured exclude)")
     p.add_argument("--extend-exclude", metavar="PATTERNS", action="append", help="skip these paths too (comma-separated patterns)")
-    p.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from - (for its configuration and notebook detection)")
     p.add_argument(
-        "-j", "--jobs", type=_positive_int, metavar="N", help="worker processes (default: all cores)"
+        "--stdin-filename", metavar="PATH", help="the name of the file read from - (for its configuration and notebook detection)"
     )
+    p.add_argument("-j", "--jobs", type=_positive_int, metavar="N", help="worker processes (default: all cores)")
     p.add_argument(
         "--no-cache",
         action="store_true",
@@ -286,9 +285,7 @@ def _write(results: list[FileResult]) -> int:
             apply(r)
             written += 1
         except SourceError as exc:
-            r.findings.append(
-                Diagnostic(UNREADABLE_FILE.code, str(exc), str(r.path), exc.line, 1, UNREADABLE_FILE.severity)
-            )
+            r.findings.append(Diagnostic(UNREADABLE_FILE.code, str(exc), str(r.path), exc.line, 1, UNREADABLE_FILE.severity))
     return written
 
 

@@ -170,9 +170,7 @@ def from_table(table: dict, where: str, base: Path = Path(".")) -> Config:
             config.tf_function = value
             continue
         if key not in ("select", "ignore", "exclude"):
-            raise ConfigError(
-                f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude, tf-function, verify)"
-            )
+            raise ConfigError(f"{where}: unknown key {key!r} in [tool.tf2migrate] (known: select, ignore, exclude, tf-function, verify)")
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: [tool.tf2migrate] {key} must be a list of strings")
         if key == "exclude":

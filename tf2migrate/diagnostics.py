@@ -95,14 +95,8 @@ PARSE_ERROR = Rule(
     what="Reports a file that libcst cannot parse (a syntax error, or Python 2 code such as `print x`).",
     why="A file that does not parse cannot be rewritten safely; the run goes on with the other files.",
     instead="Port the file to Python 3 first (for example with `pyupgrade` or `2to3`), then run tf2migrate again.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "print \"hello\"\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "print(\"hello\")\n",
-    ),
+    invalid=('import tensorflow as tf\nprint "hello"\n',),
+    valid=('import tensorflow as tf\nprint("hello")\n',),
 )
 # CPython's messages for syntax only Python 2 accepts: ``print x``, ``exec code``,
 # ``except E, e``, ``0777``, ``raise E, "message"``, backticks, ``ur""``, ``<>``.
@@ -151,8 +145,7 @@ NOTEBOOK_UNSUPPORTED = Rule(
     FixSafety.NONE,
     what="Reports a notebook that is not valid nbformat JSON, whose migrated program cannot "
     "be mapped back to its cells exactly, or whose JSON layout tf2migrate cannot reproduce.",
-    why="A notebook is only rewritten when every cell comes back in place and the file "
-    "changes in nothing but the migrated source lines.",
+    why="A notebook is only rewritten when every cell comes back in place and the file changes in nothing but the migrated source lines.",
 )
 TF_NAME_TAKEN = Rule(
     "TFM005",
@@ -166,19 +159,7 @@ TF_NAME_TAKEN = Rule(
     "code would not run. Nothing is written rather than a file that breaks.",
     example="import tensorflow as T\n\ndef helper(tf):\n    return tf * 2",
     instead="import tensorflow as T\n\ndef helper(t):\n    return t * 2",
-    invalid=(
-        "import tensorflow as T\n"
-        "x = T.placeholder(T.float32)\n"
-        "\n"
-        "def helper(tf):\n"
-        "    return tf * 2\n",
-    ),
-    valid=(
-        "import tensorflow as T\n"
-        "x = T.placeholder(T.float32)\n"
-        "\n"
-        "def helper(t):\n"
-        "    return t * 2\n",
-    ),
+    invalid=("import tensorflow as T\nx = T.placeholder(T.float32)\n\ndef helper(tf):\n    return tf * 2\n",),
+    valid=("import tensorflow as T\nx = T.placeholder(T.float32)\n\ndef helper(t):\n    return t * 2\n",),
 )
 RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN]

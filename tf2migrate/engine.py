@@ -145,7 +145,9 @@ def process_text(
     else:
         try:
             new, findings = (
-                migrate_notebook(old, display, options, project=context) if notebook else migrate_source(old, display, options, project=context, tree=tree)
+                migrate_notebook(old, display, options, project=context)
+                if notebook
+                else migrate_source(old, display, options, project=context, tree=tree)
             )
         except Exception as exc:  # a bug in a rewrite must not stop the run
             return _failed(source, path, f"migration crashed: {type(exc).__name__}: {exc}")
@@ -234,8 +236,12 @@ def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -
         chunks = max(1, len(indices) // (workers * 4))
         return list(
             pool.map(
-                _process, [files[i] for i in indices], [work[i] for i in indices], itertools.repeat(use_cache),
-                [options[i] for i in indices], chunksize=chunks,
+                _process,
+                [files[i] for i in indices],
+                [work[i] for i in indices],
+                itertools.repeat(use_cache),
+                [options[i] for i in indices],
+                chunksize=chunks,
             )
         )
 

@@ -94,7 +94,8 @@ def seen_as_unknown(context: FileContext | None, path: Path) -> FileContext:
     reason = f"{path.name} stays on TF1 semantics (graph mode) in this run"
     modules = {
         key: ModuleSummary(found.path, {n: Summary(UNKNOWN, reason=reason, module=path.name) for n in found.names})
-        if found.path == path else found
+        if found.path == path
+        else found
         for key, found in (context.modules if context else {}).items()
     }
     return replace(context or FileContext(), modules=modules)

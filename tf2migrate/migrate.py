@@ -97,7 +97,9 @@ def migrate_source(
     try:
         return _migrate_source(source, path, options, project, tree)
     except RecursionError:
-        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)])
+        return MigrationResult(
+            source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)]
+        )
     except Exception as error:  # a bug in a rewrite must not escape to the caller
         message = f"internal error ({type(error).__name__}: {error}); file left unchanged"
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
@@ -121,7 +123,9 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         module = parse_module(source)
     except cst.ParserSyntaxError as error:
         message = f"cannot parse: {error.message}"
-        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)])
+        return MigrationResult(
+            source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)]
+        )
     if project is None:
         return _migrate_module(module, tree, source, path, options, {}, [])
     factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in project.removable]
@@ -172,7 +176,17 @@ def _migrate_with_summaries(
         refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
             result = _migrate_graph(
-                desugared.module, desugared.module, ast.parse(text), text, path, options, new_imports, imported, [], facts, tuple(desugared.notes)
+                desugared.module,
+                desugared.module,
+                ast.parse(text),
+                text,
+                path,
+                options,
+                new_imports,
+                imported,
+                [],
+                facts,
+                tuple(desugared.notes),
             )
             failed = result.new_source == text or any(f.code == INTERNAL_ERROR.code for f in result.findings)
             if not failed and not any(f.code.startswith("TFM3") for f in result.findings):
@@ -258,7 +272,19 @@ def _migrate_graph(
     new_module = module.visit(PlanApplier(plan, imports, quiet))
     new_module = _add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:
-        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, "a blocker was found after the convert/keep decision; file left unchanged", path, 1, 1, Severity.ERROR)])
+        return MigrationResult(
+            source,
+            [
+                Diagnostic(
+                    INTERNAL_ERROR.code,
+                    "a blocker was found after the convert/keep decision; file left unchanged",
+                    path,
+                    1,
+                    1,
+                    Severity.ERROR,
+                )
+            ],
+        )
     new_source = new_module.code
     blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
     positions = Positions(original)
@@ -273,7 +299,11 @@ def _migrate_graph(
     except SyntaxError as error:
         return MigrationResult(
             source,
-            [Diagnostic(INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.msg}); file left unchanged", path, 1, 1, Severity.ERROR)],
+            [
+                Diagnostic(
+                    INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.msg}); file left unchanged", path, 1, 1, Severity.ERROR
+                )
+            ],
         )
     problem = output_problem(tree, new_tree, imports)
     if problem is not None:
@@ -294,13 +324,15 @@ def _trap_findings(traps, positions: Positions) -> list[tuple[cst.CSTNode, str, 
             fixed = cst.Module([]).code_for_node(trap.fix)
             out.append((trap.source, NUMPY_SOURCE.code, f"{trap.description} inside a GradientTape; rewritten to `{fixed}`"))
             continue
-        out.append((
-            trap.gradient,
-            GRADIENT_THROUGH_NUMPY.code,
-            f"the gradient target comes from `{source}(...)`{where}: {trap.description}, so this gradient is None; "
-            "compute the target with the model's differentiable function (not a predict that returns NumPy) "
-            "inside the GradientTape",
-        ))
+        out.append(
+            (
+                trap.gradient,
+                GRADIENT_THROUGH_NUMPY.code,
+                f"the gradient target comes from `{source}(...)`{where}: {trap.description}, so this gradient is None; "
+                "compute the target with the model's differentiable function (not a predict that returns NumPy) "
+                "inside the GradientTape",
+            )
+        )
         out.append((trap.source, NUMPY_SOURCE.code, f"{trap.description}; a gradient is taken of its result"))
     return out
 
@@ -345,7 +377,9 @@ def _imported_from_absl(module: cst.Module) -> set[str]:
         for s in module.body
         if isinstance(s, cst.SimpleStatementLine)
         for small in s.body
-        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "absl"
+        if isinstance(small, cst.ImportFrom)
+        and isinstance(small.module, cst.Name)
+        and small.module.value == "absl"
         and not isinstance(small.names, cst.ImportStar)
         for a in small.names
     }
@@ -355,10 +389,7 @@ def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
     """Local names for absl's flags/logging/app: the plain name unless the file binds it
     to something else (``import logging``, ``flags = tf.app.flags``)."""
     from_absl = _imported_from_absl(module)
-    return {
-        name: name if name in from_absl or name not in module_names else f"absl_{name}"
-        for name in ("flags", "logging", "app")
-    }
+    return {name: name if name in from_absl or name not in module_names else f"absl_{name}" for name in ("flags", "logging", "app")}
 
 
 def _add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:

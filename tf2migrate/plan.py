@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 
-
 @dataclass
 class RenameLog:
     """Findings and imports the renamer needs; shared by every subtree it rewrites."""

@@ -29,8 +29,22 @@ from tf2migrate.rewrites import (
 )
 
 _MODULES = (
-    diagnostics, blockers, session_functions, function_emission, session_cleanup, gradient_tape, train_steps, scipy_optimizer,
-    lr_schedules, checkpoints, tf1_summaries, tf_names, compat_fallback, eager_calls, keras_layers, predict_trap,
+    diagnostics,
+    blockers,
+    session_functions,
+    function_emission,
+    session_cleanup,
+    gradient_tape,
+    train_steps,
+    scipy_optimizer,
+    lr_schedules,
+    checkpoints,
+    tf1_summaries,
+    tf_names,
+    compat_fallback,
+    eager_calls,
+    keras_layers,
+    predict_trap,
 )
 
 

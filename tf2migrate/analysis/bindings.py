@@ -126,8 +126,9 @@ def spliced_methods(
     grown = True
     while grown:
         callers = {
-            name for name, found in calls.items()
-            if name not in builds and any((self_attribute(c.func) or "")[len("self."):] in builds for c in found)
+            name
+            for name, found in calls.items()
+            if name not in builds and any((self_attribute(c.func) or "")[len("self.") :] in builds for c in found)
         }
         builds |= callers
         grown = bool(callers)
@@ -156,7 +157,7 @@ def spliced_call(node: cst.BaseStatement, candidates: dict[str, cst.FunctionDef]
     if not isinstance(call, cst.Call) or any(a.star for a in call.args):
         return None
     name = self_attribute(call.func)
-    return candidates.get(name[len("self."):]) if name is not None else None
+    return candidates.get(name[len("self.") :]) if name is not None else None
 
 
 def _returns_or_yields(method: cst.FunctionDef) -> bool:
@@ -220,15 +221,27 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
             binding = scope.resolve(name, statement.order)
             source = scope.origin.get(id(binding.node), init) if binding is not None else None
             if binding is not None and source is not function:
-                found.append((statement.node, (
-                    f"`{name}` read in `{function.name.value}` is bound in `{source.name.value}` "  # type: ignore[union-attr]
-                    "(both are read as the constructor's graph): different variables of the same name"
-                )))
-            elif statement.kind in _MOVED and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)]):
-                found.append((statement.node, (
-                    f"graph code reads `{name}`, a local of `{function.name.value}`; the generated methods run "
-                    f"later and cannot see it (store it on `self`)"
-                )))
+                found.append(
+                    (
+                        statement.node,
+                        (
+                            f"`{name}` read in `{function.name.value}` is bound in `{source.name.value}` "  # type: ignore[union-attr]
+                            "(both are read as the constructor's graph): different variables of the same name"
+                        ),
+                    )
+                )
+            elif statement.kind in _MOVED and (
+                binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)]
+            ):
+                found.append(
+                    (
+                        statement.node,
+                        (
+                            f"graph code reads `{name}`, a local of `{function.name.value}`; the generated methods run "
+                            f"later and cannot see it (store it on `self`)"
+                        ),
+                    )
+                )
     return found
 
 

@@ -26,8 +26,7 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
     why="After migration the tensor is computed inside a generated function, so the name no "
     "longer exists where this code reads it. " + _LEFT_ALONE,
     example="y = tf.matmul(x, W)\nprint(y.shape)          # reads the graph tensor",
-    instead="Read the value through `sess.run(y, ...)`, or compute static facts (shapes) from "
-    "the placeholder's declared shape.",
+    instead="Read the value through `sess.run(y, ...)`, or compute static facts (shapes) from the placeholder's declared shape.",
     invalid=(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None])\n"
@@ -53,8 +52,7 @@ UNSUPPORTED_FEED = Rule(
     what="Reports a run site whose `feed_dict` is not a dict display (or a variable bound once "
     "to one) keyed by placeholders, that feeds a tensor that is not a placeholder, or that "
     "does not feed a placeholder the fetches need.",
-    why="Every placeholder becomes an argument of a generated function; the argument values "
-    "must be known at the call. " + _LEFT_ALONE,
+    why="Every placeholder becomes an argument of a generated function; the argument values must be known at the call. " + _LEFT_ALONE,
     instead="Build the feed as a literal `{x: value}` at the run site.",
     invalid=(
         "import tensorflow as tf\n"
@@ -85,18 +83,8 @@ UNSUPPORTED_SESSION = Rule(
     "(for example `saver.save(sess, ...)`), `tf.get_default_session()`, or a session on an "
     "object attribute.",
     why="Only run sites whose fetches and feeds are visible can become function calls. " + _LEFT_ALONE,
-    invalid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.train.MonitoredSession() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    invalid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.train.MonitoredSession() as sess:\n    print(sess.run(y))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 VARIABLE_IN_COMPUTATION = Rule(
     "TFM304",
@@ -106,8 +94,7 @@ VARIABLE_IN_COMPUTATION = Rule(
     FixSafety.NONE,
     what="Reports a statement that both creates variables (tf.Variable, tf.get_variable, "
     "tf.layers, a helper that creates them) and reads placeholders or graph tensors.",
-    why="A generated function runs on every call; variables must be created once, where the "
-    "TF1 program created them. " + _LEFT_ALONE,
+    why="A generated function runs on every call; variables must be created once, where the TF1 program created them. " + _LEFT_ALONE,
     instead="Create the variables from constants or shapes, then use them in the computation.",
     invalid=(
         "import tensorflow as tf\n"
@@ -132,10 +119,8 @@ UNSUPPORTED_GRADIENTS = Rule(
     "A tf.gradients call that cannot be turned into a GradientTape with the same meaning.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports `tf.gradients` with `stop_gradients`, or a gradient taken inside control "
-    "flow of the graph-building code.",
-    why="A tape records only what runs inside it; tf2migrate never emits a tape that cannot "
-    "see the computation. " + _LEFT_ALONE,
+    what="Reports `tf.gradients` with `stop_gradients`, or a gradient taken inside control flow of the graph-building code.",
+    why="A tape records only what runs inside it; tf2migrate never emits a tape that cannot see the computation. " + _LEFT_ALONE,
     invalid=(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None])\n"
@@ -177,17 +162,8 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "graph-building code once while building the graph: a pure builder called there makes "
     "the very ops TF1 made, so it may move; a helper that creates variables, has side "
     "effects, draws random numbers or reads module state would do so again. " + _LEFT_ALONE,
-    invalid=(
-        "import tensorflow as tf\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(tf.trainable_variables()))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant(7.0) * 2\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 CLASS_BASED_GRAPH = Rule(
     "TFM307",
@@ -320,8 +296,7 @@ UNRUN_STATE_CHANGE = Rule(
     "forward values its gradient functions read. Migrated code runs every statement it "
     "contains, and `tf.function` every stateful op of its body, so the variable would change "
     "where it did not. " + _LEFT_ALONE,
-    example="y = W * x + tf.assign_add(calls, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\n"
-    "sess.run(g, {x: 1.0})          # TF1: calls stays 0",
+    example="y = W * x + tf.assign_add(calls, 1.0) * 0.0\ng = tf.gradients(y, x)[0]\nsess.run(g, {x: 1.0})          # TF1: calls stays 0",
     instead="Fetch the op where it should run (`sess.run([g, count])`), put it under "
     "`tf.control_dependencies` of a value the run fetches, or delete it if it was never meant "
     "to run.",
@@ -363,10 +338,10 @@ SHARED_BY_NAME = Rule(
     instead="Create the variable once and pass the Python object where it is reused.",
     invalid=(
         "import tensorflow as tf\n"
-        "with tf.variable_scope(\"s\"):\n"
-        "    a = tf.get_variable(\"w\", [2], initializer=tf.ones_initializer())\n"
-        "with tf.variable_scope(\"s\", reuse=True):\n"
-        "    b = tf.get_variable(\"w\", [2])\n"
+        'with tf.variable_scope("s"):\n'
+        '    a = tf.get_variable("w", [2], initializer=tf.ones_initializer())\n'
+        'with tf.variable_scope("s", reuse=True):\n'
+        '    b = tf.get_variable("w", [2])\n'
         "x = tf.placeholder(tf.float32, [2])\n"
         "y = b * x\n"
         "with tf.Session() as sess:\n"
@@ -375,8 +350,8 @@ SHARED_BY_NAME = Rule(
     ),
     valid=(
         "import tensorflow as tf\n"
-        "with tf.variable_scope(\"s\"):\n"
-        "    a = tf.get_variable(\"w\", [2], initializer=tf.ones_initializer())\n"
+        'with tf.variable_scope("s"):\n'
+        '    a = tf.get_variable("w", [2], initializer=tf.ones_initializer())\n'
         "x = tf.placeholder(tf.float32, [2])\n"
         "y = a * x\n"
         "with tf.Session() as sess:\n"

@@ -13,16 +13,24 @@ SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
 # TF1 optimizers with a Keras optimizer that takes the same steps (rewrites/train_steps.py).
 OPTIMIZERS = frozenset(
     {
-        "train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer", "train.RMSPropOptimizer",
-        "train.AdagradOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer",
+        "train.GradientDescentOptimizer",
+        "train.AdamOptimizer",
+        "train.MomentumOptimizer",
+        "train.RMSPropOptimizer",
+        "train.AdagradOptimizer",
+        "train.AdadeltaOptimizer",
+        "train.FtrlOptimizer",
     }
 )
 # TF1 learning-rate decay functions with a Keras schedule computing the same rate, and
 # the global step they read (rewrites/lr_schedules.py).
 SCHEDULE_CALLS = frozenset(
     {
-        "train.exponential_decay", "train.inverse_time_decay", "train.piecewise_constant",
-        "train.polynomial_decay", "train.cosine_decay",
+        "train.exponential_decay",
+        "train.inverse_time_decay",
+        "train.piecewise_constant",
+        "train.polynomial_decay",
+        "train.cosine_decay",
     }
 )
 GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
@@ -69,8 +77,14 @@ VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local
 # Constructors of objects that create their variables when first called (layers, RNN
 # cells, Keras models): like tf.Variable, they must run once, not in every generated call.
 VARIABLE_CALL_PREFIXES = (
-    "layers.", "keras.layers.", "contrib.layers.", "nn.rnn_cell.", "contrib.rnn.", "keras.Sequential",
-    "keras.Model", "keras.models.",
+    "layers.",
+    "keras.layers.",
+    "contrib.layers.",
+    "nn.rnn_cell.",
+    "contrib.rnn.",
+    "keras.Sequential",
+    "keras.Model",
+    "keras.models.",
 )
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines); graph code that uses them stays on TF1 as a whole.
@@ -100,21 +114,65 @@ UNSUPPORTED_CALLS = frozenset(
 # TF calls that give Python objects or configure the runtime rather than build tensors.
 PYTHON_VALUE_CALLS = frozenset(
     {
-        "set_random_seed", "random.set_seed", "TensorShape", "as_dtype", "DType",
+        "set_random_seed",
+        "random.set_seed",
+        "TensorShape",
+        "as_dtype",
+        "DType",
         # checkpoint files on disk: paths and stored values, no graph
-        "train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists",
-        "train.list_variables", "train.load_checkpoint", "train.load_variable",
+        "train.latest_checkpoint",
+        "train.get_checkpoint_state",
+        "train.checkpoint_exists",
+        "train.list_variables",
+        "train.load_checkpoint",
+        "train.load_variable",
     }
 )
-PYTHON_VALUE_PREFIXES = ("app.", "flags.", "logging.", "gfile.", "io.gfile.", "errors.", "test.", "sysconfig.", "version.", "resource_loader.")
+PYTHON_VALUE_PREFIXES = (
+    "app.",
+    "flags.",
+    "logging.",
+    "gfile.",
+    "io.gfile.",
+    "errors.",
+    "test.",
+    "sysconfig.",
+    "version.",
+    "resource_loader.",
+)
 # Attributes of a graph tensor that are Python values fixed while the graph is built.
 STATIC_TENSOR_ATTRIBUTES = frozenset({"shape", "get_shape", "dtype", "name", "op", "graph", "device"})
 # Builtins without side effects, safe to run again on every call of a generated function.
 PURE_BUILTINS = frozenset(
     {
-        "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "zip",
-        "enumerate", "min", "max", "abs", "sum", "sorted", "reversed", "isinstance", "round",
-        "map", "filter", "any", "all", "slice", "complex", "pow", "divmod",
+        "range",
+        "len",
+        "int",
+        "float",
+        "bool",
+        "str",
+        "list",
+        "tuple",
+        "dict",
+        "set",
+        "zip",
+        "enumerate",
+        "min",
+        "max",
+        "abs",
+        "sum",
+        "sorted",
+        "reversed",
+        "isinstance",
+        "round",
+        "map",
+        "filter",
+        "any",
+        "all",
+        "slice",
+        "complex",
+        "pow",
+        "divmod",
     }
 )
 # Contexts that only name or place graph ops: eager values do not depend on them.
@@ -153,4 +211,6 @@ def is_graph_op(canonical: str) -> bool:
     (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""
     if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
         return False
-    return canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
+    return (
+        canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
+    )

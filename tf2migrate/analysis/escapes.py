@@ -116,7 +116,9 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                     what = (
                         "a loop variable of graph-building code"
                         if name in target.loop_targets
-                        else f"a {target.kind.value}" if target.kind is not Kind.TENSOR else "defined by graph-building code"
+                        else f"a {target.kind.value}"
+                        if target.kind is not Kind.TENSOR
+                        else "defined by graph-building code"
                     )
                     helper = self.functions[-1] if self.functions else None
                     if self.op_depth and helper in self.facts.helpers and self.scope.parent is None:
@@ -135,8 +137,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                         self.facts.block(
                             node,
                             blockers.GRAPH_GROWS_PER_CALL,
-                            f"new graph ops are built from `{name}` each time this function runs; "
-                            "TF1 grew the graph on every call",
+                            f"new graph ops are built from `{name}` each time this function runs; TF1 grew the graph on every call",
                         )
                         return
                     self.facts.block(
@@ -151,9 +152,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
 
 def _params(node) -> list[cst.Param]:
     p = node.params
-    return [*p.posonly_params, *p.params, *p.kwonly_params] + [
-        x for x in (p.star_arg, p.star_kwarg) if isinstance(x, cst.Param)
-    ]
+    return [*p.posonly_params, *p.params, *p.kwonly_params] + [x for x in (p.star_arg, p.star_kwarg) if isinstance(x, cst.Param)]
 
 
 def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
@@ -197,14 +196,14 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             skip.update(id(e.key) for e in dict_node.elements if isinstance(e, cst.DictElement))
     graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
     class_graph_attributes = {
-        name[len("self."):]
+        name[len("self.") :]
         for scope in facts.scopes
         if scope.cls is not None
         for statement in scope.statements
         if statement.kind in VANISHING_KINDS
         for name in statement.defines
         if name.startswith("self.")
-    } | {name[len("self."):] for name in facts.session_names if name.startswith("self.")}
+    } | {name[len("self.") :] for name in facts.session_names if name.startswith("self.")}
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
@@ -222,9 +221,11 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not _referenced(module, method):
                 # dead code as far as this file goes: it cannot change what the rest computes
                 del facts.blockers[found:]
-                facts.notes.append((
-                    method.name,
-                    blockers.UNCALLED_GRAPH_METHOD.code,
-                    f"`{method.name.value}` is never called in this file and builds graph ops from attributes "
-                    "that no longer exist; it is kept as written (calling it raises AttributeError)",
-                ))
+                facts.notes.append(
+                    (
+                        method.name,
+                        blockers.UNCALLED_GRAPH_METHOD.code,
+                        f"`{method.name.value}` is never called in this file and builds graph ops from attributes "
+                        "that no longer exist; it is kept as written (calling it raises AttributeError)",
+                    )
+                )

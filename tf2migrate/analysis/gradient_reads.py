@@ -67,13 +67,43 @@ _OPS: dict[str, tuple[_Reads, tuple[str, ...]]] = {
     **_aliases(_Reads.OTHER, ("x", "y"), "multiply", "math.multiply", "divide", "math.divide", "truediv", "math.truediv", "div"),
     **_aliases(_Reads.OTHER, ("a", "b"), "matmul", "linalg.matmul"),
     **_aliases(_Reads.OTHER, ("input", "filter|filters"), "nn.conv2d"),
-    **_aliases(_Reads.INPUTS, ("x",), "square", "math.square", "log", "math.log", "log1p", "math.log1p", "abs", "math.abs",
-               "sin", "math.sin", "cos", "math.cos"),
+    **_aliases(
+        _Reads.INPUTS,
+        ("x",),
+        "square",
+        "math.square",
+        "log",
+        "math.log",
+        "log1p",
+        "math.log1p",
+        "abs",
+        "math.abs",
+        "sin",
+        "math.sin",
+        "cos",
+        "math.cos",
+    ),
     **_aliases(_Reads.INPUTS, ("x", "y"), "pow", "math.pow", "maximum", "math.maximum", "minimum", "math.minimum"),
     **_aliases(_Reads.INPUTS, ("features",), "nn.softplus", "math.softplus", "nn.softsign", "math.softsign", "nn.leaky_relu"),
     **_aliases(_Reads.INPUTS, ("t",), "nn.l2_loss"),
-    **_aliases(_Reads.OUTPUT, ("x",), "sigmoid", "math.sigmoid", "nn.sigmoid", "tanh", "math.tanh", "nn.tanh", "exp", "math.exp",
-               "sqrt", "math.sqrt", "rsqrt", "math.rsqrt", "reciprocal", "math.reciprocal"),
+    **_aliases(
+        _Reads.OUTPUT,
+        ("x",),
+        "sigmoid",
+        "math.sigmoid",
+        "nn.sigmoid",
+        "tanh",
+        "math.tanh",
+        "nn.tanh",
+        "exp",
+        "math.exp",
+        "sqrt",
+        "math.sqrt",
+        "rsqrt",
+        "math.rsqrt",
+        "reciprocal",
+        "math.reciprocal",
+    ),
     **_aliases(_Reads.OUTPUT, ("features",), "nn.relu", "nn.relu6", "nn.elu", "nn.selu"),
     **_aliases(_Reads.OUTPUT, ("logits",), "nn.softmax", "nn.log_softmax", "math.log_softmax"),
 }
@@ -307,7 +337,10 @@ class _Proof:
         if any(self.evaluates(i, context) for i in op[1]):
             return True
         return self._creates_op(node, context) and any(
-            self.evaluates(e.value, outer) for controls, outer in context.controls if isinstance(controls, (cst.List, cst.Tuple)) for e in controls.elements
+            self.evaluates(e.value, outer)
+            for controls, outer in context.controls
+            if isinstance(controls, (cst.List, cst.Tuple))
+            for e in controls.elements
         )
 
     def _creates_op(self, node: cst.BaseExpression, context: _Context) -> bool:

@@ -135,7 +135,6 @@ class GraphAnalyzer:
             if isinstance(t.target, cst.Name)
         }
 
-
     # ----------------------------------------------------------------- helpers
     def _collect_helpers(self, graph_functions: set[int]) -> None:
         """Module functions: do they create variables or take tf.gradients (transitively)?
@@ -167,12 +166,16 @@ class GraphAnalyzer:
                 for call in calls[name]:
                     tf_name = self.tf.call_name(call)
                     callee = self.classifier.helper_for(call)
-                    creates = (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES))) or (
-                        callee is not None and callee is not helper and callee.creates_variables
-                    ) or imported_calls.creates_variables(self.facts, call)
-                    grads = tf_name in GRADIENT_CALLS or (
-                        callee is not None and callee is not helper and callee.uses_gradients
-                    ) or imported_calls.takes_gradients(self.facts, call)
+                    creates = (
+                        (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES)))
+                        or (callee is not None and callee is not helper and callee.creates_variables)
+                        or imported_calls.creates_variables(self.facts, call)
+                    )
+                    grads = (
+                        tf_name in GRADIENT_CALLS
+                        or (callee is not None and callee is not helper and callee.uses_gradients)
+                        or imported_calls.takes_gradients(self.facts, call)
+                    )
                     if creates and not helper.creates_variables:
                         helper.creates_variables = changed = True
                     if grads and not helper.uses_gradients:
@@ -183,9 +186,7 @@ class GraphAnalyzer:
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
-        return bool(returns) and all(
-            r.value is not None and self.classifier.expression_kind(r.value) == "tensor" for r in returns
-        )
+        return bool(returns) and all(r.value is not None and self.classifier.expression_kind(r.value) == "tensor" for r in returns)
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
@@ -223,9 +224,11 @@ class GraphAnalyzer:
                 self.facts.graph_evidence = True
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
         for item in self.index.with_items:
-            if isinstance(item.item, cst.Call) and m.matches(
-                item.item.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, TEST_SESSION_METHODS)))
-            ) and self.tf.aliases:
+            if (
+                isinstance(item.item, cst.Call)
+                and m.matches(item.item.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, TEST_SESSION_METHODS))))
+                and self.tf.aliases
+            ):
                 self.facts.graph_evidence = True
                 self.facts.block(item.item, blockers.UNSUPPORTED_SESSION, "tf.test.TestCase graph sessions are not converted")
         for node, _ in self.index.assigns:
@@ -269,8 +272,7 @@ class GraphAnalyzer:
                     blockers.CLASS_BASED_GRAPH,
                     f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: "
                     + (
-                        "a graph-building method is converted when the constructor calls it once, as a statement "
-                        f"of its own; {reason}"
+                        f"a graph-building method is converted when the constructor calls it once, as a statement of its own; {reason}"
                         if reason is not None
                         else "only graphs built in `__init__` of a module-level class (or in methods it calls) are converted"
                     ),
@@ -340,7 +342,9 @@ class GraphAnalyzer:
         if len(kinds) == 1 and kinds != {"other"}:
             return kinds.pop()
         if "session" in kinds or "graph" in kinds:
-            self.facts.block(node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers")
+            self.facts.block(
+                node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers"
+            )
         return None
 
     # ------------------------------------------------------------ statements
@@ -389,7 +393,9 @@ class GraphAnalyzer:
                 scope.bindings.setdefault(name, []).append(order)
             mutated = {
                 root
-                for target in (t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign()) if isinstance(t, (cst.AssignTarget, cst.AugAssign)))
+                for target in (
+                    t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign()) if isinstance(t, (cst.AssignTarget, cst.AugAssign))
+                )
                 if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
             }
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured

@@ -38,10 +38,20 @@ GRAPH_KINDS = frozenset(
 # Kinds whose names vanish after migration: reading them from kept code is a blocker.
 VANISHING_KINDS = frozenset(
     {
-        Kind.PLACEHOLDER, Kind.TENSOR, Kind.INIT, Kind.CONFIG, Kind.SESSION, Kind.DROP, Kind.TRAIN,
-        Kind.OPTIMIZER, Kind.SCIPY, Kind.GRADS,
+        Kind.PLACEHOLDER,
+        Kind.TENSOR,
+        Kind.INIT,
+        Kind.CONFIG,
+        Kind.SESSION,
+        Kind.DROP,
+        Kind.TRAIN,
+        Kind.OPTIMIZER,
+        Kind.SCIPY,
+        Kind.GRADS,
     }
 )
+
+
 @dataclass
 class Placeholder:
     name: str
@@ -228,10 +238,7 @@ def class_methods(scope: Scope) -> list[cst.FunctionDef]:
     if scope.cls is None:
         return []
     spliced = {id(method) for method in scope.spliced}
-    return [
-        m_ for m_ in scope.cls.body.body
-        if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner and id(m_) not in spliced
-    ]
+    return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner and id(m_) not in spliced]
 
 
 def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:

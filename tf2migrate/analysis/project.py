@@ -172,5 +172,3 @@ class Project:
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
                 names = {name: Summary(UNKNOWN, reason=reason) for name in names}
         return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()})
-
-

@@ -167,7 +167,16 @@ class RunSiteFinder(cst.CSTVisitor):
             session = call_argument(call, "session", 1)
             if session is not None and graph_name(session) is not None:
                 facts.allowed_session_reads.add(id(session))
-            return RunSite(call, RunForm.EVAL if attr == "eval" else RunForm.OP_RUN, receiver, call_argument(call, "feed_dict", 0), order, in_loop, whole, function)
+            return RunSite(
+                call,
+                RunForm.EVAL if attr == "eval" else RunForm.OP_RUN,
+                receiver,
+                call_argument(call, "feed_dict", 0),
+                order,
+                in_loop,
+                whole,
+                function,
+            )
         return None
 
     def _builds_ops(self, expr: cst.BaseExpression) -> bool:
@@ -182,4 +191,3 @@ class RunSiteFinder(cst.CSTVisitor):
         if not reads:
             return False
         return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
-

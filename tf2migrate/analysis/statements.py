@@ -134,7 +134,12 @@ class StatementClassifier:
                 statement.kind = Kind.DROP
                 return statement
             func = call.func
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == "close" and func.value.value in self.facts.session_names:
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.attr.value == "close"
+                and func.value.value in self.facts.session_names
+            ):
                 statement.kind = Kind.DROP
                 self.facts.allowed_session_reads.add(id(func.value))
                 return statement
@@ -208,7 +213,8 @@ class StatementClassifier:
     def _classify_scipy(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method=..., options=...)``."""
         unsupported = [
-            a.keyword.value for a in call.args
+            a.keyword.value
+            for a in call.args
             if a.keyword is not None and a.keyword.value in ("equalities", "inequalities", "var_to_bounds")
         ]
         if unsupported or any(a.star for a in call.args) or sum(a.keyword is None for a in call.args) > 1:
@@ -364,7 +370,8 @@ class StatementClassifier:
         else:
             # ``if debug: fetches.extend([mx, mn])`` defines the list of tensors it extends
             extended = [
-                n for n in changed_in_place(node)
+                n
+                for n in changed_in_place(node)
                 if (found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.TENSOR
             ]
             statement.defines = tuple(dict.fromkeys([*binds, *extended]))
@@ -437,7 +444,9 @@ class StatementClassifier:
             if "\n" in cst.Module([]).code_for_node(string):
                 # moved into a generated function, its continuation lines would be indented:
                 # another string
-                self.facts.block(string, blockers.UNSUPPORTED_GRAPH_CODE, "a string spanning lines in graph-building code is not moved into a function")
+                self.facts.block(
+                    string, blockers.UNSUPPORTED_GRAPH_CODE, "a string spanning lines in graph-building code is not moved into a function"
+                )
                 return False
         for call in calls:
             if self.tf.call_name(call) is not None or self.helper_for(call) is not None:
@@ -511,9 +520,7 @@ def _optimization_statement(statement: Statement, kind: Kind, target: str, call:
     # An optimizer made inline (``tf.train.AdamOptimizer(rate).minimize(loss)``) is created
     # once, outside the step: what its arguments read is not part of the step's computation.
     optimizer = call.func.value if isinstance(call.func, cst.Attribute) else None
-    step_reads = (
-        dict.fromkeys(n for a in call.args for n in read_and_bound(a.value)[0]) if isinstance(optimizer, cst.Call) else reads
-    )
+    step_reads = dict.fromkeys(n for a in call.args for n in read_and_bound(a.value)[0]) if isinstance(optimizer, cst.Call) else reads
     statement.deps = frozenset(o.order for n in step_reads if (o := scope.graph_statement(n, statement.order)) is not None)
     rate = fed_rate(optimizer, scope, statement.order) if isinstance(optimizer, cst.Call) else None
     if rate is not None:
@@ -563,4 +570,3 @@ def _control_flow_refused(call: cst.Call, name: str) -> str | None:
 def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:
     """The ``x.shape`` / ``x.get_shape`` attribute inside a static-dimension expression."""
     return [a for a in m.findall(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]
-

@@ -28,7 +28,9 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
         assert isinstance(subscript, cst.Subscript)
         shape = subscript.value
         # the matcher's shapes: ``x.shape`` or ``x.get_shape()``, indexed by an integer
-        holder = shape.value if isinstance(shape, cst.Attribute) else cst.ensure_type(cst.ensure_type(shape, cst.Call).func, cst.Attribute).value
+        holder = (
+            shape.value if isinstance(shape, cst.Attribute) else cst.ensure_type(cst.ensure_type(shape, cst.Call).func, cst.Attribute).value
+        )
         index = int(cst.ensure_type(cst.ensure_type(subscript.slice[0].slice, cst.Index).value, cst.Integer).value)
         statement = scope.graph_statement(holder.value, order) if isinstance(holder, cst.Name) else None
         placeholder = statement.placeholder if statement is not None and statement.kind is Kind.PLACEHOLDER else None

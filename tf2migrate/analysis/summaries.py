@@ -269,7 +269,9 @@ def _construction(made: Summary) -> Summary:
 def _returns_run(node: ast.FunctionDef) -> bool:
     """Does some ``return`` of ``node`` hand back what ``X.run(...)`` / ``X.eval()`` gave?"""
     return any(
-        isinstance(r, ast.Return) and isinstance(r.value, ast.Call) and isinstance(r.value.func, ast.Attribute)
+        isinstance(r, ast.Return)
+        and isinstance(r.value, ast.Call)
+        and isinstance(r.value.func, ast.Attribute)
         and r.value.func.attr in ("run", "eval")
         for r in ast.walk(node)
     )

@@ -50,16 +50,30 @@ SEMANTIC_CHANGES = frozenset(
 # absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).
 _ABSL_LOGGING = frozenset(
     {
-        "debug", "info", "warning", "warn", "error", "fatal", "log", "vlog", "set_verbosity",
-        "get_verbosity", "flush", "log_every_n", "log_first_n", "log_if",
-        "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL",
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "fatal",
+        "log",
+        "vlog",
+        "set_verbosity",
+        "get_verbosity",
+        "flush",
+        "log_every_n",
+        "log_first_n",
+        "log_if",
+        "DEBUG",
+        "INFO",
+        "WARNING",
+        "WARN",
+        "ERROR",
+        "FATAL",
     }
 )
 KNOWN_PATHS = SAME_IN_TF2 | DIFFERENT_IN_TF2.keys()
-_TF2_NAMESPACES = frozenset(
-    path.rsplit(".", i)[0] for path in KNOWN_PATHS for i in range(1, path.count(".") + 1)
-)
-
+_TF2_NAMESPACES = frozenset(path.rsplit(".", i)[0] for path in KNOWN_PATHS for i in range(1, path.count(".") + 1))
 
 
 @dataclass

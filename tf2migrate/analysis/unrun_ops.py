@@ -40,18 +40,44 @@ from tf2migrate.analysis.names import read_and_bound
 # TF1 functions whose op changes state when it runs (canonical paths).
 STATEFUL_CALLS = frozenset(
     {
-        "assign", "assign_add", "assign_sub", "count_up_to",
-        "scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div", "scatter_min", "scatter_max",
-        "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "batch_scatter_update",
-        "py_func", "py_function", "numpy_function",
+        "assign",
+        "assign_add",
+        "assign_sub",
+        "count_up_to",
+        "scatter_update",
+        "scatter_add",
+        "scatter_sub",
+        "scatter_mul",
+        "scatter_div",
+        "scatter_min",
+        "scatter_max",
+        "scatter_nd_update",
+        "scatter_nd_add",
+        "scatter_nd_sub",
+        "batch_scatter_update",
+        "py_func",
+        "py_function",
+        "numpy_function",
     }
 )
 # Methods of a variable with the same effect (``W.assign(...)``).
 STATEFUL_METHODS = frozenset(
     {
-        "assign", "assign_add", "assign_sub", "count_up_to",
-        "scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div", "scatter_min", "scatter_max",
-        "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "batch_scatter_update",
+        "assign",
+        "assign_add",
+        "assign_sub",
+        "count_up_to",
+        "scatter_update",
+        "scatter_add",
+        "scatter_sub",
+        "scatter_mul",
+        "scatter_div",
+        "scatter_min",
+        "scatter_max",
+        "scatter_nd_update",
+        "scatter_nd_add",
+        "scatter_nd_sub",
+        "batch_scatter_update",
     }
 )
 
@@ -128,9 +154,7 @@ def find_dangling_state(facts: GraphFacts, stateful: StatefulCalls) -> None:
         _block_unread_locals(facts, stateful, facts.helpers[name].node)
 
 
-_DANGLING = (
-    "a stateful op whose value nothing uses ({where}): TF1 built it but no run fetched it; the migrated code would run it"
-)
+_DANGLING = "a stateful op whose value nothing uses ({where}): TF1 built it but no run fetched it; the migrated code would run it"
 _SEVERAL_VALUES = (
     "a stateful op in a statement that binds several values: TF1 ran it only if a fetch needed its own value; "
     "the migrated function runs the whole statement"
@@ -156,9 +180,14 @@ def _helpers_reached(facts: GraphFacts, reads: set[str]) -> list[str]:
         reached.append(name)
         inner, _ = read_and_bound(facts.helpers[name].node.body)
         stack.extend(n for n in inner if n in facts.helpers)
-        stack.extend(f"self.{c.func.attr.value}" for c in calls_in(facts.helpers[name].node.body)
-                     if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
-                     and c.func.value.value == "self" and f"self.{c.func.attr.value}" in facts.helpers)
+        stack.extend(
+            f"self.{c.func.attr.value}"
+            for c in calls_in(facts.helpers[name].node.body)
+            if isinstance(c.func, cst.Attribute)
+            and isinstance(c.func.value, cst.Name)
+            and c.func.value.value == "self"
+            and f"self.{c.func.attr.value}" in facts.helpers
+        )
     return reached
 
 
@@ -237,7 +266,9 @@ def pruned_state_changes(
             # ``upd, y = tf.assign_add(c, 1.0), W * x``: TF1 ran the op only if a fetch needed ``upd``
             found += [(c, _SEVERAL_VALUES) for c in stateful.in_node(statement.node)]
         else:
-            found += [(c, _DANGLING.format(where="in graph-building code")) for c in discarded_state_changes(facts, stateful, statement.node)]
+            found += [
+                (c, _DANGLING.format(where="in graph-building code")) for c in discarded_state_changes(facts, stateful, statement.node)
+            ]
     return found
 
 

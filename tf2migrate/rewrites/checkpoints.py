@@ -52,24 +52,39 @@ SAVER_TO_CHECKPOINT = Rule(
         "    sess.run(tf.global_variables_initializer())\n"
         "    saver.save(sess, '/tmp/model')\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "W = tf.Variable(1.0)\n"
-        "tf.train.Checkpoint(W=W).write(\"/tmp/model\")\n",
-    ),
+    valid=('import tensorflow as tf\nW = tf.Variable(1.0)\ntf.train.Checkpoint(W=W).write("/tmp/model")\n',),
 )
 RULES = [SAVER_TO_CHECKPOINT]
 
 # TF1 Saver arguments with a TF2 counterpart; the others (sharded, builder, …) stay on TF1
 _SAVER_PARAMETERS = (
-    "var_list", "reshape", "sharded", "max_to_keep", "keep_checkpoint_every_n_hours", "name",
-    "restore_sequentially", "saver_def", "builder", "defer_build", "allow_empty",
-    "write_version", "pad_step_number", "save_relative_paths", "filename",
+    "var_list",
+    "reshape",
+    "sharded",
+    "max_to_keep",
+    "keep_checkpoint_every_n_hours",
+    "name",
+    "restore_sequentially",
+    "saver_def",
+    "builder",
+    "defer_build",
+    "allow_empty",
+    "write_version",
+    "pad_step_number",
+    "save_relative_paths",
+    "filename",
 )
 _SAVER_SUPPORTED = frozenset({"var_list", "max_to_keep", "keep_checkpoint_every_n_hours", "name", "save_relative_paths"})
 _SAVE_PARAMETERS = (
-    "sess", "save_path", "global_step", "latest_filename", "meta_graph_suffix", "write_meta_graph",
-    "write_state", "strip_default_attrs", "save_debug_info",
+    "sess",
+    "save_path",
+    "global_step",
+    "latest_filename",
+    "meta_graph_suffix",
+    "write_meta_graph",
+    "write_state",
+    "strip_default_attrs",
+    "save_debug_info",
 )
 # save() arguments about the .meta graph file, which TF2 does not write
 _SAVE_IGNORED = frozenset({"sess", "meta_graph_suffix", "write_meta_graph", "strip_default_attrs", "save_debug_info"})
@@ -104,7 +119,9 @@ def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in
         calls = [call for call, saver in facts.saver_calls if saver is statement]
         uses = _references(module, statement.defines[0])
         if uses != 1 + len(calls):
-            facts.block(saver_call, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)")
+            facts.block(
+                saver_call, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)"
+            )
             continue
         for call in calls:
             _plan_call(module, facts, plan, names_in_use, call, settings, reads_state)
@@ -122,7 +139,9 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
     else:
         listed = _listed_objects(var_list.value)
         if listed is None:
-            facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys")
+            facts.block(
+                call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys"
+            )
             return None
         normalizer = name_normalizer(plan, facts.imports)
         tracked = {key: module.code_for_node(value.visit(normalizer)) for key, value in listed.items()}
@@ -168,7 +187,9 @@ def _listed_objects(var_list: cst.BaseExpression) -> dict[str, cst.BaseExpressio
     return None
 
 
-def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], call: cst.Call, settings: dict[str, cst.Arg], reads_state: bool) -> None:
+def _plan_call(
+    module, facts: GraphFacts, plan: Plan, names_in_use: set[str], call: cst.Call, settings: dict[str, cst.Arg], reads_state: bool
+) -> None:
     func = cst.ensure_type(call.func, cst.Attribute)  # the analysis found `saver.save(...)` / `saver.restore(...)`
     saver = module.code_for_node(func.value)
     method = func.attr.value
@@ -189,7 +210,11 @@ def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], ca
     step = arguments.get("global_step")
     if step is None:
         if reads_state:
-            facts.block(call, blockers.UNSUPPORTED_SESSION, "the file reads the directory's `checkpoint` file, which Checkpoint.write does not update")
+            facts.block(
+                call,
+                blockers.UNSUPPORTED_SESSION,
+                "the file reads the directory's `checkpoint` file, which Checkpoint.write does not update",
+            )
             return
         _replace_call(module, plan, call, (path_index,), lambda path: f"{saver}.write({path})")
         plan.note(call, SAVER_TO_CHECKPOINT.code, "Saver.save → Checkpoint.write, to the same path")
@@ -197,9 +222,7 @@ def _plan_call(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], ca
     step_index = list(call.args).index(step)
     helper = file_helpers.emit_once(module, facts, plan, names_in_use, NUMBERED_SAVE_NAME, NUMBERED_SAVE)
     keep = [
-        f"{key}={module.code_for_node(settings[key].value)}"
-        for key in ("max_to_keep", "keep_checkpoint_every_n_hours")
-        if key in settings
+        f"{key}={module.code_for_node(settings[key].value)}" for key in ("max_to_keep", "keep_checkpoint_every_n_hours") if key in settings
     ]
 
     _replace_call(module, plan, call, (path_index, step_index), lambda path, step: f"{helper}({', '.join([saver, path, step, *keep])})")

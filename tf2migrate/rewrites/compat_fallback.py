@@ -27,17 +27,8 @@ GRAPH_KEPT_ON_TF1 = Rule(
     "`tf.compat.v1.disable_eager_execution()` is added once after the imports.",
     why="A half-converted graph would mix graph tensors and eager values. The file keeps "
     "running under TF2 as it ran under TF1 until the blocking sites are rewritten.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(tf.trainable_variables()))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant(7.0) * 2\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 RULES = [GRAPH_KEPT_ON_TF1]
 
@@ -112,6 +103,4 @@ def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
-    )
+    return isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)

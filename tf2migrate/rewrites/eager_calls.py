@@ -42,10 +42,7 @@ RANDOM_SEED = Rule(
         "with tf.Session() as sess:\n"
         "    print(sess.run(y))\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "tf.random.set_seed(1234)\n",
-    ),
+    valid=("import tensorflow as tf\ntf.random.set_seed(1234)\n",),
 )
 RULES = [RANDOM_SEED]
 
@@ -59,7 +56,9 @@ def plan_eager_calls(facts: GraphFacts, plan: Plan) -> None:
             plan.note(call, RANDOM_SEED.code, "tf.set_random_seed → tf.random.set_seed (TF2's random streams differ from TF1's)")
         elif is_initialized_value(call):
             plan.call_replacements[id(call)] = _read_value
-            plan.note(call, API_RENAMED.code, "`.initialized_value()` → `.read_value()` (an eager variable holds its initial value once created)")
+            plan.note(
+                call, API_RENAMED.code, "`.initialized_value()` → `.read_value()` (an eager variable holds its initial value once created)"
+            )
 
 
 def is_initialized_value(call: cst.Call) -> bool:
@@ -71,4 +70,6 @@ def _read_value(updated: cst.Call) -> cst.Call:
 
 
 def _set_seed(updated: cst.Call) -> cst.Call:
-    return updated.with_changes(func=cst.parse_expression("tf.random.set_seed"), args=[updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
+    return updated.with_changes(
+        func=cst.parse_expression("tf.random.set_seed"), args=[updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    )

@@ -26,8 +26,11 @@ def plan_factory_imports(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
         id(s.node.body[0].value.func)
         for scope in facts.scopes
         for s in scope.statements
-        if s.kind is Kind.SESSION and id(s.node) in plan.remove and isinstance(s.node, cst.SimpleStatementLine)
-        and isinstance(s.node.body[0], cst.Assign) and isinstance(s.node.body[0].value, cst.Call)
+        if s.kind is Kind.SESSION
+        and id(s.node) in plan.remove
+        and isinstance(s.node, cst.SimpleStatementLine)
+        and isinstance(s.node.body[0], cst.Assign)
+        and isinstance(s.node.body[0].value, cst.Call)
     }
     for statement in module.body:
         if not isinstance(statement, cst.SimpleStatementLine):
@@ -36,7 +39,8 @@ def plan_factory_imports(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
             if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
                 continue
             unused = {
-                id(alias) for alias in small.names
+                id(alias)
+                for alias in small.names
                 if (local := _local(alias)) in factories and _only_removed_uses(module, alias, local, removed)
             }
             if not unused:

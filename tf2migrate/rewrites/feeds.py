@@ -29,13 +29,19 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
             if local_name(placeholder.defines[0]) in params:
                 fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)
             elif not _side_effect_free(element.value):
-                rewrite.block(element.value, blockers.UNSUPPORTED_FEED, "a value fed to a placeholder the fetches do not read is computed with side effects")
+                rewrite.block(
+                    element.value,
+                    blockers.UNSUPPORTED_FEED,
+                    "a value fed to a placeholder the fetches do not read is computed with side effects",
+                )
                 return None
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
         dict_node = _reaching_feed_dict(feed_dict, site) if feed_dict is not None else None
         if dict_node is None:
-            rewrite.block(feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run")
+            rewrite.block(
+                feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run"
+            )
             return None
         keys = []
         for element in dict_node.elements:
@@ -94,10 +100,7 @@ def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str])
     rewrite.rewritten_feed_dicts.add(id(node))
 
     def with_string_keys(updated: cst.Dict) -> cst.Dict:
-        elements = [
-            e.with_changes(key=cst.SimpleString(f'"{key}"'))
-            for e, key in zip(updated.elements, keys)
-        ]
+        elements = [e.with_changes(key=cst.SimpleString(f'"{key}"')) for e, key in zip(updated.elements, keys)]
         return updated.with_changes(elements=elements)
 
     rewrite.plan.replace[id(node)] = with_string_keys
@@ -134,7 +137,6 @@ def _side_effect_free(expr: cst.BaseExpression) -> bool:
         return _side_effect_free(expr.value)
     if isinstance(expr, cst.Subscript):
         return _side_effect_free(expr.value) and all(
-            isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice)
-            for e in expr.slice
+            isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice) for e in expr.slice
         )
     return False

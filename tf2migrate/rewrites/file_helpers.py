@@ -26,9 +26,9 @@ def emit_once(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: s
     plan.file_helpers[name] = local
     # the template defines ``name`` on its first line: rename the definition only
     first, _, rest = indented_as(module, code).partition("\n")
-    helper = cst.parse_statement(
-        first.replace(f" {name}(", f" {local}(", 1) + "\n" + rest, config=module.config_for_parsing
-    ).with_changes(leading_lines=[cst.EmptyLine(indent=False)] * 2)
+    helper = cst.parse_statement(first.replace(f" {name}(", f" {local}(", 1) + "\n" + rest, config=module.config_for_parsing).with_changes(
+        leading_lines=[cst.EmptyLine(indent=False)] * 2
+    )
     plan.add_after(end_of_import_block(module, facts.imports.statements[0]), [helper])
     plan.generated[id(helper)] = helper
     return local

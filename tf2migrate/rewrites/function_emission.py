@@ -28,10 +28,8 @@ PLACEHOLDER_TO_ARGUMENT = Rule(
     "generated function whose computation reads it, cast to the placeholder's dtype as a "
     "feed was. `tf.placeholder_with_default(value, shape)` becomes a parameter with that default.",
     why="TF2 has no placeholders: values flow into functions as arguments.",
-    example="x = tf.placeholder(tf.float32, [None, 1])\ny = tf.tanh(x)\n"
-    "y_val = sess.run(y, feed_dict={x: data})",
-    instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\n"
-    "y_val = compute_y(x=data).numpy()",
+    example="x = tf.placeholder(tf.float32, [None, 1])\ny = tf.tanh(x)\ny_val = sess.run(y, feed_dict={x: data})",
+    instead="def compute_y(x):\n    x = tf.cast(x, tf.float32)\n    y = tf.tanh(x)\n    return y\n\ny_val = compute_y(x=data).numpy()",
     invalid=(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None])\n"
@@ -39,12 +37,7 @@ PLACEHOLDER_TO_ARGUMENT = Rule(
         "with tf.Session() as sess:\n"
         "    print(sess.run(y, {x: [1.0]}))\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    valid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 RULES = [PLACEHOLDER_TO_ARGUMENT]
 
@@ -113,7 +106,11 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     if generated.needs_tf_function:
         for s in generated.body:
             if s.calls_gradient_helper:
-                rewrite.plan.note(s.node, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid")
+                rewrite.plan.note(
+                    s.node,
+                    gradient_tape.GRADIENTS_IN_TF_FUNCTION.code,
+                    f"this calls a helper that takes tf.gradients; {generated.name} runs as a tf.function, where tf.gradients is valid",
+                )
     is_method = generated.scope.cls is not None
     if generated.scipy is not None:
         signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)
@@ -159,11 +156,17 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
         else:
             dtype = default_dtype(rewrite, placeholder.default)
             if dtype is None:
-                rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the dtype of this placeholder_with_default cannot be told from its default")
+                rewrite.block(
+                    placeholder.call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    "the dtype of this placeholder_with_default cannot be told from its default",
+                )
                 return None, [], None
             reads, _ = read_and_bound(placeholder.default)
             if any(generated.scope.graph_statement(n, statement.order) for n in reads):
-                rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the default of this placeholder_with_default is a graph tensor")
+                rewrite.block(
+                    placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "the default of this placeholder_with_default is a graph tensor"
+                )
                 return None, [], None
             optional.append(f"{name}={rewrite.code(placeholder.default)}")
             specs = optional_specs
@@ -220,7 +223,11 @@ def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str |
             return rewrite.code(dtype_argument)
         value = call_argument(default, "value", 0)
         return default_dtype(rewrite, value) if value is not None else None
-    if isinstance(default, cst.Call) and isinstance(default.func, cst.Attribute) and m.matches(default.func.value, m.Name("np") | m.Name("numpy")):
+    if (
+        isinstance(default, cst.Call)
+        and isinstance(default.func, cst.Attribute)
+        and m.matches(default.func.value, m.Name("np") | m.Name("numpy"))
+    ):
         kind = default.func.attr.value
         if kind in ("float32", "float64", "int32", "int64", "bool_"):
             return f"tf.{kind.rstrip('_')}"

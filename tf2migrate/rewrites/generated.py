@@ -110,9 +110,5 @@ def _numpy_or_builtin(call: cst.Call) -> bool:
 def _graph_attributes(scope: Scope) -> frozenset[str]:
     """``self.x`` names of a constructor-built graph that become locals of its methods."""
     return frozenset(
-        name
-        for s in scope.statements
-        if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER)
-        for name in s.defines
-        if name.startswith("self.")
+        name for s in scope.statements if s.kind in (Kind.TENSOR, Kind.PLACEHOLDER) for name in s.defines if name.startswith("self.")
     )

@@ -70,8 +70,7 @@ GRADIENT_OPTION_DROPPED = Rule(
     "A tf.gradients option with no GradientTape equivalent was dropped.",
     Severity.INFO,
     FixSafety.SAFE,
-    what="Drops `colocate_gradients_with_ops`, `gate_gradients` and `aggregation_method` "
-    "(and `name`) from converted `tf.gradients` calls.",
+    what="Drops `colocate_gradients_with_ops`, `gate_gradients` and `aggregation_method` (and `name`) from converted `tf.gradients` calls.",
     why="They tune graph placement and scheduling; eager gradients have the same values.",
     invalid=(
         "import tensorflow as tf\n"
@@ -337,7 +336,9 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
 # TF calls that may hand back their argument itself (``tf.cast`` to the same dtype,
 # ``tf.convert_to_tensor`` of a tensor): watching their result could come after the
 # argument was already used.
-_MAY_RETURN_ARGUMENT = frozenset({"convert_to_tensor", "cast", "to_float", "to_double", "to_int32", "to_int64", "to_bfloat16", "saturate_cast"})
+_MAY_RETURN_ARGUMENT = frozenset(
+    {"convert_to_tensor", "cast", "to_float", "to_double", "to_int32", "to_int64", "to_bfloat16", "saturate_cast"}
+)
 
 _WatchPoint = tuple[int | None, str]  # (body item after which to watch, or None: at the tape's start; name)
 
@@ -482,7 +483,11 @@ def _check_call(call: cst.Call, ctx: BodyContext) -> bool:
         return False
     stop = call_argument(call, "stop_gradients", 7)
     if stop is not None:
-        ctx.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "`stop_gradients=` has no GradientTape equivalent; wrap the tensors in tf.stop_gradient where they are computed")
+        ctx.facts.block(
+            call,
+            blockers.UNSUPPORTED_GRADIENTS,
+            "`stop_gradients=` has no GradientTape equivalent; wrap the tensors in tf.stop_gradient where they are computed",
+        )
         return False
     dropped = [a.keyword.value for a in call.args if a.keyword is not None and a.keyword.value in (*GRADIENT_OPTIONS_DROPPED, "name")]
     if dropped:

@@ -54,9 +54,7 @@ def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, na
                 if targets is None or not targets or any(t not in locals_before for t in targets):
                     return False
         reads, binds = read_and_bound(node)
-        statements.append(
-            Statement(node, order, Kind.TENSOR, tuple(assigned_names(node)), tuple(reads), gradient_calls=gradient_calls)
-        )
+        statements.append(Statement(node, order, Kind.TENSOR, tuple(assigned_names(node)), tuple(reads), gradient_calls=gradient_calls))
         locals_before |= set(binds)
     if not any(s.gradient_calls for s in statements) or not _call_sites_pass_placeholders(facts, key, len(params)):
         return False
@@ -130,8 +128,7 @@ def _recompute_gradient_flags(facts: GraphFacts, converted: set[str]) -> None:
     """Helpers that only reach tf.gradients through converted helpers, and the graph
     statements calling them, no longer need a tf.function."""
     flags = {
-        key: key not in converted
-        and any(facts.imports.call_name(c) in GRADIENT_CALLS for c in calls_in(h.node.body, enter_defs=True))
+        key: key not in converted and any(facts.imports.call_name(c) in GRADIENT_CALLS for c in calls_in(h.node.body, enter_defs=True))
         for key, h in facts.helpers.items()
     }
     changed = True

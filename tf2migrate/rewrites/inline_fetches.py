@@ -45,7 +45,11 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
     For a fetch of variables, Python values and constants only."""
     if site.feed is not None:
         # TF1 still evaluated the fed values (a call, a random draw): not dropped silently
-        rewrite.block(site.feed, blockers.UNSUPPORTED_FEED, "a run feeds placeholders that its fetch, built in the run from Python values, does not read")
+        rewrite.block(
+            site.feed,
+            blockers.UNSUPPORTED_FEED,
+            "a run feeds placeholders that its fetch, built in the run from Python values, does not read",
+        )
         return None
     for leaf in leaves:
         for call in calls_in(leaf.expr):
@@ -87,7 +91,9 @@ class PythonReads:
     needs_tf_function: bool  # it calls a helper that takes tf.gradients (TFM203)
 
 
-def python_reads(rewrite: SessionRewrite, site: RunSite, owner: Scope, names: list[str], body: list[Statement], placeholders: list[Statement]) -> PythonReads | None:
+def python_reads(
+    rewrite: SessionRewrite, site: RunSite, owner: Scope, names: list[str], body: list[Statement], placeholders: list[Statement]
+) -> PythonReads | None:
     """How a generated function computes a fetch reading the Python ``names`` as TF1 did at
     this run (None, with a blocker, when it cannot).  A graph-building helper of the file
     that creates no variables is called as the graph code calls it; any other Python value
@@ -115,13 +121,21 @@ def python_reads(rewrite: SessionRewrite, site: RunSite, owner: Scope, names: li
         eager = True
         if name.startswith("self."):
             if owner.cls is None:
-                rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads `{name}`, an attribute of an object the generated function cannot see")
+                rewrite.block(
+                    site.call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the fetch reads `{name}`, an attribute of an object the generated function cannot see",
+                )
                 return None
             continue
         if name in module_once or (name in _BUILTINS and not _assigned_anywhere(rewrite, name)):
             continue
         if name in bound:
-            rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, f"the fetch reads the Python value `{name}`, a name the graph code it runs also binds")
+            rewrite.block(
+                site.call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"the fetch reads the Python value `{name}`, a name the graph code it runs also binds",
+            )
             return None
         arguments.append(name)
     return PythonReads(tuple(arguments), eager, needs_tf_function)

@@ -42,10 +42,7 @@ LAYERS_TO_KERAS = Rule(
         "    sess.run(tf.global_variables_initializer())\n"
         "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "dense = tf.keras.layers.Dense(3)\n",
-    ),
+    valid=("import tensorflow as tf\ndense = tf.keras.layers.Dense(3)\n",),
 )
 BATCH_NORM_UPDATES = Rule(
     "TFM412",
@@ -80,27 +77,76 @@ BATCH_NORM_UPDATES = Rule(
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
 _CONV = (
-    "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
-    "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer", "bias_regularizer",
-    "activity_regularizer", "kernel_constraint", "bias_constraint", "trainable", "name", "reuse",
+    "filters",
+    "kernel_size",
+    "strides",
+    "padding",
+    "data_format",
+    "dilation_rate",
+    "activation",
+    "use_bias",
+    "kernel_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "kernel_constraint",
+    "bias_constraint",
+    "trainable",
+    "name",
+    "reuse",
 )
 _POOL = ("pool_size", "strides", "padding", "data_format", "name")
 # TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
 LAYER_CLASSES = {
-    "layers.dense": ("Dense", (
-        "units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
-        "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-        "bias_constraint", "trainable", "name", "reuse",
-    )),
+    "layers.dense": (
+        "Dense",
+        (
+            "units",
+            "activation",
+            "use_bias",
+            "kernel_initializer",
+            "bias_initializer",
+            "kernel_regularizer",
+            "bias_regularizer",
+            "activity_regularizer",
+            "kernel_constraint",
+            "bias_constraint",
+            "trainable",
+            "name",
+            "reuse",
+        ),
+    ),
     "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
     "layers.flatten": ("Flatten", ("name", "data_format")),
-    "layers.batch_normalization": ("BatchNormalization", (
-        "axis", "momentum", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
-        "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer",
-        "gamma_regularizer", "beta_constraint", "gamma_constraint", "training", "trainable", "name",
-        "reuse", "renorm", "renorm_clipping", "renorm_momentum", "fused", "virtual_batch_size",
-        "adjustment",
-    )),
+    "layers.batch_normalization": (
+        "BatchNormalization",
+        (
+            "axis",
+            "momentum",
+            "epsilon",
+            "center",
+            "scale",
+            "beta_initializer",
+            "gamma_initializer",
+            "moving_mean_initializer",
+            "moving_variance_initializer",
+            "beta_regularizer",
+            "gamma_regularizer",
+            "beta_constraint",
+            "gamma_constraint",
+            "training",
+            "trainable",
+            "name",
+            "reuse",
+            "renorm",
+            "renorm_clipping",
+            "renorm_momentum",
+            "fused",
+            "virtual_batch_size",
+            "adjustment",
+        ),
+    ),
     "layers.conv1d": ("Conv1D", _CONV),
     "layers.conv2d": ("Conv2D", _CONV),
     "layers.conv3d": ("Conv3D", _CONV),
@@ -148,7 +194,11 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     training = arguments.get("training")
     if training is not None and _reads_graph_tensor(scope, statement, training.value):
         # Keras layers branch on ``training`` in Python: a fed flag is a tensor in the function
-        facts.block(training, blockers.UNSUPPORTED_GRAPH_CODE, f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool")
+        facts.block(
+            training,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool",
+        )
         return
     if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
         # sometimes training, sometimes not: Keras' training calls move the statistics that
@@ -166,7 +216,11 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     training_index = list(call.args).index(training) if training is not None else None
     # TF1's functional dropout and batch norm default to training=False; Keras' to None
     default_training = "False" if path in ("layers.dropout", "layers.batch_normalization") else None
-    if path == "layers.batch_normalization" and not (training is not None and m.matches(training.value, m.Name("False"))) and training is not None:
+    if (
+        path == "layers.batch_normalization"
+        and not (training is not None and m.matches(training.value, m.Name("False")))
+        and training is not None
+    ):
         plan.note(call, BATCH_NORM_UPDATES.code, "moving mean/variance now update whenever the layer runs with training=True")
 
     def call_layer(updated: cst.Call) -> cst.BaseExpression:

@@ -2,7 +2,8 @@
 
 TF1's defaults that Keras does not share are written out (Adam's epsilon is 1e-8 in TF1,
 1e-7 in Keras), its keywords renamed, and where Keras' update differs (RMSprop's
-accumulator starts at 1 in TF1) a file helper subclassing the Keras class restores TF1's.
+accumulator starts at 1 in TF1; sparse gradients update only the rows looked up) a file
+helper subclassing the Keras class restores TF1's.
 The analysis accepts exactly these optimizers (``catalogue.OPTIMIZERS``).
 """
 
@@ -68,12 +69,64 @@ KERAS_OPTIMIZERS = {
     "train.FtrlOptimizer": KerasOptimizer(
         "Ftrl",
         (
-            "learning_rate", "learning_rate_power", "initial_accumulator_value", "l1_regularization_strength",
-            "l2_regularization_strength", "use_locking", "name", "accum_name", "linear_name",
-            "l2_shrinkage_regularization_strength", "beta",
+            "learning_rate",
+            "learning_rate_power",
+            "initial_accumulator_value",
+            "l1_regularization_strength",
+            "l2_regularization_strength",
+            "use_locking",
+            "name",
+            "accum_name",
+            "linear_name",
+            "l2_shrinkage_regularization_strength",
+            "beta",
         ),
         {},
         {},
     ),
 }
 assert KERAS_OPTIMIZERS.keys() == OPTIMIZERS, "the analysis must accept exactly the optimizers converted here"
+
+
+# How TF1's optimizers apply a sparse gradient (IndexedSlices, the rows a gather looked up,
+# duplicates included), against Keras (TensorFlow's training_ops and optimizer sources;
+# each case executed in tests/fixtures/training/sparse_*):
+# - GradientDescent subtracts every slice (duplicates add up): Keras' SGD does the same.
+# - Adam and Adagrad sum the duplicates, then Adam updates every row (its moments decay
+#   everywhere, as with a dense gradient that is zero outside the rows looked up) and
+#   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
+#   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
+# - Momentum, RMSProp, Adadelta and Ftrl sum the duplicates, then update only the rows
+#   looked up: the other rows' accumulators neither decay nor move the variable (Ftrl
+#   recomputes a row from its accumulators, so a dense update resets rows never looked
+#   up).  Keras updates every row, sparse gradient or dense; ``tf1_sparse_updates`` runs
+#   Keras' update on the dense gradient and puts back the rows not looked up (the rows
+#   looked up are updated by the same formula as TF1's, row by row).
+SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
+SPARSE_ROWS = frozenset({"train.MomentumOptimizer", "train.RMSPropOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer"})
+SPARSE_UPDATES_HELPER_NAME = "tf1_sparse_updates"
+SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
+    """``keras_optimizer`` applying a sparse gradient (tf.IndexedSlices: the rows a gather
+    looked up) as TF1's optimizers did: duplicate rows summed, only the rows looked up
+    updated, the other rows of the variable and of its slots left as they were.  (Each such
+    step copies the variable and its slots: slower than TF1 for large tables.)"""
+
+    class SparseUpdates(keras_optimizer):
+        def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+            slot = super().add_variable_from_reference(reference_variable, name=name, initializer=initializer)
+            # kept out of Keras' attribute tracking: a plain record of each variable's slots
+            self.__dict__.setdefault("slots_of", {}).setdefault(id(reference_variable), []).append(slot)
+            return slot
+
+        def update_step(self, gradient, variable, learning_rate):
+            if not isinstance(gradient, tf.IndexedSlices):
+                return super().update_step(gradient, variable, learning_rate)
+            rows = tf.expand_dims(tf.unique(gradient.indices)[0], 1)
+            state = [variable, *self.__dict__.get("slots_of", {}).get(id(variable), [])]
+            before = [tf.identity(value) for value in state]
+            super().update_step(tf.convert_to_tensor(gradient), variable, learning_rate)
+            for value, old in zip(state, before):
+                value.assign(tf.tensor_scatter_nd_update(old, rows, tf.gather_nd(value, rows)))
+
+    return SparseUpdates
+'''

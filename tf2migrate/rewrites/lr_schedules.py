@@ -49,10 +49,7 @@ SCHEDULE = Rule(
         "    sess.run(tf.global_variables_initializer())\n"
         "    sess.run(train_op)\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "lr = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.96)\n",
-    ),
+    valid=("import tensorflow as tf\nlr = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.96)\n",),
 )
 GLOBAL_STEP = Rule(
     "TFM124",
@@ -74,20 +71,21 @@ GLOBAL_STEP = Rule(
         "    sess.run(tf.global_variables_initializer())\n"
         "    sess.run(train_op)\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "step = tf.Variable(0, trainable=False, dtype=tf.int64)\n",
-    ),
+    valid=("import tensorflow as tf\nstep = tf.Variable(0, trainable=False, dtype=tf.int64)\n",),
 )
 RULES = [SCHEDULE, GLOBAL_STEP]
 
 # TF1 path → (Keras schedule, TF1 parameters in positional order, the one holding the step)
 _SCHEDULES = {
     "train.exponential_decay": (
-        "ExponentialDecay", ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"), "global_step"
+        "ExponentialDecay",
+        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
+        "global_step",
     ),
     "train.inverse_time_decay": (
-        "InverseTimeDecay", ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"), "global_step"
+        "InverseTimeDecay",
+        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
+        "global_step",
     ),
     "train.polynomial_decay": (
         "PolynomialDecay",
@@ -116,7 +114,9 @@ def plan_schedules(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
                 _plan_schedule(module, facts, plan, names_in_use, scope, statement, call)
 
 
-def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> None:
+def _plan_schedule(
+    module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call
+) -> None:
     path = facts.imports.call_name(call)
     assert path is not None  # the analysis found a schedule call by its TF path
     keras_class, parameters, step_parameter = _SCHEDULES[path]
@@ -142,7 +142,11 @@ def _plan_schedule(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(
         f"{schedule}({module.code_for_node(updated.args[step_index].value)})"
     )
-    if len(statement.defines) == 1 and isinstance(statement.node, cst.SimpleStatementLine) and getattr(statement.node.body[0], "value", None) is call:
+    if (
+        len(statement.defines) == 1
+        and isinstance(statement.node, cst.SimpleStatementLine)
+        and getattr(statement.node.body[0], "value", None) is call
+    ):
         # the rate itself: an optimizer built on it calls the schedule at each update
         plan.rates[statement.defines[0]] = (schedule, step.value, statement)
     plan.note(call, SCHEDULE.code, f"tf.{path} → tf.keras.optimizers.schedules.{keras_class} `{schedule}`, created once")

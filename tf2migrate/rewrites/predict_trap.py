@@ -63,8 +63,7 @@ NUMPY_SOURCE = Rule(
     what="Marks the call whose NumPy result a gradient is taken through (see TFM501). Inside "
     "a GradientTape, `model.predict(x)` on a Keras model of this file is rewritten to "
     "`model(x, training=False)`.",
-    why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor "
-    "the tape records.",
+    why="`predict` converts the model's output to NumPy; calling the model keeps it a tensor the tape records.",
     invalid=(
         "import tensorflow as tf\n"
         "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"

@@ -122,7 +122,9 @@ def settings_code(rewrite: SessionRewrite, scope: Scope, statement, call: cst.Ca
             continue
         reads, _ = read_and_bound(arg.value)
         if any(n in own_names and not n.startswith("self.") for n in reads):
-            rewrite.block(arg.value, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface settings read local names of the constructor")
+            rewrite.block(
+                arg.value, blockers.UNSUPPORTED_GRAPH_CODE, "ScipyOptimizerInterface settings read local names of the constructor"
+            )
             return None
         parts.append(f"{arg.keyword.value}={rewrite.code(arg.value)}")
     return parts
@@ -183,9 +185,7 @@ def scipy_body(rewrite: SessionRewrite, generated: Generated, body: list[str], i
     returned = f"return {code(loss)}, [{', '.join(code(f) for f in fetches)}]"
     # one helper per file: traced when any loss calls a helper keeping tf.gradients
     traced = rewrite.tf_function or any(g.needs_tf_function for g in rewrite.functions.values() if g.scipy is not None)
-    helper = file_helpers.emit_once(
-        rewrite.module, rewrite.facts, rewrite.plan, rewrite.names_in_use, HELPER_NAME, helper_code(traced)
-    )
+    helper = file_helpers.emit_once(rewrite.module, rewrite.facts, rewrite.plan, rewrite.names_in_use, HELPER_NAME, helper_code(traced))
     rewrite.plan.note(interface.node, SCIPY_MINIMIZE.code, f"ScipyOptimizerInterface → {generated.name}(...)")
     return [
         "def loss_and_fetches():",

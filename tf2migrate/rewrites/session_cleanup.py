@@ -22,17 +22,8 @@ SESSION_REMOVED = Rule(
     "`tf.reset_default_graph()`, and opens up `with tf.Session() as sess:` and "
     "`with g.as_default():` blocks.",
     why="TF2 runs operations eagerly; there is no session to create, run or close.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "print(y.numpy())\n",
-    ),
+    invalid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nprint(y.numpy())\n",),
 )
 INITIALIZER_REMOVED = Rule(
     "TFM104",
@@ -50,12 +41,7 @@ INITIALIZER_REMOVED = Rule(
         "    sess.run(tf.global_variables_initializer())\n"
         "    print(sess.run(W))\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "W = tf.Variable([1.0])\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(W))\n",
-    ),
+    valid=("import tensorflow as tf\nW = tf.Variable([1.0])\nwith tf.Session() as sess:\n    print(sess.run(W))\n",),
 )
 CONFIG_DROPPED = Rule(
     "TFM105",
@@ -76,12 +62,7 @@ CONFIG_DROPPED = Rule(
         "with tf.Session(config=config) as sess:\n"
         "    print(sess.run(y))\n",
     ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    valid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 V1_SWITCH_REMOVED = Rule(
     "TFM106",
@@ -98,12 +79,7 @@ V1_SWITCH_REMOVED = Rule(
         "with tf.Session() as sess:\n"
         "    print(sess.run(y))\n",
     ),
-    valid=(
-        "import tensorflow.compat.v1 as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    valid=("import tensorflow.compat.v1 as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 RULES = [SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED]
 
@@ -119,9 +95,7 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
             what = {"session": "session block", "graph": "graph context", "naming": "name/device scope"}[kind]
             plan.note(with_node, SESSION_REMOVED.code, f"{what} removed; its body is kept")
             if kind == "session" and any(
-                a.keyword is not None and a.keyword.value == "config"
-                for item in with_node.items
-                for a in getattr(item.item, "args", ())
+                a.keyword is not None and a.keyword.value == "config" for item in with_node.items for a in getattr(item.item, "args", ())
             ):
                 plan.note(with_node, CONFIG_DROPPED.code, "session config dropped")
         for statement in scope.statements:

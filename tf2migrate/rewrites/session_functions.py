@@ -47,17 +47,8 @@ RUN_TO_CALL = Rule(
     "TFM306): such a fetch in a run feeding placeholders it does not read, a Python value named like "
     "a tensor the function computes.",
     why="Code after `sess.run` indexes, prints and compares NumPy values; it keeps working.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant([1.0]) * 2.0\n"
-        "print(y.numpy())\n",
-    ),
+    invalid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant([1.0]) * 2.0\nprint(y.numpy())\n",),
 )
 LOOP_VARIABLE_MOVED = Rule(
     "TFM109",
@@ -65,8 +56,7 @@ LOOP_VARIABLE_MOVED = Rule(
     "A graph-building loop moved into a function; its loop variable is no longer a module-level name.",
     Severity.WARNING,
     FixSafety.SAFE,
-    what="Reports the loop variables of a graph-building `for` loop (`for i in range(n): h = ...`) "
-    "that moved into a generated function.",
+    what="Reports the loop variables of a graph-building `for` loop (`for i in range(n): h = ...`) that moved into a generated function.",
     why="Nothing in the file reads them afterwards (that would have been refused, TFM301), but "
     "code importing this module would no longer find them.",
     invalid=(
@@ -210,19 +200,29 @@ class SessionFunctions:
             for site in restored:
                 # TF1 re-initialized, then overwrote every variable from the checkpoint
                 self.rewrite.plan.remove.add(id(site.statement))
-                self.rewrite.plan.note(site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run before a restore of every variable removed: the restore sets them all")
+                self.rewrite.plan.note(
+                    site.call,
+                    session_cleanup.INITIALIZER_REMOVED.code,
+                    "initializer run before a restore of every variable removed: the restore sets them all",
+                )
             sites = [s for s in sites if s not in restored]
         fetched = [self.rewrite.module.code_for_node(s.fetch) for s in sites]
         if len(set(fetched)) < len(fetched) or any(s.in_loop for s in sites):
             for site in sites:
-                self.rewrite.block(site.call, blockers.REINITIALIZATION, "variables are initialized more than once; eager variables are initialized when created")
+                self.rewrite.block(
+                    site.call,
+                    blockers.REINITIALIZATION,
+                    "variables are initialized more than once; eager variables are initialized when created",
+                )
             return
         for site in sites:
             if site.statement is None:
                 self.rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of an initializer run is used")
                 continue
             self.rewrite.plan.remove.add(id(site.statement))
-            self.rewrite.plan.note(site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created")
+            self.rewrite.plan.note(
+                site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created"
+            )
 
     def _restores_everything_next(self, site: RunSite) -> bool:
         """Is this initializer run followed at once by ``saver.restore(sess, path)`` of a
@@ -235,7 +235,11 @@ class SessionFunctions:
         following = self._following.get(id(site.statement))
         for call, saver in self.rewrite.facts.saver_calls:
             whole = isinstance(following, cst.SimpleStatementLine) and getattr(following.body[0], "value", None) is call
-            if not whole or cst.ensure_type(call.func, cst.Attribute).attr.value != "restore" or call_argument(saver.minimize_call(), "var_list", 0) is not None:
+            if (
+                not whole
+                or cst.ensure_type(call.func, cst.Attribute).attr.value != "restore"
+                or call_argument(saver.minimize_call(), "var_list", 0) is not None
+            ):
                 continue
             scope = next(s for s in self.rewrite.facts.scopes if saver in s.statements)
             stateful = [s for s in scope.statements if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls]
@@ -305,8 +309,18 @@ class SessionFunctions:
             replacement = to_numpy(call, site.fetch, leaves)
         self.rewrite.plan.replace[id(site.call)] = cst.parse_expression(replacement)
         self.rewrite.plan.note(site.call, RUN_TO_CALL.code, f"{site.form.label} → {generated.name}(...)")
-        if site.order is not None and owner is scope and owner.cls is None and generated.anchor is not None and site.order <= generated.anchor.order:
-            self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "the graph this runs is extended after the run; the function would be defined too late")
+        if (
+            site.order is not None
+            and owner is scope
+            and owner.cls is None
+            and generated.anchor is not None
+            and site.order <= generated.anchor.order
+        ):
+            self.rewrite.block(
+                site.call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "the graph this runs is extended after the run; the function would be defined too late",
+            )
 
     def _plan_scipy(self, site: RunSite, owner: Scope, interface: Statement, roots, loss, fetches) -> None:
         body, placeholders = closure(owner, roots)
@@ -341,7 +355,7 @@ class SessionFunctions:
         """``model.sess.run(model.lambda_1)`` outside the class: variables of a converted
         class are still attributes, so their values are ``model.lambda_1.numpy()``."""
         class_variables = {
-            name[len("self."):]
+            name[len("self.") :]
             for scope in self.rewrite.facts.scopes
             if scope.cls is not None
             for statement in scope.statements
@@ -357,13 +371,17 @@ class SessionFunctions:
             for leaf in leaves
         )
         if site.feed is not None or not plain or isinstance(site.fetch, cst.Dict):
-            self.rewrite.block(site.call, blockers.CLASS_BASED_GRAPH, "code outside the class runs its graph; only its variables can be read this way")
+            self.rewrite.block(
+                site.call, blockers.CLASS_BASED_GRAPH, "code outside the class runs its graph; only its variables can be read this way"
+            )
             return
         self._inline_variable_fetch(site, [Leaf(leaf, LeafKind.VARIABLE) for leaf in leaves])
 
     def _inline_variable_fetch(self, site: RunSite, leaves: list[Leaf]) -> None:
         code = self.rewrite.module.code_for_node
-        if isinstance(site.fetch, (cst.List, cst.Tuple)) and all(isinstance(e.value, (cst.Name, cst.Attribute)) for e in site.fetch.elements):
+        if isinstance(site.fetch, (cst.List, cst.Tuple)) and all(
+            isinstance(e.value, (cst.Name, cst.Attribute)) for e in site.fetch.elements
+        ):
             parts = [f"{code(e.value)}.numpy()" for e in site.fetch.elements]
             open_, close = ("[", "]") if isinstance(site.fetch, cst.List) else ("(", ",)" if len(parts) == 1 else ")")
             replacement = open_ + ", ".join(parts) + close
@@ -396,8 +414,12 @@ class SessionFunctions:
         if python is None:
             return None
         grads = [st for st in body if st.kind is Kind.GRADS]
-        if grads and (len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"):
-            self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients")
+        if grads and (
+            len(grads) > 1 or not trains or cst.ensure_type(trains[0].minimize_call().func, cst.Attribute).attr.value != "apply_gradients"
+        ):
+            self.rewrite.block(
+                site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients"
+            )
             return None
         name = fresh_name("train_step" if trains else "compute_" + fetch_hint(leaves), self.rewrite.names_in_use)
         # defined after the graph code it runs; a fetch of ops written inline
@@ -455,14 +477,19 @@ class SessionFunctions:
                             key=lambda g: self.rewrite.module.code_for_node(g.fetch) != name,  # its own function first
                         )
                         computed_by = [g.name for g in computing]
-                        how = f"computed by self.{computed_by[0]}(...)" if computed_by and statement.kind is Kind.TENSOR else (
-                            "an argument of the generated methods" if statement.kind is Kind.PLACEHOLDER else "not computed")
+                        how = (
+                            f"computed by self.{computed_by[0]}(...)"
+                            if computed_by and statement.kind is Kind.TENSOR
+                            else ("an argument of the generated methods" if statement.kind is Kind.PLACEHOLDER else "not computed")
+                        )
                         self.rewrite.plan.note(statement.node, GRAPH_ATTRIBUTE_REMOVED.code, f"attribute `{name}` is no longer set; {how}")
                 if statement.kind is Kind.TENSOR and id(statement.node) not in used:
                     self.rewrite.plan.note(statement.node, UNUSED_GRAPH_CODE.code, "graph code no run fetches: removed")
                 elif statement.loop_targets:
                     names = ", ".join(f"`{n}`" for n in statement.loop_targets)
-                    self.rewrite.plan.note(statement.node, LOOP_VARIABLE_MOVED.code, f"loop variable {names} now lives inside the generated function")
+                    self.rewrite.plan.note(
+                        statement.node, LOOP_VARIABLE_MOVED.code, f"loop variable {names} now lives inside the generated function"
+                    )
 
 
 def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | None]:

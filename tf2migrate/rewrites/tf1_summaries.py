@@ -223,7 +223,10 @@ class _Finder:
         self.tf_name = root
         for call in calls_in(self.module, enter_defs=True):
             if self.tf.call_name(call) in _PROTOS:
-                self.refuse(call, "a hand-built `tf.Summary` may be written by add_summary (a proto, where TF2 writes serialized bytes): not converted")
+                self.refuse(
+                    call,
+                    "a hand-built `tf.Summary` may be written by add_summary (a proto, where TF2 writes serialized bytes): not converted",
+                )
                 return
         named = {"the module": self.module.body, **{f"`{f.name.value}`": f.body.body for f in _functions(self.module)}}
         bodies = list(named.values())
@@ -232,14 +235,19 @@ class _Finder:
             where = " and ".join(name for name, body in named.items() if any(body is b for b in building))
             for call in calls_in(self.module, enter_defs=True):
                 if self.tf.call_name(call) in _OPS:
-                    self.refuse(call, f"summary ops are built in {where}: their tags and what merge_all collects depend on the order of the calls; not converted")
+                    self.refuse(
+                        call,
+                        f"summary ops are built in {where}: their tags and what merge_all collects depend on the order of the calls; not converted",
+                    )
             return
         for body in building:
             self.tracked = {id(item.item) for item in _with_items(body)}
         for call in calls_in(self.module, enter_defs=True):
             called = self.tf.call_name(call)
             if called in _SCOPES and id(call) not in self.tracked and not (call.args and _literal(call.args[0].value) is not None):
-                self.refuse(call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)")
+                self.refuse(
+                    call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)"
+                )
                 return
             if called is not None and called not in _OPS and id(call) not in self.tracked:
                 self.literal_names |= {text.lower() for a in call.args if (text := _literal(a.value)) is not None}
@@ -252,9 +260,15 @@ class _Finder:
             name = self.tf.call_name(call)
             if name in _OPS or name in (_MERGE_ALL, _MERGE, _WRITER):
                 if id(call) not in self.placed:
-                    self.refuse(call, f"`tf.{name}` in a loop, a branch or inside an expression: not converted (merge_all collects the summary ops that ran before it)")
+                    self.refuse(
+                        call,
+                        f"`tf.{name}` in a loop, a branch or inside an expression: not converted (merge_all collects the summary ops that ran before it)",
+                    )
             elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
-                self.refuse(call, f"`tf.{name}` is not converted (tf2migrate converts scalar, histogram and image summaries, merge, merge_all and FileWriter)")
+                self.refuse(
+                    call,
+                    f"`tf.{name}` is not converted (tf2migrate converts scalar, histogram and image summaries, merge, merge_all and FileWriter)",
+                )
         self._writer_uses()
         if not self.refusals:  # else the summaries it would have found were refused
             for call in self.empty_merges:
@@ -282,7 +296,10 @@ class _Finder:
                 value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
                 if after_ops and isinstance(value, cst.Call) and self.tf.call_name(value) == _MERGE_ALL:
                     self.placed.add(id(value))
-                    self.refuse(value, "`tf.summary.merge_all()` in another function than the summary ops: what it collects depends on the order of the calls")
+                    self.refuse(
+                        value,
+                        "`tf.summary.merge_all()` in another function than the summary ops: what it collects depends on the order of the calls",
+                    )
                 elif isinstance(value, cst.Call) and self.tf.call_name(value) in (_MERGE, _WRITER, _MERGE_ALL):
                     self._simple(statement, small, [], [])
 
@@ -297,8 +314,11 @@ class _Finder:
                 text = _literal(arg.value) if arg else None
                 if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
                     if text is None or self._contains_summaries(statement):  # an unknown name may take a tag
-                        self.refuse(item.item, f"the `tf.{name}` name of summaries in this block is not a literal, or may be "
-                                    "the name of another op (TF1 would have made it unique)")
+                        self.refuse(
+                            item.item,
+                            f"the `tf.{name}` name of summaries in this block is not a literal, or may be "
+                            "the name of another op (TF1 would have made it unique)",
+                        )
                     return None
                 inner = self._unique(inner, text).split("/")
             elif name in _NEUTRAL_CONTEXTS or name is None and not self._contains_summaries(statement):
@@ -356,7 +376,11 @@ class _Finder:
                 self.empty_merges.append(value)
             else:
                 inputs = ", ".join(ops)
-                self._swap(statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs=[{inputs}])", f"`tf.summary.merge_all()` → MergeSummary of {len(ops)} summaries")
+                self._swap(
+                    statement,
+                    f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs=[{inputs}])",
+                    f"`tf.summary.merge_all()` → MergeSummary of {len(ops)} summaries",
+                )
         elif name == _MERGE and target is not None:
             self.placed.add(id(value))
             bound = bind_arguments(value, ("inputs", "collections", "name"))
@@ -364,7 +388,9 @@ class _Finder:
                 self.refuse(value, "`tf.summary.merge` with collections is not converted")
             else:
                 inputs = cst.Module([]).code_for_node(bound["inputs"].value)
-                self._swap(statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs={inputs})", "`tf.summary.merge` → MergeSummary")
+                self._swap(
+                    statement, f"{target} = {self.tf_name}.raw_ops.MergeSummary(inputs={inputs})", "`tf.summary.merge` → MergeSummary"
+                )
         elif name == _WRITER and target_node is not None:
             self.placed.add(id(value))
             self._writer(statement, value, target_node)
@@ -377,8 +403,10 @@ class _Finder:
             return
         text = _literal(bound["name"].value) if "name" in bound else None
         if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
-            self.refuse(call, f"the name of this `tf.{name}` is not a literal, or may be the name of another op "
-                        "(TF1 would have made the tag unique)")
+            self.refuse(
+                call,
+                f"the name of this `tf.{name}` is not a literal, or may be the name of another op (TF1 would have made the tag unique)",
+            )
             return
         tag = self._unique(scope, text)
         value = cst.Module([]).code_for_node(bound[parameters[1]].value)
@@ -389,7 +417,7 @@ class _Finder:
         holder = target or fresh_name(base if base.isidentifier() else f"summary_{base}", self.names_in_use)
         raw = f'{self.tf_name}.raw_ops.{kernel}({tag_parameter}="{tag}", {value_parameter}={value}{extra})'
         ops.append(holder)
-        self._swap(statement, f"{holder} = {raw}", f"`tf.{name}` → tf.raw_ops.{kernel} with TF1's tag \"{tag}\"", original=call)
+        self._swap(statement, f"{holder} = {raw}", f'`tf.{name}` → tf.raw_ops.{kernel} with TF1\'s tag "{tag}"', original=call)
 
     def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.Name) -> None:
         target = target_node.value
@@ -494,7 +522,12 @@ class _WriterUses(cst.CSTVisitor):
         if len(node.body) != 1 or not isinstance(node.body[0], cst.Expr):
             return
         call = node.body[0].value
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value in self.writers:
+        if (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and isinstance(call.func.value, cst.Name)
+            and call.func.value.value in self.writers
+        ):
             method = call.func.attr.value
             if method == "add_summary":
                 self.writes.append((node, call, call.func.value.value))
@@ -505,7 +538,9 @@ class _WriterUses(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.writers and id(node) not in self._allowed:
-            self.refused.append((node, f"the summary writer `{node.value}` is used other than by add_summary, add_graph, flush and close: not converted"))
+            self.refused.append(
+                (node, f"the summary writer `{node.value}` is used other than by add_summary, add_graph, flush and close: not converted")
+            )
 
 
 class _Replace(cst.CSTTransformer):

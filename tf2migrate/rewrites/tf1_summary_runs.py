@@ -20,7 +20,11 @@ def train_run_refusals(facts: GraphFacts, desugared: Desugared) -> list[tuple[cs
     it before.  Reads in the forward pass came before the update in TF1 too."""
     refused: dict[int, tuple[cst.CSTNode, str, str]] = {}
     for scope in facts.scopes:
-        holders = {s.order: originals for s in scope.statements if (originals := [desugared.raw_calls[id(c)] for c in calls_in(s.node) if id(c) in desugared.raw_calls])}
+        holders = {
+            s.order: originals
+            for s in scope.statements
+            if (originals := [desugared.raw_calls[id(c)] for c in calls_in(s.node) if id(c) in desugared.raw_calls])
+        }
         if not holders:
             continue
         for site in scope.run_sites:

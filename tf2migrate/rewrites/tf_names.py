@@ -45,19 +45,9 @@ COMPAT_FALLBACK = Rule(
     FixSafety.SAFE,
     what="Writes `tf.compat.v1.X` for a TF1 symbol that TF2 has no equivalent for (or whose "
     "call site needs a change tf2migrate cannot prove safe).",
-    why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: "
-    "replace it by hand when convenient.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(tf.trainable_variables()))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "y = tf.constant(7.0) * 2\n"
-        "with tf.Session() as sess:\n"
-        "    print(sess.run(y))\n",
-    ),
+    why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: replace it by hand when convenient.",
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 API_RENAMED = Rule(
     "TFM402",
@@ -70,14 +60,8 @@ API_RENAMED = Rule(
     "(`tf.to_float(x)` → `tf.cast(x, tf.float32)`, `keep_prob` → `rate=1 - keep_prob`, "
     "`tf.app.flags` → `absl.flags`, `tf.logging` → `absl.logging`).",
     why="TF2 removed or renamed these; the tables are TensorFlow's own (tf_upgrade_v2).",
-    invalid=(
-        "import tensorflow as tf\n"
-        "W = tf.Variable(tf.truncated_normal([2]))\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "W = tf.Variable(tf.random.truncated_normal([2]))\n",
-    ),
+    invalid=("import tensorflow as tf\nW = tf.Variable(tf.truncated_normal([2]))\n",),
+    valid=("import tensorflow as tf\nW = tf.Variable(tf.random.truncated_normal([2]))\n",),
 )
 REMOVED_MODULE = Rule(
     "TFM403",
@@ -88,19 +72,12 @@ REMOVED_MODULE = Rule(
     what="Reports each use of `tf.contrib.*` and `tf.estimator.*` with the known replacement, "
     "and each import of a module TF2 does not ship (`import tensorflow.contrib.slim as slim`, "
     "`from tensorflow.examples.tutorials.mnist import input_data`), which is kept as written.",
-    why="These modules do not exist in current TensorFlow, not even under tf.compat.v1; the "
-    "code cannot run until they are replaced.",
+    why="These modules do not exist in current TensorFlow, not even under tf.compat.v1; the code cannot run until they are replaced.",
     instead="tf.contrib.layers → tf.keras.layers; tf.contrib.opt → tf.keras.optimizers or "
     "TensorFlow Addons' successors; tf.contrib.rnn / seq2seq → tf.keras.layers.RNN / LSTM; "
     "tf.contrib.distributions → TensorFlow Probability; tf.estimator → Keras `Model.fit`.",
-    invalid=(
-        "import tensorflow as tf\n"
-        "init = tf.contrib.layers.xavier_initializer()\n",
-    ),
-    valid=(
-        "import tensorflow as tf\n"
-        "init = tf.keras.initializers.GlorotUniform()\n",
-    ),
+    invalid=("import tensorflow as tf\ninit = tf.contrib.layers.xavier_initializer()\n",),
+    valid=("import tensorflow as tf\ninit = tf.keras.initializers.GlorotUniform()\n",),
 )
 RULES = [COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE]
 
@@ -120,6 +97,7 @@ def kept_import_findings(imports) -> list[tuple[cst.CSTNode, str, str]]:
             out.append((node, REMOVED_MODULE.code, message))
     return out
 
+
 _CASTS = {
     "to_float": "float32",
     "to_double": "float64",
@@ -129,6 +107,8 @@ _CASTS = {
     "to_complex64": "complex64",
     "to_complex128": "complex128",
 }
+
+
 def _needs_call_fix(path: str) -> bool:
     return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
 
@@ -210,7 +190,9 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
         function form takes the dataset."""
         func = cst.ensure_type(updated.func, cst.Attribute)  # ``dataset.make_…_iterator``
         method = func.attr.value
-        self.log.note(original, COMPAT_FALLBACK.code, f"Dataset.{method}() → tf.compat.v1.data.{method}(dataset) (TF2 datasets lack the method)")
+        self.log.note(
+            original, COMPAT_FALLBACK.code, f"Dataset.{method}() → tf.compat.v1.data.{method}(dataset) (TF2 datasets lack the method)"
+        )
         dataset = cst.Arg(func.value)
         args = [dataset.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))] if updated.args else [dataset]
         return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
@@ -277,7 +259,9 @@ class TfNameNormalizer(NameReferences, cst.CSTTransformer):
             return updated_node.with_changes(func=_expression(target.code, updated_node.func))
         fixed = _fix_call(path, updated_node)
         if fixed is None:
-            self.log.note(original_node, COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}")
+            self.log.note(
+                original_node, COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}"
+            )
             return updated_node.with_changes(func=_expression(f"tf.compat.v1.{path}", updated_node.func))
         call, changes = fixed
         if isinstance(call, cst.Call) and call.func is updated_node.func:

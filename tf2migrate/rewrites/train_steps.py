@@ -28,7 +28,14 @@ from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.gradient_tape import BodyContext, render_body
-from tf2migrate.rewrites.keras_optimizers import DROPPED_ARGUMENTS, KERAS_OPTIMIZERS
+from tf2migrate.rewrites.keras_optimizers import (
+    DROPPED_ARGUMENTS,
+    KERAS_OPTIMIZERS,
+    SPARSE_AS_DENSE,
+    SPARSE_ROWS,
+    SPARSE_UPDATES_HELPER,
+    SPARSE_UPDATES_HELPER_NAME,
+)
 
 TRAIN_STEP = Rule(
     "TFM121",
@@ -109,9 +116,6 @@ TRAIN_STEP = Rule(
 RULES = [TRAIN_STEP]
 
 
-
-
-
 def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> dict[int, str]:
     """Keras optimizers for the file's TF1 ones; returns, per TRAIN statement, the
     expression of its optimizer."""
@@ -129,7 +133,9 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                 if isinstance(optimizer, cst.Call):
                     # created inline: create it once, where the train op was built
                     target = created_name(_optimizer_name(facts, statement.defines[0], optimizer), scope.cls is not None, names_in_use)
-                    plan.create_before(module, statement, target, optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer))
+                    plan.create_before(
+                        module, statement, target, optimizer_code(module, facts, plan, names_in_use, scope, statement, optimizer)
+                    )
                     optimizer_of[id(statement.node)] = target
                 else:
                     optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
@@ -177,9 +183,9 @@ def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
     if statement.kind is Kind.TRAIN:
         return [statement]
     return [
-        s for s in scope.statements
-        if s.kind is Kind.TRAIN and s.minimize is not None
-        and _optimizer_statement(scope, _optimizer_expression(s), s.order) is statement
+        s
+        for s in scope.statements
+        if s.kind is Kind.TRAIN and s.minimize is not None and _optimizer_statement(scope, _optimizer_expression(s), s.order) is statement
     ]
 
 
@@ -230,7 +236,9 @@ def _replace_optimizer(module, facts, plan, names_in_use: set[str], scope: Scope
     plan.note(call, TRAIN_STEP.code, f"tf.{facts.imports.call_name(call)} → {constructor.group(0)}")
 
 
-def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call) -> str:
+def optimizer_code(
+    module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, statement: Statement, call: cst.Call
+) -> str:
     path = facts.imports.call_name(call)
     assert path is not None  # the analysis found the optimizer by its TF path
     keras_class, parameters, renames, defaults, helper = KERAS_OPTIMIZERS[path]
@@ -245,7 +253,11 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         if name in DROPPED_ARGUMENTS:
             continue
         if any((n := facts.imports.call_name(c)) is not None and n.startswith("train.") for c in calls_in(value)):
-            facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first")
+            facts.block(
+                value,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`{name}` of the optimizer is built inline from tf.train; assign it to a name first",
+            )
             continue
         if name == "learning_rate" and (fed := fed_rate(call, scope, statement.order)) is not None:
             refused = _fed_rate_refused(facts, path, fed)
@@ -264,11 +276,17 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
             rate = _scheduled_rate(module, plan, scope, statement, value) if name == "learning_rate" else None
             if rate is None:
-                facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a fed rate or a computed value)")
+                facts.block(
+                    value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a fed rate or a computed value)"
+                )
             elif path == "train.MomentumOptimizer":
                 # TF1 scales the accumulated velocity by the current rate, Keras' SGD each
                 # gradient as it is accumulated: equal only while the rate is constant.
-                facts.block(value, blockers.UNSUPPORTED_GRAPH_CODE, "MomentumOptimizer with a decaying rate takes different steps from Keras' SGD(momentum=...)")
+                facts.block(
+                    value,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    "MomentumOptimizer with a decaying rate takes different steps from Keras' SGD(momentum=...)",
+                )
             parts.append(f"{renames.get(name, name)}={rate}")
             continue
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
@@ -276,7 +294,7 @@ def optimizer_code(module, facts: GraphFacts, plan: Plan, names_in_use: set[str]
     constructor = f"tf.keras.optimizers.{keras_class}"
     if helper is not None:
         constructor = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
-    if path in _SPARSE_ROWS and sparse_gradient_source(module, facts, scope, _train_ops(scope, statement)) is not None:
+    if path in SPARSE_ROWS and sparse_gradient_source(module, facts, scope, _train_ops(scope, statement)) is not None:
         wrapper = file_helpers.emit_once(module, facts, plan, names_in_use, SPARSE_UPDATES_HELPER_NAME, SPARSE_UPDATES_HELPER)
         constructor = f"{wrapper}({constructor})"
     return f"{constructor}({', '.join(parts)})"
@@ -322,7 +340,13 @@ def _constant_tensor(module, facts: GraphFacts, scope: Scope, statement: Stateme
     if not isinstance(value, cst.Name):
         return None
     found = scope.graph_statement(value.value, statement.order)
-    if found is None or found.kind is not Kind.TENSOR or found.deps or found.compound or not isinstance(found.node, cst.SimpleStatementLine):
+    if (
+        found is None
+        or found.kind is not Kind.TENSOR
+        or found.deps
+        or found.compound
+        or not isinstance(found.node, cst.SimpleStatementLine)
+    ):
         return None
     small = found.node.body[0]
     if len(found.node.body) != 1 or not isinstance(small, cst.Assign) or len(small.targets) != 1 or found.defines != (value.value,):
@@ -391,7 +415,11 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     definitions = [s for s in step if name in s.defines]
     line = definitions[-1].node if definitions else None
     assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-    if isinstance(assign, cst.Assign) and isinstance(assign.value, (cst.List, cst.Tuple)) and not bound & set(read_and_bound(assign.value)[0]):
+    if (
+        isinstance(assign, cst.Assign)
+        and isinstance(assign.value, (cst.List, cst.Tuple))
+        and not bound & set(read_and_bound(assign.value)[0])
+    ):
         return code(assign.value)
     if not any(a.keyword is not None and a.keyword.value == "trainable" for call in facts.calls for a in call.args):
         return ""  # every variable is trainable: the tape watches those it reads
@@ -419,54 +447,10 @@ def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: boo
     ]
 
 
-# How TF1's optimizers apply a sparse gradient (IndexedSlices, the rows a gather looked up,
-# duplicates included), against Keras (TensorFlow's training_ops and optimizer sources;
-# each case executed in tests/fixtures/training/sparse_*):
-# - GradientDescent subtracts every slice (duplicates add up): Keras' SGD does the same.
-# - Adam and Adagrad sum the duplicates, then Adam updates every row (its moments decay
-#   everywhere, as with a dense gradient that is zero outside the rows looked up) and
-#   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
-#   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
-# - Momentum, RMSProp, Adadelta and Ftrl sum the duplicates, then update only the rows
-#   looked up: the other rows' accumulators neither decay nor move the variable (Ftrl
-#   recomputes a row from its accumulators, so a dense update resets rows never looked
-#   up).  Keras updates every row, sparse gradient or dense; ``tf1_sparse_updates`` runs
-#   Keras' update on the dense gradient and puts back the rows not looked up (the rows
-#   looked up are updated by the same formula as TF1's, row by row).
-_SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
-_SPARSE_ROWS = frozenset({"train.MomentumOptimizer", "train.RMSPropOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer"})
-SPARSE_UPDATES_HELPER_NAME = "tf1_sparse_updates"
-SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
-    """``keras_optimizer`` applying a sparse gradient (tf.IndexedSlices: the rows a gather
-    looked up) as TF1's optimizers did: duplicate rows summed, only the rows looked up
-    updated, the other rows of the variable and of its slots left as they were.  (Each such
-    step copies the variable and its slots: slower than TF1 for large tables.)"""
-
-    class SparseUpdates(keras_optimizer):
-        def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
-            slot = super().add_variable_from_reference(reference_variable, name=name, initializer=initializer)
-            # kept out of Keras' attribute tracking: a plain record of each variable's slots
-            self.__dict__.setdefault("slots_of", {}).setdefault(id(reference_variable), []).append(slot)
-            return slot
-
-        def update_step(self, gradient, variable, learning_rate):
-            if not isinstance(gradient, tf.IndexedSlices):
-                return super().update_step(gradient, variable, learning_rate)
-            rows = tf.expand_dims(tf.unique(gradient.indices)[0], 1)
-            state = [variable, *self.__dict__.get("slots_of", {}).get(id(variable), [])]
-            before = [tf.identity(value) for value in state]
-            super().update_step(tf.convert_to_tensor(gradient), variable, learning_rate)
-            for value, old in zip(state, before):
-                value.assign(tf.tensor_scatter_nd_update(old, rows, tf.gather_nd(value, rows)))
-
-    return SparseUpdates
-'''
-
-
 def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> bool:
     """Must the train step of ``train`` make its gradients dense before the update to
     take TF1's steps?  Adam's and Adagrad's, where a gradient can be sparse."""
-    return _optimizer_path(facts, scope, train) in _SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
+    return _optimizer_path(facts, scope, train) in SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
 
 
 def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
@@ -489,7 +473,9 @@ def minimize_arguments(statement: Statement) -> tuple[cst.BaseExpression | None,
     return call_argument(call, "loss", 0), call_argument(call, "var_list", 2), call_argument(call, "global_step", 1)
 
 
-def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads: Statement, ctx: BodyContext, indent: str) -> list[str] | None:
+def applied_gradients_body(
+    rewrite: SessionRewrite, generated: Generated, grads: Statement, ctx: BodyContext, indent: str
+) -> list[str] | None:
     """``gvs = opt.compute_gradients(loss)``; processing (clipping); ``opt.apply_gradients``:
     the forward pass under the tape, the gradients after it, then the processing, as
     written, and the update."""
@@ -517,7 +503,13 @@ def applied_gradients_body(rewrite: SessionRewrite, generated: Generated, grads:
     # the processing (clipping) stays between the gradients and the update, as written
     gradients = [f"{gvs} = list(zip({tape}.gradient({loss_code}, variables), variables))", *rest]
     return train_step_lines(
-        tape, forward, indent, _var_list(rewrite, var_list, generated), gradients, optimizer, code(pairs),
+        tape,
+        forward,
+        indent,
+        _var_list(rewrite, var_list, generated),
+        gradients,
+        optimizer,
+        code(pairs),
         code(global_step) if global_step is not None else None,
         dense_update(rewrite.module, rewrite.facts, generated.scope, train),
         fed_rate_of(generated.scope, train),
@@ -540,18 +532,31 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         assert pairs is not None  # ``apply_gradients(grads_and_vars)``: TF1 requires it
         global_step = call_argument(minimize, "global_step", 1)
         rate = fed_rate_of(generated.scope, train)
-        return [*body, *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense, rate)]
+        return [
+            *body,
+            *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense, rate),
+        ]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
     body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
     gradients = [f"gradients = {tape}.gradient({loss_code}, variables)"]
     return train_step_lines(
-        tape, body, indent, _var_list(rewrite, var_list, generated), gradients, rewrite.optimizer_of[id(train.node)], "zip(gradients, variables)",
-        code(global_step), dense, fed_rate_of(generated.scope, train),
+        tape,
+        body,
+        indent,
+        _var_list(rewrite, var_list, generated),
+        gradients,
+        rewrite.optimizer_of[id(train.node)],
+        "zip(gradients, variables)",
+        code(global_step),
+        dense,
+        fed_rate_of(generated.scope, train),
     )
 
 
-def _loss_under_tape(body: list[str], loss_code: str | None, loss: cst.BaseExpression | None, ctx: BodyContext) -> tuple[list[str], str | None]:
+def _loss_under_tape(
+    body: list[str], loss_code: str | None, loss: cst.BaseExpression | None, ctx: BodyContext
+) -> tuple[list[str], str | None]:
     """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
     inside the tape, as the last step of the forward pass: computed after it, nothing
     of it would be recorded."""

@@ -34,13 +34,9 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("before", type=Path, nargs="?", help="the original TF1 script or main module")
     parser.add_argument("after", type=Path, nargs="?", help="its TF2 migration")
-    parser.add_argument(
-        "--driver", type=Path, help="a file with drive(program, rng): import the programs and compare what it returns"
-    )
+    parser.add_argument("--driver", type=Path, help="a file with drive(program, rng): import the programs and compare what it returns")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    parser.add_argument(
-        "--timeout", type=float, help=f"seconds allowed for each of the TF1 and TF2 runs (default: {_DEFAULT_TIMEOUT})"
-    )
+    parser.add_argument("--timeout", type=float, help=f"seconds allowed for each of the TF1 and TF2 runs (default: {_DEFAULT_TIMEOUT})")
     try:
         args = parser.parse_args(argv)
         if (args.before is None) != (args.after is None):

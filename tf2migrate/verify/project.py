@@ -40,7 +40,7 @@ def from_table(pyproject: Path, table: dict) -> Project:
         raise ConfigError(f"{where} has unknown keys {sorted(unknown)} (known: original, migrated, timeout, programs)")
     root = pyproject.parent
     if not isinstance(table.get("original"), str):
-        raise ConfigError(f"{where} needs original = \"the tree before migration\"")
+        raise ConfigError(f'{where} needs original = "the tree before migration"')
     if not isinstance(table.get("migrated", "."), str):
         raise ConfigError(f"{where} migrated must be a path")
     original, migrated = root / table["original"], root / table.get("migrated", ".")
@@ -54,8 +54,12 @@ def from_table(pyproject: Path, table: dict) -> Project:
     for entry in programs:
         if isinstance(entry, str):
             entry = {"program": entry}
-        if not (isinstance(entry, dict) and set(entry) <= _PROGRAM_KEYS and isinstance(entry.get("program"), str)
-                and isinstance(entry.get("driver", ""), str)):
+        if not (
+            isinstance(entry, dict)
+            and set(entry) <= _PROGRAM_KEYS
+            and isinstance(entry.get("program"), str)
+            and isinstance(entry.get("driver", ""), str)
+        ):
             raise ConfigError(f"{where} programs: {entry!r} is not a path or a {{ program = ..., driver = ... }} table")
         driver = entry.get("driver")
         checks.append((original / entry["program"], migrated / entry["program"], None if driver is None else root / driver))

@@ -121,10 +121,7 @@ def verify_pairs(pairs: list[tuple], timeout: float = 1200) -> list[VerifyReport
     seconds, for each worker batch; a timed-out or dead worker makes the affected
     pairs' verdict "error".
     """
-    triples = [
-        (Path(pair[0]).resolve(), Path(pair[1]).resolve(), _resolved(pair[2] if len(pair) > 2 else None))
-        for pair in pairs
-    ]
+    triples = [(Path(pair[0]).resolve(), Path(pair[1]).resolve(), _resolved(pair[2] if len(pair) > 2 else None)) for pair in pairs]
     tf1_keys = list(dict.fromkeys((before, driver) for before, _, driver in triples))
     tf1_jobs = [Job(str(before), driver=_str(driver)) for before, driver in tf1_keys]
     tf1 = dict(zip(tf1_keys, _run_batch("tf1", tf1_jobs, timeout)))
@@ -138,10 +135,7 @@ def verify_pairs(pairs: list[tuple], timeout: float = 1200) -> list[VerifyReport
     tf2: dict[int, ScriptResult] = {}
     for mode, indices in batches.items():
         tf2.update(zip(indices, _run_batch(mode, [tf2_jobs[index] for index in indices], timeout)))
-    return [
-        _report(before, after, driver, tf1[before, driver], tf2[index])
-        for index, (before, after, driver) in enumerate(triples)
-    ]
+    return [_report(before, after, driver, tf1[before, driver], tf2[index]) for index, (before, after, driver) in enumerate(triples)]
 
 
 def _resolved(path) -> Path | None:
@@ -221,16 +215,13 @@ def _run_batch(mode: str, jobs: list[Job], timeout: float) -> list[ScriptResult]
     deadline = time.monotonic() + timeout
     with tempfile.TemporaryDirectory(prefix="tf2migrate-verify-") as tmp:
         while len(results) < len(jobs):
-            pending = jobs[len(results):]
+            pending = jobs[len(results) :]
             finished, failure, fatal = _run_worker(mode, pending, Path(tmp), deadline)
             results += finished
             if len(finished) < len(pending):
                 results.append(failure)
                 if fatal:
-                    results += [
-                        ScriptResult(job.script, error=f"not run: {failure.error.splitlines()[0]}")
-                        for job in jobs[len(results):]
-                    ]
+                    results += [ScriptResult(job.script, error=f"not run: {failure.error.splitlines()[0]}") for job in jobs[len(results) :]]
     return results
 
 

@@ -29,9 +29,7 @@ def _interface(tf):
             self._loss = loss
             self._vars = list(var_list) if var_list is not None else tf.trainable_variables()
             # TF1's interface used zeros for variables the loss does not reach
-            self._gradients = [
-                g if g is not None else tf.zeros_like(v) for g, v in zip(tf.gradients(loss, self._vars), self._vars)
-            ]
+            self._gradients = [g if g is not None else tf.zeros_like(v) for g, v in zip(tf.gradients(loss, self._vars), self._vars)]
             self._method, self._options, self._kwargs = method, options, optimizer_kwargs
             self._placeholders = [tf.placeholder(v.dtype.base_dtype, v.shape) for v in self._vars]
             self._assigns = [v.assign(p) for v, p in zip(self._vars, self._placeholders)]
@@ -41,7 +39,7 @@ def _interface(tf):
             for variable in self._vars:
                 shape = variable.shape.as_list()
                 size = int(np.prod(shape))
-                values.append(np.reshape(flat[offset:offset + size], shape))
+                values.append(np.reshape(flat[offset : offset + size], shape))
                 offset += size
             session.run(self._assigns, dict(zip(self._placeholders, values)))
 
@@ -56,14 +54,19 @@ def _interface(tf):
                 self._assign(session, flat)
                 out = session.run([self._loss, *self._gradients, *fetches], feed_dict, **run_kwargs)
                 if loss_callback is not None:
-                    loss_callback(*out[1 + count:])
-                flat_gradient = np.concatenate([np.reshape(g, [-1]) for g in out[1:1 + count]])
+                    loss_callback(*out[1 + count :])
+                flat_gradient = np.concatenate([np.reshape(g, [-1]) for g in out[1 : 1 + count]])
                 return np.float64(out[0]), flat_gradient.astype(np.float64)
 
             start = np.concatenate([np.reshape(v, [-1]) for v in session.run(self._vars)]).astype(np.float64)
             result = scipy.optimize.minimize(
-                value_and_gradient, start, jac=True, method=self._method, options=self._options,
-                callback=step_callback, **self._kwargs,
+                value_and_gradient,
+                start,
+                jac=True,
+                method=self._method,
+                options=self._options,
+                callback=step_callback,
+                **self._kwargs,
             )
             self._assign(session, result.x)
 

@@ -103,9 +103,7 @@ class _Recorder:
         pending = [
             index
             for index, variable in enumerate(self.variables)
-            if index not in self._values
-            and self._misses.get(index, 0) < self.GIVE_UP
-            and variable.graph is session.graph
+            if index not in self._values and self._misses.get(index, 0) < self.GIVE_UP and variable.graph is session.graph
         ]
         if not pending:
             return

@@ -134,6 +134,7 @@ class _Injector:
                 return initial, None
             dtype = initial.dtype.base_dtype
             return self._tf.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype), None
+
     def _unmatched(self, limit: int = 4) -> str:
         left = [f"{name!r} {shape}" for queue in self._by_shape.values() for name, shape, _ in queue]
         if not left:

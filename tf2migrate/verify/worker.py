@@ -163,9 +163,7 @@ def _execute(script: Path):
     return {
         name: value
         for name, value in namespace.items()
-        if not name.startswith("_")
-        and not isinstance(value, (types.ModuleType, type))
-        and not inspect.isroutine(value)
+        if not name.startswith("_") and not isinstance(value, (types.ModuleType, type)) and not inspect.isroutine(value)
     }, None
 
 
