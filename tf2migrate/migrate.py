@@ -53,11 +53,10 @@ from tf2migrate.rewrites.predict_trap import (
     may_have_traps,
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
-from tf2migrate.rewrites.factory_imports import plan_factory_imports
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
-from tf2migrate.rewrites.tf_import import import_conflict, plan_tf_import
+from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
 
 
@@ -229,7 +228,7 @@ def _migrate_graph(
         trap_facts = TrapFacts()
         module.visit(trap_facts)
         traps = find_traps(module, imports, trap_facts)
-    plan = Plan(absl_names=_absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
+    plan = Plan(absl_names=absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
@@ -270,7 +269,7 @@ def _migrate_graph(
     plan_tf_import(module, imports, plan)
     quiet = quiet_statements(module, tree, source, imports, plan.edited_nodes())
     new_module = module.visit(PlanApplier(plan, imports, quiet))
-    new_module = _add_absl_imports(new_module, plan)
+    new_module = add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:
         return MigrationResult(
             source,
@@ -368,51 +367,6 @@ def _findings(raw, positions: Positions, path: str) -> list[Diagnostic]:
 
 def _defines_main(module: cst.Module) -> bool:
     return any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
-
-
-def _imported_from_absl(module: cst.Module) -> set[str]:
-    """Local names the file already imports with ``from absl import ...``."""
-    return {
-        a.evaluated_alias or a.evaluated_name
-        for s in module.body
-        if isinstance(s, cst.SimpleStatementLine)
-        for small in s.body
-        if isinstance(small, cst.ImportFrom)
-        and isinstance(small.module, cst.Name)
-        and small.module.value == "absl"
-        and not isinstance(small.names, cst.ImportStar)
-        for a in small.names
-    }
-
-
-def _absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
-    """Local names for absl's flags/logging/app: the plain name unless the file binds it
-    to something else (``import logging``, ``flags = tf.app.flags``)."""
-    from_absl = _imported_from_absl(module)
-    return {name: name if name in from_absl or name not in module_names else f"absl_{name}" for name in ("flags", "logging", "app")}
-
-
-def _add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
-    """``from absl import flags, logging`` right after ``import tensorflow as tf``.
-
-    Written directly rather than with libcst's AddImportsVisitor, which walks the whole
-    module again (a quarter of the run time on large trees) to find what is imported."""
-    if not plan.renames.absl_modules:
-        return module
-    imported = _imported_from_absl(module)
-    names = []
-    for name in sorted(plan.renames.absl_modules):
-        local = plan.absl_names.get(name, name)
-        if local not in imported:
-            names.append(name if local == name else f"{name} as {local}")
-    if not names:
-        return module
-    statement = cst.parse_statement(f"from absl import {', '.join(names)}\n", config=module.config_for_parsing)
-    body = list(module.body)
-    anchor = next((i for i, s in enumerate(body) if module.code_for_node(s).strip() == "import tensorflow as tf"), None)
-    position = anchor + 1 if anchor is not None else 0
-    body.insert(position, statement)
-    return module.with_changes(body=body)
 
 
 def _sorted_unique(findings: list[Diagnostic]) -> list[Diagnostic]:

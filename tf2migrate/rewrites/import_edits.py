@@ -1,0 +1,193 @@
+"""Every edit of a migrated file's import statements, in one module.
+
+**The TF import.** One ``import tensorflow as tf`` replaces the TF1 imports of a migrated file.
+
+Every TF reference of the file is written ``tf.…`` (see ``tf_names``), so whichever
+aliases the TF1 code imported (``T``, ``tensorflow.compat.v1``, ``from tensorflow import
+placeholder``), one import serves them all; it takes the place of the first TF import.
+Imports of modules outside the public TF1 API (``tensorflow.contrib.slim``,
+``tensorflow.examples.tutorials``, ``tensorflow.python.ops``) are not aliases of ``tf``:
+they are kept as written (see ``analysis/tf_imports.py``), and so are the other imports
+that share a statement with a TF import.
+
+A file whose TF alias is not ``tf`` but that binds ``tf`` to something else (``def
+helper(tf): ...``) cannot be written with ``tf.X`` references: that is known before any
+rewrite is planned (``import_conflict``), and the file is left as it is.
+
+**Session factories of other modules**: their calls go, and so does their import.
+
+``self.sess = tf_session()``, where ``tf_session`` (imported from ``utilities``) makes a
+session, configures it and runs the variables initializer, is a session statement like
+``self.sess = tf.Session()``: removed (TFM103), since TF2 has no session to make and its
+variables hold their values from creation.  The name imported for it is then unused;
+it is removed from its ``from … import`` too, so that the factory can be removed from its
+module when no file of the run calls it any more (engine.py decides that).
+
+**absl.** ``tf.app.flags`` / ``tf.logging`` / ``tf.app.run`` become absl's (TFM402):
+``from absl import flags, logging`` is added after the TF import, under another local name
+when the file binds the plain one.  The edits are written directly rather than with
+libcst's ``AddImportsVisitor`` / ``RemoveImportsVisitor``, which walk the whole module again
+to find what is imported (measured: a quarter of the run time on large trees).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.model import GraphFacts, Kind
+from tf2migrate.analysis.summaries import SESSION
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.plan import Plan
+
+
+def import_conflict(imports: TfImports, module_names: set[str]) -> bool:
+    """Does the file bind ``tf`` to something other than TensorFlow's root?"""
+    return "tf" in module_names and imports.aliases.get("tf") != ""
+
+
+def plan_tf_import(module: cst.Module, imports: TfImports, plan: Plan) -> None:
+    placed = False
+    for statement in imports.statements:
+        kept = _without_tf_imports(statement, imports.replaced)
+        new_import = None
+        if not placed:
+            placed = True
+            new_import = cst.parse_statement("import tensorflow as tf\n", config=module.config_for_parsing)
+            new_import = new_import.with_changes(leading_lines=statement.leading_lines)
+        if kept is None:
+            if new_import is not None:
+                plan.replace[id(statement)] = new_import
+            else:
+                plan.remove.add(id(statement))
+            continue
+        if new_import is not None:
+            kept = kept.with_changes(leading_lines=())
+            plan.insert_before.setdefault(id(statement), []).append(new_import)
+        plan.replace[id(statement)] = kept
+
+
+def _without_tf_imports(statement: cst.SimpleStatementLine, replaced: set[int]) -> cst.SimpleStatementLine | None:
+    """The statement without the imports ``import tensorflow as tf`` replaces (None: nothing left)."""
+    body: list[cst.BaseSmallStatement] = []
+    for small in statement.body:
+        if id(small) in replaced:
+            continue
+        if isinstance(small, cst.Import):
+            names = [a for a in small.names if id(a) not in replaced]
+            if not names:
+                continue
+            if len(names) != len(small.names):
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                small = small.with_changes(names=names)
+        body.append(small)
+    if not body:
+        return None
+    if len(body) != len(statement.body):
+        body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+    return statement.with_changes(body=body)
+
+
+def plan_factory_imports(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
+    factories = {name for name, found in facts.imported.items() if found.kind == SESSION and "." not in name}
+    if not factories:
+        return
+    removed = {
+        id(s.node.body[0].value.func)
+        for scope in facts.scopes
+        for s in scope.statements
+        if s.kind is Kind.SESSION
+        and id(s.node) in plan.remove
+        and isinstance(s.node, cst.SimpleStatementLine)
+        and isinstance(s.node.body[0], cst.Assign)
+        and isinstance(s.node.body[0].value, cst.Call)
+    }
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
+                continue
+            unused = {
+                id(alias)
+                for alias in small.names
+                if (local := _local(alias)) in factories and _only_removed_uses(module, alias, local, removed)
+            }
+            if not unused:
+                continue
+            if len(unused) < len(small.names):
+                plan.replace[id(small)] = _without(unused, small)
+            elif len(statement.body) == 1:
+                plan.remove.add(id(statement))
+
+
+def _local(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return alias.name.value if isinstance(alias.name, cst.Name) else ""
+
+
+def _only_removed_uses(module: cst.Module, alias: cst.ImportAlias, local: str, removed: set[int]) -> bool:
+    """Is every other mention of ``local`` the callee of a removed session statement?"""
+    own = {id(n) for n in m.findall(alias, m.Name(local))}
+    return all(id(n) in own or id(n) in removed for n in m.findall(module, m.Name(local)))
+
+
+def _without(unused_ids: set[int], original: cst.ImportFrom):
+    """The import without the unused aliases (by position: the updated node's aliases are
+    new objects), its last alias without a trailing comma unless it is parenthesized."""
+    aliases = original.names if not isinstance(original.names, cst.ImportStar) else ()
+    keep = [i for i, alias in enumerate(aliases) if id(alias) not in unused_ids]
+
+    def build(updated: cst.ImportFrom) -> cst.ImportFrom:
+        names = [updated.names[i] for i in keep]  # type: ignore[index]
+        if updated.lpar is None:
+            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(names=names)
+
+    return build
+
+
+def _imported_from_absl(module: cst.Module) -> set[str]:
+    """Local names the file already imports with ``from absl import ...``."""
+    return {
+        a.evaluated_alias or a.evaluated_name
+        for s in module.body
+        if isinstance(s, cst.SimpleStatementLine)
+        for small in s.body
+        if isinstance(small, cst.ImportFrom)
+        and isinstance(small.module, cst.Name)
+        and small.module.value == "absl"
+        and not isinstance(small.names, cst.ImportStar)
+        for a in small.names
+    }
+
+
+def absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
+    """Local names for absl's flags/logging/app: the plain name unless the file binds it
+    to something else (``import logging``, ``flags = tf.app.flags``)."""
+    from_absl = _imported_from_absl(module)
+    return {name: name if name in from_absl or name not in module_names else f"absl_{name}" for name in ("flags", "logging", "app")}
+
+
+def add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
+    """``from absl import flags, logging`` right after ``import tensorflow as tf``.
+
+    Written directly rather than with libcst's AddImportsVisitor, which walks the whole
+    module again (a quarter of the run time on large trees) to find what is imported."""
+    if not plan.renames.absl_modules:
+        return module
+    imported = _imported_from_absl(module)
+    names = []
+    for name in sorted(plan.renames.absl_modules):
+        local = plan.absl_names.get(name, name)
+        if local not in imported:
+            names.append(name if local == name else f"{name} as {local}")
+    if not names:
+        return module
+    statement = cst.parse_statement(f"from absl import {', '.join(names)}\n", config=module.config_for_parsing)
+    body = list(module.body)
+    anchor = next((i for i, s in enumerate(body) if module.code_for_node(s).strip() == "import tensorflow as tf"), None)
+    position = anchor + 1 if anchor is not None else 0
+    body.insert(position, statement)
+    return module.with_changes(body=body)
