@@ -20,7 +20,7 @@ from tf2migrate.analysis.edit_sites import quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
-from tf2migrate.analysis.module_facts import module_facts
+from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.project import FileContext, local_summaries
 from tf2migrate.analysis.summaries import Summary
@@ -147,25 +147,36 @@ def _migrate_module(
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return MigrationResult(source, [])
+    # the names the file uses (generated names must not clash), its TF1 evidence and
+    # whether it holds a graph at all, from CPython's tree (much cheaper than a walk of the
+    # libcst tree: most files of a large tree are libraries, which need no graph analysis)
+    file_facts = module_facts(tree, imports)
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
-    if not factories and "summary" in source and module_facts(tree, imports).graph and tf1_summaries.has_tf1_summaries(module, imports):
-        return _migrate_with_summaries(module, tree, source, path, options, imports, imported)
-    return _migrate_graph(original, module, tree, source, path, options, imports, imported, factories)
+    if not factories and file_facts.graph and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
+        return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported)
+    return _migrate_graph(original, module, tree, file_facts, source, path, options, imports, imported, factories)
 
 
 _GENERIC_SUMMARY_BLOCKER = re.compile(r"`tf\.summary\.\w+` is not converted by this release")
 
 
 def _migrate_with_summaries(
-    module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, imports: TfImports, imported: dict[str, Summary]
+    module: cst.Module,
+    tree: ast.Module,
+    file_facts: ModuleFacts,
+    source: str,
+    path: str,
+    options: Options,
+    imports: TfImports,
+    imported: dict[str, Summary],
 ) -> MigrationResult:
     """TF1 summaries rewritten to raw summary ops and a TF2 writer first
     (rewrites/tf1_summaries.py); the graph is then converted as any other.  Where the
     summaries cannot be rewritten, or the graph stays on TF1 for another reason, the
     original is migrated (kept on TF1) and reported with the true reasons, not the
     summaries' generic ones."""
-    desugared = tf1_summaries.desugar(module, imports, module_facts(tree, imports).names)
+    desugared = tf1_summaries.desugar(module, imports, file_facts.names)
     refusals = desugared.refusals
     true_blockers: list[Diagnostic] = []
     if desugared.module is not None:
@@ -174,10 +185,12 @@ def _migrate_with_summaries(
         facts = analyze(desugared.module, new_imports, imported)
         refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
+            new_tree = ast.parse(text)
             result = _migrate_graph(
                 desugared.module,
                 desugared.module,
-                ast.parse(text),
+                new_tree,
+                module_facts(new_tree, new_imports),
                 text,
                 path,
                 options,
@@ -192,7 +205,7 @@ def _migrate_with_summaries(
                 laid_out = tf1_summary_runs.lay_out(parse_module(result.new_source), desugared.writers).code
                 return MigrationResult(laid_out, result.findings)
             true_blockers = [f for f in result.findings if f.code.startswith("TFM3")]
-    kept = _migrate_graph(module, module, tree, source, path, options, imports, imported)
+    kept = _migrate_graph(module, module, tree, file_facts, source, path, options, imports, imported)
     if not any(f.code.startswith("TFM3") for f in kept.findings):
         return kept  # summaries outside the graph code (already left as they were)
     generic = [f for f in kept.findings if f.code.startswith("TFM3") and (true_blockers or _GENERIC_SUMMARY_BLOCKER.fullmatch(f.message))]
@@ -204,6 +217,7 @@ def _migrate_graph(
     original: cst.Module,
     module: cst.Module,
     tree: ast.Module,
+    file_facts: ModuleFacts,
     source: str,
     path: str,
     options: Options,
@@ -215,11 +229,7 @@ def _migrate_graph(
 ) -> MigrationResult:
     """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
     analysis (rewrites/tf1_summaries.py), reported when the graph is converted."""
-    # the names the file uses (generated names must not clash), its TF1 evidence and
-    # whether it holds a graph at all, from CPython's tree (much cheaper than a walk of the
-    # libcst tree: most files of a large tree are libraries, which need no graph
-    # analysis); the predict-trap search walks the libcst tree, whose nodes it rewrites
-    file_facts = module_facts(tree, imports)
+    # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
         facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1

@@ -39,7 +39,8 @@ def module_facts(tree: ast.Module, imports: TfImports) -> ModuleFacts:
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
 
 
-def _dotted(node: ast.AST) -> str | None:
+def ast_dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name; None for anything else."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -108,7 +109,7 @@ class _Walker(ast.NodeVisitor):
             return
         if _is_dimension_value(node):
             self.tf1 = True  # TF2 shapes have no Dimension objects
-        dotted = _dotted(node)
+        dotted = ast_dotted_name(node)
         self._check(dotted)
         if self.tf.canonical_dotted(dotted) is None:
             self.generic_visit(node)
@@ -118,7 +119,7 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         keywords = {k.arg for k in node.keywords if k.arg is not None}
-        dotted = _dotted(node.func)
+        dotted = ast_dotted_name(node.func)
         if not self.graph and self.tf.canonical_dotted(dotted) in GRAPH_EVIDENCE_CALLS:
             self.graph = True
         if refuses_tf2_keywords(self.tf, dotted, keywords):
@@ -131,7 +132,7 @@ class _Walker(ast.NodeVisitor):
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
             call = item.context_expr
-            if isinstance(call, ast.Call) and _dotted(call.func) in _TEST_SESSIONS:
+            if isinstance(call, ast.Call) and ast_dotted_name(call.func) in _TEST_SESSIONS:
                 self.graph = True
         self.generic_visit(node)
 

@@ -34,7 +34,8 @@ from tf2migrate.analysis.catalogue import (
     VARIABLE_CALL_PREFIXES,
     VARIABLE_CALLS,
 )
-from tf2migrate.analysis.tf_imports import TfImports, _strip_v1, _tf_relative
+from tf2migrate.analysis.module_facts import ast_dotted_name
+from tf2migrate.analysis.tf_imports import TfImports, strip_v1, tf_relative
 
 BUILDER = "builder"
 VARIABLES = "variables"
@@ -74,29 +75,18 @@ def tf_aliases(tree: ast.Module) -> TfImports:
     for statement in tree.body:
         if isinstance(statement, ast.Import):
             for alias in statement.names:
-                relative = _tf_relative(alias.name)
+                relative = tf_relative(alias.name)
                 if relative is not None:
                     if alias.asname:
-                        aliases[alias.asname] = _strip_v1(relative)
+                        aliases[alias.asname] = strip_v1(relative)
                     else:
                         aliases["tensorflow"] = ""
         elif isinstance(statement, ast.ImportFrom) and not statement.level and statement.module:
-            relative = _tf_relative(statement.module)
+            relative = tf_relative(statement.module)
             if relative is not None:
                 for alias in statement.names:
-                    aliases[alias.asname or alias.name] = _strip_v1(".".join(p for p in (relative, alias.name) if p))
+                    aliases[alias.asname or alias.name] = strip_v1(".".join(p for p in (relative, alias.name) if p))
     return TfImports(aliases=aliases)
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _module_names(tree: ast.Module) -> tuple[set[str], set[str]]:
@@ -157,7 +147,7 @@ class _ModuleSummarizer:
     def _class(self, node: ast.ClassDef) -> Summary:
         methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
         init, call = methods.get("__init__"), methods.get("__call__")
-        if node.bases and not all(_dotted(b) == "object" for b in node.bases):
+        if node.bases and not all(ast_dotted_name(b) == "object" for b in node.bases):
             return Summary(UNKNOWN, reason=f"class `{node.name}` has a base class")
         made = self._body(init, method_of=node, constructor=True) if init is not None else Summary(BUILDER)
         if made.kind == UNKNOWN:
@@ -215,7 +205,7 @@ class _ModuleSummarizer:
 
     def _call(self, call: ast.Call, local: set[str], method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         """What one call in a body does (a summary of the callee, as far as it is known)."""
-        dotted = _dotted(call.func)
+        dotted = ast_dotted_name(call.func)
         name = self.tf.canonical_dotted(dotted)
         if name is not None:
             return _tf_call(name)
@@ -309,7 +299,7 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target, value = statement.targets[0], statement.value
             if isinstance(target, ast.Name) and isinstance(value, ast.Call):
-                called = tf.canonical_dotted(_dotted(value.func))
+                called = tf.canonical_dotted(ast_dotted_name(value.func))
                 if called in CONFIG_CALLS:
                     configs.add(target.id)
                     continue
@@ -327,10 +317,10 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
             return None
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and session is not None:
             call = statement.value
-            if _dotted(call.func) == f"{session}.run" and len(call.args) == 1 and not call.keywords:
+            if ast_dotted_name(call.func) == f"{session}.run" and len(call.args) == 1 and not call.keywords:
                 argument = call.args[0]
                 if (isinstance(argument, ast.Name) and argument.id in inits) or (
-                    isinstance(argument, ast.Call) and tf.canonical_dotted(_dotted(argument.func)) in INIT_CALLS
+                    isinstance(argument, ast.Call) and tf.canonical_dotted(ast_dotted_name(argument.func)) in INIT_CALLS
                 ):
                     continue
         return None

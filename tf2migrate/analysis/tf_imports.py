@@ -22,7 +22,7 @@ ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iter
 V1_PREFIX = "compat.v1"
 
 
-def _strip_v1(path: str) -> str:
+def strip_v1(path: str) -> str:
     """``compat.v1.x`` → ``x``; ``compat.v1`` → the root."""
     if path == V1_PREFIX:
         return ""
@@ -50,7 +50,7 @@ def _is_v1(path: str) -> bool:
     return path == V1_PREFIX or path.startswith(V1_PREFIX + ".")
 
 
-def _tf_relative(dotted: str) -> str | None:
+def tf_relative(dotted: str) -> str | None:
     """``tensorflow.compat.v1.nn`` → ``compat.v1.nn``; non-TF modules → None."""
     if dotted == TF_ROOT:
         return ""
@@ -100,7 +100,7 @@ class TfImports:
         # ``tensorflow.compat.v1.X`` must reach ``X`` through it.
         full = ".".join(p for p in (base, rest) if p)
         while True:
-            stripped = _strip_v1(full)
+            stripped = strip_v1(full)
             if stripped == full:
                 return full
             full = stripped
@@ -140,8 +140,8 @@ def is_public_module(relative: str) -> bool:
     """Is ``tensorflow.<relative>`` a namespace (or symbol) of the public TF1 API, which
     ``tf.<relative>`` reaches?  ``contrib``, ``examples``, ``python``, ``core`` are not."""
     stripped = relative
-    while stripped != _strip_v1(stripped):  # ``compat.v1.compat.v1.nn`` reaches ``nn`` too
-        stripped = _strip_v1(stripped)
+    while stripped != strip_v1(stripped):  # ``compat.v1.compat.v1.nn`` reaches ``nn`` too
+        stripped = strip_v1(stripped)
     return stripped == "" or stripped.split(".")[0] in _public_namespaces()
 
 
@@ -158,7 +158,7 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
     touched = False
     for alias in node.names:
         dotted = get_full_name_for_node(alias.name)
-        relative = _tf_relative(dotted or "")
+        relative = tf_relative(dotted or "")
         if relative is None:
             continue
         if not is_public_module(relative):
@@ -171,7 +171,7 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
         facts.replaced.add(id(alias))
         local = alias.evaluated_alias
         if local is not None:
-            facts.aliases[local] = _strip_v1(relative)
+            facts.aliases[local] = strip_v1(relative)
             if _is_v1(relative):
                 facts.v1_aliases.add(local)
         else:
@@ -184,7 +184,7 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
     if node.relative or node.module is None:
         return False
     dotted = get_full_name_for_node(node.module) or ""
-    relative = _tf_relative(dotted)
+    relative = tf_relative(dotted)
     if relative is None:
         return False
     if not is_public_module(relative) or isinstance(node.names, cst.ImportStar):
@@ -199,7 +199,7 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
         name = get_full_name_for_node(alias.name) or ""
         local = alias.evaluated_alias or name
         path = ".".join(p for p in (relative, name) if p)
-        facts.aliases[local] = _strip_v1(path)
+        facts.aliases[local] = strip_v1(path)
         if _is_v1(path):
             facts.v1_aliases.add(local)
     return True

@@ -37,30 +37,7 @@ from tf2migrate.analysis.gradient_reads import GradientReads
 from tf2migrate.analysis.model import GraphFacts, Helper, Kind, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound
 
-# TF1 functions whose op changes state when it runs (canonical paths).
-STATEFUL_CALLS = frozenset(
-    {
-        "assign",
-        "assign_add",
-        "assign_sub",
-        "count_up_to",
-        "scatter_update",
-        "scatter_add",
-        "scatter_sub",
-        "scatter_mul",
-        "scatter_div",
-        "scatter_min",
-        "scatter_max",
-        "scatter_nd_update",
-        "scatter_nd_add",
-        "scatter_nd_sub",
-        "batch_scatter_update",
-        "py_func",
-        "py_function",
-        "numpy_function",
-    }
-)
-# Methods of a variable with the same effect (``W.assign(...)``).
+# Methods of a variable whose op changes state when it runs (``W.assign(...)``).
 STATEFUL_METHODS = frozenset(
     {
         "assign",
@@ -80,6 +57,9 @@ STATEFUL_METHODS = frozenset(
         "batch_scatter_update",
     }
 )
+# TF1 functions with the same effect (canonical paths): the methods' namesakes
+# (``tf.assign_add(v, 1)``) and Python functions called from the graph.
+STATEFUL_CALLS = STATEFUL_METHODS | {"py_func", "py_function", "numpy_function"}
 
 
 class StatefulCalls:
