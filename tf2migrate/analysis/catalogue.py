@@ -206,6 +206,12 @@ SPARSE_NAME_PARTS = ("gather", "embedding", "embed_sequence", "nce_loss", "sampl
 GRADIENT_OPTIONS_DROPPED = ("colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
 
 
+def is_unsupported_call(canonical: str) -> bool:
+    """A TF1 facility whose conversion belongs to later work (UNSUPPORTED_CALL_PREFIXES,
+    UNSUPPORTED_CALLS): graph code using it stays on TF1."""
+    return canonical.startswith(UNSUPPORTED_CALL_PREFIXES) or canonical in UNSUPPORTED_CALLS
+
+
 def is_graph_op(canonical: str) -> bool:
     """Does calling this TF1 path build graph ops?  Paths outside the public TF1 API
     (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""

@@ -37,7 +37,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import names_bound, self_attribute
+from tf2migrate.analysis.names import graph_name, names_bound
 
 
 class _Reads(enum.Enum):
@@ -210,7 +210,7 @@ class GradientReads:
         ys, xs = call_argument(value, "ys", 0), call_argument(value, "xs", 1)
         if isinstance(xs, (cst.List, cst.Tuple)):
             xs = xs.elements[index].value if index is not None and -len(xs.elements) <= index < len(xs.elements) else None
-        source = _name(xs) if xs is not None else None
+        source = graph_name(xs) if xs is not None else None
         binding = context.env.get(source) if source is not None else None
         if ys is None or binding is None:
             return None  # several gradients, which of them the fetch reads is not followed
@@ -227,7 +227,7 @@ class GradientReads:
         if var_list is None:
             sources = [b for b in context.env.values() if self._trainable(b)]
         elif isinstance(var_list, (cst.List, cst.Tuple)):
-            sources = [b for e in var_list.elements if (b := context.env.get(_name(e.value) or "")) is not None]
+            sources = [b for e in var_list.elements if (b := context.env.get(graph_name(e.value) or "")) is not None]
         else:
             return None
         return _Differentiation([(loss, context)], {id(b) for b in sources})
@@ -311,7 +311,7 @@ class _Proof:
         return False
 
     def _binding(self, node: cst.BaseExpression, context: _Context) -> _Binding | None:
-        name = _name(node)
+        name = graph_name(node)
         return context.env.get(name) if name is not None else None
 
     def evaluates(self, node: cst.BaseExpression, context: _Context) -> bool:
@@ -378,11 +378,6 @@ class _Proof:
         return self._source[key]
 
 
-def _name(node: cst.BaseExpression) -> str | None:
-    """``x`` or ``self.x``: a name the scope binds."""
-    return node.value if isinstance(node, cst.Name) else self_attribute(node)
-
-
 def _argument(call: cst.Call, param: str, position: int) -> cst.BaseExpression | None:
     for keyword in param.split("|"):
         if (found := call_argument(call, keyword, position)) is not None:
@@ -394,7 +389,7 @@ def _single_target(small: cst.BaseSmallStatement) -> str | None:
     """The name ``name = value`` binds (``self.x`` as one name), else None."""
     if not isinstance(small, cst.Assign) or len(small.targets) != 1:
         return None
-    return _name(small.targets[0].target)
+    return graph_name(small.targets[0].target)
 
 
 def _single_value(node: cst.CSTNode) -> cst.BaseExpression | None:

@@ -15,6 +15,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
+    is_unsupported_call,
     DROP_CALLS,
     GLOBAL_STEP_CALLS,
     GRADIENT_CALLS,
@@ -30,8 +31,6 @@ from tf2migrate.analysis.catalogue import (
     SCIPY_OPTIMIZER,
     SESSION_CALLS,
     STATIC_TENSOR_ATTRIBUTES,
-    UNSUPPORTED_CALL_PREFIXES,
-    UNSUPPORTED_CALLS,
     VARIABLE_CALL_PREFIXES,
     VARIABLE_CALLS,
     is_graph_op,
@@ -338,7 +337,7 @@ class StatementClassifier:
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
-            if (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS) and name not in SCHEDULE_CALLS:
+            if is_unsupported_call(name) and name not in SCHEDULE_CALLS:
                 message = (
                     f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
                     "built in a call); not converted"

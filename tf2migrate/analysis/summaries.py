@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
+    is_unsupported_call,
     GRADIENT_CALLS,
     INIT_CALLS,
     OPTIMIZERS,
@@ -29,8 +30,6 @@ from tf2migrate.analysis.catalogue import (
     PURE_BUILTINS,
     SESSION_CALLS,
     SPARSE_NAME_PARTS,
-    UNSUPPORTED_CALL_PREFIXES,
-    UNSUPPORTED_CALLS,
     VARIABLE_CALL_PREFIXES,
     VARIABLE_CALLS,
 )
@@ -279,7 +278,7 @@ def _tf_call(name: str) -> Summary:
         return Summary(SESSION)
     if name in PLACEHOLDER_CALLS:
         return Summary(UNKNOWN, reason=f"`tf.{name}` makes its own graph input")
-    if name in OPTIMIZERS or name in UNSUPPORTED_CALLS or name.startswith(UNSUPPORTED_CALL_PREFIXES):
+    if name in OPTIMIZERS or is_unsupported_call(name):
         return Summary(UNKNOWN, reason=f"`tf.{name}` is not a pure graph op")
     if name.rsplit(".", 1)[-1].startswith(_STATEFUL):
         return Summary(UNKNOWN, reason=f"`tf.{name}` changes state")

@@ -23,7 +23,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, UNSUPPORTED_CALL_PREFIXES, UNSUPPORTED_CALLS
+from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, is_unsupported_call
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import local_name, names_bound
 from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
@@ -54,7 +54,7 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
     for leaf in leaves:
         for call in calls_in(leaf.expr):
             name = rewrite.facts.imports.call_name(call)
-            if name is not None and (name.startswith(UNSUPPORTED_CALL_PREFIXES) or name in UNSUPPORTED_CALLS):
+            if name is not None and is_unsupported_call(name):
                 # graph collections are empty in TF2, tf.train/tf.data ops need the graph
                 rewrite.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
                 return None
