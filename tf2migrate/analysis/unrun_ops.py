@@ -70,14 +70,16 @@ class StatefulCalls:
         self.facts = facts
         self._helpers: dict[int, list[cst.Call]] = {}
         stateful = {name: self._direct(helper.node) for name, helper in facts.helpers.items()}
+        # each helper's calls of the file's helpers, found once (the fixed point below reads them per round)
+        helper_calls = {
+            name: [c for c in calls_in(helper.node.body) if self._helper(c) is not None] for name, helper in facts.helpers.items()
+        }
         changed = True
         while changed:  # a helper calling a stateful helper is stateful
             changed = False
-            for name, helper in facts.helpers.items():
-                if stateful[name]:
-                    continue
-                if any(self._helper(call) is not None and stateful[self._helper_name(call)] for call in calls_in(helper.node.body)):
-                    stateful[name] = [c for c in calls_in(helper.node.body) if self._helper(c) is not None]
+            for name, calls in helper_calls.items():
+                if not stateful[name] and any(stateful[self._helper_name(call)] for call in calls):
+                    stateful[name] = calls
                     changed = True
         self._stateful_helpers = {name for name, calls in stateful.items() if calls}
 
