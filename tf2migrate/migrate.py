@@ -12,11 +12,10 @@ import ast
 import re
 import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.edit_sites import quiet_statements
+from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
@@ -34,12 +33,12 @@ from tf2migrate.diagnostics import (
     Severity,
     parse_error_message,
 )
-from tf2migrate.output_check import output_problem
+from tf2migrate.renames_only import migrate_renames_only
+from tf2migrate.outcome import MigrationResult, outcome, placed, sorted_unique
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions
 from tf2migrate.rewrites.apply_plan import PlanApplier
-from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
@@ -58,6 +57,7 @@ from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
+from tf2migrate.traversal import FastTransformer, walk
 
 
 @dataclass(frozen=True)
@@ -67,11 +67,6 @@ class Options:
     # Generated functions run as @tf.function (traced once, with an input_signature from
     # the placeholders when their dtypes and shapes are written out); off → plain eager.
     tf_function: bool = True
-
-
-class MigrationResult(NamedTuple):
-    new_source: str
-    findings: list[Diagnostic]
 
 
 def _has_tf1_graph(facts: GraphFacts) -> bool:
@@ -118,6 +113,11 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
+    removable = project.removable if project is not None else ()
+    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
+        renamed = migrate_renames_only(source, tree, path)  # (None: the whole module is needed)
+        if renamed is not None:
+            return renamed
     try:
         module = parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -209,8 +209,8 @@ def _migrate_with_summaries(
     if not any(f.code.startswith("TFM3") for f in kept.findings):
         return kept  # summaries outside the graph code (already left as they were)
     generic = [f for f in kept.findings if f.code.startswith("TFM3") and (true_blockers or _GENERIC_SUMMARY_BLOCKER.fullmatch(f.message))]
-    findings = [f for f in kept.findings if f not in generic] + true_blockers + _findings(refusals, Positions(module), path)
-    return MigrationResult(kept.new_source, _sorted_unique(findings))
+    findings = [f for f in kept.findings if f not in generic] + true_blockers + placed(refusals, Positions(module), path)
+    return MigrationResult(kept.new_source, sorted_unique(findings))
 
 
 def _migrate_graph(
@@ -236,9 +236,9 @@ def _migrate_graph(
     traps = []
     if may_have_traps(source, tree):
         trap_facts = TrapFacts()
-        module.visit(trap_facts)
+        walk(module, trap_facts)
         traps = find_traps(module, imports, trap_facts)
-    plan = Plan(absl_names=absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
+    plan = Plan(absl_names=absl_names(module.body, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
@@ -276,9 +276,10 @@ def _migrate_graph(
     for trap in traps:
         if trap.fix is not None:
             plan.replace[id(trap.source)] = trap.fix
-    plan_tf_import(module, imports, plan)
-    quiet = quiet_statements(module, tree, source, imports, plan.edited_nodes())
-    new_module = module.visit(PlanApplier(plan, imports, quiet))
+    plan_tf_import(module.config_for_parsing, imports, plan)
+    words = edit_words(imports)
+    quiet = quiet_statements(module, tree, source, words, plan.edited_nodes())
+    new_module = module.visit(PlanApplier(plan, imports, quiet, words))
     new_module = add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:
         return MigrationResult(
@@ -294,33 +295,10 @@ def _migrate_graph(
                 )
             ],
         )
-    new_source = new_module.code
-    blockers = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports)
     positions = Positions(original)
-    if new_source == source:
-        # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
-        unrunnable = [f for f in plan.renames.findings if rule(f[1]).severity is Severity.ERROR]
-        return MigrationResult(source, _findings(blockers + unrunnable + _trap_findings(traps, positions), positions, path))
-    try:
-        with warnings.catch_warnings():  # the user's own oddities are not ours to report
-            warnings.simplefilter("ignore")
-            new_tree = ast.parse(new_source)  # CPython's parser: the output must be valid Python
-    except SyntaxError as error:
-        return MigrationResult(
-            source,
-            [
-                Diagnostic(
-                    INTERNAL_ERROR.code, f"rewrite produced invalid code ({error.msg}); file left unchanged", path, 1, 1, Severity.ERROR
-                )
-            ],
-        )
-    problem = output_problem(tree, new_tree, imports)
-    if problem is not None:
-        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, f"{problem}; file left unchanged", path, 1, 1, Severity.ERROR)])
-    made = [(f.node, f.code, f.message) for f in plan.findings] + plan.renames.findings
-    if not facts.blockers:
-        made += list(notes)
-    return MigrationResult(new_source, _findings(blockers + made + _trap_findings(traps, positions), positions, path))
+    kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports) + _trap_findings(traps, positions)
+    made = [(f.node, f.code, f.message) for f in plan.findings] + (list(notes) if not facts.blockers else [])
+    return outcome(source, new_module.code, tree, imports, path, positions, kept, made, plan.renames.findings)
 
 
 def _trap_findings(traps, positions: Positions) -> list[tuple[cst.CSTNode, str, str]]:
@@ -354,10 +332,10 @@ def _trap_fixes_only(module: cst.Module, source: str, path: str, traps) -> Migra
     positions = Positions(module)
     fixes = {id(t.source): t.fix for t in traps if t.fix is not None}
     new_source = module.visit(_Replace(fixes)).code if fixes else source
-    return MigrationResult(new_source, _findings(_trap_findings(traps, positions), positions, path))
+    return MigrationResult(new_source, placed(_trap_findings(traps, positions), positions, path))
 
 
-class _Replace(cst.CSTTransformer):
+class _Replace(FastTransformer):
     def __init__(self, replacements: dict) -> None:
         super().__init__()
         self.replacements = replacements
@@ -366,25 +344,5 @@ class _Replace(cst.CSTTransformer):
         return self.replacements.get(id(original_node), super().on_leave(original_node, updated_node))
 
 
-def _findings(raw, positions: Positions, path: str) -> list[Diagnostic]:
-    out = []
-    for node, code, message in raw:
-        position = positions.get(node)
-        line, column = (position[0], position[1] + 1) if position else (1, 1)
-        out.append(Diagnostic(code, message, path, line, column, rule(code).severity))
-    return _sorted_unique(out)
-
-
 def _defines_main(module: cst.Module) -> bool:
     return any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
-
-
-def _sorted_unique(findings: list[Diagnostic]) -> list[Diagnostic]:
-    seen = set()
-    out = []
-    for finding in sorted(findings, key=lambda d: (d.line, d.column, d.code, d.message)):
-        key = (finding.line, finding.column, finding.code, finding.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out

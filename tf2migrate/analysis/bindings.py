@@ -29,6 +29,7 @@ from tf2migrate.analysis.catalogue import PLACEHOLDER_CALLS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
 from tf2migrate.analysis.names import names_bound, read_and_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.traversal import find_all, walk
 
 
 def placeholder_targets(tf: TfImports, node: cst.BaseStatement) -> list[tuple[str, cst.Call]] | None:
@@ -97,12 +98,12 @@ def _range_length(iterable: cst.BaseExpression) -> int | None:
 
 def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
     """Why the placeholder ``call`` of ``node`` is not converted, in the user's terms."""
-    if m.findall(node, m.DictElement(value=m.MatchIfTrue(lambda v: v is call))):
+    if find_all(node, m.DictElement(value=m.MatchIfTrue(lambda v: v is call))):
         return (
             "a placeholder stored in a dict is not converted (its feed key is not a name a "
             "generated function can take as a parameter); bind it to a name or a `self.` attribute"
         )
-    if m.findall(node, m.ListComp() | m.GeneratorExp()):
+    if find_all(node, (cst.ListComp, cst.GeneratorExp)):
         return (
             "placeholders made by a comprehension are converted only when unpacked one per target; write "
             "`[a, b] = [tf.placeholder(...) for _ in range(2)]` (one literal range, as many targets, a call "
@@ -137,7 +138,7 @@ def spliced_methods(
     for name in builds:
         method = methods[name]
         # ``self.build`` is the Name ``build`` as an attribute: one mention
-        mentions = len([n for n in m.findall(module, m.Name(name)) if n is not method.name])
+        mentions = len([n for n in find_all(module, m.Name(name)) if n is not method.name])
         if method.decorators or method.asynchronous is not None:
             refused[name] = "it is decorated or async"
         elif _returns_or_yields(method):
@@ -179,7 +180,7 @@ def _returns_or_yields(method: cst.FunctionDef) -> bool:
             self.found = True
 
     finder = _Finder()
-    method.visit(finder)
+    walk(method, finder)
     return finder.found
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis.model import Kind, Scope, Statement
+from tf2migrate.traversal import walk
 
 
 def call_argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:
@@ -46,7 +47,7 @@ class _CallFinder(cst.CSTVisitor):
 
 def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
     finder = _CallFinder(enter_defs)
-    node.visit(finder)
+    walk(node, finder)
     return finder.calls
 
 

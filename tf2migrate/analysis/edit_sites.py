@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import ast
 import bisect
-import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
+from tf2migrate.traversal import children, preorder
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # CPython's line breaks (its line numbers count them)
 _COMPOUND = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try)
@@ -46,20 +46,46 @@ _SIMPLE_AST = (
 )
 
 
-def quiet_statements(module: cst.Module, tree: ast.Module, source: str, imports: TfImports, targets: set[int]) -> set[int]:
+def edit_words(imports: TfImports) -> frozenset[str]:
+    """The names the renamer acts on: a TF alias, ``.value`` of a TF1 dimension, a TF1
+    iterator method.  A subtree that holds none of them (and no planned edit) is left as
+    it is by the rewriting walk."""
+    return frozenset({*imports.aliases, "value", *ITERATOR_METHODS})
+
+
+def quiet_statements(module: cst.Module, tree: ast.Module, source: str, words: frozenset[str], targets: set[int]) -> set[int]:
     """Ids of the libcst statements, at any depth, that the rewriting walk need not enter.
 
     ``targets`` are the ids of the nodes the plan edits; a statement holding one is never
     quiet (found by a walk of that statement alone, only for files with targets below
     the module's own statements: graph files)."""
-    words = sorted({*imports.aliases, "value", *ITERATOR_METHODS})
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
-    line_starts = [0, *(match.end() for match in _LINE_BREAK.finditer(source))]
-    # 1-based lines on which a word stands
-    lines = sorted({bisect.bisect_right(line_starts, match.start()) for match in pattern.finditer(source)})
-    finder = _Quiet(lines, targets, targets - {id(statement) for statement in module.body})
-    finder.pair(module.body, tree.body)
+    return quiet_among(module.body, tree.body, word_lines(source, words), targets)
+
+
+def word_lines(source: str, words: frozenset[str]) -> list[int]:
+    """The 1-based lines on which one of ``words`` stands, in order."""
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
+    line_starts = line_offsets(source)
+    return sorted({bisect.bisect_right(line_starts, match.start()) for match in pattern.finditer(source)})
+
+
+def line_offsets(source: str) -> list[int]:
+    """Where each line starts, as CPython counts lines."""
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(source))]
+
+
+def quiet_among(statements: Sequence[cst.CSTNode], nodes: Sequence[ast.stmt], lines: list[int], targets: set[int]) -> set[int]:
+    """``quiet_statements`` for one block: its libcst ``statements`` and the ``ast``
+    statements they hold, the word ``lines`` of the file."""
+    finder = _Quiet(lines, targets, targets - {id(statement) for statement in statements})
+    finder.pair(statements, nodes)
     return finder.quiet
+
+
+def statement_span(node: ast.stmt) -> tuple[int, int]:
+    """The first and last line of a statement, its decorators included."""
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+    return start, node.end_lineno or node.lineno
 
 
 class _Quiet:
@@ -84,8 +110,7 @@ class _Quiet:
             return
         for statement, held in pairs:
             first = held[0]
-            start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
-            end = held[-1].end_lineno or first.lineno
+            start, end = statement_span(first)[0], statement_span(held[-1])[1]
             position = bisect.bisect_left(self.lines, start)
             has_word = position < len(self.lines) and self.lines[position] <= end
             if not has_word and id(statement) not in self.targets and not (self.deep_targets and _holds(statement, self.deep_targets)):
@@ -125,27 +150,29 @@ def _body(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
 
 
 def _holds(node: cst.CSTNode, targets: set[int]) -> bool:
-    """Does the subtree hold one of the nodes ``targets`` names?  A plain walk over the
-    dataclass fields, several times cheaper than a libcst visitor."""
-    stack = [node]
+    """Does the subtree hold one of the nodes ``targets`` names?"""
+    return any(id(n) in targets for n in preorder(node))
+
+
+_BLOCKS = (cst.IndentedBlock, cst.Module)
+
+
+def entered_parts(statement: cst.CSTNode, words: frozenset[str], targets: set[int]) -> set[int]:
+    """Ids of the nodes of one statement the rewriting walk must enter: the ancestors of
+    every ``Name`` spelled as one of ``words`` and of every planned edit.  The statements
+    of its indented blocks are not looked into (the walk decides for each of them when it
+    gets there); the blocks themselves are entered."""
+    entered: set[int] = {id(statement)}
+    path: list[cst.CSTNode] = []  # the ancestors of the node at hand, for marking
+    stack: list[tuple[cst.CSTNode, int]] = [(statement, 0)]
     while stack:
-        current = stack.pop()
-        if id(current) in targets:
-            return True
-        for name in _child_fields(type(current)):
-            value = getattr(current, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(v for v in value if isinstance(v, cst.CSTNode))
-    return False
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(kind: type) -> tuple[str, ...]:
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        fields = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return fields
+        node, depth = stack.pop()
+        del path[depth:]
+        path.append(node)
+        block = type(node) in _BLOCKS
+        if block or (type(node) is cst.Name and node.value in words) or id(node) in targets:
+            entered.update(map(id, path))
+            if block and node is not statement:
+                continue
+        stack.extend((child, depth + 1) for child in reversed(children(node)))
+    return entered

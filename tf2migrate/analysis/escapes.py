@@ -14,6 +14,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
+from tf2migrate.traversal import find_all, walk
 
 
 class _EscapeFinder(NameReferences, cst.CSTVisitor):
@@ -175,7 +176,7 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
 def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
     """Does anything name the method (``self.m``, ``model.m``, ``getattr(x, "m")`` aside)?"""
     name = method.name.value
-    mentions = m.findall(module, m.Attribute(attr=m.Name(name)) | m.Name(name))
+    mentions = find_all(module, m.Attribute(attr=m.Name(name)) | m.Name(name))
     return any(node is not method.name for node in mentions)
 
 
@@ -208,7 +209,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
-            statement.node.visit(_EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
+            walk(statement.node, _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
         builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):
             finder = _EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes)
@@ -216,7 +217,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             # placeholders it reads are inputs of the generated methods that call it
             finder.placeholders_allowed = f"self.{method.name.value}" in builders
             found = len(facts.blockers)
-            method.visit(finder)
+            walk(method, finder)
             grows = facts.blockers[found:]
             if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not _referenced(module, method):
                 # dead code as far as this file goes: it cannot change what the rest computes

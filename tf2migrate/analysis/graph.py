@@ -58,6 +58,7 @@ from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.traversal import find_all, walk
 
 
 class _NodeIndex(cst.CSTVisitor):
@@ -123,7 +124,7 @@ class GraphAnalyzer:
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
         self.index = _NodeIndex()
-        module.visit(self.index)
+        walk(module, self.index)
         self.facts.calls = self.index.calls
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
@@ -394,7 +395,7 @@ class GraphAnalyzer:
             mutated = {
                 root
                 for target in (
-                    t.target for t in m.findall(node, m.AssignTarget() | m.AugAssign()) if isinstance(t, (cst.AssignTarget, cst.AugAssign))
+                    t.target for t in find_all(node, (cst.AssignTarget, cst.AugAssign)) if isinstance(t, (cst.AssignTarget, cst.AugAssign))
                 )
                 if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
             }

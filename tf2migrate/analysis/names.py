@@ -11,6 +11,7 @@ built in a constructor keeps its tensors there, and they are its names.
 from __future__ import annotations
 
 import libcst as cst
+from tf2migrate.traversal import walk
 
 
 class NameReferences:
@@ -131,13 +132,13 @@ def local_name(name: str) -> str:
 
 def names_bound(node: cst.CSTNode) -> list[str]:
     collector = NameCollector()
-    node.visit(collector)
+    walk(node, collector)
     return collector.binds
 
 
 def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
     collector = NameCollector()
-    node.visit(collector)
+    walk(node, collector)
     return collector.reads, collector.binds
 
 
@@ -239,5 +240,5 @@ def changed_in_place(node: cst.CSTNode) -> list[str]:
     ``fetches.append(mx)``, ``fetches.extend(...)``, ``feeds[k] = v``.  A graph-building
     block that extends a list of tensors defines that list as much as an assignment would."""
     finder = _InPlaceChanges()
-    node.visit(finder)
+    walk(node, finder)
     return list(dict.fromkeys(finder.names))

@@ -28,6 +28,7 @@ from tf2migrate.analysis.names import (
     graph_name,
     read_and_bound,
 )
+from tf2migrate.traversal import walk
 
 
 def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
@@ -52,12 +53,12 @@ def find_run_sites(facts: GraphFacts) -> None:
     for scope in facts.scopes:
         for statement in scope.statements:
             finder = RunSiteFinder(facts, scope, statement)
-            statement.node.visit(finder)
+            walk(statement.node, finder)
         for method in class_methods(scope):
             # the other methods run the constructor's graph, later: like nested defs
             finder = RunSiteFinder(facts, scope, None)
             finder.def_stack.append(method)
-            method.body.visit(finder)
+            walk(method.body, finder)
 
 
 class RunSiteFinder(cst.CSTVisitor):

@@ -56,6 +56,7 @@ from tf2migrate.analysis.names import (
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
+from tf2migrate.traversal import find_all
 
 
 class StatementClassifier:
@@ -315,7 +316,7 @@ class StatementClassifier:
                     if not isinstance(node, cst.SimpleStatementLine)
                     else "this statement creates variables from placeholder-dependent tensors"
                 )
-                if layer_calls and m.findall(node, m.Lambda() | m.ListComp() | m.GeneratorExp() | m.DictComp() | m.SetComp()):
+                if layer_calls and find_all(node, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
                     message = (
                         "a tf.layers call with a lambda or comprehension in its arguments is not converted (a "
                         "regularizer's losses go to TF1 collections that Keras layers do not fill; a comprehension "
@@ -377,7 +378,7 @@ class StatementClassifier:
         statement.compound = not is_assignment
         if statement.compound:
             statement.loop_targets = tuple(
-                dict.fromkeys(n for loop in m.findall(node, m.For()) if isinstance(loop, cst.For) for n in target_names(loop.target))
+                dict.fromkeys(n for loop in find_all(node, cst.For) if isinstance(loop, cst.For) for n in target_names(loop.target))
             )
         statement.gradient_calls = tuple(c for c, n in tf_calls if n in GRADIENT_CALLS)
         statement.schedule_calls = tuple(c for c, n in tf_calls if n in SCHEDULE_CALLS)
@@ -423,7 +424,7 @@ class StatementClassifier:
         names), which exist only while building, and Python side effects, which TF1 ran
         once."""
         declared = {id(shape) for expression, _ in self.facts.static_dimensions.values() for shape in _shape_attributes(expression)}
-        for attribute in m.findall(node, m.Attribute(value=m.Name(), attr=m.Name())):
+        for attribute in find_all(node, m.Attribute(value=m.Name(), attr=m.Name())):
             if (
                 isinstance(attribute, cst.Attribute)  # as matched: ``name.attr``
                 and isinstance(attribute.value, cst.Name)
@@ -439,7 +440,7 @@ class StatementClassifier:
                         "the graph is built; it does not exist once the computation moves into a function",
                     )
                     return False
-        for string in m.findall(node, m.SimpleString() | m.FormattedString()):
+        for string in find_all(node, (cst.SimpleString, cst.FormattedString)):
             if "\n" in cst.Module([]).code_for_node(string):
                 # moved into a generated function, its continuation lines would be indented:
                 # another string
@@ -490,7 +491,7 @@ class StatementClassifier:
         if not isinstance(node.body[0], cst.Assign):
             return False
         others = [c for c in calls if c not in layer_calls and self.is_variable_call(c)]
-        nested = m.findall(node, m.Lambda() | m.ListComp() | m.GeneratorExp() | m.DictComp() | m.SetComp())
+        nested = find_all(node, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp))
         return not others and not nested
 
     def _single_call(self, node, names) -> bool:
@@ -568,4 +569,4 @@ def _control_flow_refused(call: cst.Call, name: str) -> str | None:
 
 def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:
     """The ``x.shape`` / ``x.get_shape`` attribute inside a static-dimension expression."""
-    return [a for a in m.findall(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]
+    return [a for a in find_all(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]

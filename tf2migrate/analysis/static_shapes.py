@@ -15,6 +15,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import Kind, Scope
+from tf2migrate.traversal import FastTransformer, find_all
 
 _SHAPE = m.Attribute(value=m.Name(), attr=m.Name("shape")) | m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("get_shape")), args=[])
 
@@ -24,7 +25,7 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
     by id: (expression, the integer's text)."""
     found: dict[int, tuple[cst.BaseExpression, str]] = {}
     inner: set[int] = set()
-    for subscript in m.findall(node, m.Subscript(value=_SHAPE, slice=[m.SubscriptElement(slice=m.Index(value=m.Integer()))])):
+    for subscript in find_all(node, m.Subscript(value=_SHAPE, slice=[m.SubscriptElement(slice=m.Index(value=m.Integer()))])):
         assert isinstance(subscript, cst.Subscript)
         shape = subscript.value
         # the matcher's shapes: ``x.shape`` or ``x.get_shape()``, indexed by an integer
@@ -40,7 +41,7 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
         dimension = declared.elements[index].value
         if isinstance(dimension, cst.Integer):
             found[id(subscript)] = (subscript, dimension.value)
-    for value_attribute in m.findall(node, m.Attribute(attr=m.Name("value"))):
+    for value_attribute in find_all(node, m.Attribute(attr=m.Name("value"))):
         assert isinstance(value_attribute, cst.Attribute)
         if id(value_attribute.value) in found:
             inner.add(id(value_attribute.value))
@@ -48,7 +49,7 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
     return {key: value for key, value in found.items() if key not in inner}
 
 
-class Literalize(cst.CSTTransformer):
+class Literalize(FastTransformer):
     """The node with its static dimensions written as the integers they are."""
 
     def __init__(self, dimensions: dict[int, tuple[cst.BaseExpression, str]]) -> None:

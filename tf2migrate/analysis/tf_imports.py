@@ -11,6 +11,7 @@ TensorFlow at the top, and a name bound elsewhere is not trusted to be TensorFlo
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -121,8 +122,14 @@ class TfImports:
 
 
 def collect_tf_imports(module: cst.Module) -> TfImports:
+    return tf_imports_of(module.body)
+
+
+def tf_imports_of(statements: Iterable[cst.CSTNode]) -> TfImports:
+    """The TF imports among a module's own statements (all of them, or at least all its
+    import statements)."""
     facts = TfImports()
-    for statement in module.body:
+    for statement in statements:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         touched = False

@@ -36,6 +36,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.gradient_reads import GradientReads
 from tf2migrate.analysis.model import GraphFacts, Helper, Kind, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.traversal import walk
 
 # Methods of a variable whose op changes state when it runs (``W.assign(...)``).
 STATEFUL_METHODS = frozenset(
@@ -190,7 +191,7 @@ def discarded_state_changes(facts: GraphFacts, stateful: StatefulCalls, node: cs
     """The stateful calls of a subtree's expression statements: values thrown away that
     are themselves stateful (or a ``tf.group`` of stateful ops)."""
     finder = _DiscardedValues()
-    node.visit(finder)
+    walk(node, finder)
     found: list[cst.Call] = []
     for value in finder.values:
         if not isinstance(value, cst.Call) or _runs_graph(value):

@@ -13,20 +13,28 @@ from collections.abc import Collection
 
 import libcst as cst
 
+from tf2migrate.analysis.edit_sites import entered_parts
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.layout import leading_lines
 from tf2migrate.plan import Plan
+from tf2migrate.traversal import is_a
 from tf2migrate.rewrites.tf_names import TfNameNormalizer
 
 
 class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
-    def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = ()) -> None:
+    def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = (), words: frozenset[str] | None = None) -> None:
         super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
         self.plan = plan
         # statements that hold nothing to edit (analysis/edit_sites.py): not entered
         self.quiet = quiet
+        # Inside the statements entered, only the parts that hold a name the renamer acts
+        # on (``words``) or a planned edit are entered (analysis/edit_sites.entered_parts);
+        # ``None``: every part.
+        self.words = words
+        self.targets = plan.edited_nodes() if words is not None else set()
+        self.entered: set[int] = set()
         # Nodes this pass creates and recognises later by identity; held here so that
         # their ids are not reused by other nodes once they leave the tree.
         self._filler_passes: dict[int, cst.CSTNode] = {}  # ``pass`` in emptied blocks
@@ -36,6 +44,11 @@ class PlanApplier(TfNameNormalizer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.quiet:
             return False
+        if self.words is not None:
+            if is_a(node, cst.BaseStatement):
+                self.entered |= entered_parts(node, self.words, self.targets)
+            elif id(node) not in self.entered and not is_a(node, (cst.Module, cst.BaseSuite)):
+                return False
         if id(node) in self.plan.remove or id(node) in self._dropped_items:
             return False  # it goes away: nothing inside it is rewritten or reported
         if isinstance(node, cst.With) and id(node) in self.plan.unwrap:

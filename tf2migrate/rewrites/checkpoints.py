@@ -23,6 +23,7 @@ from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites import file_helpers
+from tf2migrate.traversal import find_all
 
 SAVER_TO_CHECKPOINT = Rule(
     "TFM125",
@@ -239,5 +240,5 @@ def _replace_call(module: cst.Module, plan: Plan, call: cst.Call, indexes: tuple
 
 def _references(module: cst.Module, name: str) -> int:
     if name.startswith("self."):
-        return len(m.findall(module, m.Attribute(value=m.Name("self"), attr=m.Name(local_name(name)))))
-    return len(m.findall(module, m.Name(name)))
+        return len(find_all(module, m.Attribute(value=m.Name("self"), attr=m.Name(local_name(name)))))
+    return len(find_all(module, m.Name(name)))

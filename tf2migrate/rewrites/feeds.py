@@ -11,6 +11,7 @@ from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite
 from tf2migrate.analysis.names import graph_name, local_name
 from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.traversal import find_all
 
 
 def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated, owner: Scope) -> str | None:
@@ -118,7 +119,7 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
 
     def position(node: cst.CSTNode) -> int | None:
         for index, statement in enumerate(body):
-            if statement is node or m.findall(statement, m.MatchIfTrue(lambda n: n is node)):
+            if statement is node or find_all(statement, m.MatchIfTrue(lambda n: n is node)):
                 return index
         return None
 

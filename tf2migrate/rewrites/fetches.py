@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf2migrate.analysis.model import Kind, Statement
 from tf2migrate.analysis.names import graph_name, self_attribute
+from tf2migrate.traversal import FastTransformer
 
 
 class LeafKind(enum.Enum):
@@ -71,7 +72,7 @@ def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.B
     """The fetch with None in place of the train op and other operations (tf.group,
     ``tensor.op``): their value in TF1, and a tf.function cannot return an Operation."""
 
-    class _NoneForOperations(cst.CSTTransformer):
+    class _NoneForOperations(FastTransformer):
         def leave_Name(self, original_node, updated_node):
             return cst.Name("None") if original_node.value in operations else updated_node
 

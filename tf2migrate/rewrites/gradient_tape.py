@@ -30,6 +30,7 @@ from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.layout import code_lines, leading_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import TfNameNormalizer, name_normalizer
+from tf2migrate.traversal import find_all
 
 GRADIENTS_TO_TAPE = Rule(
     "TFM201",
@@ -271,7 +272,7 @@ def _groups(statements: list[Statement]) -> list[list[int]]:
     return groups
 
 
-_NESTED_SCOPES = m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.Lambda()
+_NESTED_SCOPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Lambda)
 
 
 def _computes_own_target(statement: Statement) -> bool:
@@ -279,7 +280,7 @@ def _computes_own_target(statement: Statement) -> bool:
     or anything inside a comprehension, which may also ask the tape many times)?"""
     if any(not _is_names(_gradient_args(call)[0]) for call in statement.gradient_calls):
         return True
-    nested_calls = {id(c) for scope in m.findall(statement.node, _NESTED_SCOPES) for c in m.findall(scope, m.Call())}
+    nested_calls = {id(c) for scope in find_all(statement.node, _NESTED_SCOPES) for c in find_all(scope, cst.Call)}
     return any(id(call) in nested_calls for call in statement.gradient_calls)
 
 

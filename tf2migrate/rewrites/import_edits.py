@@ -32,6 +32,8 @@ to find what is imported (measured: a quarter of the run time on large trees).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -39,6 +41,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind
 from tf2migrate.analysis.summaries import SESSION
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.plan import Plan
+from tf2migrate.traversal import find_all
 
 
 def import_conflict(imports: TfImports, module_names: set[str]) -> bool:
@@ -46,14 +49,15 @@ def import_conflict(imports: TfImports, module_names: set[str]) -> bool:
     return "tf" in module_names and imports.aliases.get("tf") != ""
 
 
-def plan_tf_import(module: cst.Module, imports: TfImports, plan: Plan) -> None:
+def plan_tf_import(config: cst.PartialParserConfig, imports: TfImports, plan: Plan) -> None:
+    """``config``: the module's (its newline and indentation)."""
     placed = False
     for statement in imports.statements:
         kept = _without_tf_imports(statement, imports.replaced)
         new_import = None
         if not placed:
             placed = True
-            new_import = cst.parse_statement("import tensorflow as tf\n", config=module.config_for_parsing)
+            new_import = cst.parse_statement("import tensorflow as tf\n", config=config)
             new_import = new_import.with_changes(leading_lines=statement.leading_lines)
         if kept is None:
             if new_import is not None:
@@ -129,8 +133,8 @@ def _local(alias: cst.ImportAlias) -> str:
 
 def _only_removed_uses(module: cst.Module, alias: cst.ImportAlias, local: str, removed: set[int]) -> bool:
     """Is every other mention of ``local`` the callee of a removed session statement?"""
-    own = {id(n) for n in m.findall(alias, m.Name(local))}
-    return all(id(n) in own or id(n) in removed for n in m.findall(module, m.Name(local)))
+    own = {id(n) for n in find_all(alias, m.Name(local))}
+    return all(id(n) in own or id(n) in removed for n in find_all(module, m.Name(local)))
 
 
 def _without(unused_ids: set[int], original: cst.ImportFrom):
@@ -148,11 +152,12 @@ def _without(unused_ids: set[int], original: cst.ImportFrom):
     return build
 
 
-def _imported_from_absl(module: cst.Module) -> set[str]:
-    """Local names the file already imports with ``from absl import ...``."""
+def _imported_from_absl(statements: Sequence[cst.CSTNode]) -> set[str]:
+    """Local names the file already imports with ``from absl import ...`` (``statements``:
+    the module's own, or at least its import statements)."""
     return {
         a.evaluated_alias or a.evaluated_name
-        for s in module.body
+        for s in statements
         if isinstance(s, cst.SimpleStatementLine)
         for small in s.body
         if isinstance(small, cst.ImportFrom)
@@ -163,10 +168,10 @@ def _imported_from_absl(module: cst.Module) -> set[str]:
     }
 
 
-def absl_names(module: cst.Module, module_names: set[str]) -> dict[str, str]:
+def absl_names(statements: Sequence[cst.CSTNode], module_names: set[str]) -> dict[str, str]:
     """Local names for absl's flags/logging/app: the plain name unless the file binds it
     to something else (``import logging``, ``flags = tf.app.flags``)."""
-    from_absl = _imported_from_absl(module)
+    from_absl = _imported_from_absl(statements)
     return {name: name if name in from_absl or name not in module_names else f"absl_{name}" for name in ("flags", "logging", "app")}
 
 
@@ -175,19 +180,50 @@ def add_absl_imports(module: cst.Module, plan: Plan) -> cst.Module:
 
     Written directly rather than with libcst's AddImportsVisitor, which walks the whole
     module again (a quarter of the run time on large trees) to find what is imported."""
-    if not plan.renames.absl_modules:
+    body = list(module.body)
+    statement = absl_import(plan, body, module.config_for_parsing)
+    if statement is None:
         return module
-    imported = _imported_from_absl(module)
+    anchor = tf_import_index(body)
+    body.insert(anchor + 1 if anchor is not None else 0, statement)
+    return module.with_changes(body=body)
+
+
+def absl_import(plan: Plan, statements: Sequence[cst.CSTNode], config: cst.PartialParserConfig) -> cst.SimpleStatementLine | None:
+    """The ``from absl import …`` the renamed code needs and ``statements`` (the module's
+    own, or at least its import statements) do not have yet, or None."""
+    if not plan.renames.absl_modules:
+        return None
+    imported = _imported_from_absl(statements)
     names = []
     for name in sorted(plan.renames.absl_modules):
         local = plan.absl_names.get(name, name)
         if local not in imported:
             names.append(name if local == name else f"{name} as {local}")
     if not names:
-        return module
-    statement = cst.parse_statement(f"from absl import {', '.join(names)}\n", config=module.config_for_parsing)
-    body = list(module.body)
-    anchor = next((i for i, s in enumerate(body) if module.code_for_node(s).strip() == "import tensorflow as tf"), None)
-    position = anchor + 1 if anchor is not None else 0
-    body.insert(position, statement)
-    return module.with_changes(body=body)
+        return None
+    return cst.ensure_type(cst.parse_statement(f"from absl import {', '.join(names)}\n", config=config), cst.SimpleStatementLine)
+
+
+def tf_import_index(statements: Sequence[cst.CSTNode]) -> int | None:
+    """Where ``import tensorflow as tf`` stands among the (rewritten) statements, written
+    just so, whatever the comments above it."""
+    empty = cst.Module([])
+    for index, statement in enumerate(statements):
+        if _imports_tensorflow_as_tf(statement):
+            assert isinstance(statement, cst.SimpleStatementLine)
+            if empty.code_for_node(statement.with_changes(leading_lines=())).strip() == "import tensorflow as tf":
+                return index
+    return None
+
+
+def _imports_tensorflow_as_tf(statement: cst.CSTNode) -> bool:
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Import)):
+        return False
+    (alias, *others) = statement.body[0].names
+    return (
+        not others
+        and isinstance(alias.name, cst.Attribute) is False
+        and alias.evaluated_name == "tensorflow"
+        and alias.evaluated_alias == "tf"
+    )

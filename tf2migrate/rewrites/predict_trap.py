@@ -21,6 +21,7 @@ from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.traversal import walk
 
 GRADIENT_THROUGH_NUMPY = Rule(
     "TFM501",
@@ -356,7 +357,7 @@ def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list
         for name in target_names(target.target)
     }
     finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined, facts.imported)
-    module.visit(finder)
+    walk(module, finder)
     return finder.traps
 
 

@@ -29,6 +29,7 @@ from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind,
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.traversal import walk
 
 RUN_TO_CALL = Rule(
     "TFM102",
@@ -504,5 +505,5 @@ def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | N
         def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
             following.update(zip(map(id, node.body), [*node.body[1:], None]))
 
-    module.visit(_Blocks())
+    walk(module, _Blocks())
     return following

@@ -41,6 +41,7 @@ from tf2migrate.analysis.names import fresh_name
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import SAME_IN_TF2
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.traversal import FastTransformer, walk
 
 SUMMARY_WRITES = Rule(
     "TFM126",
@@ -454,7 +455,7 @@ class _Finder:
     def _writer_uses(self) -> None:
         """Every use of a writer: add_summary of a fetched value, add_graph, flush, close."""
         uses = _WriterUses(self.writers, self.writer_targets)
-        self.module.visit(uses)
+        walk(self.module, uses)
         for node, message in uses.refused:
             self.refuse(node, message)
         for statement, call, writer in uses.writes:
@@ -503,7 +504,7 @@ def _functions(module: cst.Module) -> list[cst.FunctionDef]:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             out.append(node)
 
-    module.visit(_Defs())
+    walk(module, _Defs())
     return out
 
 
@@ -543,7 +544,7 @@ class _WriterUses(cst.CSTVisitor):
             )
 
 
-class _Replace(cst.CSTTransformer):
+class _Replace(FastTransformer):
     """Each summary statement by its raw form, line for line; a removed ``add_graph``
     leaves a blank line, so the statements after it keep their line numbers."""
 

@@ -10,6 +10,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.rewrites.tf1_summaries import SUMMARY_KEPT, Desugared
+from tf2migrate.traversal import FastTransformer
 
 
 def train_run_refusals(facts: GraphFacts, desugared: Desugared) -> list[tuple[cst.CSTNode, str, str]]:
@@ -66,7 +67,7 @@ def lay_out(module: cst.Module, writers: set[str]) -> cst.Module:
     return module.visit(_Expand(writers))
 
 
-class _Expand(cst.CSTTransformer):
+class _Expand(FastTransformer):
     def __init__(self, writers: set[str]) -> None:
         super().__init__()
         self.writers = writers

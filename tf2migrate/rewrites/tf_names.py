@@ -36,6 +36,7 @@ from tf2migrate.data.tf_symbols import (
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan, RenameLog
+from tf2migrate.traversal import FastTransformer
 
 COMPAT_FALLBACK = Rule(
     "TFM401",
@@ -119,7 +120,7 @@ def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = f
     return TfNameNormalizer(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize)
 
 
-class TfNameNormalizer(NameReferences, cst.CSTTransformer):
+class TfNameNormalizer(NameReferences, FastTransformer):
     """Rewrites the TF references of a subtree to their TF2 form (see module doc)."""
 
     def __init__(
