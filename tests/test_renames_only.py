@@ -89,7 +89,7 @@ def test_the_path_is_taken_for_library_code() -> None:
     result = migrate_renames_only(LIBRARY, ast.parse(LIBRARY), "f.py")
     assert result is not None
     assert "tf.math.log(x)" in result.new_source and "from absl import app, flags, logging" in result.new_source
-    assert result.new_source.count("def helper(x, shape):\n    \"\"\"No TF here.\"\"\"") == 1
+    assert result.new_source.count('def helper(x, shape):\n    """No TF here."""') == 1
     taken = sum(migrate_renames_only(s, ast.parse(s), "f.py") is not None for s in ODD)
     assert taken >= len(ODD) - 3  # (graph-free: only the conflicting/odd ones may fall back)
 
