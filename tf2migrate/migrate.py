@@ -23,7 +23,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.project import FileContext, local_summaries
-from tf2migrate.analysis.summaries import Summary
+from tf2migrate.analysis.summaries import NUMPY, Summary
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
@@ -234,10 +234,11 @@ def _migrate_graph(
         facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
-    if may_have_traps(source, tree):
+    numpy_imports = {name: summary.module for name, summary in imported.items() if summary.kind == NUMPY}
+    if may_have_traps(source, tree, numpy_imports):
         trap_facts = TrapFacts()
         module.visit(trap_facts)
-        traps = find_traps(module, imports, trap_facts)
+        traps = find_traps(module, imports, trap_facts, numpy_imports)
     plan = Plan(absl_names=absl_names(module, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:
