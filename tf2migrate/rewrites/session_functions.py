@@ -260,7 +260,7 @@ class SessionFunctions:
             for name in dict.fromkeys(reads):
                 found = lookup_graph_name(scope, name, site.order)
                 if found is None:
-                    if self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
+                    if "." in name or self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
                         python_names[name] = None  # built into the fetch's ops when the run was called
                     continue
                 found_scope, statement = found
