@@ -262,7 +262,8 @@ class _Finder:
                 if id(call) not in self.placed:
                     self.refuse(
                         call,
-                        f"`tf.{name}` in a loop, a branch or inside an expression: not converted (merge_all collects the summary ops that ran before it)",
+                        f"`tf.{name}` in a loop, a branch, inside an expression or bound to an attribute (`self.merged = ...`): "
+                        "not converted (merge_all collects the summary ops that ran before it)",
                     )
             elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
                 self.refuse(
