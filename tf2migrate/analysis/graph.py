@@ -49,6 +49,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    names_bound,
     graph_name,
     read_and_bound,
     root_name,
@@ -301,7 +302,12 @@ class GraphAnalyzer:
                 )
         for node, message in bindings.constructor_local_reads(scope):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
-        helper_reads = {name: helper.self_reads for name, helper in self.facts.helpers.items() if name.startswith("self.")}
+        # what each method reads of ``self`` (and does not set itself first: ``self.h0 = ...; use(self.h0)``)
+        helper_reads = {
+            name: helper.self_reads - set(names_bound(helper.node.body))
+            for name, helper in self.facts.helpers.items()
+            if name.startswith("self.")
+        }
         for node, message in bindings.attributes_set_elsewhere(self.module, scope, helper_reads):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
 
