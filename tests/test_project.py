@@ -111,8 +111,8 @@ def test_summaries_say_what_each_function_and_class_does() -> None:
 
 
 def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None:
-    """Audit 4: a ``numpy.random`` alias draws, a constant a function rebinds is state, a
-    method of a call's result is judged by its name."""
+    """Audit 4: a ``numpy.random`` alias draws, a constant a function rebinds or changes in
+    place is state, a method of a call's result is judged by its name."""
     names = summarize_module(
         ast.parse(
             textwrap.dedent(
@@ -123,11 +123,20 @@ def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None
 
                 SCALE = 2.0
                 FIXED = 3.0
+                CONFIG = {"scale": 2.0}
 
 
                 def set_scale(s):
                     global SCALE
                     SCALE = s
+
+
+                def configure(s):
+                    CONFIG["scale"] = s
+
+
+                def configured(x):
+                    return x * CONFIG["scale"]
 
 
                 def noisy(x):
@@ -158,6 +167,7 @@ def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None
     )
     assert names["noisy"].kind == UNKNOWN and "npr.normal" in names["noisy"].reason
     assert names["scaled"].kind == UNKNOWN and "SCALE" in names["scaled"].reason
+    assert names["configured"].kind == UNKNOWN and "CONFIG" in names["configured"].reason  # changed in place
     assert names["fixed"].kind == UNKNOWN and "session" in names["fixed"].reason  # ``.eval()`` of a call's result
     assert names["shaped"].kind == BUILDER
     assert names["Net"].kind == VARIABLES and names["Net"].call is not None and names["Net"].call.kind == BUILDER

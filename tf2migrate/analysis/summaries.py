@@ -111,7 +111,31 @@ def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     bound = [n.id for s in top for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     changed = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
     changed |= {name for name in bound if bound.count(name) > 1}
+    literals = {t.id for s in tree.body if isinstance(s, ast.Assign) and _is_literal(s.value) for t in s.targets if isinstance(t, ast.Name)}
+    changed |= {name for node in ast.walk(tree) if (name := _changed_in_place(node)) in literals}
     return safe - changed, value_modules
+
+
+# methods that change a list, dict or set in place
+_MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "add", "discard", "sort", "reverse"}
+)
+
+
+def _changed_in_place(node: ast.AST) -> str | None:
+    """The name whose value ``node`` changes in place (``CONFIG["scale"] = s``,
+    ``SIZES.append(3)``, ``COUNT += 1``), if it does."""
+    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+        target: ast.expr = node
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+        target = node.func.value
+    elif isinstance(node, ast.AugAssign):
+        target = node.target
+    else:
+        return None
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _is_literal(node: ast.AST) -> bool:
