@@ -93,6 +93,7 @@ def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     names, functions, classes, constants bound to literals), and NumPy/math aliases with
     the module each names (``npr`` → ``numpy.random``)."""
     safe: set[str] = set()
+    literals: set[str] = set()
     value_modules: dict[str, str] = {}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
@@ -104,14 +105,14 @@ def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
                 if isinstance(statement, ast.Import) and alias.name.split(".")[0] in _VALUE_MODULES:
                     value_modules[local] = alias.name if alias.asname else local
         elif isinstance(statement, ast.Assign) and _is_literal(statement.value):
-            safe |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
-    # a constant some function rebinds (``global SCALE``), or the module binds twice, is
-    # module state: TF1 built the graph with the value of that moment
+            literals |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    safe |= literals
+    # a constant some function rebinds (``global SCALE``), the module binds twice, or code
+    # changes in place is module state: TF1 built the graph with the value of that moment
     top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     bound = [n.id for s in top for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     changed = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
     changed |= {name for name in bound if bound.count(name) > 1}
-    literals = {t.id for s in tree.body if isinstance(s, ast.Assign) and _is_literal(s.value) for t in s.targets if isinstance(t, ast.Name)}
     changed |= {name for node in ast.walk(tree) if (name := _changed_in_place(node)) in literals}
     return safe - changed, value_modules
 
