@@ -480,7 +480,7 @@ class SessionFunctions:
                 self.rewrite.block(
                     statement.node,
                     blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"the graph reads `{name}`, which is rebound after the graph is built; TF1 captured its earlier value",
+                    f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
                 )
                 return False
         return True
