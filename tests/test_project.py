@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tf2migrate.analysis.project import Project
+from tf2migrate.analysis.project import local_summaries, Project
 from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
 from tf2migrate.engine import run
 
@@ -108,6 +108,84 @@ def test_summaries_say_what_each_function_and_class_does() -> None:
     stateful = names["Stateful"]
     assert stateful.call is not None and stateful.call.kind == UNKNOWN
     assert names["Stateful.__init__"].kind == VARIABLES and names["neural_net.__call__"].kind == BUILDER
+
+
+def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None:
+    """Audit 4: a ``numpy.random`` alias draws, a constant a function rebinds or changes in
+    place is state, a method of a call's result is judged by its name."""
+    names = summarize_module(
+        ast.parse(
+            textwrap.dedent(
+                """\
+                import numpy as np
+                import numpy.random as npr
+                import tensorflow as tf
+
+                SCALE = 2.0
+                FIXED = 3.0
+                CONFIG = {"scale": 2.0}
+
+
+                def set_scale(s):
+                    global SCALE
+                    SCALE = s
+
+
+                def configure(s):
+                    CONFIG["scale"] = s
+
+
+                def configured(x):
+                    return x * CONFIG["scale"]
+
+
+                def noisy(x):
+                    return x + npr.normal()
+
+
+                def scaled(x):
+                    return x * SCALE
+
+
+                def fixed(x):
+                    return x * FIXED + tf.reduce_sum(x).eval()
+
+
+                def shaped(x):
+                    return tf.reshape(x, [-1, x.get_shape().as_list()[1]]) * FIXED
+
+
+                class Net(object):
+                    def __init__(self, n):
+                        self.W = tf.Variable(np.linspace(0, 1, n * n).reshape(n, n), dtype=tf.float32)
+
+                    def __call__(self, x):
+                        return tf.matmul(x, self.W)
+                """
+            )
+        )
+    )
+    assert names["noisy"].kind == UNKNOWN and "npr.normal" in names["noisy"].reason
+    assert names["scaled"].kind == UNKNOWN and "SCALE" in names["scaled"].reason
+    assert names["configured"].kind == UNKNOWN and "CONFIG" in names["configured"].reason  # changed in place
+    assert names["fixed"].kind == UNKNOWN and "session" in names["fixed"].reason  # ``.eval()`` of a call's result
+    assert names["shaped"].kind == BUILDER
+    assert names["Net"].kind == VARIABLES and names["Net"].call is not None and names["Net"].call.kind == BUILDER
+
+
+def test_a_star_import_binds_the_public_names_or_all(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "tools.py": "import tensorflow as tf\n__all__ = ['act']\n\n\ndef act(x):\n    return tf.nn.softplus(x)\n\n\n"
+            "def lin(x, W):\n    return tf.matmul(x, W)\n",
+            "main.py": "from tools import *\n",
+        },
+    )
+    project = Project({(tmp_path / "main.py").resolve()})
+    context = project.context((tmp_path / "main.py").resolve(), "from tools import *\n")
+    seen = local_summaries(ast.parse("from tools import *\n"), context)
+    assert set(seen) == {"act"}  # ``lin`` is not in __all__
 
 
 def test_imports_resolve_to_sibling_modules_directories_and_packages(tmp_path: Path) -> None:

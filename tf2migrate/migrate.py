@@ -22,7 +22,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.project import FileContext, local_summaries
-from tf2migrate.analysis.summaries import Summary
+from tf2migrate.analysis.summaries import Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
@@ -113,9 +113,10 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
+    imported = local_summaries(tree, project) if project is not None else {}
     removable = project.removable if project is not None else ()
     if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
-        renamed = migrate_renames_only(source, tree, path)  # (None: the whole module is needed)
+        renamed = migrate_renames_only(source, tree, path, numpy_imports(imported))  # (None: the whole module is needed)
         if renamed is not None:
             return renamed
     try:
@@ -125,10 +126,8 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)]
         )
-    if project is None:
-        return _migrate_module(module, tree, source, path, options, {}, [])
-    factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in project.removable]
-    return _migrate_module(module, tree, source, path, options, local_summaries(tree, project), factories)
+    factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in removable]
+    return _migrate_module(module, tree, source, path, options, imported, factories)
 
 
 def _migrate_module(
@@ -234,10 +233,11 @@ def _migrate_graph(
         facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
-    if may_have_traps(source, tree):
+    numpy_imported = numpy_imports(imported)
+    if may_have_traps(source, tree, numpy_imported):
         trap_facts = TrapFacts()
         walk(module, trap_facts)
-        traps = find_traps(module, imports, trap_facts)
+        traps = find_traps(module, imports, trap_facts, numpy_imported)
     plan = Plan(absl_names=absl_names(module.body, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
     graph = _has_tf1_graph(facts)
     if not graph:

@@ -101,9 +101,10 @@ class _Positions:
         return None
 
 
-def migrate_renames_only(source: str, tree: ast.Module, path: str) -> MigrationResult | None:
+def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports: dict[str, str] | None = None) -> MigrationResult | None:
     """The migration of a file that only needs renames, or None when the whole-module path
-    must do it (see the module doc)."""
+    must do it (see the module doc).  ``numpy_imports``: the imported functions that return
+    NumPy (their gradients are traps)."""
     if "\r" in source or "\f" in source or source.startswith("\ufeff"):
         return None
     offsets = line_offsets(source)
@@ -117,7 +118,7 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str) -> MigrationR
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = module_facts(tree, imports)
-    if facts.graph or may_have_traps(source, tree):
+    if facts.graph or may_have_traps(source, tree, numpy_imports):
         return None
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report

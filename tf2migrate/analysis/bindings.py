@@ -124,6 +124,9 @@ def spliced_methods(
     methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s is not init}
     calls = {name: calls_in(method, enter_defs=True) for name, method in methods.items()}
     builds = {name for name, found in calls.items() if any(tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in found)}
+    # a method the constructor runs as a statement of its own that makes variables or ops
+    # from the placeholders the constructor made before it (``self.setup()``)
+    builds |= {name for name in _called_as_statements(init.body.body, methods) if any(tf.call_name(c) is not None for c in calls[name])}
     grown = True
     while grown:
         callers = {
@@ -148,6 +151,16 @@ def spliced_methods(
         else:
             candidates[name] = method
     return candidates, refused
+
+
+def _called_as_statements(body, methods: dict[str, cst.FunctionDef]) -> set[str]:
+    """Names of the methods ``body`` calls as statements of their own (``self.m(...)``)."""
+    called = set()
+    for statement in body:
+        method = spliced_call(statement, methods)
+        if method is not None:
+            called.add(method.name.value)
+    return called
 
 
 def spliced_call(node: cst.BaseStatement, candidates: dict[str, cst.FunctionDef]) -> cst.FunctionDef | None:
@@ -253,3 +266,61 @@ def _moved_reads(statement) -> tuple[str, ...]:
     placeholder = statement.placeholder
     parts = [p for p in (placeholder.dtype, placeholder.default) if p is not None]
     return tuple(n for part in parts for n in read_and_bound(part)[0])
+
+
+def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dict[str, set[str]]) -> list[tuple[cst.CSTNode, str]]:
+    """Graph code of the constructor reading ``self.x`` that is not a graph value of its
+    own, where the file sets ``.x`` again outside the constructor (``model.scale = 10.0``,
+    ``def reset(self): self.W = tf.Variable(0.0)``): TF1 built the graph with the value of
+    that moment, a generated method reads the attribute when it runs.  ``helper_reads``:
+    the ``self.`` names each method (``self.net``) reads, transitively."""
+    init = scope.owner
+    assert isinstance(init, cst.FunctionDef)
+    inside = {id(init), *map(id, scope.spliced)}
+    elsewhere: set[str] = set()
+
+    class _Setters(cst.CSTVisitor):
+        """``.x = ...`` anywhere but in the constructor, and but on ``self`` of another class."""
+
+        other_class = 0
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.other_class += node is not scope.cls
+
+        def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+            self.other_class -= original_node is not scope.cls
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return id(node) not in inside
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            for target in m.findall(node.target, m.Attribute()):
+                self._set(cst.ensure_type(target, cst.Attribute))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Attribute):
+                self._set(node.target)
+
+        def _set(self, target: cst.Attribute) -> None:
+            if not (self.other_class and m.matches(target.value, m.Name("self"))):
+                elsewhere.add(target.attr.value)
+
+    module.visit(_Setters())
+    found: list[tuple[cst.CSTNode, str]] = []
+    for statement in scope.statements:
+        if statement.kind not in _MOVED:
+            continue
+        reads = [n for n in _moved_reads(statement) if n.startswith("self.")]
+        reads += [r for n in reads for r in sorted(helper_reads.get(n, ()))]
+        for name in dict.fromkeys(reads):
+            binding = scope.resolve(name, statement.order)
+            if name[len("self.") :] in elsewhere and name not in helper_reads and (binding is None or binding.kind not in _MOVED):
+                found.append(
+                    (
+                        statement.node,
+                        f"graph code reads `{name}`, which the file sets again outside the constructor; TF1 built the "
+                        "graph with its value of that moment, a generated method would read it when called",
+                    )
+                )
+                break
+    return found

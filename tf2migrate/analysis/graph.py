@@ -49,6 +49,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    names_bound,
     graph_name,
     read_and_bound,
     root_name,
@@ -156,6 +157,7 @@ class GraphAnalyzer:
                 node,
                 returns_tensor=self._returns_tensor(node),
                 self_reads={n for n in read_and_bound(node.body)[0] if n.startswith("self.")},
+                free_reads=_free_reads(node),
             )
             for name, node in functions.items()
         }
@@ -183,6 +185,9 @@ class GraphAnalyzer:
                         helper.uses_gradients = changed = True
                     if callee is not None and callee is not helper and not callee.self_reads <= helper.self_reads:
                         helper.self_reads |= callee.self_reads
+                        changed = True
+                    if callee is not None and callee is not helper and not callee.free_reads <= helper.free_reads:
+                        helper.free_reads |= callee.free_reads
                         changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
@@ -288,7 +293,8 @@ class GraphAnalyzer:
         spliced = {id(method) for method in scope.spliced}
         for name, method in candidates.items():
             if id(method) not in spliced:
-                call = next(c for c in calls_in(method, enter_defs=True) if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS)
+                found = [c for c in calls_in(method, enter_defs=True) if self.tf.call_name(c) is not None]
+                call = next((c for c in found if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS), found[0])
                 self.facts.block(
                     call,
                     blockers.CLASS_BASED_GRAPH,
@@ -296,6 +302,14 @@ class GraphAnalyzer:
                     "when the constructor calls it once, as a statement of its own",
                 )
         for node, message in bindings.constructor_local_reads(scope):
+            self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
+        # what each method reads of ``self`` (and does not set itself first: ``self.h0 = ...; use(self.h0)``)
+        helper_reads = {
+            name: helper.self_reads - set(names_bound(helper.node.body))
+            for name, helper in self.facts.helpers.items()
+            if name.startswith("self.")
+        }
+        for node, message in bindings.attributes_set_elsewhere(self.module, scope, helper_reads):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
 
     def _function_scopes(self) -> list[cst.FunctionDef]:
@@ -427,3 +441,12 @@ def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary]
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py)."""
     return GraphAnalyzer(module, imports, imported or {}).analyze()
+
+
+def _free_reads(function: cst.FunctionDef) -> set[str]:
+    """Plain names ``function`` reads that it neither takes nor binds: the module's."""
+    reads, binds = read_and_bound(function.body)
+    params = function.params
+    taken = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    taken |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+    return {n for n in reads if "." not in n} - set(binds) - taken

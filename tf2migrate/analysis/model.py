@@ -193,6 +193,9 @@ class Helper:
     # ``self.x`` names its body reads (transitively through other helpers): a graph-building
     # method may read the constructor's placeholders this way (``self.dummy_x0_tf``)
     self_reads: set[str] = field(default_factory=set)
+    # names its body reads from the module (not its parameters or locals), transitively:
+    # TF1 read their values when it built the graph, a generated function when it runs
+    free_reads: set[str] = field(default_factory=set)
 
 
 @dataclass

@@ -36,9 +36,10 @@ class ModuleSummary:
 
     path: Path
     names: dict[str, Summary] = field(default_factory=dict)
+    exported: frozenset[str] = frozenset()  # what ``from module import *`` binds
 
     def digest(self) -> str:
-        text = repr(sorted(self.names.items()))
+        text = repr((sorted(self.names.items()), sorted(self.exported)))
         return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
 
 
@@ -110,6 +111,12 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
         if isinstance(statement, ast.ImportFrom):
             module = context.modules.get("." * statement.level + (statement.module or ""))
             for alias in statement.names if module is not None else ():
+                if alias.name == "*":
+                    # ``from tools import *``: its public functions and classes, unless
+                    # the file binds the name itself
+                    wanted = module.exported - _top_level_names(tree)  # type: ignore[union-attr]
+                    out.update({n: f for n, f in module.names.items() if n in wanted})  # type: ignore[union-attr]
+                    continue
                 found = module.names.get(alias.name)  # type: ignore[union-attr]
                 if found is not None:
                     out[alias.asname or alias.name] = found
@@ -171,4 +178,31 @@ class Project:
                 # code that is still TF1 and that this run does not migrate: not callable from TF2
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
                 names = {name: Summary(UNKNOWN, reason=reason) for name in names}
-        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()})
+        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree))
+
+
+def _exported(tree: ast.Module) -> frozenset[str]:
+    """The names ``from module import *`` binds: ``__all__`` when written as a literal,
+    else the module's top-level names that do not start with ``_``."""
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets):
+            try:
+                listed = ast.literal_eval(statement.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return frozenset()
+            return frozenset(n for n in listed if isinstance(n, str))
+    return frozenset(n for n in _top_level_names(tree) if not n.startswith("_"))
+
+
+def _top_level_names(tree: ast.Module) -> frozenset[str]:
+    """Names the module's top-level statements bind (imports aside)."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    bound = {s.name for s in tree.body if isinstance(s, functions)}
+    bound |= {
+        n.id
+        for s in tree.body
+        if not isinstance(s, functions)
+        for n in ast.walk(s)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return frozenset(bound)

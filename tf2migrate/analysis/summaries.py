@@ -88,11 +88,13 @@ def tf_aliases(tree: ast.Module) -> TfImports:
     return TfImports(aliases=aliases)
 
 
-def _module_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     """Module-level names that are safe for a builder to read (imported modules and
-    names, functions, classes, constants bound to literals), and NumPy/math aliases."""
+    names, functions, classes, constants bound to literals), and NumPy/math aliases with
+    the module each names (``npr`` → ``numpy.random``)."""
     safe: set[str] = set()
-    value_modules: set[str] = set()
+    literals: set[str] = set()
+    value_modules: dict[str, str] = {}
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
             safe.add(statement.name)
@@ -101,10 +103,40 @@ def _module_names(tree: ast.Module) -> tuple[set[str], set[str]]:
                 local = alias.asname or alias.name.split(".")[0]
                 safe.add(local)
                 if isinstance(statement, ast.Import) and alias.name.split(".")[0] in _VALUE_MODULES:
-                    value_modules.add(local)
+                    value_modules[local] = alias.name if alias.asname else local
         elif isinstance(statement, ast.Assign) and _is_literal(statement.value):
-            safe |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
-    return safe, value_modules
+            literals |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    safe |= literals
+    # a constant some function rebinds (``global SCALE``), the module binds twice, or code
+    # changes in place is module state: TF1 built the graph with the value of that moment
+    top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    bound = [n.id for s in top for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    changed = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+    changed |= {name for name in bound if bound.count(name) > 1}
+    changed |= {name for node in ast.walk(tree) if (name := _changed_in_place(node)) in literals}
+    return safe - changed, value_modules
+
+
+# methods that change a list, dict or set in place
+_MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "add", "discard", "sort", "reverse"}
+)
+
+
+def _changed_in_place(node: ast.AST) -> str | None:
+    """The name whose value ``node`` changes in place (``CONFIG["scale"] = s``,
+    ``SIZES.append(3)``, ``COUNT += 1``), if it does."""
+    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+        target: ast.expr = node
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+        target = node.func.value
+    elif isinstance(node, ast.AugAssign):
+        target = node.target
+    else:
+        return None
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _is_literal(node: ast.AST) -> bool:
@@ -209,6 +241,10 @@ class _ModuleSummarizer:
         if name is not None:
             return _tf_call(name)
         if dotted is None:
+            if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):
+                # a method of the value a call made (``np.linspace(...).reshape(2, 3)``,
+                # ``H.get_shape().as_list()``): the inner call is judged on its own
+                return _method_verdict(f"(...).{call.func.attr}") or Summary(BUILDER)
             return Summary(UNKNOWN, reason="a call of a computed function")
         if dotted in self.imported:
             found = self.imported[dotted]
@@ -223,14 +259,12 @@ class _ModuleSummarizer:
                 return Summary(BUILDER)
             return Summary(UNKNOWN, reason=f"a call of `{head}`")
         if head in self.value_modules:
-            if attr.startswith("random") and not constructor:
+            if f"{self.value_modules[head]}.{attr}".split(".")[1:2] == ["random"] and not constructor:
                 return Summary(UNKNOWN, reason=f"`{dotted}` draws random numbers")
             return Summary(BUILDER)
-        last = dotted.rsplit(".", 1)[1]
-        if last in ("run", "eval"):
-            return Summary(NUMPY)
-        if last.startswith(_STATEFUL) or last in ("minimize", "apply_gradients", "compute_gradients"):
-            return Summary(UNKNOWN, reason=f"`{dotted}` changes state")
+        by_name = _method_verdict(dotted)
+        if by_name is not None:
+            return by_name
         if head == "self" and method_of is not None and dotted.count(".") == 1:
             method = next((m for m in method_of.body if isinstance(m, ast.FunctionDef) and m.name == attr), None)
             if method is None or method.name.startswith("__"):
@@ -248,6 +282,17 @@ def _last(func: ast.AST) -> str:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else ""
+
+
+def _method_verdict(dotted: str) -> Summary | None:
+    """What a method call does by its name alone: a run hands back NumPy, a state change
+    (``.assign``, ``minimize``) is not a builder's; None for any other method."""
+    last = dotted.rsplit(".", 1)[1]
+    if last in ("run", "eval"):
+        return Summary(NUMPY)
+    if last.startswith(_STATEFUL) or last in ("minimize", "apply_gradients", "compute_gradients"):
+        return Summary(UNKNOWN, reason=f"`{dotted}` changes state")
+    return None
 
 
 def _construction(made: Summary) -> Summary:
@@ -326,3 +371,8 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
     if session is None or body[-1].value.id != session:
         return None
     return Summary(SESSION)
+
+
+def numpy_imports(imported: dict[str, Summary]) -> dict[str, str]:
+    """The imported functions that return NumPy (``sess.run``): local name → their module."""
+    return {name: summary.module for name, summary in imported.items() if summary.kind == NUMPY}

@@ -11,6 +11,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.catalogue import GRADIENT_CALLS
 from tf2migrate.analysis.model import Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -80,6 +81,17 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         for s in generated.body:
             for call in s.gradient_calls:
                 rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+    fetched_gradients = [c for c in calls_in(generated.fetch) if rewrite.facts.imports.call_name(c) in GRADIENT_CALLS]
+    if fetched_gradients:
+        # ``sess.run(tf.gradients(loss, W)[0])``: taken in the returned expression, after
+        # the computation; valid only where the function is traced
+        generated.needs_tf_function = True
+        for call in fetched_gradients:
+            rewrite.plan.note(
+                call,
+                gradient_tape.GRADIENTS_IN_TF_FUNCTION.code,
+                f"tf.gradients kept: it is taken in the fetch itself; {generated.name} runs as a tf.function, where tf.gradients is valid TF2",
+            )
     if generated.eager and generated.needs_tf_function:
         rewrite.block(
             generated.fetch,

@@ -32,11 +32,33 @@ from tf2migrate.rewrites.generated import SessionRewrite
 # Read through the module, not passed: what the module binds once (imports, functions,
 # classes) and Python's builtins.
 _BUILTINS = frozenset(dir(builtins))
+# random ops whose names do not say ``random``
+_RANDOM_OPS = frozenset({"truncated_normal", "multinomial", "nn.dropout"})
 
 
 def reads_graph_tensors(leaves: list[Leaf]) -> bool:
     """Does the fetch read a placeholder or a computed tensor (anything but variables)?"""
     return any(s.kind is not Kind.VARIABLE for leaf in leaves for s in leaf.statements)
+
+
+def refuse_seeded_random_ops(rewrite: SessionRewrite, leaves: list[Leaf]) -> bool:
+    """Block a fetch built in the run that draws with an op seed (``sess.run(tf.random_normal([2],
+    seed=1))``): TF1 made a new op at every run, and a new op with the same seed draws the
+    same numbers; an eager op with a seed draws new ones at every call.  True when blocked."""
+    for leaf in leaves:
+        for call in calls_in(leaf.expr):
+            name = rewrite.facts.imports.call_name(call)
+            if name is None or not ("random" in name or name in _RANDOM_OPS):
+                continue
+            if any(a.keyword is not None and a.keyword.value == "seed" for a in call.args):
+                rewrite.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`tf.{name}` with a seed is built in the run: TF1 made a new op at each run, drawing the same "
+                    "numbers each time, where an eager op draws new ones; build it once in the graph code",
+                )
+                return True
+    return False
 
 
 def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf]) -> str | None:

@@ -126,6 +126,7 @@ class _TrapFinder(cst.CSTVisitor):
         self.not_data = defined | imported  # names of functions and modules: code, not values
         self.numpy_functions = numpy_functions  # function/method name -> why it returns NumPy
         self.keras_models = keras_models
+        self.numpy_imports: dict[str, str] = {}  # imported functions returning a run's NumPy -> their module
         self.scopes = [_Scope()]
         self.traps: list[Trap] = []
         self.calls_in_tapes: set[int] = set()  # calls made while a GradientTape records
@@ -201,6 +202,8 @@ class _TrapFinder(cst.CSTVisitor):
         name = dotted_name(func)
         if name in _NUMPY_FUNCTIONS:
             return f"`{name}` returns NumPy"
+        if name in self.numpy_imports:
+            return f"`{name}` (from {self.numpy_imports[name]}) returns the NumPy result of a Session run"
         if isinstance(func, cst.Name) and func.value in self.numpy_functions:
             return f"`{func.value}` {self.numpy_functions[func.value]}"
         return None
@@ -331,14 +334,16 @@ _GRADIENT_NAMES = frozenset({"gradients", "gradient", "jacobian", "batch_jacobia
 _NUMPY_RETURNING = frozenset({*_KERAS_PREDICT, *_NUMPY_METHODS})
 
 
-def may_have_traps(source: str, tree: ast.Module) -> bool:
+def may_have_traps(source: str, tree: ast.Module, numpy_imports: dict[str, str] | None = None) -> bool:
     """A cheap test that the search cannot find a trap: no text of a gradient call or of
     a NumPy-returning call; else no function (or module level) that calls both a gradient
     and something that may return NumPy — a trap's NumPy value flows to its gradient
-    through the assignments of one scope, which the search follows."""
-    if not (any(t in source for t in _GRADIENT_TEXT) and any(t in source for t in _NUMPY_TEXT)):
+    through the assignments of one scope, which the search follows.  ``numpy_imports``:
+    the imported functions that return NumPy (see find_traps)."""
+    imported = {name.rsplit(".", 1)[-1] for name in numpy_imports or {}}
+    if not (any(t in source for t in _GRADIENT_TEXT) and (imported or any(t in source for t in _NUMPY_TEXT))):
         return False
-    returners = {
+    returners = imported | {
         node.name
         for node in ast.walk(tree)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -347,8 +352,10 @@ def may_have_traps(source: str, tree: ast.Module) -> bool:
     return _ScopeCalls(returners).both(tree)
 
 
-def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list[Trap]:
-    """The traps of the module, given the facts a walk gathered (see TrapFacts)."""
+def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts, numpy_imports: dict[str, str] | None = None) -> list[Trap]:
+    """The traps of the module, given the facts a walk gathered (see TrapFacts), and the
+    functions other modules of the project define that return what ``sess.run`` returned
+    (``numpy_imports``: the name they are called by → the module defining them)."""
     keras_models = {
         name
         for assign in facts.call_assigns
@@ -357,6 +364,7 @@ def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts) -> list
         for name in target_names(target.target)
     }
     finder = _TrapFinder(imports, _numpy_returning_functions(facts), keras_models, facts.defined, facts.imported)
+    finder.numpy_imports = numpy_imports or {}
     walk(module, finder)
     return finder.traps
 

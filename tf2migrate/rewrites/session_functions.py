@@ -261,7 +261,7 @@ class SessionFunctions:
             for name in dict.fromkeys(reads):
                 found = lookup_graph_name(scope, name, site.order)
                 if found is None:
-                    if self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
+                    if "." in name or self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
                         python_names[name] = None  # built into the fetch's ops when the run was called
                     continue
                 found_scope, statement = found
@@ -271,7 +271,20 @@ class SessionFunctions:
                 owner = found_scope
                 leaf.statements.append(statement)
             leaf.kind = leaf_kind(expr, leaf.statements)
+            held = _train_op_held(scope, leaf)
+            if held is not None:
+                # ``fetches = [loss, train]; sess.run(fetches)``: the structure would be
+                # returned with the train op in it, and the update would never run
+                self.rewrite.block(
+                    expr,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the fetched `{self.rewrite.module.code_for_node(expr)}` holds the train op `{held}`; "
+                    "not converted (write the fetches in the run: `sess.run([loss, train], ...)`)",
+                )
+                return
             leaves.append(leaf)
+        if inline_fetches.refuse_seeded_random_ops(self.rewrite, leaves):
+            return
         if site.form is RunForm.OP_RUN and site.statement is None:
             self.rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of op.run() is used")
             return
@@ -448,10 +461,19 @@ class SessionFunctions:
 
     def _graph_inputs_stable(self, scope: Scope, statement: Statement) -> bool:
         """A TF1 graph captured Python values when it was built; the generated function
-        reads them when called.  Refuse when such a value is rebound in between."""
+        reads them when called.  Refuse when such a value is rebound in between — a
+        variable or a net object too (``W = tf.Variable(2.0)``, ``y = W * x``, ``W =
+        tf.Variable(5.0)``): they stay outside the function, which reads the name when called."""
         _, own_binds = read_and_bound(statement.node)
-        for name in statement.reads:
-            if name in own_binds or scope.graph_statement(name, statement.order) is not None:
+        helpers = self.rewrite.facts.helpers
+        # and what the file's functions it calls read from the module (``SCALE`` of ``def
+        # f(t): return t * SCALE``), when the graph is the module's own
+        called = [n for n in statement.reads if n in helpers] if isinstance(scope.owner, cst.Module) else []
+        for name in dict.fromkeys([*statement.reads, *(n for h in called for n in sorted(helpers[h].free_reads))]):
+            if name in own_binds:
+                continue
+            graph = scope.graph_statement(name, statement.order)
+            if graph is not None and graph.kind not in (Kind.VARIABLE, Kind.OPTIMIZER):
                 continue
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
@@ -459,7 +481,7 @@ class SessionFunctions:
                 self.rewrite.block(
                     statement.node,
                     blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"the graph reads `{name}`, which is rebound after the graph is built; TF1 captured its earlier value",
+                    f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
                 )
                 return False
         return True
@@ -507,3 +529,25 @@ def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | N
 
     walk(module, _Blocks())
     return following
+
+
+def _train_op_held(scope: Scope, leaf: Leaf) -> str | None:
+    """The train op a fetched name holds inside a list, tuple or dict it was bound to
+    (``fetches = {"loss": loss, "train": train}``), directly or through another such
+    structure; None when it holds none (a tensor's value reads a train op's never)."""
+    pending = [s for s in leaf.statements if s.kind is not Kind.TRAIN and s.value_kind != "tensor"]
+    seen: set[int] = set()
+    while pending:
+        statement = pending.pop()
+        if id(statement) in seen:
+            continue
+        seen.add(id(statement))
+        for name in statement.reads:
+            found = lookup_graph_name(scope, name, statement.order)
+            if found is None:
+                continue
+            if found[1].kind is Kind.TRAIN:
+                return name
+            if found[1].value_kind != "tensor":
+                pending.append(found[1])
+    return None

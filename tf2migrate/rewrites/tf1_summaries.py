@@ -263,7 +263,8 @@ class _Finder:
                 if id(call) not in self.placed:
                     self.refuse(
                         call,
-                        f"`tf.{name}` in a loop, a branch or inside an expression: not converted (merge_all collects the summary ops that ran before it)",
+                        f"`tf.{name}` in a loop, a branch, inside an expression or bound to an attribute (`self.merged = ...`): "
+                        "not converted (merge_all collects the summary ops that ran before it)",
                     )
             elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
                 self.refuse(
@@ -371,7 +372,7 @@ class _Finder:
             self._op(statement, value, name, target, scope, ops)
         elif name == _MERGE_ALL and target is not None:
             self.placed.add(id(value))
-            if value.args:
+            if not self._default_collection(value):
                 self.refuse(value, "`tf.summary.merge_all` with a key or scope is not converted")
             elif not ops:
                 self.empty_merges.append(value)
@@ -395,6 +396,20 @@ class _Finder:
         elif name == _WRITER and target_node is not None:
             self.placed.add(id(value))
             self._writer(statement, value, target_node)
+
+    def _default_collection(self, merge_all: cst.Call) -> bool:
+        """``merge_all()``, ``merge_all(key=tf.GraphKeys.SUMMARIES)``, ``scope=None``: the
+        summaries every summary op adds itself to, as without arguments."""
+        bound = bind_arguments(merge_all, ("key", "scope", "name"))
+        if bound is None:
+            return False
+        key, scope = bound.get("key"), bound.get("scope")
+        if key is not None and not (
+            self.tf.canonical(key.value) == "GraphKeys.SUMMARIES"
+            or (isinstance(key.value, cst.SimpleString) and key.value.evaluated_value == "summaries")
+        ):
+            return False
+        return scope is None or (isinstance(scope.value, cst.Name) and scope.value.value == "None")
 
     def _op(self, statement, call: cst.Call, name: str, target: str | None, scope: list[str], ops: list[str]) -> None:
         kernel, tag_parameter, value_parameter, parameters = _OPS[name]

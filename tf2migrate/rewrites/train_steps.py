@@ -323,14 +323,21 @@ def _fed_rate_refused(facts: GraphFacts, path: str, rate: Statement) -> str | No
 
 def fed_rate_of(scope: Scope, train: Statement) -> str | None:
     """The argument of a train step that holds its optimizer's fed rate (see
-    ``analysis.statements.fed_rate``), or None when the rate is not fed."""
+    ``analysis.statements.fed_rate``), or None when the rate is not fed.  A placeholder
+    without a shape (``tf.placeholder(tf.float32)``) is read as the scalar TF1's update
+    required: a Keras rate variable takes no value of unknown rank."""
     optimizer = _optimizer_expression(train)
     if isinstance(optimizer, cst.Call):
         rate = fed_rate(optimizer, scope, train.order)
     else:
         statement = _optimizer_statement(scope, optimizer, train.order)
         rate = fed_rate(_constructor_call(statement), scope, statement.order) if statement is not None else None
-    return local_name(rate.defines[0]) if rate is not None else None
+    if rate is None:
+        return None
+    name = local_name(rate.defines[0])
+    shape = rate.placeholder.shape if rate.placeholder is not None else cst.List([])
+    unknown_rank = shape is None or (isinstance(shape, cst.Name) and shape.value == "None")
+    return f"tf.reshape({name}, [])" if unknown_rank else name
 
 
 def _constant_tensor(module, facts: GraphFacts, scope: Scope, statement: Statement, value: cst.BaseExpression) -> cst.BaseExpression | None:
