@@ -9,6 +9,7 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import warnings
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rules import rule
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
@@ -125,10 +127,43 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)]
         )
+    seeded = None
+    if "grad_ys" in source:  # (cheap test first: the analysis below walks the whole file)
+        imports = collect_tf_imports(module)
+        seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
+    if seeded is None:
+        return _migrate_parsed(module, tree, source, path, options, project)
+    return _migrate_seeded(seeded, module, tree, source, path, options, project)
+
+
+def _migrate_parsed(
+    module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
     if project is None:
         return _migrate_module(module, tree, source, path, options, {}, [])
     factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in project.removable]
     return _migrate_module(module, tree, source, path, options, local_summaries(tree, project), factories)
+
+
+def _migrate_seeded(
+    seeded: Seeded, module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """The module with its forward-mode seeds (rewrites/forward_seeds.py) migrated, its
+    findings placed on the original's lines.  If its graph stays on TF1 all the same, the
+    original is migrated instead; kept on TF1 too, it is reported with the reasons the
+    seeded module gives (the seeds' own placeholders are not among them)."""
+    text = seeded.module.code
+    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, project)
+    kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
+    findings = result.findings + ([] if kept else _findings(seeded.notes, Positions(seeded.module), path))
+    moved = [dataclasses.replace(f, line=seeded.map_line(f.line)) for f in findings]
+    if not kept:
+        return MigrationResult(result.new_source, _sorted_unique(moved))
+    original = _migrate_parsed(module, tree, source, path, options, project)
+    if any(f.code == INTERNAL_ERROR.code for f in result.findings) or not any(f.code.startswith("TFM3") for f in original.findings):
+        return original
+    reasons = [f for f in moved if f.code.startswith("TFM3")]
+    return MigrationResult(original.new_source, _sorted_unique([f for f in original.findings if not f.code.startswith("TFM3")] + reasons))
 
 
 def _migrate_module(
