@@ -133,6 +133,8 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
     if seeded is None:
         return _migrate_parsed(module, tree, source, path, options, project)
+    if seeded.module is None:
+        return _with_refused_seeds(_migrate_parsed(module, tree, source, path, options, project), seeded, module, path)
     return _migrate_seeded(seeded, module, tree, source, path, options, project)
 
 
@@ -152,6 +154,7 @@ def _migrate_seeded(
     findings placed on the original's lines.  If its graph stays on TF1 all the same, the
     original is migrated instead; kept on TF1 too, it is reported with the reasons the
     seeded module gives (the seeds' own placeholders are not among them)."""
+    assert seeded.module is not None
     text = seeded.module.code
     result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, project)
     kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
@@ -163,7 +166,16 @@ def _migrate_seeded(
     if any(f.code == INTERNAL_ERROR.code for f in result.findings) or not any(f.code.startswith("TFM3") for f in original.findings):
         return original
     reasons = [f for f in moved if f.code.startswith("TFM3")]
-    return MigrationResult(original.new_source, _sorted_unique([f for f in original.findings if not f.code.startswith("TFM3")] + reasons))
+    on_tf1 = MigrationResult(original.new_source, _sorted_unique([f for f in original.findings if not f.code.startswith("TFM3")] + reasons))
+    return _with_refused_seeds(on_tf1, seeded, module, path)
+
+
+def _with_refused_seeds(result: MigrationResult, seeded: Seeded, module: cst.Module, path: str) -> MigrationResult:
+    """A graph kept on TF1 is reported with what kept placeholders that look like
+    forward-mode seeds from being replaced (a run that does not feed one is often why)."""
+    if not seeded.refused or not any(f.code.startswith("TFM3") for f in result.findings):
+        return result
+    return MigrationResult(result.new_source, _sorted_unique(result.findings + _findings(seeded.refused, Positions(module), path)))
 
 
 def _migrate_module(

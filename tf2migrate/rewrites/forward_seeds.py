@@ -21,7 +21,8 @@ the whole file) is the ``grad_ys`` of such a first ``tf.gradients``, the source 
 matching second one (no ``grad_ys``, nothing between the two but ``[i]``, the first's
 result bound once to a name read only there), a ``feed_dict`` key, or its own
 definition.  Anything else reading it (a fetch, an op, a second gradient of a function of
-``g``, which would not be linear) leaves the file to the other rewrites.
+``g``, which would not be linear) leaves the file to the other rewrites; if the graph then
+stays on TF1, a finding says what kept such a placeholder from being a seed.
 
 The rewrite runs before the graph analysis, on the module (as the summaries rewrite
 does); each seed adds one line, which ``map_line`` takes back out of the findings'
@@ -87,11 +88,14 @@ _GRADIENTS_PARAMETERS = ("ys", "xs", "grad_ys", "name", *GRADIENT_OPTIONS_DROPPE
 
 @dataclass
 class Seeded:
-    """The module with its seeds, the findings about them (on its nodes), and where the
-    lines it added stand (1-based, in its text)."""
+    """The module with its seeds (None: there are none), the findings about them (on its
+    nodes), why the placeholders that look like seeds are not (on the original's nodes:
+    reported if the graph stays on TF1), and where the lines it added stand (1-based, in
+    its text)."""
 
-    module: cst.Module
+    module: cst.Module | None
     notes: list[tuple[cst.CSTNode, str, str]]
+    refused: list[tuple[cst.CSTNode, str, str]]
     added_lines: list[int] = field(default_factory=list)
 
     def map_line(self, line: int) -> int:
@@ -101,15 +105,27 @@ class Seeded:
 
 
 def seed_placeholders(module: cst.Module, imports: TfImports, names_in_use: set[str]) -> Seeded | None:
-    """The module with every forward-mode seed placeholder replaced; None if it has none."""
+    """The module with every forward-mode seed placeholder replaced; None if no placeholder
+    is or looks like one."""
     tf_name = next((alias for alias, path in imports.aliases.items() if path == ""), None)
     if tf_name is None:
         return None
     walk = _Walk(imports)
     module.visit(walk)
-    pairs = [pair for name in walk.placeholders if (pair := _pairs(walk, name)) is not None]
+    pairs, refused = [], []
+    for name in walk.placeholders:
+        found = _pairs(walk, name)
+        if isinstance(found, list):
+            pairs.append((name, found))
+        elif found is not None:
+            node, reason = found
+            message = (
+                f"`{name}` is the `grad_ys` of a gradient and a source of gradients, as a forward-mode seed is, but {reason}: "
+                "it stays a placeholder (not replaced by tf.ones_like)"
+            )
+            refused.append((node, FORWARD_SEED.code, message))
     if not pairs:
-        return None
+        return Seeded(None, [], refused) if refused else None
     seeds: dict[int, list[cst.SimpleStatementLine]] = {}  # statement → the seeds that go before it
     arguments: dict[int, str] = {}  # id of an Arg naming the placeholder → seed name
     messages: dict[int, str] = {}  # id of a seed → its finding
@@ -132,7 +148,7 @@ def seed_placeholders(module: cst.Module, imports: TfImports, names_in_use: set[
     positions = Positions(new)
     added = sorted(position[0] for line in inserter.placed.values() if (position := positions.get(line)) is not None)
     notes: list[tuple[cst.CSTNode, str, str]] = [(line, FORWARD_SEED.code, messages[key]) for key, line in inserter.placed.items()]
-    return Seeded(new, notes, added)
+    return Seeded(new, notes, refused, added)
 
 
 def _argument(call: cst.Call, parameter: str) -> cst.Arg:
@@ -233,15 +249,16 @@ class _Walk(cst.CSTVisitor):
 _Pair = tuple[cst.Call, cst.Call, cst.SimpleStatementLine]
 
 
-def _pairs(walk: _Walk, name: str) -> tuple[str, list[_Pair]] | None:
-    """The gradient pairs placeholder ``name`` seeds, if that is all it does."""
+def _pairs(walk: _Walk, name: str) -> list[_Pair] | tuple[cst.CSTNode, str] | None:
+    """The gradient pairs placeholder ``name`` seeds, if that is all it does; else, if it
+    looks like a seed (the ``grad_ys`` of one gradient and a source of another), where and
+    why it is not one; None for any other placeholder."""
     definitions = walk.placeholders[name]
-    if len(definitions) != 1:
-        return None
     references = walk.references.get(name, [])
     is_reference = {id(r) for r in references}
     firsts: dict[int, cst.Call] = {}  # id of the grad_ys Arg's call → call
     seconds: list[cst.Call] = []
+    is_source = False
     used = {id(definitions[0].target)} | (walk.dict_keys & is_reference)
     for call in walk.gradients:
         bound = bind_arguments(call, _GRADIENTS_PARAMETERS)
@@ -250,23 +267,37 @@ def _pairs(walk: _Walk, name: str) -> tuple[str, list[_Pair]] | None:
         ys, grad_ys, xs = bound.get("ys"), bound.get("grad_ys"), bound.get("xs")
         if ys is None or xs is None:
             continue
+        is_source = is_source or id(xs.value) in is_reference
         if grad_ys is not None and id(grad_ys.value) in is_reference:
             firsts[id(call)] = call
             used.add(id(grad_ys.value))
         elif grad_ys is None and id(xs.value) in is_reference:
             seconds.append(call)
             used.add(id(xs.value))
-    if any(id(r) not in used for r in references) or len(seconds) != len(firsts):
+    if not firsts or not is_source:
         return None
+    if len(definitions) != 1:
+        return definitions[1], "it is bound more than once"
+    other = next((r for r in references if id(r) not in used), None)
+    if other is not None:
+        return other, "it is read here too, so its value may matter"
     pairs = []
     for second in seconds:
         first, statement = _first_of(walk, second, firsts)
-        if first is None or statement is None or not _simple(_argument(first, "ys").value):
-            return None
+        if first is None or statement is None:
+            return second, (
+                "this gradient with respect to it is not taken of a gradient seeded with it alone (`g` bound once "
+                "to `tf.gradients(U, x, grad_ys=d)[i]` and read only here, or that call written here), so it may "
+                "depend on its value"
+            )
+        if not _simple(_argument(first, "ys").value):
+            return first, "the seeded gradient's target is not a name (tf.ones_like of it would compute it again)"
         pairs.append((first, second, statement))
-    if len({id(first) for first, _, _ in pairs}) != len(firsts):
-        return None
-    return name, pairs
+    paired = {id(first) for first, _, _ in pairs}
+    unpaired = next((call for key, call in firsts.items() if key not in paired), None)
+    if unpaired is not None or len(paired) != len(pairs):
+        return unpaired or pairs[-1][0], "no gradient of this gradient is taken with respect to it alone, so the values fed to it matter"
+    return pairs
 
 
 def _first_of(walk: _Walk, second: cst.Call, firsts: dict[int, cst.Call]) -> tuple[cst.Call | None, cst.SimpleStatementLine | None]:
