@@ -114,7 +114,7 @@ def tf1_left(text: str, notebook: bool = False, traced_elsewhere: frozenset[str]
             tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    finder = _TF1Finder(_tf_aliases(tree), _traced_functions(tree, traced_elsewhere))
+    finder = _TF1Finder(_tf_aliases(tree), *_traced_functions(tree, traced_elsewhere))
     finder.visit(tree)
     return finder.found
 
@@ -162,17 +162,20 @@ def _is_tf_function(decorator: ast.expr, aliases: dict[str, str]) -> bool:
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = frozenset()) -> set[ast.AST]:
+def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = frozenset()) -> tuple[set[ast.AST], set[ast.AST]]:
     """The function definitions tf.function traces: decorated ones, and those used only
     (and at least once) where tracing runs them — inside traced functions, or passed to a
     module function that calls that argument only inside traced functions (tf2migrate's
     ``minimize_with_scipy``).  A function is known by its name, a method by ``self.name``.
-    This finds the derivative helpers tf2migrate leaves ``tf.gradients`` in (TFM203)."""
+    This finds the derivative helpers tf2migrate leaves ``tf.gradients`` in (TFM203).
+    Second, those the file never uses (dead code here; other code may call them, eagerly
+    or not: they are not counted as traced)."""
     aliases = _tf_aliases(tree)
     traced: set[ast.AST] = set()
     defs: dict[str, list[ast.AST]] = {}
     uses: dict[str, list[tuple[tuple[ast.AST, ...], tuple[ast.AST, int | str] | None]]] = {}
     module_functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
+    attributes: set[str] = set()
 
     def walk(node: ast.AST, around: tuple[ast.AST, ...], in_class: bool, argument=None) -> None:
         if isinstance(node, _FUNCTIONS):
@@ -187,6 +190,8 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
             uses.setdefault(f"self.{node.attr}", []).append((around, argument))
             return
+        elif isinstance(node, ast.Attribute):
+            attributes.add(node.attr)  # ``model.method(...)``: a method used by its object's name
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in module_functions:
             callee = module_functions[node.func.id]
             walk(node.func, around, in_class)
@@ -223,7 +228,13 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
             if not set(functions) <= traced and places and all(runs_traced(*p) for p in places):
                 traced.update(functions)
                 grown = True
-    return traced
+    unused = {
+        function
+        for key, functions in defs.items()
+        if not uses.get(key) and key.removeprefix("self.") not in attributes
+        for function in functions
+    }
+    return traced, unused - traced
 
 
 def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:
@@ -249,7 +260,7 @@ def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:
                     if a.name.split(".")[-1] in modules and (a.asname or "." not in a.name):
                         names.update({f"{a.asname or a.name}.*": (a.name.split(".")[-1], "*")})
         if names:
-            _note_calls(tree, names, _traced_functions(tree), calls)
+            _note_calls(tree, names, _traced_functions(tree)[0], calls)
     out: dict[str, set[str]] = {}
     for (module, function), flags in calls.items():
         if all(flags):
@@ -278,19 +289,23 @@ def _note_calls(tree: ast.Module, names: dict[str, tuple[str, str]], traced: set
 
 class _TF1Finder(ast.NodeVisitor):
     """Collects labels of TF1 constructs: ``Session``, ``placeholder``, ``compat.v1.X``,
-    ``tf.gradients`` outside traced functions."""
+    ``tf.gradients`` outside traced functions (said apart in a function the file never uses)."""
 
-    def __init__(self, aliases: dict[str, str], traced: set[ast.AST]) -> None:
+    def __init__(self, aliases: dict[str, str], traced: set[ast.AST], unused: set[ast.AST]) -> None:
         self.aliases = aliases
         self.traced = traced
+        self.unused = unused
         self.depth = 0  # how many traced functions enclose the current node
+        self.in_unused = 0  # how many functions the file never uses enclose it
         self.found: list[str] = []
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         inside = node in self.traced or any(_is_tf_function(d, self.aliases) for d in node.decorator_list)
         self.depth += inside
+        self.in_unused += node in self.unused
         self.generic_visit(node)
         self.depth -= inside
+        self.in_unused -= node in self.unused
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -304,7 +319,7 @@ class _TF1Finder(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         path = _resolve(node.func, self.aliases)
         if path in ("tensorflow.gradients", "tensorflow.compat.v1.gradients") and not self.depth:
-            self.found.append("tf.gradients outside tf.function")
+            self.found.append("tf.gradients in a function the file never calls" if self.in_unused else "tf.gradients outside tf.function")
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:

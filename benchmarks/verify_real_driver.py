@@ -7,7 +7,7 @@ and its helpers get from outside the model code under test:
 
 - ``scipy.io.loadmat`` of a missing file gives synthetic data: a dict that makes any key
   on demand (:class:`SyntheticMat`), its shape chosen by the key's name, on a grid of
-  ``T`` times and ``N`` points (:data:`GRIDS`: 201 x 256, or the grid a program hard-codes);
+  ``T`` times and ``N`` points (:data:`GRIDS`: 201 x 256, or the grid a program hard-codes or reads off the file);
   ``numpy.loadtxt`` of a missing Runge-Kutta table (``Butcher_IRK<q>.txt``) gives a
   synthetic one of the right length; ``numpy.savetxt`` (result tables) writes nothing;
 - modules for plotting (matplotlib, mpl_toolkits, the repositories' ``plotting``) and
@@ -44,8 +44,12 @@ ITERATIONS = 2  # Adam steps, for `model.train(50000)`
 SAMPLES = 200  # training points, for `N_f = 20000`
 SCIPY_ITERATIONS = 3
 T, N = 201, 256  # the default synthetic grid: times, points
-#: Grids that programs hard-code for a data file (DeepHPMs' NavierStokes tiles 2310 x 151).
-GRIDS = {"cylinder.mat": (151, 2310)}
+#: A spectral element mesh's sizes ("count" keys): ``modes`` and ``nel``.
+MESH = 4
+#: Grids that programs hard-code for a data file: DeepHPMs' NavierStokes tiles 2310 x 151;
+#: PINNs' NavierStokes reshapes a vorticity snapshot (one time) on the spectral element
+#: mesh the file's own counts give, ``(modes + 1) x (modes + 1) x nel`` points.
+GRIDS = {"cylinder.mat": (151, 2310), "cylinder_nektar_t0_vorticity.mat": (1, (MESH + 1) ** 2 * MESH)}
 PLOTTING = ("matplotlib", "mpl_toolkits", "plotting")
 #: A key's shape: "t" a time column ("t'" a row), "x" a point column, "x2" points in the
 #: plane, "xt" a field over points x times (the default for other keys), "x2t" a vector field,
@@ -320,7 +324,7 @@ class SyntheticMat(dict):
         if kind in ("t", "t'"):
             value = np.linspace(0.0, 1.0, t).reshape((t, 1) if kind == "t" else (1, t))
         elif kind == "count":  # a spectral element mesh's sizes (PINNs' vorticity file)
-            value = np.array([[4]])
+            value = np.array([[MESH]])
         elif kind == "x":
             value = np.linspace(-1.0, 1.0, n).reshape(n, 1)
         else:

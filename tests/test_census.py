@@ -90,7 +90,13 @@ def eager(y):
 sess = tf.compat.v1.Session()
 flag = tf.compat.v1.flags.DEFINE_integer
 """
-    assert census.tf1_left(source) == ["tf.gradients outside tf.function", "Session", "compat.v1.flags"]
+    assert census.tf1_left(source) == ["tf.gradients in a function the file never calls", "Session", "compat.v1.flags"]
+    called_eagerly = "import tensorflow as tf\n\ndef eager(y):\n    return tf.gradients(y, y)\n\nprint(eager(tf.ones([1])))\n"
+    assert census.tf1_left(called_eagerly) == ["tf.gradients outside tf.function"]
+    method_called_eagerly = (
+        "import tensorflow as tf\n\nclass M:\n    def grad(self, y):\n        return tf.gradients(y, y)\n\nprint(M().grad(tf.ones([1])))\n"
+    )
+    assert census.tf1_left(method_called_eagerly) == ["tf.gradients outside tf.function"]
     assert census.tf1_left("import tensorflow as tf\n\n@tf.function\ndef f(y):\n    return tf.gradients(y, y)\n") == []
     assert census.tf1_left("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == [
         "import tensorflow.compat.v1",

@@ -90,6 +90,10 @@ def test_synthetic_data_has_the_shapes_its_keys_name():
     assert data["usol"].shape == (256, 201) and np.iscomplexobj(data["usol"])
     assert data["U_star"].shape == (256, 2, 201) and data["p_star"].shape == (256, 201)
     assert driver.SyntheticMat("cylinder.mat")["X_star"].shape == (2310, 2)
+    vorticity = driver.SyntheticMat("cylinder_nektar_t0_vorticity.mat")  # PINNs' NavierStokes reshapes it on its mesh
+    modes, nel = vorticity["modes"].item(), vorticity["nel"].item()
+    for key in ("x", "y", "w"):
+        assert np.reshape(vorticity[key], (modes + 1, modes + 1, nel), order="F").shape == (modes + 1, modes + 1, nel)
     np.testing.assert_array_equal(data["usol"], driver.SyntheticMat("burgers.mat")["usol"])
     assert not np.array_equal(data["p_star"], driver.SyntheticMat("other.mat")["p_star"])
 

@@ -9,8 +9,10 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import warnings
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import libcst as cst
@@ -41,6 +43,7 @@ from tf2migrate.positions import Positions
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
@@ -126,8 +129,61 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)]
         )
+    seeded = None
+    if "grad_ys" in source:  # (cheap test first: the analysis below walks the whole file)
+        imports = collect_tf_imports(module)
+        seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
+    if seeded is None:
+        return _migrate_parsed(module, tree, source, path, options, imported, removable)
+    if seeded.module is None:
+        return _with_refused_seeds(_migrate_parsed(module, tree, source, path, options, imported, removable), seeded, module, path)
+    return _migrate_seeded(seeded, module, tree, source, path, options, imported, removable)
+
+
+def _migrate_parsed(
+    module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, imported: dict[str, Summary], removable: Collection[str]
+) -> MigrationResult:
+    """``removable``: the session factories no module of the run calls any more."""
     factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in removable]
     return _migrate_module(module, tree, source, path, options, imported, factories)
+
+
+def _migrate_seeded(
+    seeded: Seeded,
+    module: cst.Module,
+    tree: ast.Module,
+    source: str,
+    path: str,
+    options: Options,
+    imported: dict[str, Summary],
+    removable: Collection[str],
+) -> MigrationResult:
+    """The module with its forward-mode seeds (rewrites/forward_seeds.py) migrated, its
+    findings placed on the original's lines.  If its graph stays on TF1 all the same, the
+    original is migrated instead; kept on TF1 too, it is reported with the reasons the
+    seeded module gives (the seeds' own placeholders are not among them)."""
+    assert seeded.module is not None
+    text = seeded.module.code
+    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, imported, removable)
+    kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
+    findings = result.findings + ([] if kept else placed(seeded.notes, Positions(seeded.module), path))
+    moved = [dataclasses.replace(f, line=seeded.map_line(f.line)) for f in findings]
+    if not kept:
+        return MigrationResult(result.new_source, sorted_unique(moved))
+    original = _migrate_parsed(module, tree, source, path, options, imported, removable)
+    if any(f.code == INTERNAL_ERROR.code for f in result.findings) or not any(f.code.startswith("TFM3") for f in original.findings):
+        return original
+    reasons = [f for f in moved if f.code.startswith("TFM3")]
+    on_tf1 = MigrationResult(original.new_source, sorted_unique([f for f in original.findings if not f.code.startswith("TFM3")] + reasons))
+    return _with_refused_seeds(on_tf1, seeded, module, path)
+
+
+def _with_refused_seeds(result: MigrationResult, seeded: Seeded, module: cst.Module, path: str) -> MigrationResult:
+    """A graph kept on TF1 is reported with what kept placeholders that look like
+    forward-mode seeds from being replaced (a run that does not feed one is often why)."""
+    if not seeded.refused or not any(f.code.startswith("TFM3") for f in result.findings):
+        return result
+    return MigrationResult(result.new_source, sorted_unique(result.findings + placed(seeded.refused, Positions(module), path)))
 
 
 def _migrate_module(

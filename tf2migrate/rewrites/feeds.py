@@ -9,6 +9,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.traversal import find_all
@@ -131,11 +132,26 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
     return before[-1] if before else None
 
 
+# NumPy functions that only build a new array from their arguments (a dummy feed's
+# ``np.ones((n, q))``): not evaluating one changes nothing else (``np.random`` would)
+_NUMPY_BUILDERS = frozenset(
+    f"{np}.{f}" for np in ("np", "numpy") for f in ("ones", "zeros", "ones_like", "zeros_like", "full", "full_like")
+)
+
+
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
         return True
     if isinstance(expr, cst.Attribute):
         return _side_effect_free(expr.value)
+    if isinstance(expr, cst.UnaryOperation):
+        return _side_effect_free(expr.expression)
+    if isinstance(expr, cst.BinaryOperation):  # arithmetic of shapes and numbers: ``n + 1``
+        return _side_effect_free(expr.left) and _side_effect_free(expr.right)
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and _side_effect_free(e.value) for e in expr.elements)
+    if isinstance(expr, cst.Call):
+        return dotted_name(expr.func) in _NUMPY_BUILDERS and all(not a.star and _side_effect_free(a.value) for a in expr.args)
     if isinstance(expr, cst.Subscript):
         return _side_effect_free(expr.value) and all(
             isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice) for e in expr.slice

@@ -500,11 +500,14 @@ class SessionFunctions:
                             key=lambda g: self.rewrite.module.code_for_node(g.fetch) != name,  # its own function first
                         )
                         computed_by = [g.name for g in computing]
-                        how = (
-                            f"computed by self.{computed_by[0]}(...)"
-                            if computed_by and statement.kind is Kind.TENSOR
-                            else ("an argument of the generated methods" if statement.kind is Kind.PLACEHOLDER else "not computed")
-                        )
+                        if computed_by and statement.kind is Kind.TENSOR:
+                            how = f"computed by self.{computed_by[0]}(...)"
+                        elif statement.kind is Kind.PLACEHOLDER and any(
+                            statement in g.placeholders for g in self.rewrite.functions.values()
+                        ):
+                            how = "an argument of the generated methods"
+                        else:
+                            how = "read by no generated method" if statement.kind is Kind.PLACEHOLDER else "not computed"
                         self.rewrite.plan.note(statement.node, GRAPH_ATTRIBUTE_REMOVED.code, f"attribute `{name}` is no longer set; {how}")
                 if statement.kind is Kind.TENSOR and id(statement.node) not in used:
                     self.rewrite.plan.note(statement.node, UNUSED_GRAPH_CODE.code, "graph code no run fetches: removed")
