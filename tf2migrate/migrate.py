@@ -53,6 +53,7 @@ from tf2migrate.rewrites.predict_trap import (
     may_have_traps,
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
+from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
@@ -264,6 +265,7 @@ def _migrate_graph(
         plan_cleanup(facts, plan)
         plan_factory_imports(module, facts, plan)
         plan_eager_calls(facts, plan)
+        plan_eager_variables(module, facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)

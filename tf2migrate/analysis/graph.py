@@ -337,6 +337,8 @@ class GraphAnalyzer:
                 kinds.add("graph")
             elif isinstance(item.item, cst.Call) and self.tf.call_name(item.item) in NAMING_CONTEXTS and item.asname is None:
                 kinds.add("naming")
+            elif self._is_naming_variable_scope(item):
+                kinds.add("variables")
             else:
                 kinds.add("other")
         if len(kinds) == 1 and kinds != {"other"}:
@@ -346,6 +348,25 @@ class GraphAnalyzer:
                 node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers"
             )
         return None
+
+    def _is_naming_variable_scope(self, item: cst.WithItem) -> bool:
+        """``with tf.variable_scope("layer1"):`` (a name and nothing else; its ``as`` name
+        read nowhere): in eager TF2 it only prefixes the names of the variables made in it
+        (variable sharing, which it exists for, is refused where asked: ``reuse=``), so it
+        opens up like a name scope and its variables and graph code go where they belong."""
+        call = item.item
+        if not isinstance(call, cst.Call) or self.tf.call_name(call) != "variable_scope" or len(call.args) != 1:
+            return False
+        arg = call.args[0]
+        if arg.keyword is not None or arg.star or not m.matches(arg.value, m.SimpleString() | m.Name() | m.Attribute(value=m.Name())):
+            return False
+        if item.asname is None:
+            return True
+        target = item.asname.name
+        if not isinstance(target, cst.Name):
+            return False
+        bound = sum(1 for i in self.index.with_items if i.asname is not None and m.matches(i.asname.name, m.Name(target.value)))
+        return len(m.findall(self.module, m.Name(target.value))) == bound  # ``as scope`` of each block, never read
 
     # ------------------------------------------------------------ statements
     def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:

@@ -92,7 +92,7 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     for scope in facts.scopes:
         for with_node, kind in scope.unwrapped.values():
             plan.unwrap.add(id(with_node))
-            what = {"session": "session block", "graph": "graph context", "naming": "name/device scope"}[kind]
+            what = {"session": "session block", "graph": "graph context", "naming": "name/device scope", "variables": "variable scope"}[kind]
             plan.note(with_node, SESSION_REMOVED.code, f"{what} removed; its body is kept")
             if kind == "session" and any(
                 a.keyword is not None and a.keyword.value == "config" for item in with_node.items for a in getattr(item.item, "args", ())
