@@ -83,7 +83,7 @@ def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStat
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             bound.update({item.name.value: 2 for item in node.names})
             continue
-        target = node.name if isinstance(node, (cst.AsName, cst.Param)) else node.target  # type: ignore[union-attr]
+        target = node.name if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target")  # noqa: B009 - each binder's own field
         bound.update(cst.ensure_type(n, cst.Name).value for n in m.findall(target, m.Name()))
     found = {}
     for statement in module.body:
@@ -104,8 +104,8 @@ def _uses(name: str, statement: cst.SimpleStatementLine, names: list[cst.CSTNode
 
 def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[str]) -> list[tuple[cst.Call, str]] | None:
     """``(call, member)`` for each use written ``alias.member(...)``; None when a use is anything else."""
-    parents = {id(a.value): a for a in m.findall(module, m.Attribute(value=m.Name()))}
-    calls = {id(c.func): c for c in m.findall(module, m.Call(func=m.Attribute(value=m.Name())))}
+    parents = {id(a.value): a for a in m.findall(module, m.Attribute(value=m.Name())) if isinstance(a, cst.Attribute)}
+    calls = {id(c.func): c for c in m.findall(module, m.Call(func=m.Attribute(value=m.Name()))) if isinstance(c, cst.Call)}
     out = []
     for use in uses:
         attribute = parents.get(id(use))
@@ -146,7 +146,7 @@ def _plan_optimizer(module, plan: Plan, statement, call: cst.Call, name: str, na
     if not _is_number(rate):
         return  # a variable or tensor rate: TF1 read it at each step, Keras copies it once
     calls = _member_calls(module, _uses(name, statement, names), frozenset({"apply_gradients"}))
-    statements = {id(s.body[0].value) for s in m.findall(module, m.SimpleStatementLine(body=[m.Expr()]))}
+    statements = {id(e.value) for line in m.findall(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
     if not calls or any(len(c.args) != 1 or c.args[0].keyword or id(c) not in statements for c, _ in calls):
         return  # used otherwise (global_step=, its result read): TF1's optimizer API
     code = module.code_for_node(call.args[0].value)
@@ -158,3 +158,8 @@ def _is_number(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         node = node.expression
     return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _expressions(line: cst.CSTNode) -> list[cst.Expr]:
+    """The expression statement of a line holding only it."""
+    return [e for e in cst.ensure_type(line, cst.SimpleStatementLine).body if isinstance(e, cst.Expr)]
