@@ -256,6 +256,9 @@ def _migrate_graph(
         find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
+        # (calls rewritten whole, before the rewrites that write graph code into functions)
+        plan_eager_calls(facts, plan)
+        plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
@@ -265,8 +268,6 @@ def _migrate_graph(
             plan.note(node, code, message)
         plan_cleanup(facts, plan)
         plan_factory_imports(module, facts, plan)
-        plan_eager_calls(facts, plan)
-        plan_eager_variables(module, facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)

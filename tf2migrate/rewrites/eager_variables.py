@@ -13,7 +13,10 @@ Each initializer becomes the TF2 op or Keras initializer drawing from the same
 distribution (TF1's defaults written out where TF2's differ: ``truncated_normal_initializer``'s
 stddev 1.0, ``random_uniform_initializer``'s [0, 1)); no initializer is TF1's default for
 floats, Glorot uniform.  The numbers drawn differ from TF1's, as for every random op of a
-migration.  Any other argument (``regularizer=``, ``partitioner=``, ``collections=``…),
+migration.  A file that sets what ``get_variable`` makes from the outside (a
+``variable_scope`` with ``initializer=``, ``dtype=`` or ``custom_getter=``,
+``get_variable_scope()``, ``arg_scope``) keeps every call.  Any other argument
+(``regularizer=``, ``partitioner=``, ``collections=``…),
 an initializer not in the table (``variance_scaling_initializer``, a tensor or NumPy
 value, an initializer built elsewhere) or one called with arguments it does not know
 keeps the call as ``tf.compat.v1.get_variable``, which still runs.
@@ -77,11 +80,25 @@ _INITIALIZERS: dict[str, tuple[tuple[str, ...], dict[str, str], _Writer]] = {
 }
 
 
+# Calls that change what get_variable makes from the outside (a scope's initializer,
+# dtype or custom getter reaches into helpers too): a file with any keeps them all.
+_SCOPE_SETTERS = frozenset({"get_variable_scope", "variable_op_scope", "variable_creator_scope", "contrib.framework.arg_scope"})
+
+
 def plan_eager_variables(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
+    if any(_sets_variable_defaults(facts, call) for call in facts.calls):
+        return
     prefixes = _scope_prefixes(facts)
     for call in facts.calls:
         if facts.imports.call_name(call) == "get_variable":
             _plan_get_variable(module, facts, plan, call, prefixes.get(id(call)))
+
+
+def _sets_variable_defaults(facts: GraphFacts, call: cst.Call) -> bool:
+    name = facts.imports.call_name(call)
+    if name == "variable_scope":
+        return len(call.args) != 1 or call.args[0].keyword is not None  # initializer=, dtype=, custom_getter=…
+    return name in _SCOPE_SETTERS or any(a.keyword is not None and a.keyword.value == "custom_getter" for a in call.args)
 
 
 def _scope_prefixes(facts: GraphFacts) -> dict[int, str | None]:
