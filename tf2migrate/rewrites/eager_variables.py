@@ -30,6 +30,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import API_RENAMED
 
@@ -80,25 +81,13 @@ _INITIALIZERS: dict[str, tuple[tuple[str, ...], dict[str, str], _Writer]] = {
 }
 
 
-# Calls that change what get_variable makes from the outside (a scope's initializer,
-# dtype or custom getter reaches into helpers too): a file with any keeps them all.
-_SCOPE_SETTERS = frozenset({"get_variable_scope", "variable_op_scope", "variable_creator_scope", "contrib.framework.arg_scope"})
-
-
 def plan_eager_variables(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    if any(_sets_variable_defaults(facts, call) for call in facts.calls):
+    if any(sets_variable_defaults(facts.imports, call) for call in facts.calls):
         return
     prefixes = _scope_prefixes(facts)
     for call in facts.calls:
         if facts.imports.call_name(call) == "get_variable":
             _plan_get_variable(module, facts, plan, call, prefixes.get(id(call)))
-
-
-def _sets_variable_defaults(facts: GraphFacts, call: cst.Call) -> bool:
-    name = facts.imports.call_name(call)
-    if name == "variable_scope":
-        return len(call.args) != 1 or call.args[0].keyword is not None  # initializer=, dtype=, custom_getter=…
-    return name in _SCOPE_SETTERS or any(a.keyword is not None and a.keyword.value == "custom_getter" for a in call.args)
 
 
 def _scope_prefixes(facts: GraphFacts) -> dict[int, str | None]:
