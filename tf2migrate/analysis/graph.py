@@ -339,7 +339,7 @@ class GraphAnalyzer:
                 kinds.add("graph")
             elif isinstance(item.item, cst.Call) and self.tf.call_name(item.item) in NAMING_CONTEXTS and item.asname is None:
                 kinds.add("naming")
-            elif self._is_naming_variable_scope(item):
+            elif self._is_naming_variable_scope(node, item):
                 kinds.add("variables")
             else:
                 kinds.add("other")
@@ -351,13 +351,14 @@ class GraphAnalyzer:
             )
         return None
 
-    def _is_naming_variable_scope(self, item: cst.WithItem) -> bool:
+    def _is_naming_variable_scope(self, node: cst.With, item: cst.WithItem) -> bool:
         """``with tf.variable_scope("layer1"):`` (a name and nothing else; its ``as`` name
         read nowhere): in eager TF2 it only prefixes the names of the variables made in it
         (variable sharing, which it exists for, is refused where asked: ``reuse=``), so it
         opens up like a name scope and its variables and graph code go where they belong.
         Not in a file whose scopes set more than names (an initializer, a dtype): a scope
-        object may carry them into a block that names it."""
+        object may carry them into a block that names it; nor around a block that binds a
+        scope (``as inner``), whose name would lose this one."""
         call = item.item
         if not isinstance(call, cst.Call) or self.tf.call_name(call) != "variable_scope" or len(call.args) != 1:
             return False
@@ -367,6 +368,8 @@ class GraphAnalyzer:
             return False  # a scope object made with an initializer may be re-entered by name
         arg = call.args[0]
         if arg.keyword is not None or arg.star or not m.matches(arg.value, m.SimpleString() | m.Name() | m.Attribute(value=m.Name())):
+            return False
+        if m.findall(node.body, m.WithItem(asname=m.AsName())):
             return False
         if item.asname is None:
             return True

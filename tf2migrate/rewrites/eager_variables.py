@@ -84,17 +84,24 @@ _INITIALIZERS: dict[str, tuple[tuple[str, ...], dict[str, str], _Writer]] = {
 def plan_eager_variables(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
     if any(sets_variable_defaults(facts.imports, call) for call in facts.calls):
         return
-    prefixes = _scope_prefixes(facts)
+    prefixes = _scope_prefixes(module, facts)
     for call in facts.calls:
         if facts.imports.call_name(call) == "get_variable":
             _plan_get_variable(module, facts, plan, call, prefixes.get(id(call)))
 
 
-def _scope_prefixes(facts: GraphFacts) -> dict[int, str | None]:
+def _scope_prefixes(module: cst.Module, facts: GraphFacts) -> dict[int, str | None]:
     """``get_variable`` call → the names of the variable scopes opened up around it
     (analysis/graph.py), ``"layer1/"``, so that its variable keeps TF1's name; None when
-    one of them is not a string written out."""
+    one of them is not a string written out, or a scope kept around it would come first."""
     out: dict[int, str | None] = {}
+    opened = {id(w) for scope in facts.scopes for w, kind in scope.unwrapped.values() if kind == "variables"}
+    for with_node in m.findall(module, m.With()):
+        kept = id(with_node) not in opened and any(
+            facts.imports.call_name(item.item) == "variable_scope" for item in cst.ensure_type(with_node, cst.With).items
+        )
+        if kept:
+            out.update({id(call): None for call in m.findall(with_node, m.Call())})
     for scope in facts.scopes:
         for with_node, kind in scope.unwrapped.values():  # outer blocks before the blocks they hold
             if kind != "variables":
