@@ -55,6 +55,8 @@ from tf2migrate.rewrites.predict_trap import (
     may_have_traps,
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
+from tf2migrate.rewrites.eager_variables import plan_eager_variables
+from tf2migrate.rewrites.tf1_eager import plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
@@ -310,6 +312,9 @@ def _migrate_graph(
         find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
+        # (calls rewritten whole, before the rewrites that write graph code into functions)
+        plan_eager_calls(facts, plan)
+        plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
@@ -319,13 +324,14 @@ def _migrate_graph(
             plan.note(node, code, message)
         plan_cleanup(facts, plan)
         plan_factory_imports(module, facts, plan)
-        plan_eager_calls(facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
         plan_compat_fallback(module, facts, plan)
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
+    elif not graph and "enable_eager_execution" in source:
+        plan_tf1_eager(module, facts, plan, set(module_names))
     decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
     for factory in factories:
         plan.note(factory, SESSION_REMOVED.code, f"session factory `{factory.name.value}` removed: no module of the run calls it any more")

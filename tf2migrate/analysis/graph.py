@@ -57,6 +57,7 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
+from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
@@ -127,6 +128,7 @@ class GraphAnalyzer:
         self.index = _NodeIndex()
         walk(module, self.index)
         self.facts.calls = self.index.calls
+        self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
         self._graph_names = {
@@ -352,6 +354,8 @@ class GraphAnalyzer:
                 kinds.add("graph")
             elif isinstance(item.item, cst.Call) and self.tf.call_name(item.item) in NAMING_CONTEXTS and item.asname is None:
                 kinds.add("naming")
+            elif self._is_naming_variable_scope(node, item):
+                kinds.add("variables")
             else:
                 kinds.add("other")
         if len(kinds) == 1 and kinds != {"other"}:
@@ -361,6 +365,34 @@ class GraphAnalyzer:
                 node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers"
             )
         return None
+
+    def _is_naming_variable_scope(self, node: cst.With, item: cst.WithItem) -> bool:
+        """``with tf.variable_scope("layer1"):`` (a name and nothing else; its ``as`` name
+        read nowhere): in eager TF2 it only prefixes the names of the variables made in it
+        (variable sharing, which it exists for, is refused where asked: ``reuse=``), so it
+        opens up like a name scope and its variables and graph code go where they belong.
+        Not in a file whose scopes set more than names (an initializer, a dtype): a scope
+        object may carry them into a block that names it; nor around a block that binds a
+        scope (``as inner``), whose name would lose this one."""
+        call = item.item
+        if not isinstance(call, cst.Call) or self.tf.call_name(call) != "variable_scope" or len(call.args) != 1:
+            return False
+        if self._scopes_set_defaults is None:  # (asked once per file, and only of files with variable scopes)
+            self._scopes_set_defaults = any(sets_variable_defaults(self.tf, c) for c in self.index.calls)
+        if self._scopes_set_defaults:
+            return False  # a scope object made with an initializer may be re-entered by name
+        arg = call.args[0]
+        if arg.keyword is not None or arg.star or not m.matches(arg.value, m.SimpleString() | m.Name() | m.Attribute(value=m.Name())):
+            return False
+        if m.findall(node.body, m.WithItem(asname=m.AsName())):
+            return False
+        if item.asname is None:
+            return True
+        target = item.asname.name
+        if not isinstance(target, cst.Name):
+            return False
+        bound = sum(1 for i in self.index.with_items if i.asname is not None and m.matches(i.asname.name, m.Name(target.value)))
+        return len(m.findall(self.module, m.Name(target.value))) == bound  # ``as scope`` of each block, never read
 
     # ------------------------------------------------------------ statements
     def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:

@@ -13,7 +13,11 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.analysis.tf_imports import TfImports
 
+# Calls that change what get_variable makes from the outside: a scope's initializer, dtype
+# or custom getter reaches into the helpers called in it too.
+_SCOPE_SETTERS = frozenset({"get_variable_scope", "variable_op_scope", "variable_creator_scope", "contrib.framework.arg_scope"})
 # Calls whose ``reuse=`` argument asks the variable store for an existing variable.
 _REUSING_CALLS = frozenset({"variable_scope", "get_variable", "get_local_variable", "make_template"})
 
@@ -35,3 +39,14 @@ def find_shared_variables(facts: GraphFacts) -> None:
             f"`tf.{name}(..., reuse=...)` shares variables by name; eager TF2 would create a new variable "
             "where TF1 returned the existing one",
         )
+
+
+def sets_variable_defaults(imports: TfImports, call: cst.Call) -> bool:
+    """Does the call set what ``get_variable`` makes in a scope (``variable_scope`` with more
+    than a name: ``initializer=``, ``dtype=``, ``custom_getter=``, ``reuse=``…;
+    ``get_variable_scope()``, ``arg_scope``)?  A file with one keeps its variable scopes
+    and ``get_variable`` calls as TF1 wrote them."""
+    name = imports.call_name(call)
+    if name == "variable_scope":
+        return len(call.args) != 1 or call.args[0].keyword is not None
+    return name in _SCOPE_SETTERS or any(a.keyword is not None and a.keyword.value == "custom_getter" for a in call.args)

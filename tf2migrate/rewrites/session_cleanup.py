@@ -82,6 +82,8 @@ V1_SWITCH_REMOVED = Rule(
     valid=("import tensorflow.compat.v1 as tf\ny = tf.constant([1.0]) * 2.0\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 RULES = [SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED]
+# what each kind of with-block opened up (analysis/graph.py) is called in findings
+_OPENED = {"session": "session block", "graph": "graph context", "naming": "name/device scope", "variables": "variable scope"}
 
 
 def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
@@ -92,7 +94,7 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     for scope in facts.scopes:
         for with_node, kind in scope.unwrapped.values():
             plan.unwrap.add(id(with_node))
-            what = {"session": "session block", "graph": "graph context", "naming": "name/device scope"}[kind]
+            what = _OPENED[kind]
             plan.note(with_node, SESSION_REMOVED.code, f"{what} removed; its body is kept")
             if kind == "session" and any(
                 a.keyword is not None and a.keyword.value == "config" for item in with_node.items for a in getattr(item.item, "args", ())

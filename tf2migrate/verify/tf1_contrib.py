@@ -1,4 +1,5 @@
-"""The one piece of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``.
+"""The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``
+and ``layers.xavier_initializer``.
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -17,8 +18,24 @@ def install(v1) -> None:
     """Give ``tf.compat.v1`` a ``contrib.opt.ScipyOptimizerInterface`` if it has none."""
     if hasattr(v1, "contrib"):
         return
-    contrib = types.SimpleNamespace(opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)))
+    contrib = types.SimpleNamespace(
+        opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)),
+        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1)),
+    )
     v1.contrib = contrib
+
+
+def _xavier_initializer(tf):
+    """TF1's ``variance_scaling_initializer(factor=1.0, mode='FAN_AVG', uniform=True)``:
+    limit sqrt(3 / ((fan_in + fan_out) / 2)), which is Glorot uniform.  (``uniform=False``
+    drew from TF1's own truncated normal, not re-created.)"""
+
+    def xavier_initializer(uniform=True, seed=None, dtype=tf.float32):
+        if not uniform:
+            raise NotImplementedError("xavier_initializer(uniform=False) is not re-created for verification")
+        return tf.glorot_uniform_initializer(seed=seed, dtype=dtype)
+
+    return xavier_initializer
 
 
 def _interface(tf):
