@@ -21,7 +21,8 @@ by the fragment's own positions, shifted to its first line.
 Anything this path does not reproduce exactly sends the file to the whole-module path
 (``None``): a graph to analyse, a possible gradient trap, a TF import that is removed or
 absl imports with no ``import tensorflow as tf`` to follow, a name conflict, page breaks
-or carriage returns (whose lines libcst and CPython may count apart), a fragment libcst
+or carriage returns (whose lines libcst and CPython may count apart), a TF1 program that ran eagerly
+(``rewrites/tf1_eager.py`` rewrites it whole), a fragment libcst
 will not parse alone.  ``tests/test_renames_only.py`` compares both paths on every fixture
 and on odd layouts; the real trees were compared byte for byte (README, Speed).
 """
@@ -118,8 +119,8 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = module_facts(tree, imports)
-    if facts.graph or may_have_traps(source, tree, numpy_imports):
-        return None
+    if facts.graph or may_have_traps(source, tree, numpy_imports) or "enable_eager_execution" in source:
+        return None  # (the last: a TF1 eager program, rewritten by rewrites/tf1_eager.py)
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
     if import_conflict(imports, facts.names):
