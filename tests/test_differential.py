@@ -85,7 +85,8 @@ def check(program: Program, workers: Workers) -> None:
         report = workers.verify(before, after)
         context = f"mode {mode}, {'kept on TF1: ' + '; '.join(refused) if refused else 'converted'}\n--- original ---\n{program.source}--- migrated ---\n{new}"
         if SURVEY and report.verdict != "equal":
-            outcomes[mode] += " but " + report.verdict
+            invalid = report.messages and report.messages[0].startswith("TF1")  # the generator's fault
+            outcomes[mode] += " but " + ("invalid" if invalid else report.verdict)
             with open(SURVEY, "a", encoding="utf-8") as survey:
                 survey.write(f"=== {report.render()}\n{context}\n")
             continue

@@ -45,8 +45,8 @@ REDUCE = ["tf.reduce_sum({})", "tf.reduce_mean({})", "tf.reduce_sum(tf.square({}
 
 @dataclass(frozen=True)
 class Tensor:
-    """A named graph value: ``kind`` "BD" ([batch, D]), "S" (scalar), "other" or "list"
-    (fetch only; "list": a Python list of gradients); ``diff`` the leaves gradients reach it through, ``reads`` every
+    """A named graph value: ``kind`` "BD" ([batch, D]), "S" (scalar), or, fetch
+    only, "other", "variable" or "list" (a Python list of gradients); ``diff`` the leaves gradients reach it through, ``reads`` every
     placeholder and variable it reads, ``writes`` the variables running it changes."""
 
     name: str
@@ -68,6 +68,7 @@ class _Builder:
     def __init__(self, draw):
         self.draw = draw
         self.graph: list[str] = []  # graph-building statements
+        self.out, self.prefix = self.graph, ""  # where op() writes: the graph, or between runs
         self.session: list[str] = []  # statements of the session block
         self.features: set[str] = set()
         self.placeholders: dict[str, Tensor] = {}
@@ -97,11 +98,13 @@ class _Builder:
     # -- graph
     def placeholder(self) -> None:
         name = self.fresh("x")
-        style = self.choice(["none_d", "fixed", "unknown", "float64", "default", "scalar"])
+        style = self.choice(["none_d", "fixed", "unknown", "float64", "default", "scalar", "int"])
         self.feature(f"placeholder:{style}")
         shape = {"none_d": f"[None, {D}]", "fixed": f"[{self.batch}, {D}]", "float64": f"[None, {D}]"}
         use = name
         kind = "BD"
+        leaf = frozenset({name})
+        diff = leaf
         if style == "unknown":
             self.graph.append(f"{name} = tf.placeholder(tf.float32)")
         elif style == "float64":
@@ -115,12 +118,17 @@ class _Builder:
         elif style == "scalar":
             self.graph.append(f"{name} = tf.placeholder(tf.float32, [])")
             kind = "S"
+        elif style == "int":  # fed floats, which the feed truncates; no gradient flows from it
+            self.graph.append(f"{name} = tf.placeholder(tf.int32, [None, {D}])")
+            use = self.fresh("t")
+            self.graph.append(f"{use} = tf.cast({name}, tf.float32) * 0.5")
+            diff = frozenset()
         else:
             self.graph.append(f"{name} = tf.placeholder(tf.float32, {shape[style]})")
-        self.fed[name] = kind
-        leaf = frozenset({name})
-        self.placeholders[name] = Tensor(name, kind, leaf, leaf)
-        self.tensors.append(Tensor(use, kind, leaf, leaf))
+        self.fed[name] = "int" if style == "int" else kind
+        self.placeholders[name] = Tensor(name, kind, diff, leaf)
+        self.tensors.append(Tensor(use, kind, diff, leaf))
+        self.fetchable.append(Tensor(name, "placeholder", frozenset(), leaf))
 
     def variable(self) -> None:
         name = self.fresh("v")
@@ -148,7 +156,7 @@ class _Builder:
         leaf = frozenset({name})
         if shape == "S":
             self.tensors.append(Tensor(name, "S", leaf if trainable else frozenset(), leaf))
-        self.fetchable.append(Tensor(name, "other", frozenset(), leaf))
+        self.fetchable.append(Tensor(name, "variable", frozenset(), leaf))
 
     def operand(self, kind: str) -> Tensor | None:
         candidates = [t for t in self.tensors if t.kind == kind]
@@ -191,7 +199,7 @@ class _Builder:
         else:  # a Python value read while the graph is built
             self.feature("python-global")
             text = f"{a.name} * scale"
-        self.graph.append(f"{name} = {text}")
+        self.out.append(f"{self.prefix}{name} = {text}")
         tensor = Tensor(name, kind, frozenset(diff), frozenset(reads))
         self.tensors.append(tensor)
         self.fetchable.append(tensor)
@@ -307,7 +315,7 @@ class _Builder:
             self.graph.insert(0, f"{step} = tf.Variable(0, trainable=False)")
             self.graph.append(f"{name} = {opt}.minimize({loss.name}, global_step={step}, {var_list})")
             writes = frozenset(trained) | {step}
-            self.fetchable.append(Tensor(step, "other", frozenset(), frozenset({step})))
+            self.fetchable.append(Tensor(step, "variable", frozenset(), frozenset({step})))
         else:
             pairs = self.fresh("gvs")
             self.graph.append(f"{pairs} = {opt}.compute_gradients({loss.name}, {var_list})")
@@ -322,9 +330,13 @@ class _Builder:
         """A feed dict for the placeholders in ``needed`` (and maybe some others)."""
         keys = [p for p in self.fed if p in needed and p not in self.defaults]
         keys += [p for p in self.fed if p not in keys and (p in self.defaults or p not in needed) and self.draw(st.integers(0, 3)) == 0]
+        computed = [t.name for t in self.tensors if t.kind == "BD" and t.name.startswith("t") and t.reads <= needed]
+        if computed and self.draw(st.integers(0, 7)) == 0:
+            self.feature("feed:computed-tensor")
+            keys.append(self.choice(computed))
         if not keys:
             return ""
-        items = ", ".join(f"{key}: {self.value(key, loop)}" for key in keys)
+        items = ", ".join(f"{key}: {self.value(key, loop) if key in self.fed else 'data1'}" for key in keys)
         if self.draw(st.integers(0, 3)) == 0:
             self.feature("feed:named")
             feed = self.fresh("feed")
@@ -338,10 +350,17 @@ class _Builder:
             return self.choice(["True", "False"] + (["i % 2 == 0"] if loop else []))
         if kind == "S":
             return self.choice(["0.5", "-1.5", "np.float32(0.25)"] + (["0.1 * i"] if loop else []))
+        if kind == "int":
+            return self.choice(["data0 * 3", "(data1 * 4).tolist()"] + (["data0 * (i + 2)"] if loop else []))
         return self.choice(["data0", "data1", "data0.tolist()"] + (["data0 * (i + 1)", "data1 + 0.1 * i"] if loop else []))
 
     def run(self, indent: str, eval_ok: bool) -> None:
         """One run, or a loop of runs, of a fetch structure or a writer."""
+        if self.draw(st.integers(0, 4)) == 0:  # an op built between runs (it reads Python values then)
+            self.feature("op:between-runs")
+            self.out, self.prefix = self.session, indent
+            self.op()
+            self.out, self.prefix = self.graph, ""
         loop = self.draw(st.integers(0, 2)) == 0
         inner = indent + ("    " if loop else "")
         hist = self.fresh("hist") if loop else ""
@@ -358,15 +377,22 @@ class _Builder:
         fetches = [t for t in fetches if t.writes or not (t.reads & written)]
         if any(t.writes for t in fetches):
             fetches = [next(t for t in fetches if t.writes)]
+        if not fetches[0].writes and fetches[0].kind not in ("list",) and self.draw(st.integers(0, 4)) == 0:
+            wrap = self.choice(["tf.reduce_sum({})", "{} * scale", "tf.square({}) + 1.0"])
+            self.feature(f"fetch:built-in-run:{wrap.split('(')[0]}")
+            first = fetches[0]
+            fetches[0] = Tensor(wrap.format(first.name), first.kind, first.diff, first.reads)
         needed = frozenset().union(*(t.reads for t in fetches))
         feed = self.feed(needed, loop, inner)
         result = self.fresh("r")
         style = self.choice(["single", "list", "unpack", "dict", "tuple", "eval"] if eval_ok else ["single", "list", "unpack", "dict", "tuple"])
-        if style == "eval" and fetches[0].kind == "list":
-            style = "single"  # a list of gradients has no .eval()
+        if style == "eval" and fetches[0].kind in ("list", "variable", "placeholder"):
+            style = "single"  # a list of gradients has no .eval(), a variable's takes no feed
         self.feature(f"fetch:{style}")
         feed_arg = f", feed_dict={feed}" if feed and self.flag() else (f", {feed}" if feed else "")
         names = [t.name for t in fetches]
+        if style == "eval" and not names[0].isidentifier():
+            names[0] = f"({names[0]})"
         if style == "single":
             line = f"{result} = sess.run({names[0]}{feed_arg})"
         elif style == "eval":
@@ -376,7 +402,8 @@ class _Builder:
         elif style == "tuple":
             line = f"{result} = sess.run(({', '.join(names)},){feed_arg})"
         elif style == "dict":
-            line = f"{result} = sess.run({{{', '.join(f'{n!r}: {n}' for n in names)}}}{feed_arg})"
+            items = ", ".join(f"'k{i}': {n}" for i, n in enumerate(names))
+            line = f"{result} = sess.run({{{items}}}{feed_arg})"
         else:
             targets = [f"{result}_{i}" for i in range(len(names))]
             line = f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = sess.run([{', '.join(names)}]{feed_arg})"
