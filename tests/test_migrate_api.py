@@ -152,3 +152,22 @@ def test_method_of_a_call_result_is_not_a_tf_symbol():
     new, _ = migrate_source(source)
     assert "tf.compat.v1.train.AdamOptimizer(0.1).minimize(loss)" in new
     assert "tf.compat.v1.get_default_graph().get_operations()" in new
+
+
+def test_a_feed_dict_no_run_reads_gets_argument_names():
+    """The placeholders it names are removed: its keys become their argument names, as a
+    read feed dict's do, and its values are still computed (found by the differential
+    test: ``x`` was left undefined, TFM002; session/feed_dict_read_by_no_run executes it)."""
+    source = (
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "v = tf.Variable(1.0)\n"
+        "step = v.assign_add(1.0)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    feed = {x: 2.0}\n"
+        "    sess.run(step)\n"
+    )
+    new, findings = migrate_source(source)
+    assert not [f for f in findings if f.code == "TFM002"], findings
+    assert 'feed = {"x": 2.0}\n' in new and "tf.placeholder" not in new, new

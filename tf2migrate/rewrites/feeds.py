@@ -94,6 +94,18 @@ def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope
     return found[1]
 
 
+def rewrite_unused_feed_dicts(rewrite: SessionRewrite) -> None:
+    """A feed dict no converted run reads (``feed = {x: X}`` before a run that feeds
+    nothing) still names its placeholders, which the migration removes: its keys become
+    the argument names as a read one's do, and its values are still computed."""
+    placeholders = {name for scope in rewrite.facts.scopes for s in scope.statements if s.kind is Kind.PLACEHOLDER for name in s.defines}
+    for feed_dict in rewrite.facts.feed_dicts.values():
+        for _, node in feed_dict.bindings:
+            keys = [graph_name(cst.ensure_type(e, cst.DictElement).key) for e in node.elements]
+            if all(key in placeholders for key in keys):
+                _rewrite_feed_dict(rewrite, node, [local_name(key) for key in keys if key is not None])
+
+
 def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str]) -> None:
     if id(node) in rewrite.rewritten_feed_dicts:
         return
