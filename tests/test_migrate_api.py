@@ -171,3 +171,29 @@ def test_a_feed_dict_no_run_reads_gets_argument_names():
     new, findings = migrate_source(source)
     assert not [f for f in findings if f.code == "TFM002"], findings
     assert 'feed = {"x": 2.0}\n' in new and "tf.placeholder" not in new, new
+
+
+@pytest.mark.parametrize(
+    ("default", "dtype"),
+    [
+        ("np.full((2, 3), 0.5, np.float32)", "tf.float32"),
+        ("np.ones((2, 3), dtype=np.int32)", "tf.int32"),
+        ("np.zeros((2, 3))", "tf.float64"),
+        ("np.array([[1, 2, 3]], np.float64)", "tf.float64"),
+        ("np.full((2, 3), 0.5)", None),  # NumPy picks the dtype from the value: not told
+    ],
+)
+def test_placeholder_with_default_takes_a_numpy_arrays_dtype(default, dtype):
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n"
+        f"x = tf.placeholder_with_default({default}, [None, 3])\n"
+        "y = tf.reduce_sum(x)\n"
+        "with tf.Session() as sess:\n"
+        "    r = sess.run(y)\n"
+    )
+    new, findings = migrate_source(source)
+    refused = [f.message for f in findings if f.code.startswith("TFM3")]
+    if dtype is None:
+        assert refused == ["the dtype of this placeholder_with_default cannot be told from its default"]
+    else:
+        assert not refused and f"tf.TensorSpec([None, 3], {dtype})" in new, new
