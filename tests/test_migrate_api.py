@@ -197,3 +197,19 @@ def test_placeholder_with_default_takes_a_numpy_arrays_dtype(default, dtype):
         assert refused == ["the dtype of this placeholder_with_default cannot be told from its default"]
     else:
         assert not refused and f"tf.TensorSpec([None, 3], {dtype})" in new, new
+
+
+@pytest.mark.parametrize("dtype", ["tf.int32", "tf.bool"])
+def test_a_named_feed_dict_is_converted_as_fed_for_integer_and_boolean_placeholders(dtype):
+    """``**feed`` would hand floats to a TensorSpec that refuses them: each value is
+    converted as the feed converted it (found by the differential test)."""
+    source = (
+        "import tensorflow as tf\n"
+        f"x = tf.placeholder({dtype}, [None])\n"
+        "y = tf.reduce_sum(tf.cast(x, tf.float32))\n"
+        "with tf.Session() as sess:\n"
+        "    feed = {x: [1.5, 0.0]}\n"
+        "    total = sess.run(y, feed)\n"
+    )
+    new, _ = migrate_source(source)
+    assert f'compute_y(x=tf.cast(feed["x"], {dtype}))' in new, new

@@ -288,9 +288,18 @@ class _Builder:
             self.fetchable.append(Tensor(after, "other", frozenset(), writes, writes))
 
     def optimizer(self) -> None:
-        losses = [t for t in self.tensors if t.kind == "S" and any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff)]
-        if not losses:
-            return
+        def trains(t: Tensor) -> bool:
+            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff)
+
+        losses = [t for t in self.tensors if t.kind == "S" and trains(t)]
+        if not losses or self.draw(st.integers(0, 2)) == 0:  # a loss of its own: a mean square
+            outputs = [t for t in self.tensors if t.kind == "BD" and trains(t)]
+            if not outputs:
+                return
+            output = self.choice(outputs)
+            losses = [Tensor(self.fresh("loss"), "S", output.diff, output.reads)]
+            self.graph.append(f"{losses[0].name} = tf.reduce_mean(tf.square({output.name}))")
+            self.tensors.append(losses[0])
         loss = self.choice(losses)
         trained = sorted(leaf for leaf in loss.diff if leaf in self.variables)
         kind = self.choice(["GradientDescent", "Momentum", "Adam"])
@@ -377,7 +386,7 @@ class _Builder:
         fetches = [t for t in fetches if t.writes or not (t.reads & written)]
         if any(t.writes for t in fetches):
             fetches = [next(t for t in fetches if t.writes)]
-        if not fetches[0].writes and fetches[0].kind not in ("list",) and self.draw(st.integers(0, 4)) == 0:
+        if not fetches[0].writes and fetches[0].kind in ("BD", "S", "other") and self.draw(st.integers(0, 4)) == 0:
             wrap = self.choice(["tf.reduce_sum({})", "{} * scale", "tf.square({}) + 1.0"])
             self.feature(f"fetch:built-in-run:{wrap.split('(')[0]}")
             first = fetches[0]

@@ -52,8 +52,8 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 return None
             keys.append(local_name(placeholder.defines[0]))
         _rewrite_feed_dict(rewrite, dict_node, keys)
-        if set(keys) == set(params):
-            return f"**{feed.value}"  # the dict holds exactly the arguments
+        if set(keys) == set(params) and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys):
+            return f"**{feed.value}"  # the dict holds exactly the arguments, none converted as fed
         for key in keys:
             if key in params:
                 fed[key] = f'{feed.value}["{key}"]'
