@@ -52,7 +52,8 @@ def workers(request):
     yield pool
     pool.close()
     if CAMPAIGN:
-        request.config.pluginmanager.get_plugin("terminalreporter").write_line("\n" + campaign_summary())
+        with request.config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
+            print("\n" + campaign_summary())
 
 
 def campaign_summary() -> str:

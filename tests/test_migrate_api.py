@@ -213,3 +213,23 @@ def test_a_named_feed_dict_is_converted_as_fed_for_integer_and_boolean_placehold
     )
     new, _ = migrate_source(source)
     assert f'compute_y(x=tf.cast(feed["x"], {dtype}))' in new, new
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("data * (i + 1)", True), ("-0.5 * i", True), ("[data[0], i % 2 == 0]", True), ("data.tolist()", False), ("np.float32(i)", False)],
+)
+def test_an_unread_feed_is_dropped_only_without_side_effects(value, dropped):
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "unread = tf.placeholder(tf.float32, None)\n"
+        "y = tf.reduce_sum(x)\n"
+        "data = np.ones(3)\n"
+        "with tf.Session() as sess:\n"
+        "    for i in range(2):\n"
+        f"        total = sess.run(y, {{x: data, unread: {value}}})\n"
+    )
+    new, findings = migrate_source(source)
+    refused = [f.message for f in findings if f.code.startswith("TFM3")]
+    assert refused == ([] if dropped else ["a value fed to a placeholder the fetches do not read is computed with side effects"])

@@ -143,8 +143,18 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
+    """Names, literals, attributes, subscripts, displays and arithmetic of them (``data * (i + 1)``:
+    NumPy and Python numbers compute, nothing more); not calls."""
     if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
         return True
+    if isinstance(expr, cst.BinaryOperation):
+        return _side_effect_free(expr.left) and _side_effect_free(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return _side_effect_free(expr.expression)
+    if isinstance(expr, cst.Comparison):
+        return _side_effect_free(expr.left) and all(_side_effect_free(c.comparator) for c in expr.comparisons)
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return all(isinstance(e, cst.Element) and _side_effect_free(e.value) for e in expr.elements)
     if isinstance(expr, cst.Attribute):
         return _side_effect_free(expr.value)
     if isinstance(expr, cst.Subscript):
