@@ -233,11 +233,11 @@ def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str |
         if kind in _NUMPY_DTYPES:
             return f"tf.{kind.rstrip('_')}"
         if kind in _NUMPY_CONSTRUCTORS:  # ``np.full((2, 3), 0.5, np.float32)``
-            dtype = call_argument(default, "dtype", _NUMPY_CONSTRUCTORS[kind])
-            if dtype is None:
+            written = call_argument(default, "dtype", _NUMPY_CONSTRUCTORS[kind])
+            if written is None:
                 return "tf.float64" if kind in ("zeros", "ones") else None
-            if isinstance(dtype, cst.Attribute) and m.matches(dtype.value, m.Name("np") | m.Name("numpy")) and dtype.attr.value in _NUMPY_DTYPES:
-                return f"tf.{dtype.attr.value.rstrip('_')}"
+            if isinstance(written, cst.Attribute) and m.matches(written.value, m.Name("np") | m.Name("numpy")) and written.attr.value in _NUMPY_DTYPES:
+                return f"tf.{written.attr.value.rstrip('_')}"
     return None
 
 
