@@ -40,9 +40,10 @@ CAMPAIGN = int(os.environ.get("TF2MIGRATE_DIFFERENTIAL_EXAMPLES", "0"))
 SURVEY = os.environ.get("TF2MIGRATE_DIFFERENTIAL_SURVEY")
 MODES = {"tf-function": Options(), "no-tf-function": Options(tf_function=False)}
 
-#: distinct program source -> {mode: "converted" or "refused"}
+#: distinct program source -> {mode: "converted" or "refused", then " but different" and the like in a survey}
 OUTCOMES: dict[str, dict[str, str]] = {}
 FEATURES: Counter = Counter()
+REFUSALS: Counter = Counter()  # why programs were kept on TF1 (code and message), per program and mode
 _NUMBERS = itertools.count()
 
 
@@ -63,6 +64,7 @@ def campaign_summary() -> str:
         total = sum(outcomes.values()) or 1
         converted = sum(count for outcome, count in outcomes.items() if outcome.startswith("converted"))
         lines.append(f"  {mode}: {converted} converted ({100 * converted / total:.0f}%); " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())))
+    lines.append("  refusals: " + "; ".join(f"{count}x {why}" for why, count in REFUSALS.most_common()))
     lines.append("  features: " + ", ".join(f"{name} {count}" for name, count in sorted(FEATURES.items())))
     return "\n".join(lines)
 
@@ -73,13 +75,16 @@ def check(program: Program, workers: Workers) -> None:
     folder.mkdir()
     before = folder / "before.py"
     before.write_text(program.source, encoding="utf-8")
-    if program.source not in OUTCOMES:
+    new_program = program.source not in OUTCOMES
+    if new_program:
         FEATURES.update(program.features)
     outcomes = OUTCOMES.setdefault(program.source, {})
     for mode, options in MODES.items():
         new, findings = migrate_source(program.source, "before.py", options)
         assert not [f for f in findings if f.code == "TFM002"], findings
         refused = [f.render() for f in findings if f.code.startswith("TFM3")]
+        if new_program:
+            REFUSALS.update({f"{f.code} {f.message}" for f in findings if f.code.startswith("TFM3")})
         outcomes[mode] = "refused" if refused else "converted"
         after = folder / f"after_{mode}.py"
         after.write_text(new, encoding="utf-8")
