@@ -200,7 +200,9 @@ class _Builder:
             self.feature("python-global")
             text = f"{a.name} * scale"
         self.out.append(f"{self.prefix}{name} = {text}")
-        tensor = Tensor(name, kind, frozenset(diff), frozenset(reads))
+        # a gradient may be taken with respect to this tensor itself (a source that is no leaf)
+        own = {name} if diff and self.out is self.graph else set()
+        tensor = Tensor(name, kind, frozenset(diff) | own, frozenset(reads))
         self.tensors.append(tensor)
         self.fetchable.append(tensor)
 
@@ -262,6 +264,8 @@ class _Builder:
         self.gradient_result(name, source, target)
 
     def gradient_result(self, name: str, source: str, target: Tensor) -> None:
+        if source not in self.placeholders and source not in self.variables:
+            self.feature("gradients:wrt-computed-tensor")
         kind = self.placeholders[source].kind if source in self.placeholders else "other"
         self.fetchable.append(Tensor(name, "other" if kind == "S" else kind, frozenset(), target.reads))
 
@@ -343,15 +347,25 @@ class _Builder:
         if computed and self.draw(st.integers(0, 7)) == 0:
             self.feature("feed:computed-tensor")
             keys.append(self.choice(computed))
+        variables = [v for v in needed if v in self.variables]
+        if variables and self.draw(st.integers(0, 7)) == 0:  # TF1 reads the fed value instead, for this run
+            self.feature("feed:variable")
+            keys.append(self.choice(sorted(variables)))
         if not keys:
             return ""
-        items = ", ".join(f"{key}: {self.value(key, loop) if key in self.fed else 'data1'}" for key in keys)
+        items = ", ".join(f"{key}: {self.value(key, loop) if key in self.fed else self.replacement(key)}" for key in keys)
         if self.draw(st.integers(0, 3)) == 0:
             self.feature("feed:named")
             feed = self.fresh("feed")
             self.session.append(f"{indent}{feed} = {{{items}}}")
             return feed
         return f"{{{items}}}"
+
+    def replacement(self, tensor: str) -> str:
+        """A value fed to a computed tensor or a variable, of its shape."""
+        if tensor not in self.variables:
+            return "data1"
+        return {"DD": f"np.full(({D}, {D}), 0.2)", "D": f"np.full({D}, -0.1)", "S": "0.7"}[self.variables[tensor][0]]
 
     def value(self, placeholder: str, loop: bool) -> str:
         kind = self.fed[placeholder]
@@ -492,4 +506,11 @@ def tf1_programs(draw) -> Program:
     ]
     opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[session]
     closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
+    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
+        b.feature("session:second")
+        closing.append("with tf.Session() as sess:")
+        b.session, first = ["    sess.run(tf.global_variables_initializer())"], b.session
+        b.run("    ", True)
+        closing += b.session
+        b.session = first
     return Program("\n".join(lines + opening + b.session + closing) + "\n", b.features)
