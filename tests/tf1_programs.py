@@ -4,21 +4,24 @@ The programs are built from a grammar of what tf2migrate rewrites and of the tra
 must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
 
 - placeholders of several shapes and dtypes (``[None, D]``, ``[B, D]``, unknown shape,
-  float64 fed through ``tf.cast``, scalars, a bool for ``tf.cond``) and
-  ``placeholder_with_default``, fed or not;
+  float64 and int32 read through ``tf.cast``, the int32 one fed floats, scalars, a bool for
+  ``tf.cond``) and ``placeholder_with_default``, fed or not;
 - variables (``tf.Variable``, ``tf.get_variable``; random initializers with seeds,
   constants, ``trainable=False``);
 - elementwise, matmul and reduce ops, ``tf.stop_gradient``, ``tf.cond``, a Python
-  global read while the graph is built and rebound before the runs (TF1 read it once);
+  global read while the graph is built and rebound before the runs (TF1 read it once),
+  ops built between runs;
 - ``tf.gradients``: ``[0]``, lists of sources, unpacking, ``grad_ys``, a list of
-  targets, second derivatives, sources that are placeholders or variables;
+  targets, second derivatives, sources that are placeholders, variables or computed tensors;
 - assign ops (``tf.assign``, ``assign_add``, ``v.assign``): fetched, run with
   ``.eval()`` / ``.op.run()``, dangling, or under ``tf.control_dependencies``;
 - optimizers (GradientDescent, Momentum, Adam): ``minimize`` (with ``var_list=``,
   ``global_step=``) and ``compute_gradients`` / ``apply_gradients`` with clipping;
-- sessions (``with tf.Session()``, ``sess = tf.Session()``, ``InteractiveSession``)
-  and runs in loops with single, list, tuple and dict fetches, unpacked or not, feed
-  dicts built inline or named, with values that change per iteration, and ``.eval()``.
+- sessions (``with tf.Session()``, ``sess = tf.Session()``, ``InteractiveSession``, and a
+  second session, which initializes the variables again) and runs in loops with single,
+  list, tuple and dict fetches, unpacked or not, fetches built in the run, feed dicts built
+  inline or named, with values that change per iteration, feeds of computed tensors and of
+  variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``.
 
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
