@@ -342,15 +342,16 @@ class _Builder:
         self.writers.append(Tensor(name, "train", frozenset({loss.name}), loss.reads, writes))
 
     # -- session
-    def feed(self, needed: frozenset, loop: bool, indent: str) -> str:
-        """A feed dict for the placeholders in ``needed`` (and maybe some others)."""
+    def feed(self, needed: frozenset, loop: bool, indent: str, written: frozenset = frozenset()) -> str:
+        """A feed dict for the placeholders in ``needed`` (and maybe some others); never
+        of a variable in ``written``, which the run changes (TF1 refuses the feed)."""
         keys = [p for p in self.fed if p in needed and p not in self.defaults]
         keys += [p for p in self.fed if p not in keys and (p in self.defaults or p not in needed) and self.draw(st.integers(0, 3)) == 0]
         computed = [t.name for t in self.tensors if t.kind == "BD" and t.name.startswith("t") and t.reads <= needed]
         if computed and self.draw(st.integers(0, 7)) == 0:
             self.feature("feed:computed-tensor")
             keys.append(self.choice(computed))
-        variables = [v for v in needed if v in self.variables]
+        variables = [v for v in needed - written if v in self.variables]
         if variables and self.draw(st.integers(0, 7)) == 0:  # TF1 reads the fed value instead, for this run
             self.feature("feed:variable")
             keys.append(self.choice(sorted(variables)))
@@ -409,7 +410,7 @@ class _Builder:
             first = fetches[0]
             fetches[0] = Tensor(wrap.format(first.name), first.kind, first.diff, first.reads)
         needed = frozenset().union(*(t.reads for t in fetches))
-        feed = self.feed(needed, loop, inner)
+        feed = self.feed(needed, loop, inner, frozenset().union(*(t.writes for t in fetches)))
         result = self.fresh("r")
         style = self.choice(["single", "list", "unpack", "dict", "tuple", "eval"] if eval_ok else ["single", "list", "unpack", "dict", "tuple"])
         if style == "eval" and fetches[0].kind in ("list", "variable", "placeholder"):
@@ -442,7 +443,7 @@ class _Builder:
             self.session.append(f"{indent}{self.fresh('total')} = float(np.sum({result}))")
 
     def run_writer(self, writer: Tensor, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
-        feed = self.feed(writer.reads, loop, indent)
+        feed = self.feed(writer.reads, loop, indent, writer.writes)
         feed_arg = f", feed_dict={feed}" if feed else ""
         if writer.kind == "train":
             loss = next(iter(writer.diff))
