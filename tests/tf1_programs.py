@@ -448,6 +448,8 @@ class _Builder:
         if writer.kind == "train":
             loss = next(iter(writer.diff))
             style = self.choice(["with_loss", "alone", "op_run"] if eval_ok else ["with_loss", "alone"])
+            if style == "with_loss" and loss in self.variables:
+                style = "alone"  # a variable fetched with its own update: TF1 reads it before or after, in no fixed order
             self.feature(f"train:{style}")
             if style == "with_loss":
                 result = self.fresh("r")
