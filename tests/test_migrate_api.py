@@ -152,3 +152,84 @@ def test_method_of_a_call_result_is_not_a_tf_symbol():
     new, _ = migrate_source(source)
     assert "tf.compat.v1.train.AdamOptimizer(0.1).minimize(loss)" in new
     assert "tf.compat.v1.get_default_graph().get_operations()" in new
+
+
+def test_a_feed_dict_no_run_reads_gets_argument_names():
+    """The placeholders it names are removed: its keys become their argument names, as a
+    read feed dict's do, and its values are still computed (found by the differential
+    test: ``x`` was left undefined, TFM002; session/feed_dict_read_by_no_run executes it)."""
+    source = (
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "v = tf.Variable(1.0)\n"
+        "step = v.assign_add(1.0)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    feed = {x: 2.0}\n"
+        "    sess.run(step)\n"
+    )
+    new, findings = migrate_source(source)
+    assert not [f for f in findings if f.code == "TFM002"], findings
+    assert 'feed = {"x": 2.0}\n' in new and "tf.placeholder" not in new, new
+
+
+@pytest.mark.parametrize(
+    ("default", "dtype"),
+    [
+        ("np.full((2, 3), 0.5, np.float32)", "tf.float32"),
+        ("np.ones((2, 3), dtype=np.int32)", "tf.int32"),
+        ("np.zeros((2, 3))", "tf.float64"),
+        ("np.array([[1, 2, 3]], np.float64)", "tf.float64"),
+        ("np.full((2, 3), 0.5)", None),  # NumPy picks the dtype from the value: not told
+    ],
+)
+def test_placeholder_with_default_takes_a_numpy_arrays_dtype(default, dtype):
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n"
+        f"x = tf.placeholder_with_default({default}, [None, 3])\n"
+        "y = tf.reduce_sum(x)\n"
+        "with tf.Session() as sess:\n"
+        "    r = sess.run(y)\n"
+    )
+    new, findings = migrate_source(source)
+    refused = [f.message for f in findings if f.code.startswith("TFM3")]
+    if dtype is None:
+        assert refused == ["the dtype of this placeholder_with_default cannot be told from its default"]
+    else:
+        assert not refused and f"tf.TensorSpec([None, 3], {dtype})" in new, new
+
+
+@pytest.mark.parametrize("dtype", ["tf.int32", "tf.bool"])
+def test_a_named_feed_dict_is_converted_as_fed_for_integer_and_boolean_placeholders(dtype):
+    """``**feed`` would hand floats to a TensorSpec that refuses them: each value is
+    converted as the feed converted it (found by the differential test)."""
+    source = (
+        "import tensorflow as tf\n"
+        f"x = tf.placeholder({dtype}, [None])\n"
+        "y = tf.reduce_sum(tf.cast(x, tf.float32))\n"
+        "with tf.Session() as sess:\n"
+        "    feed = {x: [1.5, 0.0]}\n"
+        "    total = sess.run(y, feed)\n"
+    )
+    new, _ = migrate_source(source)
+    assert f'compute_y(x=tf.cast(feed["x"], {dtype}))' in new, new
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("data * (i + 1)", True), ("-0.5 * i", True), ("[data[0], i % 2 == 0]", True), ("data.tolist()", False), ("np.float32(i)", False)],
+)
+def test_an_unread_feed_is_dropped_only_without_side_effects(value, dropped):
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "unread = tf.placeholder(tf.float32, None)\n"
+        "y = tf.reduce_sum(x)\n"
+        "data = np.ones(3)\n"
+        "with tf.Session() as sess:\n"
+        "    for i in range(2):\n"
+        f"        total = sess.run(y, {{x: data, unread: {value}}})\n"
+    )
+    new, findings = migrate_source(source)
+    refused = [f.message for f in findings if f.code.startswith("TFM3")]
+    assert refused == ([] if dropped else ["a value fed to a placeholder the fetches do not read is computed with side effects"])

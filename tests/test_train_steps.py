@@ -112,3 +112,34 @@ def test_var_list_built_by_graph_code_needs_no_watch_when_every_variable_is_trai
     new, findings = migrate_source(_var_list_program("tf.Variable(0.0)", "[w] + [s]"))
     assert not _refusals(findings)
     assert ".watch(" not in new and "variables = params" in new
+
+
+@pytest.mark.parametrize(
+    "train",
+    [
+        "opt.minimize(v)",
+        "opt.minimize(v, var_list=[v])",
+        "opt.apply_gradients(opt.compute_gradients(v))",
+    ],
+)
+def test_a_variable_minimized_itself_is_read_under_the_tape(train):
+    """No op of the forward pass reads the loss when it is a variable: the tape must read
+    it, or it records nothing and the step updates no variable (found by the
+    differential test; training/minimize_a_variable executes it)."""
+    source = (
+        "import tensorflow as tf\n"
+        "v = tf.Variable(0.5)\n"
+        "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        f"train = {train}\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train)\n"
+    )
+    new, findings = migrate_source(source)
+    if "compute_gradients" in train:
+        # bound inline, the pairs would be read as gradients the step takes itself, and the
+        # call left on a Keras optimizer (training/apply_gradients_of_inline_compute_gradients_kept)
+        assert _refusals(findings) == ["`compute_gradients` called inside `apply_gradients` is not converted"]
+        return
+    assert not _refusals(findings), findings
+    assert "train_loss = tf.identity(v)\n" in new and ".gradient(train_loss, variables)" in new, new

@@ -244,6 +244,13 @@ class StatementClassifier:
         if method != "minimize" and isinstance(optimizer, cst.Call):
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{method}` of an optimizer made inline is not converted")
             return statement
+        if method == "apply_gradients" and any(
+            m.matches(inner.func, m.Attribute(attr=m.Name("compute_gradients"))) for arg in call.args for inner in calls_in(arg.value)
+        ):
+            # the pairs are read as the gradients the step takes itself; this call would stay,
+            # on a Keras optimizer that has no such method
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`compute_gradients` called inside `apply_gradients` is not converted")
+            return statement
         kind = Kind.GRADS if method == "compute_gradients" else Kind.TRAIN
         return _optimization_statement(statement, kind, target, call, scope)
 

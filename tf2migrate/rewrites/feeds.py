@@ -54,8 +54,8 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 return None
             keys.append(local_name(placeholder.defines[0]))
         _rewrite_feed_dict(rewrite, dict_node, keys)
-        if set(keys) == set(params):
-            return f"**{feed.value}"  # the dict holds exactly the arguments
+        if set(keys) == set(params) and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys):
+            return f"**{feed.value}"  # the dict holds exactly the arguments, none converted as fed
         for key in keys:
             if key in params:
                 fed[key] = f'{feed.value}["{key}"]'
@@ -94,6 +94,18 @@ def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
         return None
     return found[1]
+
+
+def rewrite_unused_feed_dicts(rewrite: SessionRewrite) -> None:
+    """A feed dict no converted run reads (``feed = {x: X}`` before a run that feeds
+    nothing) still names its placeholders, which the migration removes: its keys become
+    the argument names as a read one's do, and its values are still computed."""
+    placeholders = {name for scope in rewrite.facts.scopes for s in scope.statements if s.kind is Kind.PLACEHOLDER for name in s.defines}
+    for feed_dict in rewrite.facts.feed_dicts.values():
+        for _, node in feed_dict.bindings:
+            keys = [graph_name(cst.ensure_type(e, cst.DictElement).key) for e in node.elements]
+            if all(key in placeholders for key in keys):
+                _rewrite_feed_dict(rewrite, node, [local_name(key) for key in keys if key is not None])
 
 
 def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str]) -> None:
@@ -140,8 +152,18 @@ _NUMPY_BUILDERS = frozenset(
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
+    """Names, literals, attributes, subscripts, displays and arithmetic of them (``data * (i + 1)``:
+    NumPy and Python numbers compute, nothing more); not calls."""
     if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
         return True
+    if isinstance(expr, cst.BinaryOperation):
+        return _side_effect_free(expr.left) and _side_effect_free(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return _side_effect_free(expr.expression)
+    if isinstance(expr, cst.Comparison):
+        return _side_effect_free(expr.left) and all(_side_effect_free(c.comparator) for c in expr.comparisons)
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return all(isinstance(e, cst.Element) and _side_effect_free(e.value) for e in expr.elements)
     if isinstance(expr, cst.Attribute):
         return _side_effect_free(expr.value)
     if isinstance(expr, cst.UnaryOperation):

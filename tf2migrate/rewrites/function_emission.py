@@ -214,8 +214,9 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
     """The dtype a ``placeholder_with_default`` takes from its default value (a literal or
-    a nested list of them, a ``tf.constant``, a NumPy scalar), or None when the code does
-    not tell it."""
+    a nested list of them, a ``tf.constant``, a NumPy scalar, a NumPy array made with its
+    dtype written out, or by ``np.zeros``/``np.ones``: float64), or None when the code
+    does not tell it."""
     for literal, dtype in _LITERAL_DTYPES.items():
         if isinstance(default, literal):
             return dtype
@@ -241,9 +242,20 @@ def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str |
         and m.matches(default.func.value, m.Name("np") | m.Name("numpy"))
     ):
         kind = default.func.attr.value
-        if kind in ("float32", "float64", "int32", "int64", "bool_"):
+        if kind in _NUMPY_DTYPES:
             return f"tf.{kind.rstrip('_')}"
+        if kind in _NUMPY_CONSTRUCTORS:  # ``np.full((2, 3), 0.5, np.float32)``
+            written = call_argument(default, "dtype", _NUMPY_CONSTRUCTORS[kind])
+            if written is None:
+                return "tf.float64" if kind in ("zeros", "ones") else None
+            if isinstance(written, cst.Attribute) and m.matches(written.value, m.Name("np") | m.Name("numpy")) and written.attr.value in _NUMPY_DTYPES:
+                return f"tf.{written.attr.value.rstrip('_')}"
     return None
+
+
+_NUMPY_DTYPES = ("float32", "float64", "int32", "int64", "bool_")
+# NumPy constructors of arrays, and the position of their dtype argument
+_NUMPY_CONSTRUCTORS = {"full": 2, "zeros": 1, "ones": 1, "array": 1, "asarray": 1}
 
 
 def _decorator(specs: list[str], indent: str) -> list[str]:

@@ -566,11 +566,13 @@ def _loss_under_tape(
 ) -> tuple[list[str], str | None]:
     """A loss written inline (``minimize(loss + 0.5 * tf.nn.l2_loss(W))``) is computed
     inside the tape, as the last step of the forward pass: computed after it, nothing
-    of it would be recorded."""
-    if loss is None or isinstance(loss, cst.Name) or self_attribute(loss) is not None:
+    of it would be recorded.  So is a variable minimized itself (``minimize(v)``): no
+    op of the forward pass reads it, and the tape would see no variable at all."""
+    variable = isinstance(loss, cst.Name) and loss.value in ctx.trainable_variables
+    if loss is None or (isinstance(loss, cst.Name) or self_attribute(loss) is not None) and not variable:
         return body, loss_code
     name = fresh_name("train_loss", ctx.names_in_use)
-    return [*body, f"{name} = {loss_code}"], name
+    return [*body, f"{name} = {f'tf.identity({loss_code})' if variable else loss_code}"], name
 
 
 def _var_list(rewrite: SessionRewrite, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:

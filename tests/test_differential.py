@@ -1,0 +1,118 @@
+"""Differential test: random TF1 programs, migrated, must compute what they computed.
+
+tests/tf1_programs.py generates valid, deterministic TF1 graph-mode programs from a
+grammar of what tf2migrate rewrites (placeholders, variables, ops, ``tf.gradients``,
+assign ops, optimizers, ``tf.cond``, sessions and runs in loops).  Each one is
+migrated with the default options and with ``--no-tf-function``; the original runs
+under TF1 and the migration under TF2 (eager, or TF2's graph mode for a file kept on
+TF1), from the same initial variable values, exactly as ``tf2migrate verify ORIGINAL
+MIGRATED`` runs them (tests/verify_workers.py), and every value the original fetched
+must come out equal within verify's tolerance.  A refusal (TFM3xx: the graph is kept
+on TF1) is allowed, but the kept program must still compute the same values.  A
+program that differs is shrunk by Hypothesis to a minimal one.
+
+The default run is a slice that fits CI; a campaign runs more programs and prints the
+conversion rate (so false refusals show) and how often each grammar feature came up:
+
+    TF2MIGRATE_DIFFERENTIAL_EXAMPLES=500 python -m pytest tests/test_differential.py
+
+With ``TF2MIGRATE_DIFFERENTIAL_SURVEY=FILE`` as well, a program that differs is written
+to FILE (with the report and its migration) and the campaign goes on, so one run shows
+every defect it meets; rerun without it to have Hypothesis shrink one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from tf1_programs import Program, tf1_programs
+from verify_workers import Workers
+
+from tf2migrate import Options, migrate_source
+
+CAMPAIGN = int(os.environ.get("TF2MIGRATE_DIFFERENTIAL_EXAMPLES", "0"))
+# A survey: failing programs are appended to this file instead of failing (and shrinking),
+# so one campaign shows every defect it meets.
+SURVEY = os.environ.get("TF2MIGRATE_DIFFERENTIAL_SURVEY")
+MODES = {"tf-function": Options(), "no-tf-function": Options(tf_function=False)}
+
+#: distinct program source -> {mode: "converted" or "refused", then " but different" and the like in a survey}
+OUTCOMES: dict[str, dict[str, str]] = {}
+FEATURES: Counter = Counter()
+REFUSALS: Counter = Counter()  # why programs were kept on TF1 (code and message), per program and mode
+_NUMBERS = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def workers(request):
+    pool = Workers()
+    yield pool
+    pool.close()
+    if CAMPAIGN:
+        with request.config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
+            print("\n" + campaign_summary())
+
+
+def campaign_summary() -> str:
+    lines = [f"differential campaign: {len(OUTCOMES)} distinct programs"]
+    for mode in MODES:
+        outcomes = Counter(outcome[mode] for outcome in OUTCOMES.values() if mode in outcome)
+        total = sum(outcomes.values()) or 1
+        converted = sum(count for outcome, count in outcomes.items() if outcome.startswith("converted"))
+        lines.append(f"  {mode}: {converted} converted ({100 * converted / total:.0f}%); " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())))
+    lines.append("  refusals: " + "; ".join(f"{count}x {why}" for why, count in REFUSALS.most_common()))
+    lines.append("  features: " + ", ".join(f"{name} {count}" for name, count in sorted(FEATURES.items())))
+    return "\n".join(lines)
+
+
+def check(program: Program, workers: Workers) -> None:
+    """Migrate ``program`` in each mode and compare the values both versions compute."""
+    folder = workers.root / f"p{next(_NUMBERS)}"
+    folder.mkdir()
+    before = folder / "before.py"
+    before.write_text(program.source, encoding="utf-8")
+    new_program = program.source not in OUTCOMES
+    if new_program:
+        FEATURES.update(program.features)
+    outcomes = OUTCOMES.setdefault(program.source, {})
+    for mode, options in MODES.items():
+        new, findings = migrate_source(program.source, "before.py", options)
+        assert not [f for f in findings if f.code == "TFM002"], findings
+        refused = [f.render() for f in findings if f.code.startswith("TFM3")]
+        if new_program:
+            REFUSALS.update({f"{f.code} {f.message}" for f in findings if f.code.startswith("TFM3")})
+        outcomes[mode] = "refused" if refused else "converted"
+        after = folder / f"after_{mode}.py"
+        after.write_text(new, encoding="utf-8")
+        report = workers.verify(before, after)
+        context = f"mode {mode}, {'kept on TF1: ' + '; '.join(refused) if refused else 'converted'}\n--- original ---\n{program.source}--- migrated ---\n{new}"
+        if SURVEY and report.verdict != "equal":
+            invalid = report.messages and report.messages[0].startswith("TF1")  # the generator's fault
+            outcomes[mode] += " but " + ("invalid" if invalid else report.verdict)
+            with open(SURVEY, "a", encoding="utf-8") as survey:
+                survey.write(f"=== {report.render()}\n{context}\n")
+            continue
+        assert report.verdict == "equal", f"{report.render()}\n{context}"
+
+
+@settings(max_examples=CAMPAIGN or 12, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not CAMPAIGN)
+@given(program=tf1_programs())
+def test_migration_computes_what_the_program_computed(program: Program, workers: Workers) -> None:
+    check(program, workers)
+
+
+def test_a_planted_difference_is_caught(workers: Workers) -> None:
+    """The net can fail: a migration that computes another value is reported."""
+    source = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [])\nwith tf.Session() as sess:\n    r = sess.run(x * 2.0, {x: 1.5})\n"
+    folder = workers.root / "planted"
+    folder.mkdir()
+    (folder / "before.py").write_text(source, encoding="utf-8")
+    (folder / "after.py").write_text("r = 3.0001\n", encoding="utf-8")
+    report = workers.verify(folder / "before.py", folder / "after.py")
+    assert report.verdict == "different", report.render()
+    (folder / "after.py").write_text("r = 3.0\n", encoding="utf-8")
+    assert workers.verify(folder / "before.py", folder / "after.py").verdict == "equal"

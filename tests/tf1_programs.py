@@ -1,0 +1,522 @@
+"""A Hypothesis strategy for random, valid, deterministic TF1 graph-mode programs.
+
+The programs are built from a grammar of what tf2migrate rewrites and of the traps it
+must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
+
+- placeholders of several shapes and dtypes (``[None, D]``, ``[B, D]``, unknown shape,
+  float64 and int32 read through ``tf.cast``, the int32 one fed floats, scalars, a bool for
+  ``tf.cond``) and ``placeholder_with_default``, fed or not;
+- variables (``tf.Variable``, ``tf.get_variable``; random initializers with seeds,
+  constants, ``trainable=False``);
+- elementwise, matmul and reduce ops, ``tf.stop_gradient``, ``tf.cond``, a Python
+  global read while the graph is built and rebound before the runs (TF1 read it once),
+  ops built between runs;
+- ``tf.gradients``: ``[0]``, lists of sources, unpacking, ``grad_ys``, a list of
+  targets, second derivatives, sources that are placeholders, variables or computed tensors;
+- assign ops (``tf.assign``, ``assign_add``, ``v.assign``): fetched, run with
+  ``.eval()`` / ``.op.run()``, dangling, or under ``tf.control_dependencies``;
+- optimizers (GradientDescent, Momentum, Adam): ``minimize`` (with ``var_list=``,
+  ``global_step=``) and ``compute_gradients`` / ``apply_gradients`` with clipping;
+- sessions (``with tf.Session()``, ``sess = tf.Session()``, ``InteractiveSession``, and a
+  second session, which initializes the variables again) and runs in loops with single,
+  list, tuple and dict fetches, unpacked or not, fetches built in the run, feed dicts built
+  inline or named, with values that change per iteration, feeds of computed tensors and of
+  variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``.
+
+Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
+``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
+initializers of trainable variables, whose initial values verify replays on the TF2
+side; a run never fetches a write (an assign or a train step) together with a read of
+the variable it writes, whose order TF1 does not define (the loss of a train step
+excepted, which tf2migrate keeps as computed before the update).
+
+The simplest choices come first, so a failing program shrinks toward one
+placeholder, one op and one run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+D = 3  # the feature width of every [batch, D] tensor
+
+UNARY = ["tf.tanh({})", "tf.sigmoid({})", "tf.sin({})", "tf.square({})", "tf.nn.relu({})", "tf.identity({})", "({} * 0.5)"]
+REDUCE = ["tf.reduce_sum({})", "tf.reduce_mean({})", "tf.reduce_sum(tf.square({}))", "tf.reduce_max({})"]
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A named graph value: ``kind`` "BD" ([batch, D]), "S" (scalar), or, fetch
+    only, "other", "variable" or "list" (a Python list of gradients); ``diff`` the leaves gradients reach it through, ``reads`` every
+    placeholder and variable it reads, ``writes`` the variables running it changes."""
+
+    name: str
+    kind: str
+    diff: frozenset = frozenset()
+    reads: frozenset = frozenset()
+    writes: frozenset = frozenset()
+
+
+@dataclass
+class Program:
+    """A generated program: its source and the grammar features it used."""
+
+    source: str
+    features: set[str] = field(default_factory=set)
+
+
+class _Builder:
+    def __init__(self, draw):
+        self.draw = draw
+        self.graph: list[str] = []  # graph-building statements
+        self.out, self.prefix = self.graph, ""  # where op() writes: the graph, or between runs
+        self.session: list[str] = []  # statements of the session block
+        self.features: set[str] = set()
+        self.placeholders: dict[str, Tensor] = {}
+        self.fed: dict[str, str] = {}  # placeholder -> kind of value to feed: "BD", "S", "bool"
+        self.defaults: set[str] = set()  # placeholder_with_default
+        self.variables: dict[str, tuple[str, bool]] = {}  # name -> (shape kind "DD"/"D"/"S", trainable)
+        self.tensors: list[Tensor] = []  # operands (BD and S)
+        self.fetchable: list[Tensor] = []
+        self.writers: list[Tensor] = []  # assign and train ops
+        self.counter = 0
+        self.batch = draw(st.sampled_from([2, 4]))
+
+    # -- helpers
+    def choice(self, options):
+        return self.draw(st.sampled_from(options))
+
+    def flag(self) -> bool:
+        return self.draw(st.booleans())
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def feature(self, name: str) -> None:
+        self.features.add(name)
+
+    # -- graph
+    def placeholder(self) -> None:
+        name = self.fresh("x")
+        style = self.choice(["none_d", "fixed", "unknown", "float64", "default", "scalar", "int"])
+        self.feature(f"placeholder:{style}")
+        shape = {"none_d": f"[None, {D}]", "fixed": f"[{self.batch}, {D}]", "float64": f"[None, {D}]"}
+        use = name
+        kind = "BD"
+        leaf = frozenset({name})
+        diff = leaf
+        if style == "unknown":
+            self.graph.append(f"{name} = tf.placeholder(tf.float32)")
+        elif style == "float64":
+            self.graph.append(f"{name} = tf.placeholder(tf.float64, {shape[style]})")
+            use = self.fresh("t")
+            self.graph.append(f"{use} = tf.cast({name}, tf.float32)")
+        elif style == "default":
+            value = self.choice(["0.5", "-0.25"])
+            self.graph.append(f"{name} = tf.placeholder_with_default(np.full(({self.batch}, {D}), {value}, np.float32), [None, {D}])")
+            self.defaults.add(name)
+        elif style == "scalar":
+            self.graph.append(f"{name} = tf.placeholder(tf.float32, [])")
+            kind = "S"
+        elif style == "int":  # fed floats, which the feed truncates; no gradient flows from it
+            self.graph.append(f"{name} = tf.placeholder(tf.int32, [None, {D}])")
+            use = self.fresh("t")
+            self.graph.append(f"{use} = tf.cast({name}, tf.float32) * 0.5")
+            diff = frozenset()
+        else:
+            self.graph.append(f"{name} = tf.placeholder(tf.float32, {shape[style]})")
+        self.fed[name] = "int" if style == "int" else kind
+        self.placeholders[name] = Tensor(name, kind, diff, leaf)
+        self.tensors.append(Tensor(use, kind, diff, leaf))
+        self.fetchable.append(Tensor(name, "placeholder", frozenset(), leaf))
+
+    def variable(self) -> None:
+        name = self.fresh("v")
+        shape = self.choice(["DD", "D", "S"])
+        dims = {"DD": f"[{D}, {D}]", "D": f"[{D}]", "S": "[]"}[shape]
+        trainable = self.draw(st.integers(0, 4)) > 0
+        seed = self.draw(st.integers(1, 99))
+        if not trainable:  # not replayed by verify: a deterministic value
+            self.feature("variable:non-trainable")
+            self.graph.append(f"{name} = tf.Variable(tf.ones({dims}) * 0.3, trainable=False)")
+        else:
+            style = self.choice(["normal", "get_variable", "uniform", "numpy", "truncated"])
+            self.feature(f"variable:{style}")
+            self.graph.append(
+                f"{name} = "
+                + {
+                    "normal": f"tf.Variable(tf.random_normal({dims}, stddev=0.5, seed={seed}))",
+                    "get_variable": f'tf.get_variable("{name}", {dims}, initializer=tf.random_uniform_initializer(-0.5, 0.5, seed={seed}))',
+                    "uniform": f"tf.Variable(tf.random_uniform({dims}, -0.5, 0.5, seed={seed}))",
+                    "numpy": f"tf.Variable(np.full({dims}, {seed / 100}, np.float32))",
+                    "truncated": f"tf.Variable(tf.truncated_normal({dims}, stddev=0.3, seed={seed}))",
+                }[style]
+            )
+        self.variables[name] = (shape, trainable)
+        leaf = frozenset({name})
+        if shape == "S":
+            self.tensors.append(Tensor(name, "S", leaf if trainable else frozenset(), leaf))
+        self.fetchable.append(Tensor(name, "variable", frozenset(), leaf))
+
+    def operand(self, kind: str) -> Tensor | None:
+        candidates = [t for t in self.tensors if t.kind == kind]
+        return self.choice(candidates) if candidates else None
+
+    def op(self) -> None:
+        a = self.operand("BD")
+        if a is None:
+            return
+        form = self.choice(["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python"])
+        self.feature(f"op:{form}")
+        name, kind, diff, reads, text = self.fresh("t"), "BD", a.diff, a.reads, ""
+        if form == "unary":
+            text = self.choice(UNARY).format(a.name)
+        elif form == "matmul" or form == "bias":
+            wanted = "DD" if form == "matmul" else "D"
+            variables = [v for v, (shape, _) in self.variables.items() if shape == wanted]
+            if not variables:
+                form, text = "unary", self.choice(UNARY).format(a.name)
+            else:
+                w = self.choice(variables)
+                text = f"tf.matmul({a.name}, {w})" if form == "matmul" else f"{a.name} + {w}"
+                reads = reads | {w}
+                diff = diff | ({w} if self.variables[w][1] else set())
+        elif form == "reduce":
+            kind, text = "S", self.choice(REDUCE).format(a.name)
+        elif form == "binary":
+            b = self.operand(self.choice(["BD", "S"])) or a
+            text = f"{a.name} {self.choice(['+', '-', '*'])} {b.name}"
+            diff, reads = diff | b.diff, reads | b.reads
+        elif form == "scale":
+            text = f"{a.name} * {self.choice(['2.0', '-0.5', 'tf.constant(1.5)'])}"
+        elif form == "stop_gradient":
+            text, diff = f"tf.stop_gradient({a.name})", frozenset()
+        elif form == "cond":
+            b = self.operand("BD") or a
+            predicate = self.predicate()
+            text = f"tf.cond({predicate.name}, lambda: {self.choice(UNARY).format(a.name)}, lambda: {b.name} * 2.0)"
+            diff, reads = diff | b.diff, reads | b.reads | predicate.reads
+        else:  # a Python value read while the graph is built
+            self.feature("python-global")
+            text = f"{a.name} * scale"
+        self.out.append(f"{self.prefix}{name} = {text}")
+        # a gradient may be taken with respect to this tensor itself (a source that is no leaf)
+        own = {name} if diff and self.out is self.graph else set()
+        tensor = Tensor(name, kind, frozenset(diff) | own, frozenset(reads))
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+
+    def predicate(self) -> Tensor:
+        style = self.choice(["scalar", "bool", "tensor"])
+        self.feature(f"cond:{style}")
+        if style == "bool":
+            name = self.fresh("flag")
+            self.graph.append(f"{name} = tf.placeholder(tf.bool, [])")
+            self.fed[name] = "bool"
+            leaf = frozenset({name})
+            self.placeholders[name] = Tensor(name, "bool", frozenset(), leaf)
+            return self.placeholders[name]
+        scalar = self.operand("S") if style == "scalar" else None
+        if scalar is None:
+            a = self.operand("BD")
+            assert a is not None
+            return Tensor(f"tf.reduce_sum({a.name}) > 0.1", "bool", frozenset(), a.reads)
+        return Tensor(f"{scalar.name} > 0.1", "bool", frozenset(), scalar.reads)
+
+    def gradient(self) -> None:
+        targets = [t for t in self.tensors if t.diff]
+        if not targets:
+            return
+        target = self.choice(targets)
+        sources = sorted(target.diff)
+        form = self.choice(["index", "list", "unpack", "grad_ys", "targets", "second"])
+        self.feature(f"gradients:{form}")
+        name = self.fresh("g")
+        ys = target.name
+        if target.kind == "BD" and form != "grad_ys":
+            ys = f"tf.reduce_sum({target.name})" if self.flag() else target.name
+        if form in ("list", "unpack"):
+            chosen = sorted(set(self.draw(st.lists(st.sampled_from(sources), min_size=1, max_size=3))))
+            if form == "unpack":
+                names = [f"{name}_{i}" for i in range(len(chosen))]
+                self.graph.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = tf.gradients({ys}, [{', '.join(chosen)}])")
+                for grad, source in zip(names, chosen):
+                    self.gradient_result(grad, source, target)
+            else:
+                self.graph.append(f"{name} = tf.gradients({ys}, [{', '.join(chosen)}])")
+                self.fetchable.append(Tensor(name, "list", frozenset(), target.reads))
+            return
+        source = self.choice(sources)
+        if form == "grad_ys":
+            weights = self.choice([f"tf.ones_like({target.name})", f"{target.name} * 0.0 + 2.0"])
+            self.graph.append(f"{name} = tf.gradients({target.name}, {source}, grad_ys={weights})[0]")
+        elif form == "targets":
+            other = self.choice([t for t in self.tensors if t.kind == "S"] or [target])
+            self.graph.append(f"{name} = tf.gradients([{ys}, {other.name}], {source})[0]")
+            target = Tensor(target.name, target.kind, target.diff, target.reads | other.reads)
+        elif form == "second" and source in self.placeholders and self.placeholders[source].kind == "BD":
+            first = self.fresh("g")
+            self.graph.append(f"{first} = tf.gradients(tf.reduce_sum(tf.tanh({target.name})), {source})[0]")
+            self.graph.append(f"{name} = tf.gradients({first}, {source})[0]")
+            self.gradient_result(first, source, target)
+        else:
+            self.graph.append(f"{name} = tf.gradients({ys}, {source})[0]")
+        self.gradient_result(name, source, target)
+
+    def gradient_result(self, name: str, source: str, target: Tensor) -> None:
+        if source not in self.placeholders and source not in self.variables:
+            self.feature("gradients:wrt-computed-tensor")
+        kind = self.placeholders[source].kind if source in self.placeholders else "other"
+        self.fetchable.append(Tensor(name, "other" if kind == "S" else kind, frozenset(), target.reads))
+
+    def assign(self) -> None:
+        trainable = [v for v in self.variables]
+        if not trainable:
+            return
+        var = self.choice(trainable)
+        style = self.choice(["assign_add", "method", "assign"])
+        use = self.choice(["fetched", "dangling", "control"])
+        self.feature(f"assign:{style}:{use}")
+        name = self.fresh("update")
+        self.graph.append(
+            f"{name} = "
+            + {"assign_add": f"tf.assign_add({var}, tf.ones_like({var}) * 0.1)", "method": f"{var}.assign({var} * 0.5)", "assign": f"tf.assign({var}, {var} - 0.2)"}[style]
+        )
+        writes = frozenset({var})
+        if use == "fetched":
+            self.writers.append(Tensor(name, "assign", frozenset(), writes, writes))
+        elif use == "control":
+            after = self.fresh("t")
+            self.graph.append(f"with tf.control_dependencies([{name}]):")
+            self.graph.append(f"    {after} = tf.reduce_sum({var}) * 1.0")
+            self.fetchable.append(Tensor(after, "other", frozenset(), writes, writes))
+
+    def optimizer(self) -> None:
+        def trains(t: Tensor) -> bool:
+            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff)
+
+        losses = [t for t in self.tensors if t.kind == "S" and trains(t)]
+        if not losses or self.draw(st.integers(0, 2)) == 0:  # a loss of its own: a mean square
+            outputs = [t for t in self.tensors if t.kind == "BD" and trains(t)]
+            if not outputs:
+                return
+            output = self.choice(outputs)
+            losses = [Tensor(self.fresh("loss"), "S", output.diff, output.reads)]
+            self.graph.append(f"{losses[0].name} = tf.reduce_mean(tf.square({output.name}))")
+            self.tensors.append(losses[0])
+        loss = self.choice(losses)
+        trained = sorted(leaf for leaf in loss.diff if leaf in self.variables)
+        kind = self.choice(["GradientDescent", "Momentum", "Adam"])
+        form = self.choice(["minimize", "var_list", "compute_apply", "clipped", "global_step"])
+        self.feature(f"optimizer:{kind}:{form}")
+        make = {
+            "GradientDescent": "tf.train.GradientDescentOptimizer(0.05)",
+            "Momentum": "tf.train.MomentumOptimizer(0.05, 0.9)",
+            "Adam": "tf.train.AdamOptimizer(0.01)",
+        }[kind]
+        name, opt = self.fresh("train"), self.fresh("opt")
+        var_list = f"var_list=[{', '.join(trained)}]"
+        self.graph.append(f"{opt} = {make}")
+        if form == "minimize":
+            self.graph.append(f"{name} = {opt}.minimize({loss.name})")
+            writes = frozenset(v for v, (_, trainable) in self.variables.items() if trainable)
+        elif form == "var_list":
+            self.graph.append(f"{name} = {opt}.minimize({loss.name}, {var_list})")
+            writes = frozenset(trained)
+        elif form == "global_step":
+            step = self.fresh("step")
+            self.graph.insert(0, f"{step} = tf.Variable(0, trainable=False)")
+            self.graph.append(f"{name} = {opt}.minimize({loss.name}, global_step={step}, {var_list})")
+            writes = frozenset(trained) | {step}
+            self.fetchable.append(Tensor(step, "variable", frozenset(), frozenset({step})))
+        else:
+            pairs = self.fresh("gvs")
+            self.graph.append(f"{pairs} = {opt}.compute_gradients({loss.name}, {var_list})")
+            if form == "clipped":
+                self.graph.append(f"{pairs} = [(tf.clip_by_value(g, -1.0, 1.0), v) for g, v in {pairs}]")
+            self.graph.append(f"{name} = {opt}.apply_gradients({pairs})")
+            writes = frozenset(trained)
+        self.writers.append(Tensor(name, "train", frozenset({loss.name}), loss.reads, writes))
+
+    # -- session
+    def feed(self, needed: frozenset, loop: bool, indent: str, written: frozenset = frozenset()) -> str:
+        """A feed dict for the placeholders in ``needed`` (and maybe some others); never
+        of a variable in ``written``, which the run changes (TF1 refuses the feed)."""
+        keys = [p for p in self.fed if p in needed and p not in self.defaults]
+        keys += [p for p in self.fed if p not in keys and (p in self.defaults or p not in needed) and self.draw(st.integers(0, 3)) == 0]
+        computed = [t.name for t in self.tensors if t.kind == "BD" and t.name.startswith("t") and t.reads <= needed]
+        if computed and self.draw(st.integers(0, 7)) == 0:
+            self.feature("feed:computed-tensor")
+            keys.append(self.choice(computed))
+        variables = [v for v in needed - written if v in self.variables]
+        if variables and self.draw(st.integers(0, 7)) == 0:  # TF1 reads the fed value instead, for this run
+            self.feature("feed:variable")
+            keys.append(self.choice(sorted(variables)))
+        if not keys:
+            return ""
+        items = ", ".join(f"{key}: {self.value(key, loop) if key in self.fed else self.replacement(key)}" for key in keys)
+        if self.draw(st.integers(0, 3)) == 0:
+            self.feature("feed:named")
+            feed = self.fresh("feed")
+            self.session.append(f"{indent}{feed} = {{{items}}}")
+            return feed
+        return f"{{{items}}}"
+
+    def replacement(self, tensor: str) -> str:
+        """A value fed to a computed tensor or a variable, of its shape."""
+        if tensor not in self.variables:
+            return "data1"
+        return {"DD": f"np.full(({D}, {D}), 0.2)", "D": f"np.full({D}, -0.1)", "S": "0.7"}[self.variables[tensor][0]]
+
+    def value(self, placeholder: str, loop: bool) -> str:
+        kind = self.fed[placeholder]
+        if kind == "bool":
+            return self.choice(["True", "False"] + (["i % 2 == 0"] if loop else []))
+        if kind == "S":
+            return self.choice(["0.5", "-1.5", "np.float32(0.25)"] + (["0.1 * i"] if loop else []))
+        if kind == "int":
+            return self.choice(["data0 * 3", "(data1 * 4).tolist()"] + (["data0 * (i + 2)"] if loop else []))
+        return self.choice(["data0", "data1", "data0.tolist()"] + (["data0 * (i + 1)", "data1 + 0.1 * i"] if loop else []))
+
+    def run(self, indent: str, eval_ok: bool) -> None:
+        """One run, or a loop of runs, of a fetch structure or a writer."""
+        if self.draw(st.integers(0, 4)) == 0:  # an op built between runs (it reads Python values then)
+            self.feature("op:between-runs")
+            self.out, self.prefix = self.session, indent
+            self.op()
+            self.out, self.prefix = self.graph, ""
+        loop = self.draw(st.integers(0, 2)) == 0
+        inner = indent + ("    " if loop else "")
+        hist = self.fresh("hist") if loop else ""
+        if loop:
+            self.feature("run:loop")
+            self.session.append(f"{indent}{hist} = []")
+            self.session.append(f"{indent}for i in range({self.draw(st.integers(1, 3))}):")
+        if self.writers and self.draw(st.integers(0, 2)) == 0:
+            self.run_writer(self.choice(self.writers), inner, hist, loop, eval_ok)
+            return
+        fetches = self.draw(st.lists(st.sampled_from(self.fetchable), min_size=1, max_size=3, unique_by=lambda t: t.name))
+        # a write fetched with a read of what it writes: TF1 does not define the order
+        written = set().union(*(t.writes for t in fetches))
+        fetches = [t for t in fetches if t.writes or not (t.reads & written)]
+        if any(t.writes for t in fetches):
+            fetches = [next(t for t in fetches if t.writes)]
+        if not fetches[0].writes and fetches[0].kind in ("BD", "S", "other") and self.draw(st.integers(0, 4)) == 0:
+            wrap = self.choice(["tf.reduce_sum({})", "{} * scale", "tf.square({}) + 1.0"])
+            self.feature(f"fetch:built-in-run:{wrap.split('(')[0]}")
+            first = fetches[0]
+            fetches[0] = Tensor(wrap.format(first.name), first.kind, first.diff, first.reads)
+        needed = frozenset().union(*(t.reads for t in fetches))
+        feed = self.feed(needed, loop, inner, frozenset().union(*(t.writes for t in fetches)))
+        result = self.fresh("r")
+        style = self.choice(["single", "list", "unpack", "dict", "tuple", "eval"] if eval_ok else ["single", "list", "unpack", "dict", "tuple"])
+        if style == "eval" and fetches[0].kind in ("list", "variable", "placeholder"):
+            style = "single"  # a list of gradients has no .eval(), a variable's takes no feed
+        self.feature(f"fetch:{style}")
+        feed_arg = f", feed_dict={feed}" if feed and self.flag() else (f", {feed}" if feed else "")
+        names = [t.name for t in fetches]
+        if style == "eval" and not names[0].isidentifier():
+            names[0] = f"({names[0]})"
+        if style == "single":
+            line = f"{result} = sess.run({names[0]}{feed_arg})"
+        elif style == "eval":
+            line = f"{result} = {names[0]}.eval({'feed_dict=' + feed if feed else ''})"
+        elif style == "list":
+            line = f"{result} = sess.run([{', '.join(names)}]{feed_arg})"
+        elif style == "tuple":
+            line = f"{result} = sess.run(({', '.join(names)},){feed_arg})"
+        elif style == "dict":
+            items = ", ".join(f"'k{i}': {n}" for i, n in enumerate(names))
+            line = f"{result} = sess.run({{{items}}}{feed_arg})"
+        else:
+            targets = [f"{result}_{i}" for i in range(len(names))]
+            line = f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = sess.run([{', '.join(names)}]{feed_arg})"
+            result = f"[{', '.join(targets)}]"
+        self.session.append(inner + line)
+        if loop:
+            self.session.append(f"{inner}{hist}.append({result})")
+        elif style in ("single", "eval") and self.draw(st.integers(0, 3)) == 0:
+            self.feature("python:numpy-read")
+            self.session.append(f"{indent}{self.fresh('total')} = float(np.sum({result}))")
+
+    def run_writer(self, writer: Tensor, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
+        feed = self.feed(writer.reads, loop, indent, writer.writes)
+        feed_arg = f", feed_dict={feed}" if feed else ""
+        if writer.kind == "train":
+            loss = next(iter(writer.diff))
+            style = self.choice(["with_loss", "alone", "op_run"] if eval_ok else ["with_loss", "alone"])
+            if style == "with_loss" and loss in self.variables:
+                style = "alone"  # a variable fetched with its own update: TF1 reads it before or after, in no fixed order
+            self.feature(f"train:{style}")
+            if style == "with_loss":
+                result = self.fresh("r")
+                self.session.append(f"{indent}_, {result} = sess.run([{writer.name}, {loss}]{feed_arg})")
+                if loop:
+                    self.session.append(f"{indent}{hist}.append({result})")
+            elif style == "alone":
+                self.session.append(f"{indent}sess.run({writer.name}{feed_arg})")
+            else:
+                self.session.append(f"{indent}{writer.name}.run({'feed_dict=' + feed if feed else ''})")
+            return
+        style = self.choice(["fetched", "eval", "op_run"] if eval_ok else ["fetched"])
+        self.feature(f"assign-run:{style}")
+        result = self.fresh("r")
+        if style == "op_run":
+            self.session.append(f"{indent}{writer.name}.op.run()")
+            return
+        call = f"sess.run({writer.name}{feed_arg})" if style == "fetched" else f"{writer.name}.eval()"
+        self.session.append(f"{indent}{result} = {call}")
+        if loop:
+            self.session.append(f"{indent}{hist}.append({result})")
+
+
+@st.composite
+def tf1_programs(draw) -> Program:
+    """A random TF1 graph-mode program (see the module docstring)."""
+    b = _Builder(draw)
+    for _ in range(draw(st.integers(1, 3))):
+        b.placeholder()
+    for _ in range(draw(st.integers(0, 3))):
+        b.variable()
+    for _ in range(draw(st.integers(1, 5))):
+        b.op()
+    builders = {"gradient": b.gradient, "assign": b.assign, "optimizer": b.optimizer, "op": b.op}
+    for step in draw(st.lists(st.sampled_from(list(builders)), max_size=4)):
+        builders[step]()
+    if not b.fetchable:
+        b.fetchable.append(b.tensors[-1])
+
+    session = draw(st.sampled_from(["with", "plain", "interactive"]))
+    b.feature(f"session:{session}")
+    eval_ok = session != "plain"
+    indent = "    " if session == "with" else ""
+    b.session.append(indent + draw(st.sampled_from(["sess.run(tf.global_variables_initializer())", "tf.global_variables_initializer().run()"] if eval_ok else ["sess.run(tf.global_variables_initializer())"])))
+    rebind = draw(st.booleans())
+    if rebind:
+        b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
+    for _ in range(draw(st.integers(1, 4))):
+        b.run(indent, eval_ok)
+
+    lines = ["import numpy as np", "import tensorflow as tf", ""]
+    if draw(st.booleans()):
+        b.feature("set_random_seed")
+        lines.append(f"tf.set_random_seed({draw(st.integers(0, 9))})")
+    lines += [
+        "scale = 0.5",
+        f"data0 = np.linspace(-1.0, 1.0, {b.batch * D}).reshape({b.batch}, {D})",
+        f"data1 = np.cos(np.arange({b.batch * D}, dtype=np.float32)).reshape({b.batch}, {D})",
+        *b.graph,
+    ]
+    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[session]
+    closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
+    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
+        b.feature("session:second")
+        closing.append("with tf.Session() as sess:")
+        b.session, first = ["    sess.run(tf.global_variables_initializer())"], b.session
+        b.run("    ", True)
+        closing += b.session
+        b.session = first
+    return Program("\n".join(lines + opening + b.session + closing) + "\n", b.features)
