@@ -63,7 +63,10 @@ def campaign_summary() -> str:
         outcomes = Counter(outcome[mode] for outcome in OUTCOMES.values() if mode in outcome)
         total = sum(outcomes.values()) or 1
         converted = sum(count for outcome, count in outcomes.items() if outcome.startswith("converted"))
-        lines.append(f"  {mode}: {converted} converted ({100 * converted / total:.0f}%); " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())))
+        lines.append(
+            f"  {mode}: {converted} converted ({100 * converted / total:.0f}%); "
+            + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
+        )
     lines.append("  refusals: " + "; ".join(f"{count}x {why}" for why, count in REFUSALS.most_common()))
     lines.append("  features: " + ", ".join(f"{name} {count}" for name, count in sorted(FEATURES.items())))
     return "\n".join(lines)
@@ -107,7 +110,9 @@ def test_migration_computes_what_the_program_computed(program: Program, workers:
 
 def test_a_planted_difference_is_caught(workers: Workers) -> None:
     """The net can fail: a migration that computes another value is reported."""
-    source = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [])\nwith tf.Session() as sess:\n    r = sess.run(x * 2.0, {x: 1.5})\n"
+    source = (
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32, [])\nwith tf.Session() as sess:\n    r = sess.run(x * 2.0, {x: 1.5})\n"
+    )
     folder = workers.root / "planted"
     folder.mkdir()
     (folder / "before.py").write_text(source, encoding="utf-8")

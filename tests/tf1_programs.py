@@ -283,7 +283,11 @@ class _Builder:
         name = self.fresh("update")
         self.graph.append(
             f"{name} = "
-            + {"assign_add": f"tf.assign_add({var}, tf.ones_like({var}) * 0.1)", "method": f"{var}.assign({var} * 0.5)", "assign": f"tf.assign({var}, {var} - 0.2)"}[style]
+            + {
+                "assign_add": f"tf.assign_add({var}, tf.ones_like({var}) * 0.1)",
+                "method": f"{var}.assign({var} * 0.5)",
+                "assign": f"tf.assign({var}, {var} - 0.2)",
+            }[style]
         )
         writes = frozenset({var})
         if use == "fetched":
@@ -412,7 +416,9 @@ class _Builder:
         needed = frozenset().union(*(t.reads for t in fetches))
         feed = self.feed(needed, loop, inner, frozenset().union(*(t.writes for t in fetches)))
         result = self.fresh("r")
-        style = self.choice(["single", "list", "unpack", "dict", "tuple", "eval"] if eval_ok else ["single", "list", "unpack", "dict", "tuple"])
+        style = self.choice(
+            ["single", "list", "unpack", "dict", "tuple", "eval"] if eval_ok else ["single", "list", "unpack", "dict", "tuple"]
+        )
         if style == "eval" and fetches[0].kind in ("list", "variable", "placeholder"):
             style = "single"  # a list of gradients has no .eval(), a variable's takes no feed
         self.feature(f"fetch:{style}")
@@ -493,7 +499,16 @@ def tf1_programs(draw) -> Program:
     b.feature(f"session:{session}")
     eval_ok = session != "plain"
     indent = "    " if session == "with" else ""
-    b.session.append(indent + draw(st.sampled_from(["sess.run(tf.global_variables_initializer())", "tf.global_variables_initializer().run()"] if eval_ok else ["sess.run(tf.global_variables_initializer())"])))
+    b.session.append(
+        indent
+        + draw(
+            st.sampled_from(
+                ["sess.run(tf.global_variables_initializer())", "tf.global_variables_initializer().run()"]
+                if eval_ok
+                else ["sess.run(tf.global_variables_initializer())"]
+            )
+        )
+    )
     rebind = draw(st.booleans())
     if rebind:
         b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
@@ -510,7 +525,9 @@ def tf1_programs(draw) -> Program:
         f"data1 = np.cos(np.arange({b.batch * D}, dtype=np.float32)).reshape({b.batch}, {D})",
         *b.graph,
     ]
-    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[session]
+    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
+        session
+    ]
     closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
     if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
         b.feature("session:second")

@@ -26,6 +26,7 @@ from pathlib import Path
 from tf2migrate.verify.records import Job, ScriptResult
 from tf2migrate.verify.runner import VerifyReport, _report, _tf2_mode, _worker_env
 
+
 class Workers:
     """One worker process per mode, started on first use, restarted if one dies."""
 

@@ -248,7 +248,11 @@ def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str |
             written = call_argument(default, "dtype", _NUMPY_CONSTRUCTORS[kind])
             if written is None:
                 return "tf.float64" if kind in ("zeros", "ones") else None
-            if isinstance(written, cst.Attribute) and m.matches(written.value, m.Name("np") | m.Name("numpy")) and written.attr.value in _NUMPY_DTYPES:
+            if (
+                isinstance(written, cst.Attribute)
+                and m.matches(written.value, m.Name("np") | m.Name("numpy"))
+                and written.attr.value in _NUMPY_DTYPES
+            ):
                 return f"tf.{written.attr.value.rstrip('_')}"
     return None
 
