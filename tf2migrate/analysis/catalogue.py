@@ -220,3 +220,9 @@ def is_graph_op(canonical: str) -> bool:
     return (
         canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
     )
+
+
+# Graph control flow: traced, both branches are in the graph and a gradient through the
+# branch not taken is zeros (TF1's too); run eagerly, a tape sees only the branch taken and
+# gives None there (a train step then skips the variable).
+CONTROL_FLOW_CALLS = frozenset({"cond", "case", "switch_case", "while_loop"})

@@ -11,7 +11,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in
-from tf2migrate.analysis.catalogue import GRADIENT_CALLS
+from tf2migrate.analysis.catalogue import CONTROL_FLOW_CALLS, GRADIENT_CALLS
 from tf2migrate.analysis.model import Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -81,6 +81,14 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         for s in generated.body:
             for call in s.gradient_calls:
                 rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+    if not generated.needs_tf_function and _differentiates_control_flow(rewrite, generated):
+        generated.needs_tf_function = True
+        rewrite.plan.note(
+            generated.fetch,
+            gradient_tape.GRADIENTS_IN_TF_FUNCTION.code,
+            f"{generated.name} runs as a tf.function: its gradient goes through graph control flow, whose branch "
+            "not taken gives zeros only where it is traced (run eagerly, None)",
+        )
     fetched_gradients = [c for c in calls_in(generated.fetch) if rewrite.facts.imports.call_name(c) in GRADIENT_CALLS]
     if fetched_gradients:
         # ``sess.run(tf.gradients(loss, W)[0])``: taken in the returned expression, after
@@ -148,6 +156,14 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     else:
         first = generated.scope.statements[0].node
         rewrite.plan.insert_before.setdefault(id(first), []).append(function)
+
+
+def _differentiates_control_flow(rewrite: SessionRewrite, generated: Generated) -> bool:
+    """Does the function take a gradient (or a train step) of a computation holding
+    ``tf.cond``-like control flow (see CONTROL_FLOW_CALLS)?"""
+    differentiates = generated.train is not None or any(s.gradient_calls for s in generated.body)
+    names = rewrite.facts.imports.call_name
+    return differentiates and any(names(c) in CONTROL_FLOW_CALLS for s in generated.body for c in calls_in(s.node, enter_defs=True))
 
 
 def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | None, list[str], list[str] | None]:
