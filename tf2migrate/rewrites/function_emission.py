@@ -81,7 +81,8 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         for s in generated.body:
             for call in s.gradient_calls:
                 rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
-    if not generated.needs_tf_function and _differentiates_control_flow(rewrite, generated):
+    untraced = not rewrite.tf_function or generated.eager
+    if untraced and not generated.needs_tf_function and _differentiates_control_flow(rewrite, generated):
         generated.needs_tf_function = True
         rewrite.plan.note(
             generated.fetch,
