@@ -122,3 +122,11 @@ def test_fast_transformer_transforms_as_libcst(source: str) -> None:
 def test_fast_transformer_really_transforms() -> None:
     module = parse_module("import tf\nclass A:\n    tf = 1\nif tf:\n    pass\n    x = tf\n")
     assert module.visit(_FastRename()).code == "import tensorflow\nclass A:\n    tf = 1\nif tensorflow:\n    x = tensorflow\n"
+
+
+def test_fast_transformer_refuses_per_field_hooks() -> None:
+    with pytest.raises(TypeError, match="per-field hooks"):
+
+        class _PerField(FastTransformer):
+            def leave_Call_func(self, node, attribute):
+                pass

@@ -56,7 +56,7 @@ from tf2migrate.rewrites.predict_trap import (
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
-from tf2migrate.rewrites.tf1_eager import plan_tf1_eager
+from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.session_functions import SessionFunctions
@@ -330,7 +330,7 @@ def _migrate_graph(
         plan_compat_fallback(module, facts, plan)
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
-    elif not graph and "enable_eager_execution" in source:
+    elif not graph and may_be_tf1_eager(source):
         plan_tf1_eager(module, facts, plan, set(module_names))
     decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
     for factory in factories:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf2migrate.analysis.edit_sites import edit_words, line_offsets, quiet_among, statement_span, word_lines
+from tf2migrate.analysis.edit_sites import ast_statements_in, edit_words, line_offsets, quiet_among, statement_span, word_lines
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.tf_imports import tf_imports_of
 from tf2migrate.layout import parse_module
@@ -45,6 +45,7 @@ from tf2migrate.positions import Positions
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.import_edits import absl_import, absl_names, import_conflict, plan_tf_import, tf_import_index
 from tf2migrate.rewrites.predict_trap import may_have_traps
+from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager
 from tf2migrate.rewrites.tf_names import kept_import_findings
 
 _HEADER = "if True:\n"  # what a nested fragment is parsed under (dropped from its rendering)
@@ -119,8 +120,8 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = module_facts(tree, imports)
-    if facts.graph or may_have_traps(source, tree, numpy_imports) or "enable_eager_execution" in source:
-        return None  # (the last: a TF1 eager program, rewritten by rewrites/tf1_eager.py)
+    if facts.graph or may_have_traps(source, tree, numpy_imports) or may_be_tf1_eager(source):
+        return None
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
     if import_conflict(imports, facts.names):
@@ -241,8 +242,7 @@ def _parse(fragment: _Fragment, source: str, offsets: list[int]) -> bool:
     except cst.ParserSyntaxError:
         return False
     statements = fragment.statements(fragment.module)
-    held = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in statements)
-    return held == len(fragment.nodes)
+    return sum(map(ast_statements_in, statements)) == len(fragment.nodes)
 
 
 def _insert_absl_import(plan: Plan, head: _Fragment, config: cst.PartialParserConfig) -> bool:

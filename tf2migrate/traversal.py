@@ -119,7 +119,7 @@ def find_all(node: cst.CSTNode, matcher: Any) -> list[cst.CSTNode]:
     type (or a tuple of them) may stand for a matcher that only names types: it is
     tested with ``isinstance``, not the matcher machinery."""
     if isinstance(matcher, (type, tuple)):
-        return [n for n in preorder(node) if isinstance(n, matcher)]
+        return [n for n in preorder(node) if is_a(n, matcher)]
     if isinstance(matcher, m.MatchIfTrue):  # (``m.matches`` does not take one at the top)
         return [n for n in preorder(node) if matcher.func(n)]
     return [n for n in preorder(node) if m.matches(n, matcher)]
@@ -195,7 +195,13 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
 
 class FastTransformer(cst.CSTTransformer):
     """A ``CSTTransformer`` whose hooks are found once per node type, not by formatted name
-    at every node and field; per-field hooks (``leave_Call_func``) are not supported."""
+    at every node and field; per-field hooks (``leave_Call_func``) are not supported, and a
+    subclass that defines one is refused when it is defined, not skipped when it runs."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if _has_per_field_hooks(cls):
+            raise TypeError(f"{cls.__name__}: FastTransformer does not call per-field hooks (visit_X_field / leave_X_field)")
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         visit = _hooks(type(self), type(node))[0]

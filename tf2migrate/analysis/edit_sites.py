@@ -82,6 +82,11 @@ def quiet_among(statements: Sequence[cst.CSTNode], nodes: Sequence[ast.stmt], li
     return finder.quiet
 
 
+def ast_statements_in(statement: cst.CSTNode) -> int:
+    """How many ``ast`` statements a libcst statement is: ``a; b`` on a line is two."""
+    return len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+
+
 def statement_span(node: ast.stmt) -> tuple[int, int]:
     """The first and last line of a statement, its decorators included."""
     start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
@@ -100,7 +105,7 @@ class _Quiet:
         pairs = []
         index = 0
         for statement in statements:
-            count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            count = ast_statements_in(statement)
             held = nodes[index : index + count]
             index += count
             if len(held) != count or isinstance(statement, cst.SimpleStatementLine) != isinstance(held[0], _SIMPLE_AST):

@@ -76,13 +76,8 @@ BATCH_NORM_UPDATES = Rule(
 )
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
-_CONV = (
-    "filters",
-    "kernel_size",
-    "strides",
-    "padding",
-    "data_format",
-    "dilation_rate",
+# the parameters every layer with a kernel and a bias takes last, in TF1's positional order
+_WEIGHTED = (
     "activation",
     "use_bias",
     "kernel_initializer",
@@ -96,27 +91,11 @@ _CONV = (
     "name",
     "reuse",
 )
+_CONV = ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", *_WEIGHTED)
 _POOL = ("pool_size", "strides", "padding", "data_format", "name")
 # TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
 LAYER_CLASSES = {
-    "layers.dense": (
-        "Dense",
-        (
-            "units",
-            "activation",
-            "use_bias",
-            "kernel_initializer",
-            "bias_initializer",
-            "kernel_regularizer",
-            "bias_regularizer",
-            "activity_regularizer",
-            "kernel_constraint",
-            "bias_constraint",
-            "trainable",
-            "name",
-            "reuse",
-        ),
-    ),
+    "layers.dense": ("Dense", ("units", *_WEIGHTED)),
     "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
     "layers.flatten": ("Flatten", ("name", "data_format")),
     "layers.batch_normalization": (

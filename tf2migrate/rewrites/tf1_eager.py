@@ -51,6 +51,11 @@ IMPLICIT_GRADIENTS = '''def implicit_gradients(f):
 _TFE_MEMBERS = frozenset({"Variable", "Iterator", "implicit_gradients"})
 
 
+def may_be_tf1_eager(source: str) -> bool:
+    """A cheap test that this rewrite has nothing to do: no text of the switch."""
+    return "enable_eager_execution" in source
+
+
 def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
     enable = _enable_statement(module, facts.imports)
     if enable is None:
