@@ -67,6 +67,22 @@ ODD = [
     "import tensorflow as tf\n\n\ndef f():\n    tf.logging.info('x')\n",  # absl after the TF import
     "import tensorflow as tf\nimport tensorflow as tf\nx = tf.log(2.0)\n",
     "import os\nx = 1\nimport tensorflow as tf\ny = tf.log(2.0)\n",
+    # written as text (fragment_text) or sent to libcst: each side of every line it draws
+    "import tensorflow as tf\ns = tf.reduce_sum(x); t = tf.reduce_sum(x, 1, keep_dims=True)\n",  # a keyword renamed
+    "import tensorflow as tf\na = tf.reduce_sum(x, 1, True)\nb = tf.reduce_sum(x, axis=1)\n",  # reordered positionals
+    "import tensorflow as tf\nc = tf.expand_dims(x, -1)\nd = tf.expand_dims(*args)\ne = tf.expand_dims(**kw)\n",
+    "import tensorflow as tf\nf = (tf.log)(1.0)\ng = (tf).log(1.0)\nh = tf . log(1.0)\ni = tf.reduce_sum (x)\n",
+    "import tensorflow as tf\nj = (tf.log\n     (1.0))\nk = tf.\\\n  log(1.0)\n",  # a chain over two lines
+    "import tensorflow as tf\n# é ü\nl = 'ü' + str(tf.log(1.0)) + 'é'; m = tf.reduce_sum('ä', 1, True)\n",  # non-ASCII columns
+    "import tensorflow as tf\nn = f'{tf.log(1.0)}'\no = f'{x!r:{tf.float32}}'\n",  # f-strings
+    "import tensorflow as tf\np = tf\nq = [tf, tf.log]\nfor tf2 in (tf,):\n    pass\n",  # the TF name alone
+    "import tensorflow as tf\nr = x.shape[0].value + tf.to_float(x)\ns = ds.make_one_shot_iterator()\n",
+    "from tensorflow import log, gfile\nimport tensorflow as tf\nt = log(1.0) + gfile.Exists('a')\n",
+    "import tensorflow as tflow\nu = tflow.log(1.0)\nv = tflow.compat.v1.log(1.0)\nw = tflow.contrib.foo(1)\n",
+    "import tensorflow as tf\n@tf.function\ndef f(x=tf.float32, *, y: tf.Tensor = None) -> tf.Tensor:\n    return lambda z=tf.log: z\n",
+    "import tensorflow as tf\nx = tf.nn.dropout(x, 0.5)\ny = tf.gfile.Exists(p)\nz = tf.compat.v1.gfile.Exists(p)\n",
+    "import tensorflow as tf\nflags = tf.flags\nFLAGS = tf.flags.FLAGS\ntf.logging.info('x')\n",
+    "import tensorflow as tf\nmatch x:\n    case tf.float32:\n        y = tf.log(1.0)\n",
 ]
 
 
@@ -92,6 +108,20 @@ def test_the_path_is_taken_for_library_code() -> None:
     assert result.new_source.count('def helper(x, shape):\n    """No TF here."""') == 1
     taken = sum(migrate_renames_only(s, ast.parse(s), "f.py") is not None for s in ODD)
     assert taken >= len(ODD) - 3  # (graph-free: only the conflicting/odd ones may fall back)
+
+
+def test_fragments_that_only_rename_references_are_written_as_text(monkeypatch) -> None:
+    """The text path (fragment_text.py) is taken where it can be: on the library module
+    only the import region and the statement with a call rewritten whole are parsed."""
+    import tf2migrate.renames_only as renames_only
+
+    parsed: list[str] = []
+    original = renames_only.parse_module
+    monkeypatch.setattr(renames_only, "parse_module", lambda text: parsed.append(text) or original(text))
+    result = migrate_renames_only(LIBRARY, ast.parse(LIBRARY), "f.py")
+    assert result is not None and result.new_source == _whole_module(LIBRARY, "f.py").new_source
+    assert len(parsed) == 2  # the import region, and ``tf.app.run()`` (it gets ``main`` passed)
+    assert "tf.app.run()" in parsed[1]
 
 
 @pytest.mark.parametrize(

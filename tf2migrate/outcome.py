@@ -16,7 +16,16 @@ from tf2migrate.diagnostics import INTERNAL_ERROR, Diagnostic, Severity
 from tf2migrate.output_check import output_problem
 from tf2migrate.rules import rule
 
-RawFinding = tuple[cst.CSTNode, str, str]  # the node it is about, the code, the message
+
+class Located(NamedTuple):
+    """Where a finding is when no libcst node holds it (``fragment_text``'s edits):
+    1-based line, 0-based column in characters."""
+
+    line: int
+    column: int
+
+
+RawFinding = tuple[cst.CSTNode | Located, str, str]  # the node it is about (or its place), the code, the message
 
 
 class MigrationResult(NamedTuple):
@@ -63,7 +72,7 @@ def placed(raw: Sequence[RawFinding], positions: NodePositions, path: str) -> li
     """Diagnostics at the nodes' positions, sorted, each once."""
     out = []
     for node, code, message in raw:
-        position = positions.get(node)
+        position = tuple(node) if isinstance(node, Located) else positions.get(node)
         line, column = (position[0], position[1] + 1) if position else (1, 1)
         out.append(Diagnostic(code, message, path, line, column, rule(code).severity))
     return sorted_unique(out)

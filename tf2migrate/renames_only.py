@@ -16,7 +16,9 @@ of the words — a compound statement is looked into when only its blocks hold t
 fragment is parsed alone (a nested one under an ``if True:`` header that is dropped again),
 rewritten by the same ``PlanApplier`` the whole-module path uses, rendered, and put back
 in place of its lines; every other character of the file is copied.  Findings are placed
-by the fragment's own positions, shifted to its first line.
+by the fragment's own positions, shifted to its first line.  A fragment whose every edit
+renames a reference whole is not even parsed: ``fragment_text`` writes the same
+renames over its characters, placed by CPython's positions.
 
 Anything this path does not reproduce exactly sends the file to the whole-module path
 (``None``): a graph to analyse, a possible gradient trap, a TF import that is removed or
@@ -39,7 +41,8 @@ from tf2migrate.analysis.edit_sites import ast_statements_in, edit_words, line_o
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.tf_imports import tf_imports_of
 from tf2migrate.layout import parse_module
-from tf2migrate.outcome import MigrationResult, outcome
+from tf2migrate.fragment_text import text_renames
+from tf2migrate.outcome import MigrationResult, RawFinding, outcome
 from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions
 from tf2migrate.rewrites.apply_plan import PlanApplier
@@ -72,6 +75,7 @@ class _Fragment:
     nested: bool  # inside a block: parsed under _HEADER
     module: cst.Module | None = None
     new_module: cst.Module | None = None  # rewritten
+    new_text: str | None = None  # rewritten as text (fragment_text), not parsed
 
     def statements(self, module: cst.Module) -> list[cst.CSTNode]:
         """Its libcst statements in ``module`` (its own parse or a rewrite of it)."""
@@ -134,11 +138,20 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
     plan_tf_import(config, imports, plan)
     fragments = [head, *(f for f in _fragments(tree.body, lines, source, offsets, False) if not head.first <= f.first <= head.last)]
     fragments.sort(key=lambda f: f.first)
-    if not all(_parse(f, source, offsets) for f in fragments if f.module is None):
-        return None
     targets = plan.edited_nodes()
     holders: dict[int, _Fragment] = {}  # the nodes findings are about → their fragment
+    written: list[RawFinding] = []  # the findings of fragments renamed as text
     for fragment in fragments:
+        if fragment is not head:
+            span = (offsets[fragment.first - 1], _end(source, offsets, fragment))
+            renamed = text_renames(fragment.nodes, source, offsets, span, imports, plan.root_is_tf1, plan.absl_names)
+            if renamed is not None:
+                fragment.new_text = renamed.text
+                written += renamed.findings
+                plan.renames.absl_modules |= renamed.absl_modules
+                continue
+            if not _parse(fragment, source, offsets):
+                return None
         assert fragment.module is not None
         quiet = quiet_among(fragment.statements(fragment.module), fragment.nodes, lines, targets)
         noted = len(plan.renames.findings)
@@ -149,7 +162,8 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
     new_source = _spliced(source, offsets, fragments)
     kept = kept_import_findings(imports)
     made = [(f.node, f.code, f.message) for f in plan.findings]
-    return outcome(source, new_source, tree, imports, path, _Positions(fragments, holders), kept, made, plan.renames.findings)
+    parsed = [f for f in fragments if f.module is not None]
+    return outcome(source, new_source, tree, imports, path, _Positions(parsed, holders), kept, made, [*plan.renames.findings, *written])
 
 
 def _import_region(statements: list[ast.stmt]) -> _Fragment | None:
@@ -226,9 +240,12 @@ def _holds_line(lines: list[int], first: int, last: int) -> bool:
     return position < len(lines) and lines[position] <= last
 
 
+def _end(source: str, offsets: list[int], fragment: _Fragment) -> int:
+    return offsets[fragment.last] if fragment.last < len(offsets) else len(source)
+
+
 def _text(source: str, offsets: list[int], fragment: _Fragment) -> str:
-    end = offsets[fragment.last] if fragment.last < len(offsets) else len(source)
-    return source[offsets[fragment.first - 1] : end]
+    return source[offsets[fragment.first - 1] : _end(source, offsets, fragment)]
 
 
 def _parse(fragment: _Fragment, source: str, offsets: list[int]) -> bool:
@@ -266,9 +283,12 @@ def _spliced(source: str, offsets: list[int], fragments: list[_Fragment]) -> str
     copied = 0
     for fragment in fragments:
         start = offsets[fragment.first - 1]
-        assert fragment.new_module is not None
-        text = fragment.new_module.code
-        pieces += [source[copied:start], text[len(_HEADER) :] if fragment.nested else text]
-        copied = offsets[fragment.last] if fragment.last < len(offsets) else len(source)
+        if fragment.new_text is not None:
+            text = fragment.new_text
+        else:
+            assert fragment.new_module is not None
+            text = fragment.new_module.code[len(_HEADER) :] if fragment.nested else fragment.new_module.code
+        pieces += [source[copied:start], text]
+        copied = _end(source, offsets, fragment)
     pieces.append(source[copied:])
     return "".join(pieces)

@@ -16,6 +16,8 @@ References are recognised through the file's imports, whatever the alias, and wr
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
 from tf2migrate.analysis.names import NameReferences, self_attribute
@@ -25,7 +27,7 @@ from tf2migrate.analysis.tf_api import (
     removed_successor,
     tf2_target,
 )
-from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
+from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, dotted_name
 from tf2migrate.data.tf_symbols import (
     DIFFERENT_IN_TF2,
     KEYWORD_RENAMES,
@@ -161,16 +163,11 @@ class TfNameNormalizer(NameReferences, FastTransformer):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
-    def _means_tf1(self, node: cst.BaseExpression, path: str) -> bool:
-        """TF2 also has ``tf.<path>``: only TF1 code needs its call sites rewritten."""
-        return path not in KNOWN_PATHS or self.root_is_tf1 or self.tf.is_explicit_v1(node)
-
     def visit_Call(self, node: cst.Call) -> None:
         path = self.tf.canonical(node.func)
         if path is None:
             return
-        fix = _needs_call_fix(path) and self._means_tf1(node.func, path)
-        if fix or path == "app.run" or id(node) in self.call_replacements:
+        if call_rewritten(self.tf, path, dotted_name(node.func) or "", self.root_is_tf1) or id(node) in self.call_replacements:
             self._calls_handled.add(id(node.func))
 
     def _app_run(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -218,29 +215,12 @@ class TfNameNormalizer(NameReferences, FastTransformer):
             return updated
         if id(original) in self._calls_handled:
             return updated  # rewritten with its arguments in leave_Call
-        if _needs_call_fix(path) and path not in SAME_IN_TF2 and self._means_tf1(original, path):
-            # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
-            target = Target(f"tf.compat.v1.{path}", "compat")
-        else:
-            target = tf2_target(path)
-            if target.kind == "removed" and self.tf.is_explicit_v1(original):
-                target = Target(f"tf.compat.v1.{path}", "removed")  # tf.compat.v1.estimator is not tf.estimator
-        return _expression(self._spell(original, path, target), updated)
-
-    def _spell(self, node: cst.CSTNode, path: str, target: Target) -> str:
-        if target.kind == "absl":
-            module = target.absl_module or ""
-            local = self.absl_names.get(module, module)
-            self.log.absl_modules.add(module)
-            self.log.note(node, API_RENAMED.code, f"tf.{path} → absl.{target.code}")
-            return local + target.code[len(module) :]
-        if target.kind == "compat":
-            self.log.note(node, COMPAT_FALLBACK.code, _compat_message(path, target.code))
-        elif target.kind == "renamed":
-            self.log.note(node, API_RENAMED.code, f"tf.{path} → {target.code}")
-        elif target.kind == "removed":
-            self.log.note(node, REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
-        return target.code
+        spelling = reference_spelling(self.tf, path, dotted_name(original) or "", self.root_is_tf1, self.absl_names)
+        if spelling.absl_module is not None:
+            self.log.absl_modules.add(spelling.absl_module)
+        if spelling.finding is not None:
+            self.log.note(original, *spelling.finding)
+        return _expression(spelling.code, updated)
 
     # ----------------------------------------------------------------- calls
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
@@ -250,33 +230,83 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         path = self.tf.canonical(original_node.func)
         if path == "app.run":
             return self._app_run(original_node, updated_node)
-        if path is None and self.root_is_tf1 and _is_iterator_method(original_node):
+        if path is None and self.root_is_tf1 and is_iterator_method_call(original_node):
             return self._iterator_function(original_node, updated_node)
         if path is None or id(original_node.func) not in self._calls_handled:
             return updated_node
-        target = tf2_target(path)
-        if target.kind == "removed":
-            self.log.note(original_node, REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
-            return updated_node.with_changes(func=_expression(target.code, updated_node.func))
-        fixed = _fix_call(path, updated_node)
-        if fixed is None:
-            self.log.note(
-                original_node, COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}"
-            )
-            return updated_node.with_changes(func=_expression(f"tf.compat.v1.{path}", updated_node.func))
-        call, changes = fixed
-        if isinstance(call, cst.Call) and call.func is updated_node.func:
-            call = call.with_changes(func=_expression(target.code, updated_node.func))
-            if target.kind == "compat":
-                self.log.note(original_node, COMPAT_FALLBACK.code, _compat_message(path, target.code))
-            elif target.kind == "renamed":
-                changes.insert(0, f"→ {target.code}")
-        if changes:
-            self.log.note(original_node, API_RENAMED.code, f"tf.{path}: " + "; ".join(changes))
+        call, findings = rewritten_call(path, updated_node)
+        for finding in findings:
+            self.log.note(original_node, *finding)
         return call
 
 
-def _is_iterator_method(call: cst.Call) -> bool:
+def _means_tf1(imports: TfImports, path: str, dotted: str, root_is_tf1: bool) -> bool:
+    """TF2 also has ``tf.<path>``: only TF1 code needs its call sites rewritten."""
+    return path not in KNOWN_PATHS or root_is_tf1 or imports.is_explicit_v1_dotted(dotted)
+
+
+def call_rewritten(imports: TfImports, path: str, dotted: str, root_is_tf1: bool) -> bool:
+    """Is a call of the TF reference ``dotted`` (canonical ``path``) rewritten with its
+    arguments (keywords, reorders, call forms, ``tf.app.run``), not just renamed?"""
+    return (_needs_call_fix(path) and _means_tf1(imports, path, dotted, root_is_tf1)) or path == "app.run"
+
+
+def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[tuple[str, str]]]:
+    """The TF2 form of a call ``call_rewritten`` says needs more than a rename (not
+    ``tf.app.run``), and the findings (code, message) about it."""
+    target = tf2_target(path)
+    if target.kind == "removed":
+        finding = (REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
+        return call.with_changes(func=_expression(target.code, call.func)), [finding]
+    fixed = _fix_call(path, call)
+    if fixed is None:
+        finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}")
+        return call.with_changes(func=_expression(f"tf.compat.v1.{path}", call.func)), [finding]
+    new, changes = fixed
+    findings = []
+    if isinstance(new, cst.Call) and new.func is call.func:
+        new = new.with_changes(func=_expression(target.code, call.func))
+        if target.kind == "compat":
+            findings.append((COMPAT_FALLBACK.code, _compat_message(path, target.code)))
+        elif target.kind == "renamed":
+            changes.insert(0, f"→ {target.code}")
+    if changes:
+        findings.append((API_RENAMED.code, f"tf.{path}: " + "; ".join(changes)))
+    return new, findings
+
+
+class Spelling(NamedTuple):
+    code: str  # what the reference is written as
+    finding: tuple[str, str] | None  # (code, message)
+    absl_module: str | None  # the absl module it now names, to import
+
+
+def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: bool, absl_names: dict[str, str]) -> Spelling:
+    """How a TF reference ``dotted`` (canonical ``path``) that is not a call rewritten
+    whole is written in TF2, and what is said of it: the one decision both the libcst
+    renamer and the text path of rename-only fragments (``fragment_text``) take."""
+    if _needs_call_fix(path) and path not in SAME_IN_TF2 and _means_tf1(imports, path, dotted, root_is_tf1):
+        # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
+        target = Target(f"tf.compat.v1.{path}", "compat")
+    else:
+        target = tf2_target(path)
+        if target.kind == "removed" and imports.is_explicit_v1_dotted(dotted):
+            target = Target(f"tf.compat.v1.{path}", "removed")  # tf.compat.v1.estimator is not tf.estimator
+    if target.kind == "absl":
+        module = target.absl_module or ""
+        local = absl_names.get(module, module)
+        return Spelling(local + target.code[len(module) :], (API_RENAMED.code, f"tf.{path} → absl.{target.code}"), module)
+    finding = None
+    if target.kind == "compat":
+        finding = (COMPAT_FALLBACK.code, _compat_message(path, target.code))
+    elif target.kind == "renamed":
+        finding = (API_RENAMED.code, f"tf.{path} → {target.code}")
+    elif target.kind == "removed":
+        finding = (REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
+    return Spelling(target.code, finding, None)
+
+
+def is_iterator_method_call(call: cst.Call) -> bool:
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in ITERATOR_METHODS
 
 
