@@ -5,7 +5,6 @@ the findings placed on nodes become diagnostics at their line and column."""
 from __future__ import annotations
 
 import ast
-import warnings
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
@@ -13,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import INTERNAL_ERROR, Diagnostic, Severity
-from tf2migrate.output_check import output_problem
+from tf2migrate.output_check import output_problem, parsed_output
 from tf2migrate.rules import rule
 
 
@@ -56,9 +55,7 @@ def outcome(
         unrunnable = [f for f in renamed if rule(f[1]).severity is Severity.ERROR]
         return MigrationResult(source, placed([*kept, *unrunnable], positions, path))
     try:
-        with warnings.catch_warnings():  # the user's own oddities are not ours to report
-            warnings.simplefilter("ignore")
-            new_tree = ast.parse(new_source)  # CPython's parser: the output must be valid Python
+        new_tree = parsed_output(new_source)  # CPython's parser: the output must be valid Python
     except SyntaxError as error:
         message = f"rewrite produced invalid code ({error.msg}); file left unchanged"
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import warnings
 
 from pyflakes import checker, messages
 
@@ -27,6 +28,16 @@ from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY, V
 # Namespaces the symbol table does not list (other distributions, version switches):
 # paths below them are not checked.
 _UNCHECKED = frozenset({"keras", "estimator", "test", "compat", "flags", "app", "logging", "__version__", "version", "__path__"})
+
+
+@functools.lru_cache(maxsize=1)
+def parsed_output(text: str) -> ast.Module:
+    """CPython's tree of a migrated text (SyntaxError if it is not Python).  The last one is
+    kept: the engine's gate before writing asks again for the text ``outcome`` just
+    checked, and a parse is a few milliseconds per file."""
+    with warnings.catch_warnings():  # the user's own oddities are not ours to report
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
 
 
 def output_problem(original_tree: ast.Module, new_tree: ast.Module, imports: TfImports) -> str | None:
