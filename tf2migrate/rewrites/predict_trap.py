@@ -343,13 +343,23 @@ def may_have_traps(source: str, tree: ast.Module, numpy_imports: dict[str, str] 
     imported = {name.rsplit(".", 1)[-1] for name in numpy_imports or {}}
     if not (any(t in source for t in _GRADIENT_TEXT) and (imported or any(t in source for t in _NUMPY_TEXT))):
         return False
-    returners = imported | {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(isinstance(c, ast.Attribute) and c.attr in ("run", *_NUMPY_METHODS) for c in ast.walk(node))
-    }
-    return _ScopeCalls(returners).both(tree)
+    return _ScopeCalls(imported | _may_return_numpy(tree)).both(tree)
+
+
+def _may_return_numpy(tree: ast.Module) -> set[str]:
+    """The functions (by name) whose code, nested functions included, names ``.run`` or a
+    NumPy-returning method: one walk, each node seen once however deep the nesting."""
+    names: set[str] = set()
+    attributes = frozenset({"run", *_NUMPY_METHODS})
+    stack: list[tuple[ast.AST, tuple[str, ...]]] = [(tree, ())]
+    while stack:
+        node, enclosing = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            enclosing = (*enclosing, node.name)
+        elif isinstance(node, ast.Attribute) and node.attr in attributes:
+            names.update(enclosing)
+        stack.extend((child, enclosing) for child in ast.iter_child_nodes(node))
+    return names
 
 
 def find_traps(module: cst.Module, imports: TfImports, facts: TrapFacts, numpy_imports: dict[str, str] | None = None) -> list[Trap]:
