@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
+from tf2migrate.analysis.module_facts import ast_dotted_name, is_dimension_value
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, dotted_name
 from tf2migrate.data.tf_symbols import TRANSFORMED
 from tf2migrate.outcome import Located
@@ -92,14 +93,14 @@ class _Writer:
 
     def visit(self, node: ast.AST, in_fstring: bool) -> None:
         if isinstance(node, ast.Attribute):
-            dotted = _dotted(node)
+            dotted = ast_dotted_name(node)
             path = self.imports.canonical_dotted(dotted)
             if path is not None and dotted is not None:
                 if in_fstring:
                     raise _NeedsLibcst
                 self._rename(node, path, dotted)
                 return  # the chain is written whole
-            if node.attr == "value" and _is_dimension_value(node):
+            if node.attr == "value" and is_dimension_value(node):
                 raise _NeedsLibcst
         elif isinstance(node, ast.Name):
             if node.id in self.imports.aliases:
@@ -114,7 +115,7 @@ class _Writer:
             self.visit(child, in_fstring)
 
     def visit_call(self, call: ast.Call, in_fstring: bool) -> None:
-        dotted = _dotted(call.func)
+        dotted = ast_dotted_name(call.func)
         path = self.imports.canonical_dotted(dotted)
         if path is None or dotted is None or not call_rewritten(self.imports, path, dotted, self.root_is_tf1):
             if path is None and isinstance(call.func, ast.Attribute) and call.func.attr in ITERATOR_METHODS:
@@ -167,18 +168,6 @@ class _Writer:
         return start + len(text.encode("utf-8")[:utf8_column].decode("utf-8", errors="replace"))
 
 
-def _dotted(node: ast.expr) -> str | None:
-    """``a.b.c`` for a chain of attributes on a name (as ``tf_imports.dotted_name``)."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _skeleton(call: ast.Call) -> cst.Call:
     """A libcst call with the shape of ``call``'s arguments (positional, keywords by name,
     ``*``/``**``) and placeholder values: all the renamer's call-site fixes look at."""
@@ -186,13 +175,3 @@ def _skeleton(call: ast.Call) -> cst.Call:
     args = [cst.Arg(value, star="*") if isinstance(a, ast.Starred) else cst.Arg(value) for a in call.args]
     args += [cst.Arg(value, keyword=cst.Name(k.arg)) if k.arg is not None else cst.Arg(value, star="**") for k in call.keywords]
     return cst.Call(cst.Name("_"), args)
-
-
-def _is_dimension_value(node: ast.Attribute) -> bool:
-    """``x.shape[i].value`` or ``x.get_shape()[i].value`` (``tf_names.is_dimension_value``)."""
-    if not isinstance(node.value, ast.Subscript):
-        return False
-    shape = node.value.value
-    if isinstance(shape, ast.Call):
-        return isinstance(shape.func, ast.Attribute) and shape.func.attr == "get_shape"
-    return isinstance(shape, ast.Attribute) and shape.attr == "shape"

@@ -51,7 +51,7 @@ def ast_dotted_name(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _is_dimension_value(node: ast.Attribute) -> bool:
+def is_dimension_value(node: ast.Attribute) -> bool:
     """``x.shape[i].value`` or ``x.get_shape()[i].value``: a TF1 Dimension's value."""
     if node.attr != "value" or not isinstance(node.value, ast.Subscript):
         return False
@@ -107,7 +107,7 @@ class _Walker(ast.NodeVisitor):
         if isinstance(node.value, ast.Name) and node.value.id == "self":
             self.names.add(f"self.{node.attr}")  # one name; ``self`` itself is not visited
             return
-        if _is_dimension_value(node):
+        if is_dimension_value(node):
             self.tf1 = True  # TF2 shapes have no Dimension objects
         dotted = ast_dotted_name(node)
         self._check(dotted)
