@@ -335,7 +335,7 @@ class StatementClassifier:
             isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body
         )
         builds_graph = bool(op_calls) or reads_graph_tensor or reads_variable
-        if not builds_graph or self._constant_in_constructor(scope, graph_deps, op_calls, calls):
+        if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:
             refused = _control_flow_refused(call, name)
@@ -411,14 +411,20 @@ class StatementClassifier:
             "the variables would be made again at each call of the generated function"
         )
 
-    def _constant_in_constructor(self, scope: Scope, graph_deps: set[int], op_calls, calls: list[cst.Call]) -> bool:
+    def _constant_in_constructor(
+        self, node: cst.BaseStatement, scope: Scope, graph_deps: set[int], op_calls, calls: list[cst.Call]
+    ) -> bool:
         """``self.lam = tf.constant(lam, dtype=tf.float32)`` in a constructor, reading no
         graph value (GradientPathologiesPINNs): TF1 fixed its value when it built the
         graph; computed once, eagerly, where it stands, it has that value, and the moved
         code reads it as ``self.lam`` (moved, it would read the constructor's parameter
-        ``lam``, which the generated methods cannot see)."""
+        ``lam``, which the generated methods cannot see).  Only into attributes: a local
+        would not be seen by the generated methods, while moved it is."""
+        targets = assigned_names(node)
         return (
             scope.cls is not None
+            and bool(targets)
+            and all(name.startswith("self.") for name in targets)
             and not graph_deps
             and bool(op_calls)
             and all(name in EAGER_CONSTANT_CALLS for _, name in op_calls)
