@@ -135,8 +135,9 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
     it).  The binding that reaches the site is the last statement binding the name in
     the site's block before it, else in the enclosing blocks before theirs; unknown
     (None) when that statement binds it otherwise or only conditionally, when a loop
-    around the site binds it anywhere (a later binding reaches the next iteration), or
-    when a statement around it binds it in its header (``with ... as tf_dict``)."""
+    around the site binds it anywhere (a later binding reaches the next iteration), as
+    does a ``try`` around it (its body's binding reaches the handler), or when a statement
+    around it binds it in its header (``with ... as tf_dict``)."""
     if feed_dict.count == 1:
         return feed_dict.dict_node
     function = feed_dict.function
@@ -153,8 +154,8 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
                 if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
                     return displays.get(id(statement.body[0]))
                 return None
-        if isinstance(owner, (cst.For, cst.While)) and binds(owner) or any(binds(h) for h in _headers(owner)):
-            return None
+        if not isinstance(owner, (cst.If, cst.With, cst.FunctionDef)) and binds(owner) or any(binds(h) for h in _headers(owner)):
+            return None  # a loop's later binding, or a ``try`` body's before its handler
     return None
 
 
