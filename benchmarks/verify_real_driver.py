@@ -22,7 +22,7 @@ and its helpers get from outside the model code under test:
   ``numpy.asscalar`` (removed in NumPy 1.23) is ``array.item()``;
 - *main-level code* — the main block and the module functions it calls that do not use
   TensorFlow (``main_loop`` of the ``*_systematic`` programs) — is rewritten before it
-  runs (:class:`Shrink`): an integer literal of 1000 or more passed to a call is an
+  runs (:class:`Shrink`): an integer literal (or arithmetic on literals, ``2*10**4``) of 1000 or more passed to a call is an
   iteration count and becomes :data:`ITERATIONS`; one assigned to a name (alone or in a
   list) is a sample size and becomes :data:`SAMPLES`; every ``for`` loop runs its first
   pass only; the main block stops at its first statement that plots.
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import operator
 import re
 import zlib
 from pathlib import Path
@@ -223,8 +224,25 @@ def _items(value):
 
 
 def _cap(node: ast.expr, value: int) -> ast.expr:
-    big = isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 1000
-    return ast.copy_location(ast.Constant(value), node) if big else node
+    number = _integer(node)
+    return ast.copy_location(ast.Constant(value), node) if number is not None and number >= 1000 else node
+
+
+def _integer(node: ast.expr) -> int | None:
+    """The value of an integer literal or of arithmetic on integer literals (FBSNNs train
+    for ``N_Iter = 2*10**4``), else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    operation = _ARITHMETIC.get(type(node.op)) if isinstance(node, ast.BinOp) else None
+    if operation is None:
+        return None
+    left, right = _integer(node.left), _integer(node.right)  # type: ignore[attr-defined]
+    if left is None or right is None or isinstance(node.op, ast.Pow) and not 0 <= right <= 64:  # type: ignore[attr-defined]
+        return None
+    return operation(left, right)
+
+
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow}
 
 
 def _first_pass(iterable):

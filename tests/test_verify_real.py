@@ -49,6 +49,8 @@ if __name__ == "__main__":
     start_time = time.time()
     model.train(nIter=50000)
     model.train(10)
+    model.train(N_Iter = 2*10**4, learning_rate=1e-3)
+    model.train(3*10, x * 1000)
     elapsed = time.time() - start_time
     total = main_loop(4)
     table[0, 1], other[0] = main_loop(2)
@@ -67,6 +69,7 @@ def test_main_block_is_shrunk():
     _, text = _shrunk()
     assert "N_f = 200\n" in text and "sizes = [500, 200]" in text
     assert "model.train(nIter=2)" in text and "model.train(10)" in text
+    assert "model.train(N_Iter=2, learning_rate=0.001)" in text and "model.train(3 * 10, x * 1000)" in text
     assert "__verify_format__('It: %d, l1: %.3f', (3, value))" in text
     assert "table[0, 1], other[0] = __verify_items__(main_loop(2))" in text
     assert "plt.figure()" not in text and "after_the_plot" not in text

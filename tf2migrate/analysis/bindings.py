@@ -21,11 +21,13 @@ names the methods whose bodies the analysis reads as part of the constructor's g
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.catalogue import PLACEHOLDER_CALLS, SESSION_CALLS
+from tf2migrate.analysis.calls import bind_arguments, calls_in
+from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
 from tf2migrate.analysis.names import names_bound, read_and_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
@@ -214,13 +216,14 @@ _MOVED = frozenset({Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.SCIPY, Kind.PLACEH
 _MOVED_WITH = frozenset({Kind.TENSOR, Kind.GRADS, Kind.PLACEHOLDER})
 
 
-def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
+def constructor_local_reads(tf: TfImports, scope: Scope) -> list[tuple[cst.CSTNode, str]]:
     """Reads the constructor's analysis cannot convert: ``(statement, why)``.
 
     The generated methods run later, with ``self`` but without the constructor's locals
-    (``def __init__(self, X, scale)``: ``y = tf.matmul(x, W) * scale``).  And a method
-    read as part of the constructor has locals of its own: a name it reads is not the
-    constructor's name of the same spelling."""
+    (``def __init__(self, X, scale)``: ``y = tf.matmul(x, W) * scale``), but for the
+    parts of a moved statement that are built where it stands (:func:`built_in_place`).
+    And a method read as part of the constructor has locals of its own: a name it reads
+    is not the constructor's name of the same spelling."""
     init = scope.owner
     assert isinstance(init, cst.FunctionDef)
     locals_of = {id(f): local_names(f) for f in [init, *scope.spliced]}
@@ -229,6 +232,7 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
         function = scope.origin.get(id(statement.node), init)
         reads = _moved_reads(statement) if statement.kind in _MOVED else statement.reads
         own = set(read_and_bound(statement.node)[1]) if statement.kind is not Kind.PLACEHOLDER else set()
+        in_place = _read_in_place_only(tf, statement) if statement.kind in _MOVED else set()
         for name in dict.fromkeys(reads):
             if name.startswith("self.") or name in own:
                 continue
@@ -244,8 +248,10 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
                         ),
                     )
                 )
-            elif statement.kind in _MOVED and (
-                binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)]
+            elif (
+                statement.kind in _MOVED
+                and name not in in_place
+                and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)])
             ):
                 found.append(
                     (
@@ -257,6 +263,34 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
                     )
                 )
     return found
+
+
+def built_in_place(tf: TfImports, statement) -> list[cst.BaseExpression]:
+    """The parts of a moved statement that are evaluated where the statement stands, once:
+    a decay function's arguments but the step (its Keras schedule is created there,
+    rewrites/lr_schedules.py) and the optimizer a train op is built on in the same
+    statement (``tf.train.GradientDescentOptimizer(rate).minimize(loss)``: the Keras
+    optimizer is created there).  A constructor's local read only in them needs no ``self``."""
+    parts: list[cst.BaseExpression] = []
+    for call in statement.schedule_calls:
+        parameters, step = SCHEDULE_PARAMETERS[tf.call_name(call)]  # type: ignore[index]
+        arguments = bind_arguments(call, parameters)
+        parts += [argument.value for name, argument in (arguments or {}).items() if name != step]
+    if statement.kind is Kind.TRAIN and statement.minimize is not None and isinstance(statement.minimize.func, cst.Attribute):
+        optimizer = statement.minimize.func.value
+        if isinstance(optimizer, cst.Call) and tf.call_name(optimizer) in OPTIMIZERS:
+            parts.append(optimizer)
+    return parts
+
+
+def _read_in_place_only(tf: TfImports, statement) -> set[str]:
+    """Names the statement reads only in :func:`built_in_place` parts."""
+    parts = built_in_place(tf, statement)
+    if not parts:
+        return set()
+    everywhere = Counter(read_and_bound(statement.node)[0])
+    in_place = Counter(name for part in parts for name in read_and_bound(part)[0])
+    return {name for name, count in in_place.items() if everywhere[name] == count}
 
 
 def _moved_reads(statement) -> tuple[str, ...]:

@@ -22,17 +22,19 @@ OPTIMIZERS = frozenset(
         "train.FtrlOptimizer",
     }
 )
-# TF1 learning-rate decay functions with a Keras schedule computing the same rate, and
-# the global step they read (rewrites/lr_schedules.py).
-SCHEDULE_CALLS = frozenset(
-    {
-        "train.exponential_decay",
-        "train.inverse_time_decay",
-        "train.piecewise_constant",
-        "train.polynomial_decay",
-        "train.cosine_decay",
-    }
-)
+# TF1 learning-rate decay functions with a Keras schedule computing the same rate: their
+# parameters in positional order and the one holding the global step (rewrites/lr_schedules.py).
+SCHEDULE_PARAMETERS = {
+    "train.exponential_decay": (("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"), "global_step"),
+    "train.inverse_time_decay": (("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"), "global_step"),
+    "train.polynomial_decay": (
+        ("learning_rate", "global_step", "decay_steps", "end_learning_rate", "power", "cycle", "name"),
+        "global_step",
+    ),
+    "train.cosine_decay": (("learning_rate", "global_step", "decay_steps", "alpha", "name"), "global_step"),
+    "train.piecewise_constant": (("x", "boundaries", "values", "name"), "x"),
+}
+SCHEDULE_CALLS = frozenset(SCHEDULE_PARAMETERS)
 GLOBAL_STEP_CALLS = frozenset({"train.get_or_create_global_step", "train.create_global_step"})
 SAVER_CALL = "train.Saver"  # → tf.train.Checkpoint (rewrites/checkpoints.py)
 
@@ -178,6 +180,9 @@ PURE_BUILTINS = frozenset(
 # Contexts that only name or place graph ops: eager values do not depend on them.
 NAMING_CONTEXTS = frozenset({"name_scope", "device"})
 GRADIENT_CALLS = frozenset({"gradients"})
+# Ops whose value is fixed by their Python arguments: made once where they stand, eagerly,
+# they are the tensor TF1 built (analysis/statements.py)
+EAGER_CONSTANT_CALLS = frozenset({"constant", "convert_to_tensor"})
 # Calls whose value is a Python list of tensors (sess.run gave a list of arrays).
 LIST_CALLS = GRADIENT_CALLS | {"unstack", "split", "meshgrid"}
 # TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).

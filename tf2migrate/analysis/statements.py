@@ -17,6 +17,7 @@ from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     is_unsupported_call,
     DROP_CALLS,
+    EAGER_CONSTANT_CALLS,
     GLOBAL_STEP_CALLS,
     GRADIENT_CALLS,
     INIT_CALLS,
@@ -318,11 +319,7 @@ class StatementClassifier:
             reads_graph_tensor = False  # ``W = tf.Variable(W_init)``: W_init is computed once, where it stands
         if creates_variables:
             if reads_graph_tensor:
-                message = (
-                    "this block both creates variables and computes with placeholder-dependent tensors"
-                    if not isinstance(node, cst.SimpleStatementLine)
-                    else "this statement creates variables from placeholder-dependent tensors"
-                )
+                message = self._variables_in_computation(node, calls, tensors_read)
                 if layer_calls and find_all(node, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
                     message = (
                         "a tf.layers call with a lambda or comprehension in its arguments is not converted (a "
@@ -338,7 +335,7 @@ class StatementClassifier:
             isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body
         )
         builds_graph = bool(op_calls) or reads_graph_tensor or reads_variable
-        if not builds_graph:
+        if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:
             refused = _control_flow_refused(call, name)
@@ -399,6 +396,40 @@ class StatementClassifier:
                 self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
         statement.value_kind = self._value_kind(node)
         return statement
+
+    def _variables_in_computation(self, node: cst.BaseStatement, calls: list[cst.Call], tensors: list[Statement]) -> str:
+        """Why a statement that creates variables from placeholder-dependent tensors is
+        refused, naming the call that creates them and a tensor it computes with."""
+        creator = next(c for c in calls if self.is_variable_call(c))
+        made = f"`{self.module.code_for_node(creator.func)}(...)` creates variables"
+        inputs = [name for t in sorted(tensors, key=lambda t: t.kind is not Kind.PLACEHOLDER) for name in t.defines]
+        tensor = f" (`{inputs[0]}`)" if inputs else ""
+        if isinstance(node, cst.SimpleStatementLine):
+            return f"this statement creates variables from placeholder-dependent tensors{tensor}: {made}"
+        return (
+            f"this block both creates variables and computes with placeholder-dependent tensors{tensor}: {made}; converted, "
+            "the variables would be made again at each call of the generated function"
+        )
+
+    def _constant_in_constructor(
+        self, node: cst.BaseStatement, scope: Scope, graph_deps: set[int], op_calls, calls: list[cst.Call]
+    ) -> bool:
+        """``self.lam = tf.constant(lam, dtype=tf.float32)`` in a constructor, reading no
+        graph value (GradientPathologiesPINNs): TF1 fixed its value when it built the
+        graph; computed once, eagerly, where it stands, it has that value, and the moved
+        code reads it as ``self.lam`` (moved, it would read the constructor's parameter
+        ``lam``, which the generated methods cannot see).  Only into attributes: a local
+        would not be seen by the generated methods, while moved it is."""
+        targets = assigned_names(node)
+        return (
+            scope.cls is not None
+            and bool(targets)
+            and all(name.startswith("self.") for name in targets)
+            and not graph_deps
+            and bool(op_calls)
+            and all(name in EAGER_CONSTANT_CALLS for _, name in op_calls)
+            and not any(self.helper_for(c) is not None for c in calls)
+        )
 
     def _initial_values(self, scope: Scope, tensors: list[Statement], node: cst.BaseStatement, calls: list[cst.Call]) -> bool:
         """A variable made from named tensors that no placeholder feeds (``W_init =
@@ -483,8 +514,8 @@ class StatementClassifier:
             self.facts.block(
                 call,
                 blockers.UNSUPPORTED_GRAPH_CODE,
-                "a Python call in graph-building code would run on every call of the generated "
-                "function (TF1 ran it once, while building the graph)",
+                f"`{self.module.code_for_node(call.func)}(...)` is a Python call in graph-building code: it would run on "
+                "every call of the generated function (TF1 ran it once, while building the graph)",
             )
             return False
         return True

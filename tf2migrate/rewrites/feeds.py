@@ -3,16 +3,18 @@ arguments of a generated function's call, converted as the feed converted them."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
-from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.analysis.names import graph_name, local_name, names_bound
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import children, find_all
 
 
 def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated, owner: Scope) -> str | None:
@@ -42,7 +44,13 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         dict_node = _reaching_feed_dict(feed_dict, site) if feed_dict is not None else None
         if dict_node is None:
             rewrite.block(
-                feed, blockers.UNSUPPORTED_FEED, f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run"
+                feed,
+                blockers.UNSUPPORTED_FEED,
+                f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run"
+                if feed_dict is None or feed_dict.count == 1
+                else f"`{feed.value}` is bound more than once in this function, and which dict display reaches this run is "
+                "not known (a loop around the run binds it again, a block before it binds it only conditionally, or the "
+                "last binding is not a dict display)",
             )
             return None
         keys = []
@@ -122,26 +130,75 @@ def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str])
 
 def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
     """The dict display the feed-dict variable holds at the run site: bound once, or
-    rebound in the same function body before each group of runs."""
+    rebound in the same function before each group of runs (PINNsNTK binds ``tf_dict`` at
+    the top of its training loop and again, for other placeholders, in an ``if`` under
+    it).  The binding that reaches the site is the last statement binding the name in
+    the site's block before it, else in the enclosing blocks before theirs; unknown
+    (None) when that statement binds it otherwise or only conditionally, when a loop
+    around the site binds it anywhere (a later binding reaches the next iteration), as
+    does a ``try`` around it (its body's binding reaches the handler), or when a statement
+    around it binds it in its header (``with ... as tf_dict``)."""
     if feed_dict.count == 1:
         return feed_dict.dict_node
     function = feed_dict.function
     if function is None or site.function is not function:
         return None
-    body = list(function.body.body)
+    displays = {id(assign): display for assign, display in feed_dict.bindings}
 
-    def position(node: cst.CSTNode) -> int | None:
-        for index, statement in enumerate(body):
-            if statement is node or find_all(statement, m.MatchIfTrue(lambda n: n is node)):
-                return index
-        return None
+    def binds(node: cst.CSTNode) -> bool:
+        return feed_dict.name in names_bound(node)
 
-    run_at = position(site.call)
-    bound = [(position(assign), dict_node) for assign, dict_node in feed_dict.bindings]
-    if run_at is None or any(p is None for p, _ in bound):
-        return None
-    before = [d for p, d in bound if p is not None and p < run_at]
-    return before[-1] if before else None
+    for body, index, owner in reversed(_blocks_to(function, site.call)):
+        for statement in reversed(body[:index]):
+            if binds(statement):
+                if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                    return displays.get(id(statement.body[0]))
+                return None
+        if not isinstance(owner, (cst.If, cst.With, cst.FunctionDef)) and binds(owner) or any(binds(h) for h in _headers(owner)):
+            return None  # a loop's later binding, or a ``try`` body's before its handler
+    return None
+
+
+def _blocks_to(function: cst.FunctionDef, target: cst.CSTNode) -> list[tuple[Sequence[cst.BaseStatement], int, cst.CSTNode]]:
+    """The blocks from the function's body down to ``target``: each block's statements,
+    the index of the one holding ``target`` and the compound statement owning the block
+    (the function for its body)."""
+    path: list[tuple[Sequence[cst.BaseStatement], int, cst.CSTNode]] = []
+    owner: cst.CSTNode = function
+    block: cst.BaseSuite = function.body
+    while True:
+        statements = block.body
+        index = next((i for i, s in enumerate(statements) if s is target or find_all(s, m.MatchIfTrue(lambda n: n is target))), None)
+        if index is None:
+            return []
+        path.append((statements, index, owner))  # type: ignore[arg-type]
+        holder = statements[index]
+        inner = next((b for b in _suites(holder) if find_all(b, m.MatchIfTrue(lambda n: n is target))), None)
+        if inner is None:
+            return path
+        owner, block = holder, inner
+
+
+def _suites(statement: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The blocks of a compound statement, its ``elif``, ``else``, ``except`` and
+    ``finally`` clauses' included; none for a simple statement."""
+    return [part for part in _parts(statement) if isinstance(part, cst.BaseSuite)]
+
+
+def _headers(statement: cst.CSTNode) -> list[cst.CSTNode]:
+    """What a compound statement runs besides its blocks: tests, iterables, targets
+    (``for d in ...``, ``with ... as d``, ``except E as d``)."""
+    return [part for part in _parts(statement) if not isinstance(part, cst.BaseSuite)]
+
+
+def _parts(statement: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    for child in children(statement):
+        if isinstance(child, (cst.BaseSuite, cst.BaseExpression, cst.AsName)):
+            found.append(child)
+        elif not isinstance(child, cst.BaseStatement) or isinstance(child, cst.If):
+            found += _parts(child)  # a clause, or an ``elif``
+    return found
 
 
 # NumPy functions that only build a new array from their arguments (a dummy feed's

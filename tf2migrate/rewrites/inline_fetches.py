@@ -82,7 +82,12 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
                 return None
         kind = _leaf_kind(rewrite, leaf)
         if kind is None:
-            rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, "the fetch is a Python value, not a tensor (TF1 refused to run it)")
+            rewrite.block(
+                leaf.expr,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
+                "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted",
+            )
             return None
         leaf.kind = kind
     code = rewrite.code(site.fetch)

@@ -15,6 +15,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.catalogue import SCHEDULE_PARAMETERS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -75,25 +76,13 @@ GLOBAL_STEP = Rule(
 )
 RULES = [SCHEDULE, GLOBAL_STEP]
 
-# TF1 path → (Keras schedule, TF1 parameters in positional order, the one holding the step)
-_SCHEDULES = {
-    "train.exponential_decay": (
-        "ExponentialDecay",
-        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
-        "global_step",
-    ),
-    "train.inverse_time_decay": (
-        "InverseTimeDecay",
-        ("learning_rate", "global_step", "decay_steps", "decay_rate", "staircase", "name"),
-        "global_step",
-    ),
-    "train.polynomial_decay": (
-        "PolynomialDecay",
-        ("learning_rate", "global_step", "decay_steps", "end_learning_rate", "power", "cycle", "name"),
-        "global_step",
-    ),
-    "train.cosine_decay": ("CosineDecay", ("learning_rate", "global_step", "decay_steps", "alpha", "name"), "global_step"),
-    "train.piecewise_constant": ("PiecewiseConstantDecay", ("x", "boundaries", "values", "name"), "x"),
+# TF1 path → the Keras schedule computing the same rate
+_KERAS_SCHEDULES = {
+    "train.exponential_decay": "ExponentialDecay",
+    "train.inverse_time_decay": "InverseTimeDecay",
+    "train.polynomial_decay": "PolynomialDecay",
+    "train.cosine_decay": "CosineDecay",
+    "train.piecewise_constant": "PiecewiseConstantDecay",
 }
 _KERAS_KEYWORDS = {"learning_rate": "initial_learning_rate"}
 _GLOBAL_STEP_VARIABLE = 'tf.Variable(0, trainable=False, dtype=tf.int64, name="global_step")'
@@ -119,7 +108,8 @@ def _plan_schedule(
 ) -> None:
     path = facts.imports.call_name(call)
     assert path is not None  # the analysis found a schedule call by its TF path
-    keras_class, parameters, step_parameter = _SCHEDULES[path]
+    keras_class = _KERAS_SCHEDULES[path]
+    parameters, step_parameter = SCHEDULE_PARAMETERS[path]
     arguments = bind_arguments(call, parameters)
     step = arguments.pop(step_parameter, None) if arguments is not None else None
     if arguments is None or step is None:
