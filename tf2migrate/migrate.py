@@ -300,12 +300,10 @@ def _migrate_graph(
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
-    if (graph or root_is_tf1 or names_v1_explicitly) and import_conflict(imports, module_names):
-        message = (
-            f"the file binds `tf` to something other than TensorFlow (imported here as "
-            f"`{next(iter(imports.aliases))}`); migrated code writes `tf.X`: rename that binding and run again"
-        )
-        return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, 1, 1, Severity.ERROR)])
+    conflict = import_conflict(imports, module_names, tree) if graph or root_is_tf1 or names_v1_explicitly else None
+    if conflict is not None:
+        message, line = conflict
+        return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
         find_dangling_state(facts, StatefulCalls(facts))

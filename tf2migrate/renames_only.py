@@ -124,7 +124,7 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
         return None
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
-    if import_conflict(imports, facts.names):
+    if import_conflict(imports, facts.names, tree) is not None:
         return None
     words = edit_words(imports)
     lines = word_lines(source, words)
