@@ -30,11 +30,14 @@ class ModuleFacts:
     graph: bool
 
 
-def module_facts(tree: ast.Module, imports: TfImports) -> ModuleFacts:
-    """The facts of the file CPython parsed as ``tree``."""
+def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False) -> ModuleFacts:
+    """The facts of the file CPython parsed as ``tree``; ``tf1_callers``: TF1 graph code of
+    the run imports it (analysis/project.py's FileContext), which makes it TF1 too: a
+    helper module whose own names are all valid TF2 (``tf.nn.dropout(h, keep_prob)``) ran
+    them with TF1's meaning."""
     walker = _Walker(imports)
     walker.visit(tree)
-    return ModuleFacts(walker.names, walker.tf1, walker.explicit, walker.graph)
+    return ModuleFacts(walker.names, walker.tf1 or tf1_callers, walker.explicit, walker.graph)
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
