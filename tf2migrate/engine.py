@@ -19,7 +19,7 @@ from tf2migrate import cache
 from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
-from tf2migrate.linking import ProjectReader, importers_of, is_tf1_code, kept_on_tf1, removable_factories, seen_as_unknown
+from tf2migrate.linking import ProjectReader, importers_of, kept_on_tf1, removable_factories, seen_as_unknown
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
@@ -273,7 +273,8 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
 def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:
     """The helper modules to migrate now, each told which of its session factories to
     remove (linking.removable_factories; the files already done are read as migrated) and
-    whether TF1 code imports it (linking.is_tf1_code: its names then had TF1's meaning)."""
+    whether TF1 code imports it (an importer the migration changed: its names then had
+    TF1's meaning)."""
     finished = set(done)
     texts = {
         path.resolve(): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
@@ -285,7 +286,8 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
             removable = removable_factories(summary, item.source.text, texts)
             if removable:
                 item.context = replace(item.context or FileContext(), removable=removable)
-        if isinstance(item, _Work) and any(isinstance(work[i], _Work) and is_tf1_code(work[i].source.text, work[i].tree) for i in users):
+        if isinstance(item, _Work) and any(i in finished and (results[i].changed or kept_on_tf1(results[i].findings)) for i in users):
+            # an importer the migration changed was TF1 code (TF2 code is left alone)
             item.context = replace(item.context or FileContext(), tf1_callers=True)
     return list(importers)
 

@@ -11,14 +11,12 @@ functions as unknown.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import replace
 from pathlib import Path
 
-from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
-from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary, tf_aliases
+from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.notebook import code_cells
 from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1
@@ -61,19 +59,6 @@ def importers_of(files: list[Path], contexts: list[FileContext | None]) -> dict[
             if module.path in index:
                 importers.setdefault(index[module.path], []).append(i)
     return importers
-
-
-def is_tf1_code(text: str, tree: ast.Module | None) -> bool:
-    """Does a file build a TF1 graph or use TensorFlow as TF1 by evidence?  Then the
-    modules it imports ran under TF1 too (FileContext.tf1_callers)."""
-    if "tensorflow" not in text:
-        return False
-    try:
-        tree = tree or ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    facts = module_facts(tree, tf_aliases(tree))
-    return facts.graph or facts.tf1
 
 
 def removable_factories(summary: ModuleSummary, helper_text: str, texts: dict[Path, str]) -> frozenset[str]:
