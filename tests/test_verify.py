@@ -217,6 +217,15 @@ SCRIPTS = {
         b = tf.Variable(tf.random.normal([2]))
         a_value, b_value = a.numpy(), b.numpy()
     """,
+    "tf1_eager.py": """
+        import tensorflow as tf
+        tf.enable_eager_execution()
+        y = tf.constant([0.0, 0.0]).numpy()
+    """,
+    "tf2_eager.py": """
+        import tensorflow as tf
+        y = tf.constant([0.0, 0.0]).numpy()
+    """,
     "tf1_v2_behavior.py": """
         enabled = [1, 1]
     """,
@@ -245,6 +254,7 @@ PAIRS = {
     "fallback": ("tf1_graph.py", "tf2_fallback.py"),
     "fallback_v1": ("tf1_graph.py", "tf2_fallback_v1.py"),
     "v2_behavior": ("tf1_v2_behavior.py", "tf2_v2_behavior.py"),
+    "tf1_eager": ("tf1_eager.py", "tf2_eager.py"),  # before "equal", in the same TF1 worker
     "equal": ("tf1_basic.py", "tf2_equal.py"),
     "clear_session": ("tf1_basic.py", "tf2_clear_session.py"),
     "wrong": ("tf1_basic.py", "tf2_wrong.py"),
@@ -363,6 +373,13 @@ def test_compat_fallback_runs_in_graph_mode_with_injected_values(reports):
     for key in ("fallback", "fallback_v1"):
         assert reports[key].verdict == "equal", reports[key].render()
     # The graph worker ran first and left the eager one unharmed.
+    assert reports["equal"].verdict == "equal", reports["equal"].render()
+
+
+def test_tf1_eager_program_leaves_the_worker_in_graph_mode(reports):
+    assert reports["tf1_eager"].verdict == "equal", reports["tf1_eager"].render()
+    # the next TF1 program in that worker builds its graph (it failed: placeholders are
+    # not compatible with eager execution)
     assert reports["equal"].verdict == "equal", reports["equal"].render()
 
 

@@ -154,9 +154,11 @@ TF_NAME_TAKEN = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports a TF1 file that imports TensorFlow under another name (`import tensorflow as T`) "
-    "and also binds the name `tf` (a parameter `def helper(tf):`, a variable, an import).",
+    "and also binds the name `tf` (a parameter `def helper(tf):`, a variable, an import); or one "
+    "whose function binds its TF alias to something else and reads it (`def f(tf, x): return tf.log(x)`).",
     why="Migrated code refers to TensorFlow as `tf.X`; where `tf` means something else that "
-    "code would not run. Nothing is written rather than a file that breaks.",
+    "code would not run, and renaming another object's `tf.log` to `tf.math.log` would break its call. "
+    "Nothing is written rather than a file that breaks.",
     example="import tensorflow as T\n\ndef helper(tf):\n    return tf * 2",
     instead="import tensorflow as T\n\ndef helper(t):\n    return t * 2",
     invalid=("import tensorflow as T\nx = T.placeholder(T.float32)\n\ndef helper(tf):\n    return tf * 2\n",),

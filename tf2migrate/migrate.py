@@ -120,8 +120,9 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
     imported = local_summaries(tree, project) if project is not None else {}
     removable = project.removable if project is not None else ()
+    tf1_callers = project is not None and project.tf1_callers
     if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
-        renamed = migrate_renames_only(source, tree, path, numpy_imports(imported))  # (None: the whole module is needed)
+        renamed = migrate_renames_only(source, tree, path, numpy_imports(imported), tf1_callers)  # (None: the whole module is needed)
         if renamed is not None:
             return renamed
     try:
@@ -136,18 +137,27 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         imports = collect_tf_imports(module)
         seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
     if seeded is None:
-        return _migrate_parsed(module, tree, source, path, options, imported, removable)
+        return _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
     if seeded.module is None:
-        return _with_refused_seeds(_migrate_parsed(module, tree, source, path, options, imported, removable), seeded, module, path)
-    return _migrate_seeded(seeded, module, tree, source, path, options, imported, removable)
+        parsed = _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
+        return _with_refused_seeds(parsed, seeded, module, path)
+    return _migrate_seeded(seeded, module, tree, source, path, options, imported, removable, tf1_callers)
 
 
 def _migrate_parsed(
-    module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, imported: dict[str, Summary], removable: Collection[str]
+    module: cst.Module,
+    tree: ast.Module,
+    source: str,
+    path: str,
+    options: Options,
+    imported: dict[str, Summary],
+    removable: Collection[str],
+    tf1_callers: bool,
 ) -> MigrationResult:
-    """``removable``: the session factories no module of the run calls any more."""
+    """``removable``: the session factories no module of the run calls any more;
+    ``tf1_callers``: a TF1 file of the run imports this module (FileContext)."""
     factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in removable]
-    return _migrate_module(module, tree, source, path, options, imported, factories)
+    return _migrate_module(module, tree, source, path, options, imported, factories, tf1_callers)
 
 
 def _migrate_seeded(
@@ -159,6 +169,7 @@ def _migrate_seeded(
     options: Options,
     imported: dict[str, Summary],
     removable: Collection[str],
+    tf1_callers: bool,
 ) -> MigrationResult:
     """The module with its forward-mode seeds (rewrites/forward_seeds.py) migrated, its
     findings placed on the original's lines.  If its graph stays on TF1 all the same, the
@@ -166,13 +177,13 @@ def _migrate_seeded(
     seeded module gives (the seeds' own placeholders are not among them)."""
     assert seeded.module is not None
     text = seeded.module.code
-    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, imported, removable)
+    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, imported, removable, tf1_callers)
     kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
     findings = result.findings + ([] if kept else placed(seeded.notes, Positions(seeded.module), path))
     moved = [dataclasses.replace(f, line=seeded.map_line(f.line)) for f in findings]
     if not kept:
         return MigrationResult(result.new_source, sorted_unique(moved))
-    original = _migrate_parsed(module, tree, source, path, options, imported, removable)
+    original = _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
     if any(f.code == INTERNAL_ERROR.code for f in result.findings) or not any(f.code.startswith("TFM3") for f in original.findings):
         return original
     reasons = [f for f in moved if f.code.startswith("TFM3")]
@@ -196,10 +207,12 @@ def _migrate_module(
     options: Options,
     imported: dict[str, Summary],
     factories: list[cst.FunctionDef],
+    tf1_callers: bool,
 ) -> MigrationResult:
     """``factories``: session factories no module of the run calls any more (engine.py),
     removed before the analysis sees them; findings are placed on ``original``, whose
-    statements the module without them shares."""
+    statements the module without them shares.  ``tf1_callers``: TF1 code of the run
+    imports the module, so its names meant what TF1 gave them (FileContext)."""
     module = original.with_changes(body=[s for s in original.body if s not in factories]) if factories else original
     imports = collect_tf_imports(module)
     if not imports.aliases:
@@ -207,7 +220,7 @@ def _migrate_module(
     # the names the file uses (generated names must not clash), its TF1 evidence and
     # whether it holds a graph at all, from CPython's tree (much cheaper than a walk of the
     # libcst tree: most files of a large tree are libraries, which need no graph analysis)
-    file_facts = module_facts(tree, imports)
+    file_facts = module_facts(tree, imports, tf1_callers)
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
     if not factories and file_facts.graph and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
@@ -300,12 +313,10 @@ def _migrate_graph(
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
-    if (graph or root_is_tf1 or names_v1_explicitly) and import_conflict(imports, module_names):
-        message = (
-            f"the file binds `tf` to something other than TensorFlow (imported here as "
-            f"`{next(iter(imports.aliases))}`); migrated code writes `tf.X`: rename that binding and run again"
-        )
-        return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, 1, 1, Severity.ERROR)])
+    conflict = import_conflict(imports, module_names, tree) if graph or root_is_tf1 or names_v1_explicitly else None
+    if conflict is not None:
+        message, line = conflict
+        return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
         find_dangling_state(facts, StatefulCalls(facts))

@@ -107,10 +107,12 @@ class _Positions:
         return None
 
 
-def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports: dict[str, str] | None = None) -> MigrationResult | None:
+def migrate_renames_only(
+    source: str, tree: ast.Module, path: str, numpy_imports: dict[str, str] | None = None, tf1_callers: bool = False
+) -> MigrationResult | None:
     """The migration of a file that only needs renames, or None when the whole-module path
     must do it (see the module doc).  ``numpy_imports``: the imported functions that return
-    NumPy (their gradients are traps)."""
+    NumPy (their gradients are traps); ``tf1_callers``: TF1 code of the run imports it."""
     if "\r" in source or "\f" in source or source.startswith("\ufeff"):
         return None
     offsets = line_offsets(source)
@@ -123,12 +125,12 @@ def migrate_renames_only(source: str, tree: ast.Module, path: str, numpy_imports
     imports = tf_imports_of(head.module.body)
     if not imports.aliases:
         return MigrationResult(source, [])
-    facts = module_facts(tree, imports)
+    facts = module_facts(tree, imports, tf1_callers)
     if facts.graph or may_have_traps(source, tree, numpy_imports) or may_be_tf1_eager(source):
         return None
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
-    if import_conflict(imports, facts.names):
+    if import_conflict(imports, facts.names, tree) is not None:
         return None
     words = edit_words(imports)
     lines = word_lines(source, words)

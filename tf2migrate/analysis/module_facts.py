@@ -11,10 +11,11 @@ facts several times faster.  They are the facts a libcst walk would give
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import TfImports, tf_relative
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 
 
@@ -29,11 +30,14 @@ class ModuleFacts:
     graph: bool
 
 
-def module_facts(tree: ast.Module, imports: TfImports) -> ModuleFacts:
-    """The facts of the file CPython parsed as ``tree``."""
+def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False) -> ModuleFacts:
+    """The facts of the file CPython parsed as ``tree``; ``tf1_callers``: TF1 graph code of
+    the run imports it (analysis/project.py's FileContext), which makes it TF1 too: a
+    helper module whose own names are all valid TF2 (``tf.nn.dropout(h, keep_prob)``) ran
+    them with TF1's meaning."""
     walker = _Walker(imports)
     walker.visit(tree)
-    return ModuleFacts(walker.names, walker.tf1, walker.explicit, walker.graph)
+    return ModuleFacts(walker.names, walker.tf1 or tf1_callers, walker.explicit, walker.graph)
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
@@ -180,3 +184,49 @@ class _Walker(ast.NodeVisitor):
         if node.rest:
             self._name_token(node.rest)
         self.generic_visit(node)
+
+
+def shadowed_alias(tree: ast.Module, imports: TfImports) -> tuple[str, int] | None:
+    """A TF alias (``tf``) that a function or lambda binds to something else (a parameter,
+    an assignment, a loop or ``with`` target, a non-TF import) and reads there, with the
+    line of that binding; None if there is none.
+
+    The aliases are module-level imports, and every rewrite reads ``tf.X`` through them:
+    in such a function ``tf.log(x)`` calls the parameter's ``log``, and renaming it to
+    ``tf.math.log`` would change (or break) that call."""
+    if not any(name in imports.aliases for name in _names_bound_anywhere(tree)):
+        return None  # (the common case, in one walk)
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        bound: dict[str, int] = {}
+        read: set[str] = set()
+        for node in ast.walk(scope):
+            if isinstance(node, ast.arg):
+                bound.setdefault(node.arg, node.lineno)
+            elif isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Store):
+                    bound.setdefault(node.id, node.lineno)
+                else:
+                    read.add(node.id)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if tf_relative(alias.name) is None:
+                        bound.setdefault(alias.asname or alias.name.split(".")[0], node.lineno)
+            elif isinstance(node, ast.ImportFrom) and (node.level or tf_relative(node.module or "") is None):
+                for alias in node.names:
+                    bound.setdefault(alias.asname or alias.name, node.lineno)
+        for name, line in bound.items():
+            if name in imports.aliases and name in read:
+                return name, line
+    return None
+
+
+def _names_bound_anywhere(tree: ast.Module) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and node not in tree.body:
+            yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)

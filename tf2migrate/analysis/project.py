@@ -51,10 +51,15 @@ class FileContext:
     modules: dict[str, ModuleSummary] = field(default_factory=dict)
     # session factories of this module that no file of the run calls any more: removed
     removable: frozenset[str] = frozenset()
+    # a file of the run that imports this module builds a TF1 graph or is TF1 by evidence:
+    # the module's names ran with TF1's meaning (``tf.nn.dropout(h, keep_prob)``), even
+    # where the module alone could be TF2 code
+    tf1_callers: bool = False
 
     def digest(self) -> str:
         """Part of the result cache key: editing an imported module invalidates this file."""
         text = "".join(f"{k}={m.digest()};" for k, m in sorted(self.modules.items())) + ",".join(sorted(self.removable))
+        text += ";tf1" if self.tf1_callers else ""
         return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
+    CONTROL_FLOW_CALLS,
     is_unsupported_call,
     GRADIENT_CALLS,
     INIT_CALLS,
@@ -55,6 +56,9 @@ class Summary:
     kind: str
     uses_gradients: bool = False  # takes tf.gradients (itself or through what it calls)
     reads_rows: bool = False  # gathers or looks up rows: its gradients may be sparse
+    # builds graph control flow (``tf.cond``, ``tf.while_loop``…), itself or through what it
+    # calls: a function differentiating its result must be traced (rewrites/function_emission.py)
+    uses_control_flow: bool = False
     reason: str = ""  # for ``unknown``: the first construct that made it so
     call: Summary | None = None  # a class: its ``__call__`` (a net object's builder)
     module: str = ""  # the file that defines it, for findings
@@ -204,7 +208,7 @@ class _ModuleSummarizer:
 
     def _walk_body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         kind = BUILDER
-        gradients = rows = False
+        gradients = rows = control_flow = False
         local = {a.arg for sub in ast.walk(node) if isinstance(sub, (ast.arguments)) for a in ast.walk(sub) if isinstance(a, ast.arg)}
         local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
         local |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not node}
@@ -231,8 +235,9 @@ class _ModuleSummarizer:
                 if verdict.kind == VARIABLES:
                     kind = VARIABLES
                 gradients |= verdict.uses_gradients
+                control_flow |= verdict.uses_control_flow
                 rows |= verdict.reads_rows or any(part in _last(sub.func).lower() for part in SPARSE_NAME_PARTS)
-        return Summary(kind, uses_gradients=gradients, reads_rows=rows)
+        return Summary(kind, uses_gradients=gradients, reads_rows=rows, uses_control_flow=control_flow)
 
     def _call(self, call: ast.Call, local: set[str], method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         """What one call in a body does (a summary of the callee, as far as it is known)."""
@@ -319,6 +324,8 @@ def _tf_call(name: str) -> Summary:
         return Summary(VARIABLES)
     if name in GRADIENT_CALLS:
         return Summary(BUILDER, uses_gradients=True)
+    if name in CONTROL_FLOW_CALLS:
+        return Summary(BUILDER, uses_control_flow=True)
     if name in SESSION_CALLS or name in INIT_CALLS or name in CONFIG_CALLS:
         return Summary(SESSION)
     if name in PLACEHOLDER_CALLS:

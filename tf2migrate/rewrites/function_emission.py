@@ -11,7 +11,8 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in
-from tf2migrate.analysis.catalogue import CONTROL_FLOW_CALLS, GRADIENT_CALLS
+from tf2migrate.analysis.catalogue import GRADIENT_CALLS
+from tf2migrate.analysis.control_flow import reached
 from tf2migrate.analysis.model import Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -161,10 +162,11 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
 
 def _differentiates_control_flow(rewrite: SessionRewrite, generated: Generated) -> bool:
     """Does the function take a gradient (or a train step) of a computation holding
-    ``tf.cond``-like control flow (see CONTROL_FLOW_CALLS)?"""
-    differentiates = generated.train is not None or any(s.gradient_calls for s in generated.body)
-    names = rewrite.facts.imports.call_name
-    return differentiates and any(names(c) in CONTROL_FLOW_CALLS for s in generated.body for c in calls_in(s.node, enter_defs=True))
+    ``tf.cond``-like control flow, written in its statements or in what they call
+    (analysis/control_flow.py)?"""
+    found = reached(rewrite.facts, [s.node for s in generated.body], generated.scope)
+    differentiates = generated.train is not None or any(s.gradient_calls for s in generated.body) or found.gradients
+    return differentiates and found.control_flow
 
 
 def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | None, list[str], list[str] | None]:

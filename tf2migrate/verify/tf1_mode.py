@@ -48,6 +48,10 @@ class Tf1Mode:
             yield
         finally:
             sys.modules["tensorflow"] = saved
+            if self._tf.executing_eagerly():
+                # a TF1 program that ran eagerly (``tf.enable_eager_execution()``) switched
+                # the whole process: the next script builds a graph again
+                self._v1.disable_eager_execution()
             result.initial_values = self._recorder.initial_values()
             self._recorder = None
             close_interactive_sessions(self._v1)
