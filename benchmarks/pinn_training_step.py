@@ -1,10 +1,14 @@
 """Time one training step of a TF1 physics-informed network before and after tf2migrate.
 
-    python benchmarks/pinn_training_step.py [--steps 200] [--warmup 10] [--points 2000] [--layers 2,20,20,20,1]
-                                            [--repeats 3] [--no-tf-function]
+    python benchmarks/pinn_training_step.py [--sizes benchmark,research] [--steps N] [--warmup N]
+                                            [--points N --layers 2,20,20,20,1] [--repeats 3] [--no-tf-function]
 
-``--points 20000 --layers 2,20,20,20,20,20,20,20,20,1`` is the research size of published
-PINN code (Raissi et al.'s Burgers' example).
+Two sizes run by default, each printing its ratio and first-step times: ``benchmark``
+(2000 collocation points, layers [2, 20, 20, 20, 1], 200 timed steps after 10 warm-up) and
+``research``, the size of published PINN code (Raissi et al.'s Burgers' example: 20,000
+points, layers [2, 20×8, 1], 30 timed steps after 3 warm-up). ``--points`` and
+``--layers`` run one size of your own instead; ``--steps`` / ``--warmup`` override the
+step counts of every size run.
 
 The TF1 program (``PROGRAM`` below, written for this benchmark) is the usual PINN for
 Burgers' equation, module-level style: placeholders ``x``, ``t``, ``u``; an MLP
@@ -26,7 +30,8 @@ version and the generated ``train_step(...)`` in the other. W warm-up steps are 
 (the first one is shown apart: it includes graph building or ``tf.function`` tracing),
 then N steps are timed. Runs alternate between the two versions (``--repeats`` each) so
 that load on the machine hits both alike; per-step median and mean are printed per run,
-and the ratio migrated / original of the median over runs (goal: ≤ 1.0).
+and, per size, the ratio migrated / original of the median over runs (goal: ≤ 1.0) and
+the median first step of each version; a closing table sums the sizes up.
 
 ``--no-tf-function`` migrates with ``Options(tf_function=False)``: plain eager generated
 functions, for comparison. Needs TensorFlow installed; the generated code uses
@@ -44,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
@@ -174,17 +180,89 @@ def run(program: Path, steps: int, warmup: int, points: int, layers: str) -> dic
     return result
 
 
+@dataclass(frozen=True)
+class Size:
+    """One problem size: collocation points, layer widths, and the step counts that time it."""
+
+    points: int
+    layers: str
+    steps: int
+    warmup: int
+
+
+SIZES = {
+    "benchmark": Size(2000, "2,20,20,20,1", steps=200, warmup=10),
+    # Raissi et al.'s Burgers' example; a step is ~10x longer, tracing too, so fewer of them
+    "research": Size(20000, ",".join(["2", *["20"] * 8, "1"]), steps=30, warmup=3),
+}
+
+
+def time_size(name: str, size: Size, programs: dict[str, Path], repeats: int) -> dict[str, tuple[float, float, float, float]]:
+    """Run both programs ``repeats`` times, alternating; per version: median over runs of the
+    per-step median, best run's median, median of the means, median first step (seconds)."""
+    print(
+        f"\n== {name}: {size.points} collocation points, layers [{size.layers}], "
+        f"{size.steps} timed steps after {size.warmup} warm-up, {repeats} runs of each version"
+    )
+    results: dict[str, list[dict]] = {version: [] for version in programs}
+    print(f"{'run':<24}{'first step ms':>14}{'median ms':>11}{'mean ms':>9}{'steps/s':>9}{'loss before':>13}{'loss after':>12}")
+    for repeat in range(repeats):
+        for version, path in programs.items():
+            result = run(path, size.steps, size.warmup, size.points, size.layers)
+            results[version].append(result)
+            steps = result["step_seconds"]
+            print(
+                f"{version + f' #{repeat + 1}':<24}{result['warmup_seconds'][0] * 1e3:>14.1f}{statistics.median(steps) * 1e3:>11.2f}"
+                f"{statistics.mean(steps) * 1e3:>9.2f}{len(steps) / sum(steps):>9.0f}{result['initial_loss']:>13.4f}{result['final_loss']:>12.4f}"
+            )
+    summary = {}
+    for version, runs in results.items():
+        medians = [statistics.median(r["step_seconds"]) for r in runs]
+        summary[version] = (
+            statistics.median(medians),
+            min(medians),
+            statistics.median(statistics.mean(r["step_seconds"]) for r in runs),
+            statistics.median(r["warmup_seconds"][0] for r in runs),
+        )
+        retraces = sum(len(r["retracing_warnings"]) for r in runs)
+        print(
+            f"{version}: per-step median {summary[version][0] * 1e3:.2f} ms (best run {summary[version][1] * 1e3:.2f} ms), "
+            f"mean {summary[version][2] * 1e3:.2f} ms, first step {summary[version][3] * 1e3:.0f} ms"
+            + (f"; {retraces} retracing warnings" if retraces else "")
+        )
+        for line in dict.fromkeys(w for r in runs for w in r["retracing_warnings"]):
+            print(f"  {line[:200]}")
+    original, migrated = summary.values()
+    ratio = migrated[0] / original[0]
+    print(
+        f"ratio migrated / original, per-step median: {ratio:.2f} (best runs {migrated[1] / original[1]:.2f}, "
+        f"means {migrated[2] / original[2]:.2f}); goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}; "
+        f"first step {migrated[3] / original[3]:.1f}x ({migrated[3]:.2f} s against {original[3]:.2f} s)"
+    )
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=200, help="timed training steps per run (default 200)")
-    parser.add_argument("--warmup", type=int, default=10, help="untimed warm-up steps before them (default 10)")
-    parser.add_argument("--points", type=int, default=2000, help="collocation points fed at each step (default 2000)")
-    parser.add_argument("--layers", default="2,20,20,20,1", help="layer widths, comma-separated (default 2,20,20,20,1)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of each version, alternating (default 3)")
+    parser.add_argument("--sizes", default="benchmark,research", help=f"comma-separated, of {', '.join(SIZES)} (default: both)")
+    parser.add_argument("--points", type=int, help="collocation points fed at each step: one size of your own (with --layers)")
+    parser.add_argument("--layers", help="layer widths, comma-separated: one size of your own (default 2,20,20,20,1)")
+    parser.add_argument("--steps", type=int, help="timed training steps per run (default: 200 benchmark, 30 research)")
+    parser.add_argument("--warmup", type=int, help="untimed warm-up steps before them (default: 10 benchmark, 3 research)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each version per size, alternating (default 3)")
     parser.add_argument("--no-tf-function", action="store_true", help="migrate with Options(tf_function=False) (eager generated functions)")
     parser.add_argument("--keep", type=Path, help="also write both programs to this directory")
     args = parser.parse_args()
-    if args.steps < 1 or args.warmup < 1 or args.points < 1 or args.repeats < 1:
+    if args.points is not None or args.layers is not None:
+        base = SIZES["benchmark"]
+        sizes = {"custom": Size(args.points or base.points, args.layers or base.layers, base.steps, base.warmup)}
+    else:
+        unknown = [n for n in args.sizes.split(",") if n not in SIZES]
+        if unknown:
+            parser.error(f"unknown size {unknown}; the sizes are {', '.join(SIZES)}")
+        sizes = {n: SIZES[n] for n in args.sizes.split(",")}
+    sizes = {n: replace(s, steps=args.steps or s.steps, warmup=args.warmup or s.warmup) for n, s in sizes.items()}
+    if any(v is not None and v < 1 for v in (args.steps, args.warmup, args.points)) or args.repeats < 1:
         parser.error("--steps, --warmup, --points and --repeats must be at least 1")
 
     print(
@@ -192,12 +270,8 @@ def main() -> None:
         f"keras {_version('keras')}, tf2migrate {_version('tf2migrate')}, {os.cpu_count()} cores ({platform.machine()})"
     )
     print(
-        f"{args.steps} timed steps after {args.warmup} warm-up, {args.points} collocation points, layers [{args.layers}], "
-        f"{args.repeats} runs of each version"
-    )
-    print(
         f"load average before the runs: {_load()} (other work on the machine makes the figures noisy: "
-        f"a step is a few ms; compare the 'best run' figures, or re-run on an idle machine)"
+        f"compare the 'best run' figures, or re-run on an idle machine)"
     )
 
     new_source, findings = migrate(tf_function=not args.no_tf_function)
@@ -218,44 +292,16 @@ def main() -> None:
             if args.keep:
                 args.keep.mkdir(parents=True, exist_ok=True)
                 (args.keep / path.name).write_text(text)
-        results: dict[str, list[dict]] = {name: [] for name in programs}
-        print(f"\n{'run':<24}{'first step ms':>14}{'median ms':>11}{'mean ms':>9}{'steps/s':>9}{'loss before':>13}{'loss after':>12}")
-        for repeat in range(args.repeats):
-            for name, path in programs.items():
-                result = run(path, args.steps, args.warmup, args.points, args.layers)
-                results[name].append(result)
-                steps = result["step_seconds"]
-                print(
-                    f"{name + f' #{repeat + 1}':<24}{result['warmup_seconds'][0] * 1e3:>14.1f}{statistics.median(steps) * 1e3:>11.2f}"
-                    f"{statistics.mean(steps) * 1e3:>9.2f}{len(steps) / sum(steps):>9.0f}{result['initial_loss']:>13.4f}{result['final_loss']:>12.4f}"
-                )
+        summaries = {name: time_size(name, size, programs, args.repeats) for name, size in sizes.items()}
 
-    summary = {}
-    for name, runs in results.items():
-        medians = [statistics.median(r["step_seconds"]) for r in runs]
-        means = [statistics.mean(r["step_seconds"]) for r in runs]
-        summary[name] = (
-            statistics.median(medians),
-            min(medians),
-            statistics.median(means),
-            statistics.median(r["warmup_seconds"][0] for r in runs),
-        )
-        retraces = sum(len(r["retracing_warnings"]) for r in runs)
+    print(f"\n{'size':<11}{'TF1 step ms':>12}{'TF2 step ms':>12}{'ratio':>7}{'TF1 first s':>13}{'TF2 first s':>13}")
+    for name, summary in summaries.items():
+        original, migrated = summary.values()
         print(
-            f"\n{name}: per-step median {summary[name][0] * 1e3:.2f} ms (best run {summary[name][1] * 1e3:.2f} ms), "
-            f"mean {summary[name][2] * 1e3:.2f} ms, first step {summary[name][3] * 1e3:.0f} ms"
-            + (f"; {retraces} retracing warnings" if retraces else "")
+            f"{name:<11}{original[0] * 1e3:>12.2f}{migrated[0] * 1e3:>12.2f}{migrated[0] / original[0]:>7.2f}"
+            f"{original[3]:>13.2f}{migrated[3]:>13.2f}"
         )
-        for line in dict.fromkeys(w for r in runs for w in r["retracing_warnings"]):
-            print(f"  {line[:200]}")
-    original, migrated = summary.values()
-    ratio = migrated[0] / original[0]
-    print(
-        f"\nratio migrated / original, per-step median: {ratio:.2f} (best runs {migrated[1] / original[1]:.2f}, "
-        f"means {migrated[2] / original[2]:.2f}); goal <= 1.0: {'met' if ratio <= 1.0 else 'NOT met'}; "
-        f"first step {migrated[3] / original[3]:.1f}x"
-    )
-    print(f"load average after the runs: {_load()}")
+    print(f"(per-step medians over runs; goal: ratio <= 1.0) load average after the runs: {_load()}")
     print("(losses differ between the versions: graph-mode and eager TensorFlow draw different initial weights from the same seed)")
 
 

@@ -13,7 +13,7 @@ from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite
 from tf2migrate.analysis.names import graph_name, local_name, names_bound
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
-from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
 from tf2migrate.traversal import children, find_all
 
 
@@ -62,7 +62,12 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 return None
             keys.append(local_name(placeholder.defines[0]))
         _rewrite_feed_dict(rewrite, dict_node, keys)
-        if set(keys) == set(params) and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys):
+        if (
+            feed_dict is not None
+            and set(keys) == set(params)
+            and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys)
+        ):
+            rewrite.unpacked_feeds.append(UnpackedFeed(feed_dict, dict_node, site, params))
             return f"**{feed.value}"  # the dict holds exactly the arguments, none converted as fed
         for key in keys:
             if key in params:

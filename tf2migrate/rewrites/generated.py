@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
-from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
+from tf2migrate.analysis.model import FeedDict, GraphFacts, Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.diagnostics import Rule
 from tf2migrate.plan import Plan
@@ -40,6 +40,17 @@ class Generated:
 
 
 @dataclass
+class UnpackedFeed:
+    """A converted run that unpacks a feed dict into its generated function's arguments
+    (``train_step(**tf_dict)``); see rewrites/invariant_feeds.py."""
+
+    feed_dict: FeedDict
+    dict_node: cst.Dict
+    site: RunSite
+    placeholders: dict[str, Statement]  # dict key → the placeholder it feeds
+
+
+@dataclass
 class SessionRewrite:
     """One file's session rewrite: its inputs and what its steps build up."""
 
@@ -52,6 +63,7 @@ class SessionRewrite:
     # id of a train op's statement → the code of its Keras optimizer (see train_steps.plan_optimizers)
     optimizer_of: dict[int, str] = field(default_factory=dict)
     rewritten_feed_dicts: set[int] = field(default_factory=set)
+    unpacked_feeds: list[UnpackedFeed] = field(default_factory=list)
     # see scope_names
     _names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = field(default_factory=dict, init=False, repr=False)
 
