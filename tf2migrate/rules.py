@@ -14,6 +14,7 @@ from tf2migrate.diagnostics import Rule
 from tf2migrate.rewrites import (
     checkpoints,
     compat_fallback,
+    descriptions,
     eager_calls,
     forward_seeds,
     function_emission,
@@ -33,6 +34,7 @@ _MODULES = (
     diagnostics,
     blockers,
     session_functions,
+    descriptions,
     function_emission,
     session_cleanup,
     gradient_tape,

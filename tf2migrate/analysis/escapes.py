@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers
+from tf2migrate.analysis import blockers, descriptions
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 from tf2migrate.traversal import find_all, walk
@@ -209,6 +209,15 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
+            if statement.kind is Kind.PYTHON and scope.cls is None:
+                verdict = descriptions.classify(scope, statement, skip)
+                if verdict is not None:
+                    if verdict.refused is not None:
+                        node, message = verdict.refused
+                        facts.block(node, blockers.GRAPH_VALUE_OUTSIDE_RUN, message)
+                    elif verdict.description is not None:
+                        facts.descriptions.append(verdict.description)
+                    continue
             walk(statement.node, _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
         builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
+
+if TYPE_CHECKING:
+    from tf2migrate.analysis.descriptions import Description
 
 
 class Kind(enum.Enum):
@@ -230,6 +234,9 @@ class GraphFacts:
     # ``x.get_shape()[1].value`` of a placeholder declared ``[None, 3]``, by id: (the
     # expression, "3") — see analysis/static_shapes.py
     static_dimensions: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
+    # ``print(y)``, ``assert y.shape == x.shape`` in graph-building code: statements that
+    # describe graph tensors, traced where they stood (analysis/descriptions.py)
+    descriptions: list[Description] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
