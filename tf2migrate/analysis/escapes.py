@@ -12,6 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
+from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 from tf2migrate.traversal import find_all, walk
@@ -49,7 +50,8 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if id(node) in self.graph_defs:
             return False
-        self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)})
+        passed = self.facts.helper_arguments.get(id(node))  # graph tensors it will take as arguments
+        self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)} | set(passed.names if passed else ()))
         self.functions.append(node.name.value)
         self.not_references.add(id(node.name))
         return True
@@ -129,7 +131,8 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                             node,
                             blockers.GRAPH_VALUE_OUTSIDE_RUN,
                             f"`{helper}` reads `{name}` ({what}) from the module; once the graph code moves into "
-                            f"functions, `{name}` exists only inside them: pass it to `{helper}` as an argument",
+                            f"functions, `{name}` exists only inside them: pass it to `{helper}` as an argument"
+                            + (f" (not done here: {why})" if (why := self.facts.helpers_not_passed.get(helper)) else ""),
                         )
                         return
                     if self.op_depth and self.local_names:
@@ -181,6 +184,7 @@ def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
 
 
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
+    facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
     skip: set[int] = set(facts.static_dimensions)  # numbers, not reads of the placeholder
     for scope in facts.scopes:
         for site in scope.run_sites:

@@ -18,6 +18,7 @@ from tf2migrate.diagnostics import Rule
 
 if TYPE_CHECKING:
     from tf2migrate.analysis.descriptions import Description
+    from tf2migrate.analysis.helper_arguments import HelperArguments
 
 
 class Kind(enum.Enum):
@@ -237,6 +238,10 @@ class GraphFacts:
     # ``print(y)``, ``assert y.shape == x.shape`` in graph-building code: statements that
     # describe graph tensors, traced where they stood (analysis/descriptions.py)
     descriptions: list[Description] = field(default_factory=list)
+    # module functions that read graph tensors of the module, which they will take as
+    # arguments, by id of their def (analysis/helper_arguments.py)
+    helper_arguments: dict[int, HelperArguments] = field(default_factory=dict)
+    helpers_not_passed: dict[str, str] = field(default_factory=dict)  # name → why not
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
