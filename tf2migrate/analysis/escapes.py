@@ -33,6 +33,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         self.local_names: list[set[str]] = []
         self.functions: list[str] = []  # the enclosing defs, innermost last
         self.op_depth = 0  # inside the arguments of a TF op call
+        self.filled_list: str | None = None  # the statement is ``c1.append(...)`` of this list
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
@@ -144,14 +145,30 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                             f"new graph ops are built from `{name}` each time this function runs; TF1 grew the graph on every call",
                         )
                         return
+                    filled = (
+                        f" (a tensor built from it is put in the Python list `{self.filled_list}`: graph code that fills a list "
+                        "in place is not converted)"
+                        if self.filled_list
+                        else ""
+                    )
                     self.facts.block(
                         node,
                         blockers.GRAPH_VALUE_OUTSIDE_RUN,
-                        f"`{name}` ({what}) is read outside a Session run; it does not exist once the graph code moves into functions",
+                        f"`{name}` ({what}) is read outside a Session run; it does not exist once the graph code moves into functions"
+                        + filled,
                     )
                 return
             current = current.parent
             before = None
+
+
+def _filled_list(statement: cst.BaseStatement) -> str | None:
+    """``c1`` of a statement ``c1.append(...)`` (``extend``, ``insert``): Python code that
+    fills a list, which graph tensors may be put in (TensorFlow-Examples' multi-GPU
+    example collects one result per device so)."""
+    method = m.Attribute(value=m.SaveMatchedNode(m.Name(), "list"), attr=m.Name("append") | m.Name("extend") | m.Name("insert"))
+    found = m.extract(statement, m.SimpleStatementLine(body=[m.Expr(value=m.Call(func=method))]))
+    return cst.ensure_type(found["list"], cst.Name).value if found else None
 
 
 def _params(node) -> list[cst.Param]:
@@ -222,7 +239,9 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
                     elif verdict.description is not None:
                         facts.descriptions.append(verdict.description)
                     continue
-            walk(statement.node, _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
+            finder = _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes)
+            finder.filled_list = _filled_list(statement.node)
+            walk(statement.node, finder)
         builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):
             finder = _EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes)
