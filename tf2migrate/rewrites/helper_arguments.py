@@ -25,7 +25,10 @@ TENSORS_PASSED_TO_HELPER = Rule(
     "TFM301 stays.",
     why="TF1 called the helper while building the graph, and it read the tensors bound at the "
     "call. After migration they are locals of the generated functions, which the helper cannot "
-    "see; passed, it gets exactly the tensors the same statements computed.",
+    "see; passed, it gets exactly the tensors the same statements computed. Calls from other "
+    "modules are not seen: a module importing the helper from this script (which builds and "
+    "runs its graph when imported) would have to pass them too, and fails with a TypeError "
+    "until it does.",
     example="z = tf.matmul(x, W)\ndef loss(y):\n    return tf.reduce_sum(y - z)\nl = loss(y)",
     instead="def loss(y, *, z):\n    return tf.reduce_sum(y - z)\n# in the generated function:\nl = loss(y, z=z)",
     invalid=(
