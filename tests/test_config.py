@@ -7,7 +7,7 @@ import pytest
 from tf2migrate.cli import main
 
 TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.log(x)\nwith tf.Session() as sess:\n    v = sess.run(y, {x: 1.0})\n"
-BLOCKED = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nprint(x.shape)  # tf2migrate: ignore[TFM301]\n"
+BLOCKED = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nprint(x + 1.0)  # tf2migrate: ignore[TFM301]\n"
 
 
 def _codes(out: str) -> set[str]:

@@ -195,6 +195,27 @@ def test_migration_computes_the_same_values(case: Path, verify_reports) -> None:
     assert report.rows, "the original binds no numeric value to compare"
 
 
+# Build-time descriptions of graph tensors (TFM113) print, in a trace made where they
+# stood, what TF1 printed while building the graph: the same lines in the same order, but
+# for TF1's notation (``?`` for an unknown dimension, ``float32_ref`` variables) and the
+# tensors' names, which are those of the trace's graph (a placeholder is named after its
+# argument).
+_TF1_NOTATION = ((re.compile(r"\?"), "None"), (re.compile(r"_ref\b"), ""), (re.compile(r'Tensor\("[^"]*"'), "Tensor(…"))
+
+
+def _printed(output: str) -> list[str]:
+    for pattern, replacement in _TF1_NOTATION:
+        output = pattern.sub(replacement, output)
+    return output.splitlines()
+
+
+@pytest.mark.parametrize("case", [c for c in EXECUTABLE if c.name.startswith("describe_")], ids=_id)
+def test_descriptions_print_what_tf1_printed(case: Path, verify_reports) -> None:
+    report = verify_reports[case]
+    assert "Tensor(" in report.tf1_stdout
+    assert _printed(report.tf2_stdout) == _printed(report.tf1_stdout)
+
+
 def _migrate_project(tree: Path, options: Options) -> tuple[dict[str, str], str]:
     """The modules of ``tree`` that one run changes (relative path → new text), and the
     run's findings with paths relative to ``tree``."""

@@ -103,7 +103,7 @@ def test_tf2_code_is_not_touched():
 @pytest.mark.parametrize(
     "source, code",
     [
-        (TF1 + "print(y.shape)\n", "TFM301"),
+        (TF1 + "print(y + 1.0)\n", "TFM301"),
         (TF1 + "    w = sess.run(y, feed_dict=make_feed())\n", "TFM302"),
         (TF1 + "    saver.save(sess, 'ckpt')\n", "TFM303"),
         (TF1.replace("y = x * 2.0", "y = tf.layers.dense(x, 3, reuse=True)"), "TFM304"),

@@ -59,6 +59,7 @@ from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
+from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
@@ -327,6 +328,7 @@ def _migrate_graph(
         plan_eager_calls(facts, plan)
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
+        plan_helper_arguments(facts, plan)
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()

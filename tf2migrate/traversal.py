@@ -27,6 +27,7 @@ walks on every fixture and real file at hand).
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -35,7 +36,12 @@ import libcst as cst
 import libcst.matchers as m
 
 _FieldsGetter = Callable[[cst.CSTNode], tuple[Any, ...]]
-_FIELDS: dict[type, _FieldsGetter] = {}
+# A getter per node type, recorded from the first node of the type.  libcst skips some
+# fields when they are absent (``format_spec`` of a ``FormattedStringExpression``, an
+# annotation): a getter recorded from a node lacking them would miss them in a node that
+# has them, so for such a type the getter is per presence of those fields.
+_FIELDS: dict[tuple[type, tuple[bool, ...]], _FieldsGetter] = {}
+_SKIPPED: dict[type, tuple[str, ...]] = {}  # fields absent and not visited in the first node
 
 
 class _FieldRecorder(cst.CSTVisitor):
@@ -51,10 +57,18 @@ class _FieldRecorder(cst.CSTVisitor):
         self.fields.append(attribute)
 
 
-def _fields_getter(node: cst.CSTNode) -> _FieldsGetter:
+def _absent(value: object) -> bool:
+    return value is None or isinstance(value, cst.MaybeSentinel) or (type(value) in (tuple, list) and not value)
+
+
+def _fields_getter(node: cst.CSTNode, key: tuple[type, tuple[bool, ...]] | None) -> _FieldsGetter:
     recorder = _FieldRecorder()
     node._visit_and_replace_children(recorder)
     fields = tuple(recorder.fields)
+    if key is None:  # the first node of its type
+        skipped = tuple(f.name for f in dataclasses.fields(node) if f.name not in fields and _absent(getattr(node, f.name)))
+        _SKIPPED[type(node)] = skipped
+        key = (type(node), (False,) * len(skipped))
     getter: _FieldsGetter
     if len(fields) > 1:
         getter = operator.attrgetter(*fields)
@@ -63,7 +77,7 @@ def _fields_getter(node: cst.CSTNode) -> _FieldsGetter:
         getter = lambda n: (getattr(n, name),)  # noqa: E731 (attrgetter of one field returns it bare)
     else:
         getter = lambda n: ()  # noqa: E731
-    _FIELDS[type(node)] = getter
+    _FIELDS[key] = getter
     return getter
 
 
@@ -95,7 +109,10 @@ _IS_A: dict[tuple[type, type | tuple[type, ...]], bool] = {}
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children in libcst's visiting order (sentinels and ``None`` left out)."""
     out: list[cst.CSTNode] = []
-    getter = _FIELDS.get(type(node)) or _fields_getter(node)
+    kind = type(node)
+    skipped = _SKIPPED.get(kind)
+    key = None if skipped is None else (kind, tuple(not _absent(getattr(node, name)) for name in skipped) if skipped else ())
+    getter = (_FIELDS.get(key) if key is not None else None) or _fields_getter(node, key)
     for value in getter(node):
         kind = type(value)
         if kind is tuple or kind is list:

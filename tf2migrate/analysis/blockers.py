@@ -21,17 +21,20 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports a placeholder, a graph tensor, a loop variable of graph-building code, or "
-    "a static property of a graph tensor (`y.shape`, `x.get_shape()`) used by ordinary Python "
-    "code, not as a fetch or feed of `sess.run`/`.eval()`.",
+    "a static property of a graph tensor (`n = y.shape[1]`, `x.get_shape()`) used by ordinary Python "
+    "code, not as a fetch or feed of `sess.run`/`.eval()`. A `print` or `assert` that reads graph "
+    "tensors only for their description, `.shape`, `.get_shape()`, `.dtype` (or a printed `.name`) "
+    "is converted instead (TFM113); one that reads their value or builds ops from them "
+    "(`print(y + 1.0)`) is reported here, with that expression.",
     why="After migration the tensor is computed inside a generated function, so the name no "
     "longer exists where this code reads it. " + _LEFT_ALONE,
-    example="y = tf.matmul(x, W)\nprint(y.shape)          # reads the graph tensor",
+    example="y = tf.matmul(x, W)\nn_out = int(y.shape[1])   # reads the graph tensor",
     instead="Read the value through `sess.run(y, ...)`, or compute static facts (shapes) from the placeholder's declared shape.",
     invalid=(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None])\n"
         "y = 2.0 * x\n"
-        "print(y.shape)\n"
+        "n = int(y.shape[0] or 0)\n"
         "with tf.Session() as sess:\n"
         "    print(sess.run(y, {x: [1.0]}))\n",
     ),
@@ -39,6 +42,7 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None])\n"
         "y = 2.0 * x\n"
+        "print(y.shape)\n"
         "with tf.Session() as sess:\n"
         "    print(sess.run(y, {x: [1.0]}))\n",
     ),

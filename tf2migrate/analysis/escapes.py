@@ -11,7 +11,8 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import blockers
+from tf2migrate.analysis import blockers, descriptions
+from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
 from tf2migrate.traversal import find_all, walk
@@ -32,6 +33,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         self.local_names: list[set[str]] = []
         self.functions: list[str] = []  # the enclosing defs, innermost last
         self.op_depth = 0  # inside the arguments of a TF op call
+        self.filled_list: str | None = None  # the statement is ``c1.append(...)`` of this list
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
@@ -49,7 +51,8 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if id(node) in self.graph_defs:
             return False
-        self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)})
+        passed = self.facts.helper_arguments.get(id(node))  # graph tensors it will take as arguments
+        self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)} | set(passed.names if passed else ()))
         self.functions.append(node.name.value)
         self.not_references.add(id(node.name))
         return True
@@ -129,7 +132,8 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                             node,
                             blockers.GRAPH_VALUE_OUTSIDE_RUN,
                             f"`{helper}` reads `{name}` ({what}) from the module; once the graph code moves into "
-                            f"functions, `{name}` exists only inside them: pass it to `{helper}` as an argument",
+                            f"functions, `{name}` exists only inside them: pass it to `{helper}` as an argument"
+                            + (f" (not done here: {why})" if (why := self.facts.helpers_not_passed.get(helper)) else ""),
                         )
                         return
                     if self.op_depth and self.local_names:
@@ -141,14 +145,30 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
                             f"new graph ops are built from `{name}` each time this function runs; TF1 grew the graph on every call",
                         )
                         return
+                    filled = (
+                        f" (a tensor built from it is put in the Python list `{self.filled_list}`: graph code that fills a list "
+                        "in place is not converted)"
+                        if self.filled_list
+                        else ""
+                    )
                     self.facts.block(
                         node,
                         blockers.GRAPH_VALUE_OUTSIDE_RUN,
-                        f"`{name}` ({what}) is read outside a Session run; it does not exist once the graph code moves into functions",
+                        f"`{name}` ({what}) is read outside a Session run; it does not exist once the graph code moves into functions"
+                        + filled,
                     )
                 return
             current = current.parent
             before = None
+
+
+def _filled_list(statement: cst.BaseStatement) -> str | None:
+    """``c1`` of a statement ``c1.append(...)`` (``extend``, ``insert``): Python code that
+    fills a list, which graph tensors may be put in (TensorFlow-Examples' multi-GPU
+    example collects one result per device so)."""
+    method = m.Attribute(value=m.SaveMatchedNode(m.Name(), "list"), attr=m.Name("append") | m.Name("extend") | m.Name("insert"))
+    found = m.extract(statement, m.SimpleStatementLine(body=[m.Expr(value=m.Call(func=method))]))
+    return cst.ensure_type(found["list"], cst.Name).value if found else None
 
 
 def _params(node) -> list[cst.Param]:
@@ -181,6 +201,7 @@ def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
 
 
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
+    facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
     skip: set[int] = set(facts.static_dimensions)  # numbers, not reads of the placeholder
     for scope in facts.scopes:
         for site in scope.run_sites:
@@ -209,7 +230,18 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
-            walk(statement.node, _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes))
+            if statement.kind is Kind.PYTHON and scope.cls is None:
+                verdict = descriptions.classify(scope, statement, skip)
+                if verdict is not None:
+                    if verdict.refused is not None:
+                        node, message = verdict.refused
+                        facts.block(node, blockers.GRAPH_VALUE_OUTSIDE_RUN, message)
+                    elif verdict.description is not None:
+                        facts.descriptions.append(verdict.description)
+                    continue
+            finder = _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes)
+            finder.filled_list = _filled_list(statement.node)
+            walk(statement.node, finder)
         builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):
             finder = _EscapeFinder(facts, scope, None, skip, graph_defs, class_graph_attributes)

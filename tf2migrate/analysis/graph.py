@@ -49,6 +49,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
+    free_reads,
     names_bound,
     graph_name,
     read_and_bound,
@@ -159,7 +160,7 @@ class GraphAnalyzer:
                 node,
                 returns_tensor=self._returns_tensor(node),
                 self_reads={n for n in read_and_bound(node.body)[0] if n.startswith("self.")},
-                free_reads=_free_reads(node),
+                free_reads=free_reads(node),
             )
             for name, node in functions.items()
         }
@@ -473,12 +474,3 @@ def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary]
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py)."""
     return GraphAnalyzer(module, imports, imported or {}).analyze()
-
-
-def _free_reads(function: cst.FunctionDef) -> set[str]:
-    """Plain names ``function`` reads that it neither takes nor binds: the module's."""
-    reads, binds = read_and_bound(function.body)
-    params = function.params
-    taken = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    taken |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
-    return {n for n in reads if "." not in n} - set(binds) - taken

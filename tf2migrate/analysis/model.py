@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
+
+if TYPE_CHECKING:
+    from tf2migrate.analysis.descriptions import Description
+    from tf2migrate.analysis.helper_arguments import HelperArguments
 
 
 class Kind(enum.Enum):
@@ -230,6 +235,13 @@ class GraphFacts:
     # ``x.get_shape()[1].value`` of a placeholder declared ``[None, 3]``, by id: (the
     # expression, "3") — see analysis/static_shapes.py
     static_dimensions: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
+    # ``print(y)``, ``assert y.shape == x.shape`` in graph-building code: statements that
+    # describe graph tensors, traced where they stood (analysis/descriptions.py)
+    descriptions: list[Description] = field(default_factory=list)
+    # module functions that read graph tensors of the module, which they will take as
+    # arguments, by id of their def (analysis/helper_arguments.py)
+    helper_arguments: dict[int, HelperArguments] = field(default_factory=dict)
+    helpers_not_passed: dict[str, str] = field(default_factory=dict)  # name → why not
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))

@@ -136,6 +136,15 @@ def names_bound(node: cst.CSTNode) -> list[str]:
     return collector.binds
 
 
+def free_reads(function: cst.FunctionDef) -> set[str]:
+    """Plain names ``function`` reads that it neither takes nor binds: the module's."""
+    reads, binds = read_and_bound(function.body)
+    params = function.params
+    taken = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    taken |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+    return {n for n in reads if "." not in n} - set(binds) - taken
+
+
 def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
     collector = NameCollector()
     walk(node, collector)

@@ -16,6 +16,7 @@ from tf2migrate.analysis.control_flow import reached
 from tf2migrate.analysis.model import Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.layout import leading_lines
 from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
 from tf2migrate.rewrites.fetches import without_operations
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
@@ -63,7 +64,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         trainable_variables=trainable,
         names_in_use=set(rewrite.names_in_use) | set(param_names),
         value_kinds=value_kinds,
-        commented=rewrite.plan.commented,
+        # a description's trace shows none of the graph code's comments: they stay for the
+        # functions that compute it
+        commented={id(s.node) for s in generated.body} if generated.describes else rewrite.plan.commented,
         localize=localize,
     )
     grads = [st for st in generated.body if st.kind is Kind.GRADS]
@@ -115,6 +118,14 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     signature, casts, specs = _parameters(rewrite, generated)
     if signature is None:
         return
+    if generated.describes is not None and specs is None:
+        rewrite.block(
+            generated.describes.node,
+            blockers.GRAPH_VALUE_OUTSIDE_RUN,
+            "this describes graph tensors, but a placeholder it reads has no dtype and shape written out "
+            "(literals): a trace would not see the static shape TF1 saw",
+        )
+        return
     lines = []
     if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None and not generated.eager:
         # SciPy's loop is Python; the helper traces the loss and gradient itself
@@ -140,19 +151,30 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     operations = {name for s in generated.body if s.value_kind == "operation" for name in s.defines}
     if generated.train is not None:
         operations.add(generated.train.defines[0])
-    returned = rewrite.code(without_operations(generated.fetch, operations), generated.scope)
-    ending = [] if generated.scipy is not None else [f"return {returned}"]
+    ending = []
+    if generated.scipy is None and generated.describes is None:
+        ending.append(f"return {rewrite.code(without_operations(generated.fetch, operations), generated.scope)}")
     lines += [indent + line if line else line for line in [*casts, *body, *ending]]
     function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
     # PEP 8 spacing: two blank lines around a module-level def, one inside a function.
     blank = 2 if isinstance(generated.scope.owner, cst.Module) else 1
+    comments: list[cst.EmptyLine] = []
+    if generated.describes is not None:
+        # the comments above the statement describe it: they stay above, on its function
+        comments = [line for line in leading_lines(generated.describes.node) if line.comment is not None]
+        rewrite.plan.commented.add(id(generated.describes.node))
     function = function.with_changes(
-        leading_lines=[cst.EmptyLine(indent=False)] * blank,
+        leading_lines=[cst.EmptyLine(indent=False)] * blank + comments,
     )
     rewrite.plan.generated[id(function)] = function
     if is_method:
         # a method of the class, after the constructor that built the graph
         rewrite.plan.add_after(generated.scope.owner, [function])
+    elif generated.describes is not None:
+        # in place of the statement, traced at once
+        trace = cst.parse_statement(f"{generated.name}.get_concrete_function()\n", config=module.config_for_parsing)
+        rewrite.plan.add_after(generated.describes.node, [function, trace])
+        rewrite.plan.remove.add(id(generated.describes.node))
     elif generated.anchor is not None:
         rewrite.plan.add_after(generated.anchor.node, [function])
     else:

@@ -37,6 +37,9 @@ class Generated:
     # passed at each call, and whether it runs untraced to read them as TF1 did
     python_arguments: tuple[str, ...] = ()
     eager: bool = False
+    # a build-time print or shape check the function runs, traced where it stood
+    # (rewrites/descriptions.py): the function returns nothing and is traced, not called
+    describes: Statement | None = None
 
 
 @dataclass

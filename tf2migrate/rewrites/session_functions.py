@@ -23,7 +23,15 @@ from tf2migrate.analysis.statements import is_init_expression
 from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites import function_emission, inline_fetches, invariant_feeds, scipy_optimizer, session_cleanup, train_steps
+from tf2migrate.rewrites import (
+    descriptions,
+    function_emission,
+    inline_fetches,
+    invariant_feeds,
+    scipy_optimizer,
+    session_cleanup,
+    train_steps,
+)
 from tf2migrate.rewrites.feeds import call_arguments, rewrite_unused_feed_dicts
 from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind, to_numpy
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
@@ -164,6 +172,7 @@ class SessionFunctions:
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
         self._refuse_graphs_run_elsewhere()
+        descriptions.plan_descriptions(self.rewrite, self._graph_inputs_stable)
         for expression, number in self.rewrite.facts.static_dimensions.values():
             # code kept outside the functions reads the declared size (moved code keeps the
             # expression, which gives the same number there)
