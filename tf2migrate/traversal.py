@@ -42,6 +42,7 @@ _FieldsGetter = Callable[[cst.CSTNode], tuple[Any, ...]]
 # has them, so for such a type the getter is per presence of those fields.
 _FIELDS: dict[tuple[type, tuple[bool, ...]], _FieldsGetter] = {}
 _SKIPPED: dict[type, tuple[str, ...]] = {}  # fields absent and not visited in the first node
+_PLAIN: dict[type, _FieldsGetter] = {}  # the types with no such field: one getter, looked up fast
 
 
 class _FieldRecorder(cst.CSTVisitor):
@@ -78,7 +79,18 @@ def _fields_getter(node: cst.CSTNode, key: tuple[type, tuple[bool, ...]] | None)
     else:
         getter = lambda n: ()  # noqa: E731
     _FIELDS[key] = getter
+    if not _SKIPPED[type(node)]:
+        _PLAIN[type(node)] = getter
     return getter
+
+
+def _getter_by_presence(node: cst.CSTNode) -> _FieldsGetter:
+    kind = type(node)
+    skipped = _SKIPPED.get(kind)
+    if skipped is None:  # the first node of its type
+        return _fields_getter(node, None)
+    key = (kind, tuple(not _absent(getattr(node, name)) for name in skipped))
+    return _FIELDS.get(key) or _fields_getter(node, key)
 
 
 _IS_NODE: dict[type, bool] = {}
@@ -109,10 +121,7 @@ _IS_A: dict[tuple[type, type | tuple[type, ...]], bool] = {}
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children in libcst's visiting order (sentinels and ``None`` left out)."""
     out: list[cst.CSTNode] = []
-    kind = type(node)
-    skipped = _SKIPPED.get(kind)
-    key = None if skipped is None else (kind, tuple(not _absent(getattr(node, name)) for name in skipped) if skipped else ())
-    getter = (_FIELDS.get(key) if key is not None else None) or _fields_getter(node, key)
+    getter = _PLAIN.get(type(node)) or _getter_by_presence(node)
     for value in getter(node):
         kind = type(value)
         if kind is tuple or kind is list:
