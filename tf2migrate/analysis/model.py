@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Rule
+
+if TYPE_CHECKING:
+    from tf2migrate.analysis.session_parameters import SessionParameter
 
 
 class Kind(enum.Enum):
@@ -207,6 +211,8 @@ class GraphFacts:
     # them (``neural_net``, ``U.fwd_gradients``): analysis/project.py's summaries
     imported: dict[str, Summary] = field(default_factory=dict)
     session_names: set[str] = field(default_factory=set)
+    # classes given their session by the caller (``Model(sess, "m1")``): analysis/session_parameters.py
+    session_parameters: list[SessionParameter] = field(default_factory=list)
     config_names: set[str] = field(default_factory=set)
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
     blockers: list[Blocker] = field(default_factory=list)
