@@ -214,13 +214,16 @@ _MOVED = frozenset({Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.SCIPY, Kind.PLACEH
 _MOVED_WITH = frozenset({Kind.TENSOR, Kind.GRADS, Kind.PLACEHOLDER})
 
 
-def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
+def constructor_local_reads(module: cst.Module, scope: Scope) -> list[tuple[cst.CSTNode, str]]:
     """Reads the constructor's analysis cannot convert: ``(statement, why)``.
 
     The generated methods run later, with ``self`` but without the constructor's locals
     (``def __init__(self, X, scale)``: ``y = tf.matmul(x, W) * scale``).  And a method
     read as part of the constructor has locals of its own: a name it reads is not the
-    constructor's name of the same spelling."""
+    constructor's name of the same spelling.  A local variable (``W1 = tf.Variable(...)``,
+    bound once) is the exception: it is stored on ``self`` under its name and read back
+    by the generated methods (``scope.stored_locals``), when nothing in the file names
+    that attribute already."""
     init = scope.owner
     assert isinstance(init, cst.FunctionDef)
     locals_of = {id(f): local_names(f) for f in [init, *scope.spliced]}
@@ -244,6 +247,18 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
                         ),
                     )
                 )
+            elif statement.kind in _MOVED and binding is not None and binding.kind is Kind.VARIABLE:
+                unstorable = _unstorable(module, scope, name, binding)
+                if unstorable is None:
+                    scope.stored_locals[name] = binding
+                else:
+                    found.append(
+                        (
+                            statement.node,
+                            f"graph code reads the variable `{name}`, a local of `{function.name.value}`: the generated "
+                            f"methods run later and would read it from `self.{name}`, but {unstorable}",
+                        )
+                    )
             elif statement.kind in _MOVED and (
                 binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)]
             ):
@@ -257,6 +272,19 @@ def constructor_local_reads(scope: Scope) -> list[tuple[cst.CSTNode, str]]:
                     )
                 )
     return found
+
+
+def _unstorable(module: cst.Module, scope: Scope, name: str, binding) -> str | None:
+    """Why a local variable read by graph code cannot be stored on ``self`` under its
+    name: it must be bound once, by an assignment of its own, and no attribute of the
+    file may have that name already (``self.W1`` would mean something else)."""
+    if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
+        return "it is bound more than once"
+    if binding.defines != (name,) or not isinstance(binding.node, cst.SimpleStatementLine):
+        return "its statement binds more than it"
+    if find_all(module, m.Attribute(attr=m.Name(name))):
+        return f"the file uses `.{name}` already"
+    return None
 
 
 def _moved_reads(statement) -> tuple[str, ...]:

@@ -305,7 +305,7 @@ class GraphAnalyzer:
                     f"`{self.tf.call_name(call)}` in `{scope.cls.name.value}.{name}`: a graph-building method is converted "  # type: ignore[union-attr]
                     "when the constructor calls it once, as a statement of its own",
                 )
-        for node, message in bindings.constructor_local_reads(scope):
+        for node, message in bindings.constructor_local_reads(self.module, scope):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
         # what each method reads of ``self`` (and does not set itself first: ``self.h0 = ...; use(self.h0)``)
         helper_reads = {

@@ -150,6 +150,9 @@ class Scope:
     # (analysis/bindings.py), and the method each of their effective statements comes from
     spliced: list[cst.FunctionDef] = field(default_factory=list)
     origin: dict[int, cst.FunctionDef] = field(default_factory=dict)
+    # variables local to the constructor (or such a method) that graph code reads: stored
+    # on ``self`` after their statement, read back by the generated methods (analysis/bindings.py)
+    stored_locals: dict[str, Statement] = field(default_factory=dict)
     run_sites: list[RunSite] = field(default_factory=list)
     # name -> orders of effective statements that bind it (any kind)
     bindings: dict[str, list[int]] = field(default_factory=dict)
