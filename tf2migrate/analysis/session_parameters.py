@@ -56,62 +56,57 @@ class SessionParameter:
 def find_session_parameters(module: cst.Module, facts: GraphFacts, classes: list[cst.ClassDef]) -> list[SessionParameter]:
     """The classes of the module built with the caller's session, checked as the module
     docstring says; a class of that shape that cannot be converted is reported."""
-    found = []
+    found: list[SessionParameter] = []
+    if not facts.session_names:
+        return found
     top_level = {id(s) for s in module.body}
     for cls in classes:
-        if id(cls) not in top_level:
-            continue
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-        stored = _stored_parameter(init) if init is not None else None
-        if stored is None:
+        if id(cls) not in top_level or init is None:
             continue
-        param, store, attribute = stored
-        constructions = _constructions(module, cls)
-        arguments = [(call, _argument(call, init, param)) for call in constructions or ()]
-        if not arguments or not all(a is not None and m.matches(a.value, m.Name()) for _, a in arguments):
-            continue
-        sessions = {cst.ensure_type(a.value, cst.Name).value for _, a in arguments}  # type: ignore[union-attr]
-        if not sessions <= facts.session_names:
-            continue  # not given a session (or not only): an ordinary parameter
-        calls = [call for call, _ in arguments]
-        problem = _order_problem(module, facts, cls, sessions, calls) or _seed_problem(module, facts, cls, calls)
-        if problem is not None:
-            node, message = problem
-            facts.block(node, blockers.UNSUPPORTED_SESSION, message)
-            continue
-        found.append(SessionParameter(init, param, store, attribute, arguments))  # type: ignore[arg-type]
-        facts.session_names.add(attribute)
-        facts.allowed_session_reads.update(id(a.value) for _, a in arguments)  # type: ignore[union-attr]
+        calls = [c for c in facts.calls if m.matches(c.func, m.Name(cls.name.value))]
+        for param, store, attribute in _stored_parameters(init) if calls else ():
+            arguments = [(call, _argument(call, init, param)) for call in calls]
+            given = [a.value.value for _, a in arguments if a is not None and isinstance(a.value, cst.Name)]
+            if len(given) < len(calls) or not set(given) <= facts.session_names or _named_otherwise(module, cls, calls):
+                continue  # not given a session (or not only, or not only here): an ordinary parameter
+            problem = _order_problem(module, facts, cls, set(given), calls) or _seed_problem(module, facts, cls, calls)
+            if problem is not None:
+                facts.block(problem[0], blockers.UNSUPPORTED_SESSION, problem[1])
+                break
+            found.append(SessionParameter(init, param, store, attribute, arguments))  # type: ignore[arg-type]
+            facts.session_names.add(attribute)
+            facts.allowed_session_reads.update(id(a.value) for _, a in arguments)  # type: ignore[union-attr]
+            break
     return found
 
 
-def _stored_parameter(init: cst.FunctionDef) -> tuple[cst.Param, cst.SimpleStatementLine, str] | None:
-    """``self.sess = sess``, a statement of the constructor's own body, storing a plain
+def _stored_parameters(init: cst.FunctionDef) -> list[tuple[cst.Param, cst.SimpleStatementLine, str]]:
+    """``self.sess = sess``: statements of the constructor's own body storing a plain
     parameter the constructor reads nowhere else."""
     params = {p.name.value: p for p in init.params.params[1:] if p.default is None}
+    attributes = {id(a.attr) for a in find_all(init.body, cst.Attribute) if isinstance(a, cst.Attribute)}
+    reads: dict[str, list[cst.CSTNode]] = {}
+    for node in find_all(init.body, cst.Name):
+        if id(node) not in attributes:
+            reads.setdefault(cst.ensure_type(node, cst.Name).value, []).append(node)
+    stored = []
     for statement in init.body.body:
         if not m.matches(statement, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget()], value=m.Name())])):
             continue
         assign = cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Assign)
         attribute = self_attribute(assign.targets[0].target)
         name = cst.ensure_type(assign.value, cst.Name).value
-        if attribute is None or name not in params:
-            continue
-        attributes = {id(a.attr) for a in find_all(init.body, cst.Attribute) if isinstance(a, cst.Attribute)}
-        reads = [n for n in find_all(init.body, m.Name(name)) if n is not assign.value and id(n) not in attributes]
-        if not reads:
-            return params[name], cst.ensure_type(statement, cst.SimpleStatementLine), attribute
-    return None
+        if attribute is not None and name in params and reads.get(name) == [assign.value]:
+            stored.append((params[name], cst.ensure_type(statement, cst.SimpleStatementLine), attribute))
+    return stored
 
 
-def _constructions(module: cst.Module, cls: cst.ClassDef) -> list[cst.Call] | None:
-    """Every call of the class, or None when the file names it otherwise (a subclass, an
-    alias, an argument: constructions the file cannot see)."""
-    name = cls.name.value
-    calls = [c for c in find_all(module, m.Call(func=m.Name(name))) if isinstance(c, cst.Call)]
+def _named_otherwise(module: cst.Module, cls: cst.ClassDef, calls: list[cst.Call]) -> bool:
+    """Does the file name the class other than to call it (a subclass, an alias, an
+    argument: constructions it cannot see)?"""
     called = {id(c.func) for c in calls}
-    mentions = [n for n in find_all(module, m.Name(name)) if n is not cls.name and id(n) not in called]
-    return None if mentions else calls
+    return any(n is not cls.name and id(n) not in called for n in find_all(module, m.Name(cls.name.value)))
 
 
 def _argument(call: cst.Call, init: cst.FunctionDef, param: cst.Param) -> cst.Arg | None:
@@ -135,17 +130,18 @@ def _order_problem(
     runs = [c for c in facts.calls if _is_initializer_run(facts, module, c, session)]
     placed = [position.get(id(c)) for c in runs]
     if len(runs) != 1 or placed[0] is None:
-        where = runs[0] if runs else constructions[0]
-        return where, (
+        site = runs[0] if runs else constructions[0]
+        return site, (
             f"`{name}` gets its session `{session}` from the caller, whose variables initializer must run once, as a "
             "module-level statement, for the models' variables to be initialised as eagerly created ones are"
         )
     for call in constructions:
-        if position.get(id(call), placed[0]) >= placed[0]:  # type: ignore[operator]
+        where = position.get(id(call))
+        if where is None or where >= placed[0]:
             return call, (
-                f"`{name}` is constructed {'inside a function' if id(call) not in position else 'after'} the "
-                f"run of `{session}`'s variables initializer: TF1 initialised its variables at that run only, eager "
-                "variables are initialised when created"
+                f"`{name}` is constructed {'inside a function, not before' if where is None else 'after'} the run of "
+                f"`{session}`'s variables initializer: TF1 initialised its variables at that run only, eager variables "
+                "are initialised when created"
             )
     return None
 
@@ -170,14 +166,15 @@ def _is_initializer_run(facts: GraphFacts, module: cst.Module, call: cst.Call, s
     fetch = call.args[0].value
     if isinstance(fetch, cst.Name):
         bound = [
-            cst.ensure_type(a, cst.Assign).value
-            for a in find_all(module, m.Assign(targets=[m.AssignTarget(target=m.Name(fetch.value))]))
+            cst.ensure_type(a, cst.Assign).value for a in find_all(module, m.Assign(targets=[m.AssignTarget(target=m.Name(fetch.value))]))
         ]
         fetch = bound[0] if len(bound) == 1 else fetch
     return isinstance(fetch, cst.Call) and facts.imports.call_name(fetch) in INIT_CALLS
 
 
-def _seed_problem(module: cst.Module, facts: GraphFacts, cls: cst.ClassDef, constructions: list[cst.Call]) -> tuple[cst.CSTNode, str] | None:
+def _seed_problem(
+    module: cst.Module, facts: GraphFacts, cls: cst.ClassDef, constructions: list[cst.Call]
+) -> tuple[cst.CSTNode, str] | None:
     """An op seed in a class constructed more than once (or in a loop or comprehension)."""
     loops = find_all(module, (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp))
     repeated = {id(c) for loop in loops for c in calls_in(loop, enter_defs=True)}

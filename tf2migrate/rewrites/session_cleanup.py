@@ -95,8 +95,8 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     for parameter in facts.session_parameters:
         # ``def __init__(self, sess, name)`` / ``Model(sess, "m1")``: the session goes, and with it the parameter
         plan.replace[id(parameter.init.params)] = functools.partial(_without_param, parameter.param.name.value)
-        for call, argument in parameter.arguments:
-            plan.replace[id(call)] = functools.partial(_without_argument, call.args.index(argument))
+        for construction, argument in parameter.arguments:
+            plan.replace[id(construction)] = functools.partial(_without_argument, construction.args.index(argument))
             plan.note(argument, SESSION_REMOVED.code, "session argument removed (the class's session is gone)")
     for with_node in facts.nested_session_blocks:
         plan.unwrap.add(id(with_node))
