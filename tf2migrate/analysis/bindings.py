@@ -216,14 +216,17 @@ _MOVED = frozenset({Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.SCIPY, Kind.PLACEH
 _MOVED_WITH = frozenset({Kind.TENSOR, Kind.GRADS, Kind.PLACEHOLDER})
 
 
-def constructor_local_reads(tf: TfImports, scope: Scope) -> list[tuple[cst.CSTNode, str]]:
+def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> list[tuple[cst.CSTNode, str]]:
     """Reads the constructor's analysis cannot convert: ``(statement, why)``.
 
     The generated methods run later, with ``self`` but without the constructor's locals
     (``def __init__(self, X, scale)``: ``y = tf.matmul(x, W) * scale``), but for the
     parts of a moved statement that are built where it stands (:func:`built_in_place`).
     And a method read as part of the constructor has locals of its own: a name it reads
-    is not the constructor's name of the same spelling."""
+    is not the constructor's name of the same spelling.  A local variable (``W1 =
+    tf.Variable(...)``, bound once) is the exception: it is stored on ``self`` under its
+    name and read back by the generated methods (``scope.stored_locals``), when nothing in
+    the file names that attribute already."""
     init = scope.owner
     assert isinstance(init, cst.FunctionDef)
     locals_of = {id(f): local_names(f) for f in [init, *scope.spliced]}
@@ -248,6 +251,18 @@ def constructor_local_reads(tf: TfImports, scope: Scope) -> list[tuple[cst.CSTNo
                         ),
                     )
                 )
+            elif statement.kind in _MOVED and name not in in_place and binding is not None and binding.kind is Kind.VARIABLE:
+                unstorable = _unstorable(module, scope, name, binding)
+                if unstorable is None:
+                    scope.stored_locals[name] = binding
+                else:
+                    found.append(
+                        (
+                            statement.node,
+                            f"graph code reads the variable `{name}`, a local of `{function.name.value}`: the generated "
+                            f"methods run later and would read it from `self.{name}`, but {unstorable}",
+                        )
+                    )
             elif (
                 statement.kind in _MOVED
                 and name not in in_place
@@ -291,6 +306,19 @@ def _read_in_place_only(tf: TfImports, statement) -> set[str]:
     everywhere = Counter(read_and_bound(statement.node)[0])
     in_place = Counter(name for part in parts for name in read_and_bound(part)[0])
     return {name for name, count in in_place.items() if everywhere[name] == count}
+
+
+def _unstorable(module: cst.Module, scope: Scope, name: str, binding) -> str | None:
+    """Why a local variable read by graph code cannot be stored on ``self`` under its
+    name: it must be bound once, by an assignment of its own, and no attribute of the
+    file may have that name already (``self.W1`` would mean something else)."""
+    if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
+        return "it is bound more than once"
+    if binding.defines != (name,) or not isinstance(binding.node, cst.SimpleStatementLine):
+        return "its statement binds more than it"
+    if find_all(module, m.Attribute(attr=m.Name(name))):
+        return f"the file uses `.{name}` already"
+    return None
 
 
 def _moved_reads(statement) -> tuple[str, ...]:

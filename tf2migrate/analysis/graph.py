@@ -58,6 +58,7 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
+from tf2migrate.analysis.session_parameters import find_session_parameters
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
@@ -202,6 +203,7 @@ class GraphAnalyzer:
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
+        self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes)
         self._check_classes()
         module_scope = Scope(self.module, None)
         self._analyze_scope(module_scope, self.module.body)
@@ -304,7 +306,7 @@ class GraphAnalyzer:
                     f"`{self.tf.call_name(call)}` in `{scope.cls.name.value}.{name}`: a graph-building method is converted "  # type: ignore[union-attr]
                     "when the constructor calls it once, as a statement of its own",
                 )
-        for node, message in bindings.constructor_local_reads(self.tf, scope):
+        for node, message in bindings.constructor_local_reads(self.tf, self.module, scope):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
         # what each method reads of ``self`` (and does not set itself first: ``self.h0 = ...; use(self.h0)``)
         helper_reads = {

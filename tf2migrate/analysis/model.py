@@ -19,6 +19,7 @@ from tf2migrate.diagnostics import Rule
 if TYPE_CHECKING:
     from tf2migrate.analysis.descriptions import Description
     from tf2migrate.analysis.helper_arguments import HelperArguments
+    from tf2migrate.analysis.session_parameters import SessionParameter
 
 
 class Kind(enum.Enum):
@@ -151,6 +152,9 @@ class Scope:
     # (analysis/bindings.py), and the method each of their effective statements comes from
     spliced: list[cst.FunctionDef] = field(default_factory=list)
     origin: dict[int, cst.FunctionDef] = field(default_factory=dict)
+    # variables local to the constructor (or such a method) that graph code reads: stored
+    # on ``self`` after their statement, read back by the generated methods (analysis/bindings.py)
+    stored_locals: dict[str, Statement] = field(default_factory=dict)
     run_sites: list[RunSite] = field(default_factory=list)
     # name -> orders of effective statements that bind it (any kind)
     bindings: dict[str, list[int]] = field(default_factory=dict)
@@ -212,6 +216,8 @@ class GraphFacts:
     # them (``neural_net``, ``U.fwd_gradients``): analysis/project.py's summaries
     imported: dict[str, Summary] = field(default_factory=dict)
     session_names: set[str] = field(default_factory=set)
+    # classes given their session by the caller (``Model(sess, "m1")``): analysis/session_parameters.py
+    session_parameters: list[SessionParameter] = field(default_factory=list)
     config_names: set[str] = field(default_factory=set)
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
     blockers: list[Blocker] = field(default_factory=list)

@@ -146,6 +146,11 @@ class StatementClassifier:
                 return statement
             return None
         if isinstance(small, cst.Assign):
+            for parameter in self.facts.session_parameters:
+                if parameter.store is node:  # ``self.sess = sess``: the caller's session
+                    statement.kind = Kind.SESSION
+                    statement.defines = (parameter.attribute,)
+                    return statement
             targets = [t.target for t in small.targets]
             single = graph_name(targets[0]) if len(targets) == 1 else None
             if isinstance(small.value, cst.Call) and single is not None:

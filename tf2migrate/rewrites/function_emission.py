@@ -136,6 +136,8 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         else:
             lines.append("@tf.function")
     casts += _placeholders_for_helpers(rewrite, generated)
+    stored = generated.scope.stored_locals
+    casts += [f"{name} = self.{name}" for name in sorted({n for s in generated.body for n in s.reads if n in stored})]
     if generated.needs_tf_function:
         for s in generated.body:
             if s.calls_gradient_helper:

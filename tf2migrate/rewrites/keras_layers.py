@@ -5,7 +5,10 @@ computation that calls them moves into generated functions that run on every cal
 the layer object is created where the TF1 statement stood (``h_layer =
 tf.keras.layers.Dense(8, …)``) and the generated function only calls it
 (``h = h_layer(x)``).  Positional arguments are passed by their TF1 names;
-``tf.layers.dropout``'s ``training`` (default False in TF1) is passed at the call.
+``tf.layers.dropout``'s ``training`` (default False in TF1) is passed at the call.  A fed
+flag (a bool placeholder) is a tensor in the function, which Keras' ``Dropout`` cannot
+branch on in Python: ``tf.cond`` picks the training or the inference call, as TF1's
+``smart_cond`` picked dropout or the identity in the graph.
 """
 
 from __future__ import annotations
@@ -171,12 +174,14 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             return
         constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
     training = arguments.get("training")
-    if training is not None and _reads_graph_tensor(scope, statement, training.value):
+    fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
+    if fed_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):
         # Keras layers branch on ``training`` in Python: a fed flag is a tensor in the function
         facts.block(
             training,
             blockers.UNSUPPORTED_GRAPH_CODE,
-            f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool",
+            f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool"
+            + ("; converted under tf.cond when the dropout's input is a name" if path == "layers.dropout" else ""),
         )
         return
     if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
@@ -205,6 +210,12 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     def call_layer(updated: cst.Call) -> cst.BaseExpression:
         code = module.code_for_node
         parts = [code(updated.args[inputs_index].value)]
+        if fed_flag:
+            # TF1 chose between dropout and the identity in the graph (smart_cond): so does tf.cond
+            flag = code(updated.args[training_index].value)  # type: ignore[index]
+            return cst.parse_expression(
+                f"tf.cond({flag}, lambda: {layer}({parts[0]}, training=True), lambda: {layer}({parts[0]}, training=False))"
+            )
         if training_index is not None:
             parts.append(f"training={code(updated.args[training_index].value)}")
         elif default_training is not None:

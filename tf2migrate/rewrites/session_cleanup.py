@@ -8,6 +8,10 @@ turn TF2 behaviour off.  A ``with`` block keeps its body, one level less indente
 
 from __future__ import annotations
 
+import functools
+
+import libcst as cst
+
 from tf2migrate.analysis.model import GraphFacts, Kind
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
@@ -88,6 +92,12 @@ _OPENED = {"session": "session block", "graph": "graph context", "naming": "name
 
 def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     switches = {id(c) for c in facts.v1_switches}
+    for parameter in facts.session_parameters:
+        # ``def __init__(self, sess, name)`` / ``Model(sess, "m1")``: the session goes, and with it the parameter
+        plan.replace[id(parameter.init.params)] = functools.partial(_without_param, parameter.param.name.value)
+        for construction, argument in parameter.arguments:
+            plan.replace[id(construction)] = functools.partial(_without_argument, construction.args.index(argument))
+            plan.note(argument, SESSION_REMOVED.code, "session argument removed (the class's session is gone)")
     for with_node in facts.nested_session_blocks:
         plan.unwrap.add(id(with_node))
         plan.note(with_node, SESSION_REMOVED.code, "session block removed; its body is kept")
@@ -118,3 +128,18 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
                     plan.note(node, V1_SWITCH_REMOVED.code, "TF2 behaviour switch removed")
                 else:
                     plan.note(node, SESSION_REMOVED.code, "graph/session statement removed")
+
+
+def _without_param(name: str, updated: cst.Parameters) -> cst.Parameters:
+    params = [p for p in updated.params if p.name.value != name]
+    if params and len(params) < len(updated.params) and updated.params[-1].name.value == name:
+        params[-1] = params[-1].with_changes(comma=updated.params[-1].comma)  # no comma left dangling
+    return updated.with_changes(params=params)
+
+
+def _without_argument(index: int, updated: cst.Call) -> cst.Call:
+    args = list(updated.args)
+    removed = args.pop(index)
+    if args and index == len(args):
+        args[-1] = args[-1].with_changes(comma=removed.comma)
+    return updated.with_changes(args=args)

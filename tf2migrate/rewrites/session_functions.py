@@ -138,7 +138,44 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
         "print(sess.run(y, {x: [1.0]}))\n",
     ),
 )
-RULES = [RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED]
+LOCAL_STORED = Rule(
+    "TFM115",
+    "constructor-local-stored",
+    "A variable local to a graph-building constructor (or method) is stored on self.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Adds `self.W1 = W1` after `W1 = tf.Variable(...)` in a constructor (or a method it calls to "
+    "build the graph) whose graph code reads `W1`; the generated methods read it back (`W1 = self.W1`).",
+    why="The generated methods run later, when the constructor's locals are gone; the variable, "
+    "created once where TF1 created it, must outlive the constructor.",
+    invalid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        W = tf.Variable(2.0)\n"
+        "        self.y = W * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "        self.sess.run(tf.global_variables_initializer())\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "class M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None])\n"
+        "        self.W = tf.Variable(2.0)\n"
+        "        self.y = self.W * self.x\n"
+        "        self.sess = tf.Session()\n"
+        "        self.sess.run(tf.global_variables_initializer())\n"
+        "\n"
+        "    def predict(self, x):\n"
+        "        return self.sess.run(self.y, {self.x: x})\n",
+    ),
+)
+RULES = [RUN_TO_CALL, LOOP_VARIABLE_MOVED, UNUSED_GRAPH_CODE, GRAPH_ATTRIBUTE_REMOVED, LOCAL_STORED]
 
 
 class SessionFunctions:
@@ -500,6 +537,9 @@ class SessionFunctions:
     def _remove_graph_statements(self) -> None:
         used = {id(s.node) for generated in self.rewrite.functions.values() for s in generated.body}
         for scope in self.rewrite.facts.scopes:
+            for name, binding in scope.stored_locals.items():
+                self.rewrite.plan.add_after(binding.node, [cst.parse_statement(f"self.{name} = {name}\n")])
+                self.rewrite.plan.note(binding.node, LOCAL_STORED.code, f"`{name}` stored as `self.{name}`: the generated methods read it")
             for statement in scope.statements:
                 if statement.kind not in (Kind.TENSOR, Kind.PLACEHOLDER, Kind.TRAIN, Kind.SCIPY, Kind.GRADS):
                     continue
