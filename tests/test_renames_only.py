@@ -83,6 +83,7 @@ ODD = [
     "import tensorflow as tf\nx = tf.nn.dropout(x, 0.5)\ny = tf.gfile.Exists(p)\nz = tf.compat.v1.gfile.Exists(p)\n",
     "import tensorflow as tf\nflags = tf.flags\nFLAGS = tf.flags.FLAGS\ntf.logging.info('x')\n",
     "import tensorflow as tf\nmatch x:\n    case tf.float32:\n        y = tf.log(1.0)\n",
+    "import os  # c0\nimport tensorflow.compat.v1 as tf  # c1\nfrom tensorflow import gfile  # c2\nx = tf.log(1.0)\n",
 ]
 
 

@@ -68,25 +68,45 @@ def import_conflict(imports: TfImports, module_names: set[str], tree: ast.Module
 
 
 def plan_tf_import(config: cst.PartialParserConfig, imports: TfImports, plan: Plan) -> None:
-    """``config``: the module's (its newline and indentation)."""
-    placed = False
+    """``config``: the module's (its newline and indentation).
+
+    The comment at the end of a TF import's line is the user's: it stays on the line of
+    ``import tensorflow as tf`` when that import takes the statement's place, and goes
+    above it when the statement is removed (or kept for its other imports, which keep it)."""
+    placed: list[cst.SimpleStatementLine] = []  # the one ``import tensorflow as tf``
+    replaced_whole = False  # it took the first statement's place (else it stands before it)
+    orphans: list[cst.EmptyLine] = []  # trailing comments of the TF imports removed
     for statement in imports.statements:
         kept = _without_tf_imports(statement, imports.replaced)
-        new_import = None
         if not placed:
-            placed = True
             new_import = cst.parse_statement("import tensorflow as tf\n", config=config)
-            new_import = new_import.with_changes(leading_lines=statement.leading_lines)
-        if kept is None:
-            if new_import is not None:
+            assert isinstance(new_import, cst.SimpleStatementLine)
+            if kept is None:
+                new_import = new_import.with_changes(
+                    leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace
+                )
                 plan.replace[id(statement)] = new_import
+                replaced_whole = True
             else:
-                plan.remove.add(id(statement))
+                new_import = new_import.with_changes(leading_lines=statement.leading_lines)
+                plan.insert_before.setdefault(id(statement), []).append(new_import)
+                plan.replace[id(statement)] = kept.with_changes(leading_lines=())
+            placed.append(new_import)
             continue
-        if new_import is not None:
-            kept = kept.with_changes(leading_lines=())
-            plan.insert_before.setdefault(id(statement), []).append(new_import)
-        plan.replace[id(statement)] = kept
+        if kept is None:
+            plan.remove.add(id(statement))
+            comment = statement.trailing_whitespace.comment
+            if comment is not None:
+                orphans.append(cst.EmptyLine(comment=comment))
+        else:
+            plan.replace[id(statement)] = kept
+    if orphans and placed:
+        moved = placed[0].with_changes(leading_lines=[*placed[0].leading_lines, *orphans])
+        first = imports.statements[0]
+        if replaced_whole:
+            plan.replace[id(first)] = moved
+        else:
+            plan.insert_before[id(first)] = [moved if s is placed[0] else s for s in plan.insert_before[id(first)]]
 
 
 def _without_tf_imports(statement: cst.SimpleStatementLine, replaced: set[int]) -> cst.SimpleStatementLine | None:
