@@ -164,4 +164,19 @@ TF_NAME_TAKEN = Rule(
     invalid=("import tensorflow as T\nx = T.placeholder(T.float32)\n\ndef helper(tf):\n    return tf * 2\n",),
     valid=("import tensorflow as T\nx = T.placeholder(T.float32)\n\ndef helper(t):\n    return t * 2\n",),
 )
-RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN]
+TF_IMPORTED_LOCALLY = Rule(
+    "TFM006",
+    "tf-imported-locally",
+    "TensorFlow is imported only inside functions, classes or blocks; the file was left untouched.",
+    Severity.INFO,
+    FixSafety.NONE,
+    what="Reports each import of TensorFlow in a file that has no plain TensorFlow import at the "
+    "top of the module (`def f(x): import tensorflow as tf; ...`, `try: import tensorflow as tf`).",
+    why="tf2migrate learns which names are TensorFlow from the module's top-level imports; with none, "
+    "it does not know the file's TF code and leaves all of it as written, TF1 names included.",
+    example="def log_of(x):\n    import tensorflow as tf\n    return tf.log(x)",
+    instead="import tensorflow as tf\n\ndef log_of(x):\n    return tf.log(x)",
+    invalid=("def log_of(x):\n    import tensorflow as tf\n    return tf.log(x)\n",),
+    valid=("import tensorflow as tf\n\ndef log_of(x):\n    return tf.log(x)\n",),
+)
+RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN, TF_IMPORTED_LOCALLY]

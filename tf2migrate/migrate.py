@@ -30,6 +30,7 @@ from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
+    TF_IMPORTED_LOCALLY,
     TF_NAME_TAKEN,
     Diagnostic,
     Severity,
@@ -119,6 +120,12 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])
+    local_imports = _tf_imported_locally(tree)
+    if local_imports:
+        message = "TensorFlow is imported here but not at the top of the module: tf2migrate reads only top-level imports, so this file's TensorFlow code is left as written (move the import to the top)"
+        return MigrationResult(
+            source, [Diagnostic(TF_IMPORTED_LOCALLY.code, message, path, n.lineno, n.col_offset + 1, Severity.INFO) for n in local_imports]
+        )
     imported = local_summaries(tree, project) if project is not None else {}
     removable = project.removable if project is not None else ()
     tf1_callers = project is not None and project.tf1_callers
@@ -143,6 +150,19 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         parsed = _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
         return _with_refused_seeds(parsed, seeded, module, path)
     return _migrate_seeded(seeded, module, tree, source, path, options, imported, removable, tf1_callers)
+
+
+def _tf_imported_locally(tree: ast.Module) -> list[ast.stmt]:
+    """The imports of TensorFlow of a module that imports it nowhere at its top level."""
+
+    def imports_tf(node: ast.AST) -> bool:
+        if isinstance(node, ast.Import):
+            return any(alias.name.split(".")[0] == "tensorflow" for alias in node.names)
+        return isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "tensorflow"
+
+    if any(imports_tf(statement) for statement in tree.body):
+        return []
+    return sorted((node for node in ast.walk(tree) if imports_tf(node)), key=lambda node: (node.lineno, node.col_offset))  # type: ignore[misc]
 
 
 def _migrate_parsed(
