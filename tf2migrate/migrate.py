@@ -14,6 +14,7 @@ import re
 import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -126,11 +127,14 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(TF_IMPORTED_LOCALLY.code, message, path, n.lineno, n.col_offset + 1, Severity.INFO) for n in local_imports]
         )
-    imported = local_summaries(tree, project) if project is not None else {}
-    removable = project.removable if project is not None else ()
-    tf1_callers = project is not None and project.tf1_callers
-    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
-        renamed = migrate_renames_only(source, tree, path, numpy_imports(imported), tf1_callers)  # (None: the whole module is needed)
+    seen = _ProjectView(
+        local_summaries(tree, project) if project is not None else {},
+        project.removable if project is not None else (),
+        project is not None and project.tf1_callers,
+    )
+    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in seen.removable for node in tree.body):
+        # (None: the whole module is needed)
+        renamed = migrate_renames_only(source, tree, path, numpy_imports(seen.imported), seen.tf1_callers)
         if renamed is not None:
             return renamed
     try:
@@ -145,11 +149,10 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         imports = collect_tf_imports(module)
         seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
     if seeded is None:
-        return _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
+        return _migrate_parsed(module, tree, source, path, options, seen)
     if seeded.module is None:
-        parsed = _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
-        return _with_refused_seeds(parsed, seeded, module, path)
-    return _migrate_seeded(seeded, module, tree, source, path, options, imported, removable, tf1_callers)
+        return _with_refused_seeds(_migrate_parsed(module, tree, source, path, options, seen), seeded, module, path)
+    return _migrate_seeded(seeded, module, tree, source, path, options, seen)
 
 
 def _tf_imported_locally(tree: ast.Module) -> list[ast.stmt]:
@@ -165,32 +168,21 @@ def _tf_imported_locally(tree: ast.Module) -> list[ast.stmt]:
     return sorted((node for node in ast.walk(tree) if imports_tf(node)), key=lambda node: (node.lineno, node.col_offset))  # type: ignore[misc]
 
 
-def _migrate_parsed(
-    module: cst.Module,
-    tree: ast.Module,
-    source: str,
-    path: str,
-    options: Options,
-    imported: dict[str, Summary],
-    removable: Collection[str],
-    tf1_callers: bool,
-) -> MigrationResult:
-    """``removable``: the session factories no module of the run calls any more;
-    ``tf1_callers``: a TF1 file of the run imports this module (FileContext)."""
-    factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in removable]
-    return _migrate_module(module, tree, source, path, options, imported, factories, tf1_callers)
+class _ProjectView(NamedTuple):
+    """What a module sees of the run's project (analysis/project.FileContext)."""
+
+    imported: dict[str, Summary]  # the summaries of the names it imports
+    removable: Collection[str]  # its session factories no module of the run calls any more
+    tf1_callers: bool  # a TF1 file of the run imports it
+
+
+def _migrate_parsed(module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, seen: _ProjectView) -> MigrationResult:
+    factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in seen.removable]
+    return _migrate_module(module, tree, source, path, options, seen.imported, factories, seen.tf1_callers)
 
 
 def _migrate_seeded(
-    seeded: Seeded,
-    module: cst.Module,
-    tree: ast.Module,
-    source: str,
-    path: str,
-    options: Options,
-    imported: dict[str, Summary],
-    removable: Collection[str],
-    tf1_callers: bool,
+    seeded: Seeded, module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, seen: _ProjectView
 ) -> MigrationResult:
     """The module with its forward-mode seeds (rewrites/forward_seeds.py) migrated, its
     findings placed on the original's lines.  If its graph stays on TF1 all the same, the
@@ -198,13 +190,13 @@ def _migrate_seeded(
     seeded module gives (the seeds' own placeholders are not among them)."""
     assert seeded.module is not None
     text = seeded.module.code
-    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, imported, removable, tf1_callers)
+    result = _migrate_parsed(seeded.module, ast.parse(text), text, path, options, seen)
     kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
     findings = result.findings + ([] if kept else placed(seeded.notes, Positions(seeded.module), path))
     moved = [dataclasses.replace(f, line=seeded.map_line(f.line)) for f in findings]
     if not kept:
         return MigrationResult(result.new_source, sorted_unique(moved))
-    original = _migrate_parsed(module, tree, source, path, options, imported, removable, tf1_callers)
+    original = _migrate_parsed(module, tree, source, path, options, seen)
     if any(f.code == INTERNAL_ERROR.code for f in result.findings) or not any(f.code.startswith("TFM3") for f in original.findings):
         return original
     reasons = [f for f in moved if f.code.startswith("TFM3")]
