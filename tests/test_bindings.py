@@ -5,6 +5,7 @@ which graph-building methods are candidates, with the reason for each that is no
 import libcst as cst
 import pytest
 
+from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.bindings import local_names, placeholder_targets, spliced_methods
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 
@@ -91,7 +92,8 @@ def test_graph_building_methods_and_why_not() -> None:
     module = cst.parse_module(CLASS)
     cls = module.body[1]
     init = cls.body.body[0]
-    candidates, refused = spliced_methods(collect_tf_imports(module), module, cls, init)
+    calls_within = {id(method): calls_in(method, enter_defs=True) for method in cls.body.body}
+    candidates, refused = spliced_methods(collect_tf_imports(module), module, cls, init, calls_within)
     # ``build`` calls a method that makes placeholders: it builds the graph too
     assert sorted(candidates) == ["build", "inputs"]
     assert refused == {

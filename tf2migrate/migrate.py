@@ -326,7 +326,7 @@ def _migrate_graph(
     graph = _has_tf1_graph(facts)
     if not graph:
         facts.blockers.clear()
-    conflict = import_conflict(imports, module_names, tree) if graph or root_is_tf1 or names_v1_explicitly else None
+    conflict = import_conflict(imports, file_facts, tree) if graph or root_is_tf1 or names_v1_explicitly else None
     if conflict is not None:
         message, line = conflict
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])

@@ -130,7 +130,7 @@ def migrate_renames_only(
         return None
     if not (facts.tf1 or facts.explicit_v1):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
-    if import_conflict(imports, facts.names, tree) is not None:
+    if import_conflict(imports, facts, tree) is not None:
         return None
     words = edit_words(imports)
     lines = word_lines(source, words)
@@ -169,15 +169,27 @@ def migrate_renames_only(
 
 
 def _import_region(statements: list[ast.stmt]) -> _Fragment | None:
-    """The module's statements from its first import to the one after its last: every
-    import tells which names are TensorFlow, TF imports are rewritten or removed, and the
-    lines of a removed one are folded into the statement after it."""
+    """The module's statements from its first import to its last: every import tells
+    which names are TensorFlow, and TF imports are rewritten or removed.  The comments of
+    a removed import go to the statement after it (rewrites/apply_plan.py), so when the
+    last one may be removed (it imports from TensorFlow, and is not the first to: that
+    one is replaced) the region takes that statement in too; otherwise it stays out, to be cut into fragments as any other (it
+    is often a long class or test case that names TF nowhere)."""
     groups = _groups(statements, nested=False)
     holding = [i for i, g in enumerate(groups) if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in g.nodes)]
     if not holding:
         return None
-    region = groups[holding[0] : holding[-1] + 2]
+    tf_imports = [n for g in groups[holding[0] : holding[-1] + 1] for n in g.nodes if _imports_tensorflow(n)]
+    # (the first TF import is replaced by ``import tensorflow as tf``, never removed)
+    removable = any(n in tf_imports[1:] for n in groups[holding[-1]].nodes)
+    region = groups[holding[0] : holding[-1] + (2 if removable else 1)]
     return _Fragment(region[0].first, region[-1].last, [n for g in region for n in g.nodes], nested=False)
+
+
+def _imports_tensorflow(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Import):
+        return any(alias.name.split(".")[0] == "tensorflow" for alias in statement.names)
+    return isinstance(statement, ast.ImportFrom) and (statement.module or "").split(".")[0] == "tensorflow"
 
 
 def _groups(statements: list[ast.stmt], nested: bool) -> list[_Fragment]:

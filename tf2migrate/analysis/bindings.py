@@ -26,7 +26,7 @@ from collections import Counter
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.calls import bind_arguments, calls_in
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
 from tf2migrate.analysis.names import names_bound, read_and_bound, self_attribute
@@ -115,16 +115,17 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
 
 
 def spliced_methods(
-    tf: TfImports, module: cst.Module, cls: cst.ClassDef, init: cst.FunctionDef
+    tf: TfImports, module: cst.Module, cls: cst.ClassDef, init: cst.FunctionDef, calls_within: dict[int, list[cst.Call]]
 ) -> tuple[dict[str, cst.FunctionDef], dict[str, str]]:
     """Methods of ``cls`` that build graph pieces (placeholders, sessions, or calls of
     methods that do) and may be read as part of the constructor, by name; and why each
     other such method may not.  A candidate is named once in the module (by the one call
     that runs it), a plain def without decorators that returns and yields nothing.
     Whether that one call is a statement of the constructor is known only when the
-    constructor is read (``GraphAnalyzer._effective``)."""
+    constructor is read (``GraphAnalyzer._effective``).  ``calls_within``: the calls
+    anywhere in each def, by its id (the analysis' index)."""
     methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s is not init}
-    calls = {name: calls_in(method, enter_defs=True) for name, method in methods.items()}
+    calls = {name: calls_within[id(method)] for name, method in methods.items()}
     builds = {name for name, found in calls.items() if any(tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in found)}
     # a method the constructor runs as a statement of its own that makes variables or ops
     # from the placeholders the constructor made before it (``self.setup()``)
@@ -356,7 +357,7 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
             return id(node) not in inside
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            for target in m.findall(node.target, m.Attribute()):
+            for target in find_all(node.target, cst.Attribute):
                 self._set(cst.ensure_type(target, cst.Attribute))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -367,7 +368,7 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
             if not (self.other_class and m.matches(target.value, m.Name("self"))):
                 elsewhere.add(target.attr.value)
 
-    module.visit(_Setters())
+    walk(module, _Setters())
     found: list[tuple[cst.CSTNode, str]] = []
     for statement in scope.statements:
         if statement.kind not in _MOVED:

@@ -49,7 +49,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     assigned_names,
-    free_reads,
+    function_facts,
     names_bound,
     graph_name,
     read_and_bound,
@@ -78,26 +78,56 @@ class _NodeIndex(cst.CSTVisitor):
         self.functions: list[cst.FunctionDef] = []  # outside classes
         self.returns: dict[int, list[cst.Return]] = {}
         self.imports: list[cst.Import | cst.ImportFrom] = []
+        # by id of each def: the calls anywhere in it, its decorators and defaults included
+        # (``calls_in(def, enter_defs=True)``)
+        self.calls_within: dict[int, list[cst.Call]] = {}
+        # by id of each def and class: the names whose objects an assignment in it changes
+        # (the root of ``x[0] = …``, ``self.a = …``, ``obj.b += …``), however deep
+        self.changed_within: dict[int, set[str]] = {}
         self._functions: list[cst.FunctionDef] = []
+        self._defs: list[cst.FunctionDef | cst.ClassDef] = []
         self._class_depth = 0
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if not self._class_depth:
             self.functions.append(node)
         self._functions.append(node)
+        self.calls_within[id(node)] = []
+        self._enter_def(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._functions.pop()
+        self._defs.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.append(node)
         self._class_depth += 1
+        self._enter_def(node)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self._class_depth -= 1
+        self._defs.pop()
+
+    def _enter_def(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        self._defs.append(node)
+        self.changed_within[id(node)] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._changes(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._changes(node.target)
+
+    def _changes(self, target: cst.BaseExpression) -> None:
+        root = root_name(target) if isinstance(target, (cst.Subscript, cst.Attribute)) else None
+        if root is not None:
+            for node in self._defs:
+                self.changed_within[id(node)].add(root)
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+        for function in self._functions:
+            self.calls_within[id(function)].append(node)
 
     def visit_Import(self, node: cst.Import) -> None:
         self.imports.append(node)
@@ -133,6 +163,8 @@ class GraphAnalyzer:
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
+        # placeholder and session calls: the few a def must hold to build or run a graph
+        self._graph_calls = {id(c) for c in self.index.calls if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS}
         self._graph_names = {
             t.target.value
             for node, _ in self.index.assigns
@@ -155,16 +187,14 @@ class GraphAnalyzer:
                 for method in statement.body.body:
                     if isinstance(method, cst.FunctionDef) and method.name.value != "__init__":
                         functions[f"self.{method.name.value}"] = method
-        calls = {name: calls_in(node.body, enter_defs=True) for name, node in functions.items()}
-        helpers = {
-            name: Helper(
-                node,
-                returns_tensor=self._returns_tensor(node),
-                self_reads={n for n in read_and_bound(node.body)[0] if n.startswith("self.")},
-                free_reads=free_reads(node),
+        calls: dict[str, list[cst.Call]] = {}
+        helpers: dict[str, Helper] = {}
+        for name, node in functions.items():
+            calls[name], reads, free = function_facts(node)
+            self_reads = {n for n in reads if n.startswith("self.")}
+            helpers[name] = Helper(
+                node, returns_tensor=self._returns_tensor(node), self_reads=self_reads, free_reads=free, own_free_reads=frozenset(free)
             )
-            for name, node in functions.items()
-        }
         self.facts.helpers = helpers
         changed = True
         while changed:
@@ -266,14 +296,13 @@ class GraphAnalyzer:
             methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
             init = next((m_ for m_ in methods if m_.name.value == "__init__"), None)
             graph_calls = [
-                (method, call)
-                for method in methods
-                for call in calls_in(method, enter_defs=True)
-                if self.tf.call_name(call) in PLACEHOLDER_CALLS | SESSION_CALLS
+                (method, call) for method in methods for call in self.index.calls_within[id(method)] if id(call) in self._graph_calls
             ]
             if not graph_calls:
                 continue
-            candidates, refused = bindings.spliced_methods(self.tf, self.module, node, init) if init is not None else ({}, {})
+            candidates, refused = (
+                bindings.spliced_methods(self.tf, self.module, node, init, self.index.calls_within) if init is not None else ({}, {})
+            )
             outside = [(method, call) for method, call in graph_calls if method is not init and method.name.value not in candidates]
             if id(node) not in top_level or init is None or outside:
                 method, call = (outside or graph_calls)[0]
@@ -322,7 +351,9 @@ class GraphAnalyzer:
         return [
             node
             for node in self.index.functions
-            if any(self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in calls_in(node.body))
+            # (only a def with one anywhere in it can have one in its own body)
+            if any(id(c) in self._graph_calls for c in self.index.calls_within[id(node)])
+            and any(self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in calls_in(node.body))
         ]
 
     # ------------------------------------------------------- contexts (with)
@@ -441,13 +472,17 @@ class GraphAnalyzer:
                 top_binds.add(node.name.value)
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
-            mutated = {
-                root
-                for target in (
-                    t.target for t in find_all(node, (cst.AssignTarget, cst.AugAssign)) if isinstance(t, (cst.AssignTarget, cst.AugAssign))
-                )
-                if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
-            }
+            mutated = self.index.changed_within.get(id(node))
+            if mutated is None:  # (a def's or class's were filed by the index's walk)
+                mutated = {
+                    root
+                    for target in (
+                        t.target
+                        for t in find_all(node, (cst.AssignTarget, cst.AugAssign))
+                        if isinstance(t, (cst.AssignTarget, cst.AugAssign))
+                    )
+                    if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
+                }
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
             for name in (set(binds) - top_binds) | mutated:
                 scope.nested_bindings.setdefault(name, []).append(order)

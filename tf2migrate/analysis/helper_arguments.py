@@ -33,7 +33,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import free_reads, read_and_bound
+from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.traversal import find_all
 
 _PASSED_KINDS = frozenset({Kind.TENSOR, Kind.PLACEHOLDER})
@@ -60,14 +60,14 @@ def find_helper_arguments(facts: GraphFacts, module: cst.Module) -> tuple[dict[i
     refused: dict[str, str] = {}
     for name, helper in facts.helpers.items():
         function = helper.node
-        names = tuple(sorted(n for n in free_reads(function) if _graph_tensor(scope, n)))
+        names = tuple(sorted(n for n in helper.own_free_reads if _graph_tensor(scope, n)))
         if "." in name or not names:
             continue
         calls = _calls_in_graph_code(scope, name)
         mentions = [n for n in find_all(module, m.Name(name)) if n is not function.name]
         if function.decorators or len(scope.bindings.get(name, [])) != 1:
             refused[name] = f"`{name}` is decorated or bound more than once"
-        elif any(_graph_tensor(scope, n) for n in helper.free_reads - set(free_reads(function))):
+        elif any(_graph_tensor(scope, n) for n in helper.free_reads - helper.own_free_reads):
             refused[name] = f"a function `{name}` calls reads graph tensors from the module too"
         elif calls is None:
             refused[name] = f"a statement calling `{name}` is not graph code that moves into the generated functions"

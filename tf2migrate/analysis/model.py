@@ -205,6 +205,7 @@ class Helper:
     # names its body reads from the module (not its parameters or locals), transitively:
     # TF1 read their values when it built the graph, a generated function when it runs
     free_reads: set[str] = field(default_factory=set)
+    own_free_reads: frozenset[str] = frozenset()  # the same, of its own body only
 
 
 @dataclass

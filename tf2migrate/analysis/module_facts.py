@@ -11,7 +11,6 @@ facts several times faster.  They are the facts a libcst walk would give
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
@@ -28,6 +27,9 @@ class ModuleFacts:
     # session or v1-switch call, a tf.test.TestCase session block): without it that
     # analysis finds no graph, so it is not run
     graph: bool
+    # a TF alias is bound other than by a top-level import (a parameter, an assignment, a
+    # nested import): only then can a function shadow it (``shadowed_alias``)
+    alias_rebound: bool = False
 
 
 def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False) -> ModuleFacts:
@@ -35,9 +37,9 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     the run imports it (analysis/project.py's FileContext), which makes it TF1 too: a
     helper module whose own names are all valid TF2 (``tf.nn.dropout(h, keep_prob)``) ran
     them with TF1's meaning."""
-    walker = _Walker(imports)
+    walker = _Walker(imports, {id(statement) for statement in tree.body})
     walker.visit(tree)
-    return ModuleFacts(walker.names, walker.tf1 or tf1_callers, walker.explicit, walker.graph)
+    return ModuleFacts(walker.names, walker.tf1 or tf1_callers, walker.explicit, walker.graph, walker.alias_rebound)
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
@@ -66,8 +68,10 @@ def is_dimension_value(node: ast.Attribute) -> bool:
 
 
 class _Walker(ast.NodeVisitor):
-    def __init__(self, imports: TfImports) -> None:
+    def __init__(self, imports: TfImports, top_level: set[int]) -> None:
         self.tf = imports
+        self.top_level = top_level
+        self.alias_rebound = False
         self.names: set[str] = set()
         self.tf1 = False
         self.explicit = False
@@ -82,20 +86,30 @@ class _Walker(ast.NodeVisitor):
             self.tf1 = True
 
     # -------------------------------------------------------------------- names
+    def _binds(self, name: str) -> None:
+        if name in self.tf.aliases:
+            self.alias_rebound = True
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.names.add(alias.asname or alias.name.split(".")[0])
+            if id(node) not in self.top_level:
+                self._binds(alias.asname or alias.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module:
             self.names.add(node.module.split(".")[0])  # libcst's walk reads the module's root name
         for alias in node.names:
+            if id(node) not in self.top_level:
+                self._binds(alias.asname or alias.name.split(".")[0])
             if alias.name != "*":
                 self.names.add(alias.asname or alias.name.split(".")[0])
 
     def visit_Name(self, node: ast.Name) -> None:
         self.names.add(node.id)
         self._check(node.id)
+        if isinstance(node.ctx, ast.Store):
+            self._binds(node.id)
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if node.value is None or isinstance(node.value, bool):
@@ -153,6 +167,7 @@ class _Walker(ast.NodeVisitor):
 
     def visit_arg(self, node: ast.arg) -> None:
         self._name_token(node.arg)
+        self._binds(node.arg)
         self.generic_visit(node)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
@@ -186,7 +201,7 @@ class _Walker(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def shadowed_alias(tree: ast.Module, imports: TfImports) -> tuple[str, int] | None:
+def shadowed_alias(tree: ast.Module, imports: TfImports, facts: ModuleFacts) -> tuple[str, int] | None:
     """A TF alias (``tf``) that a function or lambda binds to something else (a parameter,
     an assignment, a loop or ``with`` target, a non-TF import) and reads there, with the
     line of that binding; None if there is none.
@@ -194,8 +209,8 @@ def shadowed_alias(tree: ast.Module, imports: TfImports) -> tuple[str, int] | No
     The aliases are module-level imports, and every rewrite reads ``tf.X`` through them:
     in such a function ``tf.log(x)`` calls the parameter's ``log``, and renaming it to
     ``tf.math.log`` would change (or break) that call."""
-    if not any(name in imports.aliases for name in _names_bound_anywhere(tree)):
-        return None  # (the common case, in one walk)
+    if not facts.alias_rebound:
+        return None  # (the common case, known from the walk that gave the facts)
     for scope in ast.walk(tree):
         if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             continue
@@ -220,13 +235,3 @@ def shadowed_alias(tree: ast.Module, imports: TfImports) -> tuple[str, int] | No
             if name in imports.aliases and name in read:
                 return name, line
     return None
-
-
-def _names_bound_anywhere(tree: ast.Module) -> Iterator[str]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg):
-            yield node.arg
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            yield node.id
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and node not in tree.body:
-            yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)

@@ -39,24 +39,24 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts, Kind
-from tf2migrate.analysis.module_facts import shadowed_alias
+from tf2migrate.analysis.module_facts import ModuleFacts, shadowed_alias
 from tf2migrate.analysis.summaries import SESSION
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.plan import Plan
 from tf2migrate.traversal import find_all
 
 
-def import_conflict(imports: TfImports, module_names: set[str], tree: ast.Module) -> tuple[str, int] | None:
+def import_conflict(imports: TfImports, facts: ModuleFacts, tree: ast.Module) -> tuple[str, int] | None:
     """Why the file cannot be written with ``tf.X`` references, and the line to report:
     it binds ``tf`` to something other than TensorFlow's root, or a function binds a TF
     alias to something else and reads it (``module_facts.shadowed_alias``); None if not."""
-    if "tf" in module_names and imports.aliases.get("tf") != "":
+    if "tf" in facts.names and imports.aliases.get("tf") != "":
         message = (
             f"the file binds `tf` to something other than TensorFlow (imported here as "
             f"`{next(iter(imports.aliases))}`); migrated code writes `tf.X`: rename that binding and run again"
         )
         return message, 1
-    shadowed = shadowed_alias(tree, imports)
+    shadowed = shadowed_alias(tree, imports, facts)
     if shadowed is None:
         return None
     name, line = shadowed
