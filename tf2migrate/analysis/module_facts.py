@@ -11,7 +11,9 @@ facts several times faster.  They are the facts a libcst walk would give
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
 from tf2migrate.analysis.tf_imports import TfImports, tf_relative
@@ -67,7 +69,35 @@ def is_dimension_value(node: ast.Attribute) -> bool:
     return isinstance(shape, ast.Attribute) and shape.attr == "shape"
 
 
-class _Walker(ast.NodeVisitor):
+class _FastVisitor(ast.NodeVisitor):
+    """``ast.NodeVisitor`` with its hook found once per node type, not by a formatted name
+    at every node: this walk sees every node of every file of a run."""
+
+    _hooks: dict[type, Callable[[Any, ast.AST], None]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._hooks = {}
+
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        hook = self._hooks.get(kind)
+        if hook is None:
+            hook = self._hooks[kind] = getattr(type(self), f"visit_{kind.__name__}", type(self).generic_visit)
+        hook(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
+
+
+class _Walker(_FastVisitor):
     def __init__(self, imports: TfImports, top_level: set[int]) -> None:
         self.tf = imports
         self.top_level = top_level
