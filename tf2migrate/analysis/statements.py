@@ -311,8 +311,7 @@ class StatementClassifier:
                 self.facts.block(
                     call,
                     blockers.UNSUPPORTED_GRAPH_CODE,
-                    "a TF1 tf.data iterator made inside another statement (not `it = dataset.make_one_shot_iterator()`) "
-                    "is not converted",
+                    "a TF1 tf.data iterator made inside another statement (not `it = dataset.make_one_shot_iterator()`) is not converted",
                 )
                 return statement
             refused = iterators.refused_call(self.tf, call)

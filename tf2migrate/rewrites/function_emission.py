@@ -212,7 +212,9 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             target = cst.ensure_type(cst.ensure_type(statement.node, cst.SimpleStatementLine).body[0], cst.Assign).targets[0].target
             if not (isinstance(target, cst.Name) and target.value == name):
                 casts.append(f"{rewrite.module.code_for_node(target)} = {name}")
-            rewrite.plan.note(placeholder.call, ITERATOR_TO_ITER.code, f"element of `{placeholder.iterator.name}` → argument of {generated.name}")
+            rewrite.plan.note(
+                placeholder.call, ITERATOR_TO_ITER.code, f"element of `{placeholder.iterator.name}` → argument of {generated.name}"
+            )
             continue
         rewrite.plan.note(placeholder.call, PLACEHOLDER_TO_ARGUMENT.code, f"placeholder `{name}` → argument of {generated.name}")
         if placeholder.default is None:

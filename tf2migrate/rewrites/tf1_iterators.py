@@ -111,6 +111,7 @@ def plan(rewrite: SessionRewrite, initializer_runs: list[tuple[RunSite, TF1Itera
         return
     allowed = {id(cst.ensure_type(call.func, cst.Attribute).value) for i in facts.iterators for call in i.get_next}
     allowed |= {id(cst.ensure_type(site.fetch, cst.Attribute).value) for site, _ in initializer_runs}
+    allowed |= {id(target) for i in facts.iterators for target in _targets(i)}
     for iterator in facts.iterators:
         runs = [site for site, i in initializer_runs if i is iterator]
         refused = _refused(rewrite, iterator, runs, allowed)
@@ -132,12 +133,10 @@ def plan(rewrite: SessionRewrite, initializer_runs: list[tuple[RunSite, TF1Itera
             rewrite.plan.note(site.call, ITERATOR_TO_ITER.code, f"initializer run → `{iterator.name} = {new}` (a new iterator)")
 
 
-def _refused(
-    rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite], allowed: set[int]
-) -> tuple[cst.CSTNode, str] | None:
+def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite], allowed: set[int]) -> tuple[cst.CSTNode, str] | None:
     scope = iterator.scope
     for name in find_all(rewrite.module, cst.Name):
-        if isinstance(name, cst.Name) and name.value == iterator.name and id(name) not in allowed and not _binds(iterator, name):
+        if isinstance(name, cst.Name) and name.value == iterator.name and id(name) not in allowed:
             return name, (
                 f"the TF1 iterator `{iterator.name}` is used other than by its `get_next()` statement and its "
                 "initializer runs; not converted"
@@ -166,9 +165,10 @@ def _refused(
     return None
 
 
-def _binds(iterator: TF1Iterator, name: cst.Name) -> bool:
+def _targets(iterator: TF1Iterator) -> list[cst.BaseAssignTargetExpression]:
     """The name bound by the statement making the iterator."""
-    return any(name is t.target for s in cst.ensure_type(iterator.statement.node, cst.SimpleStatementLine).body if isinstance(s, cst.Assign) for t in s.targets)
+    body = cst.ensure_type(iterator.statement.node, cst.SimpleStatementLine).body
+    return [t.target for s in body if isinstance(s, cst.Assign) for t in s.targets]
 
 
 def _random(rewrite: SessionRewrite, iterator: TF1Iterator) -> bool:
