@@ -72,12 +72,9 @@ def classify(facts: GraphFacts, module: cst.Module, small: cst.Assign, statement
         return _iterator(facts, small, statement, scope, call, made)
     if m_get_next(call):
         receiver = cst.ensure_type(call.func, cst.Attribute).value
-        iterator = next(
-            (i for i in facts.iterators if isinstance(receiver, cst.Name) and i.scope is scope and i.name == receiver.value), None
-        )
-        if iterator is None or scope.resolve(iterator.name, statement.order) is not iterator.statement:
-            return None
-        return _element(facts, module, small, statement, iterator, call)
+        bound = scope.resolve(receiver.value, statement.order) if isinstance(receiver, cst.Name) else None
+        iterator = next((i for i in facts.iterators if i.statement is bound), None)
+        return _element(facts, module, small, statement, iterator, call) if iterator is not None else None
     return None
 
 

@@ -100,7 +100,7 @@ def initialized(facts: GraphFacts, site: RunSite) -> TF1Iterator | None:
     fetch = site.fetch
     if isinstance(fetch, cst.Attribute) and fetch.attr.value == "initializer" and isinstance(fetch.value, cst.Name):
         name = fetch.value.value
-        return next((i for i in facts.iterators if i.name == name and site in i.scope.run_sites), None)
+        return next((i for i in facts.iterators if site in i.scope.run_sites and i.scope.resolve(name, site.order) is i.statement), None)
     return None
 
 
@@ -154,9 +154,9 @@ def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite]
                 "an initializer run that is not a statement of the function making the iterator is not converted "
                 "(the new iterator would not replace it there)"
             )
-    later = [o for o in scope.bindings.get(iterator.dataset, []) if o > iterator.statement.order]
-    if later:
-        return iterator.call, f"the dataset `{iterator.dataset}` is bound again after its iterator is made; not converted"
+    last_run = max(site.order if site.order is not None else len(scope.statements) for site in runs)
+    if any(iterator.statement.order < o <= last_run for o in scope.bindings.get(iterator.dataset, [])):
+        return iterator.call, f"the dataset `{iterator.dataset}` is bound again before its iterator's initializer runs; not converted"
     if (len(runs) > 1 or any(site.in_loop for site in runs)) and _random(rewrite, iterator):
         return runs[-1].call, (
             f"the iterator `{iterator.name}` of a shuffled or random pipeline is initialized again: TF1 replayed its first "
