@@ -128,6 +128,25 @@ PYTHON_VALUE_CALLS = frozenset(
         "train.list_variables",
         "train.load_checkpoint",
         "train.load_variable",
+        # tf.Example protocol buffers, the TFRecord file writer and the feature specs a
+        # parser reads: Python objects (TF2 has the same ones), no graph
+        "train.Example",
+        "train.SequenceExample",
+        "train.Features",
+        "train.Feature",
+        "train.FeatureList",
+        "train.FeatureLists",
+        "train.Int64List",
+        "train.FloatList",
+        "train.BytesList",
+        "io.TFRecordWriter",
+        "python_io.TFRecordWriter",
+        "io.FixedLenFeature",
+        "io.VarLenFeature",
+        "io.FixedLenSequenceFeature",
+        "FixedLenFeature",
+        "VarLenFeature",
+        "FixedLenSequenceFeature",
     }
 )
 PYTHON_VALUE_PREFIXES = (

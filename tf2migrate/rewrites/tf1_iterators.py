@@ -121,7 +121,8 @@ def plan(rewrite: SessionRewrite, initializer_runs: list[tuple[RunSite, TF1Itera
             continue
         new = f"iter({iterator.dataset})"
         if not iterator.initializable:
-            rewrite.plan.replace[id(iterator.call)] = cst.parse_expression(new)
+            # a call rewritten whole: the TF1 name in it gets no finding of its own
+            rewrite.plan.call_replacements[id(iterator.call)] = lambda updated, new=new: cst.parse_expression(new)
             rewrite.plan.note(iterator.call, ITERATOR_TO_ITER.code, f"one-shot iterator → `{new}`")
             continue
         rewrite.plan.remove.add(id(iterator.statement.node))
