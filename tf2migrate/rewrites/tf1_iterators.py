@@ -55,6 +55,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.catalogue import PURE_BUILTINS
 from tf2migrate.analysis.model import GraphFacts, RunSite, Statement, TF1Iterator
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.generated import SessionRewrite
@@ -93,6 +94,7 @@ RULES = [ITERATOR_TO_ITER]
 
 # code of a pipeline whose order a new TF2 iterator draws again
 _RANDOM_WORDS = ("shuffle", "random", "sample")
+_NUMPY = frozenset({"np", "numpy"})
 
 
 def initialized(facts: GraphFacts, site: RunSite) -> TF1Iterator | None:
@@ -160,8 +162,8 @@ def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite]
         return iterator.call, f"the dataset `{iterator.dataset}` is bound again before its iterator's initializer runs; not converted"
     if (len(runs) > 1 or any(site.in_loop for site in runs)) and _random(rewrite, iterator):
         return runs[-1].call, (
-            f"the iterator `{iterator.name}` of a shuffled or random pipeline is initialized again: TF1 replayed its first "
-            "order, a new TF2 iterator draws another; not converted"
+            f"the iterator `{iterator.name}` of a pipeline that shuffles or draws random numbers (or whose code this file "
+            "does not show) is initialized again: TF1 replayed its first order, a new TF2 iterator draws another; not converted"
         )
     return None
 
@@ -173,15 +175,20 @@ def _targets(iterator: TF1Iterator) -> list[cst.BaseAssignTargetExpression]:
 
 
 def _random(rewrite: SessionRewrite, iterator: TF1Iterator) -> bool:
-    """Does the code building the dataset (the statements binding it and the names they
-    read, back to its sources; map functions included) shuffle or draw random numbers?"""
+    """May the code building the dataset (the statements binding it and the names they
+    read, back to its sources; map functions included) shuffle or draw random numbers?
+    Code this file does not show (a helper imported from another module, a parameter) may."""
     scope = iterator.scope
     seen: set[int] = set()
     pending: list[tuple[str, int]] = [(iterator.dataset, iterator.statement.order)]
     while pending:
         name, before = pending.pop()
         statement: Statement | None = scope.resolve(name, before)
-        if statement is None or statement.order in seen:
+        if name in PURE_BUILTINS or name in rewrite.facts.imports.aliases or name in _NUMPY:
+            continue  # TensorFlow and NumPy calls are read in the code that makes them
+        if statement is None or _imports(statement):
+            return True
+        if statement.order in seen:
             continue
         seen.add(statement.order)
         code = rewrite.module.code_for_node(statement.node)
@@ -189,3 +196,8 @@ def _random(rewrite: SessionRewrite, iterator: TF1Iterator) -> bool:
             return True
         pending += [(read, statement.order) for read in statement.reads]
     return False
+
+
+def _imports(statement: Statement) -> bool:
+    node = statement.node
+    return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
