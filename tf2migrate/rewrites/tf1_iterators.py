@@ -52,12 +52,17 @@ statement and its initializer runs (passed to a function, used in ``tf.while_loo
 
 from __future__ import annotations
 
+import builtins
+import sys
+
 import libcst as cst
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.catalogue import PURE_BUILTINS
 from tf2migrate.analysis.model import GraphFacts, RunSite, Statement, TF1Iterator
+from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.rewrites.fetches import fetch_leaves
 from tf2migrate.rewrites.generated import SessionRewrite
 from tf2migrate.traversal import find_all
 
@@ -94,7 +99,10 @@ RULES = [ITERATOR_TO_ITER]
 
 # code of a pipeline whose order a new TF2 iterator draws again
 _RANDOM_WORDS = ("shuffle", "random", "sample")
-_NUMPY = frozenset({"np", "numpy"})
+# code of a pipeline whose elements may be sparse or ragged tensors
+_COMPOSITE_WORDS = ("VarLen", "SparseFeature", "sparse", "Sparse", "ragged", "Ragged")
+_BUILTINS = frozenset(dir(builtins))
+_KNOWN_NAMES = frozenset({"np", "numpy", "True", "False", "None"})
 
 
 def initialized(facts: GraphFacts, site: RunSite) -> TF1Iterator | None:
@@ -144,6 +152,12 @@ def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite]
                 f"the TF1 iterator `{iterator.name}` is used other than by its `get_next()` statement and its "
                 "initializer runs; not converted"
             )
+    fetched = _fetched_whole(rewrite, iterator)
+    if fetched is not None and _pipeline_may(rewrite, iterator, _COMPOSITE_WORDS):
+        return fetched, (
+            f"an element of `{iterator.name}` is fetched as it is, and its pipeline may hold sparse or ragged tensors (or "
+            "its code is not in this file): TF1 returned SparseTensorValues, a converted fetch does not; not converted"
+        )
     if not iterator.initializable:
         return None
     if not runs:
@@ -160,7 +174,7 @@ def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite]
     last_run = max(site.order if site.order is not None else len(scope.statements) for site in runs)
     if any(iterator.statement.order < o <= last_run for o in scope.bindings.get(iterator.dataset, [])):
         return iterator.call, f"the dataset `{iterator.dataset}` is bound again before its iterator's initializer runs; not converted"
-    if (len(runs) > 1 or any(site.in_loop for site in runs)) and _random(rewrite, iterator):
+    if (len(runs) > 1 or any(site.in_loop for site in runs)) and _pipeline_may(rewrite, iterator, _RANDOM_WORDS):
         return runs[-1].call, (
             f"the iterator `{iterator.name}` of a pipeline that shuffles or draws random numbers (or whose code this file "
             "does not show) is initialized again: TF1 replayed its first order, a new TF2 iterator draws another; not converted"
@@ -174,28 +188,69 @@ def _targets(iterator: TF1Iterator) -> list[cst.BaseAssignTargetExpression]:
     return [t.target for s in body if isinstance(s, cst.Assign) for t in s.targets]
 
 
-def _random(rewrite: SessionRewrite, iterator: TF1Iterator) -> bool:
+def _fetched_whole(rewrite: SessionRewrite, iterator: TF1Iterator) -> cst.BaseExpression | None:
+    """A fetch of a converted run that is a name the ``get_next()`` statement binds, or a
+    subscript of one: a value of the element as it is, turned into NumPy."""
+    for generated in rewrite.functions.values():
+        for element in generated.placeholders:
+            if element.placeholder is None or element.placeholder.iterator is not iterator:
+                continue
+            for leaf in fetch_leaves(generated.fetch):
+                root = leaf
+                while isinstance(root, cst.Subscript):  # ``batch["ids"]``, ``d[0]``: a part of it, as it is
+                    root = root.value
+                if isinstance(root, cst.Name) and root.value in element.defines:
+                    return leaf
+    return None
+
+
+def _pipeline_may(rewrite: SessionRewrite, iterator: TF1Iterator, words: tuple[str, ...]) -> bool:
     """May the code building the dataset (the statements binding it and the names they
-    read, back to its sources; map functions included) shuffle or draw random numbers?
-    Code this file does not show (a helper imported from another module, a parameter) may."""
+    read, back to its sources; map functions included) use one of ``words`` (shuffle or draw
+    random numbers; make sparse or ragged tensors)?  Code this file does not show (a helper
+    imported from another module, a parameter) may."""
     scope = iterator.scope
+    bound_in_module = set(read_and_bound(rewrite.module)[1])
     seen: set[int] = set()
     pending: list[tuple[str, int]] = [(iterator.dataset, iterator.statement.order)]
     while pending:
         name, before = pending.pop()
+        if name in _BUILTINS or name in rewrite.facts.imports.aliases or name in _KNOWN_NAMES:
+            continue  # TensorFlow, NumPy and builtin calls are read in the code that makes them
         statement: Statement | None = scope.resolve(name, before)
-        if name in PURE_BUILTINS or name in rewrite.facts.imports.aliases or name in _NUMPY:
-            continue  # TensorFlow and NumPy calls are read in the code that makes them
-        if statement is None or _imports(statement):
+        if statement is None:
+            # bound inside a block (``with open(path) as f: lines = f.read()``, or the block reading it): that block
+            nested = [o for o in scope.nested_bindings.get(name, []) if o <= before]
+            statement = scope.statements[nested[-1]] if nested else None
+        if statement is None and name not in bound_in_module:
+            continue  # bound nowhere (Python 2's ``xrange``): a NameError in both versions
+        if statement is None or (_imports(statement) and not _imports_standard_library(statement)):
             return True
         if statement.order in seen:
             continue
         seen.add(statement.order)
         code = rewrite.module.code_for_node(statement.node)
-        if any(word in code for word in _RANDOM_WORDS):
+        if any(word in code for word in words):
             return True
-        pending += [(read, statement.order) for read in statement.reads]
+        reads, bound = read_and_bound(statement.node)
+        if isinstance(statement.node, cst.SimpleStatementLine):
+            bound = []  # ``data = data.shuffle(...)`` reads the binding before it
+        pending += [(read, statement.order) for read in reads if read not in bound]
     return False
+
+
+def _imports_standard_library(statement: Statement) -> bool:
+    """``import random``, ``from os import path``: modules that make no tensors (their calls
+    are read in the code that makes the pipeline)."""
+    modules: list[str] = []
+    for small in cst.ensure_type(statement.node, cst.SimpleStatementLine).body:
+        if isinstance(small, cst.Import):
+            modules += [dotted_name(alias.name) or "" for alias in small.names]
+        elif isinstance(small, cst.ImportFrom):
+            if small.relative or small.module is None:
+                return False  # a module of the project
+            modules.append(dotted_name(small.module) or "")
+    return all(module.split(".")[0] in sys.stdlib_module_names for module in modules)
 
 
 def _imports(statement: Statement) -> bool:
