@@ -128,6 +128,25 @@ PYTHON_VALUE_CALLS = frozenset(
         "train.list_variables",
         "train.load_checkpoint",
         "train.load_variable",
+        # tf.Example protocol buffers, the TFRecord file writer and the feature specs a
+        # parser reads: Python objects (TF2 has the same ones), no graph
+        "train.Example",
+        "train.SequenceExample",
+        "train.Features",
+        "train.Feature",
+        "train.FeatureList",
+        "train.FeatureLists",
+        "train.Int64List",
+        "train.FloatList",
+        "train.BytesList",
+        "io.TFRecordWriter",
+        "python_io.TFRecordWriter",
+        "io.FixedLenFeature",
+        "io.VarLenFeature",
+        "io.FixedLenSequenceFeature",
+        "FixedLenFeature",
+        "VarLenFeature",
+        "FixedLenSequenceFeature",
     }
 )
 PYTHON_VALUE_PREFIXES = (
@@ -217,10 +236,25 @@ def is_unsupported_call(canonical: str) -> bool:
     return canonical.startswith(UNSUPPORTED_CALL_PREFIXES) or canonical in UNSUPPORTED_CALLS
 
 
+# tf.data dataset classes whose TF2 class takes the very parameters of the TF1 one (the
+# generated tables' signatures: ``TFRecordDataset``, ``experimental.CsvDataset``...): TF1's
+# is a subclass adding the iterator methods (rewrites/tf1_iterators.py).  Constructed, they
+# describe a pipeline, as ``tf.data.Dataset.from_tensor_slices`` does: Python objects that
+# stay where they are, not ops that move into generated functions.
+DATASET_CLASSES = frozenset(
+    path
+    for path, (tf1, tf2) in DIFFERENT_IN_TF2.items()
+    if path.startswith("data.") and path.endswith("Dataset") and tf1 is not None and tf1 == tf2
+)
+
+
 def is_graph_op(canonical: str) -> bool:
     """Does calling this TF1 path build graph ops?  Paths outside the public TF1 API
-    (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values."""
+    (``tensorflow.examples`` data loaders, ``tf.keras.datasets``) give Python values, and
+    so do tf.data's datasets (DATASET_CLASSES)."""
     if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
+        return False
+    if canonical in DATASET_CLASSES:
         return False
     return (
         canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))

@@ -59,12 +59,29 @@ VANISHING_KINDS = frozenset(
 
 
 @dataclass
+class TF1Iterator:
+    """``it = dataset.make_one_shot_iterator()`` (or ``make_initializable_iterator``, or
+    ``tf.data.make_*_iterator(dataset)``): analysis/iterators.py, rewrites/tf1_iterators.py."""
+
+    name: str
+    dataset: str  # the name of the dataset it iterates
+    initializable: bool
+    statement: Statement
+    call: cst.Call
+    scope: Scope
+    get_next: list[cst.Call] = field(default_factory=list)  # its ``it.get_next()`` statements' calls
+
+
+@dataclass
 class Placeholder:
     name: str
     dtype: cst.BaseExpression | None
     default: cst.BaseExpression | None  # placeholder_with_default's value
     call: cst.Call
     shape: cst.BaseExpression | None = None
+    # ``x, y = it.get_next()``: the element of a TF1 iterator, an argument fed by the
+    # run's own ``it.get_next()`` (``name`` is the argument, the statement defines x, y)
+    iterator: TF1Iterator | None = None
 
 
 @dataclass
@@ -249,9 +266,18 @@ class GraphFacts:
     # arguments, by id of their def (analysis/helper_arguments.py)
     helper_arguments: dict[int, HelperArguments] = field(default_factory=dict)
     helpers_not_passed: dict[str, str] = field(default_factory=dict)  # name → why not
+    # TF1 tf.data iterators of the module's graph scopes (analysis/iterators.py)
+    iterators: list[TF1Iterator] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))
+
+
+def argument_name(statement: Statement) -> str:
+    """The graph name of a placeholder statement's argument: the placeholder's, or the
+    element of a TF1 iterator (several names unpacked from one argument)."""
+    placeholder = statement.placeholder
+    return placeholder.name if placeholder is not None and placeholder.iterator is not None else statement.defines[0]
 
 
 def class_methods(scope: Scope) -> list[cst.FunctionDef]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -56,7 +56,7 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
-from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
+from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all
 
 
@@ -151,6 +151,9 @@ class StatementClassifier:
                     statement.kind = Kind.SESSION
                     statement.defines = (parameter.attribute,)
                     return statement
+            iterator_statement = iterators.classify(self.facts, self.module, small, statement, scope)
+            if iterator_statement is not None:
+                return iterator_statement
             targets = [t.target for t in small.targets]
             single = graph_name(targets[0]) if len(targets) == 1 else None
             if isinstance(small.value, cst.Call) and single is not None:
@@ -304,13 +307,16 @@ class StatementClassifier:
         if has_run:
             return statement  # runtime code; run sites are rewritten in place
         for call in calls:
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ITERATOR_METHODS:
+            if iterators.iterator_made(self.tf, call) is not None:
                 self.facts.block(
                     call,
                     blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"a TF1 tf.data iterator (`{call.func.attr.value}`) feeds the graph; it is not converted "
-                    "(in TF2, iterate the dataset: `for batch in dataset:`)",
+                    "a TF1 tf.data iterator made inside another statement (not `it = dataset.make_one_shot_iterator()`) is not converted",
                 )
+                return statement
+            refused = iterators.refused_call(self.tf, call)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
         for call, tf_name in tf_calls:
             if tf_name in PLACEHOLDER_CALLS:

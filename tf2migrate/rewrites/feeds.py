@@ -9,7 +9,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.model import FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name, names_bound
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
@@ -18,7 +18,9 @@ from tf2migrate.traversal import children, find_all
 
 
 def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated, owner: Scope) -> str | None:
-    params = {local_name(p.defines[0]): p for p in generated.placeholders}
+    params = {local_name(argument_name(p)): p for p in generated.placeholders}
+    # the element of a TF1 iterator: the run takes the next one itself (rewrites/tf1_iterators.py)
+    taken = {name: f"{p.placeholder.iterator.name}.get_next()" for name, p in params.items() if p.placeholder and p.placeholder.iterator}
     fed: dict[str, str] = {}
     feed = site.feed
     if isinstance(feed, cst.Dict):
@@ -75,6 +77,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     elif feed is not None:
         rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
         return None
+    fed.update(taken)
     missing = [n for n, p in params.items() if n not in fed and (p.placeholder is None or p.placeholder.default is None)]
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
@@ -105,6 +108,10 @@ def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope
     found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
     if found is None or found[1].kind is not Kind.PLACEHOLDER:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
+        return None
+    placeholder = found[1].placeholder
+    if placeholder is not None and placeholder.iterator is not None:
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}`, an element of a TF1 iterator, is fed: not converted")
         return None
     return found[1]
 

@@ -13,13 +13,14 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import GRADIENT_CALLS
 from tf2migrate.analysis.control_flow import reached
-from tf2migrate.analysis.model import Kind
+from tf2migrate.analysis.model import argument_name, Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.layout import leading_lines
 from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
 from tf2migrate.rewrites.fetches import without_operations
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.rewrites.tf1_iterators import ITERATOR_TO_ITER
 
 PLACEHOLDER_TO_ARGUMENT = Rule(
     "TFM101",
@@ -53,7 +54,7 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     method after the constructor); nothing when a part of it is refused."""
     module = rewrite.module
     indent = module.default_indent
-    param_names = [local_name(p.defines[0]) for p in generated.placeholders]
+    param_names = [local_name(argument_name(p)) for p in generated.placeholders]
     localize, trainable, value_kinds = rewrite.scope_names(generated.scope)
     ctx = gradient_tape.BodyContext(
         module=module,
@@ -203,6 +204,18 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
         placeholder = statement.placeholder
         assert placeholder is not None
         name = local_name(placeholder.name)
+        if placeholder.iterator is not None:
+            # the element a run takes (rewrites/tf1_iterators.py): tensors of the dataset's
+            # dtypes already, unpacked as the ``get_next()`` statement unpacked it
+            required.append(name)
+            required_specs.append(None)
+            target = cst.ensure_type(cst.ensure_type(statement.node, cst.SimpleStatementLine).body[0], cst.Assign).targets[0].target
+            if not (isinstance(target, cst.Name) and target.value == name):
+                casts.append(f"{rewrite.module.code_for_node(target)} = {name}")
+            rewrite.plan.note(
+                placeholder.call, ITERATOR_TO_ITER.code, f"element of `{placeholder.iterator.name}` → argument of {generated.name}"
+            )
+            continue
         rewrite.plan.note(placeholder.call, PLACEHOLDER_TO_ARGUMENT.code, f"placeholder `{name}` → argument of {generated.name}")
         if placeholder.default is None:
             dtype = rewrite.code(placeholder.dtype) if placeholder.dtype is not None else None

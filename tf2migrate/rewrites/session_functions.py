@@ -30,6 +30,7 @@ from tf2migrate.rewrites import (
     invariant_feeds,
     scipy_optimizer,
     session_cleanup,
+    tf1_iterators,
     train_steps,
 )
 from tf2migrate.rewrites.feeds import call_arguments, rewrite_unused_feed_dicts
@@ -190,9 +191,14 @@ class SessionFunctions:
     def run(self) -> None:
         rewrite = self.rewrite
         rewrite.optimizer_of = train_steps.plan_optimizers(rewrite.module, rewrite.facts, rewrite.plan, rewrite.names_in_use)
+        iterator_runs = []
         for scope in rewrite.facts.scopes:
             init_sites = []
             for site in scope.run_sites:
+                iterator = tf1_iterators.initialized(rewrite.facts, site)
+                if iterator is not None:
+                    iterator_runs.append((site, iterator))
+                    continue
                 if site.form is RunForm.SCIPY:
                     scipy_run = scipy_optimizer.scipy_run(self.rewrite, site, scope)
                     if scipy_run is not None:
@@ -206,6 +212,7 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites)
+        tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
         self._refuse_graphs_run_elsewhere()
