@@ -444,10 +444,24 @@ class StatementClassifier:
         tensor = f" (`{inputs[0]}`)" if inputs else ""
         if isinstance(node, cst.SimpleStatementLine):
             return f"this statement creates variables from placeholder-dependent tensors{tensor}: {made}"
+        if isinstance(node, cst.With) and any(self._reuses(item.item) for item in node.items):
+            # MultistepNNs: ``with tf.variable_scope(scope, reuse=True): self.Y_pred = self.net_Y(self.X_tf)``
+            return (
+                f"this block applies the variables of an earlier block again, by name, through `tf.variable_scope(..., "
+                f"reuse=...)`, to placeholder-dependent tensors{tensor}: {made} (TF1 returned the existing ones); a network "
+                "shared by scope name is not converted (create its layers once, e.g. Keras layers, and call them on each input)"
+            )
         return (
             f"this block both creates variables and computes with placeholder-dependent tensors{tensor}: {made}; converted, "
             "the variables would be made again at each call of the generated function"
         )
+
+    def _reuses(self, expression: cst.BaseExpression) -> bool:
+        """``tf.variable_scope(scope, reuse=True)`` (any ``reuse=`` but False or None)."""
+        if not (isinstance(expression, cst.Call) and self.tf.call_name(expression) == "variable_scope"):
+            return False
+        reuse = call_argument(expression, "reuse", 8)
+        return reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None"))
 
     def _constant_in_constructor(
         self, node: cst.BaseStatement, scope: Scope, graph_deps: set[int], op_calls, calls: list[cst.Call]
