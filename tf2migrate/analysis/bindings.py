@@ -268,7 +268,9 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                 and name not in in_place
                 and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)])
             ):
-                unstorable = _unstorable_value(module, scope, name, binding) if binding is not None and binding.kind is Kind.PYTHON else None
+                unstorable = (
+                    _unstorable_value(module, scope, name, binding) if binding is not None and binding.kind is Kind.PYTHON else None
+                )
                 if binding is not None and binding.kind is Kind.PYTHON and unstorable is None:
                     scope.stored_locals[name] = binding
                     continue

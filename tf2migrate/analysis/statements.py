@@ -554,9 +554,9 @@ class StatementClassifier:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
-            if isinstance(func, cst.Attribute) and (owner := self_attribute(func.value)) is not None:
-                if scope.graph_statement(owner, order) is not None:
-                    continue  # a method of a graph list kept on self (``self.grads.append``)
+            list_name = self_attribute(func.value) if isinstance(func, cst.Attribute) else None
+            if list_name is not None and scope.graph_statement(list_name, order) is not None:
+                continue  # a method of a graph list kept on self (``self.grads.append``)
             root = root_name(func)
             if root in self.tf.kept_names:
                 self.facts.block(

@@ -100,7 +100,9 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     "computation happens in the caller, and decorates the generated function that calls it "
     "with `@tf.function`, where `tf.gradients` is valid TF2.  The same when a source of a "
     "gradient cannot be watched before the computation that reads it: a source bound "
-    "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript.",
+    "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript; "
+    "and for a gradient taken in a loop or `if` block of graph code (`for i in ...: "
+    "grads.append(tf.gradients(loss, W[i])[0])`), where one tape would be asked once per pass.",
     why="A tape inside the helper could not see the computation of `Y` and would return None; "
     "a `tape.watch(vn)` after `forward` ran records nothing of what `forward` computed from "
     "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
@@ -129,8 +131,7 @@ RULES = [GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION]
 
 # Why a body keeps ``tf.gradients`` (BodyContext.kept_reason)
 UNSEEN_SOURCE = (
-    "a tape cannot be shown to see the computation of every source (one is bound with other values, by a user "
-    "function or by a subscript)"
+    "a tape cannot be shown to see the computation of every source (one is bound with other values, by a user function or by a subscript)"
 )
 IN_BLOCK = "it is taken in a loop or conditional block of graph code, where one tape would be asked once per pass"
 
