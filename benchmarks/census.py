@@ -175,6 +175,14 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
     defs: dict[str, list[ast.AST]] = {}
     uses: dict[str, list[tuple[tuple[ast.AST, ...], tuple[ast.AST, int | str] | None]]] = {}
     module_functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
+    # a class of the module, called: its constructor takes the arguments (after ``self``)
+    constructors = {
+        n.name: init
+        for n in tree.body
+        if isinstance(n, ast.ClassDef)
+        for init in n.body
+        if isinstance(init, _FUNCTIONS) and init.name == "__init__"
+    }
     attributes: set[str] = set()
 
     def walk(node: ast.AST, around: tuple[ast.AST, ...], in_class: bool, argument=None) -> None:
@@ -188,15 +196,17 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
         elif isinstance(node, ast.Name):
             uses.setdefault(node.id, []).append((around, argument))
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            uses.setdefault(f"self.{node.attr}", []).append((around, argument))
+            if not isinstance(node.ctx, ast.Store):  # ``self.f = f`` sets it; a call reads it
+                uses.setdefault(f"self.{node.attr}", []).append((around, argument))
             return
         elif isinstance(node, ast.Attribute):
             attributes.add(node.attr)  # ``model.method(...)``: a method used by its object's name
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in module_functions:
-            callee = module_functions[node.func.id]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {**module_functions, **constructors}:
+            callee = module_functions.get(node.func.id) or constructors[node.func.id]
+            first = 1 if callee.name == "__init__" and node.func.id in constructors else 0  # after ``self``
             walk(node.func, around, in_class)
             for index, arg in enumerate(node.args):
-                walk(arg, around, in_class, (callee, index))
+                walk(arg, around, in_class, (callee, first + index))
             for keyword in node.keywords:
                 walk(keyword.value, around, in_class, (callee, keyword.arg))
             return
@@ -218,13 +228,19 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
         names = [a.arg for a in callee.args.posonlyargs + callee.args.args]
         name = names[slot] if isinstance(slot, int) and slot < len(names) else slot
         places = [around for around, _ in uses.get(name, []) if callee in around]
+        kept = _stored_on_self(callee, name) if callee.name == "__init__" else None
+        if kept is not None and len(places) == 1 and kept not in attributes:
+            # PINNsNTK: ``PINN(..., operator, ...)``, ``self.operator = operator``, called as
+            # ``self.operator(...)`` only in traced methods (and named nowhere as ``x.operator``)
+            places = [around for around, _ in uses.get(f"self.{kept}", [])]
         return bool(places) and all(traced.intersection(p) for p in places)
 
     grown = True
     while grown:
         grown = False
         for key, functions in defs.items():
-            places = uses.get(key, [])
+            # a parameter of the same name (``def __init__(self, operator)``) is another variable
+            places = [p for p in uses.get(key, []) if not any(key in _parameters(f) for f in p[0])]
             if not set(functions) <= traced and places and all(runs_traced(*p) for p in places):
                 traced.update(functions)
                 grown = True
@@ -235,6 +251,30 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
         for function in functions
     }
     return traced, unused - traced
+
+
+def _parameters(function: ast.AST) -> set[str]:
+    arguments = getattr(function, "args", None)
+    if arguments is None:
+        return set()
+    every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [a for a in (arguments.vararg, arguments.kwarg) if a]
+    return {a.arg for a in every}
+
+
+def _stored_on_self(init: ast.AST, parameter: str) -> str | None:
+    """``attr`` when the constructor's statement ``self.attr = parameter`` keeps a parameter."""
+    for statement in getattr(init, "body", []):
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+            and isinstance(statement.value, ast.Name)
+            and statement.value.id == parameter
+        ):
+            return target.attr
+    return None
 
 
 def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:

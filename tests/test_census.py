@@ -125,3 +125,34 @@ def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
     )
     verdicts = {v.path: v for v in census.census(tree, jobs=1)}
     assert verdicts["helpers.py"].category == "partial"
+
+
+def test_a_function_kept_on_an_object_and_called_only_in_traced_methods_is_traced():
+    # PINNsNTK: the PDE operator is passed to the model, kept as ``self.operator`` and called
+    # by ``net_r``, which only tf.functions call
+    source = """\
+import tensorflow as tf
+
+def operator(u, x):
+    return tf.gradients(u, x)[0]
+
+class PINN:
+    def __init__(self, operator, scale):
+        self.operator = operator
+        self.scale = scale
+
+    def net_r(self, x):
+        return self.operator(x * x * self.scale, x)
+
+    @tf.function
+    def compute_r(self, x):
+        return self.net_r(x)
+
+model = PINN(operator, 2.0)
+"""
+    assert census.tf1_left(source) == []
+    # the object's attribute read elsewhere: ``model.operator(...)`` may run it eagerly
+    assert census.tf1_left(source + "print(model.operator(tf.ones([1]), tf.ones([1])))\n") == ["tf.gradients outside tf.function"]
+    # the constructor also calls it itself, untraced
+    eager_init = source.replace("        self.operator = operator\n", "        self.operator = operator\n        operator(scale, scale)\n")
+    assert census.tf1_left(eager_init) == ["tf.gradients outside tf.function"]

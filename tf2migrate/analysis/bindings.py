@@ -29,7 +29,7 @@ import libcst.matchers as m
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
-from tf2migrate.analysis.names import names_bound, read_and_bound, self_attribute
+from tf2migrate.analysis.names import changed_in_place, names_bound, read_and_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
@@ -269,12 +269,19 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                 and name not in in_place
                 and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)])
             ):
+                unstorable = (
+                    _unstorable_value(module, scope, name, binding) if binding is not None and binding.kind is Kind.PYTHON else None
+                )
+                if binding is not None and binding.kind is Kind.PYTHON and unstorable is None:
+                    scope.stored_locals[name] = binding
+                    continue
+                why = f", and it is not stored there: {unstorable}" if unstorable is not None else ""
                 found.append(
                     (
                         statement.node,
                         (
                             f"graph code reads `{name}`, a local of `{function.name.value}`; the generated methods run "
-                            f"later and cannot see it (store it on `self`)"
+                            f"later and cannot see it (store it on `self`){why}"
                         ),
                     )
                 )
@@ -313,13 +320,41 @@ def _unstorable(module: cst.Module, scope: Scope, name: str, binding) -> str | N
     """Why a local variable read by graph code cannot be stored on ``self`` under its
     name: it must be bound once, by an assignment of its own, and no attribute of the
     file may have that name already (``self.W1`` would mean something else)."""
-    if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
-        return "it is bound more than once"
     if binding.defines != (name,) or not isinstance(binding.node, cst.SimpleStatementLine):
         return "its statement binds more than it"
+    return _unstorable_binding(module, scope, name)
+
+
+def _unstorable_binding(module: cst.Module, scope: Scope, name: str) -> str | None:
+    """Why a local cannot be stored as ``self.<name>``: bound more than once, or an
+    attribute of that name in the file already."""
+    if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
+        return "it is bound more than once"
     if find_all(module, m.Attribute(attr=m.Name(name))):
         return f"the file uses `.{name}` already"
     return None
+
+
+def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> str | None:
+    """Why a plain Python local graph code reads (``D1 = self.kernel_size`` in PINNsNTK's
+    Wave1D; ``shape=(D1, 1)``, ``compute_ntk(J, D1, J, D1)``) cannot be stored on ``self``
+    like a variable.  It must be ``name = value``, bound once, by a statement that reads
+    no graph value and calls nothing, and never changed in place in the constructor: TF1
+    built the graph with the value the name held there; the generated methods read the
+    same object back from ``self.name`` (an object changed in place would be another value)."""
+    node = binding.node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return "its statement is not an assignment of its own"
+    assign = node.body[0]
+    if len(assign.targets) != 1 or not m.matches(assign.targets[0].target, m.Name(name)):
+        return "its statement binds more than it"
+    if calls_in(assign.value):
+        return "its value is computed by a call"
+    if any(scope.graph_statement(read, binding.order) is not None for read in read_and_bound(assign.value)[0]):
+        return "its value reads the graph"
+    if any(name in changed_in_place(s.node) for s in scope.statements):
+        return "it is changed in place"
+    return _unstorable_binding(module, scope, name)
 
 
 def _moved_reads(statement) -> tuple[str, ...]:

@@ -123,7 +123,8 @@ UNSUPPORTED_GRADIENTS = Rule(
     "A tf.gradients call that cannot be turned into a GradientTape with the same meaning.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports `tf.gradients` with `stop_gradients`, or a gradient taken inside control flow of the graph-building code.",
+    what="Reports `tf.gradients` with `stop_gradients`, options given by position, or a source that is not a named tensor "
+    "(a gradient taken in a loop or `if` of graph code is kept as `tf.gradients` in a tf.function instead, TFM203).",
     why="A tape records only what runs inside it; tf2migrate never emits a tape that cannot see the computation. " + _LEFT_ALONE,
     invalid=(
         "import tensorflow as tf\n"

@@ -452,7 +452,9 @@ class GraphAnalyzer:
 
     def _analyze_scope(self, scope: Scope, body) -> None:
         order = -1
-        for node in self._effective(body, scope):
+        nodes = self._effective(body, scope)
+        self.classifier.graph_lists = self.classifier.graph_lists_of(nodes)
+        for node in nodes:
             several = bindings.placeholder_targets(self.tf, node)
             if several is not None:
                 # ``[a, b] = [tf.placeholder(...) for _ in range(2)]``: one statement per placeholder

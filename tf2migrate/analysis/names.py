@@ -257,17 +257,17 @@ class _InPlaceChanges(cst.CSTVisitor):
 
     def visit_Expr(self, node: cst.Expr) -> None:
         func = node.value.func if isinstance(node.value, cst.Call) else None
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in _MUTATING_METHODS:
-            self.names.append(func.value.value)
+        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATING_METHODS and (name := graph_name(func.value)) is not None:
+            self.names.append(name)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
-            self.names.append(node.target.value.value)
+        if isinstance(node.target, cst.Subscript) and (name := graph_name(node.target.value)) is not None:
+            self.names.append(name)
 
 
 def changed_in_place(node: cst.CSTNode) -> list[str]:
-    """Plain names whose object a statement changes without rebinding them:
-    ``fetches.append(mx)``, ``fetches.extend(...)``, ``feeds[k] = v``.  A graph-building
+    """Names (plain, or attributes of self) whose object a statement changes without
+    rebinding them: ``fetches.append(mx)``, ``self.grads.extend(...)``, ``feeds[k] = v``.  A graph-building
     block that extends a list of tensors defines that list as much as an assignment would."""
     finder = _InPlaceChanges()
     walk(node, finder)

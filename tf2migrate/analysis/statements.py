@@ -67,6 +67,37 @@ class StatementClassifier:
         self.module = module
         self.tf = facts.imports
         self.facts = facts
+        # ``self.grads = []`` statements of the scope being classified that a graph block
+        # fills next (:meth:`graph_lists`), by id
+        self.graph_lists: set[int] = set()
+
+    def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
+        """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
+        next statement naming ``L`` fills in a block of graph code creating no variables:
+
+            self.grad_res = []
+            for i in range(len(self.layers) - 1):
+                self.grad_res.append(tf.gradients(self.loss_res, self.weights[i])[0])
+
+        (GradientPathologiesPINNs).  The empty list is part of that graph: it moves with the
+        block into each generated function that reads the list, so each trace builds a
+        list of its own, as TF1 built one while building the graph.  Filled by statements
+        of their own (``L.append(...)`` lines), or by a block that runs the graph, a list
+        stays Python (TFM301)."""
+        found: set[int] = set()
+        for index, node in enumerate(nodes):
+            target = _empty_list_target(node)
+            if target is None:
+                continue
+            following = next((n for n in nodes[index + 1 :] if target in read_and_bound(n)[0] + read_and_bound(n)[1]), None)
+            if following is None or isinstance(following, cst.SimpleStatementLine) or target not in changed_in_place(following):
+                continue
+            calls = calls_in(following)
+            if any(self.tf.call_name(c) is not None for c in calls) and not any(
+                self.is_variable_call(c) or looks_like_run_site(self.facts, c) for c in calls
+            ):
+                found.add(id(node))
+        return found
 
     def is_variable_call(self, call: cst.Call) -> bool:
         name = self.tf.call_name(call)
@@ -156,6 +187,11 @@ class StatementClassifier:
                 return iterator_statement
             targets = [t.target for t in small.targets]
             single = graph_name(targets[0]) if len(targets) == 1 else None
+            if id(node) in self.graph_lists and single is not None:
+                statement.kind = Kind.TENSOR
+                statement.defines = (single,)
+                statement.value_kind = "list"
+                return statement
             if isinstance(small.value, cst.Call) and single is not None:
                 target = single
                 call = small.value
@@ -402,9 +438,6 @@ class StatementClassifier:
             or imported_calls.takes_gradients(self.facts, c, scope, statement.order)
             for c in calls
         )
-        if statement.compound and statement.gradient_calls:
-            for call in statement.gradient_calls:
-                self.facts.block(call, blockers.UNSUPPORTED_GRADIENTS, "tf.gradients inside control flow of graph-building code")
         statement.value_kind = self._value_kind(node)
         return statement
 
@@ -417,10 +450,24 @@ class StatementClassifier:
         tensor = f" (`{inputs[0]}`)" if inputs else ""
         if isinstance(node, cst.SimpleStatementLine):
             return f"this statement creates variables from placeholder-dependent tensors{tensor}: {made}"
+        if isinstance(node, cst.With) and any(self._reuses(item.item) for item in node.items):
+            # MultistepNNs: ``with tf.variable_scope(scope, reuse=True): self.Y_pred = self.net_Y(self.X_tf)``
+            return (
+                f"this block applies the variables of an earlier block again, by name, through `tf.variable_scope(..., "
+                f"reuse=...)`, to placeholder-dependent tensors{tensor}: {made} (TF1 returned the existing ones); a network "
+                "shared by scope name is not converted (create its layers once, e.g. Keras layers, and call them on each input)"
+            )
         return (
             f"this block both creates variables and computes with placeholder-dependent tensors{tensor}: {made}; converted, "
             "the variables would be made again at each call of the generated function"
         )
+
+    def _reuses(self, expression: cst.BaseExpression) -> bool:
+        """``tf.variable_scope(scope, reuse=True)`` (any ``reuse=`` but False or None)."""
+        if not (isinstance(expression, cst.Call) and self.tf.call_name(expression) == "variable_scope"):
+            return False
+        reuse = call_argument(expression, "reuse", 8)
+        return reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None"))
 
     def _constant_in_constructor(
         self, node: cst.BaseStatement, scope: Scope, graph_deps: set[int], op_calls, calls: list[cst.Call]
@@ -513,6 +560,9 @@ class StatementClassifier:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
+            list_name = self_attribute(func.value) if isinstance(func, cst.Attribute) else None
+            if list_name is not None and scope.graph_statement(list_name, order) is not None:
+                continue  # a method of a graph list kept on self (``self.grads.append``)
             root = root_name(func)
             if root in self.tf.kept_names:
                 self.facts.block(
@@ -619,3 +669,13 @@ def _control_flow_refused(call: cst.Call, name: str) -> str | None:
 def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:
     """The ``x.shape`` / ``x.get_shape`` attribute inside a static-dimension expression."""
     return [a for a in find_all(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]
+
+
+def _empty_list_target(node: cst.BaseStatement) -> str | None:
+    """``L`` of a statement ``L = []`` (a name or an attribute of self)."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    assign = node.body[0]
+    if len(assign.targets) != 1 or not (isinstance(assign.value, cst.List) and not assign.value.elements):
+        return None
+    return graph_name(assign.targets[0].target)

@@ -85,7 +85,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         generated.needs_tf_function = True
         for s in generated.body:
             for call in s.gradient_calls:
-                rewrite.plan.note(call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name))
+                rewrite.plan.note(
+                    call, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.kept_message(generated.name, ctx.kept_reason)
+                )
     untraced = not rewrite.tf_function or generated.eager
     if untraced and not generated.needs_tf_function and _differentiates_control_flow(rewrite, generated):
         generated.needs_tf_function = True

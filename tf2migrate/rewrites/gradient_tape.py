@@ -100,7 +100,9 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     "computation happens in the caller, and decorates the generated function that calls it "
     "with `@tf.function`, where `tf.gradients` is valid TF2.  The same when a source of a "
     "gradient cannot be watched before the computation that reads it: a source bound "
-    "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript.",
+    "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript; "
+    "and for a gradient taken in a loop or `if` block of graph code (`for i in ...: "
+    "grads.append(tf.gradients(loss, W[i])[0])`), where one tape would be asked once per pass.",
     why="A tape inside the helper could not see the computation of `Y` and would return None; "
     "a `tape.watch(vn)` after `forward` ran records nothing of what `forward` computed from "
     "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
@@ -127,12 +129,15 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
 RULES = [GRADIENTS_TO_TAPE, GRADIENT_OPTION_DROPPED, GRADIENTS_IN_TF_FUNCTION]
 
 
-def kept_message(function: str) -> str:
-    return (
-        f"tf.gradients kept: a tape cannot be shown to see the computation of every source "
-        f"(one is bound with other values, by a user function or by a subscript); {function} runs as a "
-        "tf.function, where tf.gradients is valid TF2"
-    )
+# Why a body keeps ``tf.gradients`` (BodyContext.kept_reason)
+UNSEEN_SOURCE = (
+    "a tape cannot be shown to see the computation of every source (one is bound with other values, by a user function or by a subscript)"
+)
+IN_BLOCK = "it is taken in a loop or conditional block of graph code, where one tape would be asked once per pass"
+
+
+def kept_message(function: str, reason: str) -> str:
+    return f"tf.gradients kept: {reason}; {function} runs as a tf.function, where tf.gradients is valid TF2"
 
 
 @dataclass
@@ -155,6 +160,7 @@ class BodyContext:
     # set by render_body when a tape could not provably see a source's computation: the
     # body keeps ``tf.gradients``, which is exact TF1 semantics inside a tf.function
     keeps_gradients: bool = False
+    kept_reason: str = UNSEEN_SOURCE
 
 
 @dataclass
@@ -294,8 +300,13 @@ def render_body(statements: list[Statement], ctx: BodyContext, indent: str) -> l
         for call in statement.gradient_calls:
             if not _check_call(call, ctx):
                 return None
-    points = _watch_points(statements, ctx)
+    # in a block (``for i in ...: grads.append(tf.gradients(loss, W[i])[0])``) a tape
+    # would be asked once per pass: kept, in a tf.function
+    in_block = any(s.compound and s.gradient_calls for s in statements)
+    points = None if in_block else _watch_points(statements, ctx)
     if points is None:
+        if in_block:
+            ctx.kept_reason = IN_BLOCK
         ctx.keeps_gradients = True
         normalizer = name_normalizer(ctx.plan, ctx.imports, ctx.localize)
         return [line for s in statements for line in code_lines(_statement_code(ctx, s.node, normalizer))]

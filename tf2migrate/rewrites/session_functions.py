@@ -142,13 +142,14 @@ GRAPH_ATTRIBUTE_REMOVED = Rule(
 LOCAL_STORED = Rule(
     "TFM115",
     "constructor-local-stored",
-    "A variable local to a graph-building constructor (or method) is stored on self.",
+    "A variable or plain value local to a graph-building constructor (or method) is stored on self.",
     Severity.INFO,
     FixSafety.SAFE,
     what="Adds `self.W1 = W1` after `W1 = tf.Variable(...)` in a constructor (or a method it calls to "
-    "build the graph) whose graph code reads `W1`; the generated methods read it back (`W1 = self.W1`).",
+    "build the graph) whose graph code reads `W1`; the generated methods read it back (`W1 = self.W1`). "
+    "The same for a local bound once to a plain value that nothing changes in place (`D1 = self.kernel_size`).",
     why="The generated methods run later, when the constructor's locals are gone; the variable, "
-    "created once where TF1 created it, must outlive the constructor.",
+    "created once where TF1 created it, or the value TF1 built the graph with, must outlive the constructor.",
     invalid=(
         "import tensorflow as tf\n"
         "class M:\n"
