@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls
+from tf2migrate.analysis import bindings, blockers, imported_calls, sequence_loss
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -55,6 +55,7 @@ from tf2migrate.analysis.names import (
     target_names,
 )
 from tf2migrate.analysis.run_sites import looks_like_run_site
+from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
 from tf2migrate.traversal import find_all
@@ -348,12 +349,17 @@ class StatementClassifier:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
             if is_unsupported_call(name) and name not in SCHEDULE_CALLS:
-                message = (
-                    f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
-                    "built in a call); not converted"
-                    if name in OPTIMIZERS
-                    else f"`tf.{name}` is not converted by this release"
-                )
+                if name == SEQUENCE_LOSS:
+                    message = sequence_loss.refusal(call)
+                    if message is None:
+                        continue  # an exact TF2 expression (rewrites/sequence_losses.py)
+                elif name in OPTIMIZERS:
+                    message = (
+                        f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
+                        "built in a call); not converted"
+                    )
+                else:
+                    message = f"`tf.{name}` is not converted by this release"
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
