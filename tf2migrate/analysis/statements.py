@@ -46,6 +46,7 @@ from tf2migrate.analysis.model import (
     Statement,
 )
 from tf2migrate.analysis.names import (
+    loop_variable_names,
     assigned_names,
     changed_in_place,
     graph_name,
@@ -265,6 +266,11 @@ class StatementClassifier:
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
     ) -> Statement:
         reads, binds = names
+        if not isinstance(node, cst.SimpleStatementLine):
+            # a loop variable named like a graph value (``for p, y in zip(pred, y_data)``
+            # after ``y = tf.placeholder(...)``) is a Python value wherever the loop reads it
+            loop_variables = loop_variable_names(node)
+            reads = [n for n in reads if n not in loop_variables]
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
             dimensions = static_dimensions(node, scope, statement.order)
             if dimensions:
