@@ -488,6 +488,18 @@ class SessionFunctions:
                 site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients"
             )
             return None
+        pairs = [leaf for leaf in leaves if any(s.kind is Kind.GRADS for s in leaf.statements)]
+        if pairs and trains:
+            # ``sess.run([gvs, apply_gradients])``: each pair holds the variable, read in the
+            # run that updates it, with no order between the two
+            self.rewrite.block(
+                pairs[0].expr,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"the fetched `{self.rewrite.module.code_for_node(pairs[0].expr)}` holds the (gradient, variable) pairs "
+                "of compute_gradients, run with the apply_gradients that updates those variables: TF1 read each "
+                "variable before or after the update, in no fixed order",
+            )
+            return None
         name = fresh_name("train_step" if trains else "compute_" + fetch_hint(leaves), self.rewrite.names_in_use)
         # defined after the graph code it runs; a fetch of ops written inline
         # (``sess.run(W.assign(...))``) after the variables it reads
