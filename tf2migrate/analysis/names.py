@@ -71,9 +71,10 @@ class NameCollector(NameReferences, cst.CSTVisitor):
         super().visit_Param(node)
         self.binds.append(node.name.value)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool | None:
         self.not_references.add(id(node.name))
         self.binds.append(node.name.value)
+        return None
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.not_references.add(id(node.name))

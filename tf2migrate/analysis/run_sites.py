@@ -53,8 +53,10 @@ def builds_ops_by_helper(facts: GraphFacts, call: cst.Call, seen: frozenset[str]
     """A call of a function of the file that builds ops (directly or through others) and
     creates no variables: what ``.eval()`` of its result evaluates is built by the call
     (``flip(img_array).eval()``), and an eager call computes it once, as the run did."""
-    name = call.func.value if isinstance(call.func, cst.Name) else None
-    helper = facts.helpers.get(name) if name is not None and name not in seen else None
+    if not isinstance(call.func, cst.Name) or call.func.value in seen:
+        return False
+    name = call.func.value
+    helper = facts.helpers.get(name)
     if helper is None or helper.creates_variables or helper.uses_gradients:
         return False
     return helper.returns_tensor or any(
@@ -207,7 +209,8 @@ class RunSiteFinder(cst.CSTVisitor):
         """``tf.argmax(a, 1).eval()``: a tensor built in the run from Python values only; or
         by a helper of the file that returns one (``random_flip(img_array).eval()``)."""
         return any(
-            ((name := self.facts.imports.call_name(c)) is not None and is_graph_op(name)) or builds_ops_by_helper(self.facts, c) for c in calls_in(expr)
+            ((name := self.facts.imports.call_name(c)) is not None and is_graph_op(name)) or builds_ops_by_helper(self.facts, c)
+            for c in calls_in(expr)
         )
 
     def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:

@@ -63,7 +63,8 @@ def sequence_loss_call(call: cst.Call) -> SequenceLossCall | str:
     if missing:
         return f"`{missing[0]}` is not given"
     for parameter in ("softmax_loss_function", "name"):
-        if parameter in given and not (isinstance(given[parameter], cst.Name) and given[parameter].value == "None"):
+        value = given.get(parameter)
+        if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
             return f"it is given `{parameter}=`"
     flags = dict(_FLAGS)
     for flag in _FLAGS:

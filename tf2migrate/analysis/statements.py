@@ -356,9 +356,10 @@ class StatementClassifier:
                 return statement
             if is_unsupported_call(name) and name not in SCHEDULE_CALLS:
                 if name == SEQUENCE_LOSS:
-                    message = sequence_loss.refusal(call)
-                    if message is None:
+                    refusal = sequence_loss.refusal(call)
+                    if refusal is None:
                         continue  # an exact TF2 expression (rewrites/sequence_losses.py)
+                    message = refusal
                 elif name in OPTIMIZERS:
                     message = (
                         f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "

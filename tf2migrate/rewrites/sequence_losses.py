@@ -50,8 +50,7 @@ def plan_sequence_losses(facts: GraphFacts, plan: Plan) -> None:
         plan.note(
             call,
             API_RENAMED.code,
-            f"tf.{SEQUENCE_LOSS} → the ops TF 1.15 built: weighted tf.nn.sparse_softmax_cross_entropy_with_logits, "
-            + _reduction(parsed),
+            f"tf.{SEQUENCE_LOSS} → the ops TF 1.15 built: weighted tf.nn.sparse_softmax_cross_entropy_with_logits, " + _reduction(parsed),
         )
 
 

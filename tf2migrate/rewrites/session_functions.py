@@ -465,9 +465,7 @@ class SessionFunctions:
         body, placeholders = closure(owner, roots)
         key = (id(owner), self.rewrite.module.code_for_node(site.fetch), tuple(s.order for s in roots))
         if key not in self._rebound:
-            self._rebound[key] = min(
-                (r for s in body if (r := self._rebinding(owner, s)) is not None), key=lambda r: r[0], default=None
-            )
+            self._rebound[key] = min((r for s in body if (r := self._rebinding(owner, s)) is not None), key=lambda r: r[0], default=None)
         if not self._runs_before_rebinding(site, owner, self._rebound[key]):
             return None
         if key in self.rewrite.functions:
