@@ -131,9 +131,18 @@ def test_blockers_keep_the_graph_on_tf1(source, code):
 
 
 def test_graph_built_from_a_python_value_that_changes_is_refused():
+    """Refused when a run comes after the rebinding: the function would read the new value."""
+    built = TF1.replace("y = x * 2.0", "y = x * n").replace("x = tf", "n = 2.0\nx = tf")
+    new, findings = migrate_source(built + "n = 3.0\nwith tf.Session() as sess:\n    w = sess.run(y, {x: 3.0})\n")
+    assert "TFM306" in {f.code for f in findings} and "def compute_" not in new
+
+
+def test_python_value_rebound_after_every_run_converts():
+    """Every call of the function comes before the rebinding: it reads the value TF1 built with."""
     source = TF1.replace("y = x * 2.0", "y = x * n").replace("x = tf", "n = 2.0\nx = tf") + "n = 3.0\n"
     new, findings = migrate_source(source)
-    assert "TFM306" in {f.code for f in findings} and "def compute_" not in new
+    assert "TFM306" not in {f.code for f in findings} and "def compute_y(x):" in new
+    assert new.index("compute_y(x=3.0)") < new.index("n = 3.0")
 
 
 def test_every_output_parses_and_every_code_is_documented():

@@ -26,7 +26,7 @@ from collections import Counter
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
 from tf2migrate.analysis.names import changed_in_place, names_bound, read_and_bound, self_attribute

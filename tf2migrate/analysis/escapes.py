@@ -14,11 +14,11 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers, descriptions
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
-from tf2migrate.analysis.names import NameReferences, names_bound, self_attribute
+from tf2migrate.analysis.names import LoopVariables, NameReferences, names_bound, self_attribute
 from tf2migrate.traversal import find_all, walk
 
 
-class _EscapeFinder(NameReferences, cst.CSTVisitor):
+class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def __init__(
         self, facts: GraphFacts, scope: Scope, order: int | None, skip: set[int], graph_defs: set[int], class_graph_attributes: set[str]
     ) -> None:
@@ -51,6 +51,7 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if id(node) in self.graph_defs:
             return False
+        super().visit_FunctionDef(node)
         passed = self.facts.helper_arguments.get(id(node))  # graph tensors it will take as arguments
         self.local_names.append(set(names_bound(node.body)) | {p.name.value for p in _params(node)} | set(passed.names if passed else ()))
         self.functions.append(node.name.value)
@@ -58,17 +59,21 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        super().leave_FunctionDef(original_node)
         if id(original_node) not in self.graph_defs:
             self.local_names.pop()
             self.functions.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
+        super().visit_Lambda(node)
         self.local_names.append({p.name.value for p in _params(node)})
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        super().leave_Lambda(original_node)
         self.local_names.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        super().visit_ClassDef(node)
         self.not_references.add(id(node.name))
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -94,13 +99,14 @@ class _EscapeFinder(NameReferences, cst.CSTVisitor):
         self.mark_bound(node.name)
 
     def visit_For(self, node: cst.For) -> None:
+        super().visit_For(node)
         self.mark_bound(node.target)
 
     def visit_Name(self, node: cst.Name) -> None:
         if not self.is_reference(node):
             return
         name = node.value
-        if any(name in local for local in self.local_names):
+        if any(name in local for local in self.local_names) or self.is_loop_variable(name):
             return
         self._check(node, name)
 

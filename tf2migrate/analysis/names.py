@@ -71,9 +71,10 @@ class NameCollector(NameReferences, cst.CSTVisitor):
         super().visit_Param(node)
         self.binds.append(node.name.value)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool | None:
         self.not_references.add(id(node.name))
         self.binds.append(node.name.value)
+        return None
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.not_references.add(id(node.name))
@@ -116,6 +117,98 @@ class NameCollector(NameReferences, cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if self.is_reference(node):
             self.reads.append(node.value)
+
+
+class LoopVariables:
+    """A visitor mix-in (before the visitor's base): ``is_loop_variable(name)`` says
+    whether a read where the walk stands reads the target of an enclosing ``for`` of the
+    walked subtree, in that loop's body — not its ``else`` (which also runs when the loop
+    did not) nor a def, lambda or class nested there (which may run later)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._loop_bodies: dict[int, frozenset[str]] = {}  # a for's body → the names its target binds
+        self._open_blocks: list[tuple[cst.CSTNode, frozenset[str] | None]] = []  # None: a nested def, lambda or class
+
+    def is_loop_variable(self, name: str) -> bool:
+        for _, names in reversed(self._open_blocks):
+            if names is None:
+                return False
+            if name in names:
+                return True
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        super().visit_For(node)  # type: ignore[misc]
+        self._loop_bodies[id(node.body)] = frozenset(target_names(node.target))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._enter_body(node)
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self._leave_block(original_node)
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._enter_body(node)
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
+        self._leave_block(original_node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool | None:
+        visited = super().visit_FunctionDef(node)  # type: ignore[misc]
+        self._open_blocks.append((node, None))
+        return visited
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        super().leave_FunctionDef(original_node)  # type: ignore[misc]
+        self._leave_block(original_node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        super().visit_ClassDef(node)  # type: ignore[misc]
+        self._open_blocks.append((node, None))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        super().leave_ClassDef(original_node)  # type: ignore[misc]
+        self._leave_block(original_node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        super().visit_Lambda(node)  # type: ignore[misc]
+        self._open_blocks.append((node, None))
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        super().leave_Lambda(original_node)  # type: ignore[misc]
+        self._leave_block(original_node)
+
+    def _enter_body(self, node: cst.CSTNode) -> None:
+        names = self._loop_bodies.get(id(node))
+        if names is not None:
+            self._open_blocks.append((node, names))
+
+    def _leave_block(self, node: cst.CSTNode) -> None:
+        if self._open_blocks and self._open_blocks[-1][0] is node:
+            self._open_blocks.pop()
+
+
+class _LoopVariableReads(LoopVariables, NameCollector):
+    """Also notes the reads that read a loop variable (LoopVariables)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop_reads: list[str] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        super().visit_Name(node)
+        if self.is_reference(node) and self.is_loop_variable(node.value):
+            self.loop_reads.append(node.value)
+
+
+def loop_variable_names(node: cst.CSTNode) -> set[str]:
+    """Names every read of which in ``node`` reads the variable of a ``for`` loop of
+    ``node``, in that loop's body (``for p, y in zip(pred, y_data): print(int(y[0]))``):
+    the loop binds them first, so no read sees a binding made before the statement."""
+    collector = _LoopVariableReads()
+    walk(node, collector)
+    return {n for n in collector.loop_reads if collector.reads.count(n) == collector.loop_reads.count(n)}
 
 
 def self_attribute(node: cst.CSTNode) -> str | None:

@@ -49,6 +49,22 @@ def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
     return False
 
 
+def builds_ops_by_helper(facts: GraphFacts, call: cst.Call, seen: frozenset[str] = frozenset()) -> bool:
+    """A call of a function of the file that builds ops (directly or through others) and
+    creates no variables: what ``.eval()`` of its result evaluates is built by the call
+    (``flip(img_array).eval()``), and an eager call computes it once, as the run did."""
+    if not isinstance(call.func, cst.Name) or call.func.value in seen:
+        return False
+    name = call.func.value
+    helper = facts.helpers.get(name)
+    if helper is None or helper.creates_variables or helper.uses_gradients:
+        return False
+    return helper.returns_tensor or any(
+        ((op := facts.imports.call_name(c)) is not None and is_graph_op(op)) or builds_ops_by_helper(facts, c, seen | {name})
+        for c in calls_in(helper.node.body, enter_defs=True)
+    )
+
+
 def find_run_sites(facts: GraphFacts) -> None:
     for scope in facts.scopes:
         for statement in scope.statements:
@@ -163,9 +179,18 @@ class RunSiteFinder(cst.CSTVisitor):
                 facts.saver_calls.append((call, found[1]))
                 return None
         if attr in ("eval", "run"):
-            if not self._is_graph_expression(receiver, order) and not (attr == "eval" and self._builds_ops(receiver)):
-                return None
             session = call_argument(call, "session", 1)
+            if not self._is_graph_expression(receiver, order) and not (attr == "eval" and self._builds_ops(receiver)):
+                if session is not None and graph_name(session) in facts.session_names:
+                    facts.allowed_session_reads.add(id(session))  # said here, more precisely than "used other than by run"
+                    facts.block(
+                        call,
+                        blockers.UNSUPPORTED_SESSION,
+                        f"`{cst.Module([]).code_for_node(receiver)}.{attr}(session=...)`: what it runs is not known to be a graph "
+                        "tensor or op of this file (it is built outside the graph code this release reads, e.g. by a "
+                        "function of the file from another value)",
+                    )
+                return None
             if session is not None and graph_name(session) is not None:
                 facts.allowed_session_reads.add(id(session))
             return RunSite(
@@ -181,8 +206,12 @@ class RunSiteFinder(cst.CSTVisitor):
         return None
 
     def _builds_ops(self, expr: cst.BaseExpression) -> bool:
-        """``tf.argmax(a, 1).eval()``: a tensor built in the run from Python values only."""
-        return any((name := self.facts.imports.call_name(c)) is not None and is_graph_op(name) for c in calls_in(expr))
+        """``tf.argmax(a, 1).eval()``: a tensor built in the run from Python values only; or
+        by a helper of the file that returns one (``random_flip(img_array).eval()``)."""
+        return any(
+            ((name := self.facts.imports.call_name(c)) is not None and is_graph_op(name)) or builds_ops_by_helper(self.facts, c)
+            for c in calls_in(expr)
+        )
 
     def _is_graph_expression(self, expr: cst.BaseExpression, order: int | None) -> bool:
         facts = self.facts

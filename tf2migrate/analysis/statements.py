@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, sequence_loss
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -46,6 +46,7 @@ from tf2migrate.analysis.model import (
     Statement,
 )
 from tf2migrate.analysis.names import (
+    loop_variable_names,
     assigned_names,
     changed_in_place,
     graph_name,
@@ -55,6 +56,7 @@ from tf2migrate.analysis.names import (
     target_names,
 )
 from tf2migrate.analysis.run_sites import looks_like_run_site
+from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all
@@ -303,6 +305,11 @@ class StatementClassifier:
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
     ) -> Statement:
         reads, binds = names
+        if not isinstance(node, cst.SimpleStatementLine):
+            # a loop variable named like a graph value (``for p, y in zip(pred, y_data)``
+            # after ``y = tf.placeholder(...)``) is a Python value wherever the loop reads it
+            loop_variables = loop_variable_names(node)
+            reads = [n for n in reads if n not in loop_variables]
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
             dimensions = static_dimensions(node, scope, statement.order)
             if dimensions:
@@ -390,12 +397,18 @@ class StatementClassifier:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
             if is_unsupported_call(name) and name not in SCHEDULE_CALLS:
-                message = (
-                    f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
-                    "built in a call); not converted"
-                    if name in OPTIMIZERS
-                    else f"`tf.{name}` is not converted by this release"
-                )
+                if name == SEQUENCE_LOSS:
+                    refusal = sequence_loss.refusal(call)
+                    if refusal is None:
+                        continue  # an exact TF2 expression (rewrites/sequence_losses.py)
+                    message = refusal
+                elif name in OPTIMIZERS:
+                    message = (
+                        f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
+                        "built in a call); not converted"
+                    )
+                else:
+                    message = f"`tf.{name}` is not converted by this release"
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:

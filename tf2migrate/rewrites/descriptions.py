@@ -76,17 +76,19 @@ DESCRIPTION_TRACED = Rule(
 RULES = [DESCRIPTION_TRACED]
 
 
-def plan_descriptions(rewrite: SessionRewrite, inputs_stable: Callable[[Scope, Statement], bool]) -> None:
+def plan_descriptions(rewrite: SessionRewrite, inputs_stable: Callable[[Scope, Statement, int], bool]) -> None:
     """A traced function for each description of the file, or a blocker saying why not.
     ``inputs_stable``: the check that a graph statement's Python inputs are not rebound
-    after it (SessionFunctions._graph_inputs_stable)."""
+    between it and the trace, made at the given order (SessionFunctions._graph_inputs_stable)."""
     for description in rewrite.facts.descriptions:
         generated = _function(rewrite, description, inputs_stable)
         if generated is not None:
             rewrite.functions[("describe", id(description.statement.node))] = generated
 
 
-def _function(rewrite: SessionRewrite, description: Description, inputs_stable: Callable[[Scope, Statement], bool]) -> Generated | None:
+def _function(
+    rewrite: SessionRewrite, description: Description, inputs_stable: Callable[[Scope, Statement, int], bool]
+) -> Generated | None:
     scope, statement = description.scope, description.statement
     body, placeholders = closure(scope, description.roots)
     for s in body:
@@ -94,7 +96,7 @@ def _function(rewrite: SessionRewrite, description: Description, inputs_stable: 
             what = "a Keras layer, which the trace would build" if s.layer_calls else "gradients for a train op"
             rewrite.block(statement.node, blockers.GRAPH_VALUE_OUTSIDE_RUN, f"the tensors this describes are built with {what}")
             return None
-        if not inputs_stable(scope, s):
+        if not inputs_stable(scope, s, statement.order):  # traced where the description stood
             return None
     name = fresh_name("describe_" + "_and_".join(local_name(n) for n in description.names[:2]), rewrite.names_in_use)
     rewrite.plan.note(

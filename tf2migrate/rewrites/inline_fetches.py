@@ -24,6 +24,7 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, is_unsupported_call
+from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import local_name, names_bound
 from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
@@ -105,7 +106,7 @@ def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
     expr = leaf.expr
     if isinstance(expr, cst.Call) and (name := rewrite.facts.imports.call_name(expr)) is not None:
         return LeafKind.OPERATION if name in OPERATION_CALLS else LeafKind.LIST if name in LIST_CALLS else LeafKind.TENSOR
-    builds = any(rewrite.facts.imports.call_name(c) is not None for c in calls_in(expr))
+    builds = any(rewrite.facts.imports.call_name(c) is not None or builds_ops_by_helper(rewrite.facts, c) for c in calls_in(expr))
     return LeafKind.TENSOR if builds or leaf.statements else None
 
 

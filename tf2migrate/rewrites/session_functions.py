@@ -187,6 +187,8 @@ class SessionFunctions:
         self.rewrite = SessionRewrite(module, facts, plan, names_in_use, tf_function)
         self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
         self._stateful = StatefulCalls(facts)  # which calls change state (analysis/unrun_ops.py)
+        # per generated function's key: the first rebinding of a Python value its graph reads
+        self._rebound: dict[tuple[int, str, tuple[int, ...]], tuple[int, str, Statement] | None] = {}
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -470,11 +472,12 @@ class SessionFunctions:
             return None
         body, placeholders = closure(owner, roots)
         key = (id(owner), self.rewrite.module.code_for_node(site.fetch), tuple(s.order for s in roots))
+        if key not in self._rebound:
+            self._rebound[key] = min((r for s in body if (r := self._rebinding(owner, s)) is not None), key=lambda r: r[0], default=None)
+        if not self._runs_before_rebinding(site, owner, self._rebound[key]):
+            return None
         if key in self.rewrite.functions:
             return self.rewrite.functions[key]
-        for statement in body:
-            if not self._graph_inputs_stable(owner, statement):
-                return None
         pruned = pruned_state_changes(self.rewrite.facts, self._stateful, owner, roots, body)
         for call, message in pruned:
             self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
@@ -489,6 +492,18 @@ class SessionFunctions:
         ):
             self.rewrite.block(
                 site.call, blockers.UNSUPPORTED_GRAPH_CODE, "compute_gradients results are fetched other than through one apply_gradients"
+            )
+            return None
+        pairs = [leaf for leaf in leaves if any(s.kind is Kind.GRADS for s in leaf.statements)]
+        if pairs and trains:
+            # ``sess.run([gvs, apply_gradients])``: each pair holds the variable, read in the
+            # run that updates it, with no order between the two
+            self.rewrite.block(
+                pairs[0].expr,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"the fetched `{self.rewrite.module.code_for_node(pairs[0].expr)}` holds the (gradient, variable) pairs "
+                "of compute_gradients, run with the apply_gradients that updates those variables: TF1 read each "
+                "variable before or after the update, in no fixed order",
             )
             return None
         name = fresh_name("train_step" if trains else "compute_" + fetch_hint(leaves), self.rewrite.names_in_use)
@@ -515,16 +530,49 @@ class SessionFunctions:
         self.rewrite.functions[key] = generated
         return generated
 
-    def _graph_inputs_stable(self, scope: Scope, statement: Statement) -> bool:
+    def _graph_inputs_stable(self, scope: Scope, statement: Statement, called_at: int | None = None) -> bool:
         """A TF1 graph captured Python values when it was built; the generated function
         reads them when called.  Refuse when such a value is rebound in between — a
         variable or a net object too (``W = tf.Variable(2.0)``, ``y = W * x``, ``W =
-        tf.Variable(5.0)``): they stay outside the function, which reads the name when called."""
+        tf.Variable(5.0)``): they stay outside the function, which reads the name when
+        called.  ``called_at``: the one effective statement of ``scope`` that calls the
+        function (a description's trace); a rebinding after it changes nothing it reads."""
+        rebinding = self._rebinding(scope, statement)
+        if rebinding is None or (called_at is not None and rebinding[0] > called_at):
+            return True
+        self._block_rebound(*rebinding)
+        return False
+
+    def _runs_before_rebinding(self, site: RunSite, scope: Scope, rebinding: tuple[int, str, Statement] | None) -> bool:
+        """A function whose graph reads a name rebound later still reads the build-time
+        value when every call runs before the rebinding: the run is a statement of the
+        graph's own scope that comes earlier (a notebook's ``t = np.array(...)``,
+        ``tf.shape(t).eval()``, ``t = np.array(...)`` again).  A run in a nested def, or
+        in the same loop or block as the rebinding, may run after it: refused."""
+        if rebinding is None:
+            return True
+        order, _, _ = rebinding
+        if site.order is not None and site.order < order and any(s is site for s in scope.run_sites):
+            return True
+        self._block_rebound(*rebinding)
+        return False
+
+    def _block_rebound(self, _order: int, name: str, statement: Statement) -> None:
+        self.rewrite.block(
+            statement.node,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
+        )
+
+    def _rebinding(self, scope: Scope, statement: Statement) -> tuple[int, str, Statement] | None:
+        """The first effective statement after ``statement`` that rebinds or changes a
+        Python value its graph code reads (order, name, the graph statement), or None."""
         _, own_binds = read_and_bound(statement.node)
         helpers = self.rewrite.facts.helpers
         # and what the file's functions it calls read from the module (``SCALE`` of ``def
         # f(t): return t * SCALE``), when the graph is the module's own
         called = [n for n in statement.reads if n in helpers] if isinstance(scope.owner, cst.Module) else []
+        first: tuple[int, str, Statement] | None = None
         for name in dict.fromkeys([*statement.reads, *(n for h in called for n in sorted(helpers[h].free_reads))]):
             if name in own_binds:
                 continue
@@ -533,14 +581,9 @@ class SessionFunctions:
                 continue
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
-            if later:
-                self.rewrite.block(
-                    statement.node,
-                    blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
-                )
-                return False
-        return True
+            if later and (first is None or min(later) < first[0]):
+                first = min(later), name, statement
+        return first
 
     def _remove_graph_statements(self) -> None:
         used = {id(s.node) for generated in self.rewrite.functions.values() for s in generated.body}

@@ -1,5 +1,5 @@
-"""The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``
-and ``layers.xavier_initializer``.
+"""The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
+``layers.xavier_initializer`` and ``seq2seq.sequence_loss``.
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -21,6 +21,7 @@ def install(v1) -> None:
     contrib = types.SimpleNamespace(
         opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)),
         layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1)),
+        seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
     )
     v1.contrib = contrib
 
@@ -36,6 +37,53 @@ def _xavier_initializer(tf):
         return tf.glorot_uniform_initializer(seed=seed, dtype=dtype)
 
     return xavier_initializer
+
+
+def _sequence_loss(tf):
+    """TF 1.15's ``tf.contrib.seq2seq.sequence_loss``, statement for statement on the
+    ``tf.compat.v1`` ops it called (its checks of ranks and flags included)."""
+
+    def sequence_loss(
+        logits,
+        targets,
+        weights,
+        average_across_timesteps=True,
+        average_across_batch=True,
+        sum_over_timesteps=False,
+        sum_over_batch=False,
+        softmax_loss_function=None,
+        name=None,
+    ):
+        if len(logits.get_shape()) != 3 or len(targets.get_shape()) != 2 or len(weights.get_shape()) != 2:
+            raise ValueError("logits must be 3-D, targets and weights 2-D")
+        if (average_across_timesteps and sum_over_timesteps) or (average_across_batch and sum_over_batch):
+            raise ValueError("an axis cannot be both averaged and summed")
+        with tf.name_scope(name, "sequence_loss", [logits, targets, weights]):
+            num_classes = tf.shape(logits)[2]
+            logits_flat = tf.reshape(logits, [-1, num_classes])
+            targets = tf.reshape(targets, [-1])
+            if softmax_loss_function is None:
+                crossent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, logits=logits_flat)
+            else:
+                crossent = softmax_loss_function(labels=targets, logits=logits_flat)
+            crossent *= tf.reshape(weights, [-1])
+            if average_across_timesteps and average_across_batch:
+                crossent = tf.div_no_nan(tf.reduce_sum(crossent), tf.reduce_sum(weights))
+            elif sum_over_timesteps and sum_over_batch:
+                total_count = tf.cast(tf.count_nonzero(weights), crossent.dtype)
+                crossent = tf.div_no_nan(tf.reduce_sum(crossent), total_count)
+            else:
+                crossent = tf.reshape(crossent, tf.shape(logits)[0:2])
+                if average_across_timesteps or average_across_batch:
+                    reduce_axis = [0] if average_across_batch else [1]
+                    crossent = tf.div_no_nan(tf.reduce_sum(crossent, axis=reduce_axis), tf.reduce_sum(weights, axis=reduce_axis))
+                elif sum_over_timesteps or sum_over_batch:
+                    reduce_axis = [0] if sum_over_batch else [1]
+                    total_count = tf.cast(tf.count_nonzero(weights, axis=reduce_axis), dtype=crossent.dtype)
+                    crossent = tf.div_no_nan(tf.reduce_sum(crossent, axis=reduce_axis), total_count)
+            return crossent
+
+    return sequence_loss
 
 
 def _interface(tf):
