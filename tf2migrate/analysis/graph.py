@@ -27,6 +27,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.helper_effects import python_effect
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -162,6 +163,7 @@ class GraphAnalyzer:
                 returns_tensor=self._returns_tensor(node),
                 self_reads={n for n in read_and_bound(node.body)[0] if n.startswith("self.")},
                 free_reads=free_reads(node),
+                effect=python_effect(node, self.tf),
             )
             for name, node in functions.items()
         }
@@ -192,6 +194,9 @@ class GraphAnalyzer:
                         changed = True
                     if callee is not None and callee is not helper and not callee.free_reads <= helper.free_reads:
                         helper.free_reads |= callee.free_reads
+                        changed = True
+                    if callee is not None and callee.effect is not None and helper.effect is None:
+                        helper.effect = callee.effect
                         changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:

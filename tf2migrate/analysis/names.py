@@ -219,7 +219,7 @@ def root_name(expr: cst.BaseExpression) -> str | None:
 
 
 # Methods that change a list, dict or set in place.
-_MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "remove", "pop", "clear"})
+MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "remove", "pop", "clear"})
 
 
 class _InPlaceChanges(cst.CSTVisitor):
@@ -236,7 +236,7 @@ class _InPlaceChanges(cst.CSTVisitor):
 
     def visit_Expr(self, node: cst.Expr) -> None:
         func = node.value.func if isinstance(node.value, cst.Call) else None
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in _MUTATING_METHODS:
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in MUTATING_METHODS:
             self.names.append(func.value.value)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
