@@ -31,8 +31,8 @@ def python_effect(function: cst.FunctionDef, tf: TfImports) -> tuple[cst.CSTNode
     for node in find_all(function.body, (cst.Global, cst.Nonlocal)):
         return node, "changes module state"
     for node in find_all(function.body, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
-        target = node.target
-        for written in _written(target):
+        assert isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del))
+        for written in _written(node.target):
             if root_name(written) not in owned:
                 return node, "writes into a value it does not own"
     for call in find_all(function.body, cst.Call):

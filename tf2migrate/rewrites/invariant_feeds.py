@@ -116,7 +116,7 @@ def _fresh_lists(container: cst.CSTNode, span: list[cst.BaseStatement]) -> froze
                 if isinstance(target.target, cst.Name):
                     made[target.target.value] = made.get(target.target.value, 0) + 1
     bound = read_and_bound(container)[1]
-    declared = {n.value for g in find_all(container, (cst.Global, cst.Nonlocal)) for n in find_all(g, cst.Name)}
+    declared = {n.value for g in find_all(container, (cst.Global, cst.Nonlocal)) for n in _names(g)}
     return frozenset(name for name, count in made.items() if bound.count(name) == count and name not in declared)
 
 
