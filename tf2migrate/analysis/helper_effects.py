@@ -30,11 +30,11 @@ def python_effect(function: cst.FunctionDef, tf: TfImports) -> tuple[cst.CSTNode
     owned = _owned(function)
     for node in find_all(function.body, (cst.Global, cst.Nonlocal)):
         return node, "changes module state"
-    for node in find_all(function.body, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
-        assert isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del))
-        for written in _written(node.target):
-            if root_name(written) not in owned:
-                return node, "writes into a value it does not own"
+    for node in find_all(function.body, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+        assert isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del))
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        if any(root_name(w) not in owned for t in targets for w in _written(t)):
+            return node, "writes into a value it does not own"
     for call in find_all(function.body, cst.Call):
         assert isinstance(call, cst.Call)
         if tf.call_name(call) is not None:

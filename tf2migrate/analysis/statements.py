@@ -495,10 +495,11 @@ class StatementClassifier:
             helper = self.helper_for(call)
             if helper is not None and helper.effect is not None and not helper.creates_variables:
                 effect, what = helper.effect
+                quoted = self.module.code_for_node(effect).strip().splitlines()[0]
                 self.facts.block(
                     call,
                     blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"`{self.module.code_for_node(call.func)}(...)` runs `{self.module.code_for_node(effect).strip()}`, which {what}: "
+                    f"`{self.module.code_for_node(call.func)}(...)` runs `{quoted}`, which {what}: "
                     "it would run again at each trace of the generated functions (TF1 ran it once, while building the graph)",
                 )
                 return False
