@@ -22,6 +22,8 @@ from tf2migrate.traversal import find_all
 
 # beyond the list, dict and set methods: methods that change an array or write a file
 _OTHER_WRITES = frozenset({"sort", "reverse", "fill", "put", "resize", "itemset", "discard", "popitem", "write", "writelines"})
+# builtins that change their first argument (``next(ids)`` advances a module's counter)
+_CHANGING_BUILTINS = frozenset({"next", "setattr", "delattr"})
 
 
 def python_effect(function: cst.FunctionDef, tf: TfImports) -> tuple[cst.CSTNode, str] | None:
@@ -41,6 +43,8 @@ def python_effect(function: cst.FunctionDef, tf: TfImports) -> tuple[cst.CSTNode
             continue
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS | _OTHER_WRITES and root_name(func.value) not in owned:
+            return call, "changes a value it does not own"
+        if isinstance(func, cst.Name) and func.value in _CHANGING_BUILTINS and call.args and root_name(call.args[0].value) not in owned:
             return call, "changes a value it does not own"
         name = dotted_name(func)
         if name is not None and (name.startswith("random.") or ".random." in name):
