@@ -3,6 +3,8 @@ once, before the loop, only when no code from the dict to its last read can chan
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from tf2migrate import migrate_source
@@ -57,6 +59,7 @@ def test_converted_once_before_the_loop() -> None:
         "np.random.shuffle(x_data)",  # user or library code that may write into it
         "y_data.sort()",
         "helper = feed",  # the dict read otherwise than unpacked into a run
+        "best = min(range(2), key=shrink)",  # a function min calls: it may write into the arrays
     ],
 )
 def test_kept_as_arrays_when_the_loop_may_change_them(loop_line: str) -> None:
@@ -71,3 +74,28 @@ def test_kept_when_no_loop_reads_it() -> None:
     source = PROGRAM.replace("sess.run(train, feed)\n", "pass\n").replace("losses.append(sess.run(loss, feed))", "pass")
     new, _ = migrate_source(source.replace("    LAST\n", "    final = sess.run(loss, feed)\n"), "program.py")
     assert "convert_to_tensor" not in new and "compute_loss(**feed)" in new
+
+
+def test_kept_when_a_list_fed_may_be_appended_before_it_is_rebound() -> None:
+    # ``rows`` is the function's parameter, the list fed: the first turn appends to it,
+    # only then is the name bound to a new list
+    head = PROGRAM[: PROGRAM.index("with tf.Session()")]
+    source = head + textwrap.dedent("""\
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+
+
+        def fit(rows, labels):
+            feed = {x: rows, y: labels}
+            losses = []
+            for it in range(3):
+                sess.run(train, feed)
+                losses.append(sess.run(loss, feed))
+                rows.append([0.5])
+                labels.append([1.0])
+                rows = []
+                labels = []
+            return losses
+        """)
+    new, _ = migrate_source(source, "program.py")
+    assert "train_step(**feed)" in new and "convert_to_tensor" not in new

@@ -179,4 +179,21 @@ TF_IMPORTED_LOCALLY = Rule(
     invalid=("def log_of(x):\n    import tensorflow as tf\n    return tf.log(x)\n",),
     valid=("import tensorflow as tf\n\ndef log_of(x):\n    return tf.log(x)\n",),
 )
-RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN, TF_IMPORTED_LOCALLY]
+TF_STAR_IMPORT = Rule(
+    "TFM007",
+    "tf-star-import",
+    "TensorFlow's names are imported with `*`; the file was left untouched.",
+    Severity.ERROR,
+    FixSafety.NONE,
+    what="Reports `from tensorflow import *` (or a star import of another TensorFlow module, "
+    "`tensorflow.compat` and `tensorflow.keras` aside), and each bare use of a name it binds "
+    "that TF2 lacks or changed (`placeholder(...)`, `log(x)`, `Session()`).",
+    why="tf2migrate knows TensorFlow code by the names imports spell out; bare names from a star "
+    "import look like the file's own, so they would be neither renamed nor converted and fail, "
+    "or mean something else, under TF2. Nothing is written rather than a file half migrated.",
+    example="from tensorflow import *\n\ny = log(constant(2.0))",
+    instead="import tensorflow as tf\n\ny = tf.log(tf.constant(2.0))",
+    invalid=("from tensorflow import *\n\ny = log(constant(2.0))\n",),
+    valid=("import tensorflow as tf\n\ny = tf.log(tf.constant(2.0))\n",),
+)
+RULES = [PARSE_ERROR, INTERNAL_ERROR, UNREADABLE_FILE, NOTEBOOK_UNSUPPORTED, TF_NAME_TAKEN, TF_IMPORTED_LOCALLY, TF_STAR_IMPORT]

@@ -274,21 +274,30 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
 def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:
     """The helper modules to migrate now, each told which of its session factories to
     remove (linking.removable_factories; the files already done are read as migrated) and
-    whether TF1 code imports it (an importer the migration changed: its names then had
-    TF1's meaning)."""
+    whether TF1 code imports it (an importer the migration changed, or a helper module TF1
+    code imports, directly or through other helpers: its names then had TF1's meaning)."""
     finished = set(done)
     texts = {
         path.resolve(): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
         for i, (path, item) in enumerate(zip(files, work, strict=True))
     }
-    for helper, users in importers.items():
+    # an importer the migration changed was TF1 code (TF2 code is left alone); a helper
+    # module such code imports is TF1 too, and so are the helpers it imports in turn
+    tf1 = {i for i in finished if results[i].changed or kept_on_tf1(results[i].findings)}
+    grown = True
+    while grown:
+        grown = False
+        for helper, users in importers.items():
+            if helper not in tf1 and any(i in tf1 for i in users):
+                tf1.add(helper)
+                grown = True
+    for helper in importers:
         item, summary = work[helper], project.summary(files[helper].resolve())
         if isinstance(item, _Work) and summary is not None:
             removable = removable_factories(summary, item.source.text, texts)
             if removable:
                 item.context = replace(item.context or FileContext(), removable=removable)
-        if isinstance(item, _Work) and any(i in finished and (results[i].changed or kept_on_tf1(results[i].findings)) for i in users):
-            # an importer the migration changed was TF1 code (TF2 code is left alone)
+        if isinstance(item, _Work) and helper in tf1:
             item.context = replace(item.context or FileContext(), tf1_callers=True)
     return list(importers)
 

@@ -24,6 +24,7 @@ from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
+from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries
 from tf2migrate.analysis.summaries import Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
@@ -32,6 +33,7 @@ from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
     TF_IMPORTED_LOCALLY,
+    TF_STAR_IMPORT,
     TF_NAME_TAKEN,
     Diagnostic,
     Severity,
@@ -128,6 +130,9 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(TF_IMPORTED_LOCALLY.code, message, path, n.lineno, n.col_offset + 1, Severity.INFO) for n in local_imports]
         )
+    star_imports = tf_star_imports(tree)
+    if star_imports:
+        return MigrationResult(source, _star_import_findings(tree, star_imports, path))
     seen = _ProjectView(
         local_summaries(tree, project) if project is not None else {},
         project.removable if project is not None else (),
@@ -154,6 +159,27 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
     if seeded.module is None:
         return _with_refused_seeds(_migrate_parsed(module, tree, source, path, options, seen), seeded, module, path)
     return _migrate_seeded(seeded, module, tree, source, path, options, seen)
+
+
+def _star_import_findings(tree: ast.Module, imports: list[ast.ImportFrom], path: str) -> list[Diagnostic]:
+    """TFM007 at each TensorFlow star import, naming the TF1 names the file reads through
+    it, and at each of those reads."""
+    uses = changed_names_used(tree, imports)
+    findings: list[Diagnostic] = []
+    for node in imports:
+        mine = [u for u in uses if u.source is node]
+        names = ", ".join(dict.fromkeys(f"`{u.node.id}`" for u in mine))
+        read = f"; TF1 names read through it: {names}" if mine else ""
+        message = (
+            f"`from {node.module} import *` binds TensorFlow's names without a prefix: tf2migrate cannot tell them "
+            f"from the file's own, so the file is left as written{read} (import the names you use, or `import "
+            "tensorflow as tf` and write `tf.` before them, then run again)"
+        )
+        findings.append(Diagnostic(TF_STAR_IMPORT.code, message, path, node.lineno, node.col_offset + 1, Severity.ERROR))
+    for use in uses:
+        message = f"`{use.node.id}` is TF1's `tf.{use.path}`, from `from {use.source.module} import *` (line {use.source.lineno}): left as written, TF2 lacks or changed it"
+        findings.append(Diagnostic(TF_STAR_IMPORT.code, message, path, use.node.lineno, use.node.col_offset + 1, Severity.ERROR))
+    return findings
 
 
 def _tf_imported_locally(tree: ast.Module) -> list[ast.stmt]:

@@ -8,7 +8,9 @@ slots stand still).  A generated function that differentiates such code therefor
 a ``tf.function`` even with ``--no-tf-function`` (rewrites/function_emission.py).  The
 control flow, and the gradient, may be in the statements themselves, in a helper of the
 file they call (a function, a method of the class, followed transitively) or in another
-module's builder or net object (its summary, analysis/summaries.py).
+module's builder or net object (its summary, analysis/summaries.py).  A helper named
+without being called (``apply_layer(gate, x)``, ``fn = gate``) may be called by the code it
+is handed to: it counts as reached too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import CONTROL_FLOW_CALLS, GRADIENT_CALLS
 from tf2migrate.analysis.model import GraphFacts, Scope
 from tf2migrate.analysis.names import self_attribute
+from tf2migrate.traversal import find_all
 
 
 @dataclass
@@ -36,7 +39,9 @@ def reached(facts: GraphFacts, nodes: Iterable[cst.CSTNode], scope: Scope) -> Re
     and other modules' code through its summaries."""
     found = Reached()
     seen: set[int] = set()
+    nodes = list(nodes)
     pending = [call for node in nodes for call in calls_in(node, enter_defs=True)]
+    pending += _handed_helpers(facts, nodes, seen)
     while pending and not (found.control_flow and found.gradients):
         call = pending.pop()
         if id(call) in seen:
@@ -54,4 +59,22 @@ def reached(facts: GraphFacts, nodes: Iterable[cst.CSTNode], scope: Scope) -> Re
         helper = facts.helpers.get(callee) if callee is not None else None
         if helper is not None:
             pending += calls_in(helper.node.body, enter_defs=True)
+            pending += _handed_helpers(facts, [helper.node.body], seen)
     return found
+
+
+def _handed_helpers(facts: GraphFacts, nodes: list[cst.CSTNode], seen: set[int]) -> list[cst.Call]:
+    """The calls in the bodies of the file's helpers that ``nodes`` name as values (not
+    as the function of a call: those are followed as calls), each body once."""
+    called = {id(call.func) for node in nodes for call in calls_in(node, enter_defs=True)}
+    out: list[cst.Call] = []
+    for node in nodes:
+        for name in find_all(node, (cst.Name, cst.Attribute)):
+            if id(name) in called:
+                continue
+            key = name.value if isinstance(name, cst.Name) else self_attribute(name)
+            helper = facts.helpers.get(key) if key is not None else None
+            if helper is not None and id(helper.node) not in seen:
+                seen.add(id(helper.node))
+                out += calls_in(helper.node.body, enter_defs=True)
+    return out

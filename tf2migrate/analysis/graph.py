@@ -27,6 +27,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
+from tf2migrate.analysis.helper_effects import python_effect
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -190,10 +191,15 @@ class GraphAnalyzer:
         calls: dict[str, list[cst.Call]] = {}
         helpers: dict[str, Helper] = {}
         for name, node in functions.items():
-            calls[name], reads, free = function_facts(node)
-            self_reads = {n for n in reads if n.startswith("self.")}
+            facts = function_facts(node)
+            calls[name] = facts.calls
             helpers[name] = Helper(
-                node, returns_tensor=self._returns_tensor(node), self_reads=self_reads, free_reads=free, own_free_reads=frozenset(free)
+                node,
+                returns_tensor=self._returns_tensor(node),
+                self_reads={n for n in facts.reads if n.startswith("self.")},
+                free_reads=set(facts.free_reads),
+                own_free_reads=frozenset(facts.free_reads),
+                effect=python_effect(node, self.tf, facts),
             )
         self.facts.helpers = helpers
         changed = True
@@ -222,6 +228,9 @@ class GraphAnalyzer:
                         changed = True
                     if callee is not None and callee is not helper and not callee.free_reads <= helper.free_reads:
                         helper.free_reads |= callee.free_reads
+                        changed = True
+                    if callee is not None and callee.effect is not None and helper.effect is None:
+                        helper.effect = callee.effect
                         changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:

@@ -223,6 +223,9 @@ class Helper:
     # TF1 read their values when it built the graph, a generated function when it runs
     free_reads: set[str] = field(default_factory=set)
     own_free_reads: frozenset[str] = frozenset()  # the same, of its own body only
+    # a Python effect of its body, or of a helper it calls, that would repeat at each trace
+    # (analysis/helper_effects.py): the node (in the helper that has it) and what it does
+    effect: tuple[cst.CSTNode, str] | None = None
 
 
 @dataclass

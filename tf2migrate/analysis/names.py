@@ -10,6 +10,8 @@ built in a constructor keeps its tensors there, and they are its names.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 from tf2migrate.traversal import walk
 
@@ -229,26 +231,56 @@ def names_bound(node: cst.CSTNode) -> list[str]:
     return collector.binds
 
 
-class _NamesAndCalls(NameCollector):
-    """Names read and bound, and every call (nested defs included), in one walk."""
+@dataclass
+class FunctionFacts:
+    """What the graph analysis asks of every module function (analysis/graph.py's
+    helpers), from one walk of its body (nested defs included).  Test modules hold
+    hundreds of methods: a walk for each question cost about a tenth of a tensor2tensor run."""
 
+    calls: list[cst.Call]  # every call, in the order libcst's visit meets them
+    reads: list[str]  # ``read_and_bound``'s
+    binds: list[str]
+    free_reads: set[str]  # plain names it reads that it neither takes nor binds: the module's
+    scope_statements: list[cst.Global | cst.Nonlocal]
+    assignments: list[cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Del]
+
+
+class _FunctionWalk(NameCollector):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[cst.Call] = []
+        self.scope_statements: list[cst.Global | cst.Nonlocal] = []
+        self.assignments: list[cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Del] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
 
+    def visit_Global(self, node: cst.Global) -> None:
+        self.scope_statements.append(node)
 
-def function_facts(function: cst.FunctionDef) -> tuple[list[cst.Call], list[str], set[str]]:
-    """What the graph analysis asks of every module function (analysis/graph.py's
-    helpers), from one walk of its body: every call in it (nested defs included), the
-    names it reads (``read_and_bound``'s) and the plain names it reads that it neither
-    takes nor binds (the module's).  Test modules hold hundreds of methods: three walks
-    of each cost about a tenth of a tensor2tensor run."""
-    collector = _NamesAndCalls()
-    walk(function.body, collector)
-    return collector.calls, collector.reads, _free(function, collector.reads, collector.binds)
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.scope_statements.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.assignments.append(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        super().visit_AugAssign(node)
+        self.assignments.append(node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        super().visit_AnnAssign(node)
+        self.assignments.append(node)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self.assignments.append(node)
+
+
+def function_facts(function: cst.FunctionDef) -> FunctionFacts:
+    walker = _FunctionWalk()
+    walk(function.body, walker)
+    free = _free(function, walker.reads, walker.binds)
+    return FunctionFacts(walker.calls, walker.reads, walker.binds, free, walker.scope_statements, walker.assignments)
 
 
 def _free(function: cst.FunctionDef, reads: list[str], binds: list[str]) -> set[str]:
@@ -333,7 +365,7 @@ def root_name(expr: cst.BaseExpression) -> str | None:
 
 
 # Methods that change a list, dict or set in place.
-_MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "remove", "pop", "clear"})
+MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "remove", "pop", "clear"})
 
 
 class _InPlaceChanges(cst.CSTVisitor):
@@ -350,7 +382,7 @@ class _InPlaceChanges(cst.CSTVisitor):
 
     def visit_Expr(self, node: cst.Expr) -> None:
         func = node.value.func if isinstance(node.value, cst.Call) else None
-        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATING_METHODS and (name := graph_name(func.value)) is not None:
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and (name := graph_name(func.value)) is not None:
             self.names.append(name)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:

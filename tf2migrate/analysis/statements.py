@@ -558,7 +558,18 @@ class StatementClassifier:
                 )
                 return False
         for call in calls:
-            if self.tf.call_name(call) is not None or self.helper_for(call) is not None:
+            helper = self.helper_for(call)
+            if helper is not None and helper.effect is not None and not helper.creates_variables:
+                effect, what = helper.effect
+                quoted = self.module.code_for_node(effect).strip().splitlines()[0]
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{self.module.code_for_node(call.func)}(...)` runs `{quoted}`, which {what}: "
+                    "it would run again at each trace of the generated functions (TF1 ran it once, while building the graph)",
+                )
+                return False
+            if self.tf.call_name(call) is not None or helper is not None:
                 continue
             if imported_calls.builder_call(self.facts, call, scope, order) is not None:
                 continue  # traced where TF1 built it (analysis/imported_calls.py)

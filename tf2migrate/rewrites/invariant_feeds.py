@@ -19,7 +19,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis.model import RunForm
-from tf2migrate.analysis.names import graph_name, local_name
+from tf2migrate.analysis.names import graph_name, local_name, read_and_bound
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.generated import SessionRewrite, UnpackedFeed
@@ -102,16 +102,22 @@ def _block_of(container: cst.CSTNode, assign: cst.Assign) -> tuple[list[cst.Base
 
 
 def _fresh_lists(container: cst.CSTNode, span: list[cst.BaseStatement]) -> frozenset[str]:
-    """Names bound only to a new list in ``span``: made after the dict, they hold none of its arrays."""
+    """Names bound only to a new list in ``span``: made after the dict, they hold none of its arrays.
+
+    Every binding of the name in ``container`` counts (a parameter, a loop target, a
+    ``global`` in some function): bound anywhere else, the name may hold the dict's list
+    when ``append`` runs before the new list is made (a loop's first turn)."""
     inside = {id(n) for s in span for n in find_all(s, cst.Assign)}
-    bound: dict[str, bool] = {}
+    made: dict[str, int] = {}
     for assign in find_all(container, cst.Assign):
         assert isinstance(assign, cst.Assign)
-        for target in assign.targets:
-            for name in _names(target.target):
-                fresh = id(assign) in inside and isinstance(target.target, cst.Name) and isinstance(assign.value, (cst.List, cst.ListComp))
-                bound[name.value] = bound.get(name.value, True) and fresh
-    return frozenset(name for name, fresh in bound.items() if fresh)
+        if id(assign) in inside and isinstance(assign.value, (cst.List, cst.ListComp)):
+            for target in assign.targets:
+                if isinstance(target.target, cst.Name):
+                    made[target.target.value] = made.get(target.target.value, 0) + 1
+    bound = read_and_bound(container)[1]
+    declared = {n.value for g in find_all(container, (cst.Global, cst.Nonlocal)) for n in _names(g)}
+    return frozenset(name for name, count in made.items() if bound.count(name) == count and name not in declared)
 
 
 def _inert_statement(statement: cst.CSTNode, runs: set[int], fresh: frozenset[str]) -> bool:
@@ -208,7 +214,8 @@ def _reading_call(call: cst.Call, runs: set[int], fresh: frozenset[str]) -> bool
         return True  # a converted run: a generated function's call, a value evaluated in place
     func = call.func
     if isinstance(func, cst.Name):
-        return func.value in _READING_CALLS
+        # ``min``/``max`` call the function given as ``key=``: it may be any code
+        return func.value in _READING_CALLS and not any(a.keyword is not None and a.keyword.value == "key" for a in call.args)
     name = dotted_name(func)
     if name in _CLOCKS:
         return True
