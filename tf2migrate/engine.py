@@ -229,22 +229,29 @@ def run(
 
 
 def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -> list[FileResult]:
-    """Process the files at ``indices``, in parallel processes when it can pay off."""
+    """Process the files at ``indices``, in parallel processes when it can pay off.
+
+    The largest files go first, one at a time, so that no worker is left with a long file
+    while the others have finished (a fixed split of tensor2tensor kept one core idle for
+    a tenth of the run); results come back in ``indices`` order all the same."""
     if jobs == 1 or len(indices) < 2:
         return [_process(files[i], work[i], use_cache, options[i]) for i in indices]
     workers = min(jobs, len(indices))
+    largest_first = sorted(indices, key=lambda i: -_size(work[i]))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunks = max(1, len(indices) // (workers * 4))
-        return list(
-            pool.map(
-                _process,
-                [files[i] for i in indices],
-                [work[i] for i in indices],
-                itertools.repeat(use_cache),
-                [options[i] for i in indices],
-                chunksize=chunks,
-            )
+        done = pool.map(
+            _process,
+            [files[i] for i in largest_first],
+            [work[i] for i in largest_first],
+            itertools.repeat(use_cache),
+            [options[i] for i in largest_first],
         )
+        results = dict(zip(largest_first, done, strict=True))
+    return [results[i] for i in indices]
+
+
+def _size(item: _Work | FileResult) -> int:
+    return len(item.source.text) if isinstance(item, _Work) else 0
 
 
 def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader]:
