@@ -70,7 +70,7 @@ def classify(facts: GraphFacts, module: cst.Module, small: cst.Assign, statement
     made = iterator_made(facts.imports, call)
     if made is not None:
         return _iterator(facts, small, statement, scope, call, made)
-    if m_get_next(call):
+    if is_get_next(call):
         receiver = cst.ensure_type(call.func, cst.Attribute).value
         bound = scope.resolve(receiver.value, statement.order) if isinstance(receiver, cst.Name) else None
         iterator = next((i for i in facts.iterators if i.statement is bound), None)
@@ -78,7 +78,7 @@ def classify(facts: GraphFacts, module: cst.Module, small: cst.Assign, statement
     return None
 
 
-def m_get_next(call: cst.Call) -> bool:
+def is_get_next(call: cst.Call) -> bool:
     return isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_next" and not call.args
 
 

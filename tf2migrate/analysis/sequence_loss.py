@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.analysis.tf_imports import dotted_name
+
 SEQUENCE_LOSS = "contrib.seq2seq.sequence_loss"
 
 _PARAMETERS = (
@@ -76,7 +78,7 @@ def sequence_loss_call(call: cst.Call) -> SequenceLossCall | str:
     if (flags["average_across_timesteps"] and flags["sum_over_timesteps"]) or (flags["average_across_batch"] and flags["sum_over_batch"]):
         return "it both averages and sums over one axis (TF1 raised ValueError)"
     for parameter in ("logits", "weights"):
-        if not _is_name(given[parameter]):
+        if dotted_name(given[parameter]) is None:  # ``outputs``, ``self.outputs``: read twice, the same tensor
             return f"`{parameter}` is not a name (the TF2 expression reads it more than once)"
     return SequenceLossCall(given["logits"], given["targets"], given["weights"], **flags)
 
@@ -87,10 +89,3 @@ def refusal(call: cst.Call) -> str | None:
     if isinstance(parsed, SequenceLossCall):
         return None
     return f"`tf.{SEQUENCE_LOSS}` is not converted here: {parsed}"
-
-
-def _is_name(node: cst.BaseExpression) -> bool:
-    """``outputs`` or ``self.outputs``: reading it twice reads the same tensor."""
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name)

@@ -19,6 +19,7 @@ import ast
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import tf_relative
+from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, V1_ONLY
 
 _UNCHANGED_NAMESPACES = ("compat", "keras")
 
@@ -47,8 +48,6 @@ def tf_star_imports(tree: ast.Module) -> list[ast.ImportFrom]:
 def changed_names_used(tree: ast.Module, imports: list[ast.ImportFrom]) -> list[StarUse]:
     """Each read of a name the star imports bind that TF2 lacks or changed (``placeholder``,
     ``log``, ``Session``), unless the file binds that name itself."""
-    from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, V1_ONLY
-
     bound = _bound_names(tree)
     uses: list[StarUse] = []
     for node in ast.walk(tree):

@@ -122,9 +122,13 @@ def plan(rewrite: SessionRewrite, initializer_runs: list[tuple[RunSite, TF1Itera
     allowed = {id(cst.ensure_type(call.func, cst.Attribute).value) for i in facts.iterators for call in i.get_next}
     allowed |= {id(cst.ensure_type(site.fetch, cst.Attribute).value) for site, _ in initializer_runs}
     allowed |= {id(target) for i in facts.iterators for target in _targets(i)}
+    # (one walk of the module for every iterator: the names read as each, and those bound)
+    iterator_names = {i.name for i in facts.iterators}
+    uses = [n for n in find_all(rewrite.module, cst.Name) if isinstance(n, cst.Name) and n.value in iterator_names]
+    bound_in_module = set(read_and_bound(rewrite.module)[1])
     for iterator in facts.iterators:
         runs = [site for site, i in initializer_runs if i is iterator]
-        refused = _refused(rewrite, iterator, runs, allowed)
+        refused = _refused(rewrite, iterator, runs, [n for n in uses if id(n) not in allowed], bound_in_module)
         if refused is not None:
             node, message = refused
             rewrite.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
@@ -144,16 +148,20 @@ def plan(rewrite: SessionRewrite, initializer_runs: list[tuple[RunSite, TF1Itera
             rewrite.plan.note(site.call, ITERATOR_TO_ITER.code, f"initializer run → `{iterator.name} = {new}` (a new iterator)")
 
 
-def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite], allowed: set[int]) -> tuple[cst.CSTNode, str] | None:
+def _refused(
+    rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite], other_uses: list[cst.Name], bound_in_module: set[str]
+) -> tuple[cst.CSTNode, str] | None:
+    """``other_uses``: the names of iterators read other than by their ``get_next()`` and
+    initializer runs; ``bound_in_module``: every name the module binds, at any depth."""
     scope = iterator.scope
-    for name in find_all(rewrite.module, cst.Name):
-        if isinstance(name, cst.Name) and name.value == iterator.name and id(name) not in allowed:
+    for name in other_uses:
+        if name.value == iterator.name:
             return name, (
                 f"the TF1 iterator `{iterator.name}` is used other than by its `get_next()` statement and its "
                 "initializer runs; not converted"
             )
     fetched = _fetched_whole(rewrite, iterator)
-    if fetched is not None and _pipeline_may(rewrite, iterator, _COMPOSITE_WORDS):
+    if fetched is not None and _pipeline_may(rewrite, iterator, _COMPOSITE_WORDS, bound_in_module):
         return fetched, (
             f"an element of `{iterator.name}` is fetched as it is, and its pipeline may hold sparse or ragged tensors (or "
             "its code is not in this file): TF1 returned SparseTensorValues, a converted fetch does not; not converted"
@@ -174,7 +182,7 @@ def _refused(rewrite: SessionRewrite, iterator: TF1Iterator, runs: list[RunSite]
     last_run = max(site.order if site.order is not None else len(scope.statements) for site in runs)
     if any(iterator.statement.order < o <= last_run for o in scope.bindings.get(iterator.dataset, [])):
         return iterator.call, f"the dataset `{iterator.dataset}` is bound again before its iterator's initializer runs; not converted"
-    if (len(runs) > 1 or any(site.in_loop for site in runs)) and _pipeline_may(rewrite, iterator, _RANDOM_WORDS):
+    if (len(runs) > 1 or any(site.in_loop for site in runs)) and _pipeline_may(rewrite, iterator, _RANDOM_WORDS, bound_in_module):
         return runs[-1].call, (
             f"the iterator `{iterator.name}` of a pipeline that shuffles or draws random numbers (or whose code this file "
             "does not show) is initialized again: TF1 replayed its first order, a new TF2 iterator draws another; not converted"
@@ -204,13 +212,12 @@ def _fetched_whole(rewrite: SessionRewrite, iterator: TF1Iterator) -> cst.BaseEx
     return None
 
 
-def _pipeline_may(rewrite: SessionRewrite, iterator: TF1Iterator, words: tuple[str, ...]) -> bool:
+def _pipeline_may(rewrite: SessionRewrite, iterator: TF1Iterator, words: tuple[str, ...], bound_in_module: set[str]) -> bool:
     """May the code building the dataset (the statements binding it and the names they
     read, back to its sources; map functions included) use one of ``words`` (shuffle or draw
     random numbers; make sparse or ragged tensors)?  Code this file does not show (a helper
     imported from another module, a parameter) may."""
     scope = iterator.scope
-    bound_in_module = set(read_and_bound(rewrite.module)[1])
     seen: set[int] = set()
     pending: list[tuple[str, int]] = [(iterator.dataset, iterator.statement.order)]
     while pending:
