@@ -305,9 +305,10 @@ class StatementClassifier:
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
     ) -> Statement:
         reads, binds = names
-        if not isinstance(node, cst.SimpleStatementLine):
+        if reads and not isinstance(node, cst.SimpleStatementLine):
             # a loop variable named like a graph value (``for p, y in zip(pred, y_data)``
             # after ``y = tf.placeholder(...)``) is a Python value wherever the loop reads it
+            # (no reads, no walk: a def's or class's are none here, see GraphAnalyzer._analyze_scope)
             loop_variables = loop_variable_names(node)
             reads = [n for n in reads if n not in loop_variables]
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
