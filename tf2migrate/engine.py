@@ -21,7 +21,7 @@ from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, 
 from tf2migrate.migrate import Options, migrate_source
 from tf2migrate.linking import ProjectReader, importers_of, kept_on_tf1, removable_factories, seen_as_unknown
 from tf2migrate.notebook import migrate_notebook
-from tf2migrate.output_check import parsed_output
+from tf2migrate.output_check import check_parses
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
 # Directories that hold tooling, build output or third-party code, never the user's sources.
@@ -167,11 +167,12 @@ def process_text(
 def _unwritable(new: str, encoding: str) -> str | None:
     """Why the rewritten text must not replace the file, or None when it is safe to.
 
-    migrate_source already parses its own output (``parsed_output`` keeps that tree, so
-    asking again costs nothing); this is the gate where files are written, whatever path
-    made the text, and it also covers results read back from the cache."""
+    migrate_source already checks its own output (``check_parses`` knows the text it last
+    proved valid, so asking again costs nothing); this is the gate where files are
+    written, whatever path made the text, and it also covers results read back from the
+    cache."""
     try:
-        parsed_output(new)
+        check_parses(new)
     except SyntaxError as exc:
         return f"rewritten source does not parse ({exc.msg}, line {exc.lineno})"
     except (ValueError, RecursionError, MemoryError) as exc:

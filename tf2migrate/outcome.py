@@ -5,14 +5,14 @@ the findings placed on nodes become diagnostics at their line and column."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
 import libcst as cst
 
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import INTERNAL_ERROR, Diagnostic, Severity
-from tf2migrate.output_check import output_problem, parsed_output
+from tf2migrate.output_check import problem_of
 from tf2migrate.rules import rule
 
 
@@ -47,19 +47,16 @@ def outcome(
     kept: Sequence[RawFinding],
     made: Sequence[RawFinding],
     renamed: Sequence[RawFinding],
+    check: Callable[[], str | None] | None = None,
 ) -> MigrationResult:
     """``kept``: findings that stand whether or not the file changes (blockers, imports
-    kept, traps); ``made``: those of the edits made; ``renamed``: the renamer's."""
+    kept, traps); ``made``: those of the edits made; ``renamed``: the renamer's;
+    ``check``: why the new source must not be written (default: ``problem_of`` it)."""
     if new_source == source:
         # nothing to change, but code that cannot run on TF2 (tf.contrib) is still reported
         unrunnable = [f for f in renamed if rule(f[1]).severity is Severity.ERROR]
         return MigrationResult(source, placed([*kept, *unrunnable], positions, path))
-    try:
-        new_tree = parsed_output(new_source)  # CPython's parser: the output must be valid Python
-    except SyntaxError as error:
-        message = f"rewrite produced invalid code ({error.msg}); file left unchanged"
-        return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
-    problem = output_problem(tree, new_tree, imports)
+    problem = check() if check is not None else problem_of(tree, new_source, imports)
     if problem is not None:
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, f"{problem}; file left unchanged", path, 1, 1, Severity.ERROR)])
     return MigrationResult(new_source, placed([*kept, *made, *renamed], positions, path))

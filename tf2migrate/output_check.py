@@ -12,6 +12,9 @@ that whole class, whichever rewrite caused it:
   elsewhere, not invented here).
 
 A failed check is an internal error (TFM002): the file is left as it was.
+
+``spliced_check.py`` makes the same checks for the rename-only path on the statements it
+replaced alone.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import ast
 import functools
 import warnings
+from collections.abc import Sequence
 
 from pyflakes import checker, messages
 
@@ -30,6 +34,21 @@ from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY, V
 _UNCHECKED = frozenset({"keras", "estimator", "test", "compat", "flags", "app", "logging", "__version__", "version", "__path__"})
 
 
+def check_parses(text: str) -> None:
+    """Raise SyntaxError unless the migrated text is Python: the gate where files are
+    written.  The text last proven valid (parsed whole, or spliced from runs that parse:
+    ``spliced_problem``) is not parsed again."""
+    if text != _last_valid[0]:
+        parsed_output(text)
+
+
+_last_valid = [""]
+
+
+def proven_valid(text: str) -> None:
+    _last_valid[0] = text
+
+
 @functools.lru_cache(maxsize=1)
 def parsed_output(text: str) -> ast.Module:
     """CPython's tree of a migrated text (SyntaxError if it is not Python).  The last one is
@@ -37,7 +56,18 @@ def parsed_output(text: str) -> ast.Module:
     checked, and a parse is a few milliseconds per file."""
     with warnings.catch_warnings():  # the user's own oddities are not ours to report
         warnings.simplefilter("ignore")
-        return ast.parse(text)
+        tree = ast.parse(text)
+    proven_valid(text)
+    return tree
+
+
+def problem_of(original_tree: ast.Module, new_source: str, imports: TfImports) -> str | None:
+    """Why the migrated text must not be written (invalid Python included), or None."""
+    try:
+        new_tree = parsed_output(new_source)  # CPython's parser: the output must be valid Python
+    except SyntaxError as error:
+        return f"rewrite produced invalid code ({error.msg})"
+    return output_problem(original_tree, new_tree, imports)
 
 
 def output_problem(original_tree: ast.Module, new_tree: ast.Module, imports: TfImports) -> str | None:
@@ -48,13 +78,18 @@ def output_problem(original_tree: ast.Module, new_tree: ast.Module, imports: TfI
     if undefined:
         names = ", ".join(f"`{n}`" for n in sorted(undefined))
         return f"the rewrite would leave {names} undefined"
-    unknown = {p for p in _tf_paths(new_tree, _tf_root) if not _exists(p)}
+    return paths_problem(original_tree, tf_paths([new_tree], tf_root), imports)
+
+
+def paths_problem(original_tree: ast.Module, paths: set[str], imports: TfImports) -> str | None:
+    """Why the output's TF ``paths`` must not be written, or None."""
+    unknown = {p for p in paths if not _exists(p)}
     if unknown:  # what the input already named (tf.contrib…) is reported elsewhere
-        before = {_key(p) for p in _tf_paths(original_tree, imports.canonical_dotted)}
+        before = {_key(p) for p in tf_paths([original_tree], imports.canonical_dotted)}
         unknown = {p for p in unknown if _key(p) not in before}
     if unknown:
-        paths = ", ".join(f"`tf.{p}`" for p in sorted(unknown))
-        return f"the rewrite would name {paths}, which TensorFlow 2 does not have"
+        names = ", ".join(f"`tf.{p}`" for p in sorted(unknown))
+        return f"the rewrite would name {names}, which TensorFlow 2 does not have"
     return None
 
 
@@ -63,15 +98,15 @@ def _undefined_names(tree: ast.Module) -> set[str]:
     return {m.message_args[0] for m in found.messages if isinstance(m, messages.UndefinedName)}
 
 
-def _tf_root(dotted: str) -> str | None:
+def tf_root(dotted: str) -> str | None:
     head, _, rest = dotted.partition(".")
     return rest if head == "tf" else None
 
 
-def _tf_paths(tree: ast.Module, canonical) -> set[str]:
-    """The TF paths the module names, relative to the root (outermost attribute chains)."""
+def tf_paths(roots: Sequence[ast.AST], canonical) -> set[str]:
+    """The TF paths the trees name, relative to the root (outermost attribute chains)."""
     out: set[str] = set()
-    stack: list[ast.AST] = [tree]
+    stack: list[ast.AST] = list(roots)
     while stack:  # (``ast.walk``'s order does not matter here; its generators cost a third of the check)
         node = stack.pop()
         if type(node) is ast.Attribute:

@@ -50,8 +50,8 @@ from tf2migrate.rewrites.import_edits import absl_import, absl_names, import_con
 from tf2migrate.rewrites.predict_trap import may_have_traps
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager
 from tf2migrate.rewrites.tf_names import kept_import_findings
+from tf2migrate.spliced_check import NESTED_HEADER, Splice, spliced_problem
 
-_HEADER = "if True:\n"  # what a nested fragment is parsed under (dropped from its rendering)
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND = (
     ast.FunctionDef,
@@ -72,7 +72,7 @@ class _Fragment:
     first: int  # 1-based line of the file where it starts
     last: int
     nodes: list[ast.stmt]  # the statements it holds (one block's, in order)
-    nested: bool  # inside a block: parsed under _HEADER
+    nested: bool  # inside a block: parsed under NESTED_HEADER
     module: cst.Module | None = None
     new_module: cst.Module | None = None  # rewritten
     new_text: str | None = None  # rewritten as text (fragment_text), not parsed
@@ -161,11 +161,17 @@ def migrate_renames_only(
         holders.update((id(node), fragment) for node, _, _ in plan.renames.findings[noted:])
     if not _insert_absl_import(plan, head, config):
         return None
-    new_source = _spliced(source, offsets, fragments)
+    splices = [_splice(source, offsets, f) for f in fragments]
+    new_source = _spliced(source, splices)
     kept = kept_import_findings(imports)
     made = [(f.node, f.code, f.message) for f in plan.findings]
     parsed = [f for f in fragments if f.module is not None]
-    return outcome(source, new_source, tree, imports, path, _Positions(parsed, holders), kept, made, [*plan.renames.findings, *written])
+    positions = _Positions(parsed, holders)
+
+    def check() -> str | None:
+        return spliced_problem(tree, source, new_source, imports, splices)
+
+    return outcome(source, new_source, tree, imports, path, positions, kept, made, [*plan.renames.findings, *written], check)
 
 
 def _import_region(statements: list[ast.stmt]) -> _Fragment | None:
@@ -269,7 +275,7 @@ def _parse(fragment: _Fragment, source: str, offsets: list[int]) -> bool:
     if fragment.nested and not text[:1].isspace():
         return False
     try:
-        fragment.module = parse_module(_HEADER + text if fragment.nested else text)
+        fragment.module = parse_module(NESTED_HEADER + text if fragment.nested else text)
     except cst.ParserSyntaxError:
         return False
     statements = fragment.statements(fragment.module)
@@ -292,17 +298,21 @@ def _insert_absl_import(plan: Plan, head: _Fragment, config: cst.PartialParserCo
     return True
 
 
-def _spliced(source: str, offsets: list[int], fragments: list[_Fragment]) -> str:
+def _splice(source: str, offsets: list[int], fragment: _Fragment) -> Splice:
+    """The fragment's old statements and place, and its new text."""
+    if fragment.new_text is not None:
+        text = fragment.new_text
+    else:
+        assert fragment.new_module is not None
+        text = fragment.new_module.code[len(NESTED_HEADER) :] if fragment.nested else fragment.new_module.code
+    return Splice(fragment.nodes, offsets[fragment.first - 1], _end(source, offsets, fragment), text, fragment.nested)
+
+
+def _spliced(source: str, splices: list[Splice]) -> str:
     pieces = []
     copied = 0
-    for fragment in fragments:
-        start = offsets[fragment.first - 1]
-        if fragment.new_text is not None:
-            text = fragment.new_text
-        else:
-            assert fragment.new_module is not None
-            text = fragment.new_module.code[len(_HEADER) :] if fragment.nested else fragment.new_module.code
-        pieces += [source[copied:start], text]
-        copied = _end(source, offsets, fragment)
+    for splice in splices:
+        pieces += [source[copied : splice.start], splice.new_text]
+        copied = splice.end
     pieces.append(source[copied:])
     return "".join(pieces)
