@@ -113,6 +113,8 @@ class _Scope:
     tainted: dict[str, _Taint] = field(default_factory=dict)
     # name -> the names its value was computed from, transitively (data flow of the scope)
     ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the same, but only through tensors: not through what a NumPy-returning call returned
+    tensor_ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
     tapes: set[str] = field(default_factory=set)
     in_tape: int = 0
 
@@ -157,9 +159,11 @@ class _TrapFinder(cst.CSTVisitor):
         reads = read_and_bound(node.value)[0]  # one walk of the value for both questions
         source = self._numpy_source(node.value, reads)
         ancestors = self._ancestors_of(reads)
+        tensor_ancestors = self._tensor_ancestors(node.value, reads)
         for target in node.targets:
             for name in target_names(target.target):
                 self.scope.ancestors[name] = ancestors
+                self.scope.tensor_ancestors[name] = tensor_ancestors
                 if source is not None:
                     self.scope.tainted[name] = source
                 else:
@@ -175,6 +179,22 @@ class _TrapFinder(cst.CSTVisitor):
             if name not in self.not_data:
                 out.add(name)
                 out |= self.scope.ancestors.get(name, frozenset())
+        return frozenset(out)
+
+    def _tensor_ancestors(self, expr: cst.BaseExpression, reads: list[str] | None = None) -> frozenset[str]:
+        """The names an expression's value is computed from through tensors, transitively:
+        what it reads outside its NumPy-returning calls (``reads``: all it reads, when the
+        caller has them)."""
+        numpy_calls = {id(call) for call in calls_in(expr, enter_defs=True) if self._numpy_call(call) is not None}
+        if numpy_calls:
+            reads = read_and_bound(expr.visit(_WithoutCalls(numpy_calls)))[0]
+        elif reads is None:
+            reads = read_and_bound(expr)[0]
+        out: set[str] = set()
+        for name in reads:
+            if name not in self.not_data:
+                out.add(name)
+                out |= self.scope.tensor_ancestors.get(name, frozenset())
         return frozenset(out)
 
     def _numpy_source(self, expr: cst.BaseExpression, reads: list[str] | None = None) -> _Taint | None:
@@ -217,9 +237,11 @@ class _TrapFinder(cst.CSTVisitor):
         source = self._numpy_source(target)
         if source is None:
             return
-        # The path is cut only if what the gradient is taken with respect to reaches the
-        # target through the NumPy call (``tf.Variable(np.array(...))`` is a fine source).
-        if sources is not None and not (self._ancestors(sources) | _names(sources)) & source.upstream:
+        # The path is cut only for a source that reaches the target through the NumPy call
+        # (or was made from what that call read: ``x = tf.constant(X)``, ``predict(X)``)
+        # and through no tensor: ``tf.Variable(np.array(...))`` is a fine source, and so is
+        # one a NumPy-made mask is applied to (``tf.where(mask, x, 0)``).
+        if sources is not None and not self._cut_sources(target, sources, source):
             return
         call, why = source.call, source.why
         fix = None
@@ -230,6 +252,15 @@ class _TrapFinder(cst.CSTVisitor):
             if isinstance(owner, cst.Name) and owner.value in self.keras_models and differentiable:
                 fix = cst.parse_expression(f"{owner.value}({_code(call.args[0].value)}, training=False)")
         self.traps.append(Trap(node, call, why, fix))
+
+    def _cut_sources(self, target: cst.BaseExpression, sources: cst.BaseExpression, source: _Taint) -> bool:
+        """Does some source reach the target only through the NumPy call ``source``?"""
+        connected = self._tensor_ancestors(target)
+        for name in _names(sources):
+            reaches = ({name} | self.scope.ancestors.get(name, frozenset())) & source.upstream
+            if reaches and name not in connected:
+                return True
+        return False
 
     def _gradient_target(self, call: cst.Call) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
         """The target of a gradient call and what it is taken with respect to."""
@@ -247,6 +278,17 @@ class _TrapFinder(cst.CSTVisitor):
         if isinstance(func, cst.Attribute) and func.attr.value == "gradients" and _code(func.value) in ("K", "keras.backend", "backend"):
             return call_argument(call, "loss", 0), call_argument(call, "variables", 1)
         return None, None
+
+
+class _WithoutCalls(cst.CSTTransformer):
+    """The expression with the given calls replaced by ``None`` (what they read left out)."""
+
+    def __init__(self, calls: set[int]) -> None:
+        super().__init__()
+        self.calls = calls
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        return cst.Name("None") if id(original_node) in self.calls else updated_node
 
 
 def _names(expr: cst.CSTNode) -> frozenset[str]:
