@@ -109,8 +109,8 @@ class _Taint:
 
 @dataclass
 class _Scope:
-    # name -> the NumPy-returning call its value flows from
-    tainted: dict[str, _Taint] = field(default_factory=dict)
+    # name -> the NumPy-returning calls its value flows from
+    tainted: dict[str, tuple[_Taint, ...]] = field(default_factory=dict)
     # name -> the names its value was computed from, transitively (data flow of the scope)
     ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
     # the same, but only through tensors: not through what a NumPy-returning call returned
@@ -157,15 +157,15 @@ class _TrapFinder(cst.CSTVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         reads = read_and_bound(node.value)[0]  # one walk of the value for both questions
-        source = self._numpy_source(node.value, reads)
+        sources = self._numpy_sources(node.value, reads)
         ancestors = self._ancestors_of(reads)
         tensor_ancestors = self._tensor_ancestors(node.value, reads)
         for target in node.targets:
             for name in target_names(target.target):
                 self.scope.ancestors[name] = ancestors
                 self.scope.tensor_ancestors[name] = tensor_ancestors
-                if source is not None:
-                    self.scope.tainted[name] = source
+                if sources:
+                    self.scope.tainted[name] = sources
                 else:
                     self.scope.tainted.pop(name, None)
 
@@ -197,17 +197,19 @@ class _TrapFinder(cst.CSTVisitor):
                 out |= self.scope.tensor_ancestors.get(name, frozenset())
         return frozenset(out)
 
-    def _numpy_source(self, expr: cst.BaseExpression, reads: list[str] | None = None) -> _Taint | None:
-        """The NumPy-returning call an expression's value flows from, if any (``reads``:
-        the names it reads, when the caller has them)."""
+    def _numpy_sources(self, expr: cst.BaseExpression, reads: list[str] | None = None) -> tuple[_Taint, ...]:
+        """The NumPy-returning calls an expression's value flows from, in order: its own,
+        then those of the names it reads (``reads``: the names it reads, when the caller
+        has them)."""
+        found = {}
         for call in calls_in(expr, enter_defs=True):
-            found = self._numpy_call(call)
-            if found is not None:
-                return _Taint(call, found, self._ancestors(call))
+            why = self._numpy_call(call)
+            if why is not None:
+                found[id(call)] = _Taint(call, why, self._ancestors(call))
         for name in reads if reads is not None else read_and_bound(expr)[0]:
-            if name in self.scope.tainted:
-                return self.scope.tainted[name]
-        return None
+            for taint in self.scope.tainted.get(name, ()):
+                found.setdefault(id(taint.call), taint)
+        return tuple(found.values())
 
     def _numpy_call(self, call: cst.Call) -> str | None:
         func = call.func
@@ -234,14 +236,13 @@ class _TrapFinder(cst.CSTVisitor):
         target, sources = self._gradient_target(node)
         if target is None:
             return
-        source = self._numpy_source(target)
-        if source is None:
-            return
-        # The path is cut only for a source that reaches the target through the NumPy call
+        # The path is cut only for a source that reaches the target through a NumPy call
         # (or was made from what that call read: ``x = tf.constant(X)``, ``predict(X)``)
         # and through no tensor: ``tf.Variable(np.array(...))`` is a fine source, and so is
         # one a NumPy-made mask is applied to (``tf.where(mask, x, 0)``).
-        if sources is not None and not self._cut_sources(target, sources, source):
+        taints = self._numpy_sources(target)
+        source = next((t for t in taints if sources is None or self._cut_sources(target, sources, t)), None)
+        if source is None:
             return
         call, why = source.call, source.why
         fix = None
