@@ -187,7 +187,9 @@ class _TrapFinder(cst.CSTVisitor):
         caller has them)."""
         numpy_calls = {id(call) for call in calls_in(expr, enter_defs=True) if self._numpy_call(call) is not None}
         if numpy_calls:
-            reads = read_and_bound(cst.ensure_type(expr.visit(_WithoutCalls(numpy_calls)), cst.BaseExpression))[0]
+            stripped = expr.visit(_WithoutCalls(numpy_calls))
+            assert isinstance(stripped, cst.CSTNode)  # (calls become names: nothing is removed)
+            reads = read_and_bound(stripped)[0]
         elif reads is None:
             reads = read_and_bound(expr)[0]
         out: set[str] = set()
