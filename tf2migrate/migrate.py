@@ -51,6 +51,7 @@ from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
+from tf2migrate.rewrites.rebound_names import REBOUND, rename_rebound
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
@@ -68,7 +69,7 @@ from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
-from tf2migrate.traversal import FastTransformer, walk
+from tf2migrate.traversal import FastTransformer, find_all, walk
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,31 @@ def migrate_source(
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
+    result = _migrate_text(source, path, options, project, tree)
+    rebound = {m.group(1) for f in result.findings if f.code.startswith("TFM3") and (m := REBOUND.match(f.message))}
+    return _migrate_renamed(result, rebound, source, path, options, project) if rebound else result
+
+
+def _migrate_renamed(
+    result: MigrationResult, rebound: set[str], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A graph kept on TF1 because names it reads are bound again later: the file with those
+    bindings renamed (rewrites/rebound_names.py) if its graph then converts, its findings
+    placed on the original's lines and columns; else ``result``."""
+    module = parse_module(source)
+    in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    renamed = rename_rebound(module, rebound, in_use)
+    if renamed is None:
+        return result
+    text = renamed.module.code
+    again = _migrate_text(text, path, options, project, None)
+    if again.new_source == text or any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in again.findings):
+        return result
+    moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
+    return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+
+
+def _migrate_text(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in

@@ -23,6 +23,7 @@ from tf2migrate.rewrites import (
     keras_layers,
     lr_schedules,
     predict_trap,
+    rebound_names,
     scipy_optimizer,
     session_cleanup,
     session_functions,
@@ -55,6 +56,7 @@ _MODULES = (
     eager_calls,
     keras_layers,
     predict_trap,
+    rebound_names,
 )
 
 
