@@ -131,10 +131,20 @@ def test_blockers_keep_the_graph_on_tf1(source, code):
 
 
 def test_graph_built_from_a_python_value_that_changes_is_refused():
-    """Refused when a run comes after the rebinding: the function would read the new value."""
+    """Refused when a run comes after a rebinding that may or may not have run (in a
+    branch): the function would read the new value."""
+    built = TF1.replace("y = x * 2.0", "y = x * n").replace("x = tf", "n = 2.0\nx = tf")
+    new, findings = migrate_source(built + "if v > 1:\n    n = 3.0\nwith tf.Session() as sess:\n    w = sess.run(y, {x: 3.0})\n")
+    assert "TFM306" in {f.code for f in findings} and "def compute_" not in new
+
+
+def test_python_value_rebound_in_straight_line_code_is_renamed():
+    """A run after a rebinding in straight-line code: the first binding gets a name of its
+    own (TFM129), which the function reads."""
     built = TF1.replace("y = x * 2.0", "y = x * n").replace("x = tf", "n = 2.0\nx = tf")
     new, findings = migrate_source(built + "n = 3.0\nwith tf.Session() as sess:\n    w = sess.run(y, {x: 3.0})\n")
-    assert "TFM306" in {f.code for f in findings} and "def compute_" not in new
+    assert "TFM306" not in {f.code for f in findings} and "TFM129" in {f.code for f in findings}
+    assert "n_1 = 2.0" in new and "y = x * n_1" in new and "\nn = 3.0" in new
 
 
 def test_python_value_rebound_after_every_run_converts():

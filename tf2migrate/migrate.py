@@ -40,7 +40,7 @@ from tf2migrate.diagnostics import (
     parse_error_message,
 )
 from tf2migrate.renames_only import migrate_renames_only
-from tf2migrate.outcome import MigrationResult, outcome, placed, sorted_unique
+from tf2migrate.outcome import MigrationResult, NodePositions, outcome, placed, sorted_unique
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions
@@ -51,6 +51,7 @@ from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
+from tf2migrate.rewrites.rebound_names import REBOUND, rename_rebound
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
@@ -62,13 +63,13 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import tf1_summaries, tf1_summary_runs
+from tf2migrate.rewrites import tf1_queues, tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
-from tf2migrate.traversal import FastTransformer, walk
+from tf2migrate.traversal import FastTransformer, find_all, walk
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,31 @@ def migrate_source(
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
+    result = _migrate_text(source, path, options, project, tree)
+    rebound = {m.group(1) for f in result.findings if f.code.startswith("TFM3") and (m := REBOUND.match(f.message))}
+    return _migrate_renamed(result, rebound, source, path, options, project) if rebound else result
+
+
+def _migrate_renamed(
+    result: MigrationResult, rebound: set[str], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A graph kept on TF1 because names it reads are bound again later: the file with those
+    bindings renamed (rewrites/rebound_names.py) if its graph then converts, its findings
+    placed on the original's lines and columns; else ``result``."""
+    module = parse_module(source)
+    in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    renamed = rename_rebound(module, rebound, in_use)
+    if renamed is None:
+        return result
+    text = renamed.module.code
+    again = _migrate_text(text, path, options, project, None)
+    if again.new_source == text or any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in again.findings):
+        return result
+    moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
+    return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+
+
+def _migrate_text(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in
@@ -150,6 +176,11 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         return MigrationResult(
             source, [Diagnostic(PARSE_ERROR.code, message, path, error.editor_line, error.editor_column, Severity.ERROR)]
         )
+    if any(word in source for word in tf1_queues.WORDS):  # (cheap test first, as below)
+        imports = collect_tf_imports(module)
+        queued = tf1_queues.desugar(module, imports, module_facts(tree, imports).names) if imports.aliases else None
+        if queued is not None:
+            return _migrate_queued(queued, module, tree, source, path, options, seen)
     seeded = None
     if "grad_ys" in source:  # (cheap test first: the analysis below walks the whole file)
         imports = collect_tf_imports(module)
@@ -203,9 +234,60 @@ class _ProjectView(NamedTuple):
     tf1_callers: bool  # a TF1 file of the run imports it
 
 
-def _migrate_parsed(module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, seen: _ProjectView) -> MigrationResult:
+def _migrate_parsed(
+    module: cst.Module,
+    tree: ast.Module,
+    source: str,
+    path: str,
+    options: Options,
+    seen: _ProjectView,
+    positions: NodePositions | None = None,
+) -> MigrationResult:
     factories = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value in seen.removable]
-    return _migrate_module(module, tree, source, path, options, seen.imported, factories, seen.tf1_callers)
+    return _migrate_module(module, tree, source, path, options, seen.imported, factories, seen.tf1_callers, positions)
+
+
+_GENERIC_QUEUE_BLOCKER = re.compile(
+    r"`tf\.(?:" + "|".join(re.escape(name) for name in sorted(tf1_queues.QUEUE_CALLS)) + r")` is not converted by this release"
+)
+
+
+def _migrate_queued(
+    queued: tf1_queues.Queued, module: cst.Module, tree: ast.Module, source: str, path: str, options: Options, seen: _ProjectView
+) -> MigrationResult:
+    """The module with its queue pipelines as TF1 tf.data iterators (rewrites/tf1_queues.py)
+    migrated, its findings placed on the original's nodes.  If the graph stays on TF1 all the
+    same, or the pipelines were refused, the original is migrated instead (kept on TF1) and
+    reported with the true reasons, not the generic ones of the queue calls."""
+    positions = Positions(module)
+    reasons = placed(queued.refusals, positions, path)
+    if queued.module is not None:
+        text = queued.module.code
+        anchored = _Anchored(positions, queued.anchors)
+        result = _migrate_parsed(queued.module, ast.parse(text), text, path, options, seen, anchored)
+        kept = any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in result.findings)
+        if not kept:
+            return MigrationResult(result.new_source, sorted_unique(result.findings + placed(queued.notes, positions, path)))
+        reasons = [f for f in result.findings if f.code.startswith("TFM3")]
+    original = _migrate_parsed(module, tree, source, path, options, seen)
+    if not reasons or not any(f.code.startswith("TFM3") for f in original.findings):
+        return original
+    others = [f for f in original.findings if not f.code.startswith("TFM3")]
+    if queued.module is None:  # refused: the queue calls' generic reasons give way to the refusal
+        others += [f for f in original.findings if f.code.startswith("TFM3") and not _GENERIC_QUEUE_BLOCKER.fullmatch(f.message)]
+    return MigrationResult(original.new_source, sorted_unique(others + reasons))
+
+
+class _Anchored:
+    """Positions of a rewritten module's nodes in the original: a node the rewrite made
+    stands where the original node it is anchored to stood."""
+
+    def __init__(self, positions: Positions, anchors: dict[int, cst.CSTNode]) -> None:
+        self._positions = positions
+        self._anchors = anchors
+
+    def get(self, node: cst.CSTNode) -> tuple[int, int] | None:
+        return self._positions.get(self._anchors.get(id(node), node))
 
 
 def _migrate_seeded(
@@ -248,11 +330,13 @@ def _migrate_module(
     imported: dict[str, Summary],
     factories: list[cst.FunctionDef],
     tf1_callers: bool,
+    positions: NodePositions | None = None,
 ) -> MigrationResult:
     """``factories``: session factories no module of the run calls any more (engine.py),
     removed before the analysis sees them; findings are placed on ``original``, whose
     statements the module without them shares.  ``tf1_callers``: TF1 code of the run
-    imports the module, so its names meant what TF1 gave them (FileContext)."""
+    imports the module, so its names meant what TF1 gave them (FileContext).  ``positions``:
+    see _migrate_graph."""
     module = original.with_changes(body=[s for s in original.body if s not in factories]) if factories else original
     imports = collect_tf_imports(module)
     if not imports.aliases:
@@ -265,7 +349,7 @@ def _migrate_module(
     # would not share the statements findings are placed on)
     if not factories and file_facts.graph and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
         return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported)
-    return _migrate_graph(original, module, tree, file_facts, source, path, options, imports, imported, factories)
+    return _migrate_graph(original, module, tree, file_facts, source, path, options, imports, imported, factories, positions=positions)
 
 
 _GENERIC_SUMMARY_BLOCKER = re.compile(r"`tf\.summary\.\w+` is not converted by this release")
@@ -336,9 +420,11 @@ def _migrate_graph(
     factories: tuple[cst.FunctionDef, ...] | list[cst.FunctionDef] = (),
     facts: GraphFacts | None = None,
     notes: tuple[tuple[cst.CSTNode, str, str], ...] = (),
+    positions: NodePositions | None = None,
 ) -> MigrationResult:
     """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
-    analysis (rewrites/tf1_summaries.py), reported when the graph is converted."""
+    analysis (rewrites/tf1_summaries.py), reported when the graph is converted;
+    ``positions``: where the module's nodes stand in the file (default: in ``original``)."""
     # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
         facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
@@ -410,13 +496,13 @@ def _migrate_graph(
                 )
             ],
         )
-    positions = Positions(original)
+    positions = positions or Positions(original)
     kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports) + _trap_findings(traps, positions)
     made = [(f.node, f.code, f.message) for f in plan.findings] + (list(notes) if not facts.blockers else [])
     return outcome(source, new_module.code, tree, imports, path, positions, kept, made, plan.renames.findings)
 
 
-def _trap_findings(traps, positions: Positions) -> list[tuple[cst.CSTNode, str, str]]:
+def _trap_findings(traps, positions: NodePositions) -> list[tuple[cst.CSTNode, str, str]]:
     out = []
     for trap in traps:
         position = positions.get(trap.source)

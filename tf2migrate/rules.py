@@ -23,10 +23,12 @@ from tf2migrate.rewrites import (
     keras_layers,
     lr_schedules,
     predict_trap,
+    rebound_names,
     scipy_optimizer,
     session_cleanup,
     session_functions,
     tf1_iterators,
+    tf1_queues,
     tf1_summaries,
     tf_names,
     train_steps,
@@ -48,11 +50,13 @@ _MODULES = (
     checkpoints,
     tf1_summaries,
     tf1_iterators,
+    tf1_queues,
     tf_names,
     compat_fallback,
     eager_calls,
     keras_layers,
     predict_trap,
+    rebound_names,
 )
 
 

@@ -1,0 +1,248 @@
+"""A module-level name bound again after graph code read it → a name for each binding but the last.
+
+TF1 (DeepLearningZeroToAll's lab-06-1, the lab-08 notebook)::
+
+    b = tf.Variable(tf.random_normal([3]))
+    hypothesis = tf.nn.softmax(tf.matmul(X, W) + b)
+    with tf.Session() as sess:
+        ...
+        b = sess.run(hypothesis, feed_dict={X: [[1, 3, 4, 3]]})
+        print(b, sess.run(tf.argmax(b, 1)))
+
+TF1 built the graph once and captured the variable ``b``; the generated function reads
+``b`` when it is called, so after ``b = sess.run(...)`` it would read the NumPy array.
+The graph is then refused (TFM306 "the graph reads `b`, which is rebound …").  Straight-line
+code can be given one name per binding instead, as a compiler's SSA form does: each
+binding but the last, and the reads that follow it, are renamed ``b_1``, ``b_2`` …, and
+every read still sees the value it saw, so the program is the same TF1 program (the
+module's last binding of ``b`` is still ``b``, for code that reads it afterwards, an
+importer or a later notebook cell)::
+
+    b_1 = tf.Variable(tf.random_normal([3]))
+    hypothesis = tf.nn.softmax(tf.matmul(X, W) + b_1)
+
+which then converts.  Only names whose every binding and read is in straight-line code at
+the top of the module (module statements and the bodies of ``with`` blocks there, in the
+order they run) are renamed, each binding a plain assignment target; a name bound or read
+in a loop, a branch, a ``try``, a function, a class, a lambda or a comprehension, bound by
+``+=``, ``for``, ``import``, ``as`` or ``del``, or declared ``global`` keeps its name (and the
+graph its refusal).  migrate.py renames only the names of that refusal, and keeps the
+renamed file only if its graph then converts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.names import fresh_name
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import FastTransformer, preorder
+
+REBOUND_NAME_RENAMED = Rule(
+    "TFM129",
+    "rebound-name-renamed",
+    "A module-level name bound again after graph code read it → a name for each binding but the last.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Renames each later binding of a name that graph code reads (`b = sess.run(...)` after `b = tf.Variable(...)`): each "
+    "binding but the last, and the reads that follow it, become `b_1`, `b_2` …, when all of the name's bindings and reads are straight-line code "
+    "at the top of the module (also inside `with` blocks there).",
+    why="TF1 captured the value when it built the graph; a generated function reads the name when it is called, and "
+    "would read the later value. With one name per binding, every read sees what it saw in TF1 and the graph converts.",
+    example="b = tf.Variable(1.0)\ny = b * x\nb = sess.run(y, {x: 2.0})\nprint(b)",
+    instead="b_1 = tf.Variable(1.0)\n...\nb = compute_y(x=2.0).numpy()\nprint(b)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "b = tf.Variable(1.0)\n"
+        "y = b * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    b = sess.run(y, {x: 2.0})\n"
+        "    print(b)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [])\n"
+        "b = tf.Variable(1.0)\n"
+        "y = b * x\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for step in range(2):\n"
+        "        b = sess.run(y, {x: 2.0})\n"
+        "    print(b)\n",
+    ),
+)
+RULES = [REBOUND_NAME_RENAMED]
+
+# the refusal whose names are renamed (rewrites/session_functions.py)
+REBOUND = re.compile(r"the graph reads `(\w+)`, which is rebound or changed in place after the graph is built")
+
+_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)
+
+
+@dataclass
+class Renamed:
+    """The renamed module, the findings about it (on the original's nodes) and, per line,
+    where the renamed names start in the original and how much longer they became."""
+
+    module: cst.Module
+    notes: list[tuple[cst.CSTNode, str, str]]
+    shifts: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def map_column(self, line: int, column: int) -> int:
+        """A 1-based column of the renamed text (lines are the same) in the original."""
+        original = column
+        for start, longer in self.shifts.get(line, []):
+            if column - 1 > start:  # a node after the renamed name (starts: 0-based, in the renamed text)
+                original -= longer
+        return original
+
+
+def rename_rebound(module: cst.Module, names: set[str], in_use: set[str]) -> Renamed | None:
+    """The module with the later bindings of ``names`` renamed where that keeps its meaning;
+    None if none is."""
+    if any(_references(module, name) for name in _DYNAMIC):
+        return None  # names read by their string
+    renames: dict[int, str] = {}
+    notes: list[tuple[cst.CSTNode, str, str]] = []
+    for name in sorted(names):
+        versions = _versions(module, name, in_use)
+        if versions is None:
+            continue
+        renames.update(versions[0])
+        notes += [
+            (node, REBOUND_NAME_RENAMED.code, f"`{name}` is bound again later: this binding and its reads → `{new}`")
+            for node, new in versions[1]
+        ]
+    if not renames:
+        return None
+    positions = Positions(module)
+    shifts: dict[int, list[tuple[int, int]]] = {}
+    for node in preorder(module):
+        if id(node) in renames:
+            position = positions.get(node)
+            assert position is not None and isinstance(node, cst.Name)
+            shifts.setdefault(position[0], []).append((position[1], len(renames[id(node)]) - len(node.value)))
+    for line in shifts.values():
+        line.sort()
+        accumulated = 0
+        for index, (start, longer) in enumerate(line):  # (where each starts in the renamed text)
+            line[index] = (start + accumulated, longer)
+            accumulated += longer
+    return Renamed(module.visit(_Rename(renames)), notes, shifts)
+
+
+_DYNAMIC = frozenset({"globals", "locals", "vars", "eval", "exec"})
+# simple statements that bind a name otherwise than as an assignment target
+_OTHER_BINDINGS = (cst.AugAssign, cst.AnnAssign, cst.Del, cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom)
+
+
+def _versions(module: cst.Module, name: str, in_use: set[str]) -> tuple[dict[int, str], list[tuple[cst.Name, str]]] | None:
+    """The new name of each reference to ``name`` from its first binding up to its last,
+    and the target of each such binding with its new name; None if ``name`` is bound once,
+    or anywhere but in straight-line assignments."""
+    # the references in the order they run: (the binding's target, or None for a read)
+    references: list[tuple[cst.Name, bool]] = []
+    for statement in _straight_line(module.body):
+        if not isinstance(statement, cst.SimpleStatementLine) and not _entered(statement):
+            if _mentions(statement, name):
+                return None
+            continue
+        if isinstance(statement, cst.With):
+            for item in statement.items:
+                if (item.asname is not None and _mentions(item.asname, name)) or _in_scope(item.item, name):
+                    return None
+                references += [(n, False) for n in _references(item.item, name)]
+            continue
+        for small in cst.ensure_type(statement, cst.SimpleStatementLine).body:
+            if isinstance(small, _OTHER_BINDINGS) or _in_scope(small, name):
+                if _mentions(small, name):
+                    return None
+                continue
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
+            plain = [n for t in targets for n in _target_names(t)]
+            plain_ids = {id(n) for n in plain}
+            references += [(n, False) for n in _references(small, name) if id(n) not in plain_ids]  # (read first)
+            references += [(n, True) for n in plain if n.value == name]
+    count = sum(binding for _, binding in references)
+    if count < 2:
+        return None
+    renames: dict[int, str] = {}
+    bound: list[tuple[cst.Name, str]] = []
+    current, seen = name, 0
+    for node, binding in references:
+        if binding:
+            seen += 1
+            current = name if seen == count else fresh_name(f"{name}_{seen}", in_use)
+            if current != name:
+                bound.append((node, current))
+        if current != name:
+            renames[id(node)] = current
+    return renames, bound
+
+
+def _straight_line(body: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """The statements of straight-line module code in the order they run: simple ones,
+    ``with`` statements (their headers) followed by their bodies, and the other compound
+    statements whole (not entered)."""
+    out: list[cst.BaseStatement] = []
+    for statement in body:
+        out.append(statement)
+        if _entered(statement):
+            out += _straight_line(cst.ensure_type(cst.ensure_type(statement, cst.With).body, cst.IndentedBlock).body)
+    return out
+
+
+def _entered(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock)
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    return any(isinstance(n, cst.Name) and n.value == name for n in preorder(node))
+
+
+def _in_scope(node: cst.CSTNode, name: str) -> bool:
+    """Is ``name`` mentioned inside a lambda or comprehension under ``node`` (a scope of its own)?"""
+    return any(isinstance(n, _SCOPES) and _mentions(n, name) for n in preorder(node))
+
+
+def _references(node: cst.CSTNode, name: str) -> list[cst.Name]:
+    """The ``Name`` nodes under ``node`` that refer to the variable ``name`` (not attribute
+    or keyword names)."""
+    not_references: set[int] = set()
+    found = []
+    for n in preorder(node):
+        if isinstance(n, cst.Attribute):
+            not_references.add(id(n.attr))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            not_references.add(id(n.keyword))
+        elif isinstance(n, cst.Name) and n.value == name and id(n) not in not_references:
+            found.append(n)
+    return found
+
+
+def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment target binds (``a``, ``a, (b, *c)``)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+class _Rename(FastTransformer):
+    def __init__(self, renames: dict[int, str]) -> None:
+        super().__init__()
+        self.renames = renames
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        new = self.renames.get(id(original_node))
+        return updated_node if new is None else updated_node.with_changes(value=new)
