@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 
 from tf2migrate.analysis.catalogue import GRADIENT_CALLS
@@ -39,8 +40,10 @@ def plan_helper_tapes(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
     converted = {key for key, helper in facts.helpers.items() if _convert(module, facts, plan, key, helper, names_in_use)}
     if converted:
         _recompute_gradient_flags(facts, converted)
+    # (one that reads attributes the migration removes is reported as such, TFM112)
+    reported = {id(node) for node, code, _ in facts.notes if code == blockers.UNCALLED_GRAPH_METHOD.code}
     for helper in facts.helpers.values():
-        if helper.uses_gradients and not named_elsewhere(module, helper.node):
+        if helper.uses_gradients and id(helper.node.name) not in reported and not named_elsewhere(module, helper.node):
             name = helper.node.name
             facts.notes.append((name, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.uncalled_message(name.value)))
 
