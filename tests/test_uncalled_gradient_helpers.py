@@ -18,7 +18,7 @@ from tf2migrate.verify import verify_pairs
 
 CASE = Path(__file__).parent / "fixtures" / "gradients" / "forward_seed_helper_never_called"
 
-DRIVER = '''
+DRIVER = """
 import numpy as np
 
 SIDE = []
@@ -46,7 +46,7 @@ def drive(program, rng):
         traced = tf.function(lambda x: [model.fwd_gradients_1(model.net_U1(x), x), model.net_f(x)])
         d1, f = [value.numpy() for value in traced(tf.constant(x))]
     return {"fwd_gradients_1": d1, "net_f": f, "U1": model.predict(x)}
-'''
+"""
 
 
 def test_uncalled_helpers_compute_tf1_values_when_traced_and_raise_eagerly(tmp_path):

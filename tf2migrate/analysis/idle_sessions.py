@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.catalogue import CONFIG_CALLS, SESSION_CALLS
+from tf2migrate.analysis.catalogue import CONFIG_CALLS
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all
 
@@ -72,8 +72,8 @@ def _session(line: cst.SimpleStatementLine, imports: TfImports) -> tuple[str, st
     assign = line.body[0]
     assert isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call)
     call = assign.value
-    if imports.call_name(call) not in SESSION_CALLS:
-        return None
+    if imports.call_name(call) != "Session":
+        return None  # (an InteractiveSession is used unnamed, by ``.eval()`` and ``.run()``)
     config = None
     for arg in call.args:
         if arg.keyword is None or arg.keyword.value != "config":
@@ -102,7 +102,7 @@ def _configures(line: cst.SimpleStatementLine, config: str, imports: TfImports) 
             and imports.call_name(value) in CONFIG_CALLS
             and all(a.keyword is not None and _pure_setting(a.value) for a in value.args)
         )
-    root = target
+    root: cst.BaseExpression = target
     while isinstance(root, cst.Attribute):
         root = root.value
     return root is not target and m.matches(root, m.Name(config)) and _pure_setting(value)
@@ -111,7 +111,21 @@ def _configures(line: cst.SimpleStatementLine, config: str, imports: TfImports) 
 def _pure_setting(value: cst.BaseExpression) -> bool:
     """A setting whose evaluation does nothing but compute it: no call (numbers, strings,
     names, attributes and arithmetic of them), so that dropping it drops nothing else."""
-    return not find_all(value, (cst.Call, cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Subscript))
+    return not find_all(
+        value,
+        (
+            cst.Call,
+            cst.Lambda,
+            cst.NamedExpr,
+            cst.Await,
+            cst.Yield,
+            cst.ListComp,
+            cst.SetComp,
+            cst.DictComp,
+            cst.GeneratorExp,
+            cst.Subscript,
+        ),
+    )
 
 
 class _Mentions(cst.CSTVisitor):
