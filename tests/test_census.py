@@ -120,6 +120,8 @@ def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
     helpers = (
         "import tensorflow as tf\n\n\ndef fwd_gradients(Y, x):\n    dummy = tf.ones_like(Y)\n"
         "    G = tf.gradients(Y, x, grad_ys=dummy, colocate_gradients_with_ops=True)[0]\n    return tf.gradients(G, dummy)[0]\n"
+        # called by no module of the run, and differentiating only its arguments: traced wherever it can run
+        "\n\ndef first_derivative(Y, x):\n    return tf.gradients(Y, x)[0]\n"
     )
     main = (
         "import numpy as np\nimport tensorflow as tf\n\nfrom helpers import fwd_gradients\n\n"
