@@ -10,7 +10,8 @@ change or reports an error on — is classified:
   that merely look like TF do not count) names no ``Session``, no ``placeholder``, nothing
   under ``compat.v1``, and calls ``tf.gradients`` only where ``tf.function`` traces it: in
   a function decorated with ``@tf.function``, or in a function or method of the same file
-  that only traced code calls (a derivative helper, TFM203: see :func:`_traced_functions`);
+  that only traced code calls (a derivative helper, TFM203: see :func:`_traced_functions`),
+  or in one nothing calls that differentiates only values passed to it;
 - **partial**: changed, but some of those remain;
 - **kept**: its graph stays on TF1 semantics (TFM404);
 - **error**: the file itself could not be migrated (TFM001–TFM005), or nothing changed and
@@ -34,7 +35,9 @@ import re
 import sys
 import warnings
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from pathlib import Path
 
 from tf2migrate.diagnostics import Diagnostic, Severity
@@ -48,6 +51,7 @@ SESSIONS = frozenset({"Session", "InteractiveSession"})
 PLACEHOLDERS = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder"})
 # compat.v1 modules whose members are counted together (one reason, not one per flag)
 _GROUPED = frozenset({"flags", "app", "logging", "gfile"})
+_NONE: Mapping[str, bool] = MappingProxyType({})
 
 
 @dataclass
@@ -60,7 +64,7 @@ class Verdict:
     leftovers: list[str] = field(default_factory=list)  # TF1 constructs in the migrated text
 
 
-def classify(result: FileResult, traced_elsewhere: frozenset[str] = frozenset()) -> Verdict | None:
+def classify(result: FileResult, elsewhere: Mapping[str, bool] = _NONE) -> Verdict | None:
     """The file's verdict, or None when it does not need migration."""
     codes = {d.code for d in result.findings}
     errors = [d for d in result.findings if d.severity is Severity.ERROR]
@@ -71,7 +75,7 @@ def classify(result: FileResult, traced_elsewhere: frozenset[str] = frozenset())
         return Verdict(path, "kept", _reasons(d for d in result.findings if d.code.startswith("TFM3")))
     if not result.changed:
         return Verdict(path, "error", _reasons(errors)) if errors else None
-    left = tf1_left(result.new_text, notebook=result.path.suffix == ".ipynb", traced_elsewhere=traced_elsewhere)
+    left = tf1_left(result.new_text, notebook=result.path.suffix == ".ipynb", elsewhere=elsewhere)
     if left is None:  # the engine never returns unparsable text; counted rather than hidden
         return Verdict(path, "error", ["(migrated text does not parse)"])
     if not left:
@@ -100,10 +104,11 @@ def _names_tf(code: str) -> bool:
     return code.startswith(("tf.", "tensorflow", "__")) or code in SESSIONS | PLACEHOLDERS
 
 
-def tf1_left(text: str, notebook: bool = False, traced_elsewhere: frozenset[str] = frozenset()) -> list[str] | None:
+def tf1_left(text: str, notebook: bool = False, elsewhere: Mapping[str, bool] = _NONE) -> list[str] | None:
     """The TF1 constructs the (migrated) text still names, one label per site; None when
-    it does not parse.  ``traced_elsewhere``: module functions that the other files of the
-    run call, and only where tf.function traces them (a helper module's ``fwd_gradients``).  A notebook's code cells are read as one program, IPython masked,
+    it does not parse.  ``elsewhere``: module functions that the other files of the run
+    call, each with whether they call it only where tf.function traces it (a helper
+    module's ``fwd_gradients``).  A notebook's code cells are read as one program, IPython masked,
     by tf2migrate.notebook's own helpers: exactly the program the migration read."""
     if notebook:
         raw = json.loads(text)
@@ -114,7 +119,7 @@ def tf1_left(text: str, notebook: bool = False, traced_elsewhere: frozenset[str]
             tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    finder = _TF1Finder(_tf_aliases(tree), *_traced_functions(tree, traced_elsewhere))
+    finder = _TF1Finder(_tf_aliases(tree), *_traced_functions(tree, elsewhere))
     finder.visit(tree)
     return finder.found
 
@@ -162,14 +167,15 @@ def _is_tf_function(decorator: ast.expr, aliases: dict[str, str]) -> bool:
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = frozenset()) -> tuple[set[ast.AST], set[ast.AST]]:
+def _traced_functions(tree: ast.Module, elsewhere: Mapping[str, bool] = _NONE) -> tuple[set[ast.AST], set[ast.AST]]:
     """The function definitions tf.function traces: decorated ones, and those used only
     (and at least once) where tracing runs them — inside traced functions, or passed to a
     module function that calls that argument only inside traced functions (tf2migrate's
     ``minimize_with_scipy``).  A function is known by its name, a method by ``self.name``.
-    This finds the derivative helpers tf2migrate leaves ``tf.gradients`` in (TFM203).
-    Second, those the file never uses (dead code here; other code may call them, eagerly
-    or not: they are not counted as traced)."""
+    This finds the derivative helpers tf2migrate leaves ``tf.gradients`` in (TFM203), with
+    those that differentiate only their arguments and that nothing calls
+    (:func:`_differentiates_arguments`).  Second, the other functions the file never uses
+    (dead code here; other code may call them, eagerly or not: not counted as traced)."""
     aliases = _tf_aliases(tree)
     traced: set[ast.AST] = set()
     defs: dict[str, list[ast.AST]] = {}
@@ -214,10 +220,10 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
             walk(child, around, in_class)
 
     walk(tree, (), False)
-    elsewhere = ast.Pass()  # stands for the traced code of other modules that calls these
-    traced.add(elsewhere)
-    for name in traced_elsewhere:
-        uses.setdefault(name, []).append(((elsewhere,), None))
+    traced_code = ast.Pass()  # stands for the traced code of other modules that calls these
+    traced.add(traced_code)
+    for name, only_traced in elsewhere.items():
+        uses.setdefault(name, []).append(((traced_code,) if only_traced else (), None))
 
     def runs_traced(around: tuple[ast.AST, ...], argument) -> bool:
         if traced.intersection(around):
@@ -250,7 +256,35 @@ def _traced_functions(tree: ast.Module, traced_elsewhere: frozenset[str] = froze
         if not uses.get(key) and key.removeprefix("self.") not in attributes
         for function in functions
     }
+    # a derivative helper nothing calls (PINNs' ``fwd_gradients_1``) is traced wherever it
+    # can work at all: its values come from its caller's graph (TFM203)
+    traced |= {f for f in unused if _differentiates_arguments(f, aliases)}
     return traced, unused - traced
+
+
+def _differentiates_arguments(function: ast.AST, aliases: dict[str, str]) -> bool:
+    """Does the function take ``tf.gradients`` only of values its caller computed: each
+    target (``ys``) a parameter, or a name bound from an earlier ``tf.gradients`` of the
+    function (``g = tf.gradients(U, x, grad_ys=seed)[0]``, then ``tf.gradients(g, seed)``)?
+    Such a helper computes nothing eagerly in any TF2 form — the computation it
+    differentiates ran before it was called, where no tape watched — so ``tf.gradients``,
+    valid where a tf.function traces it and an error eagerly, is its TF2 form, called or not."""
+    known = _parameters(function)
+    found = False
+    for statement in getattr(function, "body", []):
+        gradients = [
+            c
+            for c in ast.walk(statement)
+            if isinstance(c, ast.Call) and _resolve(c.func, aliases) in ("tensorflow.gradients", "tensorflow.compat.v1.gradients")
+        ]
+        for call in gradients:
+            ys = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "ys"), None)
+            if not isinstance(ys, ast.Name) or ys.id not in known:
+                return False
+            found = True
+        if gradients and isinstance(statement, ast.Assign):
+            known |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    return found
 
 
 def _parameters(function: ast.AST) -> set[str]:
@@ -277,9 +311,10 @@ def _stored_on_self(init: ast.AST, parameter: str) -> str | None:
     return None
 
 
-def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:
+def _calls_elsewhere(results: list[FileResult]) -> dict[str, dict[str, bool]]:
     """Per module name (a file's stem), the functions of it that the other migrated files
-    of the run import and call only inside functions tf.function traces."""
+    of the run import and call, each with whether they call it only inside functions
+    tf.function traces."""
     calls: dict[tuple[str, str], list[bool]] = {}
     modules = {r.path.stem for r in results if r.path.suffix == ".py"}
     for result in results:
@@ -301,11 +336,10 @@ def _traced_elsewhere(results: list[FileResult]) -> dict[str, frozenset[str]]:
                         names.update({f"{a.asname or a.name}.*": (a.name.split(".")[-1], "*")})
         if names:
             _note_calls(tree, names, _traced_functions(tree)[0], calls)
-    out: dict[str, set[str]] = {}
+    out: dict[str, dict[str, bool]] = {}
     for (module, function), flags in calls.items():
-        if all(flags):
-            out.setdefault(module, set()).add(function)
-    return {module: frozenset(functions) for module, functions in out.items()}
+        out.setdefault(module, {})[function] = all(flags)
+    return out
 
 
 def _note_calls(tree: ast.Module, names: dict[str, tuple[str, str]], traced: set[ast.AST], calls) -> None:
@@ -399,9 +433,9 @@ def census(tree: Path, jobs: int) -> list[Verdict]:
     """Every file of the tree that needs migration, with its verdict (paths relative to the tree)."""
     verdicts = []
     results = run([tree], jobs=jobs, progress=False)
-    elsewhere = _traced_elsewhere(results)
+    elsewhere = _calls_elsewhere(results)
     for result in results:
-        verdict = classify(result, elsewhere.get(result.path.stem, frozenset()))
+        verdict = classify(result, elsewhere.get(result.path.stem, _NONE))
         if verdict is not None:
             verdict.path = os.path.relpath(verdict.path, tree)
             verdicts.append(verdict)

@@ -83,8 +83,9 @@ def fwd(y, x):  # only traced: called from a tf.function alone
 def step(x):
     return fwd(x * x, x)
 
-def eager(y):
-    return tf.gradients(y, y)
+def eager(x):  # never called, and computes what it differentiates: a tape could
+    y = x * x
+    return tf.gradients(y, x)
 
 "tf.Session() in a string"
 sess = tf.compat.v1.Session()
@@ -98,6 +99,16 @@ flag = tf.compat.v1.flags.DEFINE_integer
     )
     assert census.tf1_left(method_called_eagerly) == ["tf.gradients outside tf.function"]
     assert census.tf1_left("import tensorflow as tf\n\n@tf.function\ndef f(y):\n    return tf.gradients(y, y)\n") == []
+    # never called, it differentiates only values its caller computed (PINNs' fwd_gradients_1):
+    # no eager form exists, tf.gradients is its TF2 form (TFM203)
+    forward_mode = (
+        "import tensorflow as tf\n\nclass M:\n    def fwd(self, U, x):\n        seed = tf.ones_like(U)\n"
+        "        g = tf.gradients(U, x, grad_ys=seed)[0]\n        return tf.gradients(g, seed)[0]\n"
+    )
+    assert census.tf1_left(forward_mode) == []
+    assert census.tf1_left(forward_mode.replace("tf.gradients(g, seed)", "tf.gradients(g * U, seed)")) == [
+        "tf.gradients in a function the file never calls"
+    ] * 2
     assert census.tf1_left("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == [
         "import tensorflow.compat.v1",
         "placeholder",
@@ -109,6 +120,8 @@ def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
     helpers = (
         "import tensorflow as tf\n\n\ndef fwd_gradients(Y, x):\n    dummy = tf.ones_like(Y)\n"
         "    G = tf.gradients(Y, x, grad_ys=dummy, colocate_gradients_with_ops=True)[0]\n    return tf.gradients(G, dummy)[0]\n"
+        # called by no module of the run, and differentiating only its arguments: traced wherever it can run
+        "\n\ndef first_derivative(Y, x):\n    return tf.gradients(Y, x)[0]\n"
     )
     main = (
         "import numpy as np\nimport tensorflow as tf\n\nfrom helpers import fwd_gradients\n\n"

@@ -14,8 +14,8 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers, descriptions
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
-from tf2migrate.analysis.names import LoopVariables, NameReferences, names_bound, self_attribute
-from tf2migrate.traversal import find_all, walk
+from tf2migrate.analysis.names import LoopVariables, NameReferences, named_elsewhere, names_bound, self_attribute
+from tf2migrate.traversal import walk
 
 
 class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
@@ -199,13 +199,6 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
     return found
 
 
-def _referenced(module: cst.Module, method: cst.FunctionDef) -> bool:
-    """Does anything name the method (``self.m``, ``model.m``, ``getattr(x, "m")`` aside)?"""
-    name = method.name.value
-    mentions = find_all(module, m.Attribute(attr=m.Name(name)) | m.Name(name))
-    return any(node is not method.name for node in mentions)
-
-
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
     skip: set[int] = set(facts.static_dimensions)  # numbers, not reads of the placeholder
@@ -257,7 +250,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             found = len(facts.blockers)
             walk(method, finder)
             grows = facts.blockers[found:]
-            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not _referenced(module, method):
+            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not named_elsewhere(module, method):
                 # dead code as far as this file goes: it cannot change what the rest computes
                 del facts.blockers[found:]
                 facts.notes.append(

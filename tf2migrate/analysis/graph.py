@@ -28,6 +28,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import bindings, blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import python_effect
+from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -243,6 +244,10 @@ class GraphAnalyzer:
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes)
+        if self.facts.session_names:
+            self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf)
+        idle = [*self.facts.idle_sessions, *self.facts.idle_configs]
+        self.facts.no_graph_calls = {id(c) for s in idle for c in calls_in(s)} | placement_calls(self.module, self.tf)
         self._check_classes()
         module_scope = Scope(self.module, None)
         self._analyze_scope(module_scope, self.module.body)

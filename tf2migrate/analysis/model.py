@@ -246,6 +246,13 @@ class GraphFacts:
     v1_switches: list[cst.Call] = field(default_factory=list)
     # session blocks nested in other code (``if __name__ == "__main__":``), opened up too
     nested_session_blocks: list[cst.With] = field(default_factory=list)
+    # sessions nothing uses, with the configurations only they read, nested in Python
+    # blocks (analysis/idle_sessions.py): removed; the calls in them build no graph
+    idle_sessions: list[cst.SimpleStatementLine] = field(default_factory=list)
+    idle_configs: list[cst.SimpleStatementLine] = field(default_factory=list)
+    # calls that build no graph where a compound statement holds them: those of the idle
+    # sessions, and ``tf.device(...)`` as a ``with`` item
+    no_graph_calls: set[int] = field(default_factory=set)
     # the file builds or runs TF1 graphs: placeholders anywhere, sessions of any kind
     graph_evidence: bool = False
     # Session.run keyword ``session=sess`` and other allowed reads of session names.

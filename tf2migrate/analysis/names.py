@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from tf2migrate.traversal import walk
+import libcst.matchers as m
+
+from tf2migrate.traversal import find_all, walk
 
 
 class NameReferences:
@@ -397,3 +399,12 @@ def changed_in_place(node: cst.CSTNode) -> list[str]:
     finder = _InPlaceChanges()
     walk(node, finder)
     return list(dict.fromkeys(finder.names))
+
+
+def named_elsewhere(module: cst.Module, function: cst.FunctionDef) -> bool:
+    """Does anything in the module name the function or method (``f``, ``self.f``,
+    ``model.f``; ``getattr(x, "f")`` aside), other than its own ``def``?  None does: nothing
+    in the file calls it (dead code here; other modules may still)."""
+    name = function.name.value
+    mentions = find_all(module, m.Attribute(attr=m.Name(name)) | m.Name(name))
+    return any(node is not function.name for node in mentions)

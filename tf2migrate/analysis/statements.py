@@ -344,7 +344,7 @@ class StatementClassifier:
                     # read inside the helper: an input of this statement all the same
                     graph_deps.add(target.order)
                     reads_graph_tensor = True
-        op_calls = [(c, n) for c, n in tf_calls if n is not None and is_graph_op(n)]
+        op_calls = [(c, n) for c, n in tf_calls if n is not None and is_graph_op(n) and id(c) not in self.facts.no_graph_calls]
         creates_variables = any(self.is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)

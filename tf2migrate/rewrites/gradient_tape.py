@@ -102,7 +102,9 @@ GRADIENTS_IN_TF_FUNCTION = Rule(
     "gradient cannot be watched before the computation that reads it: a source bound "
     "together with other values (`u, vn = forward(x)`), by a user function, or by a subscript; "
     "and for a gradient taken in a loop or `if` block of graph code (`for i in ...: "
-    "grads.append(tf.gradients(loss, W[i])[0])`), where one tape would be asked once per pass.",
+    "grads.append(tf.gradients(loss, W[i])[0])`), where one tape would be asked once per pass.  "
+    "A helper on `tf.gradients` that nothing in the file calls keeps it too (no caller to check "
+    "that a tape in it would see every path to the sources), and is reported.",
     why="A tape inside the helper could not see the computation of `Y` and would return None; "
     "a `tape.watch(vn)` after `forward` ran records nothing of what `forward` computed from "
     "`vn`.  Inside a tf.function, `tf.gradients` differentiates the traced graph exactly as TF1 did.",
@@ -138,6 +140,14 @@ IN_BLOCK = "it is taken in a loop or conditional block of graph code, where one 
 
 def kept_message(function: str, reason: str) -> str:
     return f"tf.gradients kept: {reason}; {function} runs as a tf.function, where tf.gradients is valid TF2"
+
+
+def uncalled_message(helper: str) -> str:
+    return (
+        f"tf.gradients kept in `{helper}`, which nothing in this file calls: it is valid TF2 where a tf.function "
+        "traces it, as in the helpers the generated functions call; called eagerly it raises RuntimeError "
+        "rather than compute a value"
+    )
 
 
 @dataclass

@@ -9,18 +9,28 @@ the helper cannot), so every call of the helper in the file must pass distinct
 placeholders.  Otherwise the helper keeps ``tf.gradients`` and its callers run as a
 ``tf.function`` (TFM203), as for ``fwd_gradients(Y, x)``, whose forward computation
 happens in the caller.
+
+A helper that takes ``tf.gradients`` and that nothing in the file calls (PINNs' discrete-time
+Burgers files keep ``fwd_gradients_1`` next to the ``fwd_gradients_0`` they use) gets the same
+treatment as its called twin: it keeps ``tf.gradients`` (forward-mode seeds rewritten as
+everywhere, TFM204), and a note says so.  No tape: with no call to check, a caller may pass
+values computed from the sources, which a tape in the helper would not see (a wrong value, not
+an error).  Kept, the helper computes TF1's values wherever a tf.function traces it, and an
+eager call raises (TF2 refuses ``tf.gradients`` eagerly) — and no eager form of a helper that
+differentiates values computed before it was called can exist.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 
 from tf2migrate.analysis.catalogue import GRADIENT_CALLS
 
 from tf2migrate.analysis.model import GraphFacts, Helper, Kind, Scope, Statement
-from tf2migrate.analysis.names import assigned_names, read_and_bound, self_attribute
+from tf2migrate.analysis.names import assigned_names, named_elsewhere, read_and_bound, self_attribute
 from tf2migrate.layout import code_lines
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import gradient_tape
@@ -30,6 +40,12 @@ def plan_helper_tapes(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
     converted = {key for key, helper in facts.helpers.items() if _convert(module, facts, plan, key, helper, names_in_use)}
     if converted:
         _recompute_gradient_flags(facts, converted)
+    # (one that reads attributes the migration removes is reported as such, TFM112)
+    reported = {id(node) for node, code, _ in facts.notes if code == blockers.UNCALLED_GRAPH_METHOD.code}
+    for helper in facts.helpers.values():
+        if helper.uses_gradients and id(helper.node.name) not in reported and not named_elsewhere(module, helper.node):
+            name = helper.node.name
+            facts.notes.append((name, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.uncalled_message(name.value)))
 
 
 def _convert(module, facts: GraphFacts, plan: Plan, key: str, helper: Helper, names_in_use: set[str]) -> bool:

@@ -128,6 +128,12 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
                     plan.note(node, V1_SWITCH_REMOVED.code, "TF2 behaviour switch removed")
                 else:
                     plan.note(node, SESSION_REMOVED.code, "graph/session statement removed")
+    idle = [(node, SESSION_REMOVED.code, "session nothing uses removed") for node in facts.idle_sessions]
+    idle += [(node, CONFIG_DROPPED.code, "configuration of a session nothing uses dropped") for node in facts.idle_configs]
+    for node, code, message in idle:
+        if id(node) not in plan.remove:  # (one a graph scope holds is removed as its statement)
+            plan.remove.add(id(node))
+            plan.note(node, code, message)
 
 
 def _without_param(name: str, updated: cst.Parameters) -> cst.Parameters:
