@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 D = 3  # the feature width of every [batch, D] tensor
+# read by every tensor computed through a tf.while_loop: TF1 has no gradient of a gradient through one
+WHILE = "<while_loop>"
 
 UNARY = ["tf.tanh({})", "tf.sigmoid({})", "tf.sin({})", "tf.square({})", "tf.nn.relu({})", "tf.identity({})", "({} * 0.5)"]
 REDUCE = ["tf.reduce_sum({})", "tf.reduce_mean({})", "tf.reduce_sum(tf.square({}))", "tf.reduce_max({})"]
@@ -292,7 +294,7 @@ class _Builder:
                 "    return out",
                 "",
             ]
-        self.new_tensor(name, f"{helper}({args})", a.diff, reads)
+        self.new_tensor(name, f"{helper}({args})", a.diff, reads | ({WHILE} if form == "while" else set()))
 
     def net(self, a: Tensor) -> None:
         """A class whose constructor makes its variables and whose ``__call__`` (or a method)
@@ -392,6 +394,8 @@ class _Builder:
                 self.graph.append(f"{name} = tf.gradients({ys}, [{', '.join(chosen)}])")
                 self.fetchable.append(Tensor(name, "list", frozenset(), target.reads))
             return
+        if form in ("second", "mixed_second") and WHILE in target.reads:
+            form = "index"  # (a gradient of the while loop's gradient: TF1 raises)
         if form == "consecutive":
             self.consecutive_gradients(target, sources)
             return
@@ -421,7 +425,7 @@ class _Builder:
         """``tf.gradients(u, x_i)[0]`` for several sources in a row (one tape request after
         migration), maybe of a nonlinear ``u`` whose first gradient is differentiated again."""
         chosen = sorted(set(self.draw(st.lists(st.sampled_from(sources), min_size=2, max_size=3))))
-        ys, second = target.name, self.flag()
+        ys, second = target.name, self.flag() and WHILE not in target.reads
         if second:
             ys = self.fresh("u")
             self.graph.append(f"{ys} = tf.tanh({target.name})")
@@ -721,6 +725,18 @@ def tf1_programs(draw) -> Program:
     for _ in range(draw(st.integers(1, 4))):
         b.run(indent, eval_ok)
 
+    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
+        session
+    ]
+    closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
+    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
+        # (before the graph is written out: an op built between its runs may add a placeholder)
+        b.feature("session:second")
+        closing.append("with tf.Session() as sess:")
+        b.session, first = ["    sess.run(tf.global_variables_initializer())"] + ["    " + init for init in b.inits], b.session
+        b.run("    ", True)
+        closing += b.session
+        b.session = first
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if draw(st.booleans()):
         b.feature("set_random_seed")
@@ -733,15 +749,4 @@ def tf1_programs(draw) -> Program:
         *b.defs,
         *b.graph,
     ]
-    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
-        session
-    ]
-    closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
-    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
-        b.feature("session:second")
-        closing.append("with tf.Session() as sess:")
-        b.session, first = ["    sess.run(tf.global_variables_initializer())"] + ["    " + init for init in b.inits], b.session
-        b.run("    ", True)
-        closing += b.session
-        b.session = first
     return Program("\n".join(lines + opening + b.session + closing) + "\n", b.features)
