@@ -11,6 +11,7 @@ import pytest
 
 from tf2migrate.analysis.project import local_summaries, Project
 from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
+from tf2migrate import Options
 from tf2migrate.engine import run
 
 UTILITIES = """\
@@ -335,3 +336,26 @@ def test_each_module_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.
     # helper.py: once by the project layer, whose tree its first migration reuses; the
     # second (with its factory removed) and main.py's migration parse nothing again but main
     assert sorted(parsed) == sorted(sources)
+
+
+def test_a_net_object_method_taking_gradients_runs_traced_even_without_tf_function(tmp_path: Path) -> None:
+    """``net.slope(x)`` takes ``tf.gradients``: the generated function must be a
+    ``tf.function`` (TFM203) even with ``--no-tf-function``; eager, it raised RuntimeError."""
+    net = (
+        "import tensorflow as tf\n\n\nclass Dense:\n    def __init__(self, seed):\n"
+        "        self.w = tf.Variable(tf.random_normal([3, 3], seed=seed))\n\n"
+        "    def slope(self, a):\n        u = tf.tanh(tf.matmul(a, self.w))\n        return tf.gradients(u, a)[0]\n"
+    )
+    main = (
+        "import numpy as np\nimport tensorflow as tf\nfrom nets import Dense\n\n"
+        "x = tf.placeholder(tf.float32, [None, 3])\nnet = Dense(7)\ny = net.slope(x)\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    out = sess.run(y, {x: np.ones((2, 3))})\n"
+    )
+    _write(tmp_path, {"nets.py": net, "main.py": main})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False, options_for=lambda path: Options(tf_function=False))}
+    assert "TFM203" in {f.code for f in results["main.py"].findings}
+    assert (
+        "@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])\ndef compute_y(x):\n    y = net.slope(x)\n"
+        in results["main.py"].new_text
+    )

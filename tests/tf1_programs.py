@@ -17,11 +17,22 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   ``.eval()`` / ``.op.run()``, dangling, or under ``tf.control_dependencies``;
 - optimizers (GradientDescent, Momentum, Adam): ``minimize`` (with ``var_list=``,
   ``global_step=``) and ``compute_gradients`` / ``apply_gradients`` with clipping;
+- module helpers that build ops from their arguments (``tf.gradients``, ``tf.cond``,
+  ``tf.while_loop`` inside them, a PINN-style residual) and a net object (variables made in
+  ``__init__``, ops in ``__call__`` or a method, applied once or twice);
+- fed hyperparameters: a learning-rate placeholder fed each step (constant or decayed by the
+  loop), ``keep_prob`` of ``tf.nn.dropout`` and ``is_training`` of ``tf.layers.dropout``
+  (fed 1.0 and False, the values for which dropout is deterministic);
+- several ``tf.gradients(u, x_i)[0]`` of one target in a row, with ``grad_ys``, and a
+  gradient of one of them again;
+- TF1 ``tf.data`` iterators (one-shot, initializable) over ``from_tensor_slices``, batched
+  and repeated, whose ``get_next()`` elements feed the graph;
 - sessions (``with tf.Session()``, ``sess = tf.Session()``, ``InteractiveSession``, and a
   second session, which initializes the variables again) and runs in loops with single,
   list, tuple and dict fetches, unpacked or not, fetches built in the run, feed dicts built
   inline or named, with values that change per iteration, feeds of computed tensors and of
-  variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``.
+  variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``, fetches built in
+  the run from Python values, assign ops built in the run (``v.assign(v * 0.5 + 0.1 * i).eval()``).
 
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
@@ -41,6 +52,8 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 D = 3  # the feature width of every [batch, D] tensor
+# read by every tensor computed through a tf.while_loop: TF1 has no gradient of a gradient through one
+WHILE = "<while_loop>"
 
 UNARY = ["tf.tanh({})", "tf.sigmoid({})", "tf.sin({})", "tf.square({})", "tf.nn.relu({})", "tf.identity({})", "({} * 0.5)"]
 REDUCE = ["tf.reduce_sum({})", "tf.reduce_mean({})", "tf.reduce_sum(tf.square({}))", "tf.reduce_max({})"]
@@ -81,6 +94,9 @@ class _Builder:
         self.tensors: list[Tensor] = []  # operands (BD and S)
         self.fetchable: list[Tensor] = []
         self.writers: list[Tensor] = []  # assign and train ops
+        self.defs: list[str] = []  # module functions and classes the graph code calls
+        self.inits: list[str] = []  # runs after the variables' initializer (iterator initializers)
+        self.hyper: dict[str, str] = {}  # role ("keep", "training") -> its placeholder
         self.counter = 0
         self.batch = draw(st.sampled_from([2, 4]))
 
@@ -169,7 +185,9 @@ class _Builder:
         a = self.operand("BD")
         if a is None:
             return
-        form = self.choice(["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python"])
+        form = self.choice(
+            ["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python", "dropout", "layers_dropout"]
+        )
         self.feature(f"op:{form}")
         name, kind, diff, reads, text = self.fresh("t"), "BD", a.diff, a.reads, ""
         if form == "unary":
@@ -199,6 +217,12 @@ class _Builder:
             predicate = self.predicate()
             text = f"tf.cond({predicate.name}, lambda: {self.choice(UNARY).format(a.name)}, lambda: {b.name} * 2.0)"
             diff, reads = diff | b.diff, reads | b.reads | predicate.reads
+        elif form == "dropout":  # keep_prob fed 1.0: the identity, as a deterministic test needs
+            keep = self.hyperparameter("keep")
+            text, reads = f"tf.nn.dropout({a.name}, {keep})", reads | {keep}
+        elif form == "layers_dropout":  # is_training fed False
+            training = self.hyperparameter("training")
+            text, reads = f"tf.layers.dropout({a.name}, rate=0.5, training={training})", reads | {training}
         else:  # a Python value read while the graph is built
             self.feature("python-global")
             text = f"{a.name} * scale"
@@ -208,6 +232,127 @@ class _Builder:
         tensor = Tensor(name, kind, frozenset(diff) | own, frozenset(reads))
         self.tensors.append(tensor)
         self.fetchable.append(tensor)
+
+    def hyperparameter(self, role: str) -> str:
+        """The fed ``keep_prob`` or ``is_training`` placeholder, made on first use; fed only the
+        value that makes dropout the identity (1.0, False), since masks are random."""
+        if role not in self.hyper:
+            name = self.hyper[role] = {"keep": "keep_prob", "training": "is_training"}[role]
+            default = self.flag()
+            self.feature(f"hyper:{role}{':default' if default else ''}")
+            dtype, value = ("tf.float32", "1.0") if role == "keep" else ("tf.bool", "False")
+            made = f"tf.placeholder_with_default({value}, [])" if default else f"tf.placeholder({dtype}{', []' if self.flag() else ''})"
+            self.graph.append(f"{name} = {made}")
+            self.fed[name] = role
+            if default:
+                self.defaults.add(name)
+            self.placeholders[name] = Tensor(name, role, frozenset(), frozenset({name}))
+        return self.hyper[role]
+
+    # -- module functions and a net object that build ops from their arguments
+    def helper(self) -> None:
+        a = self.operand("BD")
+        if a is None:
+            return
+        form = self.choice(["builder", "residual", "derivative", "cond", "while", "net"])
+        self.feature(f"helper:{form}")
+        if form == "net":
+            self.net(a)
+            return
+        if form == "derivative":  # tf.gradients inside a helper, of what its caller computed
+            targets = [t for t in self.tensors if t.diff]
+            if not targets:
+                return
+            target = self.choice(targets)
+            source = self.choice(sorted(target.diff))
+            helper, name = self.fresh("d_dx"), self.fresh("g")
+            self.defs += [f"def {helper}(y, x):", "    return tf.gradients(y, x)[0]", ""]
+            self.graph.append(f"{name} = {helper}(tf.reduce_sum(tf.tanh({target.name})), {source})")
+            self.gradient_result(name, source, target)
+            return
+        helper, name, args, reads = self.fresh("f"), self.fresh("t"), a.name, a.reads
+        if form == "builder":
+            weights = [v for v, (shape, _) in self.variables.items() if shape == "DD"]
+            if weights:
+                w = self.choice(weights)
+                self.defs += [f"def {helper}(a, w):", "    return tf.tanh(tf.matmul(a, w))", ""]
+                args, reads = f"{a.name}, {w}", reads | {w}
+            else:
+                self.defs += [f"def {helper}(a, k):", "    return tf.sin(a * k) + a", ""]
+                args = f"{a.name}, {self.choice(['0.5', 'scale'])}"
+        elif form == "residual":  # a PINN's net_f: a value and its derivative in one helper
+            self.defs += [f"def {helper}(x):", "    u = tf.tanh(x * 1.5) + x", "    u_x = tf.gradients(u, x)[0]", "    return u_x - u", ""]
+        elif form == "cond":
+            predicate = self.predicate()
+            self.defs += [f"def {helper}(a, p):", "    return tf.cond(p, lambda: tf.tanh(a), lambda: a * 2.0)", ""]
+            args, reads = f"{a.name}, {predicate.name}", reads | predicate.reads
+        else:
+            self.defs += [
+                f"def {helper}(a):",
+                "    i0 = tf.constant(0)",
+                "    _, out = tf.while_loop(lambda i, z: i < 3, lambda i, z: (i + 1, tf.tanh(z) * 0.9 + 0.1), (i0, a))",
+                "    return out",
+                "",
+            ]
+        self.new_tensor(name, f"{helper}({args})", a.diff, reads | ({WHILE} if form == "while" else set()))
+
+    def net(self, a: Tensor) -> None:
+        """A class whose constructor makes its variables and whose ``__call__`` (or a method)
+        builds ops from them, applied to one or two tensors."""
+        cls, obj = self.fresh("Net"), self.fresh("net")
+        method = self.choice(["__call__", "forward"])
+        self.defs += [
+            f"class {cls}:",
+            "    def __init__(self, seed):",
+            f"        self.w = tf.Variable(tf.random_normal([{D}, {D}], stddev=0.5, seed=seed))",
+            f"        self.b = tf.Variable(tf.zeros([{D}]))",
+            "",
+            f"    def {method}(self, a):",
+            "        return tf.tanh(tf.matmul(a, self.w) + self.b)",
+            "",
+        ]
+        self.graph.append(f"{obj} = {cls}({self.draw(st.integers(1, 99))})")
+        for attribute, shape in (("w", "DD"), ("b", "D")):
+            variable = f"{obj}.{attribute}"
+            self.variables[variable] = (shape, True)
+            self.fetchable.append(Tensor(variable, "variable", frozenset(), frozenset({variable})))
+        leaves = frozenset({f"{obj}.w", f"{obj}.b"})
+        call = obj if method == "__call__" else f"{obj}.forward"
+        for operand in [a] + ([self.operand("BD")] if self.flag() else []):  # called again: the same variables
+            self.new_tensor(self.fresh("t"), f"{call}({operand.name})", operand.diff | leaves, operand.reads | leaves)
+
+    def new_tensor(self, name: str, text: str, diff: frozenset, reads: frozenset) -> None:
+        """A [batch, D] tensor of the graph code, an operand and a fetch from then on."""
+        self.graph.append(f"{name} = {text}")
+        tensor = Tensor(name, "BD", frozenset(diff) | ({name} if diff else set()), frozenset(reads))
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+
+    # -- TF1 tf.data input
+    def dataset(self) -> None:
+        """A one-shot or initializable iterator over ``from_tensor_slices`` of [3 batch, D]
+        arrays, batched and repeated; its ``get_next()`` elements are [batch, D] graph values."""
+        ds, it = self.fresh("ds"), self.fresh("it")
+        pair = self.flag()
+        kind = self.choice(["one_shot", "initializable", "one_shot_function"])
+        self.feature(f"dataset:{kind}{':pair' if pair else ''}")
+        tile = "np.tile({}, (3, 1)).astype(np.float32)"
+        slices = f"({tile.format('data0')}, {tile.format('data1')})" if pair else tile.format("data0")
+        self.graph.append(f"{ds} = tf.data.Dataset.from_tensor_slices({slices}).batch({self.batch}).repeat()")
+        make = {
+            "one_shot": f"{ds}.make_one_shot_iterator()",
+            "initializable": f"{ds}.make_initializable_iterator()",
+            "one_shot_function": f"tf.data.make_one_shot_iterator({ds})",
+        }[kind]
+        self.graph.append(f"{it} = {make}")
+        if kind == "initializable":
+            self.inits.append(f"sess.run({it}.initializer)")
+        elements = [self.fresh("e"), self.fresh("e")] if pair else [self.fresh("e")]
+        self.graph.append(f"{', '.join(elements)} = {it}.get_next()")
+        for element in elements:
+            tensor = Tensor(element, "BD", frozenset({element}), frozenset({it}))
+            self.tensors.append(tensor)
+            self.fetchable.append(tensor)
 
     def predicate(self) -> Tensor:
         style = self.choice(["scalar", "bool", "tensor"])
@@ -232,7 +377,7 @@ class _Builder:
             return
         target = self.choice(targets)
         sources = sorted(target.diff)
-        form = self.choice(["index", "list", "unpack", "grad_ys", "targets", "second"])
+        form = self.choice(["index", "list", "unpack", "grad_ys", "targets", "second", "consecutive", "mixed_second"])
         self.feature(f"gradients:{form}")
         name = self.fresh("g")
         ys = target.name
@@ -249,8 +394,18 @@ class _Builder:
                 self.graph.append(f"{name} = tf.gradients({ys}, [{', '.join(chosen)}])")
                 self.fetchable.append(Tensor(name, "list", frozenset(), target.reads))
             return
+        if form in ("second", "mixed_second") and WHILE in target.reads:
+            form = "index"  # (a gradient of the while loop's gradient: TF1 raises)
+        if form == "consecutive":
+            self.consecutive_gradients(target, sources)
+            return
         source = self.choice(sources)
-        if form == "grad_ys":
+        if form == "mixed_second":  # a gradient of a gradient, with respect to any source of the target
+            first = self.fresh("g")
+            self.graph.append(f"{first} = tf.gradients(tf.reduce_sum(tf.tanh({target.name})), {self.choice(sources)})[0]")
+            self.graph.append(f"{name} = tf.gradients({first}, {source})[0]")
+            self.gradient_result(first, source, target)
+        elif form == "grad_ys":
             weights = self.choice([f"tf.ones_like({target.name})", f"{target.name} * 0.0 + 2.0"])
             self.graph.append(f"{name} = tf.gradients({target.name}, {source}, grad_ys={weights})[0]")
         elif form == "targets":
@@ -265,6 +420,27 @@ class _Builder:
         else:
             self.graph.append(f"{name} = tf.gradients({ys}, {source})[0]")
         self.gradient_result(name, source, target)
+
+    def consecutive_gradients(self, target: Tensor, sources: list[str]) -> None:
+        """``tf.gradients(u, x_i)[0]`` for several sources in a row (one tape request after
+        migration), maybe of a nonlinear ``u`` whose first gradient is differentiated again."""
+        chosen = sorted(set(self.draw(st.lists(st.sampled_from(sources), min_size=2, max_size=3))))
+        ys, second = target.name, self.flag() and WHILE not in target.reads
+        if second:
+            ys = self.fresh("u")
+            self.graph.append(f"{ys} = tf.tanh({target.name})")
+        weights = f", grad_ys=tf.ones_like({ys}) * 0.5" if self.draw(st.integers(0, 3)) == 0 else ""
+        if weights:
+            self.feature("gradients:consecutive:grad_ys")
+        names = [self.fresh("g") for _ in chosen]
+        for grad, source in zip(names, chosen):
+            self.graph.append(f"{grad} = tf.gradients({ys}, {source}{weights})[0]")
+            self.gradient_result(grad, source, target)
+        if second:
+            self.feature("gradients:consecutive:second")
+            again = self.fresh("g")
+            self.graph.append(f"{again} = tf.gradients({names[0]}, {chosen[0]})[0]")
+            self.gradient_result(again, chosen[0], target)
 
     def gradient_result(self, name: str, source: str, target: Tensor) -> None:
         if source not in self.placeholders and source not in self.variables:
@@ -316,10 +492,19 @@ class _Builder:
         kind = self.choice(["GradientDescent", "Momentum", "Adam"])
         form = self.choice(["minimize", "var_list", "compute_apply", "clipped", "global_step"])
         self.feature(f"optimizer:{kind}:{form}")
+        rate, reads = {"GradientDescent": "0.05", "Momentum": "0.05", "Adam": "0.01"}[kind], loss.reads
+        if self.draw(st.integers(0, 3)) == 0:  # a rate fed at each step, constant or decayed by the loop
+            rate = self.fresh("lr")
+            self.feature(f"optimizer:fed-rate:{kind}")
+            self.graph.append(f"{rate} = tf.placeholder(tf.float32, [])")
+            self.fed[rate] = "rate"
+            self.placeholders[rate] = Tensor(rate, "rate", frozenset(), frozenset({rate}))
+            self.fetchable.append(Tensor(rate, "placeholder", frozenset(), frozenset({rate})))
+            reads = reads | {rate}
         make = {
-            "GradientDescent": "tf.train.GradientDescentOptimizer(0.05)",
-            "Momentum": "tf.train.MomentumOptimizer(0.05, 0.9)",
-            "Adam": "tf.train.AdamOptimizer(0.01)",
+            "GradientDescent": f"tf.train.GradientDescentOptimizer({rate})",
+            "Momentum": f"tf.train.MomentumOptimizer({rate}, 0.9)",
+            "Adam": f"tf.train.AdamOptimizer(learning_rate={rate})",
         }[kind]
         name, opt = self.fresh("train"), self.fresh("opt")
         var_list = f"var_list=[{', '.join(trained)}]"
@@ -343,7 +528,7 @@ class _Builder:
                 self.graph.append(f"{pairs} = [(tf.clip_by_value(g, -1.0, 1.0), v) for g, v in {pairs}]")
             self.graph.append(f"{name} = {opt}.apply_gradients({pairs})")
             writes = frozenset(trained)
-        self.writers.append(Tensor(name, "train", frozenset({loss.name}), loss.reads, writes))
+        self.writers.append(Tensor(name, "train", frozenset({loss.name}), reads, writes))
 
     # -- session
     def feed(self, needed: frozenset, loop: bool, indent: str, written: frozenset = frozenset()) -> str:
@@ -379,6 +564,10 @@ class _Builder:
         kind = self.fed[placeholder]
         if kind == "bool":
             return self.choice(["True", "False"] + (["i % 2 == 0"] if loop else []))
+        if kind == "rate":
+            return self.choice(["0.05", "np.float32(0.02)"] + (["0.05 * 0.9 ** i"] if loop else []))
+        if kind in ("keep", "training"):
+            return "1.0" if kind == "keep" else "False"
         if kind == "S":
             return self.choice(["0.5", "-1.5", "np.float32(0.25)"] + (["0.1 * i"] if loop else []))
         if kind == "int":
@@ -402,6 +591,9 @@ class _Builder:
         if self.writers and self.draw(st.integers(0, 2)) == 0:
             self.run_writer(self.choice(self.writers), inner, hist, loop, eval_ok)
             return
+        if self.variables and self.draw(st.integers(0, 5)) == 0:
+            self.run_inline_assign(inner, hist, loop, eval_ok)
+            return
         fetches = self.draw(st.lists(st.sampled_from(self.fetchable), min_size=1, max_size=3, unique_by=lambda t: t.name))
         # a write fetched with a read of what it writes: TF1 does not define the order
         written = set().union(*(t.writes for t in fetches))
@@ -409,7 +601,10 @@ class _Builder:
         if any(t.writes for t in fetches):
             fetches = [next(t for t in fetches if t.writes)]
         if not fetches[0].writes and fetches[0].kind in ("BD", "S", "other") and self.draw(st.integers(0, 4)) == 0:
-            wrap = self.choice(["tf.reduce_sum({})", "{} * scale", "tf.square({}) + 1.0"])
+            wrap = self.choice(
+                ["tf.reduce_sum({})", "{} * scale", "tf.square({}) + 1.0", "tf.reduce_sum({}) / (2 * data0.shape[0])"]
+                + (["{} * float(i + 1)"] if loop else [])
+            )
             self.feature(f"fetch:built-in-run:{wrap.split('(')[0]}")
             first = fetches[0]
             fetches[0] = Tensor(wrap.format(first.name), first.kind, first.diff, first.reads)
@@ -447,6 +642,18 @@ class _Builder:
         elif style in ("single", "eval") and self.draw(st.integers(0, 3)) == 0:
             self.feature("python:numpy-read")
             self.session.append(f"{indent}{self.fresh('total')} = float(np.sum({result}))")
+
+    def run_inline_assign(self, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
+        """An assign op built in the run from Python values (``v.assign(v * 0.5 + 0.1 * i).eval()``)."""
+        var = self.choice(sorted(self.variables))
+        style = self.choice(["run", "eval"] if eval_ok else ["run"])
+        self.feature(f"assign-inline:{style}")
+        value = f"{var} * 0.5 + {self.choice(['0.1', 'scale'] + (['0.1 * i'] if loop else []))}"
+        op = self.choice([f"tf.assign({var}, {value})", f"{var}.assign({value})"])
+        result = self.fresh("r")
+        self.session.append(f"{indent}{result} = " + (f"sess.run({op})" if style == "run" else f"{op}.eval()"))
+        if loop:
+            self.session.append(f"{indent}{hist}.append({result})")
 
     def run_writer(self, writer: Tensor, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
         feed = self.feed(writer.reads, loop, indent, writer.writes)
@@ -487,9 +694,11 @@ def tf1_programs(draw) -> Program:
         b.placeholder()
     for _ in range(draw(st.integers(0, 3))):
         b.variable()
+    if draw(st.integers(0, 4)) == 0:
+        b.dataset()
     for _ in range(draw(st.integers(1, 5))):
         b.op()
-    builders = {"gradient": b.gradient, "assign": b.assign, "optimizer": b.optimizer, "op": b.op}
+    builders = {"gradient": b.gradient, "assign": b.assign, "optimizer": b.optimizer, "op": b.op, "helper": b.helper}
     for step in draw(st.lists(st.sampled_from(list(builders)), max_size=4)):
         builders[step]()
     if not b.fetchable:
@@ -509,12 +718,25 @@ def tf1_programs(draw) -> Program:
             )
         )
     )
+    b.session += [indent + init for init in b.inits]
     rebind = draw(st.booleans())
     if rebind:
         b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
     for _ in range(draw(st.integers(1, 4))):
         b.run(indent, eval_ok)
 
+    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
+        session
+    ]
+    closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
+    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
+        # (before the graph is written out: an op built between its runs may add a placeholder)
+        b.feature("session:second")
+        closing.append("with tf.Session() as sess:")
+        b.session, first = ["    sess.run(tf.global_variables_initializer())"] + ["    " + init for init in b.inits], b.session
+        b.run("    ", True)
+        closing += b.session
+        b.session = first
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if draw(st.booleans()):
         b.feature("set_random_seed")
@@ -523,17 +745,8 @@ def tf1_programs(draw) -> Program:
         "scale = 0.5",
         f"data0 = np.linspace(-1.0, 1.0, {b.batch * D}).reshape({b.batch}, {D})",
         f"data1 = np.cos(np.arange({b.batch * D}, dtype=np.float32)).reshape({b.batch}, {D})",
+        "",
+        *b.defs,
         *b.graph,
     ]
-    opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
-        session
-    ]
-    closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
-    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
-        b.feature("session:second")
-        closing.append("with tf.Session() as sess:")
-        b.session, first = ["    sess.run(tf.global_variables_initializer())"], b.session
-        b.run("    ", True)
-        closing += b.session
-        b.session = first
     return Program("\n".join(lines + opening + b.session + closing) + "\n", b.features)

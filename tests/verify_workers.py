@@ -62,7 +62,11 @@ class Workers:
         for process in self._processes.values():
             if process.stdin is not None:
                 process.stdin.close()
-            process.wait(timeout=30)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # (seen on a loaded machine: TensorFlow's exit can take longer)
+                process.kill()
+                process.wait()
         self._tmp.cleanup()
 
 

@@ -14,6 +14,7 @@ import re
 import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import libcst as cst
@@ -25,7 +26,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
-from tf2migrate.analysis.project import FileContext, local_summaries
+from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
 from tf2migrate.analysis.summaries import Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
@@ -159,8 +160,9 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     star_imports = tf_star_imports(tree)
     if star_imports:
         return MigrationResult(source, _star_import_findings(tree, star_imports, path))
+    imported = local_summaries(tree, project) if project is not None else {}
     seen = _ProjectView(
-        local_summaries(tree, project) if project is not None else {},
+        {**own_net_objects(tree, imported, Path(path).name), **imported},
         project.removable if project is not None else (),
         project is not None and project.tf1_callers,
     )

@@ -15,6 +15,8 @@ builder) is made once and called in the generated function.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
@@ -45,12 +47,36 @@ def is_session_factory(facts: GraphFacts, call: cst.Call) -> bool:
 def builder_call(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> Summary | None:
     """The builder summary of a call that only makes graph ops: an imported pure builder
     (a function), or the call of a net object this graph made (``self.net(x)`` where
-    ``self.net = neural_net(...)``)."""
+    ``self.net = neural_net(...)``), or of one of its builder methods (``net.forward(x)``)."""
     found = summary_of(facts, call)
     if found is not None:
         return found if found.kind == BUILDER and found.call is None else None
-    name = call.func.value if isinstance(call.func, cst.Name) else self_attribute(call.func)
-    if name is None or not facts.imported:
+    if not facts.imported:
+        return None
+    made = _constructor(facts, call.func, scope, order)
+    if made is not None:
+        return made.call if made.call is not None and made.call.kind == BUILDER else None
+    if not isinstance(call.func, cst.Attribute):
+        return None
+    owner = _constructor(facts, call.func.value, scope, order)
+    if owner is None:
+        return None
+    method = facts.imported.get(f"{owner.module_name}.{call.func.attr.value}")
+    return method if method is not None and method.kind == BUILDER else None
+
+
+class _Made(NamedTuple):
+    """The class summary of a net object, and the name its class is called by."""
+
+    module_name: str
+    call: Summary | None
+
+
+def _constructor(facts: GraphFacts, instance: cst.BaseExpression, scope: Scope, order: int | None) -> _Made | None:
+    """What made the net object ``instance`` names (``net`` or ``self.net``): a variable
+    statement of this graph binding it, alone, to the call of a class that creates variables."""
+    name = instance.value if isinstance(instance, cst.Name) else self_attribute(instance)
+    if name is None:
         return None
     bound = lookup_graph_name(scope, name, order)
     if bound is None or bound[1].kind is not Kind.VARIABLE:
@@ -60,9 +86,10 @@ def builder_call(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | N
         return None
     value = node.body[0].value
     made = summary_of(facts, value) if isinstance(value, cst.Call) else None
-    if made is None or made.call is None or made.call.kind != BUILDER or len(node.body[0].targets) != 1:
+    if made is None or made.kind != VARIABLES or len(node.body[0].targets) != 1:
         return None
-    return made.call
+    assert isinstance(value, cst.Call)  # as summarized
+    return _Made(dotted_name(value.func) or "", made.call)
 
 
 def takes_gradients(facts: GraphFacts, call: cst.Call, scope: Scope | None = None, order: int | None = None) -> bool:

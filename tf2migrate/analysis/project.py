@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.summaries import UNKNOWN, Summary, summarize_module, tf_aliases
+from tf2migrate.analysis.summaries import BUILDER, UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
 
 
 @dataclass
@@ -124,7 +124,11 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
                     continue
                 found = module.names.get(alias.name)  # type: ignore[union-attr]
                 if found is not None:
-                    out[alias.asname or alias.name] = found
+                    local = alias.asname or alias.name
+                    out[local] = found
+                    # a class's methods (``Dense.forward``), which a net object's calls name
+                    methods = {n: f for n, f in module.names.items() if n.startswith(f"{alias.name}.")}  # type: ignore[union-attr]
+                    out.update({local + n[len(alias.name) :]: f for n, f in methods.items()})
         elif isinstance(statement, ast.Import):
             for alias in statement.names:
                 module = context.modules.get(alias.name)
@@ -133,6 +137,26 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
                 local = alias.asname or alias.name
                 out.update({f"{local}.{name}": found for name, found in module.names.items()})
     return out
+
+
+def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str) -> dict[str, Summary]:
+    """The file's own net-object classes (``__init__`` makes the variables, ``__call__``
+    or another method only builds ops from them) and those builder methods
+    (``Dense.forward``), seen as an imported one is: an instance made in graph code is
+    made once where it stood, and its calls move into the generated functions."""
+    if not any(isinstance(s, ast.ClassDef) for s in tree.body):
+        return {}  # (cheap test first: summarizing walks every function of the file)
+    found = summarize_module(tree, imported)
+    classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}
+    return {
+        name: replace(summary, module=module)
+        for name, summary in found.items()
+        if name in classes or (name.split(".")[0] in classes and summary.kind == BUILDER)
+    }
+
+
+def _is_class(tree: ast.Module, name: str) -> bool:
+    return any(isinstance(s, ast.ClassDef) and s.name == name for s in tree.body)
 
 
 class Project:
