@@ -106,9 +106,10 @@ flag = tf.compat.v1.flags.DEFINE_integer
         "        g = tf.gradients(U, x, grad_ys=seed)[0]\n        return tf.gradients(g, seed)[0]\n"
     )
     assert census.tf1_left(forward_mode) == []
-    assert census.tf1_left(forward_mode.replace("tf.gradients(g, seed)", "tf.gradients(g * U, seed)")) == [
-        "tf.gradients in a function the file never calls"
-    ] * 2
+    assert (
+        census.tf1_left(forward_mode.replace("tf.gradients(g, seed)", "tf.gradients(g * U, seed)"))
+        == ["tf.gradients in a function the file never calls"] * 2
+    )
     assert census.tf1_left("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n") == [
         "import tensorflow.compat.v1",
         "placeholder",
