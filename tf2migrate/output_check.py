@@ -107,7 +107,7 @@ def tf_paths(roots: Sequence[ast.AST], canonical) -> set[str]:
     """The TF paths the trees name, relative to the root (outermost attribute chains)."""
     out: set[str] = set()
     stack: list[ast.AST] = list(roots)
-    while stack:  # (``ast.walk``'s order does not matter here; its generators cost a third of the check)
+    while stack:  # (the order does not matter here)
         node = stack.pop()
         if type(node) is ast.Attribute:
             parts = []
@@ -120,13 +120,19 @@ def tf_paths(roots: Sequence[ast.AST], canonical) -> set[str]:
                 if path:
                     out.add(path)
             node = current  # (what a chain starts from may name TF too: ``f(tf.x).y``)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+        push_children(stack, node)
     return out
+
+
+def push_children(stack: list[ast.AST], node: ast.AST) -> None:
+    """Put the node's children on a walk's stack (``ast.walk``'s generators cost a third
+    of a walk that only collects)."""
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            stack.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            stack.append(value)
 
 
 def _key(path: str) -> str:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.output_check import paths_problem, problem_of, proven_valid, tf_paths, tf_root
+from tf2migrate.output_check import paths_problem, problem_of, proven_valid, push_children, tf_paths, tf_root
 
 NESTED_HEADER = "if True:\n"  # what a run inside a block is parsed under
 
@@ -174,12 +174,7 @@ def _names(statements: Sequence[ast.stmt]) -> tuple[set[str], Counter[str]]:
             binds[node.name] += 1
         elif isinstance(node, ast.MatchMapping) and node.rest:
             binds[node.rest] += 1
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+        push_children(stack, node)
     return reads, binds
 
 
