@@ -362,7 +362,12 @@ class StatementClassifier:
                     "a TF1 tf.data iterator made inside another statement (not `it = dataset.make_one_shot_iterator()`) is not converted",
                 )
                 return statement
-            refused = iterators.refused_call(self.tf, call) or self._iterator_elsewhere(call)
+            refused = iterators.refused_call(self.tf, call)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return statement
+        for call in calls:
+            refused = self._iterator_elsewhere(call)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
@@ -468,7 +473,10 @@ class StatementClassifier:
         helper = self.helper_for(call)
         if iterators.is_get_next(call):
             receiver = self.module.code_for_node(cst.ensure_type(call.func, cst.Attribute).value)
-            return f"`{receiver}.get_next()` is not the element of an iterator this scope makes (`it = dataset.make_one_shot_iterator()`, then `x = it.get_next()`): not converted"
+            return (
+                f"`{receiver}.get_next()` is not a statement `x = it.get_next()` of its own, of an iterator this scope "
+                "makes (`it = dataset.make_one_shot_iterator()`): TF1 took the next element at each run reading it; not converted"
+            )
         if (helper is not None and helper.iterator is not None) or imported_calls.makes_iterator(self.facts, call):
             return f"`{self.module.code_for_node(call.func)}(...)` makes a TF1 tf.data iterator, whose element each TF1 run reading it advanced: not converted"
         return None
