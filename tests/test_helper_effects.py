@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from tf2migrate.analysis.helper_effects import python_effect
+from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
 from tf2migrate.analysis.names import function_facts
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 
@@ -46,3 +46,30 @@ def test_effects_that_would_repeat(body: str, quoted: str) -> None:
 )
 def test_the_helpers_own_business(body: str) -> None:
     assert _effect(body) is None
+
+
+def _members(body: str) -> tuple[tuple[str, bool], ...]:
+    module = cst.parse_module("import tensorflow as tf\n\n" + body)
+    function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    return member_uses(function, collect_tf_imports(module), function_facts(function))
+
+
+@pytest.mark.parametrize(
+    ("body", "members"),
+    [
+        # a method called on a module object, a property read through `self`
+        ("def f(h, name):\n    log.record(name)\n    return h\n", (("record", True),)),
+        ("def f(self, h):\n    return tf.matmul(h, self.w)\n", (("w", False),)),
+        # members of objects the helper made, and TensorFlow's, are its own business
+        ("def f(h):\n    r = Registry()\n    r.add(h)\n    return tf.nn.relu(h)\n", ()),
+    ],
+)
+def test_members_used_on_objects_it_does_not_own(body: str, members: tuple[tuple[str, bool], ...]) -> None:
+    assert _members(body) == members
+
+
+def test_property() -> None:
+    module = cst.parse_module("class C:\n    @property\n    def w(self):\n        return 1\n\n    def v(self):\n        return 2\n")
+    cls = cst.ensure_type(module.body[0], cst.ClassDef)
+    w, v = [cst.ensure_type(s, cst.FunctionDef) for s in cls.body.body]
+    assert is_property(w) and not is_property(v)

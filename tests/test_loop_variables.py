@@ -1,5 +1,5 @@
-"""analysis/names.py's loop_variable_names: which reads of a compound statement read
-only a loop variable (so never a graph value bound before the statement)."""
+"""analysis/names.py's loop_variable_names: which reads of a statement read only a loop
+or comprehension variable (so never a graph value bound before the statement)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ def _names(code: str) -> set[str]:
         # an inner loop over the outer loop's variable
         ("for y in v:\n    for y in y:\n        print(y)\n", {"y"}),
         ("for y in v:\n    for z in w:\n        print(y, z)\n", {"y", "z"}),
+        # a comprehension's targets are its own names (its first iterable is read outside)
+        ("outs = [sess.run(acc, {x: _}) for _ in range(3)]\n", {"_"}),
+        ("values = {x: float(x) for x in xs if x}\n", {"x"}),
+        ("pairs = list((a, b) for a in u for b in a)\n", {"a", "b"}),
+        ("values = [x for x in x]\n", set()),
+        ("values = [x for y in v]\nprint(x)\n", set()),
+        ("values = [lambda: x for x in xs]\n", set()),
     ],
 )
 def test_loop_variable_names(code: str, expected: set[str]) -> None:

@@ -29,7 +29,7 @@ import libcst.matchers as m
 from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
-from tf2migrate.analysis.names import changed_in_place, names_bound, read_and_bound, self_attribute
+from tf2migrate.analysis.names import MUTATING_METHODS, changed_in_place, names_bound, read_and_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
@@ -366,6 +366,16 @@ def _moved_reads(statement) -> tuple[str, ...]:
     return tuple(n for part in parts for n in read_and_bound(part)[0])
 
 
+def _self_alias(node: cst.CSTNode) -> str | None:
+    """``self.x`` of ``name = self.x`` (or ``self.x[...]``, ``self.x.y``): the object it binds."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    value = node.body[0].value
+    while isinstance(value, (cst.Attribute, cst.Subscript)) and self_attribute(value) is None:
+        value = value.value
+    return self_attribute(value)
+
+
 def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dict[str, set[str]]) -> list[tuple[cst.CSTNode, str]]:
     """Graph code of the constructor reading ``self.x`` that is not a graph value of its
     own, where the file sets ``.x`` again outside the constructor (``model.scale = 10.0``,
@@ -399,6 +409,12 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
             if isinstance(node.target, cst.Attribute):
                 self._set(node.target)
 
+        def visit_Call(self, node: cst.Call) -> None:
+            # ``model.sizes.append(6)``: the object TF1 built the graph from, changed in place
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and isinstance(func.value, cst.Attribute):
+                self._set(func.value)
+
         def _set(self, target: cst.Attribute) -> None:
             if not (self.other_class and m.matches(target.value, m.Name("self"))):
                 elsewhere.add(target.attr.value)
@@ -408,16 +424,25 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
     for statement in scope.statements:
         if statement.kind not in _MOVED:
             continue
-        reads = [n for n in _moved_reads(statement) if n.startswith("self.")]
+        moved_reads = _moved_reads(statement)
+        reads = [n for n in moved_reads if n.startswith("self.")]
         reads += [r for n in reads for r in sorted(helper_reads.get(n, ()))]
+        # a constructor local the generated methods read back (TFM115) that is the attribute's
+        # object (``dims = self.sizes``, ``dims = self.cfg["sizes"]``), not a value computed from it
+        for n in moved_reads:
+            binding = scope.resolve(n, statement.order) if not n.startswith("self.") else None
+            alias = _self_alias(binding.node) if binding is not None and binding.kind not in _MOVED else None
+            if alias is not None:
+                reads.append(alias)
         for name in dict.fromkeys(reads):
             binding = scope.resolve(name, statement.order)
             if name[len("self.") :] in elsewhere and name not in helper_reads and (binding is None or binding.kind not in _MOVED):
                 found.append(
                     (
                         statement.node,
-                        f"graph code reads `{name}`, which the file sets again outside the constructor; TF1 built the "
-                        "graph with its value of that moment, a generated method would read it when called",
+                        f"graph code reads `{name}`, which the file sets again (or changes in place) outside the "
+                        "constructor; TF1 built the graph with its value of that moment, a generated method would read "
+                        "it when called",
                     )
                 )
                 break

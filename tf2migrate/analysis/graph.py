@@ -25,9 +25,9 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.helper_effects import python_effect
+from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -201,6 +201,8 @@ class GraphAnalyzer:
                 free_reads=set(facts.free_reads),
                 own_free_reads=frozenset(facts.free_reads),
                 effect=python_effect(node, self.tf, facts),
+                member_uses=member_uses(node, self.tf, facts),
+                iterator=next((c for c in facts.calls if iterators.iterator_made(self.tf, c) is not None), None),
             )
         self.facts.helpers = helpers
         changed = True
@@ -232,6 +234,24 @@ class GraphAnalyzer:
                         changed = True
                     if callee is not None and callee.effect is not None and helper.effect is None:
                         helper.effect = callee.effect
+                        changed = True
+                    if callee is not None and callee.iterator is not None and helper.iterator is None:
+                        helper.iterator = callee.iterator
+                        changed = True
+                for decorator in helper.node.decorators:
+                    # ``@counted`` of the file: its wrapper runs at each call of the helper
+                    wrapper = decorator.decorator
+                    wrapper = wrapper.func if isinstance(wrapper, cst.Call) else wrapper
+                    used = helpers.get(wrapper.value) if isinstance(wrapper, cst.Name) else None
+                    if used is not None and used is not helper and used.effect is not None and helper.effect is None:
+                        helper.effect = used.effect
+                        changed = True
+                for member, called in helper.member_uses:
+                    used = helpers.get(f"self.{member}")
+                    if used is None or used is helper or used.effect is None or helper.effect is not None:
+                        continue
+                    if called or is_property(used.node):
+                        helper.effect = used.effect
                         changed = True
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:

@@ -10,6 +10,12 @@ calling such a helper stays on TF1 (analysis/statements.py, TFM306 naming the co
 
 ``print`` is not counted (it writes, and changes no value), nor are calls of TensorFlow:
 stateful ops are judged where the graph code is.
+
+An effect may sit one object away: ``log.record(name, h)`` on a module object, whose
+method writes ``self.shapes[name]``, or ``hold.w`` read through a ``@property`` that counts
+its reads.  ``member_uses`` lists the members a helper uses on objects it does not own;
+analysis/graph.py gives the helper the effect of a method of the file's classes of that
+name (called, or a property read), as it does for the helpers it calls.
 """
 
 from __future__ import annotations
@@ -48,6 +54,23 @@ def python_effect(function: cst.FunctionDef, tf: TfImports, facts: FunctionFacts
         if name is not None and (name.startswith("random.") or ".random." in name):
             return call, "draws random numbers"
     return None
+
+
+def member_uses(function: cst.FunctionDef, tf: TfImports, facts: FunctionFacts) -> tuple[tuple[str, bool], ...]:
+    """(member, called) of each ``x.member`` ``function`` reads or calls on an object it
+    does not own (``self`` included; TensorFlow's modules aside)."""
+    owned = _owned(function, facts) | set(tf.aliases)
+    called = {id(call.func) for call in facts.calls}
+    return tuple(
+        dict.fromkeys(
+            (attribute.attr.value, id(attribute) in called) for attribute in facts.attributes if root_name(attribute.value) not in owned
+        )
+    )
+
+
+def is_property(function: cst.FunctionDef) -> bool:
+    """``@property``: reading the attribute runs the function."""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "property" for d in function.decorators)
 
 
 def _owned(function: cst.FunctionDef, facts: FunctionFacts) -> set[str]:

@@ -21,7 +21,7 @@ import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
-from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
+from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 
 
@@ -37,6 +37,12 @@ def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:
     """A function that makes variables, or the constructor of an object that does."""
     found = summary_of(facts, call)
     return found is not None and found.kind == VARIABLES
+
+
+def makes_iterator(facts: GraphFacts, call: cst.Call) -> bool:
+    """A function that makes a TF1 tf.data iterator (itself or through what it calls)."""
+    found = summary_of(facts, call)
+    return found is not None and found.reason == MAKES_ITERATOR
 
 
 def is_session_factory(facts: GraphFacts, call: cst.Call) -> bool:

@@ -25,11 +25,9 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.model import GraphFacts, Kind, Placeholder, Scope, Statement, TF1Iterator
 from tf2migrate.analysis.names import fresh_name, target_names
-from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports
+from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports
 from tf2migrate.traversal import find_all
 
-# ``tf.data.make_one_shot_iterator(dataset)`` and its initializable sibling (compat.v1 stripped)
-ITERATOR_FUNCTIONS = {"data.make_one_shot_iterator": False, "data.make_initializable_iterator": True}
 # methods of TF1 iterators and datasets whose meaning depends on handles, structures or
 # re-initialization with another dataset: refused, named
 _REFUSED_METHODS = {
@@ -37,6 +35,9 @@ _REFUSED_METHODS = {
     "make_initializer": "a reinitializable iterator (`make_initializer`) is not converted",
 }
 _REFUSED_PREFIX = "data.Iterator."
+# Dataset methods taking a function that tf.data traces into a function of its own, once,
+# when the pipeline is made (TF1 and TF2 alike): the ops it builds are not the graph's
+DATASET_FUNCTION_METHODS = frozenset({"map", "filter", "flat_map", "interleave"})
 
 
 def iterator_made(tf: TfImports, call: cst.Call) -> tuple[cst.BaseExpression, bool] | None:
@@ -49,6 +50,34 @@ def iterator_made(tf: TfImports, call: cst.Call) -> tuple[cst.BaseExpression, bo
     if name is None and isinstance(call.func, cst.Attribute) and call.func.attr.value in ITERATOR_METHODS and not call.args:
         return call.func.value, call.func.attr.value == "make_initializable_iterator"
     return None
+
+
+def dataset_function_calls(tf: TfImports, calls: list[cst.Call], scope: Scope, order: int) -> set[int]:
+    """The ids of the calls inside a lambda given to a dataset transformation
+    (``dataset.map(lambda v: tf.cast(v, tf.float32))``): tf.data traces it into a function
+    of the pipeline's own in both versions, so they do not make the statement graph code.
+    The receiver is a chain of calls from a ``tf.data`` call, or a name that is no graph
+    value; what the lambda reads is still read by the statement."""
+    found: set[int] = set()
+    for call in calls:
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute) and func.attr.value in DATASET_FUNCTION_METHODS and _is_dataset(tf, func.value, scope, order)
+        ):
+            continue
+        for arg in call.args:
+            if isinstance(arg.value, cst.Lambda):
+                found |= {id(c) for c in find_all(arg.value, cst.Call)}
+    return found
+
+
+def _is_dataset(tf: TfImports, receiver: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    while isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute):
+        name = tf.call_name(receiver)
+        if name is not None:
+            return name.startswith("data.")
+        receiver = receiver.func.value  # ``tf.data.Dataset.range(5).map(f).batch(2)``: its receiver
+    return isinstance(receiver, cst.Name) and receiver.value not in tf.aliases and scope.graph_statement(receiver.value, order) is None
 
 
 def refused_call(tf: TfImports, call: cst.Call) -> str | None:

@@ -226,6 +226,12 @@ class Helper:
     # a Python effect of its body, or of a helper it calls, that would repeat at each trace
     # (analysis/helper_effects.py): the node (in the helper that has it) and what it does
     effect: tuple[cst.CSTNode, str] | None = None
+    # (member, called) it uses on objects it does not own (helper_effects.member_uses): a
+    # method of the file's classes of that name lends it its effect
+    member_uses: tuple[tuple[str, bool], ...] = ()
+    # a call making a TF1 tf.data iterator, in its body or a helper it calls: its element
+    # is an op each TF1 run advanced, which a call moved or kept as Python would not be
+    iterator: cst.Call | None = None
 
 
 @dataclass

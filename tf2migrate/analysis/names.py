@@ -127,7 +127,10 @@ class LoopVariables:
     """A visitor mix-in (before the visitor's base): ``is_loop_variable(name)`` says
     whether a read where the walk stands reads the target of an enclosing ``for`` of the
     walked subtree, in that loop's body — not its ``else`` (which also runs when the loop
-    did not) nor a def, lambda or class nested there (which may run later)."""
+    did not) nor a def, lambda or class nested there (which may run later) — or the target
+    of an enclosing comprehension (``[sess.run(acc) for _ in range(3)]``: its own name),
+    unless its first iterable reads that name too (``[x for x in x]`` reads the outer ``x``
+    there)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -183,6 +186,39 @@ class LoopVariables:
         super().leave_Lambda(original_node)  # type: ignore[misc]
         self._leave_block(original_node)
 
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._enter_comprehension(node)
+
+    def leave_ListComp(self, original_node: cst.ListComp) -> None:
+        self._leave_block(original_node)
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._enter_comprehension(node)
+
+    def leave_SetComp(self, original_node: cst.SetComp) -> None:
+        self._leave_block(original_node)
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._enter_comprehension(node)
+
+    def leave_DictComp(self, original_node: cst.DictComp) -> None:
+        self._leave_block(original_node)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._enter_comprehension(node)
+
+    def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
+        self._leave_block(original_node)
+
+    def _enter_comprehension(self, node: cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp) -> None:
+        names: set[str] = set()
+        for_in: cst.CompFor | None = node.for_in
+        while for_in is not None:
+            names.update(target_names(for_in.target))
+            for_in = for_in.inner_for_in
+        outer = {n.value for n in find_all(node.for_in.iter, cst.Name) if isinstance(n, cst.Name)}
+        self._open_blocks.append((node, frozenset(names - outer)))
+
     def _enter_body(self, node: cst.CSTNode) -> None:
         names = self._loop_bodies.get(id(node))
         if names is not None:
@@ -208,8 +244,9 @@ class _LoopVariableReads(LoopVariables, NameCollector):
 
 def loop_variable_names(node: cst.CSTNode) -> set[str]:
     """Names every read of which in ``node`` reads the variable of a ``for`` loop of
-    ``node``, in that loop's body (``for p, y in zip(pred, y_data): print(int(y[0]))``):
-    the loop binds them first, so no read sees a binding made before the statement."""
+    ``node``, in that loop's body (``for p, y in zip(pred, y_data): print(int(y[0]))``),
+    or of a comprehension of ``node`` (``[float(x) for x in xs]``): the loop binds them
+    first, so no read sees a binding made before the statement."""
     collector = _LoopVariableReads()
     walk(node, collector)
     return {n for n in collector.loop_reads if collector.reads.count(n) == collector.loop_reads.count(n)}
@@ -245,17 +282,23 @@ class FunctionFacts:
     free_reads: set[str]  # plain names it reads that it neither takes nor binds: the module's
     scope_statements: list[cst.Global | cst.Nonlocal]
     assignments: list[cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Del]
+    attributes: list[cst.Attribute]  # every ``x.y`` read or called (members of its objects)
 
 
 class _FunctionWalk(NameCollector):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[cst.Call] = []
+        self.attributes: list[cst.Attribute] = []
         self.scope_statements: list[cst.Global | cst.Nonlocal] = []
         self.assignments: list[cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Del] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.attributes.append(node)
+        return super().visit_Attribute(node)
 
     def visit_Global(self, node: cst.Global) -> None:
         self.scope_statements.append(node)
@@ -282,7 +325,7 @@ def function_facts(function: cst.FunctionDef) -> FunctionFacts:
     walker = _FunctionWalk()
     walk(function.body, walker)
     free = _free(function, walker.reads, walker.binds)
-    return FunctionFacts(walker.calls, walker.reads, walker.binds, free, walker.scope_statements, walker.assignments)
+    return FunctionFacts(walker.calls, walker.reads, walker.binds, free, walker.scope_statements, walker.assignments, walker.attributes)
 
 
 def _free(function: cst.FunctionDef, reads: list[str], binds: list[str]) -> set[str]:

@@ -13,6 +13,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, sequence_loss
 from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     is_unsupported_call,
@@ -305,10 +306,12 @@ class StatementClassifier:
         self, node: cst.BaseStatement, statement: Statement, scope: Scope, names: tuple[list[str], list[str]]
     ) -> Statement:
         reads, binds = names
-        if reads and not isinstance(node, cst.SimpleStatementLine):
+        compound = not isinstance(node, cst.SimpleStatementLine)
+        if reads and (compound or any(scope.graph_statement(n, statement.order) is not None for n in reads)):
             # a loop variable named like a graph value (``for p, y in zip(pred, y_data)``
-            # after ``y = tf.placeholder(...)``) is a Python value wherever the loop reads it
-            # (no reads, no walk: a def's or class's are none here, see GraphAnalyzer._analyze_scope)
+            # after ``y = tf.placeholder(...)``, ``[float(x) for x in xs]``) is a Python value
+            # wherever the loop reads it (no reads, no walk: a def's or class's are none here,
+            # see GraphAnalyzer._analyze_scope; a simple statement's only when one is a graph name's)
             loop_variables = loop_variable_names(node)
             reads = [n for n in reads if n not in loop_variables]
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
@@ -344,7 +347,12 @@ class StatementClassifier:
                     # read inside the helper: an input of this statement all the same
                     graph_deps.add(target.order)
                     reads_graph_tensor = True
-        op_calls = [(c, n) for c, n in tf_calls if n is not None and is_graph_op(n) and id(c) not in self.facts.no_graph_calls]
+        traced_by_data = iterators.dataset_function_calls(self.tf, calls, scope, statement.order)
+        op_calls = [
+            (c, n)
+            for c, n in tf_calls
+            if n is not None and is_graph_op(n) and id(c) not in self.facts.no_graph_calls and id(c) not in traced_by_data
+        ]
         creates_variables = any(self.is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)
@@ -359,6 +367,11 @@ class StatementClassifier:
                 )
                 return statement
             refused = iterators.refused_call(self.tf, call)
+            if refused is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return statement
+        for call in calls:
+            refused = self._iterator_elsewhere(call)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
@@ -454,6 +467,23 @@ class StatementClassifier:
         )
         statement.value_kind = self._value_kind(node)
         return statement
+
+    def _iterator_elsewhere(self, call: cst.Call) -> str | None:
+        """Why ``call`` takes an element of a TF1 iterator this analysis does not follow:
+        a ``get_next()`` not of an iterator statement of the scope (analysis/iterators.py
+        classifies those), or a function of the file or project making an iterator.  TF1
+        took the next element at each run reading it; the statement kept as Python would
+        take one for good, moved into a function a new iterator at each call."""
+        helper = self.helper_for(call)
+        if iterators.is_get_next(call):
+            receiver = self.module.code_for_node(cst.ensure_type(call.func, cst.Attribute).value)
+            return (
+                f"`{receiver}.get_next()` is not a statement `x = it.get_next()` of its own, of an iterator this scope "
+                "makes (`it = dataset.make_one_shot_iterator()`): TF1 took the next element at each run reading it; not converted"
+            )
+        if (helper is not None and helper.iterator is not None) or imported_calls.makes_iterator(self.facts, call):
+            return f"`{self.module.code_for_node(call.func)}(...)` makes a TF1 tf.data iterator, whose element each TF1 run reading it advanced: not converted"
+        return None
 
     def _variables_in_computation(self, node: cst.BaseStatement, calls: list[cst.Call], tensors: list[Statement]) -> str:
         """Why a statement that creates variables from placeholder-dependent tensors is
@@ -558,17 +588,15 @@ class StatementClassifier:
                     string, blockers.UNSUPPORTED_GRAPH_CODE, "a string spanning lines in graph-building code is not moved into a function"
                 )
                 return False
+        for attribute in find_all(node, cst.Attribute):
+            method = self.facts.helpers.get(f"self.{cst.ensure_type(attribute, cst.Attribute).attr.value}")
+            if method is not None and method.effect is not None and is_property(method.node):
+                self._block_effect(attribute, f"`{self.module.code_for_node(attribute)}` (a property)", method.effect)
+                return False
         for call in calls:
             helper = self.helper_for(call)
             if helper is not None and helper.effect is not None and not helper.creates_variables:
-                effect, what = helper.effect
-                quoted = self.module.code_for_node(effect).strip().splitlines()[0]
-                self.facts.block(
-                    call,
-                    blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"`{self.module.code_for_node(call.func)}(...)` runs `{quoted}`, which {what}: "
-                    "it would run again at each trace of the generated functions (TF1 ran it once, while building the graph)",
-                )
+                self._block_effect(call, f"`{self.module.code_for_node(call.func)}(...)`", helper.effect)
                 return False
             if self.tf.call_name(call) is not None or helper is not None:
                 continue
@@ -605,6 +633,16 @@ class StatementClassifier:
             )
             return False
         return True
+
+    def _block_effect(self, node: cst.CSTNode, subject: str, effect: tuple[cst.CSTNode, str]) -> None:
+        """Refuse ``node``, whose helper or property has a Python effect (analysis/helper_effects.py)."""
+        quoted = self.module.code_for_node(effect[0]).strip().splitlines()[0]
+        self.facts.block(
+            node,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"{subject} runs `{quoted}`, which {effect[1]}: "
+            "it would run again at each trace of the generated functions (TF1 ran it once, while building the graph)",
+        )
 
     def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:
         """tf.layers calls in a plain assignment, and no other variable creation: each

@@ -35,7 +35,7 @@ from tf2migrate.analysis.catalogue import (
     VARIABLE_CALLS,
 )
 from tf2migrate.analysis.module_facts import ast_dotted_name
-from tf2migrate.analysis.tf_imports import TfImports, strip_v1, tf_relative
+from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports, strip_v1, tf_relative
 
 BUILDER = "builder"
 VARIABLES = "variables"
@@ -270,6 +270,8 @@ class _ModuleSummarizer:
         by_name = _method_verdict(dotted)
         if by_name is not None:
             return by_name
+        if attr.rsplit(".", 1)[-1] in ITERATOR_METHODS:
+            return Summary(UNKNOWN, reason=MAKES_ITERATOR)
         if head == "self" and method_of is not None and dotted.count(".") == 1:
             method = next((m for m in method_of.body if isinstance(m, ast.FunctionDef) and m.name == attr), None)
             if method is None or method.name.startswith("__"):
@@ -317,6 +319,9 @@ def _returns_run(node: ast.FunctionDef) -> bool:
 
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
+# Its element is one op that each run reading it advances: a caller moving the call into
+# a function would make a new iterator at each call (or read one element for good)
+MAKES_ITERATOR = "it makes a TF1 tf.data iterator, whose element each run advances"
 
 
 def _tf_call(name: str) -> Summary:
@@ -330,6 +335,8 @@ def _tf_call(name: str) -> Summary:
         return Summary(SESSION)
     if name in PLACEHOLDER_CALLS:
         return Summary(UNKNOWN, reason=f"`tf.{name}` makes its own graph input")
+    if name in ITERATOR_FUNCTIONS:
+        return Summary(UNKNOWN, reason=MAKES_ITERATOR)
     if name in OPTIMIZERS or is_unsupported_call(name):
         return Summary(UNKNOWN, reason=f"`tf.{name}` is not a pure graph op")
     if name.rsplit(".", 1)[-1].startswith(_STATEFUL):

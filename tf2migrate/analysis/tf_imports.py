@@ -20,6 +20,9 @@ from libcst.helpers import get_full_name_for_node
 TF_ROOT = "tensorflow"
 # TF1 Dataset methods that TF2 datasets lack; tf.compat.v1.data has them as functions.
 ITERATOR_METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+# ``tf.data.make_one_shot_iterator(dataset)`` and its initializable sibling (compat.v1
+# stripped): initializable or not
+ITERATOR_FUNCTIONS = {"data.make_one_shot_iterator": False, "data.make_initializable_iterator": True}
 V1_PREFIX = "compat.v1"
 
 

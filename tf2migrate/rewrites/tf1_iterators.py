@@ -180,8 +180,14 @@ def _refused(
                 "(the new iterator would not replace it there)"
             )
     last_run = max(site.order if site.order is not None else len(scope.statements) for site in runs)
-    if any(iterator.statement.order < o <= last_run for o in scope.bindings.get(iterator.dataset, [])):
-        return iterator.call, f"the dataset `{iterator.dataset}` is bound again before its iterator's initializer runs; not converted"
+    # a binding inside a block counts at its statement: a loop around the runs binds it
+    # again between two of them (``ds = ds.map(...)`` at the end of an epoch)
+    bindings = [*scope.bindings.get(iterator.dataset, []), *scope.nested_bindings.get(iterator.dataset, [])]
+    if any(iterator.statement.order < o <= last_run for o in bindings):
+        return iterator.call, (
+            f"the dataset `{iterator.dataset}` is bound again before or between its iterator's initializer runs (TF1's "
+            "iterator kept the dataset it was made from, `iter(...)` would take the new one); not converted"
+        )
     if (len(runs) > 1 or any(site.in_loop for site in runs)) and _pipeline_may(rewrite, iterator, _RANDOM_WORDS, bound_in_module):
         return runs[-1].call, (
             f"the iterator `{iterator.name}` of a pipeline that shuffles or draws random numbers (or whose code this file "
