@@ -453,7 +453,40 @@ class StatementClassifier:
             for c in calls
         )
         statement.value_kind = self._value_kind(node)
+        self._take_starts(statement, scope)
         return statement
+
+    def _take_starts(self, statement: Statement, scope: Scope) -> None:
+        """Graph code that rebinds a name from the plain value it held (``self.loss = 0``,
+        then ``for e in range(n): self.loss = self.loss + tf.reduce_mean(...)``: hp-VPINNs'
+        variational loss summed over elements).  TF1 built the sum once from that start;
+        moved into a generated function without it, the sum would read a local the
+        function never bound.  A start bound by an assignment of its own that calls nothing
+        moves along (recomputed at each call, it is the same value); any other is refused."""
+        for name in statement.defines:
+            start = scope.resolve(name, statement.order) if name in statement.reads else None
+            if start is None or start.kind is not Kind.PYTHON:
+                continue
+            node = start.node
+            if (
+                isinstance(node, cst.SimpleStatementLine)
+                and len(node.body) == 1
+                and isinstance(node.body[0], cst.Assign)
+                and len(node.body[0].targets) == 1
+                and graph_name(node.body[0].targets[0].target) == name
+                and not calls_in(node.body[0].value)
+            ):
+                start.kind = Kind.TENSOR
+                start.defines = (name,)
+                statement.deps = statement.deps | {start.order}
+            elif not any(id(b.node) in {id(node), *map(id, calls_in(node))} for b in self.facts.blockers):
+                # (a start that is graph code refused already keeps the graph on TF1)
+                self.facts.block(
+                    statement.node,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"graph code rebinds `{name}` from the Python value it held before, which is not bound by a plain "
+                    "assignment of its own that calls nothing; not moved into a function",
+                )
 
     def _variables_in_computation(self, node: cst.BaseStatement, calls: list[cst.Call], tensors: list[Statement]) -> str:
         """Why a statement that creates variables from placeholder-dependent tensors is
