@@ -698,7 +698,8 @@ def fed_rate(optimizer: cst.Call, scope: Scope, before: int) -> Statement | None
 
 def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
     """An initializer: ``tf.global_variables_initializer()`` (and kin), ``tf.group`` of
-    initializers, a name bound to one, or ``var.initializer``."""
+    initializers, a name or ``self.`` attribute bound to one (``self.init`` in
+    hp-VPINNs' constructors), or ``var.initializer``."""
     if isinstance(expr, cst.Call):
         name = tf.call_name(expr)
         if name in INIT_CALLS:
@@ -706,9 +707,9 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         if name == "group":
             args = [a.value for a in expr.args]
             return bool(args) and all(is_init_expression(tf, a, scope, before) for a in args)
-    if isinstance(expr, cst.Name):
-        found = lookup_graph_name(scope, expr.value, before)
-        return found is not None and found[1].kind is Kind.INIT
+    bound = graph_name(expr)
+    if bound is not None and (found := lookup_graph_name(scope, bound, before)) is not None and found[1].kind is Kind.INIT:
+        return True
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.attr.value == "initializer":
         found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE
