@@ -147,3 +147,22 @@ def test_patch_with_notebook_cells_applies_with_git_apply_exclude(tmp_path):
     subprocess.run(["git", "apply", "--exclude=*.ipynb:cell *", "fix.patch"], cwd=tmp_path, check=True)
     assert (tmp_path / "a.py").read_text() == "import tensorflow as tf\ny = tf.math.log(1.0)\n"
     assert (tmp_path / "n.ipynb").read_text() == notebook
+
+
+def test_a_line_continuing_brackets_or_a_string_is_python_not_ipython(tmp_path):
+    # ``% (...)`` continuing a print's format (Python 2-era notebooks) is the modulo
+    # operator; masking it as a line magic left ``print (`` unclosed (TFM001)
+    cell = (
+        'x = tf.placeholder(tf.float32, [None])\ny = 2.0 * x\nnote = """\n%s doubled\n"""\n'
+        "with tf.Session() as sess:\n    y_val = sess.run(y, {x: np.ones(3)})\n"
+        'print ("%d values, first %s"\n       % (len(y_val), y_val[0]))\n%who'
+    )
+    text = _notebook(
+        tmp_path / "c.ipynb", [nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf"), nbformat.v4.new_code_cell(cell)]
+    )
+    new, findings = migrate_notebook(text, "c.ipynb")
+    assert not [f for f in findings if f.code == "TFM001"]
+    source = "".join(json.loads(new)["cells"][1]["source"])
+    assert "sess.run" not in source
+    assert source.endswith('print ("%d values, first %s"\n       % (len(y_val), y_val[0]))\n%who')
+    assert 'note = """\n%s doubled\n"""' in source

@@ -120,14 +120,62 @@ def _join(cells: list[str]) -> tuple[str, list[str], list[int]]:
             magics.append(source)
             lines.append(_MAGIC.format(len(magics) - 1))
             continue
+        continuation = _Continuation()
         for line in body:
-            if _IPYTHON.match(line):
+            if continuation.starts_statement() and _IPYTHON.match(line):
                 indent = line[: len(line) - len(line.lstrip())]
                 magics.append(line.strip())
                 lines.append(indent + _MAGIC.format(len(magics) - 1))
             else:
+                continuation.read(line)
                 lines.append(line)
     return "\n".join(lines) + "\n", magics, starts
+
+
+class _Continuation:
+    """Whether the next line of a cell starts a statement.  IPython syntax is only
+    recognised there: a line inside brackets, a string or after a backslash continues
+    Python code (``print ("%d items"`` then ``       % (n,))``: the modulo operator, not
+    a magic; ``(a`` then ``  != b)``), as IPython's own input transformers see it."""
+
+    def __init__(self) -> None:
+        self.depth = 0  # open brackets
+        self.quote: str | None = None  # the delimiter of the string the line ends in
+        self.backslash = False
+
+    def starts_statement(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.backslash
+
+    def read(self, line: str) -> None:
+        i = 0
+        while i < len(line):
+            if self.quote is not None:
+                if line[i] == "\\":
+                    i += 2
+                elif line.startswith(self.quote, i):
+                    i += len(self.quote)
+                    self.quote = None
+                else:
+                    i += 1
+                continue
+            char = line[i]
+            if char == "#":
+                line = line[:i]
+                break
+            if line.startswith(('"""', "'''"), i):
+                self.quote = line[i : i + 3]
+                i += 3
+                continue
+            if char in "\"'":
+                self.quote = char
+            elif char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(self.depth - 1, 0)
+            i += 1
+        self.backslash = line.endswith("\\")
+        if self.quote in ("'", '"') and not self.backslash:
+            self.quote = None  # a one-line string ends with its line (or is an error Python reports)
 
 
 def _split(program: str, count: int, magics: list[str]) -> list[str] | None:

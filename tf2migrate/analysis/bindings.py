@@ -204,10 +204,15 @@ def local_names(function: cst.FunctionDef) -> frozenset[str]:
     """The names local to a constructor or a method read as part of it: its parameters
     and what its body binds.  Generated methods run later, where none of them exist."""
     params = function.params
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    stars = {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
     bound = {n for n in names_bound(function.body) if "." not in n}  # ``self.x`` is no local
-    return frozenset({p.name.value for p in every} | bound) - {"self"}
+    return frozenset(parameter_names(function) | stars | bound)
+
+
+def parameter_names(function: cst.FunctionDef) -> frozenset[str]:
+    """A method's named parameters but ``self``."""
+    params = function.params
+    return frozenset(p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]) - {"self"}
 
 
 # Statements whose code moves into the generated methods (a placeholder's dtype and
@@ -269,12 +274,17 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                 and name not in in_place
                 and (binding is not None and binding.kind not in _MOVED_WITH or binding is None and name in locals_of[id(function)])
             ):
-                unstorable = (
-                    _unstorable_value(module, scope, name, binding) if binding is not None and binding.kind is Kind.PYTHON else None
-                )
-                if binding is not None and binding.kind is Kind.PYTHON and unstorable is None:
-                    scope.stored_locals[name] = binding
-                    continue
+                unstorable = None
+                if binding is not None and binding.kind is Kind.PYTHON:
+                    unstorable = _unstorable_value(module, scope, name, binding)
+                    if unstorable is None:
+                        scope.stored_locals[name] = binding
+                        continue
+                elif binding is None and function is init and name in parameter_names(init):
+                    unstorable = _unstorable_parameter(module, scope, name)
+                    if unstorable is None:
+                        scope.stored_parameters[name] = None
+                        continue
                 why = f", and it is not stored there: {unstorable}" if unstorable is not None else ""
                 found.append(
                     (
@@ -330,8 +340,34 @@ def _unstorable_binding(module: cst.Module, scope: Scope, name: str) -> str | No
     attribute of that name in the file already."""
     if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
         return "it is bound more than once"
-    if find_all(module, m.Attribute(attr=m.Name(name))):
-        return f"the file uses `.{name}` already"
+    return _attribute_taken(module, name)
+
+
+def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | None:
+    """Why a constructor parameter graph code reads (hp-VPINNs' ``grid``, indexed by the
+    loop over elements that builds the variational loss) cannot be stored on ``self`` when
+    the constructor starts: it must keep the object the caller passed, never bound again
+    nor changed in place by the constructor, as a plain local bound once does
+    (:func:`_unstorable_value`); TF1 built the graph with that object."""
+    if name in scope.bindings or name in scope.nested_bindings:
+        return "the constructor binds it again"
+    if any(name in changed_in_place(s.node) for s in scope.statements):
+        return "it is changed in place"
+    return _attribute_taken(module, name)
+
+
+def _attribute_taken(module: cst.Module, name: str) -> str | None:
+    """``self.<name>`` would mean something else: the file names that attribute already,
+    but of a module it imports (``plt.grid(True)`` is no attribute of an instance)."""
+    modules = {
+        alias.evaluated_alias or alias.evaluated_name.split(".")[0]
+        for node in find_all(module, cst.Import)
+        if isinstance(node, cst.Import)
+        for alias in node.names
+    }
+    for attribute in find_all(module, m.Attribute(attr=m.Name(name))):
+        if not (isinstance(attribute, cst.Attribute) and isinstance(attribute.value, cst.Name) and attribute.value.value in modules):
+            return f"the file uses `.{name}` already"
     return None
 
 

@@ -172,6 +172,9 @@ class Scope:
     # variables local to the constructor (or such a method) that graph code reads: stored
     # on ``self`` after their statement, read back by the generated methods (analysis/bindings.py)
     stored_locals: dict[str, Statement] = field(default_factory=dict)
+    # the constructor's parameters that graph code reads, stored on ``self`` when it
+    # starts (an ordered set: the order of the first reads)
+    stored_parameters: dict[str, None] = field(default_factory=dict)
     run_sites: list[RunSite] = field(default_factory=list)
     # name -> orders of effective statements that bind it (any kind)
     bindings: dict[str, list[int]] = field(default_factory=dict)

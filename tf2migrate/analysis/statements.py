@@ -466,6 +466,7 @@ class StatementClassifier:
             for c in calls
         )
         statement.value_kind = self._value_kind(node)
+        self._take_starts(statement, scope)
         return statement
 
     def _iterator_elsewhere(self, call: cst.Call) -> str | None:
@@ -484,6 +485,38 @@ class StatementClassifier:
         if (helper is not None and helper.iterator is not None) or imported_calls.makes_iterator(self.facts, call):
             return f"`{self.module.code_for_node(call.func)}(...)` makes a TF1 tf.data iterator, whose element each TF1 run reading it advanced: not converted"
         return None
+
+    def _take_starts(self, statement: Statement, scope: Scope) -> None:
+        """Graph code that rebinds a name from the plain value it held (``self.loss = 0``,
+        then ``for e in range(n): self.loss = self.loss + tf.reduce_mean(...)``: hp-VPINNs'
+        variational loss summed over elements).  TF1 built the sum once from that start;
+        moved into a generated function without it, the sum would read a local the
+        function never bound.  A start bound by an assignment of its own that calls nothing
+        moves along (recomputed at each call, it is the same value); any other is refused."""
+        for name in statement.defines:
+            start = scope.resolve(name, statement.order) if name in statement.reads else None
+            if start is None or start.kind is not Kind.PYTHON:
+                continue
+            node = start.node
+            if (
+                isinstance(node, cst.SimpleStatementLine)
+                and len(node.body) == 1
+                and isinstance(node.body[0], cst.Assign)
+                and len(node.body[0].targets) == 1
+                and graph_name(node.body[0].targets[0].target) == name
+                and not calls_in(node.body[0].value)
+            ):
+                start.kind = Kind.TENSOR
+                start.defines = (name,)
+                statement.deps = statement.deps | {start.order}
+            elif not any(id(b.node) in {id(node), *map(id, calls_in(node))} for b in self.facts.blockers):
+                # (a start that is graph code refused already keeps the graph on TF1)
+                self.facts.block(
+                    statement.node,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"graph code rebinds `{name}` from the Python value it held before, which is not bound by a plain "
+                    "assignment of its own that calls nothing; not moved into a function",
+                )
 
     def _variables_in_computation(self, node: cst.BaseStatement, calls: list[cst.Call], tensors: list[Statement]) -> str:
         """Why a statement that creates variables from placeholder-dependent tensors is
@@ -703,7 +736,8 @@ def fed_rate(optimizer: cst.Call, scope: Scope, before: int) -> Statement | None
 
 def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, before: int | None) -> bool:
     """An initializer: ``tf.global_variables_initializer()`` (and kin), ``tf.group`` of
-    initializers, a name bound to one, or ``var.initializer``."""
+    initializers, a name or ``self.`` attribute bound to one (``self.init`` in
+    hp-VPINNs' constructors), or ``var.initializer``."""
     if isinstance(expr, cst.Call):
         name = tf.call_name(expr)
         if name in INIT_CALLS:
@@ -711,9 +745,9 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         if name == "group":
             args = [a.value for a in expr.args]
             return bool(args) and all(is_init_expression(tf, a, scope, before) for a in args)
-    if isinstance(expr, cst.Name):
-        found = lookup_graph_name(scope, expr.value, before)
-        return found is not None and found[1].kind is Kind.INIT
+    bound = graph_name(expr)
+    if bound is not None and (found := lookup_graph_name(scope, bound, before)) is not None and found[1].kind is Kind.INIT:
+        return True
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.attr.value == "initializer":
         found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE

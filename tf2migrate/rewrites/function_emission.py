@@ -139,7 +139,7 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         else:
             lines.append("@tf.function")
     casts += _placeholders_for_helpers(rewrite, generated)
-    stored = generated.scope.stored_locals
+    stored = {*generated.scope.stored_locals, *generated.scope.stored_parameters}
     casts += [f"{name} = self.{name}" for name in sorted({n for s in generated.body for n in s.reads if n in stored})]
     if generated.needs_tf_function:
         for s in generated.body:

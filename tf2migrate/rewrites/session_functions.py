@@ -147,7 +147,9 @@ LOCAL_STORED = Rule(
     FixSafety.SAFE,
     what="Adds `self.W1 = W1` after `W1 = tf.Variable(...)` in a constructor (or a method it calls to "
     "build the graph) whose graph code reads `W1`; the generated methods read it back (`W1 = self.W1`). "
-    "The same for a local bound once to a plain value that nothing changes in place (`D1 = self.kernel_size`).",
+    "The same for a local bound once to a plain value that nothing changes in place (`D1 = self.kernel_size`), "
+    "and for a parameter of the constructor that it never binds again nor changes in place (`self.grid = grid` "
+    "opens the constructor).",
     why="The generated methods run later, when the constructor's locals are gone; the variable, "
     "created once where TF1 created it, or the value TF1 built the graph with, must outlive the constructor.",
     invalid=(
@@ -585,9 +587,26 @@ class SessionFunctions:
                 first = min(later), name, statement
         return first
 
+    def _store_parameters(self, scope: Scope) -> None:
+        """``self.grid = grid`` for each constructor parameter the generated methods read,
+        first thing in the constructor (after its docstring): nothing binds it again."""
+        if not scope.stored_parameters:
+            return
+        init = scope.owner
+        assert isinstance(init, cst.FunctionDef) and isinstance(init.body, cst.IndentedBlock)
+        stores: list[cst.BaseStatement] = [cst.parse_statement(f"self.{name} = {name}\n") for name in scope.stored_parameters]
+        first = init.body.body[0]
+        if m.matches(first, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())])):
+            self.rewrite.plan.add_after(first, stores)
+        else:
+            self.rewrite.plan.insert_before.setdefault(id(first), []).extend(stores)
+        for name in scope.stored_parameters:
+            self.rewrite.plan.note(init, LOCAL_STORED.code, f"parameter `{name}` stored as `self.{name}`: the generated methods read it")
+
     def _remove_graph_statements(self) -> None:
         used = {id(s.node) for generated in self.rewrite.functions.values() for s in generated.body}
         for scope in self.rewrite.facts.scopes:
+            self._store_parameters(scope)
             for name, binding in scope.stored_locals.items():
                 self.rewrite.plan.add_after(binding.node, [cst.parse_statement(f"self.{name} = {name}\n")])
                 self.rewrite.plan.note(binding.node, LOCAL_STORED.code, f"`{name}` stored as `self.{name}`: the generated methods read it")
