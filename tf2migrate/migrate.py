@@ -161,16 +161,16 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     if star_imports:
         return MigrationResult(source, _star_import_findings(tree, star_imports, path))
     imported = local_summaries(tree, project) if project is not None else {}
-    seen = _ProjectView(
-        {**own_net_objects(tree, imported, Path(path).name), **imported},
-        project.removable if project is not None else (),
-        project is not None and project.tf1_callers,
-    )
-    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in seen.removable for node in tree.body):
+    removable = project.removable if project is not None else ()
+    tf1_callers = project is not None and project.tf1_callers
+    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
         # (None: the whole module is needed)
-        renamed = migrate_renames_only(source, tree, path, numpy_imports(seen.imported), seen.tf1_callers)
+        renamed = migrate_renames_only(source, tree, path, numpy_imports(imported), tf1_callers)
         if renamed is not None:
             return renamed
+    # (the file's own net objects matter only to its graph, which the path above refuses to
+    # take: summarizing every function of a library file cost a fifth of a large run)
+    seen = _ProjectView({**own_net_objects(tree, imported, Path(path).name), **imported}, removable, tf1_callers)
     try:
         module = parse_module(source)
     except cst.ParserSyntaxError as error:

@@ -23,7 +23,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis.catalogue import CONFIG_CALLS
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, walk
 
 PLACEMENT_CONTEXTS = frozenset({"device"})
 
@@ -32,14 +32,16 @@ def find_idle_sessions(module: cst.Module, imports: TfImports) -> tuple[list[cst
     """The statements that create an unused session, and those that make and set their
     configurations."""
     lines = [s for s in find_all(module, cst.SimpleStatementLine) if isinstance(s, cst.SimpleStatementLine)]
+    candidates = [(line, found) for line in lines if (found := _session(line, imports)) is not None]
+    if not candidates:
+        return [], []  # (counting every name of the module is the costly part)
     counter = _Mentions()
-    module.visit(counter)
+    walk(module, counter)
     mentions = counter.counts
     sessions: list[cst.SimpleStatementLine] = []
     configs: list[cst.SimpleStatementLine] = []
-    for line in lines:
-        found = _session(line, imports)
-        if found is None or mentions.get(found[0], 0) != 1:
+    for line, found in candidates:
+        if mentions.get(found[0], 0) != 1:
             continue  # its name is read (or bound) elsewhere
         config = found[1]
         if config is None:
@@ -135,11 +137,11 @@ class _Mentions(cst.CSTVisitor):
         self.counts: dict[str, int] = {}
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:

@@ -144,8 +144,11 @@ def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str)
     or another method only builds ops from them) and those builder methods
     (``Dense.forward``), seen as an imported one is: an instance made in graph code is
     made once where it stood, and its calls move into the generated functions."""
-    if not any(isinstance(s, ast.ClassDef) for s in tree.body):
-        return {}  # (cheap test first: summarizing walks every function of the file)
+    classes = {s.name for s in tree.body if isinstance(s, ast.ClassDef)}
+    # (cheap test first: summarizing walks every function of the file; a class the file
+    # never calls by name, such as a test case, makes no instance here)
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes for n in ast.walk(tree)):
+        return {}
     found = summarize_module(tree, imported)
     classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}
     return {
