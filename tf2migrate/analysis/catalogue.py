@@ -88,6 +88,16 @@ VARIABLE_CALL_PREFIXES = (
     "keras.Model",
     "keras.models.",
 )
+# Calls under those prefixes that are plain ops: they make no variable.
+NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten"})
+
+
+def makes_variables(name: str) -> bool:
+    """Does the TF call (by its name under ``tf``) create variables, or an object that
+    creates them when first called?"""
+    return name in VARIABLE_CALLS or (name.startswith(VARIABLE_CALL_PREFIXES) and name not in NO_VARIABLE_CALLS)
+
+
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines); graph code that uses them stays on TF1 as a whole.
 UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")

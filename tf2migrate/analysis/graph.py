@@ -38,8 +38,7 @@ from tf2migrate.analysis.catalogue import (
     SESSION_CALLS,
     TEST_SESSION_METHODS,
     V1_SWITCH_CALLS,
-    VARIABLE_CALL_PREFIXES,
-    VARIABLE_CALLS,
+    makes_variables,
 )
 from tf2migrate.analysis.model import (
     FeedDict,
@@ -213,7 +212,7 @@ class GraphAnalyzer:
                     tf_name = self.tf.call_name(call)
                     callee = self.classifier.helper_for(call)
                     creates = (
-                        (tf_name is not None and (tf_name in VARIABLE_CALLS or tf_name.startswith(VARIABLE_CALL_PREFIXES)))
+                        (tf_name is not None and makes_variables(tf_name))
                         or (callee is not None and callee is not helper and callee.creates_variables)
                         or imported_calls.creates_variables(self.facts, call)
                     )

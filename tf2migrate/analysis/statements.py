@@ -33,7 +33,7 @@ from tf2migrate.analysis.catalogue import (
     SCIPY_OPTIMIZER,
     SESSION_CALLS,
     STATIC_TENSOR_ATTRIBUTES,
-    VARIABLE_CALL_PREFIXES,
+    makes_variables,
     VARIABLE_CALLS,
     is_graph_op,
 )
@@ -105,7 +105,7 @@ class StatementClassifier:
     def is_variable_call(self, call: cst.Call) -> bool:
         name = self.tf.call_name(call)
         if name is not None:
-            return name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES)
+            return makes_variables(name)
         helper = self.helper_for(call)
         return (helper is not None and helper.creates_variables) or imported_calls.creates_variables(self.facts, call)
 

@@ -31,8 +31,7 @@ from tf2migrate.analysis.catalogue import (
     PURE_BUILTINS,
     SESSION_CALLS,
     SPARSE_NAME_PARTS,
-    VARIABLE_CALL_PREFIXES,
-    VARIABLE_CALLS,
+    makes_variables,
 )
 from tf2migrate.analysis.module_facts import ast_dotted_name
 from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports, strip_v1, tf_relative
@@ -325,7 +324,7 @@ MAKES_ITERATOR = "it makes a TF1 tf.data iterator, whose element each run advanc
 
 
 def _tf_call(name: str) -> Summary:
-    if name in VARIABLE_CALLS or name.startswith(VARIABLE_CALL_PREFIXES):
+    if makes_variables(name):
         return Summary(VARIABLES)
     if name in GRADIENT_CALLS:
         return Summary(BUILDER, uses_gradients=True)
