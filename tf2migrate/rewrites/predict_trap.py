@@ -243,10 +243,15 @@ class _TrapFinder(cst.CSTVisitor):
         # and through no tensor: ``tf.Variable(np.array(...))`` is a fine source, and so is
         # one a NumPy-made mask is applied to (``tf.where(mask, x, 0)``).
         taints = self._numpy_sources(target)
-        source = next((t for t in taints if sources is None or self._cut_sources(target, sources, t)), None)
-        if source is None:
+        if not taints:
             return
-        call, why = source.call, source.why
+        if sources is not None:
+            connected = self._tensor_ancestors(target)  # (what reaches the target through tensors)
+            named = _names(sources)
+            taints = tuple(t for t in taints if self._cut_sources(named, connected, t))
+            if not taints:
+                return
+        call, why = taints[0].call, taints[0].why
         fix = None
         if id(call) in self.calls_in_tapes and isinstance(call.func, cst.Attribute) and call.func.attr.value == "predict":
             owner = call.func.value
@@ -256,10 +261,10 @@ class _TrapFinder(cst.CSTVisitor):
                 fix = cst.parse_expression(f"{owner.value}({_code(call.args[0].value)}, training=False)")
         self.traps.append(Trap(node, call, why, fix))
 
-    def _cut_sources(self, target: cst.BaseExpression, sources: cst.BaseExpression, source: _Taint) -> bool:
-        """Does some source reach the target only through the NumPy call ``source``?"""
-        connected = self._tensor_ancestors(target)
-        for name in _names(sources):
+    def _cut_sources(self, sources: frozenset[str], connected: frozenset[str], source: _Taint) -> bool:
+        """Does one of the ``sources`` (names) reach the target only through the NumPy call
+        ``source``, not through the tensors ``connected`` to it?"""
+        for name in sources:
             reaches = ({name} | self.scope.ancestors.get(name, frozenset())) & source.upstream
             if reaches and name not in connected:
                 return True
