@@ -70,6 +70,7 @@ from tf2migrate.rewrites.session_functions import SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
+from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.traversal import FastTransformer, find_all, walk
 
 
@@ -454,6 +455,7 @@ def _migrate_graph(
         # (calls rewritten whole, before the rewrites that write graph code into functions)
         plan_eager_calls(facts, plan)
         plan_sequence_losses(facts, plan)
+        plan_tf1_losses(facts, plan)
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)

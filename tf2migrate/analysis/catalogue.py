@@ -109,6 +109,12 @@ UNSUPPORTED_CALLS = frozenset(
         "trainable_variables",
         "global_variables",
         "local_variables",
+        # read the LOSSES / REGULARIZATION_LOSSES collections, which TF2 code leaves empty
+        "losses.get_losses",
+        "losses.get_total_loss",
+        "losses.get_regularization_loss",
+        "losses.get_regularization_losses",
+        "losses.add_loss",
         "get_default_graph",
         "get_default_session",
         "make_template",

@@ -1,0 +1,121 @@
+"""``tf.losses.mean_squared_error(labels, predictions)`` and its kin → the TF2 ops TF1's
+function built.
+
+TF1's ``tf.losses`` functions (TF 1.15's ``ops/losses/losses_impl.py``) compute the
+per-element losses, then ``compute_weighted_loss``: cast to float32, multiplied by the
+weights (1.0 by default), summed and divided by the count of elements
+(``SUM_BY_NONZERO_WEIGHTS``), cast back to the losses' dtype, and added to the ``LOSSES``
+collection.  With the default weights, reduction and collection that is a mean::
+
+    loss = tf.losses.mean_squared_error(tf_y, output)
+    loss = tf.losses.softmax_cross_entropy(onehot_labels=tf_y, logits=output)
+
+becomes::
+
+    loss = tf.reduce_mean(tf.math.squared_difference(tf.cast(output, tf.float32), tf.cast(tf_y, tf.float32)))
+    loss = tf.reduce_mean(
+        tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(tf.cast(tf_y, output.dtype)), logits=output)
+    )
+
+``mean_squared_error`` and ``absolute_difference`` cast both arguments to float32 first
+(their loss is float32 whatever the inputs, as in TF1); ``sigmoid_cross_entropy`` and
+``softmax_cross_entropy`` cast the labels to the logits' dtype, and the softmax one stops
+their gradient, as TF1 did.  Converted only with the defaults (no ``weights``,
+``label_smoothing``, ``loss_collection`` or ``reduction``; ``scope`` only named TF1's ops),
+and when the logits of a cross-entropy are a name (the expression reads them twice): other
+calls keep ``tf.compat.v1.losses``, which runs in TF2.  (Graph code reading the
+``LOSSES`` collection back, ``tf.losses.get_total_loss()``, stays on TF1: the collection
+is empty in TF2, analysis/catalogue.py.)  Two differences, both within
+float rounding of TF1: float64 logits are averaged in float64 (TF1 averaged in float32), and
+an empty batch gives NaN where TF1's ``div_no_nan`` gave 0.  ``sparse_softmax_cross_entropy``
+is not converted: TF1 squeezed the labels' last dimension when their rank matched the
+logits', which the call alone does not show.  Rewritten only in files whose graph becomes
+eager TF2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import API_RENAMED
+
+_Expression = Callable[[str, str], str]
+
+
+def _float32_mean(elementwise: str) -> _Expression:
+    return lambda labels, predictions: (
+        f"tf.reduce_mean({elementwise.format(p=f'tf.cast({predictions}, tf.float32)', l=f'tf.cast({labels}, tf.float32)')})"
+    )
+
+
+def _cross_entropy(function: str, labels_gradient: bool) -> _Expression:
+    def expression(labels: str, logits: str) -> str:
+        cast = f"tf.cast({labels}, {logits}.dtype)"
+        return f"tf.reduce_mean(tf.nn.{function}(labels={cast if labels_gradient else f'tf.stop_gradient({cast})'}, logits={logits}))"
+
+    return expression
+
+
+# TF1 name → (its parameters in order, the two that make the loss, the TF2 expression, and
+# whether the second is read twice)
+_LOSSES: dict[str, tuple[tuple[str, ...], _Expression, bool]] = {
+    "losses.mean_squared_error": (
+        ("labels", "predictions", "weights", "scope", "loss_collection", "reduction"),
+        _float32_mean("tf.math.squared_difference({p}, {l})"),
+        False,
+    ),
+    "losses.absolute_difference": (
+        ("labels", "predictions", "weights", "scope", "loss_collection", "reduction"),
+        _float32_mean("tf.abs({p} - {l})"),
+        False,
+    ),
+    "losses.sigmoid_cross_entropy": (
+        ("multi_class_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        _cross_entropy("sigmoid_cross_entropy_with_logits", labels_gradient=True),
+        True,
+    ),
+    "losses.softmax_cross_entropy": (
+        ("onehot_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        _cross_entropy("softmax_cross_entropy_with_logits", labels_gradient=False),
+        True,
+    ),
+}
+
+
+def plan_tf1_losses(facts: GraphFacts, plan: Plan) -> None:
+    code = cst.Module([]).code_for_node
+    for call in facts.calls:
+        name = facts.imports.call_name(call)
+        if name not in _LOSSES:
+            continue
+        parameters, expression_of, reads_twice = _LOSSES[name]
+        given = _arguments(call, parameters)
+        if given is None:
+            continue
+        labels, predictions = (given.get(p) for p in parameters[:2])
+        if labels is None or predictions is None or set(given) - {*parameters[:2], "scope"}:
+            continue  # weights, smoothing, another reduction or collection: tf.compat.v1 stays
+        if reads_twice and dotted_name(predictions) is None:
+            continue
+        expression = cst.parse_expression(expression_of(code(labels), code(predictions)))
+        plan.call_replacements[id(call)] = lambda updated, expression=expression: expression.with_changes(
+            lpar=updated.lpar, rpar=updated.rpar
+        )
+        plan.note(call, API_RENAMED.code, f"tf.{name} → the mean TF1 computed with its default weights and reduction")
+
+
+def _arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression] | None:
+    given: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        keyword = arg.keyword.value if arg.keyword is not None else (parameters[position] if position < len(parameters) else None)
+        if keyword not in parameters or keyword in given:
+            return None
+        given[keyword] = arg.value
+    return given
