@@ -116,6 +116,19 @@ def _needs_call_fix(path: str) -> bool:
     return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
 
 
+def _tf2_takes_every_call(path: str) -> bool:
+    """Is the TF2 function a safe value wherever the TF1 one was passed around?  Yes when
+    TF1's extra parameters are only deprecated aliases of TF2's (``softmax``'s ``dim`` for
+    ``axis``): the positional parameters are the same, and a call elsewhere naming an alias
+    fails loudly (TypeError) instead of meaning something else."""
+    if path in REORDERS or path in TRANSFORMED or path not in KEYWORD_RENAMES:
+        return False
+    tf1, tf2 = DIFFERENT_IN_TF2.get(path, (None, None))
+    if tf1 is None or tf2 is None or tuple(tf1[: len(tf2)]) != tuple(tf2):
+        return False
+    return all(old not in tf2 and new in tf2 for old, new in KEYWORD_RENAMES[path].items())
+
+
 def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
     """The renamer every rewrite writes code with: one rename log and call-replacement
     table per file (the plan's)."""
@@ -285,7 +298,12 @@ def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: 
     """How a TF reference ``dotted`` (canonical ``path``) that is not a call rewritten
     whole is written in TF2, and what is said of it: the one decision both the libcst
     renamer and the text path of rename-only fragments (``fragment_text``) take."""
-    if _needs_call_fix(path) and path not in SAME_IN_TF2 and _means_tf1(imports, path, dotted, root_is_tf1):
+    if (
+        _needs_call_fix(path)
+        and path not in SAME_IN_TF2
+        and not _tf2_takes_every_call(path)
+        and _means_tf1(imports, path, dotted, root_is_tf1)
+    ):
         # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
         target = Target(f"tf.compat.v1.{path}", "compat")
     else:
