@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
+from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
@@ -64,9 +65,9 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import tf1_queues, tf1_summaries, tf1_summary_runs
+from tf2migrate.rewrites import per_call_ops, tf1_queues, tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
-from tf2migrate.rewrites.session_functions import SessionFunctions
+from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
@@ -115,8 +116,35 @@ def migrate_source(
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
+        hoisted = _migrate_hoisted(source, path, options, project)
+        if hoisted is not None:
+            return hoisted
     rebound = {m.group(1) for f in result.findings if f.code.startswith("TFM3") and (m := REBOUND.match(f.message))}
     return _migrate_renamed(result, rebound, source, path, options, project) if rebound else result
+
+
+def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 because methods build ops from it at every call (TFM309): the
+    file with those ops built once in the constructor (rewrites/per_call_ops.py), if its
+    graph then converts, its findings placed on the original's lines (the attributes the
+    move made are no finding of the original: TFM116 says what became of the ops); else None."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    hoisted = per_call_ops.hoist(module, imports) if imports.aliases else None
+    if hoisted is None:
+        return None
+    again = _migrate_source(hoisted.source, path, options, project, None)
+    if again.new_source == hoisted.source or any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in again.findings):
+        return None
+    made = tuple(f"`self.{attribute}`" for attribute in hoisted.attributes)
+    moved = [
+        dataclasses.replace(f, line=hoisted.map_line(f.line), column=hoisted.map_column(f.line, f.column))
+        for f in again.findings
+        if not (f.code == GRAPH_ATTRIBUTE_REMOVED.code and f.message.startswith(tuple(f"attribute {name} " for name in made)))
+    ]
+    notes = [Diagnostic(per_call_ops.PER_CALL_OPS.code, message, path, line, column) for line, column, message in hoisted.notes]
+    return MigrationResult(again.new_source, sorted_unique(moved + notes))
 
 
 def _migrate_renamed(

@@ -22,6 +22,7 @@ from tf2migrate.rewrites import (
     helper_arguments,
     keras_layers,
     lr_schedules,
+    per_call_ops,
     predict_trap,
     rebound_names,
     scipy_optimizer,
@@ -57,6 +58,7 @@ _MODULES = (
     keras_layers,
     predict_trap,
     rebound_names,
+    per_call_ops,
 )
 
 

@@ -247,12 +247,14 @@ GRAPH_GROWS_PER_CALL = Rule(
     what="Reports TF ops (often `tf.gradients`) built from a graph's tensors inside a method or "
     "function that runs later, typically in a loop, and run in the long-lived session.",
     why="In TF1 each call adds nodes to the graph, which grows until memory runs out "
-    "(ResourceExhaustedError). The eager equivalent is a plain computation, but the pieces it "
-    "needs live in other functions, which this release does not stitch together. " + _LEFT_ALONE,
-    example="def grad_u(self, X):\n    g = tf.gradients(self.u_pred, self.x_tf)[0]   # new ops per call\n"
+    "(ResourceExhaustedError). Pure TF ops of the constructor's tensors, fetched by the method's "
+    "session runs only, are built once and converted (TFM116); these read a Python value of the call, "
+    "draw random numbers, change state or leave the method, and this release does not stitch such "
+    "pieces together. " + _LEFT_ALONE,
+    example="def grad_u(self, X, w):\n    g = tf.gradients(self.u_pred, self.x_tf, grad_ys=w)[0]   # new ops per call\n"
     "    return self.sess.run(g, {self.x_tf: X})",
-    instead="Build `g` once in `__init__` (`self.g = tf.gradients(self.u_pred, self.x_tf)[0]`) and "
-    "fetch `self.g` in the method; tf2migrate then turns it into a tape.",
+    instead="Build `g` once in `__init__` (`self.g = tf.gradients(self.u_pred, self.x_tf, grad_ys=self.w_tf)[0]`, "
+    "`self.w_tf` a placeholder) and fetch `self.g` in the method, feeding `w`; tf2migrate then turns it into a tape.",
     invalid=(
         "import tensorflow as tf\n"
         "class M:\n"
@@ -264,11 +266,11 @@ GRAPH_GROWS_PER_CALL = Rule(
         "    def predict(self, x):\n"
         "        return self.sess.run(self.y, {self.x: x})\n"
         "\n"
-        "    def grad(self, x):\n"
-        "        g = tf.gradients(self.y, self.x)[0]\n"
+        "    def grad(self, x, w):\n"
+        "        g = tf.gradients(self.y, self.x, grad_ys=w)[0]\n"
         "        return self.sess.run(g, {self.x: x})\n"
         "\n"
-        "print(M().grad([1.0]))\n",
+        "print(M().grad([1.0], [2.0]))\n",
     ),
     valid=(
         "import tensorflow as tf\n"

@@ -77,7 +77,9 @@ TRAIN_STEP = Rule(
     "keeps one set of slots per variable, as one Keras optimizer does; it is built once on the "
     "union of the `var_list`s (`opt.build([...])`) after the last train op, because Keras refuses "
     "variables it was not built on. Converted when every train op is `opt.minimize(..., "
-    "var_list=[v1, v2])` naming its variables; otherwise refused (TFM306).\n\n"
+    "var_list=...)` naming its variables: a list of them (`[v1, v2]`), one variable (`self.beta`, "
+    "trained as `[self.beta]`: TF1 flattened `var_list`), or lists the graph code made of variables "
+    "(`self.weights + self.biases`, built on as `*tf.nest.flatten(...)`); otherwise refused (TFM306).\n\n"
     "A rate fed at each step (`AdamOptimizer(lr)`, `lr` a float32 placeholder): TF1 read the value "
     "fed to each run; the Keras optimizer is made with `learning_rate=0.0` and every train step "
     "takes `lr` as an argument and assigns it (`opt.learning_rate.assign(lr)`) before "
@@ -168,7 +170,8 @@ def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope:
             facts.block(
                 use.minimize_call(),
                 blockers.UNSUPPORTED_GRAPH_CODE,
-                "one optimizer steps several train ops: converted when each is `minimize(..., var_list=[...])` naming its variables",
+                "one optimizer steps several train ops: converted when each is `minimize(..., var_list=...)` naming its "
+                "variables (a list of variables, a variable, or a sum of lists the graph code made of variables)",
             )
             return
         variables.update(dict.fromkeys(listed))
@@ -201,20 +204,50 @@ def _constructor_call(optimizer: Statement) -> cst.Call:
 
 
 def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> list[str] | None:
-    """The variables of ``opt.minimize(loss, var_list=[w, b])`` as written; None for
-    another call, or a list that is not a display of variables."""
+    """The variables of ``opt.minimize(loss, var_list=...)`` as entries of a list display
+    (the optimizer is built on them): a display's elements (``[w, b]``); a variable
+    (``var_list=self.beta``) itself; variables held in lists (``self.weights + self.biases``,
+    names the graph code binds to variables) flattened as TF1 flattened ``var_list``
+    (``*tf.nest.flatten(...)``).  None for another call, or a ``var_list`` that names
+    anything but variables."""
     call = train.minimize_call()
     var_list = call_argument(call, "var_list", 2)
-    if cst.ensure_type(call.func, cst.Attribute).attr.value != "minimize" or not isinstance(var_list, (cst.List, cst.Tuple)):
+    if cst.ensure_type(call.func, cst.Attribute).attr.value != "minimize" or var_list is None:
         return None
+    if not isinstance(var_list, (cst.List, cst.Tuple)):
+        if _single_variable(scope, var_list, train.order):
+            return [module.code_for_node(var_list)]
+        operands = _summed(var_list)
+        if any(_variable_statement(scope, o, train.order) is None for o in operands):
+            return None
+        return [f"*tf.nest.flatten({module.code_for_node(var_list)})"]
     listed = []
     for element in var_list.elements:
-        name = element.value.value if isinstance(element.value, cst.Name) else self_attribute(element.value)
-        found = scope.graph_statement(name, train.order) if name is not None and not isinstance(element, cst.StarredElement) else None
-        if found is None or found.kind is not Kind.VARIABLE:
+        if isinstance(element, cst.StarredElement) or _variable_statement(scope, element.value, train.order) is None:
             return None
         listed.append(module.code_for_node(element.value))
     return listed
+
+
+def _summed(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of ``a + b + c`` (``expr`` itself when it is no sum)."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return [*_summed(expr.left), *_summed(expr.right)]
+    return [expr]
+
+
+def _variable_statement(scope: Scope, expr: cst.BaseExpression, before: int) -> Statement | None:
+    """The VARIABLE statement binding the name or ``self.`` attribute ``expr`` (a variable,
+    or a structure of variables a helper made: ``self.weights, self.biases = self.initialize_NN(layers)``)."""
+    name = expr.value if isinstance(expr, cst.Name) else self_attribute(expr)
+    found = scope.graph_statement(name, before) if name is not None else None
+    return found if found is not None and found.kind is Kind.VARIABLE else None
+
+
+def _single_variable(scope: Scope, expr: cst.BaseExpression, before: int) -> bool:
+    """Is ``expr`` one variable (``self.beta = tf.Variable(...)``), not a list of them?"""
+    found = _variable_statement(scope, expr, before)
+    return found is not None and found.value_kind == "variable"
 
 
 def _optimizer_name(facts: GraphFacts, train_op: str, optimizer: cst.Call) -> str:
@@ -581,4 +614,10 @@ def _var_list(rewrite: SessionRewrite, var_list: cst.BaseExpression | None, gene
         return None
     code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
     watched = watched_variables(rewrite.module, rewrite.facts, var_list, generated.body, code)
-    return (code(var_list), watched) if watched is not None else None
+    if watched is None:
+        return None
+    train = generated.train
+    if train is not None and _single_variable(generated.scope, var_list, train.order):
+        # TF1 flattened ``var_list``: one variable trains as ``[v]`` (gradients a list too)
+        return f"[{code(var_list)}]", watched
+    return code(var_list), watched
