@@ -24,6 +24,7 @@ from tf2migrate.rewrites import (
     lr_schedules,
     predict_trap,
     rebound_names,
+    rnn_cells,
     scipy_optimizer,
     session_cleanup,
     session_functions,
@@ -57,6 +58,7 @@ _MODULES = (
     keras_layers,
     predict_trap,
     rebound_names,
+    rnn_cells,
 )
 
 
