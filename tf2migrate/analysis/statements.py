@@ -728,7 +728,7 @@ class StatementClassifier:
         cell = rnn.dynamic_rnn_cell(call)
         found = scope.graph_statement(cell, order)
         if found is None or not found.rnn_calls or _single_name(found.node) != cell:
-            return f"`tf.{rnn.DYNAMIC_RNN}(...)`: its cell `{cell}` is not bound by a converted cell statement (`{cell} = tf.nn.rnn_cell.BasicLSTMCell(...)`)"
+            return f"`tf.{rnn.DYNAMIC_RNN}(...)`: its cell `{cell}` is not bound by a converted cell statement"
         return None
 
     def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:

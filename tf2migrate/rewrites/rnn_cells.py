@@ -9,10 +9,11 @@ from the variables TF1 made, nor be shown equal.  These keep TF1's: one kernel o
 concatenated input and state, in TF1's shape, drawn by TF1's initializer (Glorot uniform,
 the variable scope's default; the bias zeros), made at the cell's first call, when the
 input depth is known — once, also when a ``tf.function`` traces that call, as Keras layers
-are built; and TF1's step, op for op.  ``tf1_dynamic_rnn`` applies the cell at each time
-step of the inputs, unrolled over their length, which a traced function knows: the
-values of TF1's ``while_loop``, and the gradients up to the order in which the steps'
-contributions are summed (a few units of the last place).  An LSTM state is a ``(c, h)``
+are built; and TF1's step, op for op.  ``tf1_dynamic_rnn`` loops over time as TF1's did,
+a ``tf.while_loop`` reading the steps from a ``TensorArray`` and writing the outputs to
+one: the same values and the same gradients, bit for bit (a Python loop unrolled over the
+steps gives the same values, but sums the gradients of the steps in another order, which
+an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)``
 tuple (TF1's ``LSTMStateTuple`` is one), a stacked cell's the tuple of its cells' states.
 """
 
@@ -152,16 +153,23 @@ _MULTI = '''class TF1MultiRNNCell(tf.Module):
 '''
 _DYNAMIC_RNN_NAME = "tf1_dynamic_rnn"
 _DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, initial_state=None, dtype=None, time_major=False):
-    """TF1's tf.nn.dynamic_rnn without sequence_length: the cell applied at each time step
-    of ``inputs`` (unrolled over their length, known when traced), from ``initial_state``
-    (else the cell's zero state); the outputs stacked over time, and the last state."""
-    steps = tf.unstack(inputs, axis=0 if time_major else 1)
-    state = initial_state if initial_state is not None else cell.zero_state(tf.shape(steps[0])[0], dtype)
-    outputs = []
-    for step in steps:
-        output, state = cell(step, state)
-        outputs.append(output)
-    return tf.stack(outputs, axis=0 if time_major else 1), state
+    """TF1's tf.nn.dynamic_rnn without sequence_length, as TF1 looped: the cell applied at
+    each time step of ``inputs`` in a tf.while_loop, from ``initial_state`` (else the cell's
+    zero state); the outputs stacked over time, and the last state."""
+    if not time_major:  # batch-major: [batch, time, ...] → [time, batch, ...] and back
+        inputs = tf.transpose(inputs, [1, 0, *range(2, inputs.shape.rank)])
+    time_steps = tf.shape(inputs)[0]
+    state = initial_state if initial_state is not None else cell.zero_state(tf.shape(inputs)[1], dtype)
+    steps = tf.TensorArray(inputs.dtype, size=time_steps).unstack(inputs)
+
+    def step(time, outputs, state):
+        output, state = cell(steps.read(time), state)
+        return time + 1, outputs.write(time, output), state
+
+    loop = (0, tf.TensorArray(inputs.dtype, size=time_steps), state)
+    _, outputs, state = tf.while_loop(lambda time, *_: time < time_steps, step, loop)
+    outputs = outputs.stack()
+    return (outputs if time_major else tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])), state
 '''
 
 
