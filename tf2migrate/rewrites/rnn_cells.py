@@ -13,8 +13,9 @@ are built; and TF1's step, op for op.  ``tf1_dynamic_rnn`` loops over time as TF
 a ``tf.while_loop`` reading the steps from a ``TensorArray`` and writing the outputs to
 one: the same values and the same gradients, bit for bit (a Python loop unrolled over the
 steps gives the same values, but sums the gradients of the steps in another order, which
-an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)``
-tuple (TF1's ``LSTMStateTuple`` is one), a stacked cell's the tuple of its cells' states.
+an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
+reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
+``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.
 """
 
 from __future__ import annotations
@@ -88,13 +89,24 @@ _CELLS = {
     """TF1's BasicLSTMCell: one kernel [input depth + units, 4 * units] with the gates in
     the order i, j, f, o, a zero bias, forget_bias added at each step; the state is (c, h)."""
 
+    class LSTMStateTuple(tuple):
+        """TF1's LSTMStateTuple: the pair (c, h), also read by name (tf.nest keeps it)."""
+
+        _fields = ("c", "h")
+
+        def __new__(cls, c, h):
+            return super().__new__(cls, (c, h))
+
+        c = property(lambda self: self[0])
+        h = property(lambda self: self[1])
+
     def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None):
         super().__init__(num_units, activation)
         self.forget_bias = forget_bias
 
     @property
     def state_size(self):
-        return (self.num_units, self.num_units)
+        return self.LSTMStateTuple(self.num_units, self.num_units)
 
     def build(self, depth, dtype):
         self.kernel = self.variable("basic_lstm_cell/kernel", [depth + self.num_units, 4 * self.num_units], dtype)
@@ -106,7 +118,7 @@ _CELLS = {
         i, j, f, o = tf.split(gates, 4, axis=1)
         new_c = c * tf.sigmoid(f + tf.constant(self.forget_bias, f.dtype)) + tf.sigmoid(i) * self.activation(j)
         new_h = self.activation(new_c) * tf.sigmoid(o)
-        return new_h, (new_c, new_h)
+        return new_h, self.LSTMStateTuple(new_c, new_h)
 ''',
     "TF1BasicRNNCell": '''class TF1BasicRNNCell(TF1RNNCell):
     """TF1's BasicRNNCell: a kernel [input depth + units, units] and a zero bias; the
