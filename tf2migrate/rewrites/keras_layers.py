@@ -162,7 +162,16 @@ _KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
 _TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
 _CALL_TIME = {"training"}
 # TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
-_UNSUPPORTED = {"reuse", "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment", "fused", *_CONTRIB_DENSE_REFUSED}
+_UNSUPPORTED = {
+    "reuse",
+    "renorm",
+    "renorm_clipping",
+    "renorm_momentum",
+    "virtual_batch_size",
+    "adjustment",
+    "fused",
+    *_CONTRIB_DENSE_REFUSED,
+}
 
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
