@@ -70,6 +70,7 @@ from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
 from tf2migrate.rewrites.tf_names import kept_import_findings
+from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.traversal import FastTransformer, find_all, walk
@@ -488,6 +489,7 @@ def _migrate_graph(
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
         plan_keras_layers(module, facts, plan, names_in_use)
+        plan_rnn_cells(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
         plan_checkpoints(module, facts, plan, names_in_use)

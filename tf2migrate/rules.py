@@ -25,6 +25,7 @@ from tf2migrate.rewrites import (
     per_call_ops,
     predict_trap,
     rebound_names,
+    rnn_cells,
     scipy_optimizer,
     session_cleanup,
     session_functions,
@@ -59,6 +60,7 @@ _MODULES = (
     predict_trap,
     rebound_names,
     per_call_ops,
+    rnn_cells,
 )
 
 

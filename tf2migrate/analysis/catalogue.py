@@ -237,6 +237,7 @@ KERAS_LAYERS = frozenset(
         "layers.average_pooling1d",
         "layers.average_pooling2d",
         "layers.average_pooling3d",
+        "contrib.layers.fully_connected",
     }
 )
 # Calls whose gradient is an IndexedSlices (rows looked up), matched on the last part of

@@ -211,8 +211,10 @@ class GraphAnalyzer:
                 for call in calls[name]:
                     tf_name = self.tf.call_name(call)
                     callee = self.classifier.helper_for(call)
+                    kept_name = self.tf.kept_call_name(call) if tf_name is None else None
                     creates = (
                         (tf_name is not None and makes_variables(tf_name))
+                        or (kept_name is not None and makes_variables(kept_name))
                         or (callee is not None and callee is not helper and callee.creates_variables)
                         or imported_calls.creates_variables(self.facts, call)
                     )

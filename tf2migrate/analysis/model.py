@@ -98,6 +98,8 @@ class Statement:
     value_kind: str = "unknown"  # of a single defined name: tensor | list | variable | unknown
     compound: bool = False
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
+    # TF1 RNN cells (of a VARIABLE statement) and dynamic_rnn calls written out in TF2 ops (rewrites/rnn_cells.py)
+    rnn_calls: tuple[cst.Call, ...] = ()
     minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
     schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
     global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, sequence_loss
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, rnn, sequence_loss
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
@@ -395,6 +395,8 @@ class StatementClassifier:
                         "would create a layer per element)"
                     )
                 self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, message)
+            elif not self._rnn_cells(node, statement, tf_calls, scope):
+                return statement
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)
             statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else self._value_kind(node)
@@ -410,11 +412,17 @@ class StatementClassifier:
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
-            if is_unsupported_call(name) and name not in SCHEDULE_CALLS:
+            if is_unsupported_call(name) and name not in SCHEDULE_CALLS and name not in KERAS_LAYERS:
                 if name == SEQUENCE_LOSS:
                     refusal = sequence_loss.refusal(call)
                     if refusal is None:
                         continue  # an exact TF2 expression (rewrites/sequence_losses.py)
+                    message = refusal
+                elif name == rnn.DYNAMIC_RNN:
+                    refusal = self._dynamic_rnn_refusal(call, scope, statement.order)
+                    if refusal is None:
+                        statement.rnn_calls += (call,)
+                        continue  # the cell stepped over time in TF2 ops (rewrites/rnn_cells.py)
                     message = refusal
                 elif name in OPTIMIZERS:
                     message = (
@@ -677,6 +685,52 @@ class StatementClassifier:
             "it would run again at each trace of the generated functions (TF1 ran it once, while building the graph)",
         )
 
+    def _rnn_cells(self, node, statement: Statement, tf_calls: list, scope: Scope) -> bool:
+        """A statement making TF1 RNN cells: each one converted (``statement.rnn_calls``,
+        rewrites/rnn_cells.py), or the statement refused naming the first that is not
+        (analysis/rnn.py).  A ``MultiRNNCell``'s cells are cells made in the statement or
+        names of converted cell statements."""
+        cells = [(c, n) for c, n in tf_calls if n is not None and rnn.is_rnn_class(n)]
+        for call, name in cells:
+            refusal = rnn.cell_refusal(call, name)
+            if refusal is None and name in rnn.MULTI_CELLS:
+                refusal = self._stacked_cells_refusal(call, name, cells, scope, statement.order)
+            if refusal is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refusal)
+                return False
+        statement.rnn_calls = tuple(c for c, _ in cells)
+        return True
+
+    def _stacked_cells_refusal(self, call: cst.Call, name: str, cells: list, scope: Scope, order: int) -> str | None:
+        listed = call_argument(call, "cells", 0)
+        elements = listed.elements if isinstance(listed, (cst.List, cst.Tuple)) else None
+        if isinstance(listed, cst.ListComp) and isinstance(listed.elt, cst.Call):
+            elements = [cst.Element(listed.elt)]  # a new cell for each element
+        made = {id(c) for c, _ in cells}
+        names = [e.value.value for e in elements or () if isinstance(e.value, cst.Name)]
+        for element in elements or ():
+            value = element.value
+            if isinstance(value, cst.Call) and id(value) in made:
+                continue
+            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement) and names.count(value.value) == 1:
+                found = scope.graph_statement(value.value, order)
+                if found is not None and found.rnn_calls and _single_name(found.node) == value.value:
+                    continue
+            return f"`tf.{name}(...)`: its cells are not all converted cells written in the list"
+        return None if elements else f"`tf.{name}(...)`: its cells are not a list written out"
+
+    def _dynamic_rnn_refusal(self, call: cst.Call, scope: Scope, order: int) -> str | None:
+        """Why a ``tf.nn.dynamic_rnn`` call is not converted: its arguments, or a cell that
+        is not a name bound by a converted cell statement."""
+        refusal = rnn.dynamic_rnn_refusal(call)
+        if refusal is not None:
+            return refusal
+        cell = rnn.dynamic_rnn_cell(call)
+        found = scope.graph_statement(cell, order)
+        if found is None or not found.rnn_calls or _single_name(found.node) != cell:
+            return f"`tf.{rnn.DYNAMIC_RNN}(...)`: its cell `{cell}` is not bound by a converted cell statement"
+        return None
+
     def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:
         """tf.layers calls in a plain assignment, and no other variable creation: each
         becomes a Keras layer created where the statement stood and called in the
@@ -776,3 +830,12 @@ def _empty_list_target(node: cst.BaseStatement) -> str | None:
     if len(assign.targets) != 1 or not (isinstance(assign.value, cst.List) and not assign.value.elements):
         return None
     return graph_name(assign.targets[0].target)
+
+
+def _single_name(node: cst.BaseStatement) -> str | None:
+    """The graph name ``name = value`` binds, if the statement is that."""
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1:
+        small = node.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            return graph_name(small.targets[0].target)
+    return None

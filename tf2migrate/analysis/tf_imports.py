@@ -123,6 +123,15 @@ class TfImports:
             return self.canonical(node.func)
         return None
 
+    def kept_call_name(self, node: cst.Call) -> str | None:
+        """The TF path a call through a kept import calls (``rnn.BasicLSTMCell(…)`` after
+        ``from tensorflow.contrib import rnn`` → ``contrib.rnn.BasicLSTMCell``): not a TF
+        alias, but what the call does is known all the same."""
+        dotted = dotted_name(node.func)
+        head, _, rest = (dotted or "").partition(".")
+        kept = tf_relative(self.kept_names.get(head, ""))
+        return ".".join(p for p in (kept, rest) if p) if kept else None
+
 
 def collect_tf_imports(module: cst.Module) -> TfImports:
     return tf_imports_of(module.body)

@@ -94,6 +94,19 @@ _WEIGHTED = (
     "name",
     "reuse",
 )
+_CONTRIB_DENSE_REFUSED = (
+    "normalizer_fn",
+    "normalizer_params",
+    "weights_initializer",
+    "weights_regularizer",
+    "biases_initializer",
+    "biases_regularizer",
+    "reuse",
+    "variables_collections",
+    "outputs_collections",
+    "trainable",
+    "scope",
+)
 _CONV = ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", *_WEIGHTED)
 _POOL = ("pool_size", "strides", "padding", "data_format", "name")
 # TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
@@ -139,10 +152,26 @@ LAYER_CLASSES = {
     "layers.average_pooling1d": ("AveragePooling1D", _POOL),
     "layers.average_pooling2d": ("AveragePooling2D", _POOL),
     "layers.average_pooling3d": ("AveragePooling3D", _POOL),
+    # tf.layers.dense with TF1's contrib names; every other parameter (normalizer_fn,
+    # initializers, regularizers, collections, scope) is refused (_UNSUPPORTED)
+    "contrib.layers.fully_connected": ("Dense", ("num_outputs", "activation_fn", *_CONTRIB_DENSE_REFUSED)),
 }
+# contrib parameters → Keras': fully_connected's num_outputs and activation_fn
+_KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
+# TF1 defaults that differ from Keras': fully_connected applies a ReLU unless told otherwise
+_TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
 _CALL_TIME = {"training"}
 # TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
-_UNSUPPORTED = {"reuse", "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment", "fused"}
+_UNSUPPORTED = {
+    "reuse",
+    "renorm",
+    "renorm_clipping",
+    "renorm_momentum",
+    "virtual_batch_size",
+    "adjustment",
+    "fused",
+    *_CONTRIB_DENSE_REFUSED,
+}
 
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
@@ -172,7 +201,9 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
-        constructor.append(f"{name}={module.code_for_node(arg.value.visit(normalizer))}")
+        constructor.append(f"{_KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
+    given = {_KERAS_NAMES.get(name, name) for name in arguments}
+    constructor += [f"{name}={value}" for name, value in _TF1_DEFAULTS.get(path, {}).items() if name not in given]
     training = arguments.get("training")
     fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
     if fed_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):

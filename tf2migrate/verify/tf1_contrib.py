@@ -1,5 +1,6 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
-``layers.xavier_initializer`` and ``seq2seq.sequence_loss``.
+``layers.xavier_initializer``, ``layers.fully_connected``, ``seq2seq.sequence_loss`` and
+``rnn``.
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -20,10 +21,34 @@ def install(v1) -> None:
         return
     contrib = types.SimpleNamespace(
         opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)),
-        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1)),
+        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1), fully_connected=_fully_connected(v1)),
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
+        rnn=_Rnn(v1),
     )
     v1.contrib = contrib
+
+
+class _Rnn:
+    """``tf.contrib.rnn``: TF1's cells and RNN functions, which ``tf.compat.v1.nn.rnn_cell``
+    and ``tf.compat.v1.nn`` still hold (with tf-keras)."""
+
+    def __init__(self, tf) -> None:
+        self._tf = tf
+
+    def __getattr__(self, name: str):
+        cells = self._tf.nn.rnn_cell
+        return getattr(cells, name) if hasattr(cells, name) else getattr(self._tf.nn, name)
+
+
+def _fully_connected(tf):
+    """``tf.contrib.layers.fully_connected(inputs, num_outputs, activation_fn=relu)``: TF 1.15
+    built a core Dense layer (Glorot uniform kernel, zero bias) in a ``fully_connected``
+    variable scope; other parameters are not re-created."""
+
+    def fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu):
+        return tf.layers.dense(inputs, num_outputs, activation=activation_fn, name="fully_connected")
+
+    return fully_connected
 
 
 def _xavier_initializer(tf):

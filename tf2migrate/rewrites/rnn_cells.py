@@ -1,0 +1,217 @@
+"""TF1 RNN cells and ``tf.nn.dynamic_rnn`` → the same cells written out in TF2 ops.
+
+``cell = tf.nn.rnn_cell.BasicLSTMCell(5)`` (or ``tf.contrib.rnn``'s) becomes
+``cell = TF1BasicLSTMCell(5)``, and ``tf.nn.dynamic_rnn(cell, x, …)`` becomes
+``tf1_dynamic_rnn(cell, x, …)``: small classes and a function emitted once per file
+(rewrites/file_helpers.py).  Why not Keras' cells (analysis/rnn.py): their weight layout,
+gate order, forget bias and initializers are not TF1's, so the migration could not start
+from the variables TF1 made, nor be shown equal.  These keep TF1's: one kernel over the
+concatenated input and state, in TF1's shape, drawn by TF1's initializer (Glorot uniform,
+the variable scope's default; the bias zeros), made at the cell's first call, when the
+input depth is known — once, also when a ``tf.function`` traces that call, as Keras layers
+are built; and TF1's step, op for op.  ``tf1_dynamic_rnn`` loops over time as TF1's did,
+a ``tf.while_loop`` reading the steps from a ``TensorArray`` and writing the outputs to
+one: the same values and the same gradients, bit for bit (a Python loop unrolled over the
+steps gives the same values, but sums the gradients of the steps in another order, which
+an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
+reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
+``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.analysis import rnn
+from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites import file_helpers
+
+RNN_CELLS = Rule(
+    "TFM413",
+    "rnn-cells-written-out",
+    "TF1 RNN cells and tf.nn.dynamic_rnn → the same cells and time loop in TF2 ops.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `MultiRNNCell` (also "
+    "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` by `tf1_dynamic_rnn`, "
+    "emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
+    why="TF2 has no `tf.nn.rnn_cell` or `dynamic_rnn`, and Keras' cells keep other weights (a "
+    "separate recurrent kernel, gates in another order, no run-time forget bias): a migration to "
+    "them would not compute what the TF1 program computed from its variables.",
+    example="cell = tf.nn.rnn_cell.BasicLSTMCell(5)\noutputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)",
+    instead="cell = TF1BasicLSTMCell(5)\n...\noutputs, state = tf1_dynamic_rnn(cell, x, dtype=tf.float32)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 3, 2])\n"
+        "cell = tf.nn.rnn_cell.BasicRNNCell(4)\n"
+        "outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(outputs, {x: [[[1.0, 2.0]] * 3]}))\n",
+    ),
+    valid=("import tensorflow as tf\ncell = tf.keras.layers.SimpleRNNCell(4)\n",),
+)
+RULES = [RNN_CELLS]
+
+_BASE_NAME = "TF1RNNCell"
+_BASE = '''class TF1RNNCell(tf.Module):
+    """A TF1 RNN cell (tf.nn.rnn_cell) in TF2 ops: its variables, in TF1's shapes and drawn
+    by TF1's initializers, are made at the first call (when the input depth is known), once,
+    also when a tf.function traces that call; its state is a tuple where TF1's was."""
+
+    def __init__(self, num_units, activation=None):
+        super().__init__()
+        self.num_units = num_units
+        self.activation = activation or tf.math.tanh
+        self.built = False
+
+    @property
+    def output_size(self):
+        return self.num_units
+
+    def zero_state(self, batch_size, dtype):
+        return tf.nest.map_structure(lambda size: tf.zeros([batch_size, size], dtype), self.state_size)
+
+    def __call__(self, inputs, state):
+        if not self.built:
+            with tf.init_scope():
+                self.build(inputs.shape[-1], inputs.dtype)
+            self.built = True
+        return self.step(inputs, state)
+
+    def variable(self, name, shape, dtype, initializer=tf.keras.initializers.GlorotUniform()):
+        return tf.Variable(initializer(shape, dtype), name=name)
+'''
+_CELLS = {
+    "TF1BasicLSTMCell": '''class TF1BasicLSTMCell(TF1RNNCell):
+    """TF1's BasicLSTMCell: one kernel [input depth + units, 4 * units] with the gates in
+    the order i, j, f, o, a zero bias, forget_bias added at each step; the state is (c, h)."""
+
+    class LSTMStateTuple(tuple):
+        """TF1's LSTMStateTuple: the pair (c, h), also read by name (tf.nest keeps it)."""
+
+        _fields = ("c", "h")
+
+        def __new__(cls, c, h):
+            return super().__new__(cls, (c, h))
+
+        c = property(lambda self: self[0])
+        h = property(lambda self: self[1])
+
+    def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None):
+        super().__init__(num_units, activation)
+        self.forget_bias = forget_bias
+
+    @property
+    def state_size(self):
+        return self.LSTMStateTuple(self.num_units, self.num_units)
+
+    def build(self, depth, dtype):
+        self.kernel = self.variable("basic_lstm_cell/kernel", [depth + self.num_units, 4 * self.num_units], dtype)
+        self.bias = self.variable("basic_lstm_cell/bias", [4 * self.num_units], dtype, tf.keras.initializers.Zeros())
+
+    def step(self, inputs, state):
+        c, h = state
+        gates = tf.nn.bias_add(tf.matmul(tf.concat([inputs, h], 1), self.kernel), self.bias)
+        i, j, f, o = tf.split(gates, 4, axis=1)
+        new_c = c * tf.sigmoid(f + tf.constant(self.forget_bias, f.dtype)) + tf.sigmoid(i) * self.activation(j)
+        new_h = self.activation(new_c) * tf.sigmoid(o)
+        return new_h, self.LSTMStateTuple(new_c, new_h)
+''',
+    "TF1BasicRNNCell": '''class TF1BasicRNNCell(TF1RNNCell):
+    """TF1's BasicRNNCell: a kernel [input depth + units, units] and a zero bias; the
+    output is the new state."""
+
+    @property
+    def state_size(self):
+        return self.num_units
+
+    def build(self, depth, dtype):
+        self.kernel = self.variable("basic_rnn_cell/kernel", [depth + self.num_units, self.num_units], dtype)
+        self.bias = self.variable("basic_rnn_cell/bias", [self.num_units], dtype, tf.keras.initializers.Zeros())
+
+    def step(self, inputs, state):
+        output = self.activation(tf.nn.bias_add(tf.matmul(tf.concat([inputs, state], 1), self.kernel), self.bias))
+        return output, output
+''',
+}
+_MULTI = '''class TF1MultiRNNCell(tf.Module):
+    """TF1's MultiRNNCell: the cells stacked, each one's output the next one's input; the
+    state is the tuple of their states."""
+
+    def __init__(self, cells, state_is_tuple=True):
+        super().__init__()
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return tuple(cell.state_size for cell in self.cells)
+
+    @property
+    def output_size(self):
+        return self.cells[-1].output_size
+
+    def zero_state(self, batch_size, dtype):
+        return tuple(cell.zero_state(batch_size, dtype) for cell in self.cells)
+
+    def __call__(self, inputs, state):
+        new_states = []
+        for cell, cell_state in zip(self.cells, state):
+            inputs, new_state = cell(inputs, cell_state)
+            new_states.append(new_state)
+        return inputs, tuple(new_states)
+'''
+_DYNAMIC_RNN_NAME = "tf1_dynamic_rnn"
+_DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, initial_state=None, dtype=None, time_major=False):
+    """TF1's tf.nn.dynamic_rnn without sequence_length, as TF1 looped: the cell applied at
+    each time step of ``inputs`` in a tf.while_loop, from ``initial_state`` (else the cell's
+    zero state); the outputs stacked over time, and the last state."""
+    if not time_major:  # batch-major: [batch, time, ...] → [time, batch, ...] and back
+        inputs = tf.transpose(inputs, [1, 0, *range(2, inputs.shape.rank)])
+    time_steps = tf.shape(inputs)[0]
+    state = initial_state if initial_state is not None else cell.zero_state(tf.shape(inputs)[1], dtype)
+    steps = tf.TensorArray(inputs.dtype, size=time_steps).unstack(inputs)
+
+    def step(time, outputs, state):
+        output, state = cell(steps.read(time), state)
+        return time + 1, outputs.write(time, output), state
+
+    loop = (0, tf.TensorArray(inputs.dtype, size=time_steps), state)
+    _, outputs, state = tf.while_loop(lambda time, *_: time < time_steps, step, loop)
+    outputs = outputs.stack()
+    return (outputs if time_major else tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])), state
+'''
+
+
+def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+    """The cells and dynamic_rnn calls the analysis converted (analysis/statements.py)."""
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            for call in statement.rnn_calls:
+                path = facts.imports.call_name(call)
+                assert path is not None  # a TF call, by how rnn_calls is filled
+                local = _emit(module, facts, plan, names_in_use, path)
+                _replace_callee(plan, call, local)
+                what = "the cell applied at each time step" if path == rnn.DYNAMIC_RNN else "TF1's variables and step in TF2 ops"
+                plan.note(call, RNN_CELLS.code, f"tf.{path} → `{local}`: {what}, emitted once")
+
+
+def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], path: str) -> str:
+    """The name of the class or function written out for ``tf.<path>`` in this file."""
+
+    def emit(name: str, code: str) -> str:
+        return file_helpers.emit_once(module, facts, plan, names_in_use, name, code)
+
+    if path == rnn.DYNAMIC_RNN:
+        return emit(_DYNAMIC_RNN_NAME, _DYNAMIC_RNN)
+    template = rnn.CELLS[path][1]
+    if template not in _CELLS:
+        return emit(template, _MULTI)
+    base = emit(_BASE_NAME, _BASE)
+    return emit(template, _CELLS[template].replace(f"({_BASE_NAME})", f"({base})", 1))
+
+
+def _replace_callee(plan: Plan, call: cst.Call, name: str) -> None:
+    plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.Name(name))
