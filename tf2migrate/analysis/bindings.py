@@ -367,8 +367,9 @@ def changed_by_caller(module: cst.Module, scope: Scope, parameter: str) -> str |
         return None
     positional = tuple(p.name.value for p in [*init.params.posonly_params, *init.params.params])[1:]
     passed: set[str] = set()
-    for call in find_all(module, m.Call(func=m.Name(cls.name.value))):
-        arguments = bind_arguments(cst.ensure_type(call, cst.Call), positional)
+    for node in find_all(module, m.Call(func=m.Name(cls.name.value))):
+        call = cst.ensure_type(node, cst.Call)
+        arguments = bind_arguments(call, positional)
         values = [a.value for a in call.args] if arguments is None else [arguments[parameter].value] if parameter in arguments else []
         passed |= {root for value in values if (root := root_name(value)) is not None}
     if not passed:
@@ -387,7 +388,11 @@ def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -
     for statement in find_all(module, cst.SimpleStatementLine):
         if id(statement) not in inside:
             names += changed_in_place(statement)
-            names += [a.target.value for a in find_all(statement, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)]
+            names += [
+                a.target.value
+                for a in find_all(statement, cst.AugAssign)
+                if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
+            ]
     return names
 
 

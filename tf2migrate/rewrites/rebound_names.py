@@ -144,7 +144,9 @@ _DYNAMIC = frozenset({"globals", "locals", "vars", "eval", "exec"})
 _OTHER_BINDINGS = (cst.AugAssign, cst.AnnAssign, cst.Del, cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom)
 
 
-def _versions(module: cst.Module, name: str, in_use: set[str], contexts: set[str]) -> tuple[dict[int, str], list[tuple[cst.Name, str]]] | None:
+def _versions(
+    module: cst.Module, name: str, in_use: set[str], contexts: set[str]
+) -> tuple[dict[int, str], list[tuple[cst.Name, str]]] | None:
     """The new name of each reference to ``name`` from its first binding up to its last,
     and the target of each such binding with its new name; None if ``name`` is bound once,
     or anywhere but in straight-line assignments."""

@@ -53,6 +53,7 @@ def _assigned_name(node: cst.CSTNode) -> str | None:
         return value.value if isinstance(value, cst.Name) else None
     return None
 
+
 RUN_TO_CALL = Rule(
     "TFM102",
     "session-run-to-call",
@@ -578,7 +579,8 @@ class SessionFunctions:
         self.rewrite.block(
             statement.node,
             blockers.UNSUPPORTED_GRAPH_CODE,
-            why or f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
+            why
+            or f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
         )
 
     def _rebinding(self, scope: Scope, statement: Statement) -> Rebinding | None:

@@ -327,7 +327,13 @@ def _pipeline(module: cst.Module, imports: TfImports, index: int, producer: cst.
     for j in moved:
         outside = set(read_and_bound(body[j])[0]) - computed - {queue.value, reader_name}
         # the moved statements run where the batch was built: a name they read must hold the same object there
-        changed = [n for k in range(j + 1, batch) if k not in moved for n in [*read_and_bound(body[k])[1], *changed_in_place(body[k])] if n in outside]
+        changed = [
+            n
+            for k in range(j + 1, batch)
+            if k not in moved
+            for n in [*read_and_bound(body[k])[1], *changed_in_place(body[k])]
+            if n in outside
+        ]
         if changed:
             return _refusal(
                 body[j],
