@@ -401,11 +401,18 @@ def module_values_changed(module: cst.Module) -> frozenset[str]:
     from it: bound more than once by the module's own statements (an import, a loop or a
     later assignment too), declared ``global`` in a function, or changed in place anywhere
     (by name, as any function's local of that name would be).  TF1 built the graph with the
-    value of that moment; a generated method reads the name when it runs."""
+    value of that moment; a generated method reads the name when it runs.  The same import
+    again (``import numpy as np`` in several notebook cells) binds the same module: once."""
     bound: Counter[str] = Counter()
+    imported: set[str] = set()  # the text of each top-level import statement
     for statement in module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             bound[statement.name.value] += 1
+        elif m.matches(statement, m.SimpleStatementLine([m.Import() | m.ImportFrom()])):
+            text = module.code_for_node(cst.ensure_type(statement, cst.SimpleStatementLine).body[0])
+            if text not in imported:
+                imported.add(text)
+                bound.update(read_and_bound(statement)[1])
         else:  # (a loop binds again each time round)
             bound.update(read_and_bound(statement)[1] * (2 if isinstance(statement, (cst.For, cst.While)) else 1))
     declared = {n.name.value for g in find_all(module, cst.Global) if isinstance(g, cst.Global) for n in g.names}
