@@ -206,6 +206,7 @@ class SessionFunctions:
         # per generated function's key: the first rebinding of a Python value its graph reads
         self._rebound: dict[tuple[int, str, tuple[int, ...]], Rebinding | None] = {}
         self._module_changed: frozenset[str] | None = None  # (analysis/bindings.module_values_changed, asked once)
+        self._caller_changes: dict[tuple[int, str], str | None] = {}  # per constructor and parameter (bindings.changed_by_caller)
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -639,7 +640,10 @@ class SessionFunctions:
             if "." in name or (name in own and name not in parameters):
                 continue
             if name in parameters:
-                why = changed_by_caller(self.rewrite.module, scope, name)
+                key = (id(scope), name)
+                if key not in self._caller_changes:
+                    self._caller_changes[key] = changed_by_caller(self.rewrite.module, scope, name)
+                why = self._caller_changes[key]
                 if why is not None:
                     return statement.order, name, statement, f"graph code reads {how} a parameter of the constructor: {why}"
             elif name in self._module_changed:
