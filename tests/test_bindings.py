@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.bindings import local_names, placeholder_targets, spliced_methods
+from tf2migrate.analysis.bindings import local_names, module_values_changed, placeholder_targets, spliced_methods
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 
 PLACEHOLDER = "tf.placeholder(tf.float32, [None, 1])"
@@ -106,3 +106,21 @@ def test_graph_building_methods_and_why_not() -> None:
 def test_local_names_are_parameters_and_plain_bindings() -> None:
     function = cst.parse_module("def f(self, a, *b, c=1, **d):\n    e = 1\n    self.g = 2\n    for h in a:\n        pass\n").body[0]
     assert local_names(function) == {"a", "b", "c", "d", "e", "h"}
+
+
+@pytest.mark.parametrize(
+    "source, changed",
+    [
+        ("SCALE = 2.0\nnet = Net()\nSCALE = 5.0\n", {"SCALE"}),
+        ("GRID = np.zeros(3)\nGRID[0] = 7.0\n", {"GRID"}),
+        ("grid = np.zeros(3)\ngrid *= 10\n", {"grid"}),
+        ("sizes = [1]\ndef grow():\n    sizes.append(2)\n", {"sizes"}),
+        ("n = 1\ndef reset():\n    global n\n    n = 0\n", {"n"}),
+        ("for lr in [0.1, 0.2]:\n    net = Net()\n", {"lr", "net"}),
+        ("from config import SCALE\nSCALE = 3.0\n", {"SCALE"}),
+        # the same import in two notebook cells binds the same module; one assignment is one value
+        ("import numpy as np\nSCALE = 2.0\nimport numpy as np\n", set()),
+    ],
+)
+def test_module_values_the_file_may_change(source: str, changed: set[str]) -> None:
+    assert module_values_changed(cst.parse_module(source)) == changed

@@ -153,18 +153,29 @@ def _migrate_renamed(
 ) -> MigrationResult:
     """A graph kept on TF1 because names it reads are bound again later: the file with those
     bindings renamed (rewrites/rebound_names.py) if its graph then converts, its findings
-    placed on the original's lines and columns; else ``result``."""
+    placed on the original's lines and columns; else ``result``.  A statement's refusal
+    names one of the names it reads (``W, b = sess.run([W, b])``): when the renamed file is
+    refused only because others are rebound, they are renamed too, a few rounds at most."""
     module = parse_module(source)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
-    renamed = rename_rebound(module, rebound, in_use)
-    if renamed is None:
-        return result
-    text = renamed.module.code
-    again = _migrate_text(text, path, options, project, None)
-    if again.new_source == text or any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in again.findings):
-        return result
-    moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
-    return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+    for _ in range(_RENAME_ROUNDS):
+        renamed = rename_rebound(module, rebound, set(in_use))
+        if renamed is None:
+            return result
+        text = renamed.module.code
+        again = _migrate_text(text, path, options, project, None)
+        refusals = [f for f in again.findings if f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code]
+        if again.new_source != text and not refusals:
+            moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
+            return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+        more = {m.group(1) for f in refusals if (m := REBOUND.match(f.message))}
+        if not more or len(more) < len(refusals) or more <= rebound:
+            return result
+        rebound = rebound | more
+    return result
+
+
+_RENAME_ROUNDS = 4
 
 
 def _migrate_text(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:

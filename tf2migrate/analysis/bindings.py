@@ -29,7 +29,7 @@ import libcst.matchers as m
 from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
 from tf2migrate.analysis.model import Kind, Scope
-from tf2migrate.analysis.names import MUTATING_METHODS, changed_in_place, names_bound, read_and_bound, self_attribute
+from tf2migrate.analysis.names import MUTATING_METHODS, changed_in_place, names_bound, read_and_bound, root_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
@@ -354,6 +354,69 @@ def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | 
     if any(name in changed_in_place(s.node) for s in scope.statements):
         return "it is changed in place"
     return _attribute_taken(module, name)
+
+
+def changed_by_caller(module: cst.Module, scope: Scope, parameter: str) -> str | None:
+    """Why the parameter cannot be stored: a call of the class in the file passes as
+    ``parameter`` a name that the file changes in place outside the class
+    (``widths.append(10)`` after ``Net(widths)``); the stored parameter is that object,
+    which a generated method reads when it runs, later.  By name, wherever the change
+    stands (the call's order is not known across functions)."""
+    init, cls = scope.owner, scope.cls
+    if not isinstance(init, cst.FunctionDef) or cls is None:
+        return None
+    positional = tuple(p.name.value for p in [*init.params.posonly_params, *init.params.params])[1:]
+    passed: set[str] = set()
+    for node in find_all(module, m.Call(func=m.Name(cls.name.value))):
+        call = cst.ensure_type(node, cst.Call)
+        arguments = bind_arguments(call, positional)
+        values = [a.value for a in call.args] if arguments is None else [arguments[parameter].value] if parameter in arguments else []
+        passed |= {root for value in values if (root := root_name(value)) is not None}
+    if not passed:
+        return None
+    hit = next((n for n in _changed_in_place_outside(module, cls) if n in passed), None)
+    if hit is not None:
+        return f"a call of `{cls.name.value}` passes `{hit}`, which the file changes in place (TF1 built the graph with the object as it was then)"
+    return None
+
+
+def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -> list[str]:
+    """Names whose object a statement of the file changes in place (``grid[0] = 7``,
+    ``widths.append(10)``, ``grid *= 2``: an array changed in place), but in ``outside``."""
+    inside = {id(node) for node in find_all(outside, cst.SimpleStatementLine)} if outside is not None else set()
+    names: list[str] = []
+    for statement in find_all(module, cst.SimpleStatementLine):
+        if id(statement) not in inside:
+            names += changed_in_place(statement)
+            names += [
+                a.target.value
+                for a in find_all(statement, cst.AugAssign)
+                if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
+            ]
+    return names
+
+
+def module_values_changed(module: cst.Module) -> frozenset[str]:
+    """The module's names whose value may change after a function or a class built a graph
+    from it: bound more than once by the module's own statements (an import, a loop or a
+    later assignment too), declared ``global`` in a function, or changed in place anywhere
+    (by name, as any function's local of that name would be).  TF1 built the graph with the
+    value of that moment; a generated method reads the name when it runs.  The same import
+    again (``import numpy as np`` in several notebook cells) binds the same module: once."""
+    bound: Counter[str] = Counter()
+    imported: set[str] = set()  # the text of each top-level import statement
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            bound[statement.name.value] += 1
+        elif m.matches(statement, m.SimpleStatementLine([m.Import() | m.ImportFrom()])):
+            text = module.code_for_node(cst.ensure_type(statement, cst.SimpleStatementLine).body[0])
+            if text not in imported:
+                imported.add(text)
+                bound.update(read_and_bound(statement)[1])
+        else:  # (a loop binds again each time round)
+            bound.update(read_and_bound(statement)[1] * (2 if isinstance(statement, (cst.For, cst.While)) else 1))
+    declared = {n.name.value for g in find_all(module, cst.Global) if isinstance(g, cst.Global) for n in g.names}
+    return frozenset({name for name, count in bound.items() if count > 1} | declared | set(_changed_in_place_outside(module, None)))
 
 
 def _attribute_taken(module: cst.Module, name: str) -> str | None:

@@ -138,7 +138,7 @@ class _Walker(_FastVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         self.names.add(node.id)
         self._check(node.id)
-        if isinstance(node.ctx, ast.Store):
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
             self._binds(node.id)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -188,6 +188,7 @@ class _Walker(_FastVisitor):
 
     def _bind_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._name_token(node.name)
+        self._binds(node.name)
         self.generic_visit(node)
         for keyword in getattr(node, "keywords", ()):  # class A(metaclass=M)
             if keyword.arg is not None:
@@ -265,3 +266,27 @@ def shadowed_alias(tree: ast.Module, imports: TfImports, facts: ModuleFacts) -> 
             if name in imports.aliases and name in read:
                 return name, line
     return None
+
+
+def module_alias_binding(tree: ast.Module, imports: TfImports, facts: ModuleFacts) -> tuple[str, int] | None:
+    """A TF alias that module-level code binds again or deletes (``del tf``, ``class tf:``,
+    ``tf = Fake()``), with the line of the first such statement: the ``tf.X`` after it are
+    not TensorFlow's, and renaming them would change (or break) them.  Functions, lambdas,
+    comprehensions and class bodies bind names of their own (``shadowed_alias``)."""
+    if not facts.alias_rebound:
+        return None
+    found: list[tuple[int, str]] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound = node.name  # (its body: another scope)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound = node.id
+        else:
+            if not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                pending.extend(ast.iter_child_nodes(node))
+            continue
+        if bound in imports.aliases:
+            found.append((node.lineno, bound))
+    return (min(found)[1], min(found)[0]) if found else None

@@ -39,7 +39,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts, Kind
-from tf2migrate.analysis.module_facts import ModuleFacts, shadowed_alias
+from tf2migrate.analysis.module_facts import module_alias_binding, ModuleFacts, shadowed_alias
 from tf2migrate.analysis.summaries import SESSION
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.plan import Plan
@@ -48,7 +48,8 @@ from tf2migrate.traversal import find_all
 
 def import_conflict(imports: TfImports, facts: ModuleFacts, tree: ast.Module) -> tuple[str, int] | None:
     """Why the file cannot be written with ``tf.X`` references, and the line to report:
-    it binds ``tf`` to something other than TensorFlow's root, or a function binds a TF
+    it binds ``tf`` to something other than TensorFlow's root, module code binds a TF alias
+    again or deletes it (``module_facts.module_alias_binding``), or a function binds a TF
     alias to something else and reads it (``module_facts.shadowed_alias``); None if not."""
     if "tf" in facts.names and imports.aliases.get("tf") != "":
         message = (
@@ -56,6 +57,14 @@ def import_conflict(imports: TfImports, facts: ModuleFacts, tree: ast.Module) ->
             f"`{next(iter(imports.aliases))}`); migrated code writes `tf.X`: rename that binding and run again"
         )
         return message, 1
+    rebound = module_alias_binding(tree, imports, facts)
+    if rebound is not None:
+        name, line = rebound
+        message = (
+            f"the module binds `{name}` (TensorFlow in this file) again or deletes it here: its `{name}.X` after this "
+            "would be migrated as TensorFlow's; rename that binding and run again"
+        )
+        return message, line
     shadowed = shadowed_alias(tree, imports, facts)
     if shadowed is None:
         return None

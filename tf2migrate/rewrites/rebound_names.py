@@ -22,8 +22,8 @@ importer or a later notebook cell)::
     hypothesis = tf.nn.softmax(tf.matmul(X, W) + b_1)
 
 which then converts.  Only names whose every binding and read is in straight-line code at
-the top of the module (module statements and the bodies of ``with`` blocks there, in the
-order they run) are renamed, each binding a plain assignment target; a name bound or read
+the top of the module (module statements and the bodies of ``with`` blocks there whose
+contexts are TensorFlow's or ``open``'s, which swallow no exception, in the order they run) are renamed, each binding a plain assignment target; a name bound or read
 in a loop, a branch, a ``try``, a function, a class, a lambda or a comprehension, bound by
 ``+=``, ``for``, ``import``, ``as`` or ``del``, or declared ``global`` keeps its name (and the
 graph its refusal).  migrate.py renames only the names of that refusal, and keeps the
@@ -111,8 +111,9 @@ def rename_rebound(module: cst.Module, names: set[str], in_use: set[str]) -> Ren
         return None  # names read by their string
     renames: dict[int, str] = {}
     notes: list[tuple[cst.CSTNode, str, str]] = []
+    contexts = _tf_aliases(module) | {"open"}
     for name in sorted(names):
-        versions = _versions(module, name, in_use)
+        versions = _versions(module, name, in_use, contexts)
         if versions is None:
             continue
         renames.update(versions[0])
@@ -143,14 +144,16 @@ _DYNAMIC = frozenset({"globals", "locals", "vars", "eval", "exec"})
 _OTHER_BINDINGS = (cst.AugAssign, cst.AnnAssign, cst.Del, cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom)
 
 
-def _versions(module: cst.Module, name: str, in_use: set[str]) -> tuple[dict[int, str], list[tuple[cst.Name, str]]] | None:
+def _versions(
+    module: cst.Module, name: str, in_use: set[str], contexts: set[str]
+) -> tuple[dict[int, str], list[tuple[cst.Name, str]]] | None:
     """The new name of each reference to ``name`` from its first binding up to its last,
     and the target of each such binding with its new name; None if ``name`` is bound once,
     or anywhere but in straight-line assignments."""
     # the references in the order they run: (the binding's target, or None for a read)
     references: list[tuple[cst.Name, bool]] = []
-    for statement in _straight_line(module.body):
-        if not isinstance(statement, cst.SimpleStatementLine) and not _entered(statement):
+    for statement in _straight_line(module.body, contexts):
+        if not isinstance(statement, cst.SimpleStatementLine) and not _entered(statement, contexts):
             if _mentions(statement, name):
                 return None
             continue
@@ -187,20 +190,54 @@ def _versions(module: cst.Module, name: str, in_use: set[str]) -> tuple[dict[int
     return renames, bound
 
 
-def _straight_line(body: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+def _straight_line(body: Sequence[cst.BaseStatement], contexts: set[str]) -> list[cst.BaseStatement]:
     """The statements of straight-line module code in the order they run: simple ones,
     ``with`` statements (their headers) followed by their bodies, and the other compound
     statements whole (not entered)."""
     out: list[cst.BaseStatement] = []
     for statement in body:
         out.append(statement)
-        if _entered(statement):
-            out += _straight_line(cst.ensure_type(cst.ensure_type(statement, cst.With).body, cst.IndentedBlock).body)
+        if _entered(statement, contexts):
+            out += _straight_line(cst.ensure_type(cst.ensure_type(statement, cst.With).body, cst.IndentedBlock).body, contexts)
     return out
 
 
-def _entered(statement: cst.BaseStatement) -> bool:
-    return isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock)
+def _entered(statement: cst.BaseStatement, contexts: set[str]) -> bool:
+    """A ``with`` block whose body runs to its end or raises: each context a TensorFlow one
+    (``tf.Session()``, ``tf.device(...)``, ``graph.as_default()``) or ``open(...)``.  Another
+    context manager may swallow an exception (``contextlib.suppress``) and skip the rest of
+    the body, whose bindings then never ran: not straight-line code."""
+    return (
+        isinstance(statement, cst.With)
+        and isinstance(statement.body, cst.IndentedBlock)
+        and all(_non_suppressing(item.item, contexts) for item in statement.items)
+    )
+
+
+def _non_suppressing(context: cst.BaseExpression, roots: set[str]) -> bool:
+    if not isinstance(context, cst.Call):
+        return False
+    func = context.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "as_default":
+        return True
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    return isinstance(func, cst.Name) and func.value in roots
+
+
+def _tf_aliases(module: cst.Module) -> set[str]:
+    """The names the module's top-level imports bind to TensorFlow modules (``tf``)."""
+    aliases = set()
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if cst.Module([]).code_for_node(alias.name).split(".")[0] == "tensorflow":
+                        aliases.add(alias.evaluated_alias or "tensorflow")
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and not isinstance(small.names, cst.ImportStar):
+                if cst.Module([]).code_for_node(small.module).split(".")[0] == "tensorflow":  # ``from tensorflow.compat import v1 as tf``
+                    aliases.update(alias.evaluated_alias or alias.evaluated_name for alias in small.names)
+    return aliases
 
 
 def _mentions(node: cst.CSTNode, name: str) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
@@ -39,6 +40,19 @@ from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.traversal import walk
+
+# the first change of a value a graph statement read: (order, name, the graph statement,
+# the reason when it is not "rebound after the graph is built")
+Rebinding = tuple[int, str, Statement, str | None]
+
+
+def _assigned_name(node: cst.CSTNode) -> str | None:
+    """``grid`` of ``self.grid = grid``."""
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):
+        value = node.body[0].value
+        return value.value if isinstance(value, cst.Name) else None
+    return None
+
 
 RUN_TO_CALL = Rule(
     "TFM102",
@@ -190,7 +204,9 @@ class SessionFunctions:
         self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
         self._stateful = StatefulCalls(facts)  # which calls change state (analysis/unrun_ops.py)
         # per generated function's key: the first rebinding of a Python value its graph reads
-        self._rebound: dict[tuple[int, str, tuple[int, ...]], tuple[int, str, Statement] | None] = {}
+        self._rebound: dict[tuple[int, str, tuple[int, ...]], Rebinding | None] = {}
+        self._module_changed: frozenset[str] | None = None  # (analysis/bindings.module_values_changed, asked once)
+        self._caller_changes: dict[tuple[int, str], str | None] = {}  # per constructor and parameter (bindings.changed_by_caller)
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -542,10 +558,10 @@ class SessionFunctions:
         rebinding = self._rebinding(scope, statement)
         if rebinding is None or (called_at is not None and rebinding[0] > called_at):
             return True
-        self._block_rebound(*rebinding)
+        self._block_rebound(rebinding)
         return False
 
-    def _runs_before_rebinding(self, site: RunSite, scope: Scope, rebinding: tuple[int, str, Statement] | None) -> bool:
+    def _runs_before_rebinding(self, site: RunSite, scope: Scope, rebinding: Rebinding | None) -> bool:
         """A function whose graph reads a name rebound later still reads the build-time
         value when every call runs before the rebinding: the run is a statement of the
         graph's own scope that comes earlier (a notebook's ``t = np.array(...)``,
@@ -553,28 +569,35 @@ class SessionFunctions:
         in the same loop or block as the rebinding, may run after it: refused."""
         if rebinding is None:
             return True
-        order, _, _ = rebinding
+        order = rebinding[0]
         if site.order is not None and site.order < order and any(s is site for s in scope.run_sites):
             return True
-        self._block_rebound(*rebinding)
+        self._block_rebound(rebinding)
         return False
 
-    def _block_rebound(self, _order: int, name: str, statement: Statement) -> None:
+    def _block_rebound(self, rebinding: Rebinding) -> None:
+        _, name, statement, why = rebinding
         self.rewrite.block(
             statement.node,
             blockers.UNSUPPORTED_GRAPH_CODE,
-            f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
+            why
+            or f"the graph reads `{name}`, which is rebound or changed in place after the graph is built; TF1 captured its earlier value",
         )
 
-    def _rebinding(self, scope: Scope, statement: Statement) -> tuple[int, str, Statement] | None:
+    def _rebinding(self, scope: Scope, statement: Statement) -> Rebinding | None:
         """The first effective statement after ``statement`` that rebinds or changes a
-        Python value its graph code reads (order, name, the graph statement), or None."""
+        Python value its graph code reads (order, name, the graph statement, and the
+        reason when it is not that rebinding), or None."""
+        if scope.cls is not None:
+            outside = self._changed_outside(scope, statement)
+            if outside is not None:
+                return outside
         _, own_binds = read_and_bound(statement.node)
         helpers = self.rewrite.facts.helpers
         # and what the file's functions it calls read from the module (``SCALE`` of ``def
         # f(t): return t * SCALE``), when the graph is the module's own
         called = [n for n in statement.reads if n in helpers] if isinstance(scope.owner, cst.Module) else []
-        first: tuple[int, str, Statement] | None = None
+        first: Rebinding | None = None
         for name in dict.fromkeys([*statement.reads, *(n for h in called for n in sorted(helpers[h].free_reads))]):
             if name in own_binds:
                 continue
@@ -584,8 +607,54 @@ class SessionFunctions:
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
             if later and (first is None or min(later) < first[0]):
-                first = min(later), name, statement
+                first = min(later), name, statement, None
         return first
+
+    def _changed_outside(self, scope: Scope, statement: Statement) -> Rebinding | None:
+        """A Python value from outside a class's graph code that the file may change after the
+        constructor built the graph (``SCALE = 5.0`` or ``GRID[0] = 7.0`` at module level, a list
+        passed to the constructor and appended to afterwards): TF1 captured it when it built the
+        graph, a generated method reads it when it runs, any time later.  Read directly, through
+        a module function the graph code calls, or through an attribute the constructor set to it
+        (``self.grid = grid``).  Refused wherever the change stands: a method's calls are not ordered
+        with the module's statements."""
+        init = scope.owner
+        assert isinstance(init, cst.FunctionDef)
+        own = set(read_and_bound(statement.node)[1]) | set(scope.bindings) | set(scope.nested_bindings)
+        # each name read, with how the graph code reads it
+        reads = {name: f"`{name}`," for name in statement.reads}
+        for name in statement.reads:  # ``self.grid`` set from a name (``self.grid = grid``): that name's object
+            binding = scope.resolve(name, statement.order) if name.startswith("self.") else None
+            if binding is not None and binding.kind is Kind.PYTHON and scope.graph_statement(name, statement.order) is None:
+                value = _assigned_name(binding.node)
+                if value is not None:
+                    reads.setdefault(value, f"`{name}`, set to `{value}`,")
+        helpers = self.rewrite.facts.helpers
+        for helper in [h for h in reads if h in helpers]:
+            for name in sorted(helpers[helper].free_reads):
+                reads.setdefault(name, f"`{name}` (through `{helper}`),")
+        if self._module_changed is None:
+            self._module_changed = module_values_changed(self.rewrite.module)
+        parameters = {p.name.value for p in [*init.params.posonly_params, *init.params.params, *init.params.kwonly_params]}
+        for name, how in reads.items():
+            if "." in name or (name in own and name not in parameters):
+                continue
+            if name in parameters:
+                key = (id(scope), name)
+                if key not in self._caller_changes:
+                    self._caller_changes[key] = changed_by_caller(self.rewrite.module, scope, name)
+                why = self._caller_changes[key]
+                if why is not None:
+                    return statement.order, name, statement, f"graph code reads {how} a parameter of the constructor: {why}"
+            elif name in self._module_changed:
+                return (
+                    statement.order,
+                    name,
+                    statement,
+                    f"graph code reads {how} a module value the file binds again or changes in place; TF1 built the graph "
+                    "with its value when the constructor ran, a generated method would read it when it runs",
+                )
+        return None
 
     def _store_parameters(self, scope: Scope) -> None:
         """``self.grid = grid`` for each constructor parameter the generated methods read,

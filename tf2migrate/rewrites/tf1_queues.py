@@ -59,7 +59,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
-from tf2migrate.analysis.names import fresh_name, read_and_bound
+from tf2migrate.analysis.names import changed_in_place, fresh_name, read_and_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.traversal import find_all, preorder
@@ -182,6 +182,8 @@ def desugar(module: cst.Module, imports: TfImports, names_in_use: set[str]) -> Q
                 return Queued(None, refusals=[found])
             if found is not None:
                 pipelines.append(found)
+    if not pipelines:
+        return None  # (runners started for another module's queues: those stay TF1's, and so do they)
     runners = _runner_statements(module, imports)
     covered = {id(node) for p in pipelines for i in (p.producer, p.reader, p.read, p.batch) for node in preorder(module.body[i])}
     covered |= {id(node) for statement in runners for node in preorder(statement)}
@@ -312,14 +314,31 @@ def _pipeline(module: cst.Module, imports: TfImports, index: int, producer: cst.
     refused = _batch_refusal(batch_call, _target(body[batch]))
     if refused is not None:
         return _refusal(batch_call, refused)
+    # the map function sees the line alone: not the reader's key (TF1's `file:line` string), queue or reader
+    pipeline_names = {key.value, queue.value, reader_name}
+    unseen = next(((j, n) for j in [*records, batch] for n in read_and_bound(body[j])[0] if n in pipeline_names), None)
+    if unseen is not None:
+        return _refusal(
+            body[unseen[0]],
+            f"`{unseen[1]}`, bound by the queue pipeline's producer, reader or `read`, is decoded or batched with the line: the "
+            "tf.data pipeline reads the line alone; not converted",
+        )
     moved = [index, reader, read, *records]
     for j in moved:
         outside = set(read_and_bound(body[j])[0]) - computed - {queue.value, reader_name}
-        rebound = [n for k in range(j + 1, batch) if k not in moved for n in read_and_bound(body[k])[1] if n in outside]
-        if rebound:
+        # the moved statements run where the batch was built: a name they read must hold the same object there
+        changed = [
+            n
+            for k in range(j + 1, batch)
+            if k not in moved
+            for n in [*read_and_bound(body[k])[1], *changed_in_place(body[k])]
+            if n in outside
+        ]
+        if changed:
             return _refusal(
                 body[j],
-                f"`{rebound[0]}`, read by this statement of a queue pipeline, is bound again before its `tf.train.batch`; not converted",
+                f"`{changed[0]}`, read by this statement of a queue pipeline, is bound again or changed in place before its "
+                "`tf.train.batch`; not converted",
             )
     skip = reader_args.get("skip_header_lines")
     replacement = _replacement(
