@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.layer_signatures import CALL_TIME, LAYER_CLASSES, UNSUPPORTED
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -79,71 +80,6 @@ BATCH_NORM_UPDATES = Rule(
 )
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
-# the parameters every layer with a kernel and a bias takes last, in TF1's positional order
-_WEIGHTED = (
-    "activation",
-    "use_bias",
-    "kernel_initializer",
-    "bias_initializer",
-    "kernel_regularizer",
-    "bias_regularizer",
-    "activity_regularizer",
-    "kernel_constraint",
-    "bias_constraint",
-    "trainable",
-    "name",
-    "reuse",
-)
-_CONV = ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", *_WEIGHTED)
-_POOL = ("pool_size", "strides", "padding", "data_format", "name")
-# TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
-LAYER_CLASSES = {
-    "layers.dense": ("Dense", ("units", *_WEIGHTED)),
-    "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
-    "layers.flatten": ("Flatten", ("name", "data_format")),
-    "layers.batch_normalization": (
-        "BatchNormalization",
-        (
-            "axis",
-            "momentum",
-            "epsilon",
-            "center",
-            "scale",
-            "beta_initializer",
-            "gamma_initializer",
-            "moving_mean_initializer",
-            "moving_variance_initializer",
-            "beta_regularizer",
-            "gamma_regularizer",
-            "beta_constraint",
-            "gamma_constraint",
-            "training",
-            "trainable",
-            "name",
-            "reuse",
-            "renorm",
-            "renorm_clipping",
-            "renorm_momentum",
-            "fused",
-            "virtual_batch_size",
-            "adjustment",
-        ),
-    ),
-    "layers.conv1d": ("Conv1D", _CONV),
-    "layers.conv2d": ("Conv2D", _CONV),
-    "layers.conv3d": ("Conv3D", _CONV),
-    "layers.conv2d_transpose": ("Conv2DTranspose", tuple(p for p in _CONV if p != "dilation_rate")),
-    "layers.max_pooling1d": ("MaxPooling1D", _POOL),
-    "layers.max_pooling2d": ("MaxPooling2D", _POOL),
-    "layers.max_pooling3d": ("MaxPooling3D", _POOL),
-    "layers.average_pooling1d": ("AveragePooling1D", _POOL),
-    "layers.average_pooling2d": ("AveragePooling2D", _POOL),
-    "layers.average_pooling3d": ("AveragePooling3D", _POOL),
-}
-_CALL_TIME = {"training"}
-# TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
-_UNSUPPORTED = {"reuse", "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment", "fused"}
-
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
     for scope in facts.scopes:
@@ -160,14 +96,14 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     if arguments is None or inputs is None:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood (*args, **kwargs or no inputs)")
         return
-    unsupported = sorted(_UNSUPPORTED & arguments.keys())
+    unsupported = sorted(UNSUPPORTED & arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
         return
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []
     for name, arg in arguments.items():
-        if name in _CALL_TIME:
+        if name in CALL_TIME:
             continue
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")

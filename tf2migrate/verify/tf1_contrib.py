@@ -1,5 +1,5 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
-``layers.xavier_initializer`` and ``seq2seq.sequence_loss``.
+``layers.xavier_initializer``, ``layers.flatten`` and ``seq2seq.sequence_loss``.
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -20,7 +20,7 @@ def install(v1) -> None:
         return
     contrib = types.SimpleNamespace(
         opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)),
-        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1)),
+        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1), flatten=_flatten(v1)),
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
     )
     v1.contrib = contrib
@@ -37,6 +37,19 @@ def _xavier_initializer(tf):
         return tf.glorot_uniform_initializer(seed=seed, dtype=dtype)
 
     return xavier_initializer
+
+
+def _flatten(tf):
+    """TF 1.15's ``tf.contrib.layers.flatten``: the core layers' flatten (the batch
+    dimension kept, the others made one), under the scope name it opened."""
+
+    def flatten(inputs, outputs_collections=None, scope=None):
+        if outputs_collections is not None:
+            raise NotImplementedError("flatten(outputs_collections=...) is not re-created for verification")
+        with tf.name_scope(scope, "Flatten", [inputs]):
+            return tf.layers.flatten(inputs)
+
+    return flatten
 
 
 def _sequence_loss(tf):
