@@ -40,8 +40,17 @@ from tf2migrate.traversal import find_all
 
 FLATTEN_CALLS = frozenset(HELPER_LAYER_CLASSES) - KERAS_LAYERS
 LAYER_PATHS = frozenset(HELPER_LAYER_CLASSES)
-_SCOPE_ARGUMENTS = ("name_or_scope", "default_name", "values", "initializer", "regularizer", "caching_device",
-                    "partitioner", "custom_getter", "reuse")
+_SCOPE_ARGUMENTS = (
+    "name_or_scope",
+    "default_name",
+    "values",
+    "initializer",
+    "regularizer",
+    "caching_device",
+    "partitioner",
+    "custom_getter",
+    "reuse",
+)
 _AUTO_REUSE = "AUTO_REUSE"
 
 
@@ -103,7 +112,9 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
         scope_name = bound["name_or_scope"].value
         reuse = bound["reuse"].value if "reuse" in bound else None
         for what, expression in (("name", scope_name), ("reuse=", reuse)):
-            if expression is not None and not (_literal(tf, expression) or m.matches(expression, m.Name(m.MatchIfTrue(parameters.__contains__)))):
+            if expression is not None and not (
+                _literal(tf, expression) or m.matches(expression, m.Name(m.MatchIfTrue(parameters.__contains__)))
+            ):
                 return f"the variable scope's {what} in `{name}` is neither a literal nor a parameter"
     locals_ = set(facts.binds) - set(parameters)
     lines = [s for s in body if s is not scope] + (list(cst.ensure_type(scope.body, cst.IndentedBlock).body) if scope is not None else [])
@@ -119,7 +130,11 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
         if unsupported:
             return f"`{unsupported[0]}=` of tf.{path} in `{name}` is not converted"
         training = bound.get("training")
-        if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
+        if (
+            path == "layers.batch_normalization"
+            and training is not None
+            and not m.matches(training.value, m.Name("True") | m.Name("False"))
+        ):
             return (
                 f"`training=` of tf.layers.batch_normalization in `{name}` is not a literal: TF1 updated the moving "
                 "statistics only when UPDATE_OPS ran, Keras on every training call"
@@ -149,9 +164,7 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
     )
 
 
-def place_call(
-    tf: TfImports, helper: LayerHelper, call: cst.Call, statement: Statement, scope: Scope, made: dict
-) -> LayerHelperCall | str:
+def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: Statement, scope: Scope, made: dict) -> LayerHelperCall | str:
     """Which layers a call site of the helper applies: new ones (its statement makes them)
     or those of an earlier call of the same variable scope; or why that is not known.
     ``made``: the creating calls so far, by (graph scope, helper, variable scope name)."""
@@ -243,4 +256,3 @@ def _code(node: cst.CSTNode) -> str:
 
 def _code_or_none(node: cst.CSTNode | None) -> str | None:
     return None if node is None else _code(node)
-

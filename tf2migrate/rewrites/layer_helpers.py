@@ -50,7 +50,9 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
         made_with = [] if path in FLATTEN_CALLS else [(k, a) for k, a in bound.items() if k != "inputs" and k not in CALL_TIME]
         constructors.append(f"tf.keras.layers.{keras_class}({', '.join(f'{k}={code(a.value.visit(normalizer))}' for k, a in made_with)})")
         plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
-        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`")
+        plan.note(
+            call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`"
+        )
         training = bound.get("training")
         if path == "layers.batch_normalization" and training is not None and code(training.value) == "True":
             plan.note(call, BATCH_NORM_UPDATES.code, "moving mean/variance now update whenever the layer runs with training=True")
