@@ -288,9 +288,9 @@ class GraphAnalyzer:
                 self.facts.block(
                     site.call,
                     blockers.VARIABLE_IN_COMPUTATION,
-                    f"`{helper.name}` creates variables with tf.layers and is also used other than by calls of graph code "
-                    "(another function, a loop, a value): converted, it takes its Keras layers as an argument, which those "
-                    "uses would not pass",
+                    f"`{helper.name}` creates variables with tf.layers and is also used where its layers cannot be passed "
+                    "(another function, a loop, a value, or a call refused here): converted, it takes its Keras layers as "
+                    "an argument, which those uses would not pass",
                 )
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
