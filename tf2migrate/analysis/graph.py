@@ -279,7 +279,8 @@ class GraphAnalyzer:
             return
         uses: dict[str, int] = {}
         for node in find_all(self.module, cst.Name):
-            uses[node.value] = uses.get(node.value, 0) + 1
+            name = cst.ensure_type(node, cst.Name).value
+            uses[name] = uses.get(name, 0) + 1
         for helper in placed:
             if uses.get(helper.name, 0) == len(helper.calls) + 1:  # its calls and its def
                 self.facts.layer_helpers.append(helper)

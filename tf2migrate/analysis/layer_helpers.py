@@ -95,6 +95,8 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
         return f"`{name}` takes *args, **kwargs or positional-only parameters"
     parameters = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+    if not isinstance(node.body, cst.IndentedBlock):
+        return f"`{name}` is written on one line"
     body = [s for s in node.body.body if not _is_docstring(s)]
     scopes = [s for s in body if isinstance(s, cst.With)]
     others = [s for s in body if not isinstance(s, (cst.SimpleStatementLine, cst.With))]
@@ -199,8 +201,9 @@ def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: St
         return f"`reuse=` of `{name}(...)` is `{_code(reuse)}`, not a literal: which calls share the layers is not known"
     key = (id(scope), name, scope_name.evaluated_value if isinstance(scope_name, cst.SimpleString) else None)
     earlier: LayerHelperCall | None = made.get(key)
-    reusing = reuse is not None and (m.matches(reuse, m.Name("True")) or tf.canonical(reuse) == _AUTO_REUSE)
-    if reusing and earlier is None and tf.canonical(reuse) != _AUTO_REUSE:
+    auto = reuse is not None and tf.canonical(reuse) == _AUTO_REUSE
+    reusing = auto or (reuse is not None and m.matches(reuse, m.Name("True")))
+    if reusing and earlier is None and not auto:
         return f"`{name}(...)` reuses variables no earlier call of this graph made (TF1 raised a ValueError)"
     if not reusing and earlier is not None and (helper.scope is not None or helper.named):
         return f"`{name}(...)` makes the variables of an earlier call again under the same names (TF1 raised a ValueError)"

@@ -48,7 +48,9 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
         bound = bind_arguments(call, ("inputs", *parameters))
         assert bound is not None  # analysis/layer_helpers.py refused any other call
         made_with = [] if path in FLATTEN_CALLS else [(k, a) for k, a in bound.items() if k != "inputs" and k not in CALL_TIME]
-        constructors.append(f"tf.keras.layers.{keras_class}({', '.join(f'{k}={code(a.value.visit(normalizer))}' for k, a in made_with)})")
+        constructors.append(
+            f"tf.keras.layers.{keras_class}({', '.join(f'{k}={_normalized(module, a.value, normalizer)}' for k, a in made_with)})"
+        )
         plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
         plan.note(
             call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`"
@@ -81,7 +83,7 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
         if site.creator is None:
             name = created_name(f"{helper.name}_layers", site.scope.cls is not None, names_in_use)
             made[id(site)] = name
-            arguments = ", ".join(f"{p}={code(e.visit(normalizer))}" for p, e in site.made_from.items())
+            arguments = ", ".join(f"{p}={_normalized(module, e, normalizer)}" for p, e in site.made_from.items())
             plan.create_before(module, site.statement, name, f"{factory}({arguments})")
         layers = made[id(site.creator if site.creator is not None else site)]
         plan.call_replacements[id(site.call)] = _passing(argument, layers)
@@ -109,3 +111,10 @@ def _passing(argument: str, layers: str):
         return updated.with_changes(args=[*updated.args, cst.Arg(cst.parse_expression(layers), keyword=cst.Name(argument), equal=equal)])
 
     return pass_layers
+
+
+def _normalized(module: cst.Module, expression: cst.BaseExpression, normalizer) -> str:
+    """The code of the expression with its TF names in their TF2 form."""
+    node = expression.visit(normalizer)
+    assert isinstance(node, cst.BaseExpression)  # the renamer replaces names by names
+    return module.code_for_node(node)
