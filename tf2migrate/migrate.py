@@ -52,6 +52,7 @@ from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
 from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
+from tf2migrate.rewrites.layer_helpers import plan_layer_helpers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
 from tf2migrate.rewrites.rebound_names import REBOUND, rename_rebound
 from tf2migrate.rewrites.predict_trap import (
@@ -501,6 +502,7 @@ def _migrate_graph(
         plan_helper_arguments(facts, plan)
         plan_keras_layers(module, facts, plan, names_in_use)
         plan_rnn_cells(module, facts, plan, names_in_use)
+        plan_layer_helpers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
         plan_checkpoints(module, facts, plan, names_in_use)

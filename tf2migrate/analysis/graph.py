@@ -29,6 +29,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
+from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -211,13 +212,7 @@ class GraphAnalyzer:
                 for call in calls[name]:
                     tf_name = self.tf.call_name(call)
                     callee = self.classifier.helper_for(call)
-                    kept_name = self.tf.kept_call_name(call) if tf_name is None else None
-                    creates = (
-                        (tf_name is not None and makes_variables(tf_name))
-                        or (kept_name is not None and makes_variables(kept_name))
-                        or (callee is not None and callee is not helper and callee.creates_variables)
-                        or imported_calls.creates_variables(self.facts, call)
-                    )
+                    creates = self._creates_variables(helper, call)
                     grads = (
                         tf_name in GRADIENT_CALLS
                         or (callee is not None and callee is not helper and callee.uses_gradients)
@@ -255,6 +250,53 @@ class GraphAnalyzer:
                         helper.effect = used.effect
                         changed = True
 
+        for name, helper in helpers.items():
+            if "." in name or not helper.creates_variables:
+                continue
+            found = find_layer_helper(self.tf, name, helper.node, lambda call, helper=helper: self._creates_variables(helper, call))
+            if isinstance(found, LayerHelper):
+                # its callers in graph code pass it layers made once (analysis/layer_helpers.py);
+                # helpers calling it keep creating variables (its calls there are refused)
+                helper.layers, helper.creates_variables = found, False
+            else:
+                helper.layer_refusal = found
+
+    def _creates_variables(self, helper: Helper, call: cst.Call) -> bool:
+        """Does a call in the body of ``helper`` create variables (TF, a helper of the file, an imported one)?"""
+        tf_name = self.tf.call_name(call)
+        # a TF1 name kept through an import this release does not rewrite (``from tensorflow.contrib import rnn``)
+        kept_name = self.tf.kept_call_name(call) if tf_name is None else None
+        callee = self.classifier.helper_for(call)
+        return (
+            (tf_name is not None and makes_variables(tf_name))
+            or (kept_name is not None and makes_variables(kept_name))
+            or (callee is not None and callee is not helper and callee.creates_variables)
+            or imported_calls.creates_variables(self.facts, call)
+        )
+
+    def _check_layer_helpers(self) -> None:
+        """A layer helper is rewritten to take its layers as an argument: every use of its
+        name must be a call of graph code that passes them (see analysis/layer_helpers.py)."""
+        placed = [h.layers for h in self.facts.helpers.values() if h.layers is not None and h.layers.calls]
+        if not placed:
+            return
+        uses: dict[str, int] = {}
+        for node in find_all(self.module, cst.Name):
+            name = cst.ensure_type(node, cst.Name).value
+            uses[name] = uses.get(name, 0) + 1
+        for helper in placed:
+            if uses.get(helper.name, 0) == len(helper.calls) + 1:  # its calls and its def
+                self.facts.layer_helpers.append(helper)
+                continue
+            for site in helper.calls.values():
+                self.facts.block(
+                    site.call,
+                    blockers.VARIABLE_IN_COMPUTATION,
+                    f"`{helper.name}` creates variables with tf.layers and is also used where its layers cannot be passed "
+                    "(another function, a loop, a value, or a call refused here): converted, it takes its Keras layers as "
+                    "an argument, which those uses would not pass",
+                )
+
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
         return bool(returns) and all(r.value is not None and self.classifier.expression_kind(r.value) == "tensor" for r in returns)
@@ -281,6 +323,7 @@ class GraphAnalyzer:
             self._analyze_scope(scope, init.body.body)
             self._splice_candidates = {}
             self._check_constructor_methods(scope, candidates)
+        self._check_layer_helpers()
         find_run_sites(self.facts)
         self._collect_feed_dicts()
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}

@@ -19,6 +19,7 @@ from tf2migrate.diagnostics import Rule
 if TYPE_CHECKING:
     from tf2migrate.analysis.descriptions import Description
     from tf2migrate.analysis.helper_arguments import HelperArguments
+    from tf2migrate.analysis.layer_helpers import LayerHelper, LayerHelperCall
     from tf2migrate.analysis.session_parameters import SessionParameter
 
 
@@ -100,6 +101,8 @@ class Statement:
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
     # TF1 RNN cells (of a VARIABLE statement) and dynamic_rnn calls written out in TF2 ops (rewrites/rnn_cells.py)
     rnn_calls: tuple[cst.Call, ...] = ()
+    # calls of the file's layer helpers, which apply layers made once (analysis/layer_helpers.py)
+    layer_helper_calls: tuple[LayerHelperCall, ...] = ()
     minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
     schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
     global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
@@ -237,6 +240,10 @@ class Helper:
     # a call making a TF1 tf.data iterator, in its body or a helper it calls: its element
     # is an op each TF1 run advanced, which a call moved or kept as Python would not be
     iterator: cst.Call | None = None
+    # a function whose only variables are its tf.layers calls' (analysis/layer_helpers.py),
+    # or why it is not converted as one
+    layers: LayerHelper | None = None
+    layer_refusal: str | None = None
 
 
 @dataclass
@@ -289,6 +296,8 @@ class GraphFacts:
     helpers_not_passed: dict[str, str] = field(default_factory=dict)  # name → why not
     # TF1 tf.data iterators of the module's graph scopes (analysis/iterators.py)
     iterators: list[TF1Iterator] = field(default_factory=list)
+    # layer helpers whose calls are converted: they take their Keras layers as an argument
+    layer_helpers: list[LayerHelper] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))

@@ -23,7 +23,12 @@ _REUSING_CALLS = frozenset({"variable_scope", "get_variable", "get_local_variabl
 
 
 def find_shared_variables(facts: GraphFacts) -> None:
+    # the scopes of layer helpers: which call makes and which reuses their layers is known
+    # (analysis/layer_helpers.py), and the scope goes away with them
+    converted = {id(h.scope.items[0].item) for h in facts.layer_helpers if h.scope is not None}
     for call in facts.calls:
+        if id(call) in converted:
+            continue
         name = facts.imports.call_name(call)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "reuse_variables" and name is None:
             facts.block(call, blockers.SHARED_BY_NAME, "`reuse_variables()` shares variables by name; eager TF2 creates new ones")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, rnn, sequence_loss
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, layer_helpers, rnn, sequence_loss
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
@@ -73,6 +73,9 @@ class StatementClassifier:
         # ``self.grads = []`` statements of the scope being classified that a graph block
         # fills next (:meth:`graph_lists`), by id
         self.graph_lists: set[int] = set()
+        # the calls of layer helpers that made layers, by graph scope, helper and variable
+        # scope name (analysis/layer_helpers.place_call)
+        self.made_layers: dict = {}
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -379,6 +382,16 @@ class StatementClassifier:
             if tf_name in PLACEHOLDER_CALLS:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.refused_binding(node, call, tf_name))
                 return statement
+        for call in calls:
+            helper = self.helper_for(call)
+            if helper is None or helper.layers is None:
+                continue
+            placed = layer_helpers.place_call(self.tf, helper.layers, call, statement, scope, self.made_layers)
+            if isinstance(placed, str):
+                self.facts.block(call, blockers.VARIABLE_IN_COMPUTATION, placed)
+                return statement
+            helper.layers.calls[id(call)] = placed
+            statement.layer_helper_calls += (placed,)
         layer_calls = tuple(c for c, n in tf_calls if n in KERAS_LAYERS)
         if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
             creates_variables = False  # the layers are created once, outside the computation
@@ -531,6 +544,9 @@ class StatementClassifier:
         refused, naming the call that creates them and a tensor it computes with."""
         creator = next(c for c in calls if self.is_variable_call(c))
         made = f"`{self.module.code_for_node(creator.func)}(...)` creates variables"
+        helper = self.helper_for(creator)
+        if helper is not None and helper.layer_refusal is not None:
+            made += f" ({helper.layer_refusal})"
         inputs = [name for t in sorted(tensors, key=lambda t: t.kind is not Kind.PLACEHOLDER) for name in t.defines]
         tensor = f" (`{inputs[0]}`)" if inputs else ""
         if isinstance(node, cst.SimpleStatementLine):

@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.layer_signatures import CALL_TIME, GRAPH_LAYER_CLASSES, KERAS_NAMES, TF1_DEFAULTS, unsupported_arguments
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -79,100 +80,6 @@ BATCH_NORM_UPDATES = Rule(
 )
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
-# the parameters every layer with a kernel and a bias takes last, in TF1's positional order
-_WEIGHTED = (
-    "activation",
-    "use_bias",
-    "kernel_initializer",
-    "bias_initializer",
-    "kernel_regularizer",
-    "bias_regularizer",
-    "activity_regularizer",
-    "kernel_constraint",
-    "bias_constraint",
-    "trainable",
-    "name",
-    "reuse",
-)
-_CONTRIB_DENSE_REFUSED = (
-    "normalizer_fn",
-    "normalizer_params",
-    "weights_initializer",
-    "weights_regularizer",
-    "biases_initializer",
-    "biases_regularizer",
-    "reuse",
-    "variables_collections",
-    "outputs_collections",
-    "trainable",
-    "scope",
-)
-_CONV = ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", *_WEIGHTED)
-_POOL = ("pool_size", "strides", "padding", "data_format", "name")
-# TF1 path → (Keras class, TF1 parameters after ``inputs``, in positional order)
-LAYER_CLASSES = {
-    "layers.dense": ("Dense", ("units", *_WEIGHTED)),
-    "layers.dropout": ("Dropout", ("rate", "noise_shape", "seed", "training", "name")),
-    "layers.flatten": ("Flatten", ("name", "data_format")),
-    "layers.batch_normalization": (
-        "BatchNormalization",
-        (
-            "axis",
-            "momentum",
-            "epsilon",
-            "center",
-            "scale",
-            "beta_initializer",
-            "gamma_initializer",
-            "moving_mean_initializer",
-            "moving_variance_initializer",
-            "beta_regularizer",
-            "gamma_regularizer",
-            "beta_constraint",
-            "gamma_constraint",
-            "training",
-            "trainable",
-            "name",
-            "reuse",
-            "renorm",
-            "renorm_clipping",
-            "renorm_momentum",
-            "fused",
-            "virtual_batch_size",
-            "adjustment",
-        ),
-    ),
-    "layers.conv1d": ("Conv1D", _CONV),
-    "layers.conv2d": ("Conv2D", _CONV),
-    "layers.conv3d": ("Conv3D", _CONV),
-    "layers.conv2d_transpose": ("Conv2DTranspose", tuple(p for p in _CONV if p != "dilation_rate")),
-    "layers.max_pooling1d": ("MaxPooling1D", _POOL),
-    "layers.max_pooling2d": ("MaxPooling2D", _POOL),
-    "layers.max_pooling3d": ("MaxPooling3D", _POOL),
-    "layers.average_pooling1d": ("AveragePooling1D", _POOL),
-    "layers.average_pooling2d": ("AveragePooling2D", _POOL),
-    "layers.average_pooling3d": ("AveragePooling3D", _POOL),
-    # tf.layers.dense with TF1's contrib names; every other parameter (normalizer_fn,
-    # initializers, regularizers, collections, scope) is refused (_UNSUPPORTED)
-    "contrib.layers.fully_connected": ("Dense", ("num_outputs", "activation_fn", *_CONTRIB_DENSE_REFUSED)),
-}
-# contrib parameters → Keras': fully_connected's num_outputs and activation_fn
-_KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
-# TF1 defaults that differ from Keras': fully_connected applies a ReLU unless told otherwise
-_TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
-_CALL_TIME = {"training"}
-# TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
-_UNSUPPORTED = {
-    "reuse",
-    "renorm",
-    "renorm_clipping",
-    "renorm_momentum",
-    "virtual_batch_size",
-    "adjustment",
-    "fused",
-    *_CONTRIB_DENSE_REFUSED,
-}
-
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
     for scope in facts.scopes:
@@ -183,27 +90,27 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
 
 def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
     path = facts.imports.call_name(call)
-    keras_class, parameters = LAYER_CLASSES[path]
+    keras_class, parameters = GRAPH_LAYER_CLASSES[path]
     arguments = bind_arguments(call, ("inputs", *parameters))
     inputs = arguments.pop("inputs", None) if arguments is not None else None
     if arguments is None or inputs is None:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood (*args, **kwargs or no inputs)")
         return
-    unsupported = sorted(_UNSUPPORTED & arguments.keys())
+    unsupported = unsupported_arguments(path, arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
         return
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []
     for name, arg in arguments.items():
-        if name in _CALL_TIME:
+        if name in CALL_TIME:
             continue
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return
-        constructor.append(f"{_KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
-    given = {_KERAS_NAMES.get(name, name) for name in arguments}
-    constructor += [f"{name}={value}" for name, value in _TF1_DEFAULTS.get(path, {}).items() if name not in given]
+        constructor.append(f"{KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
+    given = {KERAS_NAMES.get(name, name) for name in arguments}
+    constructor += [f"{name}={value}" for name, value in TF1_DEFAULTS.get(path, {}).items() if name not in given]
     training = arguments.get("training")
     fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
     if fed_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):

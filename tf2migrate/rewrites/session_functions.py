@@ -319,7 +319,11 @@ class SessionFunctions:
             ):
                 continue
             scope = next(s for s in self.rewrite.facts.scopes if saver in s.statements)
-            stateful = [s for s in scope.statements if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls]
+            stateful = [
+                s
+                for s in scope.statements
+                if s.kind in (Kind.VARIABLE, Kind.OPTIMIZER, Kind.TRAIN) or s.layer_calls or s.layer_helper_calls
+            ]
             return all(s.order < saver.order for s in stateful)
         return False
 

@@ -1,6 +1,6 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
-``layers.xavier_initializer``, ``layers.fully_connected``, ``seq2seq.sequence_loss`` and
-``rnn``.
+``layers.xavier_initializer``, ``layers.fully_connected``, ``layers.flatten``,
+``seq2seq.sequence_loss`` and ``rnn``.
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -21,7 +21,9 @@ def install(v1) -> None:
         return
     contrib = types.SimpleNamespace(
         opt=types.SimpleNamespace(ScipyOptimizerInterface=_interface(v1)),
-        layers=types.SimpleNamespace(xavier_initializer=_xavier_initializer(v1), fully_connected=_fully_connected(v1)),
+        layers=types.SimpleNamespace(
+            xavier_initializer=_xavier_initializer(v1), fully_connected=_fully_connected(v1), flatten=_flatten(v1)
+        ),
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
         rnn=_Rnn(v1),
     )
@@ -62,6 +64,19 @@ def _xavier_initializer(tf):
         return tf.glorot_uniform_initializer(seed=seed, dtype=dtype)
 
     return xavier_initializer
+
+
+def _flatten(tf):
+    """TF 1.15's ``tf.contrib.layers.flatten``: the core layers' flatten (the batch
+    dimension kept, the others made one), under the scope name it opened."""
+
+    def flatten(inputs, outputs_collections=None, scope=None):
+        if outputs_collections is not None:
+            raise NotImplementedError("flatten(outputs_collections=...) is not re-created for verification")
+        with tf.name_scope(scope, "Flatten", [inputs]):
+            return tf.layers.flatten(inputs)
+
+    return flatten
 
 
 def _sequence_loss(tf):
