@@ -36,7 +36,9 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``, fetches built in
   the run from Python values, assign ops built in the run (``v.assign(v * 0.5 + 0.1 * i).eval()``),
   a last run binding its value to the name of the tensor it fetches (``t5 = sess.run(t5)``), and a
-  session nothing uses, with its ``ConfigProto``, in a ``with tf.device(...)`` block.
+  session nothing uses, with its ``ConfigProto``, in a ``with tf.device(...)`` block;
+- a class whose constructor builds a graph of its own from its parameters (a scale and a loop
+  count) with a sum started from ``self.loss = 0``, run by a method after the module's session.
 
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
@@ -661,6 +663,28 @@ class _Builder:
             self.feature("python:numpy-read")
             self.session.append(f"{indent}{self.fresh('total')} = float(np.sum({result}))")
 
+    def model_class(self) -> list[str]:
+        """A class whose constructor builds a graph of its own, reading its parameters (hp-VPINNs'
+        ``grid``: stored on ``self``, TFM115) and summing from a plain ``self.loss = 0``, and whose
+        method runs it; made and run after the module's session: the statements doing that."""
+        cls, obj = self.fresh("Model"), self.fresh("model")
+        self.feature("class:constructor-parameters")
+        self.defs += [
+            f"class {cls}:",
+            "    def __init__(self, k, n):",
+            f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
+            "        self.loss = 0",
+            "        for e in range(n):",
+            "            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * k)) * (e + 1.0)",
+            "        self.sess = tf.Session()",
+            "",
+            "    def predict(self, x):",
+            "        return self.sess.run(self.loss, {self.x: x})",
+            "",
+        ]
+        k, n = self.choice(["0.5", "1.5", "scale"]), self.draw(st.integers(1, 3))
+        return [f"{obj} = {cls}({k}, {n})", f"{self.fresh('r')} = {obj}.predict({self.choice(['data0', 'data1'])})"]
+
     def rebind_by_last_run(self, indent: str) -> bool:
         """The last run binds its value to the name of the tensor it fetches (``t5 = sess.run(t5)``,
         DeepLearningZeroToAll's ``b = sess.run(hypothesis)`` after ``b = tf.Variable(...)``: TFM129
@@ -778,6 +802,8 @@ def tf1_programs(draw) -> Program:
         b.run("    ", True)
         closing += b.session
         b.session = first
+    if draw(st.integers(0, 4)) == 0:
+        closing += b.model_class()
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if draw(st.booleans()):
         b.feature("set_random_seed")
