@@ -10,7 +10,8 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   constants, ``trainable=False``);
 - elementwise, matmul and reduce ops, ``tf.stop_gradient``, ``tf.cond``, a Python
   global read while the graph is built and rebound before the runs (TF1 read it once),
-  ops built between runs;
+  ops built between runs, a graph sum started from a plain ``0`` and grown in a loop
+  (hp-VPINNs' ``self.loss = 0``);
 - ``tf.gradients``: ``[0]``, lists of sources, unpacking, ``grad_ys``, a list of
   targets, second derivatives, sources that are placeholders, variables or computed tensors;
 - assign ops (``tf.assign``, ``assign_add``, ``v.assign``): fetched, run with
@@ -18,7 +19,8 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
 - optimizers (GradientDescent, Momentum, Adam): ``minimize`` (with ``var_list=``,
   ``global_step=``) and ``compute_gradients`` / ``apply_gradients`` with clipping;
 - module helpers that build ops from their arguments (``tf.gradients``, ``tf.cond``,
-  ``tf.while_loop`` inside them, a PINN-style residual) and a net object (variables made in
+  ``tf.while_loop`` inside them, a PINN-style residual; a derivative helper's twin nothing
+  calls) and a net object (variables made in
   ``__init__``, ops in ``__call__`` or a method, applied once or twice);
 - fed hyperparameters: a learning-rate placeholder fed each step (constant or decayed by the
   loop), ``keep_prob`` of ``tf.nn.dropout`` and ``is_training`` of ``tf.layers.dropout``
@@ -32,7 +34,11 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   list, tuple and dict fetches, unpacked or not, fetches built in the run, feed dicts built
   inline or named, with values that change per iteration, feeds of computed tensors and of
   variables (TF1 reads the fed value instead), ``.eval()`` and ``.run()``, fetches built in
-  the run from Python values, assign ops built in the run (``v.assign(v * 0.5 + 0.1 * i).eval()``).
+  the run from Python values, assign ops built in the run (``v.assign(v * 0.5 + 0.1 * i).eval()``),
+  a last run binding its value to the name of the tensor it fetches (``t5 = sess.run(t5)``), and a
+  session nothing uses, with its ``ConfigProto``, in a ``with tf.device(...)`` block;
+- a class whose constructor builds a graph of its own from its parameters (a scale and a loop
+  count) with a sum started from ``self.loss = 0``, run by a method after the module's session.
 
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
@@ -186,8 +192,19 @@ class _Builder:
         if a is None:
             return
         form = self.choice(
-            ["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python", "dropout", "layers_dropout"]
+            ["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python", "dropout", "layers_dropout", "sum"]
         )
+        if form == "sum" and self.out is not self.graph:
+            form = "reduce"  # (between runs: a loop there is session code)
+        if form == "sum":  # a graph sum started from a plain value (hp-VPINNs' ``self.loss = 0``)
+            self.feature("op:sum-from-zero")
+            name = self.fresh("s")
+            # (the loop variable starts with "_": a build-time value verify does not compare)
+            self.graph += [f"{name} = 0", "for _k in range(2):", f"    {name} = {name} + tf.reduce_mean({a.name}) * (_k + 1.0)"]
+            tensor = Tensor(name, "S", a.diff, a.reads)  # (rebound: no gradient source itself)
+            self.tensors.append(tensor)
+            self.fetchable.append(tensor)
+            return
         self.feature(f"op:{form}")
         name, kind, diff, reads, text = self.fresh("t"), "BD", a.diff, a.reads, ""
         if form == "unary":
@@ -267,6 +284,9 @@ class _Builder:
             source = self.choice(sorted(target.diff))
             helper, name = self.fresh("d_dx"), self.fresh("g")
             self.defs += [f"def {helper}(y, x):", "    return tf.gradients(y, x)[0]", ""]
+            if self.flag():  # its twin nothing calls (PINNs' fwd_gradients_1): kept as tf.gradients, TFM203
+                self.feature("helper:uncalled-derivative")
+                self.defs += [f"def {helper}_unused(y, x):", "    return tf.gradients(y, x, grad_ys=tf.ones_like(y))[0]", ""]
             self.graph.append(f"{name} = {helper}(tf.reduce_sum(tf.tanh({target.name})), {source})")
             self.gradient_result(name, source, target)
             return
@@ -643,6 +663,41 @@ class _Builder:
             self.feature("python:numpy-read")
             self.session.append(f"{indent}{self.fresh('total')} = float(np.sum({result}))")
 
+    def model_class(self) -> list[str]:
+        """A class whose constructor builds a graph of its own, reading its parameters (hp-VPINNs'
+        ``grid``: stored on ``self``, TFM115) and summing from a plain ``self.loss = 0``, and whose
+        method runs it; made and run after the module's session: the statements doing that."""
+        cls, obj = self.fresh("Model"), self.fresh("model")
+        self.feature("class:constructor-parameters")
+        self.defs += [
+            f"class {cls}:",
+            "    def __init__(self, k, n):",
+            f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
+            "        self.loss = 0",
+            "        for e in range(n):",
+            "            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * k)) * (e + 1.0)",
+            "        self.sess = tf.Session()",
+            "",
+            "    def predict(self, x):",
+            "        return self.sess.run(self.loss, {self.x: x})",
+            "",
+        ]
+        k, n = self.choice(["0.5", "1.5", "scale"]), self.draw(st.integers(1, 3))
+        return [f"{obj} = {cls}({k}, {n})", f"{self.fresh('r')} = {obj}.predict({self.choice(['data0', 'data1'])})"]
+
+    def rebind_by_last_run(self, indent: str) -> bool:
+        """The last run binds its value to the name of the tensor it fetches (``t5 = sess.run(t5)``,
+        DeepLearningZeroToAll's ``b = sess.run(hypothesis)`` after ``b = tf.Variable(...)``: TFM129
+        renames the graph's binding); nothing reads the name after it."""
+        tensors = [t for t in self.tensors if t.name.isidentifier() and t.name[0] in "ts" and t.name in {f.name for f in self.fetchable}]
+        if not tensors:
+            return False
+        tensor = self.choice(tensors)
+        self.feature("python:rebound-by-run")
+        feed = self.feed(tensor.reads, False, indent)
+        self.session.append(f"{indent}{tensor.name} = sess.run({tensor.name}{', ' + feed if feed else ''})")
+        return True
+
     def run_inline_assign(self, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
         """An assign op built in the run from Python values (``v.assign(v * 0.5 + 0.1 * i).eval()``)."""
         var = self.choice(sorted(self.variables))
@@ -719,17 +774,27 @@ def tf1_programs(draw) -> Program:
         )
     )
     b.session += [indent + init for init in b.inits]
+    idle = []
+    if draw(st.integers(0, 5)) == 0:  # a session nothing uses, with its configuration (PINN-laminar-flow)
+        b.feature("session:idle-in-device")
+        idle = [
+            'with tf.device("/cpu:0"):',
+            "    config = tf.ConfigProto()",
+            "    config.gpu_options.allow_growth = True",
+            "    idle = tf.Session(config=config)",
+        ]
     rebind = draw(st.booleans())
     if rebind:
         b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
     for _ in range(draw(st.integers(1, 4))):
         b.run(indent, eval_ok)
+    rebound = draw(st.integers(0, 4)) == 0 and b.rebind_by_last_run(indent)
 
     opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
         session
     ]
     closing = ["sess.close()"] if session == "plain" and draw(st.booleans()) else []
-    if draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
+    if not rebound and draw(st.integers(0, 3)) == 0:  # TF1 starts every variable again from its initial value
         # (before the graph is written out: an op built between its runs may add a placeholder)
         b.feature("session:second")
         closing.append("with tf.Session() as sess:")
@@ -737,6 +802,8 @@ def tf1_programs(draw) -> Program:
         b.run("    ", True)
         closing += b.session
         b.session = first
+    if draw(st.integers(0, 4)) == 0:
+        closing += b.model_class()
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if draw(st.booleans()):
         b.feature("set_random_seed")
@@ -749,4 +816,4 @@ def tf1_programs(draw) -> Program:
         *b.defs,
         *b.graph,
     ]
-    return Program("\n".join(lines + opening + b.session + closing) + "\n", b.features)
+    return Program("\n".join(lines + idle + opening + b.session + closing) + "\n", b.features)

@@ -181,6 +181,8 @@ class GraphAnalyzer:
 
         Functions that build and run a graph of their own are programs, not helpers."""
         functions: dict[str, cst.FunctionDef] = {}
+        # ``self.method`` → (class, def) of each class defining it
+        methods: dict[str, list[tuple[str, cst.FunctionDef]]] = {}
         for statement in self.module.body:
             if isinstance(statement, cst.FunctionDef) and id(statement) not in graph_functions:
                 functions[statement.name.value] = statement
@@ -189,6 +191,7 @@ class GraphAnalyzer:
                 for method in statement.body.body:
                     if isinstance(method, cst.FunctionDef) and method.name.value != "__init__":
                         functions[f"self.{method.name.value}"] = method
+                        methods.setdefault(f"self.{method.name.value}", []).append((statement.name.value, method))
         calls: dict[str, list[cst.Call]] = {}
         helpers: dict[str, Helper] = {}
         for name, node in functions.items():
@@ -205,6 +208,14 @@ class GraphAnalyzer:
                 iterator=next((c for c in facts.calls if iterators.iterator_made(self.tf, c) is not None), None),
             )
         self.facts.helpers = helpers
+        for name, defined in methods.items():
+            if len({self.module.code_for_node(method) for _, method in defined}) > 1:
+                helper = helpers[name]
+                helper.ambiguous = tuple(cls for cls, _ in defined)
+                # a member used on another object (``log.record(...)``) lends the effect of any of them
+                helper.effect = next(
+                    (e for _, method in defined if (e := python_effect(method, self.tf, function_facts(method))) is not None), None
+                )
         changed = True
         while changed:
             changed = False
@@ -342,6 +353,8 @@ class GraphAnalyzer:
             elif name in OTHER_SESSION_CALLS:
                 self.facts.graph_evidence = True
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
+            if (fed := _fed_name(call)) is not None:
+                self.facts.feed_names.add(fed)
         for item in self.index.with_items:
             if (
                 isinstance(item.item, cst.Call)
@@ -585,6 +598,21 @@ class GraphAnalyzer:
                 else:
                     existing = self.facts.feed_dicts[key] = FeedDict(name, node, node.value, function)
                 existing.bindings.append((node, node.value))
+
+
+def _fed_name(call: cst.Call) -> str | None:
+    """The name given as a run's feed (``sess.run(t, feed)``, ``t.eval(feed_dict=feed)``):
+    a dict bound to it is a feed dict whatever its keys, so a key that is no placeholder is
+    refused as a feed at the run, not taken for graph code."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("run", "eval")):
+        return None
+    for position, argument in enumerate(call.args):
+        keyword = argument.keyword.value if argument.keyword is not None else None
+        if (keyword == "feed_dict" or (keyword is None and position == 1 and call.func.attr.value == "run")) and isinstance(
+            argument.value, cst.Name
+        ):
+            return argument.value.value
+    return None
 
 
 def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None) -> GraphFacts:

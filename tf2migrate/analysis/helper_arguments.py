@@ -18,9 +18,13 @@ where ``z_mean`` is the tensor the same statement computed (the call's statement
 depends on it, so the function computes it first).
 
 Only when that is provably the same: a module function of this file, defined once and not
-decorated; every mention of its name a call in the module's graph code (not a value passed
-to ``tf.cond``, not a call from other functions, which could run later); at each call the
-names bound to tensors or placeholders of the module graph; and no function it calls
+decorated; every mention of its name a call in the module's graph code (not a call from other
+functions, which could run later) or a function given to ``tf.while_loop`` or ``tf.cond`` there
+(``tf.while_loop(cond, body, [i, acc])``, whose ``body`` reads the placeholder ``x``: TF1 traced
+it once, where the statement stood; it becomes ``lambda *args: body(*args, x=x)``), reading
+placeholders only (TF1's v1 control flow ordered a branch's reads of other ops otherwise than a
+``tf.function`` does: ``tf.control_dependencies([upd])`` in a ``tf.cond`` branch); at each
+call the names bound to tensors or placeholders of the module graph; and no function it calls
 reading graph tensors from the module in turn (they would need them passed too).
 """
 
@@ -46,6 +50,8 @@ class HelperArguments:
     function: cst.FunctionDef
     names: tuple[str, ...]
     calls: list[cst.Call]
+    # the control-flow calls given the function (``tf.while_loop(cond, body, ...)``)
+    traced_by: list[cst.Call]
 
 
 def find_helper_arguments(facts: GraphFacts, module: cst.Module) -> tuple[dict[int, HelperArguments], dict[str, str]]:
@@ -64,6 +70,7 @@ def find_helper_arguments(facts: GraphFacts, module: cst.Module) -> tuple[dict[i
         if "." in name or not names:
             continue
         calls = _calls_in_graph_code(scope, name)
+        traced_by = _traced_in_graph_code(facts, scope, name) if calls is not None else []
         mentions = [n for n in find_all(module, m.Name(name)) if n is not function.name]
         if function.decorators or len(scope.bindings.get(name, [])) != 1:
             refused[name] = f"`{name}` is decorated or bound more than once"
@@ -71,13 +78,17 @@ def find_helper_arguments(facts: GraphFacts, module: cst.Module) -> tuple[dict[i
             refused[name] = f"a function `{name}` calls reads graph tensors from the module too"
         elif calls is None:
             refused[name] = f"a statement calling `{name}` is not graph code that moves into the generated functions"
-        elif not calls or len(calls) != len(mentions):
+        elif not calls + traced_by or len(calls) + len(traced_by) != len(mentions):
             refused[name] = f"`{name}` is used other than by calls in the module's graph code"
-        elif not all(_passable(scope, names, s) for _, s in calls):
+        elif not all(_passable(scope, names, s) for _, s in calls + traced_by):
             refused[name] = f"at a call of `{name}`, a name it reads is not a graph tensor bound before the call"
+        elif traced_by and not all(_placeholder(scope, n, s) for n in names for _, s in traced_by):
+            # a branch or loop body reading an op outside it (``tf.control_dependencies([upd])`` in
+            # ``tf.cond``'s branch): TF1's v1 control flow ordered it otherwise than a tf.function
+            refused[name] = f"`{name}`, given to `tf.while_loop` or `tf.cond`, reads a graph tensor that is not a placeholder"
         else:
-            found[id(function)] = HelperArguments(function, names, [call for call, _ in calls])
-            for _, statement in calls:
+            found[id(function)] = HelperArguments(function, names, [call for call, _ in calls], [call for call, _ in traced_by])
+            for _, statement in calls + traced_by:
                 statement.reads = tuple(dict.fromkeys([*statement.reads, *names]))
                 statement.deps = statement.deps | {
                     dep.order for n in names if (dep := scope.graph_statement(n, statement.order)) is not None
@@ -103,6 +114,11 @@ def _passable(scope: Scope, names: tuple[str, ...], statement: Statement) -> boo
     return True
 
 
+def _placeholder(scope: Scope, name: str, statement: Statement) -> bool:
+    bound = scope.graph_statement(name, statement.order)
+    return bound is not None and bound.kind is Kind.PLACEHOLDER
+
+
 def _calls_in_graph_code(scope: Scope, name: str) -> list[tuple[cst.Call, Statement]] | None:
     """Each call of ``name`` with its statement; None when one is not in graph code."""
     calls: list[tuple[cst.Call, Statement]] = []
@@ -114,3 +130,20 @@ def _calls_in_graph_code(scope: Scope, name: str) -> list[tuple[cst.Call, Statem
             return None
         calls += [(c, statement) for c in own]
     return calls
+
+
+# graph control flow that traces a function it is given, once, where the call stands
+_TRACING_CALLS = frozenset({"while_loop", "cond"})
+
+
+def _traced_in_graph_code(facts: GraphFacts, scope: Scope, name: str) -> list[tuple[cst.Call, Statement]]:
+    """Each ``tf.while_loop`` / ``tf.cond`` of the module's graph code given ``name`` itself as
+    an argument (``body``), with its statement, once per such argument."""
+    traced: list[tuple[cst.Call, Statement]] = []
+    for statement in scope.statements:
+        if statement.kind is not Kind.TENSOR:
+            continue
+        for call in calls_in(statement.node):
+            if facts.imports.call_name(call) in _TRACING_CALLS:
+                traced += [(call, statement) for a in call.args if m.matches(a.value, m.Name(name))]
+    return traced

@@ -122,3 +122,22 @@ def refusal(facts: GraphFacts, call: cst.Call) -> str | None:
     if found.kind == UNKNOWN:
         return f"{where} is not a pure graph builder ({found.reason}): graph-building code calling it is not converted"
     return f"{where} is not a pure graph builder ({found.kind}): graph-building code calling it is not converted"
+
+
+def net_method_refusal(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> str | None:
+    """Why the call of a net object this graph made (``net(x)``, ``net.apply(x)``) that is not
+    a pure builder keeps the graph on TF1 (its method appends to a module list, say: TF1 ran
+    that once, a generated function at each trace or call); None when ``call`` is not one.
+    Its class is the one the object was made from, never another of the same method name."""
+    if not facts.imported:
+        return None
+    made = _constructor(facts, call.func, scope, order)
+    if made is not None:
+        method, found = f"{made.module_name}.__call__", made.call
+    elif isinstance(call.func, cst.Attribute) and (owner := _constructor(facts, call.func.value, scope, order)) is not None:
+        method = f"{owner.module_name}.{call.func.attr.value}"
+        found = facts.imported.get(method)
+    else:
+        return None
+    why = "the class defines no such method" if found is None else found.reason or found.kind
+    return f"`{method}`, called on a net object, is not a pure graph builder ({why}): graph-building code calling it is not converted"

@@ -244,6 +244,9 @@ class Helper:
     # or why it is not converted as one
     layers: LayerHelper | None = None
     layer_refusal: str | None = None
+    # the classes of the file that define a method of this name differently (``Model.layer``
+    # and ``Other.layer``): a ``self.layer(...)`` call is not resolved to one of them
+    ambiguous: tuple[str, ...] = ()
 
 
 @dataclass
@@ -259,6 +262,8 @@ class GraphFacts:
     session_parameters: list[SessionParameter] = field(default_factory=list)
     config_names: set[str] = field(default_factory=set)
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
+    # names passed as the feed of a run (``sess.run(t, feed)``, ``t.eval(feed_dict=feed)``)
+    feed_names: set[str] = field(default_factory=set)
     blockers: list[Blocker] = field(default_factory=list)
     # Sites the rewrites report on (for the findings they emit).
     v1_switches: list[cst.Call] = field(default_factory=list)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.summaries import BUILDER, UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
+from tf2migrate.analysis.summaries import UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
 
 
 @dataclass
@@ -141,9 +141,10 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
 
 def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str) -> dict[str, Summary]:
     """The file's own net-object classes (``__init__`` makes the variables, ``__call__``
-    or another method only builds ops from them) and those builder methods
-    (``Dense.forward``), seen as an imported one is: an instance made in graph code is
-    made once where it stood, and its calls move into the generated functions."""
+    or another method only builds ops from them) and their methods (``Dense.forward``),
+    seen as an imported one is: an instance made in graph code is made once where it
+    stood, and its calls of builder methods move into the generated functions (a call of
+    another method is refused with its summary's reason)."""
     classes = {s.name for s in tree.body if isinstance(s, ast.ClassDef)}
     # (cheap test first: summarizing walks every function of the file; a class the file
     # never calls by name, such as a test case, makes no instance here)
@@ -151,11 +152,7 @@ def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str)
         return {}
     found = summarize_module(tree, imported)
     classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}
-    return {
-        name: replace(summary, module=module)
-        for name, summary in found.items()
-        if name in classes or (name.split(".")[0] in classes and summary.kind == BUILDER)
-    }
+    return {name: replace(summary, module=module) for name, summary in found.items() if name.split(".")[0] in classes}
 
 
 def _is_class(tree: ast.Module, name: str) -> bool:

@@ -250,11 +250,13 @@ class StatementClassifier:
                     isinstance(e, cst.DictElement)
                     and (key := graph_name(e.key)) is not None
                     and (found := scope.graph_statement(key, statement.order)) is not None
-                    and found.kind is Kind.PLACEHOLDER
+                    and (found.kind is Kind.PLACEHOLDER or single in self.facts.feed_names)
                     for e in small.value.elements
                 )
             ):
-                return statement  # a feed dict (``tf_dict = {x: X}``): its keys are rewritten
+                # a feed dict (``tf_dict = {x: X}``): its keys are rewritten; one a run is given
+                # with a key that is no placeholder (a variable or tensor fed) is refused there
+                return statement
             # config.gpu_options.allow_growth = True
             if all(root_name(t) in self.facts.config_names for t in targets):
                 statement.kind = Kind.CONFIG
@@ -547,8 +549,17 @@ class StatementClassifier:
         helper = self.helper_for(creator)
         if helper is not None and helper.layer_refusal is not None:
             made += f" ({helper.layer_refusal})"
-        inputs = [name for t in sorted(tensors, key=lambda t: t.kind is not Kind.PLACEHOLDER) for name in t.defines]
+        ordered = sorted(tensors, key=lambda t: t.kind is not Kind.PLACEHOLDER)
+        inputs = [name for t in ordered for name in t.defines]
         tensor = f" (`{inputs[0]}`)" if inputs else ""
+        if ordered and ordered[0].placeholder is not None and ordered[0].placeholder.iterator is not None:
+            # ``w = tf.Variable(element)``: TF1's initializer run took an element from the iterator
+            return (
+                f"this {'statement' if isinstance(node, cst.SimpleStatementLine) else 'block'} creates variables from "
+                f"tensors of an element of a TF1 iterator{tensor}: {made}; not converted (a generated function would make "
+                "them again at each call, and a variable initialized from the element took it from the iterator when TF1's "
+                "initializer ran)"
+            )
         if isinstance(node, cst.SimpleStatementLine):
             return f"this statement creates variables from placeholder-dependent tensors{tensor}: {made}"
         if isinstance(node, cst.With) and any(self._reuses(item.item) for item in node.items):
@@ -652,6 +663,15 @@ class StatementClassifier:
                 return False
         for call in calls:
             helper = self.helper_for(call)
+            if helper is not None and helper.ambiguous:
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{self.module.code_for_node(call.func)}(...)`: the classes "
+                    + ", ".join(f"`{c}`" for c in helper.ambiguous)
+                    + " of the file define this method differently, and which one runs here is not resolved",
+                )
+                return False
             if helper is not None and helper.effect is not None and not helper.creates_variables:
                 self._block_effect(call, f"`{self.module.code_for_node(call.func)}(...)`", helper.effect)
                 return False
@@ -659,7 +679,7 @@ class StatementClassifier:
                 continue
             if imported_calls.builder_call(self.facts, call, scope, order) is not None:
                 continue  # traced where TF1 built it (analysis/imported_calls.py)
-            refused = imported_calls.refusal(self.facts, call)
+            refused = imported_calls.refusal(self.facts, call) or imported_calls.net_method_refusal(self.facts, call, scope, order)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return False

@@ -27,7 +27,13 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         for element in feed.elements:
             key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
             if key is None:
-                rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict keys must be placeholder names")
+                rewrite.block(
+                    element,
+                    blockers.UNSUPPORTED_FEED,
+                    f"`{rewrite.module.code_for_node(element.key)}` is fed but is not a placeholder"
+                    if isinstance(element, cst.DictElement)
+                    else "a feed dict unpacked into another (`**`) is not converted",
+                )
                 return None
             placeholder = _placeholder(rewrite, key, site, owner)
             if placeholder is None:
@@ -38,7 +44,8 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 rewrite.block(
                     element.value,
                     blockers.UNSUPPORTED_FEED,
-                    "a value fed to a placeholder the fetches do not read is computed with side effects",
+                    f"the value fed to `{key}`, which the fetches do not read, is computed by code not known to be free of "
+                    f"effects (`{rewrite.module.code_for_node(element.value)}`): TF1 evaluated it, and a dropped feed would not",
                 )
                 return None
     elif isinstance(feed, cst.Name):
@@ -216,13 +223,18 @@ def _parts(statement: cst.CSTNode) -> list[cst.CSTNode]:
 # NumPy functions that only build a new array from their arguments (a dummy feed's
 # ``np.ones((n, q))``): not evaluating one changes nothing else (``np.random`` would)
 _NUMPY_BUILDERS = frozenset(
-    f"{np}.{f}" for np in ("np", "numpy") for f in ("ones", "zeros", "ones_like", "zeros_like", "full", "full_like")
+    f"{np}.{f}"
+    for np in ("np", "numpy")
+    for f in ("ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "array", "asarray", "float32", "float64", "reshape")
 )
+# methods of a NumPy array that read it and return a new value (``data.tolist()``)
+_ARRAY_READS = frozenset({"tolist", "copy", "astype", "reshape", "ravel", "flatten", "squeeze", "transpose"})
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
     """Names, literals, attributes, subscripts, displays and arithmetic of them (``data * (i + 1)``:
-    NumPy and Python numbers compute, nothing more); not calls."""
+    NumPy and Python numbers compute, nothing more), NumPy's array builders and an array's
+    reading methods (``data.tolist()``, ``x.astype(np.float32)``) of such values; no other call."""
     if isinstance(expr, (cst.Name, cst.BaseNumber, cst.BaseString)):
         return True
     if isinstance(expr, cst.BinaryOperation):
@@ -235,14 +247,11 @@ def _side_effect_free(expr: cst.BaseExpression) -> bool:
         return all(isinstance(e, cst.Element) and _side_effect_free(e.value) for e in expr.elements)
     if isinstance(expr, cst.Attribute):
         return _side_effect_free(expr.value)
-    if isinstance(expr, cst.UnaryOperation):
-        return _side_effect_free(expr.expression)
-    if isinstance(expr, cst.BinaryOperation):  # arithmetic of shapes and numbers: ``n + 1``
-        return _side_effect_free(expr.left) and _side_effect_free(expr.right)
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return all(isinstance(e, cst.Element) and _side_effect_free(e.value) for e in expr.elements)
     if isinstance(expr, cst.Call):
-        return dotted_name(expr.func) in _NUMPY_BUILDERS and all(not a.star and _side_effect_free(a.value) for a in expr.args)
+        reads = dotted_name(expr.func) in _NUMPY_BUILDERS or (
+            isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _ARRAY_READS and _side_effect_free(expr.func.value)
+        )
+        return reads and all(not a.star and _side_effect_free(a.value) for a in expr.args)
     if isinstance(expr, cst.Subscript):
         return _side_effect_free(expr.value) and all(
             isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice) for e in expr.slice

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -61,6 +62,9 @@ def plan_helper_arguments(facts: GraphFacts, plan: Plan) -> None:
         plan.replace[id(passed.function)] = lambda updated, names=names: updated.with_changes(params=_with_keywords(updated.params, names))
         for call in passed.calls:
             plan.call_replacements[id(call)] = lambda updated, names=names: updated.with_changes(args=_with_arguments(updated.args, names))
+        for call in passed.traced_by:
+            # (one ``tf.while_loop`` may be given two such helpers, its condition and its body)
+            plan.call_replacements[id(call)] = _passing_to(passed.function.name.value, names, plan.call_replacements.get(id(call)))
         listed = ", ".join(f"`{n}`" for n in names)
         plan.note(
             passed.function.name,
@@ -73,6 +77,26 @@ def plan_helper_arguments(facts: GraphFacts, plan: Plan) -> None:
 def _with_keywords(params: cst.Parameters, names: tuple[str, ...]) -> cst.Parameters:
     star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else cst.ParamStar()
     return params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *(cst.Param(cst.Name(n)) for n in names)])
+
+
+def _passing_to(helper: str, names: tuple[str, ...], before) -> Callable[[cst.Call], cst.Call]:
+    """The replacement of a control-flow call given ``helper``, after ``before`` (that of
+    another helper it is given), if any."""
+
+    def replace(updated: cst.Call) -> cst.Call:
+        done = before(updated) if before is not None else updated
+        return done.with_changes(args=[_passing(a, helper, names) for a in done.args])
+
+    return replace
+
+
+def _passing(argument: cst.Arg, helper: str, names: tuple[str, ...]) -> cst.Arg:
+    """``body`` given to ``tf.while_loop`` → ``lambda *args: body(*args, x=x)``: called with the
+    loop variables (or nothing, by ``tf.cond``) as before, and the tensors it reads."""
+    if not m.matches(argument.value, m.Name(helper)):
+        return argument
+    keywords = ", ".join(f"{n}={n}" for n in names)
+    return argument.with_changes(value=cst.parse_expression(f"lambda *args: {helper}(*args, {keywords})"))
 
 
 def _with_arguments(args: Sequence[cst.Arg], names: tuple[str, ...]) -> list[cst.Arg]:

@@ -207,6 +207,9 @@ class SessionFunctions:
         self._rebound: dict[tuple[int, str, tuple[int, ...]], Rebinding | None] = {}
         self._module_changed: frozenset[str] | None = None  # (analysis/bindings.module_values_changed, asked once)
         self._caller_changes: dict[tuple[int, str], str | None] = {}  # per constructor and parameter (bindings.changed_by_caller)
+        # scopes outside classes with a run converted where it stood (``sess.run(v.assign(v + 1.0))``,
+        # ``sess.run(W)``): their graph is run in this file though no function is generated for it
+        self._run_in_place: set[int] = set()
 
     # ----------------------------------------------------------------- entry
     def run(self) -> None:
@@ -253,7 +256,7 @@ class SessionFunctions:
         built it, ``train.py`` runs it): removing its placeholders would break that code."""
         if self.rewrite.facts.blockers:
             return  # a run site that could not be converted runs it: its blocker says why
-        run_here = {id(g.scope) for g in self.rewrite.functions.values()}
+        run_here = {id(g.scope) for g in self.rewrite.functions.values()} | self._run_in_place
         for scope in self.rewrite.facts.scopes:
             built = [s for s in scope.statements if s.kind in (Kind.PLACEHOLDER, Kind.TENSOR)]
             if built and id(scope) not in run_here:
@@ -263,6 +266,12 @@ class SessionFunctions:
                     blockers.CLASS_BASED_GRAPH if scope.cls is not None else blockers.UNSUPPORTED_GRAPH_CODE,
                     f"the graph built here is never run in {where}: the code that runs it is elsewhere",
                 )
+
+    def _ran_in_place(self, owner: Scope | None) -> None:
+        """A class's graph whose only runs here read its variables may be run by other code
+        (``model.sess.run(model.loss)`` in a training script): it stays refused."""
+        if owner is not None and owner.cls is None:
+            self._run_in_place.add(id(owner))
 
     def _is_init_fetch(self, site: RunSite, scope: Scope) -> bool:
         leaves = list(fetch_leaves(site.fetch))
@@ -372,10 +381,12 @@ class SessionFunctions:
             # ops built in the run from variables, Python values and constants only
             replacement = inline_fetches.evaluated_in_place(self.rewrite, site, leaves)
             if replacement is not None:
+                self._ran_in_place(owner)
                 self.rewrite.plan.replace[id(site.call)] = cst.parse_expression(replacement)
                 self.rewrite.plan.note(site.call, RUN_TO_CALL.code, f"{site.form.label} of ops built in the run → evaluated where it stood")
             return
         if site.feed is None and all(leaf.kind is LeafKind.VARIABLE for leaf in leaves):
+            self._ran_in_place(owner)
             self._inline_variable_fetch(site, leaves)
             return
         gradients = [s for leaf in leaves for s in leaf.statements if s.gradient_calls]
