@@ -22,6 +22,7 @@ names the methods whose bodies the analysis reads as part of the constructor's g
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
@@ -358,26 +359,108 @@ def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | 
 
 def changed_by_caller(module: cst.Module, scope: Scope, parameter: str) -> str | None:
     """Why the parameter cannot be stored: a call of the class in the file passes as
-    ``parameter`` a name that the file changes in place outside the class
-    (``widths.append(10)`` after ``Net(widths)``); the stored parameter is that object,
-    which a generated method reads when it runs, later.  By name, wherever the change
-    stands (the call's order is not known across functions)."""
+    ``parameter`` a name that the file changes in place outside the class where the change
+    may run after the call (``widths.append(10)`` after ``Net(widths)``); the stored
+    parameter is that object, which a generated method reads when it runs, later.  A
+    change that runs before the call, in the same function or module body and outside any
+    loop around the call (``F.append(e)`` … ``F = np.asarray(F)`` … ``Net(F)``), changed the
+    object as TF1 saw it too; a change in another function counts unless the name is that
+    function's own local (see ``_may_change_after``)."""
     init, cls = scope.owner, scope.cls
     if not isinstance(init, cst.FunctionDef) or cls is None:
         return None
     positional = tuple(p.name.value for p in [*init.params.posonly_params, *init.params.params])[1:]
-    passed: set[str] = set()
-    for node in find_all(module, m.Call(func=m.Name(cls.name.value))):
-        call = cst.ensure_type(node, cst.Call)
+    places = _Places(cls)
+    walk(module, places)
+    for call, call_place in places.calls:
+        if not m.matches(call.func, m.Name(cls.name.value)):
+            continue
         arguments = bind_arguments(call, positional)
         values = [a.value for a in call.args] if arguments is None else [arguments[parameter].value] if parameter in arguments else []
-        passed |= {root for value in values if (root := root_name(value)) is not None}
-    if not passed:
-        return None
-    hit = next((n for n in _changed_in_place_outside(module, cls) if n in passed), None)
-    if hit is not None:
-        return f"a call of `{cls.name.value}` passes `{hit}`, which the file changes in place (TF1 built the graph with the object as it was then)"
+        for name in {root for value in values if (root := root_name(value)) is not None}:
+            if any(changed == name and _may_change_after(place, call_place, name) for changed, place in places.changes):
+                return f"a call of `{cls.name.value}` passes `{name}`, which the file changes in place (TF1 built the graph with the object as it was then)"
     return None
+
+
+@dataclass(frozen=True)
+class _Place:
+    function: cst.FunctionDef | None  # the innermost function around it (None: the module's body)
+    loops: tuple[int, ...]  # ids of the loops around it, in that function
+    order: int  # its place in the file
+
+
+class _Places(cst.CSTVisitor):
+    """The calls of the file and the in-place changes of names outside ``skipped`` (the
+    class), each with where it stands."""
+
+    def __init__(self, skipped: cst.CSTNode) -> None:
+        self.skipped = skipped
+        self.functions: list[cst.FunctionDef] = []
+        self.loops: list[list[int]] = [[]]
+        self.order = 0
+        self.calls: list[tuple[cst.Call, _Place]] = []
+        self.changes: list[tuple[str, _Place]] = []
+
+    def _place(self) -> _Place:
+        self.order += 1
+        return _Place(self.functions[-1] if self.functions else None, tuple(self.loops[-1]), self.order)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return node is not self.skipped
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+        self.loops.append([])
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.functions.pop()
+        self.loops.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        self.loops[-1].append(id(node))
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.loops[-1].pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self.loops[-1].append(id(node))
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.loops[-1].pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append((node, self._place()))
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        # placed after the calls it holds: a change in the statement of a call may follow it
+        place = self._place()
+        augmented = [a.target.value for a in node.body if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)]
+        self.changes += [(name, place) for name in [*changed_in_place(node), *augmented]]
+
+
+def _may_change_after(change: _Place, call: _Place, name: str) -> bool:
+    """May a change of ``name`` at ``change`` run after the call at ``call`` passed it?"""
+    if change.function is call.function:
+        return change.order > call.order or bool(set(change.loops) & set(call.loops))
+    if change.function is not None and name in _locals(change.function):
+        return False  # another function's own variable
+    if call.function is not None and name in _locals(call.function):
+        return False  # the call passed its function's own variable
+    return True  # the module's object, changed by a function that may run at any time (or changing a module name)
+
+
+def _locals(function: cst.FunctionDef) -> set[str]:
+    """Names a function binds itself (its parameters and assignment targets), unless
+    declared ``global`` or ``nonlocal``."""
+    parameters = {p.name.value for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]}
+    declared = {
+        n.name.value
+        for g in find_all(function.body, (cst.Global, cst.Nonlocal))
+        if isinstance(g, (cst.Global, cst.Nonlocal))
+        for n in g.names
+    }
+    return (parameters | set(read_and_bound(function.body)[1])) - declared
 
 
 def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -> list[str]:
