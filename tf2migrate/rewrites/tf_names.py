@@ -243,7 +243,9 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         path = self.tf.canonical(original_node.func)
         if path == "app.run":
             return self._app_run(original_node, updated_node)
-        if path is None and self.root_is_tf1 and is_iterator_method_call(original_node):
+        # TF1 datasets (the file's own TF1 code, or a ``tensorflow.compat.v1`` alias now
+        # written ``tensorflow``) become TF2 ones, which lack the iterator methods
+        if path is None and (self.root_is_tf1 or self.tf.v1_aliases) and is_iterator_method_call(original_node):
             return self._iterator_function(original_node, updated_node)
         if path is None or id(original_node.func) not in self._calls_handled:
             return updated_node
