@@ -451,16 +451,15 @@ def _may_change_after(change: _Place, call: _Place, name: str) -> bool:
 
 
 def _locals(function: cst.FunctionDef) -> set[str]:
-    """Names a function binds itself (its parameters and assignment targets), unless
-    declared ``global`` or ``nonlocal``."""
-    parameters = {p.name.value for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]}
+    """The function's own names (``local_names``) but those it declares ``global`` or
+    ``nonlocal``: binding those changes the enclosing name."""
     declared = {
         n.name.value
         for g in find_all(function.body, (cst.Global, cst.Nonlocal))
         if isinstance(g, (cst.Global, cst.Nonlocal))
         for n in g.names
     }
-    return (parameters | set(read_and_bound(function.body)[1])) - declared
+    return set(local_names(function)) - declared
 
 
 def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -> list[str]:

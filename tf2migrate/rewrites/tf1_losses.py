@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.plan import Plan
@@ -94,9 +95,10 @@ def plan_tf1_losses(facts: GraphFacts, plan: Plan) -> None:
         if name not in _LOSSES:
             continue
         parameters, expression_of, reads_twice = _LOSSES[name]
-        given = _arguments(call, parameters)
-        if given is None:
+        bound = bind_arguments(call, parameters)
+        if bound is None:
             continue
+        given = {parameter: arg.value for parameter, arg in bound.items()}
         labels, predictions = (given.get(p) for p in parameters[:2])
         if labels is None or predictions is None or set(given) - {*parameters[:2], "scope"}:
             continue  # weights, smoothing, another reduction or collection: tf.compat.v1 stays
@@ -107,15 +109,3 @@ def plan_tf1_losses(facts: GraphFacts, plan: Plan) -> None:
             lpar=updated.lpar, rpar=updated.rpar
         )
         plan.note(call, API_RENAMED.code, f"tf.{name} → the mean TF1 computed with its default weights and reduction")
-
-
-def _arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression] | None:
-    given: dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        keyword = arg.keyword.value if arg.keyword is not None else (parameters[position] if position < len(parameters) else None)
-        if keyword not in parameters or keyword in given:
-            return None
-        given[keyword] = arg.value
-    return given
