@@ -137,7 +137,7 @@ def _migrate_hoisted(source: str, path: str, options: Options, project: FileCont
     if hoisted is None:
         return None
     again = _migrate_source(hoisted.source, path, options, project, None)
-    if again.new_source == hoisted.source or any(f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code for f in again.findings):
+    if again.new_source == hoisted.source or _refusals(again):
         return None
     made = tuple(f"`self.{attribute}`" for attribute in hoisted.attributes)
     moved = [
@@ -165,7 +165,7 @@ def _migrate_renamed(
             return result
         text = renamed.module.code
         again = _migrate_text(text, path, options, project, None)
-        refusals = [f for f in again.findings if f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code]
+        refusals = _refusals(again)
         if again.new_source != text and not refusals:
             moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
             return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
@@ -177,6 +177,11 @@ def _migrate_renamed(
 
 
 _RENAME_ROUNDS = 4
+
+
+def _refusals(result: MigrationResult) -> list[Diagnostic]:
+    """What keeps a rewritten retry's graph on TF1 (or broke it): then the retry is dropped."""
+    return [f for f in result.findings if f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code]
 
 
 def _migrate_text(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
