@@ -217,6 +217,26 @@ SCRIPTS = {
         b = tf.Variable(tf.random.normal([2]))
         a_value, b_value = a.numpy(), b.numpy()
     """,
+    # A trained variable put back to its initial value by a second initializer run, and
+    # only printed: its value at the end is what shows the difference.
+    "tf1_reinit.py": """
+        import tensorflow as tf
+
+        a = tf.Variable(tf.constant([1.0, 2.0]))
+        step = a.assign_add([1.0, 1.0])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step)
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(a))
+    """,
+    "tf2_reinit.py": """
+        import tensorflow as tf
+
+        a = tf.Variable(tf.constant([1.0, 2.0]))
+        a.assign_add([1.0, 1.0])
+        print(a.numpy())
+    """,
     "tf1_eager.py": """
         import tensorflow as tf
         tf.enable_eager_execution()
@@ -266,6 +286,7 @@ PAIRS = {
     "shape": ("tf1_basic.py", "tf2_shape.py"),
     "interactive": ("tf1_interactive.py", "tf2_interactive.py"),
     "graphs": ("tf1_graphs.py", "tf2_graphs.py"),
+    "reinit": ("tf1_reinit.py", "tf2_reinit.py"),
     "layers": ("tf1_layers.py", "tf2_keras.py"),
     "flags_a": ("tf1_flags_a.py", "tf2_flags.py"),
     "flags_b": ("tf1_flags_b.py", "tf2_flags.py"),
@@ -294,11 +315,20 @@ def test_equal_pair(reports):
     report = reports["equal"]
     assert report.verdict == "equal", report.render()
     names = {row.name for row in report.rows}
-    # y and loss are graph tensors in TF1: not numeric, not compared.
-    assert names == {"data", "w0", "out", "grad", "positive", "count", "total", "stats['max']", "stats['rows']"}
+    # y and loss are graph tensors in TF1: not numeric, not compared; the variable w is
+    # compared as the value it held when its session closed.
+    assert names == {"w", "data", "w0", "out", "grad", "positive", "count", "total", "stats['max']", "stats['rows']"}
     assert "TF1 says hi" in report.tf1_stdout
     assert "TF2 says hi" in report.tf2_stdout
-    assert report.render().endswith("verdict: equal (9 of 9 values match)")
+    assert report.render().endswith("verdict: equal (10 of 10 values match)")
+
+
+def test_variables_compare_by_the_value_they_held_at_the_end(reports):
+    # The script binds no value of `a`, only the variable: TF1's session closed holding
+    # the re-initialized [1, 2], the TF2 variable holds [2, 3].
+    report = reports["reinit"]
+    assert report.verdict == "different", report.render()
+    assert _failing(report) == {"a": "values differ beyond rtol=1e-05, atol=1e-06"}
 
 
 def test_equality_comes_from_the_injected_initial_values(reports):
@@ -351,7 +381,8 @@ def test_initial_values_match_by_shape_and_creation_order_over_all_graphs(report
     # its assign_add; the (4,) one TF1 never initialized keeps TF2's own value.
     report = reports["graphs"]
     assert report.verdict == "equal", report.render()
-    assert {row.name for row in report.rows} == {"first", "second", "third", "a_value", "b_value"}
+    # a and b: the variables themselves, compared by the values they held at the end
+    assert {row.name for row in report.rows} == {"first", "second", "third", "a_value", "b_value", "a", "b"}
     assert not report.messages
 
 

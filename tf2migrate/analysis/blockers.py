@@ -217,7 +217,8 @@ REINITIALIZATION = Rule(
     "Variables are initialized more than once.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports an initializer run more than once or inside a loop.",
+    what="Reports initializer runs that cover a variable an earlier run already initialized in the same "
+    "graph (one initializer run twice, a global initializer built after others, a run inside a loop).",
     why="Running an initializer again resets the variables; eager variables are initialized "
     "once, when created, so removing the second run would change the results. " + _LEFT_ALONE,
     invalid=(
@@ -235,7 +236,9 @@ REINITIALIZATION = Rule(
         "W = tf.Variable(1.0)\n"
         "with tf.Session() as sess:\n"
         "    sess.run(tf.global_variables_initializer())\n"
-        "    print(sess.run(W))\n",
+        "    V = tf.Variable(2.0)\n"
+        "    sess.run(V.initializer)\n"
+        "    print(sess.run(W + V))\n",
     ),
 )
 GRAPH_GROWS_PER_CALL = Rule(

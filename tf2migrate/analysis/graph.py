@@ -209,7 +209,8 @@ class GraphAnalyzer:
             )
         self.facts.helpers = helpers
         for name, defined in methods.items():
-            if len({self.module.code_for_node(method) for _, method in defined}) > 1:
+            # deep_equals stops at the first difference: cheaper than rendering each definition
+            if any(not method.deep_equals(defined[0][1]) for _, method in defined[1:]):
                 helper = helpers[name]
                 helper.ambiguous = tuple(cls for cls, _ in defined)
                 # a member used on another object (``log.record(...)``) lends the effect of any of them

@@ -17,6 +17,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
+from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
@@ -235,7 +236,7 @@ class SessionFunctions:
                     init_sites.append(site)
                     continue
                 self._plan_run_site(site, scope)
-            self._plan_init_runs(init_sites)
+            self._plan_init_runs(init_sites, scope)
         tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
@@ -280,7 +281,7 @@ class SessionFunctions:
     def _is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
         return is_init_expression(self.rewrite.facts.imports, expr, scope, order)
 
-    def _plan_init_runs(self, sites: list[RunSite]) -> None:
+    def _plan_init_runs(self, sites: list[RunSite], scope: Scope) -> None:
         if len(sites) > 1:
             restored = [s for s in sites[1:] if self._restores_everything_next(s)]
             for site in restored:
@@ -292,8 +293,7 @@ class SessionFunctions:
                     "initializer run before a restore of every variable removed: the restore sets them all",
                 )
             sites = [s for s in sites if s not in restored]
-        fetched = [self.rewrite.module.code_for_node(s.fetch) for s in sites]
-        if len(set(fetched)) < len(fetched) or any(s.in_loop for s in sites):
+        if reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves):
             for site in sites:
                 self.rewrite.block(
                     site.call,

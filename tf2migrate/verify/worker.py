@@ -131,7 +131,7 @@ def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
                 values, result.error = _execute(script)
     result.output = output_path.read_text(errors="replace")
     if values is not None:
-        result.values = {name: _encode(value, tf) for name, value in values.items()}
+        result.values = {name: _encode(value, tf, mode.final_value) for name, value in values.items()}
     return result
 
 
@@ -193,16 +193,19 @@ def _ours(frame) -> bool:
     return frame.f_code.co_filename == __file__ or frame.f_globals.get("__name__") in _OURS
 
 
-def _encode(value, tf, depth: int = 0):
+def _encode(value, tf, final_value, depth: int = 0):
     """Encode a global's value as Leaf / list / dict (see records).
 
-    A list or tuple of numbers that numpy can stack becomes one array leaf, so a
-    list of 1000 losses is one comparison row, not 1000.
+    A variable is the value it held when the script ended (``final_value``, see
+    final_values). A list or tuple of numbers that numpy can stack becomes one array
+    leaf, so a list of 1000 losses is one comparison row, not 1000.
     """
     import numpy as np
 
     if value is None:
         return Leaf(NONE, "None")
+    if isinstance(value, tf.Variable) and (held := final_value(value)) is not None:
+        value = held  # compared as the value it held at the end
     if isinstance(value, (bool, int, float, complex, np.generic, np.ndarray)):
         array = np.asarray(value)
         if array.dtype.kind in "biufc":
@@ -213,7 +216,7 @@ def _encode(value, tf, depth: int = 0):
         kind = "tf.Variable" if isinstance(value, tf.Variable) else "tf.Tensor"
         return Leaf(TENSOR, kind if isinstance(value, (tf.Variable, tf.Tensor)) else _type_name(value))
     elif depth < _MAX_DEPTH and isinstance(value, (list, tuple)):
-        items = [_encode(item, tf, depth + 1) for item in value]
+        items = [_encode(item, tf, final_value, depth + 1) for item in value]
         if all(isinstance(item, Leaf) and item.kind == NUMBER for item in items):
             try:
                 array = np.asarray([item.value for item in items])
@@ -225,7 +228,7 @@ def _encode(value, tf, depth: int = 0):
     elif depth < _MAX_DEPTH and isinstance(value, dict):
         # A dict keyed by tensors (a TF1 feed_dict) is not a value the program computed.
         if all(isinstance(key, (str, int, float, bool)) for key in value):
-            return {key: _encode(item, tf, depth + 1) for key, item in value.items()}
+            return {key: _encode(item, tf, final_value, depth + 1) for key, item in value.items()}
     return Leaf(OTHER, _type_name(value))
 
 

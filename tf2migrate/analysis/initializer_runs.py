@@ -1,0 +1,142 @@
+"""Which variables each initializer run of a graph scope initializes.
+
+TF1 initialized a variable each time an initializer covering it ran: a second
+``sess.run(tf.global_variables_initializer())`` after training put every variable
+made before that initializer back to its initial value (a new draw, for a random
+initializer), and Adam's slots with them.  Eager variables are initialized once, when
+created, so the migration may drop initializer runs only when no two of them cover the
+same variable.  This module tells, for a scope's initializer runs in statement order,
+whether some run covers a variable an earlier one already covered — or whether that
+cannot be told, which counts the same.
+
+What a run covers:
+- ``tf.global_variables_initializer()`` (``initialize_all_variables``, and
+  ``variables_initializer`` of anything but a list of variable names): every variable
+  made before the initializer was made — its own statement's order when it is bound to
+  a name, else the run's — and after the last graph reset (``reset_default_graph()``:
+  the variables before it belong to a graph nothing can run any more);
+- ``tf.variables_initializer([a, b])``, ``a.initializer``: those variables;
+- ``tf.local_variables_initializer()`` (and ``tables_initializer``): the graph's local
+  variables (tables), counted as one set apart from the global variables;
+- ``tf.group(...)`` of initializers: the union.
+
+Variables are made by the scope's VARIABLE statements and, for the optimizers' slots,
+its TRAIN statements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import libcst as cst
+
+from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.tf_imports import TfImports
+
+_GLOBAL = frozenset({"global_variables_initializer", "initialize_all_variables", "variables_initializer", "initialize_variables"})
+_LOCAL = frozenset({"local_variables_initializer", "initialize_local_variables", "tables_initializer"})
+_CREATING = (Kind.VARIABLE, Kind.TRAIN)
+
+#: the set of a graph's local variables (tables), apart from any statement's order
+_LOCALS = -1
+
+
+def reinitializes(
+    tf: TfImports, scope: Scope, sites: list[RunSite], leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]]
+) -> bool:
+    """Whether some of ``sites`` (initializer runs of ``scope``) initializes a variable an
+    earlier one already initialized in the same graph (a run in a loop repeats itself),
+    or that cannot be told (``leaves`` splits a fetch into its expressions)."""
+    if any(site.in_loop for site in sites):
+        return True
+    if len(sites) < 2:
+        return False
+    if any(site.order is None for site in sites):
+        return True
+    resets = [s.order for s in scope.statements if _is_graph_reset(tf, s)]
+    initialized: set[int] = set()
+    graph_start = -1
+    for site in sorted(sites, key=lambda s: s.order or 0):
+        assert site.order is not None
+        start = max((r for r in resets if r < site.order), default=-1)
+        if start != graph_start:
+            graph_start, initialized = start, set()
+        covered: set[int] = set()
+        for leaf in leaves(site.fetch):
+            part = _covered(tf, scope, leaf, site.order, graph_start)
+            if part is None:
+                return True
+            covered |= part
+        if covered & initialized:
+            return True
+        initialized |= covered
+    return False
+
+
+def _covered(tf: TfImports, scope: Scope, expr: cst.BaseExpression, order: int, graph_start: int) -> set[int] | None:
+    """The orders of the creating statements ``expr`` initializes (``_LOCALS`` for the
+    local variables), made at ``order``; None when not known."""
+    if isinstance(expr, cst.Call):
+        name = tf.call_name(expr)
+        if name == "group":
+            union: set[int] = set()
+            for arg in expr.args:
+                part = _covered(tf, scope, arg.value, order, graph_start)
+                if part is None:
+                    return None
+                union |= part
+            return union
+        if name in _LOCAL:
+            return {_LOCALS}
+        if name in _GLOBAL:
+            listed = _listed_variables(scope, expr, order) if name != "global_variables_initializer" else None
+            return listed if listed is not None else _made_between(scope, graph_start, order)
+        return None
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
+        found = lookup_graph_name(scope, expr.value.value, order)
+        return {found[1].order} if found is not None and found[1].kind is Kind.VARIABLE else None
+    if isinstance(expr, cst.Name):
+        found = lookup_graph_name(scope, expr.value, order)
+        if found is None or found[0] is not scope or found[1].kind is not Kind.INIT:
+            return None
+        value = _assigned_value(found[1])
+        return _covered(tf, scope, value, found[1].order, graph_start) if value is not None else None
+    return None
+
+
+def _listed_variables(scope: Scope, call: cst.Call, order: int) -> set[int] | None:
+    """``variables_initializer([a, b])``: the statements making ``a`` and ``b``."""
+    if not call.args or not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
+        return None
+    orders = set()
+    for element in call.args[0].value.elements:
+        if not isinstance(element.value, cst.Name):
+            return None
+        found = lookup_graph_name(scope, element.value.value, order)
+        if found is None or found[1].kind is not Kind.VARIABLE:
+            return None
+        orders.add(found[1].order)
+    return orders
+
+
+def _made_between(scope: Scope, start: int, end: int) -> set[int]:
+    return {s.order for s in scope.statements if s.kind in _CREATING and start < s.order < end}
+
+
+def _assigned_value(statement: Statement) -> cst.BaseExpression | None:
+    node = statement.node
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):
+        return node.body[0].value
+    return None
+
+
+def _is_graph_reset(tf: TfImports, statement: Statement) -> bool:
+    """``tf.reset_default_graph()`` as a statement of its own (or through ``from
+    tensorflow.python.framework import ops``, as tutorials wrote it)."""
+    node = statement.node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr)):
+        return False
+    call = node.body[0].value
+    return isinstance(call, cst.Call) and (
+        tf.call_name(call) == "reset_default_graph" or tf.kept_call_name(call) == "python.framework.ops.reset_default_graph"
+    )
