@@ -24,6 +24,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.catalogue import makes_variables
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import graph_name
 from tf2migrate.traversal import walk
@@ -94,8 +95,8 @@ def _trained_variables(module: cst.Module, facts: GraphFacts, scope: Scope, trai
 
 
 def _reached_variables(facts: GraphFacts, scope: Scope, train: Statement) -> list[VariableKey] | None:
-    """The variable-making statements the loss of ``train`` reaches, when every statement
-    it goes through calls TF only (a statement calling a helper of the file may read
+    """The variable-making statements the loss of ``train`` reaches (a variable, a layer, any
+    TF call that makes variables), when every statement it goes through calls TF only (a statement calling a helper of the file may read
     variables its dependencies do not show)."""
     keys: list[VariableKey] = []
     seen: set[int] = set()
@@ -105,10 +106,11 @@ def _reached_variables(facts: GraphFacts, scope: Scope, train: Statement) -> lis
         if statement.order in seen:
             continue
         seen.add(statement.order)
-        if statement.kind is Kind.VARIABLE or statement.layer_calls or statement.rnn_calls:
-            keys.append((statement.order, None))
-        if statement.layer_helper_calls or any(facts.imports.call_name(c) is None for c in calls_in(statement.node)):
+        paths = [facts.imports.call_name(c) for c in calls_in(statement.node)]
+        if statement.layer_helper_calls or None in paths:
             return None
+        if statement.kind is Kind.VARIABLE or statement.layer_calls or statement.rnn_calls or any(makes_variables(p) for p in paths if p):
+            keys.append((statement.order, None))
         if statement.kind in (Kind.TENSOR, Kind.OPTIMIZER):
             pending.extend(scope.statements[o] for o in statement.deps)
     return keys
@@ -167,7 +169,7 @@ def _bound_once(module: cst.Module, scope: Scope, expr: cst.BaseExpression, befo
     """The value of ``name = value``, the only binding of a plain name in its scope, made
     before ``before`` and never changed in place (no method called on it, no item
     assigned); None otherwise."""
-    if not isinstance(expr, cst.Name) or len(scope.bindings.get(expr.value, ())) != 1:
+    if not isinstance(expr, cst.Name) or len(scope.bindings.get(expr.value, ())) != 1 or expr.value in scope.nested_bindings:
         return None
     statement = scope.resolve(expr.value, before)
     line = statement.node if statement is not None else None
