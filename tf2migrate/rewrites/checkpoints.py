@@ -16,7 +16,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.calls import bind_arguments, call_argument
+from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import local_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -126,6 +126,23 @@ def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in
             continue
         for call in calls:
             _plan_call(module, facts, plan, names_in_use, call, settings, reads_state)
+    for call in facts.calls:
+        if facts.imports.call_name(call) == "train.checkpoint_exists":
+            _plan_checkpoint_exists(module, plan, call)
+
+
+def _plan_checkpoint_exists(module: cst.Module, plan: Plan, call: cst.Call) -> None:
+    """``tf.train.checkpoint_exists(prefix)`` → what TF1 computed: does ``prefix.index``
+    (a V2 checkpoint, what a Checkpoint and a CheckpointManager write) or ``prefix`` match
+    a file.  Only for a prefix read without calls, which is evaluated twice."""
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star or calls_in(call.args[0].value):
+        return
+    _replace_call(module, plan, call, (0,), lambda prefix: f'bool(tf.io.gfile.glob({prefix} + ".index") or tf.io.gfile.glob({prefix}))')
+    plan.note(
+        call,
+        SAVER_TO_CHECKPOINT.code,
+        "tf.train.checkpoint_exists → tf.io.gfile.glob of the prefix's V2 index or the prefix itself, as TF1 looked",
+    )
 
 
 def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: Statement, call: cst.Call) -> dict[str, cst.Arg] | None:
@@ -135,13 +152,19 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{unsupported[0]}` of tf.train.Saver is not converted")
         return None
     var_list = arguments.get("var_list")
-    if var_list is None:
+    if var_list is None or _every_global_variable(facts, var_list.value):
         tracked = _tracked_objects(plan, scope, statement)
+        if var_list is not None:
+            # ``tf.global_variables()`` goes with the Saver call it is an argument of
+            plan.call_replacements[id(var_list.value)] = lambda updated: updated
     else:
         listed = _listed_objects(var_list.value)
         if listed is None:
             facts.block(
-                call, blockers.UNSUPPORTED_GRAPH_CODE, "`var_list` of tf.train.Saver must be a list of names or a dict with identifier keys"
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`var_list={module.code_for_node(var_list.value)}` of tf.train.Saver is not converted: converted when it is "
+                "a list of names, a dict with identifier keys or `tf.global_variables()`",
             )
             return None
         normalizer = name_normalizer(plan, facts.imports)
@@ -155,6 +178,18 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
         "read them with tf.train.load_checkpoint(path)",
     )
     return arguments
+
+
+def _every_global_variable(facts: GraphFacts, var_list: cst.BaseExpression) -> bool:
+    """``tf.train.Saver(tf.global_variables())``: the global variables made so far, which a
+    Saver without ``var_list`` saves too, with the file's saveable objects (lookup tables,
+    none when the file makes none: then the two are the same)."""
+    return (
+        isinstance(var_list, cst.Call)
+        and not var_list.args
+        and facts.imports.call_name(var_list) in ("global_variables", "all_variables")
+        and not any("lookup" in (facts.imports.call_name(c) or "") for c in facts.calls)
+    )
 
 
 def _tracked_objects(plan: Plan, scope: Scope, saver: Statement) -> dict[str, str]:

@@ -75,7 +75,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         body = train_steps.applied_gradients_body(rewrite, generated, grads[0], ctx, indent)
     else:
         body = gradient_tape.render_body(generated.body, ctx, indent)
-        if body is not None and generated.train is not None:
+        if body is not None and generated.joint:
+            body = train_steps.joint_step_body(rewrite, generated, body, ctx, indent)
+        elif body is not None and generated.train is not None:
             body = train_steps.train_step_body(rewrite, generated, body, ctx, indent)
     if body is None:
         return
@@ -154,8 +156,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         signature = ", ".join(p for p in (signature, "loss_callback=None", "step_callback=None") if p)
     lines.append(f"def {generated.name}({', '.join(p for p in ('self' if is_method else '', signature) if p)}):")
     operations = {name for s in generated.body if s.value_kind == "operation" for name in s.defines}
-    if generated.train is not None:
-        operations.add(generated.train.defines[0])
+    for train in (generated.train, *generated.joint):
+        if train is not None:
+            operations.add(train.defines[0])
     ending = []
     if generated.scipy is None and generated.describes is None:
         ending.append(f"return {rewrite.code(without_operations(generated.fetch, operations), generated.scope)}")

@@ -31,6 +31,9 @@ class Generated:
     needs_tf_function: bool  # it calls a helper taking tf.gradients (TFM203)
     anchor: Statement | None
     train: Statement | None = None  # the train op this function runs a step of
+    # the other train ops the same run steps: every gradient is taken before any update
+    # (analysis/train_variables.py, train_steps.joint_step_body)
+    joint: tuple[Statement, ...] = ()
     # ScipyOptimizerInterface: (interface statement, loss expression, fetch expressions)
     scipy: tuple[Statement, cst.BaseExpression, list[cst.BaseExpression]] | None = None
     # a fetch built in the run from Python values (rewrites/inline_fetches.py): the values

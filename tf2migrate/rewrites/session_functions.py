@@ -22,6 +22,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunFo
 from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
+from tf2migrate.analysis.train_variables import joint_refusal
 from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
@@ -501,8 +502,10 @@ class SessionFunctions:
         roots = [s for leaf in leaves for s in leaf.statements]
         trains = list({s.order: s for s in roots if s.kind is Kind.TRAIN}.values())
         if len(trains) > 1:
-            self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, "one run steps two train ops")
-            return None
+            refusal = joint_refusal(self.rewrite.module, self.rewrite.facts, owner, trains)
+            if refusal is not None:
+                self.rewrite.block(site.call, blockers.UNSUPPORTED_GRAPH_CODE, refusal)
+                return None
         body, placeholders = closure(owner, roots)
         key = (id(owner), self.rewrite.module.code_for_node(site.fetch), tuple(s.order for s in roots))
         if key not in self._rebound:
@@ -557,6 +560,7 @@ class SessionFunctions:
             needs_tf_function=python.needs_tf_function or any(s.calls_gradient_helper for s in body),
             anchor=max([anchor, *trains], key=lambda s: s.order) if anchor is not None else (trains[0] if trains else None),
             train=trains[0] if trains else None,
+            joint=tuple(trains[1:]),
             python_arguments=python.arguments,
             eager=python.eager,
         )

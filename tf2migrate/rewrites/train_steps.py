@@ -546,7 +546,7 @@ def applied_gradients_body(
         tape,
         forward,
         indent,
-        _var_list(rewrite, var_list, generated),
+        _var_list(rewrite, var_list, generated, train),
         gradients,
         optimizer,
         code(pairs),
@@ -584,7 +584,7 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         tape,
         body,
         indent,
-        _var_list(rewrite, var_list, generated),
+        _var_list(rewrite, var_list, generated, train),
         gradients,
         rewrite.optimizer_of[id(train.node)],
         "zip(gradients, variables)",
@@ -592,6 +592,41 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         dense,
         fed_rate_of(generated.scope, train),
     )
+
+
+def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[str], ctx: BodyContext, indent: str) -> list[str]:
+    """One run of several train ops (``sess.run([train_gen, train_disc, gen_loss])``): the
+    forward computation once under a persistent tape, every train op's gradients from it,
+    then every update — TF1's run with disjoint variables (analysis/train_variables.py)."""
+    code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
+    tape = fresh_name("train_tape", ctx.names_in_use)
+    watches: list[str] = []
+    gradients: list[str] = []
+    updates: list[str] = []
+    for train in (cst.ensure_type(generated.train, Statement), *generated.joint):
+        rewrite.plan.note(
+            train.node, TRAIN_STEP.code, f"train op → {generated.name}(...), its gradients taken before any update of the run"
+        )
+        loss, var_list, global_step = minimize_arguments(train)
+        body, loss_code = _loss_under_tape(body, code(loss), loss, ctx)
+        listed, watched = _var_list(rewrite, var_list, generated, train) or (None, None)
+        variables = fresh_name("variables", ctx.names_in_use)
+        gradient = fresh_name("gradients", ctx.names_in_use)
+        watches += [f"{tape}.watch({watched})"] if watched else []
+        gradients += [
+            f"{variables} = {listed if listed is not None else f'{tape}.watched_variables()'}",
+            f"{gradient} = {tape}.gradient({loss_code}, {variables})",
+        ]
+        dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
+        rate = fed_rate_of(generated.scope, train)
+        updates += update_lines(rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), dense, rate)
+    return [
+        f"with tf.GradientTape(persistent=True) as {tape}:",
+        *[indent + line if line else line for line in [*watches, *body] or ["pass"]],
+        "# every gradient from the values before this step, then every update, as one TF1 run of the train ops",
+        *gradients,
+        *updates,
+    ]
 
 
 def _loss_under_tape(
@@ -608,16 +643,17 @@ def _loss_under_tape(
     return [*body, f"{name} = {f'tf.identity({loss_code})' if variable else loss_code}"], name
 
 
-def _var_list(rewrite: SessionRewrite, var_list: cst.BaseExpression | None, generated: Generated) -> tuple[str, str] | None:
-    """``var_list`` as the train step reads it, and its variables as it watches them."""
+def _var_list(
+    rewrite: SessionRewrite, var_list: cst.BaseExpression | None, generated: Generated, train: Statement
+) -> tuple[str, str] | None:
+    """``var_list`` of ``train`` as the step reads it, and its variables as it watches them."""
     if var_list is None:
         return None
     code = lambda node: rewrite.code(node, generated.scope)  # noqa: E731
     watched = watched_variables(rewrite.module, rewrite.facts, var_list, generated.body, code)
     if watched is None:
         return None
-    train = generated.train
-    if train is not None and _single_variable(generated.scope, var_list, train.order):
+    if _single_variable(generated.scope, var_list, train.order):
         # TF1 flattened ``var_list``: one variable trains as ``[v]`` (gradients a list too)
         return f"[{code(var_list)}]", watched
     return code(var_list), watched
