@@ -51,6 +51,16 @@ def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
     return finder.calls
 
 
+def _bindings_it_may_skip(scope: Scope, statement: Statement) -> list[Statement]:
+    """The earlier bindings of the names an ``if``, loop or ``try`` binds: it may not run
+    the assignment (``if scheme == 'VPINNs': self.loss = ...`` then ``if scheme == 'PINNs':
+    self.loss = ...``, hp-VPINNs), and then a read after it sees the binding before it, as
+    in TF1's constructor. Both go into the function, in order."""
+    if not isinstance(statement.node, (cst.If, cst.For, cst.While, cst.Try)):
+        return []
+    return [earlier for name in statement.defines if (earlier := scope.resolve(name, statement.order)) is not None]
+
+
 def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
     """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
     seen: set[int] = set()
@@ -63,6 +73,7 @@ def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list
         seen.add(statement.order)
         if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.OPTIMIZER):  # an optimizer's deps: its fed rate
             stack.extend(scope.statements[o] for o in statement.deps)
+            stack.extend(_bindings_it_may_skip(scope, statement))
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (
         [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],

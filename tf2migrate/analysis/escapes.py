@@ -12,6 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
+from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import LoopVariables, NameReferences, named_elsewhere, names_bound, self_attribute
@@ -247,6 +248,9 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             # a method the constructor's graph code calls builds that graph: the
             # placeholders it reads are inputs of the generated methods that call it
             finder.placeholders_allowed = f"self.{method.name.value}" in builders
+            for element in discarded_returns(facts.imports, module, method, class_graph_attributes):
+                finder.skip.add(id(element))
+                facts.discarded_returns.append((element, method.name.value))
             found = len(facts.blockers)
             walk(method, finder)
             grows = facts.blockers[found:]

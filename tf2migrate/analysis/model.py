@@ -295,6 +295,9 @@ class GraphFacts:
     # ``print(y)``, ``assert y.shape == x.shape`` in graph-building code: statements that
     # describe graph tensors, traced where they stood (analysis/descriptions.py)
     descriptions: list[Description] = field(default_factory=list)
+    # ``self.loss`` in a method's returned tuple that every call in the file throws away
+    # (analysis/discarded_returns.py): (the element, the method's name), returned as None
+    discarded_returns: list[tuple[cst.Attribute, str]] = field(default_factory=list)
     # module functions that read graph tensors of the module, which they will take as
     # arguments, by id of their def (analysis/helper_arguments.py)
     helper_arguments: dict[int, HelperArguments] = field(default_factory=dict)

@@ -113,6 +113,15 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
 
 def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope) -> Statement | None:
     found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
+    if found is not None and found[1].kind is Kind.TENSOR:
+        rewrite.block(
+            site.call,
+            blockers.UNSUPPORTED_FEED,
+            f"`{name}` is fed but is not a placeholder: graph code computes it, and TF1 replaced that value with "
+            "the one fed, converted to the tensor's dtype; not converted, since the dtype of a computed tensor is "
+            "not known before the graph runs (feed a placeholder it is computed from)",
+        )
+        return None
     if found is None or found[1].kind is not Kind.PLACEHOLDER:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
         return None

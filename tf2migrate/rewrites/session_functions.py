@@ -248,6 +248,14 @@ class SessionFunctions:
             # expression, which gives the same number there)
             self.rewrite.plan.replace[id(expression)] = cst.Integer(number)
             self.rewrite.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a declared dimension of a placeholder → {number}")
+        for element, method in self.rewrite.facts.discarded_returns:
+            self.rewrite.plan.replace[id(element)] = cst.Name("None")
+            self.rewrite.plan.note(
+                element,
+                GRAPH_ATTRIBUTE_REMOVED.code,
+                f"the graph tensor `{self.rewrite.module.code_for_node(element)}` that `{method}` returns → None: "
+                f"every call of `{method}` in this file unpacks it into a name it never reads",
+            )
         # In file order, so a moved statement's comments land in the first function.
         for generated in sorted(self.rewrite.functions.values(), key=lambda g: g.anchor.order if g.anchor else -1):
             function_emission.emit(self.rewrite, generated)
