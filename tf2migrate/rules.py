@@ -21,6 +21,7 @@ from tf2migrate.rewrites import (
     gradient_tape,
     helper_arguments,
     keras_layers,
+    loop_split,
     lr_schedules,
     per_call_ops,
     predict_trap,
@@ -60,6 +61,7 @@ _MODULES = (
     predict_trap,
     rebound_names,
     per_call_ops,
+    loop_split,
     rnn_cells,
 )
 
