@@ -21,6 +21,8 @@ from tf2migrate.rewrites import (
     gradient_tape,
     helper_arguments,
     keras_layers,
+    fed_expressions,
+    lambda_helpers,
     loop_split,
     lr_schedules,
     per_call_ops,
@@ -62,6 +64,8 @@ _MODULES = (
     rebound_names,
     per_call_ops,
     loop_split,
+    lambda_helpers,
+    fed_expressions,
     rnn_cells,
 )
 
