@@ -19,13 +19,14 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL
+from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.shared_variables import find_shared_variables
+from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
 from tf2migrate.analysis.summaries import Summary, numpy_imports
@@ -66,7 +67,7 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import per_call_ops, tf1_queues, tf1_summaries, tf1_summary_runs
+from tf2migrate.rewrites import fed_expressions, lambda_helpers, loop_split, per_call_ops, tf1_queues, tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
@@ -118,6 +119,21 @@ def migrate_source(
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    mixed_loops = {f.line for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK)}
+    if mixed_loops:
+        split = _migrate_split(mixed_loops, source, path, options, project)
+        if split is not None:
+            return split
+    scaled = {f.line for f in result.findings if f.code.startswith("TFM3") and f.message == fed_expressions.UNNAMED_PLACEHOLDER}
+    if scaled:
+        unscaled = _migrate_unscaled(scaled, source, path, options, project)
+        if unscaled is not None:
+            return unscaled
+    lambdas = {m.group(1) for f in result.findings if f.code.startswith("TFM3") and (m := lambda_helpers.PYTHON_CALL.match(f.message))}
+    if lambdas:
+        defined = _migrate_defined(lambdas, source, path, options, project)
+        if defined is not None:
+            return defined
     if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:
@@ -146,6 +162,54 @@ def _migrate_hoisted(source: str, path: str, options: Options, project: FileCont
         if not (f.code == GRAPH_ATTRIBUTE_REMOVED.code and f.message.startswith(tuple(f"attribute {name} " for name in made)))
     ]
     notes = [Diagnostic(per_call_ops.PER_CALL_OPS.code, message, path, line, column) for line, column, message in hoisted.notes]
+    return MigrationResult(again.new_source, sorted_unique(moved + notes))
+
+
+def _migrate_unscaled(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 because a placeholder is scaled by a number before its name binds
+    it (TFM306): the file with the number dropped (rewrites/fed_expressions.py), if its graph
+    then converts; else None."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    unscaled = fed_expressions.unscale(module, imports, lines) if imports.aliases else None
+    if unscaled is None:
+        return None
+    again = _migrate_source(unscaled.source, path, options, project, None)
+    if again.new_source == unscaled.source or _refusals(again):
+        return None
+    notes = [Diagnostic(fed_expressions.FED_EXPRESSION.code, message, path, line, column) for line, column, message in unscaled.notes]
+    return MigrationResult(again.new_source, sorted_unique(again.findings + notes))
+
+
+def _migrate_defined(names: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 because it calls module names bound to lambdas (TFM306, a Python
+    call in graph-building code): the file with those lambdas written as one-line defs on
+    the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
+    module = parse_module(source)
+    defined = lambda_helpers.define_lambdas(module, names)
+    if defined is None:
+        return None
+    again = _migrate_source(defined.source, path, options, project, None)
+    if again.new_source == defined.source or _refusals(again):
+        return None
+    notes = [Diagnostic(lambda_helpers.LAMBDA_HELPER.code, message, path, line, column) for line, column, message in defined.notes]
+    return MigrationResult(again.new_source, sorted_unique(again.findings + notes))
+
+
+def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 because loops on ``lines`` both create variables and build ops
+    (TFM304): the file with those loops split in two (rewrites/loop_split.py), if its graph
+    then converts, its findings placed on the original's lines; else None."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
+    if split is None:
+        return None
+    again = _migrate_source(split.source, path, options, project, None)
+    if again.new_source == split.source or _refusals(again):
+        return None
+    moved = [dataclasses.replace(f, line=split.map_line(f.line)) for f in again.findings]
+    notes = [Diagnostic(loop_split.LOOP_SPLIT.code, message, path, line, column) for line, column, message in split.notes]
     return MigrationResult(again.new_source, sorted_unique(moved + notes))
 
 

@@ -21,6 +21,9 @@ from tf2migrate.rewrites import (
     gradient_tape,
     helper_arguments,
     keras_layers,
+    fed_expressions,
+    lambda_helpers,
+    loop_split,
     lr_schedules,
     per_call_ops,
     predict_trap,
@@ -60,6 +63,9 @@ _MODULES = (
     predict_trap,
     rebound_names,
     per_call_ops,
+    loop_split,
+    lambda_helpers,
+    fed_expressions,
     rnn_cells,
 )
 

@@ -99,8 +99,9 @@ def makes_variables(name: str) -> bool:
 
 
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
-# pipelines); graph code that uses them stays on TF1 as a whole.
-UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.")
+# pipelines, streaming metrics, whose local variables a generated function would make at each
+# trace); graph code that uses them stays on TF1 as a whole.
+UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.", "metrics.")
 UNSUPPORTED_CALLS = frozenset(
     {
         "add_to_collection",

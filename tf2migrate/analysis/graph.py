@@ -183,7 +183,7 @@ class GraphAnalyzer:
         functions: dict[str, cst.FunctionDef] = {}
         # ``self.method`` → (class, def) of each class defining it
         methods: dict[str, list[tuple[str, cst.FunctionDef]]] = {}
-        for statement in self.module.body:
+        for statement in self._module_statements(self.module.body):
             if isinstance(statement, cst.FunctionDef) and id(statement) not in graph_functions:
                 functions[statement.name.value] = statement
             elif isinstance(statement, cst.ClassDef):
@@ -470,6 +470,21 @@ class GraphAnalyzer:
             if isinstance(inner, cst.Name) and inner.value in self._graph_names:
                 return True
         return False
+
+    def _module_statements(self, body) -> list[cst.BaseStatement]:
+        """The module's statements, with those of ``with tf.device(...)``/``tf.name_scope(...)``
+        blocks in it (Tensorflow-101 defines its networks inside ``with tf.device(device2use):``):
+        the context places the ops built inside it, not a def's, whose ops are placed where it
+        is called, as a def at the top of the module would be."""
+        out: list[cst.BaseStatement] = []
+        for statement in body:
+            if isinstance(statement, cst.With) and all(
+                isinstance(i.item, cst.Call) and self.tf.call_name(i.item) in NAMING_CONTEXTS and i.asname is None for i in statement.items
+            ):
+                out.extend(self._module_statements(statement.body.body))
+            else:
+                out.append(statement)
+        return out
 
     def _context_kind(self, node: cst.With) -> str | None:
         kinds = set()

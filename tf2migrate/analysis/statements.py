@@ -63,6 +63,11 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all
 
 
+# how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
+# retries such loops split in two (rewrites/loop_split.py)
+MIXED_BLOCK = "this block both creates variables and computes with placeholder-dependent tensors"
+
+
 class StatementClassifier:
     """Classifies the effective statements of one module's graph scopes."""
 
@@ -518,6 +523,16 @@ class StatementClassifier:
         moves along (recomputed at each call, it is the same value); any other is refused."""
         for name in statement.defines:
             start = scope.resolve(name, statement.order) if name in statement.reads else None
+            if start is not None and start.kind is Kind.VARIABLE and start.value_kind == "variable" and "." not in name:
+                # ``h = tf.Variable(...)``, then ``h = h * x``: in the generated function ``h`` is
+                # a local, unbound when the statement reads it
+                self.facts.block(
+                    statement.node,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"graph code rebinds `{name}` from the variable it held before; moved into a function, its first read "
+                    "would find the local unbound (give the variable a name of its own)",
+                )
+                continue
             if start is None or start.kind is not Kind.PYTHON:
                 continue
             node = start.node
@@ -569,10 +584,7 @@ class StatementClassifier:
                 f"reuse=...)`, to placeholder-dependent tensors{tensor}: {made} (TF1 returned the existing ones); a network "
                 "shared by scope name is not converted (create its layers once, e.g. Keras layers, and call them on each input)"
             )
-        return (
-            f"this block both creates variables and computes with placeholder-dependent tensors{tensor}: {made}; converted, "
-            "the variables would be made again at each call of the generated function"
-        )
+        return f"{MIXED_BLOCK}{tensor}: {made}; converted, the variables would be made again at each call of the generated function"
 
     def _reuses(self, expression: cst.BaseExpression) -> bool:
         """``tf.variable_scope(scope, reuse=True)`` (any ``reuse=`` but False or None)."""

@@ -1,0 +1,392 @@
+"""A loop that interleaves variable creation with ops → a loop that makes the variables,
+keeping them in a list, and one that replays the loop over them with the ops.
+
+TF1 tutorials (pkmital's 03_polynomial_regression, the autoencoders) build networks layer
+by layer in one loop::
+
+    Y_pred = tf.Variable(tf.random_normal([1]), name='bias')
+    for pow_i in range(1, 5):
+        W = tf.Variable(tf.random_normal([1]), name='weight_%d' % pow_i)
+        Y_pred = tf.add(tf.multiply(tf.pow(X, pow_i), W), Y_pred)
+
+The block both creates variables and computes with placeholder-dependent tensors
+(TFM304): moved whole into a generated function it would make the variables again at each
+call.  TF1 ran it once, and the variables' part of each iteration never needed the ops'
+part, so the module is first rewritten, TF1 to TF1, into two loops over the same values::
+
+    W_list = []
+    for pow_i in range(1, 5):
+        W = tf.Variable(tf.random_normal([1]), name='weight_%d' % pow_i)
+        W_list.append(W)
+    for pow_i, W in zip(range(1, 5), W_list):
+        Y_pred = tf.add(tf.multiply(tf.pow(X, pow_i), W), Y_pred)
+
+The first loop runs once where the original did and creates the same variables in the
+same order (verify pairs initial values by creation order: tf2migrate/verify/creators.py);
+the second is graph code of its own, which the migration moves into the generated function
+like any loop of ops, replaying the loop over the variables kept in the list.
+
+The body's statements are split in two: the variables' side holds each statement that
+creates variables (a TF variable call, or a call of a module-level function that makes one)
+and each assignment or ``name.append(...)``/``name.extend(...)`` that calls no TF op and
+reads no name the ops' side binds; the ops' side holds every other statement.  The split
+happens only when all of this holds (else nothing changes, and TFM304 stays):
+
+- a plain ``for`` (no ``else``) whose body is simple statements only, with no ``break``,
+  ``continue``, ``return``, ``yield``, ``del``, ``global`` or ``nonlocal``;
+- the iterable is static: literals, names and subscripts, and calls of ``range``,
+  ``enumerate``, ``zip``, ``reversed``, ``len``, ``list``, ``tuple`` or ``sorted`` only;
+  no name it reads is bound or changed in place in the body (evaluated twice, it gives the
+  same values);
+- the variables' side reads no name the ops' side binds or changes in place (it never
+  needs the ops), and the ops' side reads no name the variables' side changes in place;
+- each name of the variables' side that the ops' side reads (carried through the list) is
+  bound once in the body, before any statement of the ops' side reads it.
+
+migrate.py keeps the split module only if its graph then converts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.catalogue import is_graph_op, makes_variables
+from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import find_all
+
+LOOP_SPLIT = Rule(
+    "TFM133",
+    "loop-split-variables-made-once",
+    "A loop that interleaves variable creation with ops → its variables made once, its ops replayed in the generated function.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Splits a loop over a static iterable whose body both creates variables and builds ops from placeholder-dependent "
+    "tensors (`for i in range(n): W = tf.Variable(...); h = tf.matmul(h, W)`) into a loop that makes the variables, "
+    "keeping them in a list, and a loop over the same values and that list that builds the ops, which then converts.",
+    why="TF1 ran the loop once: its variables were made once, in this order, and its ops computed at every run. Moved "
+    "whole into a generated function, the variables would be made again at each call (TFM304). The variables' part "
+    "of each iteration must not read the ops' part; the conditions are in `tf2migrate/rewrites/loop_split.py`.",
+    example="for i in range(3):\n    W = tf.Variable(tf.ones([4, 4]))\n    h = tf.matmul(h, W)",
+    instead="W_list = []\nfor i in range(3):\n    W = tf.Variable(tf.ones([4, 4]))\n    W_list.append(W)\n"
+    "# in the generated function:\nfor i, W in zip(range(3), W_list):\n    h = tf.matmul(h, W)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = x\n"
+        "for i in range(2):\n"
+        "    W = tf.Variable(tf.ones([2, 2]))\n"
+        "    h = tf.matmul(h, W)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = x\n"
+        "for i in range(2):\n"
+        "    W = tf.Variable(tf.ones([2, int(h.shape[1])]))   # sized by the ops of the iteration before\n"
+        "    h = tf.matmul(h, W)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+)
+RULES = [LOOP_SPLIT]
+
+# Builtins a static iterable may call: their value depends on their arguments only.
+_STATIC_CALLS = frozenset({"range", "enumerate", "zip", "reversed", "len", "list", "tuple", "sorted"})
+_STATIC_NODES = (
+    cst.Name,
+    cst.Attribute,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.List,
+    cst.Tuple,
+    cst.Element,
+    cst.Subscript,
+    cst.SubscriptElement,
+    cst.Index,
+    cst.Slice,
+    cst.Call,
+    cst.Arg,
+    cst.UnaryOperation,
+    cst.BinaryOperation,
+)
+# Statements that leave a loop's body or change how names bind: the body is not split.
+_EXITS = (cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Del, cst.Global, cst.Nonlocal, cst.Raise)
+_CHANGERS = frozenset({"append", "extend"})
+
+
+@dataclass
+class Split:
+    """The module's text with the loops split, the original line each of its lines comes
+    from, and the notes to report (on the original's lines)."""
+
+    source: str
+    lines: list[int]  # 1-based original line of each line of ``source`` (index 0: line 1)
+    notes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, 1-based column, message)
+
+    def map_line(self, line: int) -> int:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else line
+
+
+def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Split | None:
+    """The module with each loop starting on one of ``lines`` split where that keeps its
+    meaning; None if none is."""
+    positions = Positions(module)
+    makers = _variable_makers(module, imports)
+    in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    text = module.code.splitlines(keepends=True)
+    replaced: list[tuple[int, int, list[tuple[str, int]], str]] = []  # (first, last line, new lines, note)
+    for block in [module, *find_all(module, cst.IndentedBlock)]:
+        assert isinstance(block, (cst.Module, cst.IndentedBlock))
+        for index, loop in enumerate(block.body):
+            if not isinstance(loop, cst.For) or _line(positions, loop) not in lines:
+                continue
+            sides = _sides(module, loop, imports, makers)
+            if sides is None:
+                continue
+            starts = {name: _start(block.body[:index], name, imports, makers) for name in _state(sides)}
+            renamed = {name: fresh_name(f"{name}_0", in_use) for name, start in starts.items() if start is not None}
+            for name, start in starts.items():
+                if start is not None:
+                    replaced.append(_renamed_start(start, renamed[name], positions, text))
+            replaced.append(_render(module, loop, sides, positions, text, in_use, renamed))
+    if not replaced:
+        return None
+    out: list[str] = []
+    origin: list[int] = []
+    notes: list[tuple[int, int, str]] = []
+    current = 1
+    for first, last, new, note in sorted(replaced):
+        for number in range(current, first):
+            out.append(text[number - 1])
+            origin.append(number)
+        for line, number in new:
+            out.append(line)
+            origin.append(number)
+        notes.append((first, 1, note))
+        current = last + 1
+    for number in range(current, len(text) + 1):
+        out.append(text[number - 1])
+        origin.append(number)
+    return Split("".join(out), origin, notes)
+
+
+@dataclass
+class _Sides:
+    variables: list[cst.SimpleStatementLine]
+    ops: list[cst.SimpleStatementLine]
+    carried: list[str]
+
+
+def _state(sides: _Sides) -> list[str]:
+    """Names the ops' side binds and reads (``Y_pred = tf.add(..., Y_pred)``)."""
+    bound = [n for s in sides.ops for n in _bound(s)]
+    read = {n for s in sides.ops for n in read_and_bound(s)[0]}
+    return [n for n in dict.fromkeys(bound) if n in read]
+
+
+def _start(before: Sequence[cst.BaseStatement], name: str, imports: TfImports, makers: set[str]) -> cst.Name | None:
+    """The target of ``name = <expression making a variable>``, the last statement before the
+    loop that binds ``name``, when no statement between reads it: the ops' side starts from
+    that variable (``Y_pred = tf.Variable(...)``; ``for ...: Y_pred = tf.add(..., Y_pred)``).
+    Moved into a function, the loop would read a local not yet bound; the variable gets a
+    name of its own and the ops' side starts from it (``Y_pred = Y_pred_0``)."""
+    for index in range(len(before) - 1, -1, -1):
+        statement = before[index]
+        reads, binds = read_and_bound(statement)
+        if name not in binds and name not in assigned_names(statement):
+            if name in reads:
+                return None
+            continue
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            return None
+        assign = statement.body[0]
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+            return None
+        if name in read_and_bound(assign.value)[0] or not any(
+            _makes_variables(c, imports, makers) for c in find_all(assign.value, cst.Call)
+        ):
+            return None
+        return assign.targets[0].target
+    return None
+
+
+def _renamed_start(target: cst.Name, renamed: str, positions: Positions, text: list[str]) -> tuple[int, int, list[tuple[str, int]], str]:
+    line, column = positions.get(target) or (0, 0)
+    original = text[line - 1]
+    edited = original[:column] + renamed + original[column + len(target.value) :]
+    return line, line, [(edited, line)], f"the variable `{target.value}` the loop below starts from is named `{renamed}`"
+
+
+def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
+    """Module-level functions whose own body calls a TF variable constructor
+    (``def weight_variable(shape): return tf.Variable(...)``)."""
+    return {
+        node.name.value
+        for node in module.body
+        if isinstance(node, cst.FunctionDef) and any(_makes_variables(c, imports, set()) for c in find_all(node.body, cst.Call))
+    }
+
+
+def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) -> bool:
+    if not isinstance(call, cst.Call):
+        return False
+    if isinstance(call.func, cst.Name) and call.func.value in makers:
+        return True
+    name = imports.call_name(call)
+    return name is not None and makes_variables(name)
+
+
+def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str]) -> _Sides | None:
+    """The body's statements on the variables' side and on the ops' side, and the names
+    carried from one to the other; None when the loop is not split (module docstring)."""
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    body = loop.body.body
+    if not all(isinstance(s, cst.SimpleStatementLine) for s in body) or any(find_all(s, _EXITS) for s in body):
+        return None
+    if not _static(loop.iter):
+        return None
+    statements = [s for s in body if isinstance(s, cst.SimpleStatementLine)]
+    creating = [any(_makes_variables(c, imports, makers) for c in find_all(s, cst.Call)) for s in statements]
+    if not any(creating):
+        return None
+    # True: on the ops' side.  A statement reading a name the ops' side binds joins it (within
+    # an iteration and across iterations: until nothing moves)
+    side = [not c and not _variables_side(s, imports) for s, c in zip(statements, creating)]
+    ops_bound = _bound_by(statements, side)
+    while moved := [i for i, s in enumerate(statements) if not side[i] and not creating[i] and set(read_and_bound(s)[0]) & ops_bound]:
+        for index in moved:
+            side[index] = True
+        ops_bound = _bound_by(statements, side)
+    variables: list[cst.SimpleStatementLine] = []
+    ops: list[cst.SimpleStatementLine] = []
+    ops_changed = {n for s, o in zip(statements, side) if o for n in changed_in_place(s)}
+    variables_changed = {n for s, o in zip(statements, side) if not o for n in changed_in_place(s)}
+    for statement, on_ops in zip(statements, side):
+        (ops if on_ops else variables).append(statement)
+    if not ops:
+        return None
+    variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
+    if variable_reads & (ops_bound | ops_changed):
+        return None  # the variables need the ops
+    ops_reads = [n for s in ops for n in read_and_bound(s)[0]]
+    if set(ops_reads) & variables_changed:
+        return None
+    iterable_names = set(read_and_bound(loop.iter)[0])
+    if iterable_names & ({n for s in statements for n in _bound(s)} | ops_changed | variables_changed):
+        return None
+    variables_bound = [n for s in variables for n in _bound(s)]
+    carried = [n for n in dict.fromkeys(variables_bound) if n in ops_reads]
+    for name in carried:
+        if variables_bound.count(name) != 1:
+            return None
+        binding = next(i for i, s in enumerate(statements) if name in _bound(s))
+        first_read = next(i for i, s in enumerate(statements) if side[i] and name in read_and_bound(s)[0])
+        if first_read < binding:
+            return None
+    return _Sides(variables, ops, carried)
+
+
+def _variables_side(statement: cst.SimpleStatementLine, imports: TfImports) -> bool:
+    """An assignment, ``name.append(...)`` or ``name.extend(...)`` that calls no TF op: it
+    runs with the variables, once, as in TF1 (unless it reads what the ops' side binds)."""
+    for small in statement.body:
+        if isinstance(small, cst.Expr):
+            call = small.value
+            if not (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and isinstance(call.func.value, cst.Name)
+                and call.func.attr.value in _CHANGERS
+            ):
+                return False
+        elif not isinstance(small, (cst.Assign, cst.AnnAssign)):
+            return False
+    return not any((name := imports.call_name(c)) is not None and is_graph_op(name) for c in find_all(statement, cst.Call))
+
+
+def _bound_by(statements: list[cst.SimpleStatementLine], side: list[bool]) -> set[str]:
+    return {n for s, on_ops in zip(statements, side) if on_ops for n in _bound(s)}
+
+
+def _bound(statement: cst.SimpleStatementLine) -> list[str]:
+    return list(dict.fromkeys([*assigned_names(statement), *read_and_bound(statement)[1]]))
+
+
+def _static(iterable: cst.BaseExpression) -> bool:
+    """Literals, names, subscripts and calls of a few builtins only (module docstring)."""
+    for node in find_all(iterable, cst.CSTNode):
+        if isinstance(node, cst.Call) and not (isinstance(node.func, cst.Name) and node.func.value in _STATIC_CALLS):
+            return False
+        if isinstance(node, cst.BaseExpression) and not isinstance(node, _STATIC_NODES):
+            return False
+    return True
+
+
+def _render(
+    module: cst.Module, loop: cst.For, sides: _Sides, positions: Positions, text: list[str], in_use: set[str], renamed: dict[str, str]
+) -> tuple[int, int, list[tuple[str, int]], str]:
+    """The loop's lines (first, last) and the lines that replace them, each with the
+    original line it comes from; the note."""
+    start = _line(positions, loop)
+    indent = text[start - 1][: len(text[start - 1]) - len(text[start - 1].lstrip())]
+    chunks = {id(s): _chunk(module, s, positions) for s in [*sides.variables, *sides.ops]}
+    body_first = min(first for first, _ in chunks.values())
+    last = max(end for _, end in chunks.values())
+    first_line = text[_line(positions, loop.body.body[0]) - 1]
+    inner = first_line[: len(first_line) - len(first_line.lstrip())]
+    newline = module.default_newline
+    target = module.code_for_node(loop.target)
+    if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
+        target = f"({target})"
+    iterable = module.code_for_node(loop.iter)
+    new: list[tuple[str, int]] = []
+    if sides.carried:
+        carried = sides.carried[0] if len(sides.carried) == 1 else f"({', '.join(sides.carried)})"
+        listed = fresh_name("_".join(sides.carried) + "_list", in_use)
+        new.append((f"{indent}{listed} = []{newline}", start))
+        replay = f"{indent}for {target}, {carried} in zip({iterable}, {listed}):{newline}"
+    else:
+        listed = ""
+        replay = f"{indent}for {module.code_for_node(loop.target)} in {iterable}:{newline}"
+    new += [(text[number - 1], number) for number in range(start, body_first)]
+    for statement in sides.variables:
+        first, end = chunks[id(statement)]
+        new += [(text[number - 1], number) for number in range(first, end + 1)]
+    if sides.carried:
+        new.append((f"{inner}{listed}.append({carried}){newline}", start))
+    new += [(f"{indent}{name} = {variable}{newline}", start) for name, variable in renamed.items()]
+    new += [(line + newline, start) for line in replay.rstrip("\r\n").split("\n")]
+    for statement in sides.ops:
+        first, end = chunks[id(statement)]
+        new += [(text[number - 1], number) for number in range(first, end + 1)]
+    kept = f" (the variables kept in `{listed}`)" if sides.carried else ""
+    note = (
+        "this loop both creates variables and builds ops: split into a loop that makes the variables, once, in TF1's "
+        f"order, and one over the same values that builds the ops{kept}"
+    )
+    return start, last, new, note
+
+
+def _line(positions: Positions, node: cst.CSTNode) -> int:
+    found = positions.get(node)
+    assert found is not None  # every node of the module has a start
+    return found[0]
+
+
+def _chunk(module: cst.Module, statement: cst.SimpleStatementLine, positions: Positions) -> tuple[int, int]:
+    """The lines of a statement of the body, its leading comments and blank lines included."""
+    start = _line(positions, statement)
+    own = len(module.code_for_node(statement.with_changes(leading_lines=())).splitlines())
+    return start - len(statement.leading_lines), start + own - 1
