@@ -496,10 +496,10 @@ def test_importing_the_package_does_not_import_tensorflow_or_numpy():
     assert result.stdout.strip() == "[]"
 
 
-def _number(value, type_name="numpy.ndarray") -> Leaf:
+def _number(value, type_name="numpy.ndarray", variable=False) -> Leaf:
     import numpy as np
 
-    return Leaf(NUMBER, type_name, np.asarray(value))
+    return Leaf(NUMBER, type_name, np.asarray(value), variable=variable)
 
 
 def test_compare_values_rules():
@@ -511,6 +511,10 @@ def test_compare_values_rules():
         "stacked": _number([[1.0], [2.0]], "list"),
         "gone": _number(0.0),
         "label": Leaf("other", "str"),  # not numeric: ignored
+        # variables' final values: compared where TF2 binds the name, else not required
+        "weight": _number([1.0], "tf.Variable", variable=True),
+        "weights": _number([[1.0], [2.0]], "list", variable=True),
+        "trained": _number([1.0], "tf.Variable", variable=True),
     }
     tf2 = {
         "close": _number([1.0 + 1e-7, nan]),
@@ -519,9 +523,11 @@ def test_compare_values_rules():
         "stacked": [_number([1.0]), Leaf(TENSOR, "tf.Tensor")],
         "extra": _number(1.0),
         "label": Leaf(NONE, "None"),
+        "trained": _number([3.0]),
     }
     rows = {row.name: row for row in compare_values(tf1, tf2)}
-    assert set(rows) == {"close", "ints", "nested['a'][0]", "nested['a'][1]", "stacked[0]", "stacked[1]", "gone"}
+    assert set(rows) == {"close", "ints", "nested['a'][0]", "nested['a'][1]", "stacked[0]", "stacked[1]", "gone", "trained"}
+    assert rows["trained"].status.startswith("values differ")
     assert rows["close"].ok and rows["close"].max_abs_diff == pytest.approx(1e-7)
     assert rows["ints"].status == "integer values differ" and rows["ints"].max_abs_diff == 1
     assert rows["nested['a'][0]"].ok

@@ -22,6 +22,9 @@ class Leaf:
     kind: str
     type_name: str
     value: Any = None  # a numpy array when kind == NUMBER, else None
+    #: the value a variable held when the script ended (final_values): compared when the
+    #: migration binds the name too, not required of it (graph-only names may vanish)
+    variable: bool = False
 
 
 #: A global's value: a leaf, a list (from a list or tuple) or a dict of values.
@@ -55,6 +58,14 @@ class ScriptResult:
     initial_values: list = field(default_factory=list)
     #: tf2 mode: problems injecting the TF1 initial values.
     messages: list[str] = field(default_factory=list)
+
+
+def of_variables(value: Encoded) -> bool:
+    """True if every leaf of ``value`` is a variable's value (see Leaf.variable)."""
+    if isinstance(value, Leaf):
+        return value.variable
+    items = list(value.values() if isinstance(value, dict) else value)
+    return bool(items) and all(of_variables(item) for item in items)
 
 
 def is_numeric(value: Encoded) -> bool:

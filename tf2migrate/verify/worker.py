@@ -205,7 +205,9 @@ def _encode(value, tf, final_value, depth: int = 0):
     if value is None:
         return Leaf(NONE, "None")
     if isinstance(value, tf.Variable) and (held := final_value(value)) is not None:
-        value = held  # compared as the value it held at the end
+        array = np.asarray(held)
+        if array.dtype.kind in "biufc":
+            return Leaf(NUMBER, "tf.Variable", array, variable=True)
     if isinstance(value, (bool, int, float, complex, np.generic, np.ndarray)):
         array = np.asarray(value)
         if array.dtype.kind in "biufc":
@@ -223,7 +225,7 @@ def _encode(value, tf, final_value, depth: int = 0):
             except ValueError:  # ragged
                 return items
             if array.dtype.kind in "biufc":
-                return Leaf(NUMBER, _type_name(value), array)
+                return Leaf(NUMBER, _type_name(value), array, variable=all(item.variable for item in items))
         return items
     elif depth < _MAX_DEPTH and isinstance(value, dict):
         # A dict keyed by tensors (a TF1 feed_dict) is not a value the program computed.
