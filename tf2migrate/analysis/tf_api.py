@@ -76,6 +76,16 @@ KNOWN_PATHS = SAME_IN_TF2 | DIFFERENT_IN_TF2.keys()
 _TF2_NAMESPACES = frozenset(path.rsplit(".", i)[0] for path in KNOWN_PATHS for i in range(1, path.count(".") + 1))
 
 
+def _tf1_modules() -> frozenset[str]:
+    """TF1's modules (``""`` the root, ``losses``, ``nn.rnn_cell``): the lowercase prefixes
+    of its API paths, but those TF2 keeps the same (``keras``), writes to absl
+    (``app.flags``, ``logging``) or lacks (``contrib``, ``estimator``)."""
+    paths = KNOWN_PATHS | RENAMES.keys() | V1_ONLY
+    prefixes = {path.rsplit(".", i)[0] for path in paths for i in range(1, path.count(".") + 1)}
+    modules = {p for p in prefixes if all(part[:1].islower() for part in p.split("."))}
+    return frozenset({""} | {p for p in modules if not p.startswith(("keras", "compat")) and tf2_target(p).kind not in ("absl", "removed")})
+
+
 @dataclass
 class Target:
     """Where a canonical TF1 path goes: a dotted expression and how it got there."""
@@ -163,3 +173,7 @@ def refuses_tf2_keywords(imports: TfImports, dotted: str | None, keywords: set[s
         return False
     tf2_params = DIFFERENT_IN_TF2[path][1]
     return tf2_params is not None and not keywords <= set(tf2_params)
+
+
+# TF1's namespaces read as values (``backend=tf``, ``L = tf.losses``): see tf_names.
+TF1_MODULES = _tf1_modules()

@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
 from tf2migrate.analysis.layer_signatures import CALL_TIME, GRAPH_LAYER_CLASSES, KERAS_NAMES, TF1_DEFAULTS, unsupported_arguments
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
@@ -82,13 +83,23 @@ RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
 
 def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
-    for scope in facts.scopes:
-        for statement in scope.statements:
-            for call in statement.layer_calls:
-                _plan_layer(module, facts, plan, scope, statement, call, names_in_use)
+    calls = [(scope, statement, call) for scope in facts.scopes for statement in scope.statements for call in statement.layer_calls]
+    if not calls:
+        return
+    dtype = layer_dtype(module, facts.imports)
+    for scope, statement, call in calls:
+        if is_reason(dtype):
+            facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(facts.imports.call_name(call), dtype))
+            continue
+        _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype)
 
 
-def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str]) -> None:
+def layer_dtype_message(path: str | None, reason: str | None) -> str:
+    """Why a TF1 layer is not made a Keras layer (``layer_dtype``'s reason)."""
+    return f"tf.{path} followed its input's float type, a Keras layer computes in float32: {reason}"
+
+
+def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str], dtype: str | None) -> None:
     path = facts.imports.call_name(call)
     keras_class, parameters = GRAPH_LAYER_CLASSES[path]
     arguments = bind_arguments(call, ("inputs", *parameters))
@@ -111,6 +122,8 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
         constructor.append(f"{KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
     given = {KERAS_NAMES.get(name, name) for name in arguments}
     constructor += [f"{name}={value}" for name, value in TF1_DEFAULTS.get(path, {}).items() if name not in given]
+    if dtype is not None:
+        constructor.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
     training = arguments.get("training")
     fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
     if fed_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):

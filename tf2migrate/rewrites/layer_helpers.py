@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
 from tf2migrate.analysis.layer_helpers import FLATTEN_CALLS, LayerHelper
 from tf2migrate.analysis.layer_signatures import CALL_TIME, HELPER_LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import created_name, fresh_name, function_facts
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS
+from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS, layer_dtype_message
 from tf2migrate.rewrites.tf_names import name_normalizer
 
 # TF1's functional dropout and batch normalization default to training=False; Keras' to None
@@ -32,11 +34,18 @@ _TRAINING_FALSE_BY_DEFAULT = frozenset({"layers.dropout", "layers.batch_normaliz
 
 
 def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+    if not facts.layer_helpers:
+        return
+    dtype = layer_dtype(module, facts.imports)
     for helper in facts.layer_helpers:
-        _plan_helper(module, facts, plan, helper, names_in_use)
+        if is_reason(dtype):
+            call, path = helper.layers[0]
+            facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(path, dtype))
+            continue
+        _plan_helper(module, facts, plan, helper, names_in_use, dtype)
 
 
-def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: LayerHelper, names_in_use: set[str]) -> None:
+def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: LayerHelper, names_in_use: set[str], dtype: str | None) -> None:
     code = module.code_for_node
     normalizer = name_normalizer(plan, facts.imports)
     own = function_facts(helper.node)
@@ -48,9 +57,10 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
         bound = bind_arguments(call, ("inputs", *parameters))
         assert bound is not None  # analysis/layer_helpers.py refused any other call
         made_with = [] if path in FLATTEN_CALLS else [(k, a) for k, a in bound.items() if k != "inputs" and k not in CALL_TIME]
-        constructors.append(
-            f"tf.keras.layers.{keras_class}({', '.join(f'{k}={_normalized(module, a.value, normalizer)}' for k, a in made_with)})"
-        )
+        given = [f"{k}={_normalized(module, a.value, normalizer)}" for k, a in made_with]
+        if dtype is not None:
+            given.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
+        constructors.append(f"tf.keras.layers.{keras_class}({', '.join(given)})")
         plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
         plan.note(
             call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`"

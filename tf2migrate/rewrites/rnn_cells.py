@@ -181,6 +181,7 @@ _DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, initial_state=None, dtype=No
     loop = (0, tf.TensorArray(inputs.dtype, size=time_steps), state)
     _, outputs, state = tf.while_loop(lambda time, *_: time < time_steps, step, loop)
     outputs = outputs.stack()
+    outputs.set_shape(inputs.shape[:2].concatenate(outputs.shape[2:]))  # TF1's static time and batch sizes
     return (outputs if time_major else tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])), state
 '''
 

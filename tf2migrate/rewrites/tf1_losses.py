@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.model import GraphFacts
@@ -89,7 +90,6 @@ _LOSSES: dict[str, tuple[tuple[str, ...], _Expression, bool]] = {
 
 
 def plan_tf1_losses(facts: GraphFacts, plan: Plan) -> None:
-    code = cst.Module([]).code_for_node
     for call in facts.calls:
         name = facts.imports.call_name(call)
         if name not in _LOSSES:
@@ -102,10 +102,35 @@ def plan_tf1_losses(facts: GraphFacts, plan: Plan) -> None:
         labels, predictions = (given.get(p) for p in parameters[:2])
         if labels is None or predictions is None or set(given) - {*parameters[:2], "scope"}:
             continue  # weights, smoothing, another reduction or collection: tf.compat.v1 stays
-        if reads_twice and dotted_name(predictions) is None:
-            continue
-        expression = cst.parse_expression(expression_of(code(labels), code(predictions)))
-        plan.call_replacements[id(call)] = lambda updated, expression=expression: expression.with_changes(
-            lpar=updated.lpar, rpar=updated.rpar
-        )
+        if reads_twice and (dotted_name(predictions) is None or _python_value(facts, call, predictions)):
+            continue  # ``logits.dtype`` needs a tensor (a list or an array has none, or NumPy's)
+        plan.call_replacements[id(call)] = _replacement(parameters, expression_of)
         plan.note(call, API_RENAMED.code, f"tf.{name} → the mean TF1 computed with its default weights and reduction")
+
+
+def _replacement(parameters: tuple[str, ...], expression_of: _Expression) -> Callable[[cst.Call], cst.BaseExpression]:
+    """The TF2 expression of the call as the other rewrites left it: its arguments renamed
+    (``tf.log(p)`` → ``tf.math.log(p)``) like any TF1 code."""
+    code = cst.Module([]).code_for_node
+
+    def replace(updated: cst.Call) -> cst.BaseExpression:
+        bound = bind_arguments(updated, parameters)
+        assert bound is not None  # bound before the rename; renaming keeps the arguments
+        labels, predictions = (code(bound[p].value) for p in parameters[:2])
+        return cst.parse_expression(expression_of(labels, predictions)).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    return replace
+
+
+def _python_value(facts: GraphFacts, call: cst.Call, name: cst.BaseExpression) -> bool:
+    """Is ``name`` bound, where ``call`` reads it, by a statement that makes no graph value
+    (``logits = [[2.0, 0.5]]``, a NumPy array)?  TF1 converted it to a tensor; the
+    expression written for the call reads its ``dtype``."""
+    if not isinstance(name, cst.Name):
+        return False
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            if any(node is call for node in m.findall(statement.node, m.Call())):
+                bound = scope.resolve(name.value, statement.order)
+                return bound is not None and scope.graph_statement(name.value, statement.order) is None
+    return False

@@ -23,6 +23,7 @@ import libcst as cst
 from tf2migrate.analysis.names import NameReferences, self_attribute
 from tf2migrate.analysis.tf_api import (
     KNOWN_PATHS,
+    TF1_MODULES,
     Target,
     removed_successor,
     tf2_target,
@@ -300,6 +301,11 @@ def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: 
     """How a TF reference ``dotted`` (canonical ``path``) that is not a call rewritten
     whole is written in TF2, and what is said of it: the one decision both the libcst
     renamer and the text path of rename-only fragments (``fragment_text``) take."""
+    if path in TF1_MODULES and (root_is_tf1 or imports.is_explicit_v1_dotted(dotted)):
+        # TF1's module as a value (``backend=tf``, ``L = tf.losses``, ``getattr(tf, name)``):
+        # what is read from it elsewhere is TF1's, which only ``tf.compat.v1`` still holds
+        code = "tf.compat.v1" + (f".{path}" if path else "")
+        return Spelling(code, (COMPAT_FALLBACK.code, f"TF1's module `{dotted}` read as a value; kept as {code}"), None)
     if (
         _needs_call_fix(path)
         and path not in SAME_IN_TF2

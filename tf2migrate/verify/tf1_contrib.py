@@ -44,11 +44,13 @@ class _Rnn:
 
 def _fully_connected(tf):
     """``tf.contrib.layers.fully_connected(inputs, num_outputs, activation_fn=relu)``: TF 1.15
-    built a core Dense layer (Glorot uniform kernel, zero bias) in a ``fully_connected``
-    variable scope; other parameters are not re-created."""
+    built a core Dense layer (Glorot uniform kernel, zero bias) in a new ``fully_connected``
+    variable scope at each call (``fully_connected_1`` for the second); other parameters are
+    not re-created."""
 
     def fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu):
-        return tf.layers.dense(inputs, num_outputs, activation=activation_fn, name="fully_connected")
+        with tf.variable_scope(None, default_name="fully_connected"):
+            return tf.layers.dense(inputs, num_outputs, activation=activation_fn)
 
     return fully_connected
 
