@@ -38,7 +38,19 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   a last run binding its value to the name of the tensor it fetches (``t5 = sess.run(t5)``), and a
   session nothing uses, with its ``ConfigProto``, in a ``with tf.device(...)`` block;
 - a class whose constructor builds a graph of its own from its parameters (a scale and a loop
-  count) with a sum started from ``self.loss = 0``, run by a method after the module's session.
+  count) with a sum started from ``self.loss = 0``, run by a method after the module's session;
+  the scale maybe in a list the caller changes before or after the construction;
+- ``tf.losses`` functions (mean squared error, absolute difference, sigmoid and softmax cross
+  entropy) with TF1's defaults (converted) or weights, a reduction, label smoothing (kept);
+- ``BasicLSTMCell``, ``BasicRNNCell`` (``tf.nn.rnn_cell`` or ``tf.contrib.rnn``) and
+  ``MultiRNNCell`` run by ``tf.nn.dynamic_rnn`` (``dtype=`` or a ``zero_state``, time-major or
+  not), their last output or state read;
+- a layer helper of the file (``tf.layers.dense`` under ``tf.variable_scope(name, reuse=...)``)
+  called twice sharing its weights (``reuse=True``, ``tf.AUTO_REUSE``) or once, maybe on a
+  float64 input;
+- TF functions passed as values (to a helper, to ``map``, bound to a name first);
+- a class whose method builds pure ops from the constructor's tensors at every call and runs
+  them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
 
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
@@ -105,6 +117,13 @@ class _Builder:
         self.hyper: dict[str, str] = {}  # role ("keep", "training") -> its placeholder
         self.counter = 0
         self.batch = draw(st.sampled_from([2, 4]))
+        # widths of layer and cell variables, one per production: verify matches variables by shape
+        # in creation order, which Keras layers and RNN cells (made at their first call) may change
+        self.widths = iter(range(4, 40))
+        # layer and cell outputs: a last run fetches them all, so that TF2 makes every variable TF1 made
+        # (at their first call; verify wants as many)
+        self.latest: list[Tensor] = []
+        self.rnn_made = False  # tf.nn.dynamic_rnn's default scope admits one RNN
 
     # -- helpers
     def choice(self, options):
@@ -192,10 +211,27 @@ class _Builder:
         if a is None:
             return
         form = self.choice(
-            ["unary", "matmul", "reduce", "bias", "binary", "scale", "stop_gradient", "cond", "python", "dropout", "layers_dropout", "sum"]
+            [
+                "unary",
+                "matmul",
+                "reduce",
+                "bias",
+                "binary",
+                "scale",
+                "stop_gradient",
+                "cond",
+                "python",
+                "dropout",
+                "layers_dropout",
+                "sum",
+                "function_value",
+            ]
         )
-        if form == "sum" and self.out is not self.graph:
-            form = "reduce"  # (between runs: a loop there is session code)
+        if form in ("sum", "function_value") and self.out is not self.graph:
+            form = "reduce"  # (between runs: a loop there is session code; a definition is module code)
+        if form == "function_value":
+            self.function_value(a)
+            return
         if form == "sum":  # a graph sum started from a plain value (hp-VPINNs' ``self.loss = 0``)
             self.feature("op:sum-from-zero")
             name = self.fresh("s")
@@ -249,6 +285,121 @@ class _Builder:
         tensor = Tensor(name, kind, frozenset(diff) | own, frozenset(reads))
         self.tensors.append(tensor)
         self.fetchable.append(tensor)
+
+    def function_value(self, a: Tensor) -> None:
+        """A TF function passed around as a value: to a helper of the file, to ``map``, or
+        bound to a name first (the renames must keep each one the same function)."""
+        style = self.choice(["helper", "map", "alias"])
+        self.feature(f"op:function-value:{style}")
+        function = self.choice(["tf.nn.relu", "tf.square", "tf.tanh", "tf.nn.softmax", "tf.sigmoid"])
+        if style == "helper":
+            helper = self.fresh("apply")
+            self.defs += [f"def {helper}(f, a):", "    return f(a) * 0.5", ""]
+            self.new_tensor(self.fresh("t"), f"{helper}({function}, {a.name})", a.diff, a.reads)
+        elif style == "map":
+            b = self.operand("BD") or a
+            first, second = self.fresh("t"), self.fresh("t")
+            self.graph.append(f"{first}, {second} = map({function}, [{a.name}, {b.name}])")
+            for name, operand in ((first, a), (second, b)):
+                tensor = Tensor(name, "BD", operand.diff | ({name} if operand.diff else set()), operand.reads)
+                self.tensors.append(tensor)
+                self.fetchable.append(tensor)
+        else:
+            alias = self.fresh("fn")
+            self.graph.append(f"{alias} = {function}")
+            self.new_tensor(self.fresh("t"), f"{alias}({a.name})", a.diff, a.reads)
+
+    # -- what the last release rewrites: tf.losses, RNN cells, layer helpers
+    def loss(self) -> None:
+        """A ``tf.losses`` function of two [batch, D] tensors: with TF1's default weights and
+        reduction (converted, TFM402) or not (``tf.compat.v1.losses`` kept, TFM401)."""
+        predictions, labels = self.operand("BD"), self.operand("BD")
+        if predictions is None or labels is None:
+            return
+        function = self.choice(["mean_squared_error", "absolute_difference", "sigmoid_cross_entropy", "softmax_cross_entropy"])
+        label_word, prediction_word = {
+            "mean_squared_error": ("labels", "predictions"),
+            "absolute_difference": ("labels", "predictions"),
+            "sigmoid_cross_entropy": ("multi_class_labels", "logits"),
+            "softmax_cross_entropy": ("onehot_labels", "logits"),
+        }[function]
+        extra = self.choice(["", "", "weights=0.5", "weights=2.0", "reduction=tf.losses.Reduction.SUM"])
+        if function.endswith("cross_entropy") and self.draw(st.integers(0, 4)) == 0:
+            extra = "label_smoothing=0.1"
+        label_text = labels.name if self.flag() else f"tf.sigmoid({labels.name})"
+        self.feature(f"losses:{function}{':' + extra.split('=')[0] if extra else ''}")
+        arguments = (
+            [f"{label_word}={label_text}", f"{prediction_word}={predictions.name}"] if self.flag() else [label_text, predictions.name]
+        ) + ([extra] if extra else [])
+        name = self.fresh("loss")
+        self.graph.append(f"{name} = tf.losses.{function}({', '.join(arguments)})")
+        # (TF1's softmax_cross_entropy stops the labels' gradient: no source reaches the loss through them)
+        diff = predictions.diff | (labels.diff if function != "softmax_cross_entropy" else frozenset())
+        tensor = Tensor(name, "S", diff, predictions.reads | labels.reads)
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+
+    def rnn(self) -> None:
+        """A BasicLSTMCell, BasicRNNCell or MultiRNNCell run by ``tf.nn.dynamic_rnn`` over a
+        two-step sequence made of a [batch, D] tensor; its last output or state, cut to D."""
+        a = self.operand("BD")
+        if a is None or self.rnn_made:  # (a second one would need a scope of its own)
+            return
+        self.rnn_made = True
+        width = next(self.widths)
+        kind = self.choice(["lstm", "rnn", "multi", "contrib_lstm"])
+        time_major, zero_state = self.flag(), self.draw(st.integers(0, 2)) == 0
+        self.feature(f"rnn:{kind}{':time_major' if time_major else ''}{':zero_state' if zero_state else ''}")
+        cell, outputs, state, sequence = self.fresh("cell"), self.fresh("outputs"), self.fresh("state"), self.fresh("seq")
+        make = {
+            "lstm": f"tf.nn.rnn_cell.BasicLSTMCell({width})",
+            "rnn": f"tf.nn.rnn_cell.BasicRNNCell({width})",
+            "multi": f"tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell({width}) for _ in range(2)])",
+            "contrib_lstm": f"tf.contrib.rnn.BasicLSTMCell({width}, forget_bias=0.5)",
+        }[kind]
+        self.graph.append(f"{cell} = {make}")
+        # (a known last dimension whatever the operand's shape: dynamic_rnn needs it)
+        steps = f"tf.reshape(tf.concat([{a.name}, {a.name} * 0.5], 1), [-1, 2, {D}])"
+        self.graph.append(f"{sequence} = {'tf.transpose(' + steps + ', [1, 0, 2])' if time_major else steps}")
+        start = f"initial_state={cell}.zero_state({self.batch}, tf.float32)" if zero_state else "dtype=tf.float32"
+        self.graph.append(f"{outputs}, {state} = tf.nn.dynamic_rnn({cell}, {sequence}, {start}{', time_major=True' if time_major else ''})")
+        last = {"lstm": f"{state}.h", "contrib_lstm": f"{state}.c", "rnn": state, "multi": f"{state}[-1].h"}[kind]
+        if self.flag():
+            last = f"{outputs}[-1]" if time_major else f"{outputs}[:, -1]"
+        # (a gradient of a gradient through the time loop: TF1 raises, as for tf.while_loop)
+        self.new_tensor(self.fresh("t"), f"{last}[:, :{D}]", a.diff, a.reads | {WHILE})
+        self.latest.append(self.tensors[-1])
+
+    def layer_helper(self) -> None:
+        """A function of the file building ``tf.layers.dense`` layers under
+        ``tf.variable_scope(name, reuse=reuse)``, called twice sharing its weights (or once)."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        helper, width = self.fresh("layers"), next(self.widths)
+        form = self.choice(["reuse_true", "auto_reuse", "once"])
+        activation = self.choice(["tf.nn.relu", "tf.nn.tanh", "tf.sigmoid", "None"])
+        float64 = self.draw(st.integers(0, 5)) == 0
+        self.feature(f"layers:{form}{':float64' if float64 else ''}")
+        self.defs += [
+            f"def {helper}(x, reuse):",
+            f'    with tf.variable_scope("{helper}", reuse=reuse):',
+            f"        h = tf.layers.dense(x, {width}, activation={activation})",
+            f"        return tf.layers.dense(h, {D}, use_bias=False)",
+            "",
+        ]
+        operands = [a] + ([self.operand("BD") or a] if form != "once" else [])
+        for index, operand in enumerate(operands):
+            # (a known last dimension whatever the operand's shape: Dense needs it)
+            x = f"tf.reshape({operand.name}, [-1, {D}])"
+            reuse = "False" if index == 0 else "True"
+            if form == "auto_reuse":
+                reuse = "tf.AUTO_REUSE"
+            text = f"{helper}({x}, reuse={reuse})"
+            if float64:  # TF1's layers follow their input's dtype
+                text = f"tf.cast({helper}(tf.cast({x}, tf.float64), reuse={reuse}), tf.float32)"
+            self.new_tensor(self.fresh("t"), text, operand.diff, operand.reads)
+            self.latest.append(self.tensors[-1])
 
     def hyperparameter(self, role: str) -> str:
         """The fed ``keep_prob`` or ``is_training`` placeholder, made on first use; fed only the
@@ -666,24 +817,81 @@ class _Builder:
     def model_class(self) -> list[str]:
         """A class whose constructor builds a graph of its own, reading its parameters (hp-VPINNs'
         ``grid``: stored on ``self``, TFM115) and summing from a plain ``self.loss = 0``, and whose
-        method runs it; made and run after the module's session: the statements doing that."""
+        method runs it; made and run after the module's session: the statements doing that.  The
+        scale may come in a list the caller changes before or after the construction (TF1 built
+        with the value at the construction)."""
         cls, obj = self.fresh("Model"), self.fresh("model")
         self.feature("class:constructor-parameters")
+        k, n = self.choice(["0.5", "1.5", "scale"]), self.draw(st.integers(1, 3))
+        change = self.choice(["none", "none", "before", "after_item", "after_append", "after_rebound"])
+        scale = "k[0]" if change != "none" else "k"
         self.defs += [
             f"class {cls}:",
             "    def __init__(self, k, n):",
             f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
             "        self.loss = 0",
             "        for e in range(n):",
-            "            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * k)) * (e + 1.0)",
+            f"            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * {scale})) * (e + 1.0)",
             "        self.sess = tf.Session()",
             "",
             "    def predict(self, x):",
             "        return self.sess.run(self.loss, {self.x: x})",
             "",
         ]
-        k, n = self.choice(["0.5", "1.5", "scale"]), self.draw(st.integers(1, 3))
-        return [f"{obj} = {cls}({k}, {n})", f"{self.fresh('r')} = {obj}.predict({self.choice(['data0', 'data1'])})"]
+        if change == "none":
+            return [f"{obj} = {cls}({k}, {n})", f"{self.fresh('r')} = {obj}.predict({self.choice(['data0', 'data1'])})"]
+        self.feature(f"class:constructor-argument-changed:{change}")
+        values = self.fresh("ks")
+        edit = {
+            "before": f"{values}[0] = 2.5",
+            "after_item": f"{values}[0] = 2.5",
+            "after_append": f"{values}.insert(0, 2.5)",
+            "after_rebound": f"{values} = [2.5]",
+        }[change]
+        lines = [f"{values} = [{k}]"] + ([edit] if change == "before" else []) + [f"{obj} = {cls}({values}, {n})"]
+        lines += [f"{self.fresh('r')} = {obj}.predict(data0)"] + ([edit] if change != "before" else [])
+        return lines + [f"{self.fresh('r')} = {obj}.predict(data1)"]
+
+    def per_call_class(self) -> list[str]:
+        """A class whose method builds pure ops from the constructor's tensors at every call and
+        runs them in the class's session (DeepVIV's ``predict_drag_lift``: TFM116 builds them once
+        in the constructor), called twice after the module's session: the statements doing that."""
+        cls, obj = self.fresh("Predictor"), self.fresh("predictor")
+        form = self.choice(["gradient", "pure", "second", "argument"])
+        self.feature(f"class:per-call-ops:{form}")
+        built = {
+            "gradient": ["        g = tf.gradients(self.u, self.x)[0]"],
+            "pure": ["        g = tf.square(self.u) * 2.0 + self.b"],
+            "second": ["        g1 = tf.gradients(self.u, self.x)[0]", "        g = tf.gradients(g1, self.x)[0]"],
+            # (reads its argument: built from a Python value at each call, stays refused)
+            "argument": ["        g = tf.reduce_sum(self.u) * float(x.shape[0])"],
+        }[form]
+        self.defs += [
+            f"class {cls}:",
+            "    def __init__(self, k):",
+            "        self.sess = tf.Session()",
+            f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
+            # (constants: a second initializer run of the module's variables keeps the file on TF1, TFM308)
+            f"        self.w = tf.ones([{D}, {D}]) * k",
+            f"        self.b = tf.constant(np.linspace(-0.5, 0.5, {D}), tf.float32)",
+            "        self.u = tf.tanh(tf.matmul(self.x, self.w) + self.b)",
+            "",
+            "    def predict(self, x):",
+            *built,
+            "        return self.sess.run([self.u, g], {self.x: x})",
+            "",
+        ]
+        return [
+            f"{obj} = {cls}({self.choice(['0.5', 'scale'])})",
+            f"{self.fresh('r')} = {obj}.predict(data0)",
+            f"{self.fresh('r')} = {obj}.predict(data1 * 2.0)",
+        ]
+
+    def run_latest(self, indent: str) -> None:
+        """A run fetching every layer and cell output (see ``latest``)."""
+        feed = self.feed(frozenset().union(*(t.reads for t in self.latest)), False, indent)
+        names = ", ".join(t.name for t in self.latest)
+        self.session.append(f"{indent}{self.fresh('r')} = sess.run([{names}]{', ' + feed if feed else ''})")
 
     def rebind_by_last_run(self, indent: str) -> bool:
         """The last run binds its value to the name of the tensor it fetches (``t5 = sess.run(t5)``,
@@ -753,9 +961,19 @@ def tf1_programs(draw) -> Program:
         b.dataset()
     for _ in range(draw(st.integers(1, 5))):
         b.op()
-    builders = {"gradient": b.gradient, "assign": b.assign, "optimizer": b.optimizer, "op": b.op, "helper": b.helper}
+    builders = {
+        "gradient": b.gradient,
+        "assign": b.assign,
+        "optimizer": b.optimizer,
+        "op": b.op,
+        "helper": b.helper,
+    }
     for step in draw(st.lists(st.sampled_from(list(builders)), max_size=4)):
         builders[step]()
+    # the last release's rewrites, drawn on their own so that each comes up often enough
+    latest = {"loss": b.loss, "rnn": b.rnn, "layers": b.layer_helper}
+    for step in draw(st.lists(st.sampled_from(list(latest)), max_size=2)):
+        latest[step]()
     if not b.fetchable:
         b.fetchable.append(b.tensors[-1])
 
@@ -788,6 +1006,8 @@ def tf1_programs(draw) -> Program:
         b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
     for _ in range(draw(st.integers(1, 4))):
         b.run(indent, eval_ok)
+    if b.latest:
+        b.run_latest(indent)
     rebound = draw(st.integers(0, 4)) == 0 and b.rebind_by_last_run(indent)
 
     opening = {"with": ["with tf.Session() as sess:"], "plain": ["sess = tf.Session()"], "interactive": ["sess = tf.InteractiveSession()"]}[
@@ -804,6 +1024,8 @@ def tf1_programs(draw) -> Program:
         b.session = first
     if draw(st.integers(0, 4)) == 0:
         closing += b.model_class()
+    if draw(st.integers(0, 7)) == 0:
+        closing += b.per_call_class()
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if draw(st.booleans()):
         b.feature("set_random_seed")

@@ -14,8 +14,10 @@ values and gradients, from the same initial variables.
 Converted: ``BasicLSTMCell(num_units, forget_bias, state_is_tuple=True, activation)``,
 ``BasicRNNCell(num_units, activation)``, ``MultiRNNCell(cells, state_is_tuple=True)`` of
 ``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
-``tf.nn.dynamic_rnn(cell, inputs, initial_state=…, dtype=…, time_major=…)`` of such a
-cell.  Everything else stays refused, naming what is missing (``cell_refusal``,
+``tf.nn.dynamic_rnn(cell, inputs, initial_state=…, dtype=…, time_major=…, scope="name")`` of
+such a cell.  A ``scope`` written as a string only names TF1's variables (a cell keeps the
+scope of its first call, and sharing by scope name needs a reuse that is refused where it is
+written, TFM304/TFM311): it is dropped, as the names are.  Everything else stays refused, naming what is missing (``cell_refusal``,
 ``dynamic_rnn_refusal``).
 """
 
@@ -40,7 +42,7 @@ MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"}
 # TF1 parameters that are what they would be without them: ``state_is_tuple=True``
 _DEFAULTS = {"state_is_tuple": "True"}
 _DYNAMIC_RNN = ("cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory", "time_major", "scope")
-_DYNAMIC_RNN_CONVERTED = frozenset({"cell", "inputs", "initial_state", "dtype", "time_major"})
+_DYNAMIC_RNN_CONVERTED = frozenset({"cell", "inputs", "initial_state", "dtype", "time_major", "scope"})
 
 
 def is_rnn_class(name: str) -> bool:
@@ -79,6 +81,9 @@ def dynamic_rnn_refusal(call: cst.Call) -> str | None:
     time_major = bound.get("time_major")
     if time_major is not None and not (isinstance(time_major.value, cst.Name) and time_major.value.value in ("True", "False")):
         return f"`tf.{DYNAMIC_RNN}(..., time_major=...)` is converted only when written True or False"
+    scope = bound.get("scope")
+    if scope is not None and not (isinstance(scope.value, cst.SimpleString) and scope.keyword is not None):
+        return f"`tf.{DYNAMIC_RNN}(..., scope=...)` is converted only when written as a keyword and a string (a name of TF1's variables)"
     if not isinstance(bound["cell"].value, cst.Name):
         return f"`tf.{DYNAMIC_RNN}(...)`: its cell is not a name bound by a converted cell statement"
     return None

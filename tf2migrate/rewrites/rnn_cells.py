@@ -194,7 +194,7 @@ def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
                 path = facts.imports.call_name(call)
                 assert path is not None  # a TF call, by how rnn_calls is filled
                 local = _emit(module, facts, plan, names_in_use, path)
-                _replace_callee(plan, call, local)
+                _replace_callee(plan, call, local, drop_scope=path == rnn.DYNAMIC_RNN)
                 what = "the cell applied at each time step" if path == rnn.DYNAMIC_RNN else "TF1's variables and step in TF2 ops"
                 plan.note(call, RNN_CELLS.code, f"tf.{path} → `{local}`: {what}, emitted once")
 
@@ -214,5 +214,14 @@ def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[s
     return emit(template, _CELLS[template].replace(f"({_BASE_NAME})", f"({base})", 1))
 
 
-def _replace_callee(plan: Plan, call: cst.Call, name: str) -> None:
-    plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.Name(name))
+def _replace_callee(plan: Plan, call: cst.Call, name: str, drop_scope: bool) -> None:
+    """Call ``name`` instead; a ``dynamic_rnn``'s ``scope="..."`` goes (it only named TF1's
+    variables, analysis/rnn.py)."""
+
+    def replace(updated: cst.Call) -> cst.Call:
+        args = [a for a in updated.args if not (drop_scope and a.keyword is not None and a.keyword.value == "scope")]
+        if len(args) < len(updated.args) and args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(func=cst.Name(name), args=args)
+
+    plan.call_replacements[id(call)] = replace
