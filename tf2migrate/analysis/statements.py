@@ -738,17 +738,24 @@ class StatementClassifier:
         return True
 
     def _stacked_cells_refusal(self, call: cst.Call, name: str, cells: list, scope: Scope, order: int) -> str | None:
+        """Why the cells a ``MultiRNNCell`` stacks are not converted: each must be a cell
+        made in the statement or the name of a converted cell statement, in a list written
+        out, repeated (``[cell] * n``) or made anew for each element (``[Cell(n) for _ in
+        ...]``).  One cell object listed twice is one cell applied at two depths: TF1 made
+        its variables once and shared them ("will share weights"), and so does the cell
+        written out, built at its first call."""
         listed = call_argument(call, "cells", 0)
+        if isinstance(listed, cst.BinaryOperation) and isinstance(listed.operator, cst.Multiply):
+            listed = listed.left if isinstance(listed.left, (cst.List, cst.Tuple)) else listed.right
         elements = listed.elements if isinstance(listed, (cst.List, cst.Tuple)) else None
         if isinstance(listed, cst.ListComp) and isinstance(listed.elt, cst.Call):
             elements = [cst.Element(listed.elt)]  # a new cell for each element
         made = {id(c) for c, _ in cells}
-        names = [e.value.value for e in elements or () if isinstance(e.value, cst.Name)]
         for element in elements or ():
             value = element.value
             if isinstance(value, cst.Call) and id(value) in made:
                 continue
-            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement) and names.count(value.value) == 1:
+            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement):
                 found = scope.graph_statement(value.value, order)
                 if found is not None and found.rnn_calls and _single_name(found.node) == value.value:
                     continue
