@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.calls import bind_arguments, calls_in
 
 DYNAMIC_RNN = "nn.dynamic_rnn"
 # TF1's parameters of each converted cell, in TF1's positional order; those not converted
@@ -97,6 +97,32 @@ def cell_refusal(call: cst.Call, name: str) -> str | None:
         if required is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == required):
             return f"`tf.{name}(..., {parameter}=...)` is converted only when written {required}"
     return None
+
+
+def factory_cell(function: cst.FunctionDef, call_name) -> cst.Call | None:
+    """The cell a cell factory makes (``def lstm_cell(): cell = rnn.BasicLSTMCell(n);
+    return cell``, stacked by ``MultiRNNCell([lstm_cell() for _ in range(2)])``), or None
+    for any other function.  A factory is a plain ``return`` of one converted cell, made
+    in it directly or bound to a name first, and calls nothing else: each call makes a
+    new cell, as in TF1.  ``call_name(call)``: the TF path a call calls."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    lines = [s for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1]
+    calls = [c for s in body for c in calls_in(s)]
+    if len(lines) != len(body) or len(calls) != 1 or not 1 <= len(lines) <= 2:
+        return None
+    cell = calls[0]
+    name = call_name(cell)
+    if name not in CELLS or name in MULTI_CELLS or cell_refusal(cell, name) is not None:
+        return None
+    *bound, returned = [s.body[0] for s in lines]
+    if not isinstance(returned, cst.Return):
+        return None
+    if not bound:
+        return cell if returned.value is cell else None
+    made = bound[0]
+    single = isinstance(made, cst.Assign) and len(made.targets) == 1 and isinstance(made.targets[0].target, cst.Name)
+    named = single and made.value is cell and isinstance(returned.value, cst.Name)
+    return cell if named and returned.value.value == made.targets[0].target.value else None
 
 
 def dynamic_rnn_refusal(call: cst.Call) -> str | None:
