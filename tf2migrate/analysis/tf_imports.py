@@ -227,6 +227,8 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
 def _is_contrib_rnn(relative: str, node: cst.ImportFrom) -> bool:
     """``from tensorflow.contrib import rnn``: the module ``tf.contrib.rnn`` names, whose
     cells and RNN functions the name tables and rewrites/rnn_cells.py know."""
-    return relative == "contrib" and not isinstance(node.names, cst.ImportStar) and all(
-        get_full_name_for_node(alias.name) == "rnn" for alias in node.names
+    return (
+        relative == "contrib"
+        and not isinstance(node.names, cst.ImportStar)
+        and all(get_full_name_for_node(alias.name) == "rnn" for alias in node.names)
     )
