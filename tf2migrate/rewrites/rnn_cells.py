@@ -34,7 +34,7 @@ RNN_CELLS = Rule(
     "TF1 RNN cells and tf.nn.dynamic_rnn → the same cells and time loop in TF2 ops.",
     Severity.INFO,
     FixSafety.SAFE,
-    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `MultiRNNCell` (also "
+    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` (also "
     "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` by `tf1_dynamic_rnn`, "
     "emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
     why="TF2 has no `tf.nn.rnn_cell` or `dynamic_rnn`, and Keras' cells keep other weights (a "
