@@ -87,6 +87,8 @@ VARIABLE_CALL_PREFIXES = (
     "keras.Sequential",
     "keras.Model",
     "keras.models.",
+    # tf.metrics.*: each makes local variables (its total and count) that its update op adds to
+    "metrics.",
 )
 # Calls under those prefixes that are plain ops: they make no variable.
 NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten"})

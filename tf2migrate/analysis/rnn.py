@@ -12,12 +12,16 @@ TF2 ops; ``dynamic_rnn`` applies the cell at each time step.  Shown equal by exe
 values and gradients, from the same initial variables.
 
 Converted: ``BasicLSTMCell(num_units, forget_bias, state_is_tuple=True, activation)``,
-``BasicRNNCell(num_units, activation)``, ``MultiRNNCell(cells, state_is_tuple=True)`` of
-``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
+``BasicRNNCell(num_units, activation)``, ``LSTMCell(num_units, forget_bias=…,
+activation=…)`` without peepholes, projection, clipping or sharding (its step is
+BasicLSTMCell's, its variables named ``lstm_cell/…``), ``GRUCell(num_units, activation)``
+(gates and candidate kernels, the gates' bias ones), ``MultiRNNCell(cells,
+state_is_tuple=True)`` of ``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
 ``tf.nn.dynamic_rnn(cell, inputs, initial_state=…, dtype=…, time_major=…, scope="name")`` of
 such a cell.  A ``scope`` written as a string only names TF1's variables (a cell keeps the
 scope of its first call, and sharing by scope name needs a reuse that is refused where it is
-written, TFM304/TFM311): it is dropped, as the names are.  Everything else stays refused, naming what is missing (``cell_refusal``,
+written, TFM304/TFM311): it is dropped, as the names are.  Everything else stays refused,
+naming what is missing (``cell_refusal``,
 ``dynamic_rnn_refusal``).
 """
 
@@ -25,22 +29,52 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.calls import bind_arguments, calls_in
 
 DYNAMIC_RNN = "nn.dynamic_rnn"
-# the TF1 parameters each converted cell accepts, in TF1's positional order
-_BASIC_LSTM = ("num_units", "forget_bias", "state_is_tuple", "activation")
-_BASIC_RNN = ("num_units", "activation")
+# TF1's parameters of each converted cell, in TF1's positional order; those not converted
+# must be absent (or written as in ``_REQUIRED``)
+_BASIC_LSTM = ("num_units", "forget_bias", "state_is_tuple", "activation", "reuse", "name", "dtype")
+_BASIC_RNN = ("num_units", "activation", "reuse", "name", "dtype")
+_LSTM = (
+    "num_units",
+    "use_peepholes",
+    "cell_clip",
+    "initializer",
+    "num_proj",
+    "proj_clip",
+    "num_unit_shards",
+    "num_proj_shards",
+    "forget_bias",
+    "state_is_tuple",
+    "activation",
+    "reuse",
+    "name",
+    "dtype",
+)
+_GRU = ("num_units", "activation", "reuse", "kernel_initializer", "bias_initializer", "name", "dtype")
 _MULTI = ("cells", "state_is_tuple")
-# TF1 cell class → (its converted parameters, the class written out for it)
+_CONVERTED = frozenset({"num_units", "forget_bias", "state_is_tuple", "activation", "cells"})
+# parameters converted only as written here: what they are when left out
+_REQUIRED = {
+    "state_is_tuple": "True",
+    "use_peepholes": "False",
+    **dict.fromkeys(("cell_clip", "initializer", "num_proj", "proj_clip", "num_unit_shards", "num_proj_shards"), "None"),
+}
+# TF1 cell class → (its parameters, the class written out for it)
 CELLS = {
     f"{namespace}.{cls}": (parameters, f"TF1{cls}")
     for namespace in ("nn.rnn_cell", "contrib.rnn")
-    for cls, parameters in (("BasicLSTMCell", _BASIC_LSTM), ("BasicRNNCell", _BASIC_RNN), ("MultiRNNCell", _MULTI))
+    for cls, parameters in (
+        ("BasicLSTMCell", _BASIC_LSTM),
+        ("BasicRNNCell", _BASIC_RNN),
+        ("LSTMCell", _LSTM),
+        ("GRUCell", _GRU),
+        ("MultiRNNCell", _MULTI),
+    )
 }
 MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"})
-# TF1 parameters that are what they would be without them: ``state_is_tuple=True``
-_DEFAULTS = {"state_is_tuple": "True"}
+_CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell"
 _DYNAMIC_RNN = ("cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory", "time_major", "scope")
 _DYNAMIC_RNN_CONVERTED = frozenset({"cell", "inputs", "initial_state", "dtype", "time_major", "scope"})
 
@@ -53,20 +87,45 @@ def is_rnn_class(name: str) -> bool:
 def cell_refusal(call: cst.Call, name: str) -> str | None:
     """Why the cell ``tf.<name>(...)`` is not converted, or None when it is."""
     if name not in CELLS:
-        return f"`tf.{name}` is not converted by this release (converted cells: BasicLSTMCell, BasicRNNCell, MultiRNNCell)"
-    parameters = CELLS[name][0]
-    bound = bind_arguments(call, parameters + ("reuse", "name", "dtype"))
+        return f"`tf.{name}` is not converted by this release (converted cells: {_CONVERTED_NAMES})"
+    bound = bind_arguments(call, CELLS[name][0])
     if bound is None:
         return f"`tf.{name}(...)`: its arguments are unpacked with * or ** or do not match TF1's parameters"
     for parameter, argument in bound.items():
-        if parameter not in parameters:
-            return f"`tf.{name}(..., {parameter}=...)` is not converted (variable sharing, names and dtypes of TF1's scopes)"
+        required = _REQUIRED.get(parameter)
+        if parameter not in _CONVERTED and required is None:
+            return f"`tf.{name}(..., {parameter}=...)` is not converted (variable sharing, names, dtypes and initializers of TF1's scopes)"
         if parameter == "activation" and not isinstance(argument.value, (cst.Name, cst.Attribute)):
             return f"`tf.{name}(..., activation=...)` is converted only for a function named there (`tf.nn.relu`)"
-        expected = _DEFAULTS.get(parameter)
-        if expected is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == expected):
-            return f"`tf.{name}(..., {parameter}=...)` is converted only when written {expected}"
+        if required is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == required):
+            return f"`tf.{name}(..., {parameter}=...)` is converted only when written {required}"
     return None
+
+
+def factory_cell(function: cst.FunctionDef, call_name) -> cst.Call | None:
+    """The cell a cell factory makes (``def lstm_cell(): cell = rnn.BasicLSTMCell(n);
+    return cell``, stacked by ``MultiRNNCell([lstm_cell() for _ in range(2)])``), or None
+    for any other function.  A factory is a plain ``return`` of one converted cell, made
+    in it directly or bound to a name first, and calls nothing else: each call makes a
+    new cell, as in TF1.  ``call_name(call)``: the TF path a call calls."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    lines = [s for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1]
+    calls = [c for s in body for c in calls_in(s)]
+    if len(lines) != len(body) or len(calls) != 1 or not 1 <= len(lines) <= 2:
+        return None
+    cell = calls[0]
+    name = call_name(cell)
+    if name not in CELLS or name in MULTI_CELLS or cell_refusal(cell, name) is not None:
+        return None
+    *bound, returned = [s.body[0] for s in lines]
+    if not isinstance(returned, cst.Return):
+        return None
+    if not bound:
+        return cell if returned.value is cell else None
+    made = bound[0]
+    single = isinstance(made, cst.Assign) and len(made.targets) == 1 and isinstance(made.targets[0].target, cst.Name)
+    named = single and made.value is cell and isinstance(returned.value, cst.Name)
+    return cell if named and returned.value.value == made.targets[0].target.value else None
 
 
 def dynamic_rnn_refusal(call: cst.Call) -> str | None:

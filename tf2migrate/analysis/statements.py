@@ -81,6 +81,8 @@ class StatementClassifier:
         # the calls of layer helpers that made layers, by graph scope, helper and variable
         # scope name (analysis/layer_helpers.place_call)
         self.made_layers: dict = {}
+        # the cells of cell factories written out so far (analysis/rnn.factory_cell), by id
+        self.factory_cells: set[int] = set()
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -746,21 +748,37 @@ class StatementClassifier:
             if refusal is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refusal)
                 return False
-        statement.rnn_calls = tuple(c for c, _ in cells)
+        # the cells the factories called here make, each written out once
+        made = [c for call in calls_in(node) if (c := self._factory_cell(call)) is not None and id(c) not in self.factory_cells]
+        self.factory_cells.update(id(c) for c in made)
+        statement.rnn_calls = (*(c for c, _ in cells), *made)
         return True
 
+    def _factory_cell(self, call: cst.Call) -> cst.Call | None:
+        """The cell the function of the file ``call`` calls makes, when it is a cell
+        factory (analysis/rnn.py)."""
+        helper = self.helper_for(call)
+        return None if helper is None or not isinstance(call.func, cst.Name) else rnn.factory_cell(helper.node, self.tf.call_name)
+
     def _stacked_cells_refusal(self, call: cst.Call, name: str, cells: list, scope: Scope, order: int) -> str | None:
+        """Why the cells a ``MultiRNNCell`` stacks are not converted: each must be a cell
+        made in the statement or the name of a converted cell statement, in a list written
+        out, repeated (``[cell] * n``) or made anew for each element (``[Cell(n) for _ in
+        ...]``).  One cell object listed twice is one cell applied at two depths: TF1 made
+        its variables once and shared them ("will share weights"), and so does the cell
+        written out, built at its first call."""
         listed = call_argument(call, "cells", 0)
+        if isinstance(listed, cst.BinaryOperation) and isinstance(listed.operator, cst.Multiply):
+            listed = listed.left if isinstance(listed.left, (cst.List, cst.Tuple)) else listed.right
         elements = listed.elements if isinstance(listed, (cst.List, cst.Tuple)) else None
         if isinstance(listed, cst.ListComp) and isinstance(listed.elt, cst.Call):
             elements = [cst.Element(listed.elt)]  # a new cell for each element
         made = {id(c) for c, _ in cells}
-        names = [e.value.value for e in elements or () if isinstance(e.value, cst.Name)]
         for element in elements or ():
             value = element.value
-            if isinstance(value, cst.Call) and id(value) in made:
+            if isinstance(value, cst.Call) and (id(value) in made or self._factory_cell(value) is not None):
                 continue
-            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement) and names.count(value.value) == 1:
+            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement):
                 found = scope.graph_statement(value.value, order)
                 if found is not None and found.rnn_calls and _single_name(found.node) == value.value:
                     continue

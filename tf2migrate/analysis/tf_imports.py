@@ -206,7 +206,7 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
     relative = tf_relative(dotted)
     if relative is None:
         return False
-    if not is_public_module(relative) or isinstance(node.names, cst.ImportStar):
+    if (not is_public_module(relative) and not _is_contrib_rnn(relative, node)) or isinstance(node.names, cst.ImportStar):
         facts.opaque = True
         facts.kept.append((node, dotted))
         for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
@@ -222,3 +222,13 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
         if _is_v1(path):
             facts.v1_aliases.add(local)
     return True
+
+
+def _is_contrib_rnn(relative: str, node: cst.ImportFrom) -> bool:
+    """``from tensorflow.contrib import rnn``: the module ``tf.contrib.rnn`` names, whose
+    cells and RNN functions the name tables and rewrites/rnn_cells.py know."""
+    return (
+        relative == "contrib"
+        and not isinstance(node.names, cst.ImportStar)
+        and all(get_full_name_for_node(alias.name) == "rnn" for alias in node.names)
+    )

@@ -34,7 +34,7 @@ RNN_CELLS = Rule(
     "TF1 RNN cells and tf.nn.dynamic_rnn → the same cells and time loop in TF2 ops.",
     Severity.INFO,
     FixSafety.SAFE,
-    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `MultiRNNCell` (also "
+    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` (also "
     "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` by `tf1_dynamic_rnn`, "
     "emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
     why="TF2 has no `tf.nn.rnn_cell` or `dynamic_rnn`, and Keras' cells keep other weights (a "
@@ -120,6 +120,42 @@ _CELLS = {
         new_h = self.activation(new_c) * tf.sigmoid(o)
         return new_h, self.LSTMStateTuple(new_c, new_h)
 ''',
+    "TF1LSTMCell": '''class TF1LSTMCell(TF1BasicLSTMCell):
+    """TF1's LSTMCell without peepholes, projection, clipping or sharding (those stay on
+    TF1): BasicLSTMCell's variables under LSTMCell's names, and its step (the same ops);
+    TF1's parameters in TF1's order."""
+
+    def __init__(self, num_units, use_peepholes=False, cell_clip=None, initializer=None, num_proj=None, proj_clip=None,
+                 num_unit_shards=None, num_proj_shards=None, forget_bias=1.0, state_is_tuple=True, activation=None):
+        super().__init__(num_units, forget_bias, state_is_tuple, activation)
+
+    def build(self, depth, dtype):
+        self.kernel = self.variable("lstm_cell/kernel", [depth + self.num_units, 4 * self.num_units], dtype)
+        self.bias = self.variable("lstm_cell/bias", [4 * self.num_units], dtype, tf.keras.initializers.Zeros())
+''',
+    "TF1GRUCell": '''class TF1GRUCell(TF1RNNCell):
+    """TF1's GRUCell: a gates kernel [input depth + units, 2 * units] (reset r, update u)
+    with a bias of ones, a candidate kernel [input depth + units, units] with a zero bias;
+    the output is the new state."""
+
+    @property
+    def state_size(self):
+        return self.num_units
+
+    def build(self, depth, dtype):
+        self.gate_kernel = self.variable("gru_cell/gates/kernel", [depth + self.num_units, 2 * self.num_units], dtype)
+        self.gate_bias = self.variable("gru_cell/gates/bias", [2 * self.num_units], dtype, tf.keras.initializers.Ones())
+        self.candidate_kernel = self.variable("gru_cell/candidate/kernel", [depth + self.num_units, self.num_units], dtype)
+        self.candidate_bias = self.variable("gru_cell/candidate/bias", [self.num_units], dtype, tf.keras.initializers.Zeros())
+
+    def step(self, inputs, state):
+        gates = tf.nn.bias_add(tf.matmul(tf.concat([inputs, state], 1), self.gate_kernel), self.gate_bias)
+        r, u = tf.split(tf.sigmoid(gates), 2, axis=1)
+        candidate = tf.nn.bias_add(tf.matmul(tf.concat([inputs, r * state], 1), self.candidate_kernel), self.candidate_bias)
+        c = self.activation(candidate)
+        new_h = u * state + (1 - u) * c
+        return new_h, new_h
+''',
     "TF1BasicRNNCell": '''class TF1BasicRNNCell(TF1RNNCell):
     """TF1's BasicRNNCell: a kernel [input depth + units, units] and a zero bias; the
     output is the new state."""
@@ -137,6 +173,8 @@ _CELLS = {
         return output, output
 ''',
 }
+# the written-out cell each cell class derives from, where it is not TF1RNNCell
+_PARENTS = {"TF1LSTMCell": "TF1BasicLSTMCell"}
 _MULTI = '''class TF1MultiRNNCell(tf.Module):
     """TF1's MultiRNNCell: the cells stacked, each one's output the next one's input; the
     state is the tuple of their states."""
@@ -210,8 +248,15 @@ def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[s
     template = rnn.CELLS[path][1]
     if template not in _CELLS:
         return emit(template, _MULTI)
-    base = emit(_BASE_NAME, _BASE)
-    return emit(template, _CELLS[template].replace(f"({_BASE_NAME})", f"({base})", 1))
+    return _emit_cell(emit, template)
+
+
+def _emit_cell(emit, template: str) -> str:
+    """Emit a cell class after the class it derives from (TF1RNNCell, or TF1BasicLSTMCell
+    for TF1LSTMCell), each once; the local name of the class."""
+    parent = _PARENTS.get(template, _BASE_NAME)
+    local_parent = emit(_BASE_NAME, _BASE) if parent == _BASE_NAME else _emit_cell(emit, parent)
+    return emit(template, _CELLS[template].replace(f"({parent})", f"({local_parent})", 1))
 
 
 def _replace_callee(plan: Plan, call: cst.Call, name: str, drop_scope: bool) -> None:

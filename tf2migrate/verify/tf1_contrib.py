@@ -12,6 +12,7 @@ worker only (imported in the TF1 subprocess).
 
 from __future__ import annotations
 
+import sys
 import types
 
 
@@ -28,6 +29,10 @@ def install(v1) -> None:
         rnn=_Rnn(v1),
     )
     v1.contrib = contrib
+    # ``from tensorflow.contrib import rnn`` imports the same pieces
+    module = types.ModuleType("tensorflow.contrib")
+    module.__dict__.update(vars(contrib))
+    sys.modules.setdefault("tensorflow.contrib", module)
 
 
 class _Rnn:
