@@ -123,9 +123,11 @@ def factory_cell(function: cst.FunctionDef, call_name) -> cst.Call | None:
     if not bound:
         return cell if returned.value is cell else None
     made = bound[0]
-    single = isinstance(made, cst.Assign) and len(made.targets) == 1 and isinstance(made.targets[0].target, cst.Name)
-    named = single and made.value is cell and isinstance(returned.value, cst.Name)
-    return cell if named and returned.value.value == made.targets[0].target.value else None
+    if not (isinstance(made, cst.Assign) and len(made.targets) == 1 and made.value is cell):
+        return None
+    target, result = made.targets[0].target, returned.value
+    named = isinstance(target, cst.Name) and isinstance(result, cst.Name) and result.value == target.value
+    return cell if named else None
 
 
 def dynamic_rnn_refusal(call: cst.Call) -> str | None:
