@@ -172,28 +172,15 @@ def _migrate_unscaled(lines: set[int], source: str, path: str, options: Options,
     module = parse_module(source)
     imports = collect_tf_imports(module)
     unscaled = fed_expressions.unscale(module, imports, lines) if imports.aliases else None
-    if unscaled is None:
-        return None
-    again = _migrate_source(unscaled.source, path, options, project, None)
-    if again.new_source == unscaled.source or _refusals(again):
-        return None
-    notes = [Diagnostic(fed_expressions.FED_EXPRESSION.code, message, path, line, column) for line, column, message in unscaled.notes]
-    return MigrationResult(again.new_source, sorted_unique(again.findings + notes))
+    return _retried(unscaled, fed_expressions.FED_EXPRESSION.code, path, options, project)
 
 
 def _migrate_defined(names: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
     """A graph kept on TF1 because it calls module names bound to lambdas (TFM306, a Python
     call in graph-building code): the file with those lambdas written as one-line defs on
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
-    module = parse_module(source)
-    defined = lambda_helpers.define_lambdas(module, names)
-    if defined is None:
-        return None
-    again = _migrate_source(defined.source, path, options, project, None)
-    if again.new_source == defined.source or _refusals(again):
-        return None
-    notes = [Diagnostic(lambda_helpers.LAMBDA_HELPER.code, message, path, line, column) for line, column, message in defined.notes]
-    return MigrationResult(again.new_source, sorted_unique(again.findings + notes))
+    defined = lambda_helpers.define_lambdas(parse_module(source), names)
+    return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
 
 
 def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
@@ -203,14 +190,21 @@ def _migrate_split(lines: set[int], source: str, path: str, options: Options, pr
     module = parse_module(source)
     imports = collect_tf_imports(module)
     split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
-    if split is None:
+    return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
+
+
+def _retried(rewritten, code: str, path: str, options: Options, project: FileContext | None, map_line=None) -> MigrationResult | None:
+    """The migration of a TF1-to-TF1 rewrite of the file (``rewritten.source``; its notes,
+    ``(line, column, message)``, become ``code`` findings), if its graph then converts;
+    else None. ``map_line`` places the findings on the original's lines."""
+    if rewritten is None:
         return None
-    again = _migrate_source(split.source, path, options, project, None)
-    if again.new_source == split.source or _refusals(again):
+    again = _migrate_source(rewritten.source, path, options, project, None)
+    if again.new_source == rewritten.source or _refusals(again):
         return None
-    moved = [dataclasses.replace(f, line=split.map_line(f.line)) for f in again.findings]
-    notes = [Diagnostic(loop_split.LOOP_SPLIT.code, message, path, line, column) for line, column, message in split.notes]
-    return MigrationResult(again.new_source, sorted_unique(moved + notes))
+    findings = again.findings if map_line is None else [dataclasses.replace(f, line=map_line(f.line)) for f in again.findings]
+    notes = [Diagnostic(code, message, path, line, column) for line, column, message in rewritten.notes]
+    return MigrationResult(again.new_source, sorted_unique(findings + notes))
 
 
 def _migrate_renamed(
