@@ -78,12 +78,19 @@ _TF2_NAMESPACES = frozenset(path.rsplit(".", i)[0] for path in KNOWN_PATHS for i
 
 def _tf1_modules() -> frozenset[str]:
     """TF1's modules (``""`` the root, ``losses``, ``nn.rnn_cell``): the lowercase prefixes
-    of its API paths, but those TF2 keeps the same (``keras``), writes to absl
-    (``app.flags``, ``logging``) or lacks (``contrib``, ``estimator``)."""
+    of its API paths, but those TF2 keeps the same (``keras``; ``nest``, ``io.gfile``: every
+    member the same, called the same), writes to absl (``app.flags``, ``logging``) or lacks
+    (``contrib``, ``estimator``)."""
     paths = KNOWN_PATHS | RENAMES.keys() | V1_ONLY
     prefixes = {path.rsplit(".", i)[0] for path in paths for i in range(1, path.count(".") + 1)}
     modules = {p for p in prefixes if all(part[:1].islower() for part in p.split("."))}
-    return frozenset({""} | {p for p in modules if not p.startswith(("keras", "compat")) and tf2_target(p).kind not in ("absl", "removed")})
+
+    def same_in_tf2(module: str) -> bool:
+        members = [path for path in paths if path.startswith(module + ".")]
+        return all(tf2_target(path).kind == "same" and path not in DIFFERENT_IN_TF2 for path in members)
+
+    kept = {p for p in modules if not p.startswith(("keras", "compat")) and tf2_target(p).kind not in ("absl", "removed")}
+    return frozenset({""} | {p for p in kept if not same_in_tf2(p)})
 
 
 @dataclass
