@@ -81,13 +81,18 @@ def _resolve(root, path):
     return obj, True
 
 
-def _parameters(obj):
+def _parameters(obj, open_keywords=False):
+    """The parameter names of ``obj`` (a class: of its ``__init__``); None where the
+    signature cannot be read, or, with ``open_keywords``, where it takes ``**kwargs``: then
+    no keyword is refused (TF2's ``tf.train.Checkpoint(model=..., optimizer=...)``)."""
     target = obj.__init__ if inspect.isclass(obj) else obj
     try:
-        params = list(inspect.signature(target).parameters)
+        parameters = inspect.signature(target).parameters
     except (TypeError, ValueError):
         return None
-    return tuple(p for p in params if p not in ("self", "args", "kwargs"))
+    if open_keywords and any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return None
+    return tuple(p for p in parameters if p not in ("self", "args", "kwargs"))
 
 
 def build_table_text() -> str:
@@ -107,7 +112,7 @@ def build_table_text() -> str:
         if v2_obj is obj:
             same.append(path)
         elif callable(obj) and callable(v2_obj):
-            different[path] = (_parameters(obj), _parameters(v2_obj))
+            different[path] = (_parameters(obj), _parameters(v2_obj, open_keywords=True))
         else:
             different[path] = (None, None)
     v2_symbols: dict[str, object] = {}

@@ -114,7 +114,11 @@ def test_tf2_code_is_not_touched():
             "TFM306",
         ),
         ("import tensorflow as tf\nclass M:\n    def __init__(self):\n        self.x = tf.placeholder(tf.float32)\n", "TFM307"),
-        (TF1 + "    sess.run(tf.global_variables_initializer())\n    sess.run(tf.global_variables_initializer())\n", "TFM308"),
+        (
+            TF1.replace("y = x * 2.0", "w = tf.Variable(1.0)\ny = x * w")
+            + "    sess.run(tf.global_variables_initializer())\n    sess.run(tf.global_variables_initializer())\n",
+            "TFM308",
+        ),
     ],
 )
 def test_blockers_keep_the_graph_on_tf1(source, code):
