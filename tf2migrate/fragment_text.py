@@ -117,7 +117,8 @@ class _Writer:
     def visit_call(self, call: ast.Call, in_fstring: bool) -> None:
         dotted = ast_dotted_name(call.func)
         path = self.imports.canonical_dotted(dotted)
-        if path is None or dotted is None or not call_rewritten(self.imports, path, dotted, self.root_is_tf1):
+        keywords = frozenset(k.arg for k in call.keywords if k.arg is not None)
+        if path is None or dotted is None or not call_rewritten(self.imports, path, dotted, self.root_is_tf1, keywords):
             if path is None and isinstance(call.func, ast.Attribute) and call.func.attr in ITERATOR_METHODS:
                 raise _NeedsLibcst
             for child in ast.iter_child_nodes(call):

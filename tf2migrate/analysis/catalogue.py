@@ -78,6 +78,9 @@ GRAPH_EVIDENCE_CALLS = V1_SWITCH_CALLS | PLACEHOLDER_CALLS | SESSION_CALLS | OTH
 VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
 # Constructors of objects that create their variables when first called (layers, RNN
 # cells, Keras models): like tf.Variable, they must run once, not in every generated call.
+# tf.metrics.*: each makes local variables (its total and count) that its update op adds to;
+# never converted (tf.compat.v1.metrics raises under eager execution)
+STREAMING_METRICS = "metrics."
 VARIABLE_CALL_PREFIXES = (
     "layers.",
     "keras.layers.",
@@ -87,8 +90,7 @@ VARIABLE_CALL_PREFIXES = (
     "keras.Sequential",
     "keras.Model",
     "keras.models.",
-    # tf.metrics.*: each makes local variables (its total and count) that its update op adds to
-    "metrics.",
+    STREAMING_METRICS,
 )
 # Calls under those prefixes that are plain ops: they make no variable.
 NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten"})
@@ -103,7 +105,7 @@ def makes_variables(name: str) -> bool:
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines, streaming metrics, whose local variables a generated function would make at each
 # trace); graph code that uses them stays on TF1 as a whole.
-UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.", "metrics.")
+UNSUPPORTED_CALL_PREFIXES = ("train.", "summary.", "contrib.", "estimator.", "data.", STREAMING_METRICS)
 UNSUPPORTED_CALLS = frozenset(
     {
         "add_to_collection",

@@ -33,6 +33,7 @@ from tf2migrate.analysis.catalogue import (
     SCIPY_OPTIMIZER,
     SESSION_CALLS,
     STATIC_TENSOR_ATTRIBUTES,
+    STREAMING_METRICS,
     makes_variables,
     VARIABLE_CALLS,
     is_graph_op,
@@ -407,6 +408,13 @@ class StatementClassifier:
             statement.layer_calls = layer_calls
         if creates_variables and reads_graph_tensor and self._initial_values(scope, tensors_read, node, calls):
             reads_graph_tensor = False  # ``W = tf.Variable(W_init)``: W_init is computed once, where it stands
+        for call, tf_name in tf_calls:
+            if tf_name is not None and tf_name.startswith(STREAMING_METRICS):
+                # TF1's streaming metrics keep their total and count in local variables, and
+                # tf.compat.v1.metrics raises under eager execution: graph code using one
+                # stays on TF1, placeholder-dependent or not
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{tf_name}` is not converted by this release")
+                return statement
         if creates_variables:
             if reads_graph_tensor:
                 message = self._variables_in_computation(node, calls, tensors_read)

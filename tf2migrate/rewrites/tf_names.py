@@ -181,7 +181,8 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         path = self.tf.canonical(node.func)
         if path is None:
             return
-        if call_rewritten(self.tf, path, dotted_name(node.func) or "", self.root_is_tf1) or id(node) in self.call_replacements:
+        keywords = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
+        if call_rewritten(self.tf, path, dotted_name(node.func) or "", self.root_is_tf1, keywords) or id(node) in self.call_replacements:
             self._calls_handled.add(id(node.func))
 
     def _app_run(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -261,10 +262,31 @@ def _means_tf1(imports: TfImports, path: str, dotted: str, root_is_tf1: bool) ->
     return path not in KNOWN_PATHS or root_is_tf1 or imports.is_explicit_v1_dotted(dotted)
 
 
-def call_rewritten(imports: TfImports, path: str, dotted: str, root_is_tf1: bool) -> bool:
+def call_rewritten(imports: TfImports, path: str, dotted: str, root_is_tf1: bool, keywords: frozenset[str]) -> bool:
     """Is a call of the TF reference ``dotted`` (canonical ``path``) rewritten with its
-    arguments (keywords, reorders, call forms, ``tf.app.run``), not just renamed?"""
-    return (_needs_call_fix(path) and _means_tf1(imports, path, dotted, root_is_tf1)) or path == "app.run"
+    arguments (keywords, reorders, call forms, ``tf.app.run``), not just renamed?
+
+    Also a call passing a keyword TF2's namesake refuses and no table renames
+    (``tf.Variable(..., collections=[...])``): written ``tf.compat.v1.Variable`` it keeps
+    running, and a second run no longer reads the file as TF1 by that keyword (which made
+    it give TF1's meaning to names the first run had given TF2's, see
+    tf_api.reference_evidence)."""
+    if path == "app.run" or not _means_tf1(imports, path, dotted, root_is_tf1):
+        return path == "app.run"
+    if _needs_call_fix(path):
+        return True
+    if tf2_target(path).kind in ("compat", "removed"):
+        return False  # written tf.compat.v1.<path> (or reported) whatever its keywords
+    return bool(_tf1_only_keywords(path, keywords))
+
+
+def _tf1_only_keywords(path: str, keywords) -> list[str]:
+    """The keywords TF1's ``tf.<path>`` takes and TF2's namesake does not (a keyword
+    neither takes, such as ``targets=`` older than TF 1.0, fails in both alike)."""
+    tf1_params, tf2_params = DIFFERENT_IN_TF2.get(path, (None, None))
+    if tf1_params is None or tf2_params is None:
+        return []
+    return [keyword for keyword in keywords if keyword in tf1_params and keyword not in tf2_params]
 
 
 def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[tuple[str, str]]]:
@@ -276,7 +298,13 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
         return call.with_changes(func=_expression(target.code, call.func)), [finding]
     fixed = _fix_call(path, call)
     if fixed is None:
-        finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} needs a manual change for TF2; kept as tf.compat.v1.{path}")
+        only_tf1 = _tf1_only_keywords(path, [a.keyword.value for a in call.args if a.keyword is not None])
+        needs = (
+            f"passes {', '.join(f'`{k}=`' for k in only_tf1)}, which TF2's namesake does not take"
+            if only_tf1
+            else "needs a manual change for TF2"
+        )
+        finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} {needs}; kept as tf.compat.v1.{path}")
         return call.with_changes(func=_expression(f"tf.compat.v1.{path}", call.func)), [finding]
     new, changes = fixed
     findings = []

@@ -68,6 +68,36 @@ class FinalValues:
         return variable.numpy()
 
 
+class ScriptFinalValues:
+    """What a worker mode keeps of final values: the running (or last) script's
+    :class:`FinalValues`, started and finished around each script, with the sessions
+    patched once (:func:`patch_sessions`) to feed it."""
+
+    def __init__(self, uninitialized: type[Exception]) -> None:
+        self._uninitialized = uninitialized
+        self._final: FinalValues | None = None
+        self._tracking = False
+        #: ``BaseSession.run`` as it was: reads through it are not noted as the script's runs
+        self.unpatched_run = patch_sessions(lambda: self._final if self._tracking else None)
+
+    def start(self) -> None:
+        self._final, self._tracking = FinalValues(self._uninitialized), True
+
+    def finish(self) -> None:
+        """Read what the script's open sessions hold, and stop noting runs."""
+        if self._final is not None:
+            self._final.finish(self.unpatched_run)
+        self._tracking = False
+
+    def created(self, variable) -> None:
+        if self._tracking and self._final is not None:
+            self._final.created(variable)
+
+    def value(self, variable):
+        """A variable's value when the last script ended (None if none was read)."""
+        return self._final.value(variable) if self._final is not None else None
+
+
 def patch_sessions(current) -> Any:
     """Make ``BaseSession.run`` note its session and ``close`` read the variables first,
     into ``current()`` (the running script's :class:`FinalValues`, or None between

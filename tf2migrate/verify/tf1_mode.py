@@ -14,7 +14,7 @@ from typing import Any
 
 from tf2migrate.verify import tf1_contrib
 from tf2migrate.verify.creators import hook_default_creators
-from tf2migrate.verify.final_values import FinalValues, patch_sessions
+from tf2migrate.verify.final_values import ScriptFinalValues
 from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
 from tf2migrate.verify.records import Job, ScriptResult
 
@@ -28,11 +28,9 @@ class Tf1Mode:
         self._v1 = tf.compat.v1
         tf1_contrib.install(self._v1)
         self._recorder: _Recorder | None = None  # set while a script runs
-        self._final: FinalValues | None = None  # the running (or last) script's
-        self._tracking = False
         hook_default_creators(self._created)
         # first, so that its reads go to the unpatched run and are not recorded below
-        self._unpatched_run = patch_sessions(lambda: self._final if self._tracking else None)
+        self._final = ScriptFinalValues(tf.errors.FailedPreconditionError)
         self._patch_session_run()
         seed_new_graphs()
 
@@ -47,7 +45,7 @@ class Tf1Mode:
         """
         self._v1.reset_default_graph()
         self._recorder = _Recorder(self._tf.errors.FailedPreconditionError)
-        self._final, self._tracking = FinalValues(self._tf.errors.FailedPreconditionError), True
+        self._final.start()
         saved = sys.modules["tensorflow"]
         sys.modules["tensorflow"] = self._v1
         try:
@@ -61,17 +59,15 @@ class Tf1Mode:
             result.initial_values = self._recorder.initial_values()
             self._recorder = None
             close_interactive_sessions(self._v1)
-            self._final.finish(self._unpatched_run)
-            self._tracking = False
+            self._final.finish()
 
     def final_value(self, variable):
         """A variable's value when the last script ended (see final_values)."""
-        return self._final.value(variable) if self._final is not None else None
+        return self._final.value(variable)
 
     def _created(self, create, **kwargs):
         variable = create(**kwargs)
-        if self._tracking and self._final is not None:
-            self._final.created(variable)
+        self._final.created(variable)
         if self._recorder is not None and variable.trainable:
             self._recorder.variables.append(variable)
         return variable

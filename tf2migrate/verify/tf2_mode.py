@@ -14,7 +14,7 @@ from collections import defaultdict, deque
 from typing import Any
 
 from tf2migrate.verify.creators import hook_default_creators
-from tf2migrate.verify.final_values import FinalValues, patch_sessions
+from tf2migrate.verify.final_values import ScriptFinalValues
 from tf2migrate.verify.records import Job, ScriptResult
 
 
@@ -24,10 +24,8 @@ class Tf2Mode:
     def __init__(self, tf):
         self._tf = tf
         self._injector: _Injector | None = None  # set while a script runs
-        self._final: FinalValues | None = None  # the running (or last) script's
-        self._tracking = False
         hook_default_creators(self._intercept)
-        self._unpatched_run = patch_sessions(lambda: self._final if self._tracking else None)
+        self._final = ScriptFinalValues(tf.errors.FailedPreconditionError)
         self._hook_tf_function_creator()
 
     @contextlib.contextmanager
@@ -39,7 +37,7 @@ class Tf2Mode:
         ops, and it makes each run reproducible.
         """
         self._tf.random.set_seed(0)
-        self._final, self._tracking = FinalValues(self._tf.errors.FailedPreconditionError), True
+        self._final.start()
         try:
             if job.initial_values is None:
                 yield
@@ -51,18 +49,16 @@ class Tf2Mode:
                 result.messages.extend(self._injector.problems())
                 self._injector = None
         finally:
-            self._final.finish(self._unpatched_run)
-            self._tracking = False
+            self._final.finish()
 
     def final_value(self, variable):
         """A variable's value when the last script ended (see final_values)."""
-        return self._final.value(variable) if self._final is not None else None
+        return self._final.value(variable)
 
     def _intercept(self, create, **kwargs):
         """Every variable creation (see creators.py), through the injector while one is set."""
         variable = create(**kwargs) if self._injector is None else self._injector(create, **kwargs)
-        if self._tracking and self._final is not None:
-            self._final.created(variable)
+        self._final.created(variable)
         return variable
 
     def _hook_tf_function_creator(self) -> None:
