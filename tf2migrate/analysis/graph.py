@@ -26,6 +26,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
+from tf2migrate.analysis.bindings import parameter_names
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
@@ -311,7 +312,23 @@ class GraphAnalyzer:
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
-        return bool(returns) and all(r.value is not None and self.classifier.expression_kind(r.value) == "tensor" for r in returns)
+        if not returns:
+            return False
+        bound: list[str] | None = None
+        for r in returns:
+            value, seen = r.value, set()
+            # ``out = tf.squeeze(y); return out``: a local bound once, at the top level of
+            # the body, by an expression that is a tensor (followed through such locals)
+            while isinstance(value, cst.Name) and value.value not in seen:
+                seen.add(value.value)
+                if bound is None:
+                    bound = read_and_bound(function.body)[1]
+                if bound.count(value.value) != 1 or value.value in parameter_names(function):
+                    break
+                value = _top_level_value(function, value.value)
+            if value is None or self.classifier.expression_kind(value) != "tensor":
+                return False
+        return True
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
@@ -635,3 +652,14 @@ def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary]
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py)."""
     return GraphAnalyzer(module, imports, imported or {}).analyze()
+
+
+def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    """The value of ``name = value``, a statement of the function's own body (not in a
+    block), if there is one."""
+    for statement in function.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
+                    return small.value
+    return None

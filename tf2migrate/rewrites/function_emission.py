@@ -128,7 +128,7 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             generated.describes.node,
             blockers.GRAPH_VALUE_OUTSIDE_RUN,
             "this describes graph tensors, but a placeholder it reads has no dtype and shape written out "
-            "(literals): a trace would not see the static shape TF1 saw",
+            "(literals, or names the module binds once to an integer): a trace would not see the static shape TF1 saw",
         )
         return
     lines = []
@@ -246,7 +246,9 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
         if dtype is None:
             rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, "placeholder without a dtype")
             return None, [], None
-        specs.append(_tensor_spec(rewrite, placeholder, dtype))
+        # a description is traced on TF1's static shape: a dimension may be a module
+        # constant (``shape=[data_size]``), written as the integer it always holds
+        specs.append(_tensor_spec(rewrite, placeholder, dtype, module_integers=generated.describes is not None))
         if dtype in ("tf.string", "tf.dtypes.string"):
             casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
         else:
@@ -257,20 +259,43 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
     return ", ".join([*required, *generated.python_arguments, *optional]), casts, written if complete else None
 
 
-def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str) -> str | None:
+def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_integers: bool = False) -> str | None:
     """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
-    dtype and its shape is absent or written with integers and None only."""
+    dtype and its shape is absent or written with integers and None only (with
+    ``module_integers``, also names the module binds once, to an integer literal)."""
     literal_dtype = placeholder.dtype is None or rewrite.facts.imports.canonical(placeholder.dtype) is not None
     shape = placeholder.shape
     if shape is None or m.matches(shape, m.Name("None")):
         shape_code = "None"
-    elif isinstance(shape, (cst.List, cst.Tuple)) and all(
-        isinstance(e.value, cst.Integer) or m.matches(e.value, m.Name("None")) for e in shape.elements
-    ):
-        shape_code = "[" + ", ".join(rewrite.module.code_for_node(e.value) for e in shape.elements) + "]"
+    elif isinstance(shape, (cst.List, cst.Tuple)):
+        dimensions = []
+        for element in shape.elements:
+            value = element.value
+            if isinstance(value, cst.Name) and value.value != "None" and module_integers:
+                value = _module_integer(rewrite.module, value.value) or value
+            if not (isinstance(value, cst.Integer) or m.matches(value, m.Name("None"))):
+                return None
+            dimensions.append(rewrite.module.code_for_node(value))
+        shape_code = "[" + ", ".join(dimensions) + "]"
     else:
         return None
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
+
+
+def _module_integer(module: cst.Module, name: str) -> cst.Integer | None:
+    """The integer literal ``name = 25`` binds, when that module-level statement is the
+    only binding of ``name`` anywhere in the module (so the name holds it wherever it is
+    read after it: where TF1 read the placeholder's shape, and where the trace is made)."""
+    values = [
+        small.value
+        for statement in module.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name))
+    ]
+    if len(values) != 1 or not isinstance(values[0], cst.Integer) or read_and_bound(module)[1].count(name) != 1:
+        return None
+    return values[0]
 
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
