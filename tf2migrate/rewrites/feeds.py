@@ -50,7 +50,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 return None
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
-        dict_node = _reaching_feed_dict(feed_dict, site) if feed_dict is not None else None
+        dict_node = _reaching_feed_dict(feed_dict, site, rewrite.module) if feed_dict is not None else None
         if dict_node is None:
             rewrite.block(
                 feed,
@@ -156,11 +156,12 @@ def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str])
     rewrite.plan.replace[id(node)] = with_string_keys
 
 
-def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
+def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite, module: cst.Module) -> cst.Dict | None:
     """The dict display the feed-dict variable holds at the run site: bound once, or
-    rebound in the same function before each group of runs (PINNsNTK binds ``tf_dict`` at
-    the top of its training loop and again, for other placeholders, in an ``if`` under
-    it).  The binding that reaches the site is the last statement binding the name in
+    rebound in the same function (or at module level) before each group of runs
+    (PINNsNTK binds ``tf_dict`` at the top of its training loop and again, for other
+    placeholders, in an ``if`` under it; a tutorial binds ``feed_dict`` for each of its
+    examples in turn).  The binding that reaches the site is the last statement binding the name in
     the site's block before it, else in the enclosing blocks before theirs; unknown
     (None) when that statement binds it otherwise or only conditionally, when a loop
     around the site binds it anywhere (a later binding reaches the next iteration), as
@@ -169,33 +170,36 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite) -> cst.Dict | None:
     if feed_dict.count == 1:
         return feed_dict.dict_node
     function = feed_dict.function
-    if function is None or site.function is not function:
+    if site.function is not function:
         return None
     displays = {id(assign): display for assign, display in feed_dict.bindings}
 
     def binds(node: cst.CSTNode) -> bool:
         return feed_dict.name in names_bound(node)
 
-    for body, index, owner in reversed(_blocks_to(function, site.call)):
+    for body, index, owner in reversed(_blocks_to(function or module, site.call)):
         for statement in reversed(body[:index]):
             if binds(statement):
                 if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
                     return displays.get(id(statement.body[0]))
                 return None
+        if owner is module:
+            return None  # the module's body: no binding before the site
         if not isinstance(owner, (cst.If, cst.With, cst.FunctionDef)) and binds(owner) or any(binds(h) for h in _headers(owner)):
             return None  # a loop's later binding, or a ``try`` body's before its handler
     return None
 
 
-def _blocks_to(function: cst.FunctionDef, target: cst.CSTNode) -> list[tuple[Sequence[cst.BaseStatement], int, cst.CSTNode]]:
-    """The blocks from the function's body down to ``target``: each block's statements,
-    the index of the one holding ``target`` and the compound statement owning the block
-    (the function for its body)."""
+def _blocks_to(root: cst.FunctionDef | cst.Module, target: cst.CSTNode) -> list[tuple[Sequence[cst.BaseStatement], int, cst.CSTNode]]:
+    """The blocks from the function's (or module's) body down to ``target``: each block's
+    statements, the index of the one holding ``target`` and the compound statement owning
+    the block (the function or module for its body)."""
     path: list[tuple[Sequence[cst.BaseStatement], int, cst.CSTNode]] = []
-    owner: cst.CSTNode = function
-    block: cst.BaseSuite = function.body
+    owner: cst.CSTNode = root
+    statements: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement] = (
+        root.body if isinstance(root, cst.Module) else root.body.body
+    )
     while True:
-        statements = block.body
         index = next((i for i, s in enumerate(statements) if s is target or find_all(s, m.MatchIfTrue(lambda n: n is target))), None)
         if index is None:
             return []
@@ -204,7 +208,7 @@ def _blocks_to(function: cst.FunctionDef, target: cst.CSTNode) -> list[tuple[Seq
         inner = next((b for b in _suites(holder) if find_all(b, m.MatchIfTrue(lambda n: n is target))), None)
         if inner is None:
             return path
-        owner, block = holder, inner
+        owner, statements = holder, inner.body
 
 
 def _suites(statement: cst.CSTNode) -> list[cst.BaseSuite]:
