@@ -16,7 +16,8 @@ and its helpers get from outside the model code under test:
   :data:`SCIPY_ITERATIONS` iterations; each minimization's final loss and the variables
   it moved are compared (sorted, as TF1 and TF2 may pack them in different orders; only
   those that moved, as TF1's ``ScipyOptimizerInterface`` also packs every other model's
-  variables of the graph, with zero gradients);
+  variables of the graph, with zero gradients; moved in float64, as L-BFGS-B moved them,
+  not in float32, where a move below float32's resolution flips with the last digits);
 - ``"..." % values`` formats one-element arrays as NumPy 1 did (:func:`_format`), and
   main-level code stores them into arrays as NumPy 1 did (:func:`_items`);
   ``numpy.asscalar`` (removed in NumPy 1.23) is ``array.item()``;
@@ -91,8 +92,10 @@ def setup(ctx) -> None:
 
     def recorded(fun, x0, *args, **kwargs):
         result = capped(fun, x0, *args, **kwargs)
-        start, end = (numpy.ravel(values).astype(numpy.float32) for values in (x0, result.x))
-        _minimized.append({"loss": float(result.fun), "variables moved (sorted)": numpy.sort(end[end != start])})
+        start, end = numpy.ravel(x0), numpy.ravel(result.x)
+        # moved in float64, as L-BFGS-B moves them: a move below float32's resolution is a move
+        moved = end[end != start].astype(numpy.float32)
+        _minimized.append({"loss": float(result.fun), "variables moved (sorted)": numpy.sort(moved)})
         return result
 
     ctx.patch(scipy.optimize, "minimize", recorded)

@@ -54,7 +54,7 @@ def test_helpers_are_indented_as_the_file():
     """The RMSprop helper class follows a file indented with tabs."""
     source = (FIXTURES / "training" / "rmsprop" / "before.py").read_text(encoding="utf-8").replace("    ", "\t")
     new, findings = migrate_source(source)
-    assert "class RMSpropFromOnes(" in new, findings
+    assert "class RMSpropFromTF1(" in new, findings
     assert not [line for line in new.splitlines() if line.startswith(" ")]
 
 

@@ -1,9 +1,8 @@
 """Each converted TF1 optimizer and the Keras optimizer that takes the same steps.
 
 TF1's defaults that Keras does not share are written out (Adam's epsilon is 1e-8 in TF1,
-1e-7 in Keras), its keywords renamed, and where Keras' update differs (RMSprop's
-accumulator starts at 1 in TF1; sparse gradients update only the rows looked up) a file
-helper subclassing the Keras class restores TF1's.
+1e-7 in Keras), its keywords renamed, and where Keras' update differs from TF1's, to the
+last digit, a file helper subclassing the Keras class runs TF1's update (below).
 The analysis accepts exactly these optimizers (``catalogue.OPTIMIZERS``).
 """
 
@@ -25,31 +24,176 @@ class KerasOptimizer(NamedTuple):
 # TF1 arguments that change nothing about the steps taken
 DROPPED_ARGUMENTS = frozenset({"use_locking", "accum_name", "linear_name"})
 
-RMSPROP_HELPER_NAME = "RMSpropFromOnes"
-RMSPROP_HELPER = '''class RMSpropFromOnes(tf.keras.optimizers.RMSprop):
-    """RMSprop as TF1's RMSPropOptimizer ran it: the mean-square accumulator starts at 1
-    (Keras starts it at 0, which makes the first steps far larger)."""
+# Each helper below runs, for its Keras class, the update kernels TF1's optimizer ran
+# (tf.raw_ops.ResourceApply*, and for a sparse gradient ResourceSparseApply* on the rows
+# looked up, duplicates summed first), with TF1's hyperparameters: float32 tensors cast to
+# the variable's dtype.  Keras' own formulas are the same up to rounding, which the
+# execution checks of real programs do not absorb (an Adam step amplifies the last digits
+# of a near-zero gradient); GradientDescent alone is bit-identical in Keras (SGD).
+# benchmarks/tf1_optimizer_steps.py compares every case with TF1's optimizers.
+
+
+def _kernels(dense: str, sparse: str) -> str:
+    """update_step's last lines: the ``dense`` kernel, or the ``sparse`` one for a sparse
+    gradient (its duplicate rows summed first, as TF1's optimizers did)."""
+    return f"""        if isinstance(gradient, tf.IndexedSlices):  # TF1's sparse kernel: duplicate rows summed first
+            rows, positions = tf.unique(gradient.indices)
+            values = tf.math.unsorted_segment_sum(gradient.values, positions, tf.size(rows))
+            {sparse}(grad=values, indices=rows, **arguments)
+        else:
+            {dense}(grad=gradient, **arguments)
+"""
+
+
+NAMED_KERNELS = _kernels('getattr(tf.raw_ops, f"ResourceApply{kernel}")', 'getattr(tf.raw_ops, f"ResourceSparseApply{kernel}")')
+AS_TF1 = """        def tf1(value):  # TF1's hyperparameters: float32 tensors, cast to the variable's dtype
+            return tf.cast(tf.cast(value, tf.float32), variable.dtype)
+
+"""
+
+ADAM_HELPER_NAME = "AdamFromTF1"
+ADAM_HELPER = f"""class AdamFromTF1(tf.keras.optimizers.Adam):
+    \"\"\"Adam as TF1's AdamOptimizer ran it, to the last digit: TF1's kernel, its constants
+    float32, beta1^t and beta2^t float32 products updated once a step (Keras takes pow of
+    the step count and computes 1 - beta in float64).\"\"\"
+
+    def build(self, var_list):
+        super().build(var_list)
+        # TF1's beta1^t and beta2^t, multiplied by the betas after each step (apply)
+        self.beta_powers = self.add_variable((2,), initializer=tf.constant_initializer([self.beta_1, self.beta_2]), dtype="float32")
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        i = self._get_variable_index(variable)
+        m, v = self._momentums[i], self._velocities[i]
+        beta1_power, beta2_power = tf1(self.beta_powers[0]), tf1(self.beta_powers[1])
+        lr, beta1, beta2, epsilon = tf1(learning_rate), tf1(self.beta_1), tf1(self.beta_2), tf1(self.epsilon)
+        if not isinstance(gradient, tf.IndexedSlices):
+            tf.raw_ops.ResourceApplyAdam(
+                var=variable.handle, m=m.handle, v=v.handle, beta1_power=beta1_power, beta2_power=beta2_power,
+                lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon, grad=gradient,
+            )
+            return
+        # TF1's sparse step: duplicate rows summed, the moments decay on every row
+        rows, positions = tf.unique(gradient.indices)
+        values = tf.math.unsorted_segment_sum(gradient.values, positions, tf.size(rows))
+        m.assign(m * beta1)
+        tf.raw_ops.ResourceScatterAdd(resource=m.handle, indices=rows, updates=values * (1 - beta1))
+        v.assign(v * beta2)
+        tf.raw_ops.ResourceScatterAdd(resource=v.handle, indices=rows, updates=values * values * (1 - beta2))
+        variable.assign_sub(lr * tf.sqrt(1 - beta2_power) / (1 - beta1_power) * m / (tf.sqrt(v) + epsilon))
+
+    def apply(self, grads, trainable_variables=None):
+        super().apply(grads, trainable_variables)
+        self.beta_powers.assign(self.beta_powers * [self.beta_1, self.beta_2])
+"""
+
+MOMENTUM_HELPER_NAME = "MomentumFromTF1"
+MOMENTUM_HELPER = f"""class MomentumFromTF1(tf.keras.optimizers.SGD):
+    \"\"\"SGD with momentum as TF1's MomentumOptimizer ran it, to the last digit: TF1's
+    kernels (its velocity sums gradients, Keras' sums steps).\"\"\"
+
+    def build(self, var_list):
+        super().build(var_list)
+        if not self.momentums:  # TF1 keeps a velocity also for momentum=0
+            self.momentums = self.add_optimizer_variables(var_list, "momentum")
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        arguments = dict(
+            var=variable.handle, accum=self.momentums[self._get_variable_index(variable)].handle,
+            lr=tf1(learning_rate), momentum=tf1(self.momentum), use_nesterov=self.nesterov,
+        )
+{_kernels("tf.raw_ops.ResourceApplyMomentum", "tf.raw_ops.ResourceSparseApplyMomentum")}"""
+
+RMSPROP_HELPER_NAME = "RMSpropFromTF1"
+RMSPROP_HELPER = f"""class RMSpropFromTF1(tf.keras.optimizers.RMSprop):
+    \"\"\"RMSprop as TF1's RMSPropOptimizer ran it, to the last digit: the mean square starts
+    at 1 (Keras starts it at 0, which makes the first steps far larger), TF1's kernels.\"\"\"
 
     def build(self, var_list):
         super().build(var_list)
         with tf.init_scope():  # once, also when the first step runs inside a tf.function
             for velocity in self._velocities:
                 velocity.assign(tf.ones(velocity.shape, velocity.dtype))
-'''
+        if not self._momentums:  # TF1 keeps a momentum also for momentum=0
+            self._momentums = self.add_optimizer_variables(var_list, "momentum")
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        i = self._get_variable_index(variable)
+        arguments = dict(
+            var=variable.handle, ms=self._velocities[i].handle, mom=self._momentums[i].handle,
+            lr=tf1(learning_rate), rho=tf1(self.rho), momentum=tf1(self.momentum), epsilon=tf1(self.epsilon),
+        )
+        if self.centered:
+            arguments["mg"] = self._average_gradients[i].handle
+        kernel = "CenteredRMSProp" if self.centered else "RMSProp"
+{NAMED_KERNELS}"""
+
+ADAGRAD_HELPER_NAME = "AdagradFromTF1"
+ADAGRAD_HELPER = f"""class AdagradFromTF1(tf.keras.optimizers.Adagrad):
+    \"\"\"Adagrad as TF1's AdagradOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
+
+    def build(self, var_list):
+        super().build(var_list)
+        with tf.init_scope():  # TF1's initial value in the variable's dtype (Keras' passes through float32)
+            for accumulator in self._accumulators:
+                accumulator.assign(tf.fill(accumulator.shape, tf.constant(self.initial_accumulator_value, accumulator.dtype)))
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        arguments = dict(
+            var=variable.handle, accum=self._accumulators[self._get_variable_index(variable)].handle, lr=tf1(learning_rate)
+        )
+{_kernels("tf.raw_ops.ResourceApplyAdagrad", "tf.raw_ops.ResourceSparseApplyAdagrad")}"""
+
+ADADELTA_HELPER_NAME = "AdadeltaFromTF1"
+ADADELTA_HELPER = f"""class AdadeltaFromTF1(tf.keras.optimizers.Adadelta):
+    \"\"\"Adadelta as TF1's AdadeltaOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        i = self._get_variable_index(variable)
+        arguments = dict(
+            var=variable.handle, accum=self._accumulated_grads[i].handle, accum_update=self._accumulated_delta_vars[i].handle,
+            lr=tf1(learning_rate), rho=tf1(self.rho), epsilon=tf1(self.epsilon),
+        )
+{_kernels("tf.raw_ops.ResourceApplyAdadelta", "tf.raw_ops.ResourceSparseApplyAdadelta")}"""
+
+FTRL_HELPER_NAME = "FtrlFromTF1"
+FTRL_HELPER = f"""class FtrlFromTF1(tf.keras.optimizers.Ftrl):
+    \"\"\"Ftrl as TF1's FtrlOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
+
+    def build(self, var_list):
+        super().build(var_list)
+        with tf.init_scope():  # TF1's initial value in the variable's dtype (Keras' passes through float32)
+            for accumulator in self._accumulators:
+                accumulator.assign(tf.fill(accumulator.shape, tf.constant(self.initial_accumulator_value, accumulator.dtype)))
+
+    def update_step(self, gradient, variable, learning_rate):
+{AS_TF1}        i = self._get_variable_index(variable)
+        # TF1 folds beta into the l2 strength, in float32
+        l2 = self.l2_regularization_strength + self.beta / (2.0 * tf.maximum(tf.cast(learning_rate, tf.float32), 1e-36))
+        arguments = dict(
+            var=variable.handle, accum=self._accumulators[i].handle, linear=self._linears[i].handle, lr=tf1(learning_rate),
+            l1=tf1(self.l1_regularization_strength), l2=tf1(l2), lr_power=tf1(self.learning_rate_power),
+        )
+        kernel = "Ftrl"
+        if self.l2_shrinkage_regularization_strength > 0:
+            kernel, arguments["l2_shrinkage"] = "FtrlV2", tf1(self.l2_shrinkage_regularization_strength)
+{NAMED_KERNELS}"""
 
 KERAS_OPTIMIZERS = {
     "train.GradientDescentOptimizer": KerasOptimizer("SGD", ("learning_rate", "use_locking", "name"), {}, {}),
     "train.AdamOptimizer": KerasOptimizer(
-        "Adam",
+        ADAM_HELPER_NAME,
         ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
         {"beta1": "beta_1", "beta2": "beta_2"},
         {"epsilon": "1e-08"},
+        ADAM_HELPER,
     ),
     "train.MomentumOptimizer": KerasOptimizer(
-        "SGD",
+        MOMENTUM_HELPER_NAME,
         ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
         {"use_nesterov": "nesterov"},
         {},
+        MOMENTUM_HELPER,
     ),
     # TF1: ms starts at 1, epsilon (1e-10) inside the square root, as Keras' RMSprop has it
     "train.RMSPropOptimizer": KerasOptimizer(
@@ -61,13 +205,17 @@ KERAS_OPTIMIZERS = {
     ),
     # TF1 divides by sqrt(accumulator) with no epsilon
     "train.AdagradOptimizer": KerasOptimizer(
-        "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"), {}, {"epsilon": "0.0"}
+        ADAGRAD_HELPER_NAME,
+        ("learning_rate", "initial_accumulator_value", "use_locking", "name"),
+        {},
+        {"epsilon": "0.0"},
+        ADAGRAD_HELPER,
     ),
     "train.AdadeltaOptimizer": KerasOptimizer(
-        "Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"), {}, {"epsilon": "1e-08"}
+        ADADELTA_HELPER_NAME, ("learning_rate", "rho", "epsilon", "use_locking", "name"), {}, {"epsilon": "1e-08"}, ADADELTA_HELPER
     ),
     "train.FtrlOptimizer": KerasOptimizer(
-        "Ftrl",
+        FTRL_HELPER_NAME,
         (
             "learning_rate",
             "learning_rate_power",
@@ -83,50 +231,7 @@ KERAS_OPTIMIZERS = {
         ),
         {},
         {},
+        FTRL_HELPER,
     ),
 }
 assert KERAS_OPTIMIZERS.keys() == OPTIMIZERS, "the analysis must accept exactly the optimizers converted here"
-
-
-# How TF1's optimizers apply a sparse gradient (IndexedSlices, the rows a gather looked up,
-# duplicates included), against Keras (TensorFlow's training_ops and optimizer sources;
-# each case executed in tests/fixtures/training/sparse_*):
-# - GradientDescent subtracts every slice (duplicates add up): Keras' SGD does the same.
-# - Adam and Adagrad sum the duplicates, then Adam updates every row (its moments decay
-#   everywhere, as with a dense gradient that is zero outside the rows looked up) and
-#   Adagrad the rows looked up (on the others the dense update is lr * 0 / sqrt(accum),
-#   nothing, as TF1 requires accum > 0): Keras given the dense gradient computes the same.
-# - Momentum, RMSProp, Adadelta and Ftrl sum the duplicates, then update only the rows
-#   looked up: the other rows' accumulators neither decay nor move the variable (Ftrl
-#   recomputes a row from its accumulators, so a dense update resets rows never looked
-#   up).  Keras updates every row, sparse gradient or dense; ``tf1_sparse_updates`` runs
-#   Keras' update on the dense gradient and puts back the rows not looked up (the rows
-#   looked up are updated by the same formula as TF1's, row by row).
-SPARSE_AS_DENSE = frozenset({"train.AdamOptimizer", "train.AdagradOptimizer"})
-SPARSE_ROWS = frozenset({"train.MomentumOptimizer", "train.RMSPropOptimizer", "train.AdadeltaOptimizer", "train.FtrlOptimizer"})
-SPARSE_UPDATES_HELPER_NAME = "tf1_sparse_updates"
-SPARSE_UPDATES_HELPER = '''def tf1_sparse_updates(keras_optimizer):
-    """``keras_optimizer`` applying a sparse gradient (tf.IndexedSlices: the rows a gather
-    looked up) as TF1's optimizers did: duplicate rows summed, only the rows looked up
-    updated, the other rows of the variable and of its slots left as they were.  (Each such
-    step copies the variable and its slots: slower than TF1 for large tables.)"""
-
-    class SparseUpdates(keras_optimizer):
-        def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
-            slot = super().add_variable_from_reference(reference_variable, name=name, initializer=initializer)
-            # kept out of Keras' attribute tracking: a plain record of each variable's slots
-            self.__dict__.setdefault("slots_of", {}).setdefault(id(reference_variable), []).append(slot)
-            return slot
-
-        def update_step(self, gradient, variable, learning_rate):
-            if not isinstance(gradient, tf.IndexedSlices):
-                return super().update_step(gradient, variable, learning_rate)
-            rows = tf.expand_dims(tf.unique(gradient.indices)[0], 1)
-            state = [variable, *self.__dict__.get("slots_of", {}).get(id(variable), [])]
-            before = [tf.identity(value) for value in state]
-            super().update_step(tf.convert_to_tensor(gradient), variable, learning_rate)
-            for value, old in zip(state, before):
-                value.assign(tf.tensor_scatter_nd_update(old, rows, tf.gather_nd(value, rows)))
-
-    return SparseUpdates
-'''

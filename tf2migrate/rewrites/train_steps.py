@@ -20,7 +20,6 @@ from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.catalogue import UNSUPPORTED_CALLS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
-from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import fed_rate
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
@@ -31,10 +30,6 @@ from tf2migrate.rewrites.gradient_tape import BodyContext, render_body
 from tf2migrate.rewrites.keras_optimizers import (
     DROPPED_ARGUMENTS,
     KERAS_OPTIMIZERS,
-    SPARSE_AS_DENSE,
-    SPARSE_ROWS,
-    SPARSE_UPDATES_HELPER,
-    SPARSE_UPDATES_HELPER_NAME,
 )
 
 TRAIN_STEP = Rule(
@@ -45,9 +40,13 @@ TRAIN_STEP = Rule(
     FixSafety.SAFE,
     what="Replaces `tf.train.GradientDescentOptimizer`, `MomentumOptimizer`, `AdamOptimizer`, "
     "`RMSPropOptimizer`, `AdagradOptimizer`, `AdadeltaOptimizer` and `FtrlOptimizer` with the "
-    "Keras optimizer taking the same steps (TF1 defaults written out: Adam/Adadelta epsilon=1e-8, "
-    "RMSProp epsilon=1e-10 and its mean square starting at 1 through `RMSpropFromOnes`, Adagrad "
-    "without epsilon; `use_nesterov` → `nesterov`, `decay` → `rho`), and each run of "
+    "Keras optimizer taking the same steps to the last digit (TF1 defaults written out: "
+    "Adam/Adadelta epsilon=1e-8, RMSProp epsilon=1e-10, Adagrad without epsilon; `use_nesterov` → "
+    "`nesterov`, `decay` → `rho`; all but GradientDescent, which Keras' SGD reproduces, through a "
+    "subclass emitted once per file, `AdamFromTF1`, `MomentumFromTF1`, `RMSpropFromTF1`, "
+    "`AdagradFromTF1`, `AdadeltaFromTF1`, `FtrlFromTF1`, whose update runs TF1's kernel with "
+    "TF1's float32 hyperparameters: Keras' own formulas round differently, Adam's beta powers "
+    "are TF1's float32 running products, RMSProp's mean square starts at 1), and each run of "
     "`opt.minimize(loss)` with a generated train step: forward computation under a GradientTape, "
     "`tape.gradient`, `apply_gradients`, decorated with `@tf.function` unless turned off "
     "(`compute_gradients` … `apply_gradients`: the processing between them kept as written; "
@@ -61,18 +60,11 @@ TRAIN_STEP = Rule(
     "refused (TFM306).\n\n"
     "Sparse gradients: a variable read through a gather (`tf.gather`, `tf.gather_nd`, "
     "`tf.nn.embedding_lookup`, `nce_loss`, `sampled_softmax_loss`, a Keras `Embedding`, "
-    "`sparse_read`) gets an `IndexedSlices` gradient, one slice per lookup. Where a step may get one "
-    "(such a call anywhere in the file, or a helper of the step calling code imported from another "
-    "module), each optimizer takes TF1's sparse steps, proven by execution with duplicate ids over "
-    "several steps: GradientDescent subtracts every slice, as Keras' SGD does (unchanged); Adam "
-    "(moments of every row updated) and Adagrad (rows looked up only; a zero gradient leaves the "
-    "others unchanged) sum duplicate rows first, which the dense gradient reproduces "
-    "(`tf.convert_to_tensor(g)` before `apply_gradients`); Momentum, RMSProp, Adadelta and Ftrl "
-    "update only the rows looked up in that step, where Keras updates every row (accumulators "
-    "decay, Ftrl resets rows never looked up): their Keras optimizer is wrapped in "
-    "`tf1_sparse_updates(...)`, a helper emitted once per file that applies the dense gradient and "
-    "puts back the rows not looked up, in the variable and its slots (each such step copies the "
-    "table and its slots: slower than TF1 for large tables).\n\n"
+    "`sparse_read`) gets an `IndexedSlices` gradient, one slice per lookup, passed to the "
+    "optimizer as it is: GradientDescent subtracts every slice, as Keras' SGD does; the other "
+    "helpers take TF1's sparse steps (duplicate rows summed, then TF1's sparse kernel on the rows "
+    "looked up; Adam's moments decay on every row), proven by execution with duplicate ids over "
+    "several steps.\n\n"
     "One optimizer stepping several train ops: TF1 shares its step count (Adam's beta powers) and "
     "keeps one set of slots per variable, as one Keras optimizer does; it is built once on the "
     "union of the `var_list`s (`opt.build([...])`) after the last train op, because Keras refuses "
@@ -327,9 +319,6 @@ def optimizer_code(
     constructor = f"tf.keras.optimizers.{keras_class}"
     if helper is not None:
         constructor = file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
-    if path in SPARSE_ROWS and sparse_gradient_source(module, facts, scope, _train_ops(scope, statement)) is not None:
-        wrapper = file_helpers.emit_once(module, facts, plan, names_in_use, SPARSE_UPDATES_HELPER_NAME, SPARSE_UPDATES_HELPER)
-        constructor = f"{wrapper}({constructor})"
     return f"{constructor}({', '.join(parts)})"
 
 
@@ -422,7 +411,6 @@ def train_step_lines(
     optimizer: str,
     pairs: str,
     global_step: str | None,
-    dense: bool,
     rate: str | None,
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
@@ -437,7 +425,7 @@ def train_step_lines(
         *[indent + line if line else line for line in [*([f"{tape}.watch({watched})"] if watched else []), *forward] or ["pass"]],
         f"variables = {listed if listed is not None else f'{tape}.watched_variables()'}",
         *gradients,
-        *update_lines(optimizer, pairs, global_step, dense, rate),
+        *update_lines(optimizer, pairs, global_step, rate),
     ]
 
 
@@ -472,34 +460,18 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     return None
 
 
-def update_lines(optimizer: str, pairs: str, global_step: str | None, dense: bool, rate: str | None) -> list[str]:
-    """The update with the (gradient, variable) ``pairs`` (made dense first when ``dense``:
-    see ``dense_update``), at the fed ``rate`` when the rate is fed, and the step counter.
+def update_lines(optimizer: str, pairs: str, global_step: str | None, rate: str | None) -> list[str]:
+    """The update with the (gradient, variable) ``pairs`` (a sparse gradient as it is: the
+    optimizer helpers take TF1's sparse steps), at the fed ``rate`` when the rate is fed,
+    and the step counter.
     Also the whole step of ``opt.apply_gradients(zip(grads, params))`` whose gradients the
     computation takes."""
-    gradient = "tf.convert_to_tensor(g)" if dense else "g"
     return [
         *([f"{optimizer}.learning_rate.assign({rate})  # the rate fed for this step, as TF1's optimizer read it"] if rate else []),
-        *(["# the rows of a sparse gradient summed, as TF1's optimizer applied it"] if dense else []),
         # TF1 skipped variables without a gradient (minimize: those the loss does not reach)
-        f"{optimizer}.apply_gradients(({gradient}, v) for g, v in {pairs} if g is not None)",
+        f"{optimizer}.apply_gradients((g, v) for g, v in {pairs} if g is not None)",
         *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
-
-
-def dense_update(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> bool:
-    """Must the train step of ``train`` make its gradients dense before the update to
-    take TF1's steps?  Adam's and Adagrad's, where a gradient can be sparse."""
-    return _optimizer_path(facts, scope, train) in SPARSE_AS_DENSE and sparse_gradient_source(module, facts, scope, [train]) is not None
-
-
-def _optimizer_path(facts: GraphFacts, scope: Scope, train: Statement) -> str | None:
-    """``train.AdamOptimizer`` for the optimizer a TRAIN statement steps."""
-    optimizer = _optimizer_expression(train)
-    if isinstance(optimizer, cst.Call):
-        return facts.imports.call_name(optimizer)
-    statement = _optimizer_statement(scope, optimizer, train.order)
-    return facts.imports.call_name(_constructor_call(statement)) if statement is not None else None
 
 
 def _optimizer_statement(scope: Scope, optimizer: cst.BaseExpression, before: int) -> Statement | None:
@@ -551,7 +523,6 @@ def applied_gradients_body(
         optimizer,
         code(pairs),
         code(global_step) if global_step is not None else None,
-        dense_update(rewrite.module, rewrite.facts, generated.scope, train),
         fed_rate_of(generated.scope, train),
     )
 
@@ -564,7 +535,6 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     assert train is not None
     code = lambda node: rewrite.code(node, generated.scope) if node is not None else None  # noqa: E731
     rewrite.plan.note(train.node, TRAIN_STEP.code, f"train op → {generated.name}(...)")
-    dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
     minimize = train.minimize_call()
     if cst.ensure_type(minimize.func, cst.Attribute).attr.value == "apply_gradients":
         # of gradients the computation takes itself (tf.gradients, now a tape in ``body``)
@@ -574,7 +544,7 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         rate = fed_rate_of(generated.scope, train)
         return [
             *body,
-            *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), dense, rate),
+            *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), rate),
         ]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
@@ -589,7 +559,6 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         rewrite.optimizer_of[id(train.node)],
         "zip(gradients, variables)",
         code(global_step),
-        dense,
         fed_rate_of(generated.scope, train),
     )
 
@@ -617,9 +586,8 @@ def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
             f"{variables} = {listed if listed is not None else f'{tape}.watched_variables()'}",
             f"{gradient} = {tape}.gradient({loss_code}, {variables})",
         ]
-        dense = dense_update(rewrite.module, rewrite.facts, generated.scope, train)
         rate = fed_rate_of(generated.scope, train)
-        updates += update_lines(rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), dense, rate)
+        updates += update_lines(rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), rate)
     return [
         f"with tf.GradientTape(persistent=True) as {tape}:",
         *[indent + line if line else line for line in [*watches, *body] or ["pass"]],
