@@ -217,3 +217,14 @@ def test_python2_notebook_computes_what_its_print_fixed_original_did(tmp_path):
     [report] = verify_pairs([(before, after)])
     assert report.verdict == "equal", report.render()
     assert report.tf2_stdout == report.tf1_stdout and "y: [[2.]\n [2.]\n [2.]] \n" in report.tf1_stdout
+
+
+def test_ipython_lines_come_back_with_their_trailing_spaces(tmp_path):
+    """A changed cell's magic lines are restored to the byte (``%matplotlib inline  ``)."""
+    cells = [
+        nbformat.v4.new_code_cell("%matplotlib inline  \nimport tensorflow as tf\nx = tf.placeholder(tf.float32)\n!ls -l \ny = x * 2"),
+        nbformat.v4.new_code_cell("with tf.Session() as sess:\n    v = sess.run(y, {x: 1.0})"),
+    ]
+    new, _ = migrate_notebook(_notebook(tmp_path / "m.ipynb", cells), "m.ipynb")
+    source = "".join(json.loads(new)["cells"][0]["source"])
+    assert source.startswith("%matplotlib inline  \nimport tensorflow as tf\n") and "\n!ls -l \n" in source
