@@ -199,3 +199,9 @@ def test_other_python2_syntax_is_named_where_it_stands(line, named):
     [finding] = findings
     assert finding.code == "TFM001" and finding.line == source.count("\n") and named in finding.message
     assert "this is Python 2 code" in finding.message
+
+
+def test_a_module_imported_in_several_cells_is_still_known():
+    assert _messages("import numpy as np\nimport numpy as np\nm = np.mean(v) / k\n") == []
+    assert _messages("import numpy as np\nimport math as np\nm = np.mean(v) / k\n")  # two modules: unknown
+    assert _messages("import numpy as np\nnp = other\nm = np.mean(v) / k\n")

@@ -107,7 +107,8 @@ def python2_semantics(tree: ast.Module) -> list[tuple[int, int, str]]:
 class _Finder:
     def __init__(self, tree: ast.Module) -> None:
         self.sites: list[tuple[int, int, str]] = []
-        self.modules: dict[str, str] = {}  # local name → module (``np`` → numpy)
+        self.modules: dict[str, str] = {}  # local name → module (``np`` → numpy; "" for several)
+        self.imports: dict[str, int] = defaultdict(int)  # local name → its import statements
         self.bindings: dict[str, list[ast.expr | None]] = defaultdict(list)  # None: not an expression we read
         self.sessions: set[str] = set()
         self.floats: dict[str, bool] = {}
@@ -126,7 +127,10 @@ class _Finder:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 name = alias.asname or alias.name.split(".")[0]
-                self.modules[name] = alias.name if alias.asname else name
+                module = alias.name if alias.asname else name
+                # a notebook imports numpy in several cells: the same module each time
+                self.modules[name] = module if self.modules.get(name, module) == module else ""
+                self.imports[name] += 1
                 self.bindings[name].append(None)
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
@@ -292,8 +296,9 @@ class _Finder:
         return False
 
     def _module_of(self, node: ast.expr) -> str | None:
-        if isinstance(node, ast.Name) and len(self.bindings.get(node.id, [])) == 1:
-            return self.modules.get(node.id)
+        """The module a name is bound to by every binding of it (imports of one module only)."""
+        if isinstance(node, ast.Name) and len(self.bindings.get(node.id, [])) == self.imports.get(node.id, 0):
+            return self.modules.get(node.id) or None
         return None
 
     def _tf_name(self, func: ast.expr) -> str | None:
