@@ -30,7 +30,7 @@ y = xs[0] + xs[1]
 with tf.Session() as sess:
     print(sess.run(y, feed_dict={xs[0]: np.ones((3, 1)), xs[1]: np.ones((3, 1))}))
 """
-PYTHON2 = 'import tensorflow as tf\nprint "hello"\n'
+PYTHON2 = 'import tensorflow as tf\nprint "hello"\nexec "x = 1"\n'
 TF2 = "import tensorflow as tf\n\nprint(tf.reduce_sum(tf.ones([2])))\n"
 
 

@@ -527,7 +527,7 @@ def test_progress_line_is_cleared_before_findings(tmp_path, calls, capsys, monke
 
 
 @pytest.mark.parametrize(
-    "line", ['print "hello"', "try:\n    pass\nexcept ValueError, e:\n    pass", "mode = 0777"], ids=["print", "except", "octal"]
+    "line", ['exec "x = 1"', "try:\n    pass\nexcept ValueError, e:\n    pass", "mode = 0777"], ids=["exec", "except", "octal"]
 )
 def test_python2_file_says_so_and_how_to_convert(tmp_path, capsys, monkeypatch, line):
     monkeypatch.chdir(tmp_path)

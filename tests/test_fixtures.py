@@ -27,6 +27,7 @@ review the diff before committing.
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 import dataclasses
@@ -38,6 +39,7 @@ import pytest
 from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
 from tf2migrate.engine import run
+from tf2migrate.rewrites.python2_prints import convert_prints
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MESSAGES = FIXTURES / "messages.txt"
@@ -181,11 +183,29 @@ def test_fixture_counts() -> None:
 
 
 @pytest.fixture(scope="module")
-def verify_reports():
+def verify_reports(tmp_path_factory):
     from tf2migrate.verify import verify_pairs
 
-    reports = verify_pairs([(c / "before.py", c / "after.py") for c in EXECUTABLE])
-    return {r.before.parent: r for r in reports}
+    originals = [_runnable_original(c, tmp_path_factory) for c in EXECUTABLE]
+    reports = verify_pairs([(original, c / "after.py") for original, c in zip(originals, EXECUTABLE)])
+    return dict(zip(EXECUTABLE, reports))
+
+
+def _runnable_original(case: Path, tmp_path_factory) -> Path:
+    """``before.py``, or for a Python 2 original (python2/), what TF1 runs in this Python 3:
+    the original with its print statements as calls (rewrites/python2_prints.py, whose
+    own tests hold it to Python 2's meaning), the migration's first step."""
+    before = case / "before.py"
+    text = before.read_text(encoding="utf-8")
+    try:
+        ast.parse(text)
+        return before
+    except SyntaxError:
+        converted = convert_prints(text)
+        assert converted is not None, f"{before} is neither Python 3 nor Python 2 with print statements"
+        path = tmp_path_factory.mktemp(case.name) / "before.py"
+        path.write_text(converted.source, encoding="utf-8")
+        return path
 
 
 @pytest.mark.parametrize("case", EXECUTABLE, ids=_id)
@@ -207,6 +227,13 @@ def _printed(output: str) -> list[str]:
     for pattern, replacement in _TF1_NOTATION:
         output = pattern.sub(replacement, output)
     return output.splitlines()
+
+
+@pytest.mark.parametrize("case", [c for c in EXECUTABLE if c.parent.name == "python2"], ids=_id)
+def test_python2_programs_print_what_tf1_printed(case: Path, verify_reports) -> None:
+    """Their prints are calls on both sides: the migrated program prints the same lines."""
+    report = verify_reports[case]
+    assert report.tf1_stdout and report.tf2_stdout == report.tf1_stdout
 
 
 @pytest.mark.parametrize("case", [c for c in EXECUTABLE if c.name.startswith("describe_")], ids=_id)

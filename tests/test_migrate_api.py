@@ -83,11 +83,17 @@ def test_missing_final_newline():
 
 
 def test_python2_file_is_a_finding_and_untouched():
-    source = "import tensorflow as tf\nprint 'hello'\n"
+    source = "import tensorflow as tf\nprint 'hello'\nexec 'x = 1'\n"
     new, findings = migrate_source(source, "old.py")
     assert new == source
-    assert [(f.code, f.line, f.severity) for f in findings] == [("TFM001", 2, Severity.ERROR)]
-    assert "print" in findings[0].message
+    assert [(f.code, f.line, f.severity) for f in findings] == [("TFM001", 3, Severity.ERROR)]
+    assert "exec" in findings[0].message
+
+
+def test_python2_print_statements_become_calls():
+    new, findings = migrate_source("import tensorflow as tf\nprint 'hello'\n", "old.py")
+    assert new == "import tensorflow as tf\nprint('hello')\n"
+    assert [(f.code, f.line, f.severity) for f in findings] == [("TFM008", 2, Severity.INFO)]
 
 
 def test_file_without_tensorflow_is_not_touched():

@@ -166,3 +166,65 @@ def test_a_line_continuing_brackets_or_a_string_is_python_not_ipython(tmp_path):
     assert "sess.run" not in source
     assert source.endswith('print ("%d values, first %s"\n       % (len(y_val), y_val[0]))\n%who')
     assert 'note = """\n%s doubled\n"""' in source
+
+
+def _python2_notebook(path):
+    cells = [
+        nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf\n%matplotlib inline"),
+        nbformat.v4.new_code_cell("x = tf.placeholder(tf.float32, [None, 2])\nW = tf.Variable(tf.ones([2, 1]))\ny = tf.matmul(x, W)"),
+        nbformat.v4.new_code_cell(
+            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+            '    y_val = sess.run(y, {x: np.ones((3, 2))})\n    print "y:", y_val,  # Python 2\n    print\n'
+            "    n = 7\n    print 'half', n / 2"
+        ),
+    ]
+    return _notebook(path, cells)
+
+
+def test_python2_notebook_prints_become_calls_then_it_migrates(tmp_path):
+    text = _python2_notebook(tmp_path / "p.ipynb")
+    new, findings = migrate_notebook(text, "p.ipynb")
+    sources = ["".join(c["source"]) for c in json.loads(new)["cells"]]
+    assert sources[0] == "import numpy as np\nimport tensorflow as tf\n%matplotlib inline"
+    assert "def compute_y(x):" in sources[1]
+    assert "print(\"y:\", y_val, end=' ')  # Python 2\nprint()\n" in sources[2] and "print('half', n / 2)" in sources[2]
+    rendered = [f.render() for f in findings]
+    assert (
+        "p.ipynb:cell 3:4:5: TFM008 Python 2 print statements converted to calls (3 statements): the file was Python 2, and is Python 3 from here on"
+        in rendered
+    )
+    assert any(r.startswith("p.ipynb:cell 3:7:19: TFM009 `n / 2`") for r in rendered)
+    again, more = migrate_notebook(new, "p.ipynb")
+    assert again == new and not [f for f in more if f.code in ("TFM008", "TFM009")]
+
+
+def test_python2_notebook_computes_what_its_print_fixed_original_did(tmp_path):
+    """Executed: the notebook's program with its prints as calls under TF1, its migration
+    under TF2, from the same initial variables (the Python 2 text itself cannot run here)."""
+    from tf2migrate.notebook import code_cells
+    from tf2migrate.rewrites.python2_prints import convert_prints
+    from tf2migrate.verify import verify_pairs
+
+    def program(notebook_text):  # the cells as one script, IPython lines dropped
+        lines = [source for _, source in code_cells(notebook_text)]
+        return "\n".join(line for line in "\n".join(lines).splitlines() if not line.startswith("%")) + "\n"
+
+    text = _python2_notebook(tmp_path / "p.ipynb")
+    new, _ = migrate_notebook(text, "p.ipynb")
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(convert_prints(program(text)).source)
+    after.write_text(program(new))
+    [report] = verify_pairs([(before, after)])
+    assert report.verdict == "equal", report.render()
+    assert report.tf2_stdout == report.tf1_stdout and "y: [[2.]\n [2.]\n [2.]] \n" in report.tf1_stdout
+
+
+def test_ipython_lines_come_back_with_their_trailing_spaces(tmp_path):
+    """A changed cell's magic lines are restored to the byte (``%matplotlib inline  ``)."""
+    cells = [
+        nbformat.v4.new_code_cell("%matplotlib inline  \nimport tensorflow as tf\nx = tf.placeholder(tf.float32)\n!ls -l \ny = x * 2"),
+        nbformat.v4.new_code_cell("with tf.Session() as sess:\n    v = sess.run(y, {x: 1.0})"),
+    ]
+    new, _ = migrate_notebook(_notebook(tmp_path / "m.ipynb", cells), "m.ipynb")
+    source = "".join(json.loads(new)["cells"][0]["source"])
+    assert source.startswith("%matplotlib inline  \nimport tensorflow as tf\n") and "\n!ls -l \n" in source

@@ -92,11 +92,13 @@ PARSE_ERROR = Rule(
     "The file could not be parsed as Python 3; it was left untouched.",
     Severity.ERROR,
     FixSafety.NONE,
-    what="Reports a file that libcst cannot parse (a syntax error, or Python 2 code such as `print x`).",
+    what="Reports a file that libcst cannot parse: a syntax error, or Python 2 code other than print "
+    "statements (those are converted, TFM008), such as `exec code`, `except E, e`, `0777`, backticks, "
+    "`ur''` or `<>`, which the message names.",
     why="A file that does not parse cannot be rewritten safely; the run goes on with the other files.",
     instead="Port the file to Python 3 first (for example with `pyupgrade` or `2to3`), then run tf2migrate again.",
-    invalid=('import tensorflow as tf\nprint "hello"\n',),
-    valid=('import tensorflow as tf\nprint("hello")\n',),
+    invalid=('import tensorflow as tf\nexec "x = 1"\n',),
+    valid=('import tensorflow as tf\nexec("x = 1")\n',),
 )
 # CPython's messages for syntax only Python 2 accepts: ``print x``, ``exec code``,
 # ``except E, e``, ``0777``, ``raise E, "message"``, backticks, ``ur""``, ``<>``.
@@ -108,10 +110,12 @@ _PYTHON2_TELLS = (
 )
 
 
-def parse_error_message(reason: str) -> str:
-    """TFM001's message; for Python 2 code, it says so and how to convert it first."""
-    message = f"cannot parse as Python 3: {reason}"
-    if any(tell in reason for tell in _PYTHON2_TELLS):
+def parse_error_message(reason: str, construct: str | None = None) -> str:
+    """TFM001's message; for Python 2 code, it says so and how to convert it first.
+    ``construct``: the Python 2 syntax CPython's message does not name (``invalid syntax``
+    at a backtick, ``<>``, ``ur''``, ``raise E, value``)."""
+    message = f"cannot parse as Python 3: {reason}" + (f" ({construct})" if construct else "")
+    if construct or any(tell in reason for tell in _PYTHON2_TELLS):
         message += (
             "; this is Python 2 code: convert it to Python 3 first (e.g. `2to3 -w FILE`, "
             "shipped with Python <= 3.12, or `python-modernize`), then run tf2migrate again"

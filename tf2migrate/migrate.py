@@ -25,6 +25,7 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
+from tf2migrate.analysis.python2_semantics import PYTHON2_SEMANTICS, python2_semantics
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
@@ -67,6 +68,7 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
+from tf2migrate.rewrites import python2_prints
 from tf2migrate.rewrites import fed_expressions, lambda_helpers, loop_split, per_call_ops, tf1_queues, tf1_summaries, tf1_summary_runs
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
@@ -242,6 +244,52 @@ def _refusals(result: MigrationResult) -> list[Diagnostic]:
     return [f for f in result.findings if f.code.startswith("TFM3") or f.code == INTERNAL_ERROR.code]
 
 
+def _migrate_python2(source: str, error: SyntaxError, path: str, options: Options, project: FileContext | None) -> MigrationResult:
+    """A Python 2 file: its print statements made calls (rewrites/python2_prints.py, TFM008),
+    then migrated as any other, with what Python 3 reads otherwise reported (TFM009).  The
+    conversion keeps every line's number, so findings need no moving but on converted lines.
+    If anything else keeps it from parsing (``except E, e``), it is reported (TFM001) as it stands."""
+    converted = python2_prints.convert_prints(source)
+    if converted is None:
+        if python2_prints.imports_print_function(source):
+            message = f"cannot parse as Python 3: {error.msg}: a print statement in a file that imports `print_function`, which is no Python 2 either"
+        else:
+            message = parse_error_message(error.msg)
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(converted.source)
+    except SyntaxError as again:
+        line = again.lineno or 1
+        column = converted.original_column(line, again.offset or 1)
+        message = parse_error_message(
+            again.msg, python2_prints.python2_construct(converted.source, line) if again.msg == "invalid syntax" else None
+        )
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, line, column, Severity.ERROR)])
+    except (ValueError, RecursionError, MemoryError) as failure:
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {failure}", path, 1, 1, Severity.ERROR)])
+    result = _migrate_source(converted.source, path, options, project, tree)
+    if result.new_source == converted.source and any(f.code.startswith("TFM0") and f.severity is Severity.ERROR for f in result.findings):
+        return MigrationResult(source, result.findings)  # a file left as it was (TFM002, TFM005, TFM007) is left whole
+    count = sum(1 for edit in converted.edits if edit.text.endswith(")"))
+    notes = [
+        Diagnostic(
+            python2_prints.PRINTS_CONVERTED.code,
+            f"Python 2 print statements converted to calls ({count} statement{'s' if count != 1 else ''}): "
+            "the file was Python 2, and is Python 3 from here on",
+            path,
+            *converted.first,
+        )
+    ]
+    notes += [
+        Diagnostic(PYTHON2_SEMANTICS.code, message, path, line, converted.original_column(line, column), Severity.WARNING)
+        for line, column, message in python2_semantics(tree)
+    ]
+    moved = [dataclasses.replace(f, column=converted.original_column(f.line, f.column)) for f in result.findings]
+    return MigrationResult(result.new_source, sorted_unique(moved + notes))
+
+
 def _migrate_text(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     if "tensorflow" not in source:
         return MigrationResult(source, [])
@@ -252,7 +300,10 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
             warnings.simplefilter("ignore")
             tree = tree or ast.parse(source)
     except SyntaxError as error:
-        message = parse_error_message(error.msg)
+        if error.msg.startswith(python2_prints.PRINT_STATEMENT):
+            return _migrate_python2(source, error, path, options, project)
+        construct = python2_prints.python2_construct(source, error.lineno) if error.msg == "invalid syntax" and error.lineno else None
+        message = parse_error_message(error.msg, construct)
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, error.lineno or 1, error.offset or 1, Severity.ERROR)])
     except (ValueError, RecursionError, MemoryError) as error:
         return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, f"cannot parse: {error}", path, 1, 1, Severity.ERROR)])

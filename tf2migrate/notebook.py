@@ -124,7 +124,7 @@ def _join(cells: list[str]) -> tuple[str, list[str], list[int]]:
         for line in body:
             if continuation.starts_statement() and _IPYTHON.match(line):
                 indent = line[: len(line) - len(line.lstrip())]
-                magics.append(line.strip())
+                magics.append(line[len(indent) :])  # trailing spaces kept: restored to the byte
                 lines.append(indent + _MAGIC.format(len(magics) - 1))
             else:
                 continuation.read(line)

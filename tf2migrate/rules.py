@@ -9,7 +9,7 @@ writer and the severity of findings.
 from __future__ import annotations
 
 from tf2migrate import diagnostics
-from tf2migrate.analysis import blockers
+from tf2migrate.analysis import blockers, python2_semantics
 from tf2migrate.diagnostics import Rule
 from tf2migrate.rewrites import (
     checkpoints,
@@ -27,6 +27,7 @@ from tf2migrate.rewrites import (
     lr_schedules,
     per_call_ops,
     predict_trap,
+    python2_prints,
     rebound_names,
     rnn_cells,
     scipy_optimizer,
@@ -41,6 +42,8 @@ from tf2migrate.rewrites import (
 
 _MODULES = (
     diagnostics,
+    python2_prints,
+    python2_semantics,
     blockers,
     session_functions,
     descriptions,

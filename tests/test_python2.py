@@ -1,0 +1,207 @@
+"""Python 2 files: print statements converted as 2to3 does (rewrites/python2_prints.py),
+what Python 3 reads otherwise reported (analysis/python2_semantics.py)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tf2migrate import migrate_source
+from tf2migrate.analysis.python2_semantics import python2_semantics
+from tf2migrate.rewrites.python2_prints import convert_prints
+
+# Python 2 statement → the text it becomes (Python 2's meaning: 2to3's fix_print)
+CASES = [
+    ("print a, b\n", "print(a, b)\n"),
+    ("print a,\n", "print(a, end=' ')\n"),
+    ("print a, b,\n", "print(a, b, end=' ')\n"),
+    ("print >>f, x\n", "print(x, file=f)\n"),
+    ("print >> sys.stderr, 'x', y,\n", "print('x', y, end=' ', file=sys.stderr)\n"),
+    ("print >>f\n", "print(file=f)\n"),
+    ("print\n", "print()\n"),
+    ("print (a, b)\n", "print((a, b))\n"),  # Python 2 printed the tuple
+    ("print (a,)\n", "print((a,))\n"),
+    ("print ()\n", "print(())\n"),  # Python 2 printed `()` (2to3 leaves it: an empty line)
+    ("print (a)\n", "print (a)\n"),  # one value in parentheses: the same call
+    ("print(a)\n", "print(a)\n"),
+    ("print (a), b\n", "print((a), b)\n"),
+    ("print (a) + b\n", "print((a) + b)\n"),
+    ("print -1\n", "print(-1)\n"),
+    ("print 'x' % (a,\n  b)  # c\n", "print('x' % (a,\n  b))  # c\n"),
+    ("print 'a', \\\n    'b'\n", "print('a', \\\n    'b')\n"),
+    ("print\\\n  x\n", "print(\\\n  x)\n"),
+    ("if x: print y\n", "if x: print(y)\n"),
+    ("x = 1; print x; y = 2\n", "x = 1; print(x); y = 2\n"),
+    ("for i in r:\n    print i,\nprint\n", "for i in r:\n    print(i, end=' ')\nprint()\n"),
+    ("print 'x'  # done\n", "print('x')  # done\n"),
+    ("print 'no newline at the end'", "print('no newline at the end')"),
+]
+
+
+@pytest.mark.parametrize(("python2", "python3"), CASES)
+def test_print_statement_becomes_the_call_2to3_makes(python2, python3):
+    converted = convert_prints(python2)
+    result = converted.source if converted is not None else python2
+    assert result == python3
+    assert result.count("\n") == python2.count("\n")  # every line keeps its number
+    ast.parse(result)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "print(a)\n",  # Python 3 already: nothing to convert
+        "from __future__ import print_function\nprint 'x'\n",  # no Python 2 either
+        "print >>f,\n",  # no Python 2: `print >>f,` is a syntax error there too
+        "print >>f, \\\n    x\n",  # the value on another line: `>>f,` cannot just be dropped
+        "obj.print x\n",  # not a statement
+    ],
+)
+def test_not_converted(source):
+    assert convert_prints(source) is None
+
+
+def test_columns_of_converted_lines_map_back():
+    converted = convert_prints("print a, b / c\n")
+    assert converted is not None and converted.source == "print(a, b / c)\n"
+    assert converted.original_column(1, converted.source.index("b") + 1) == "print a, b / c".index("b") + 1
+
+
+_LIB2TO3 = importlib.util.find_spec("lib2to3") is not None  # gone in Python 3.13
+_names = st.sampled_from(["a", "b", "x.y", "f(1)", "d[0]", "'s'", "1.5", "-n", "(a)", "(a, b)", "()", "[a, b]", "a if b else c", "u'x'"])
+
+
+@st.composite
+def _print_statements(draw) -> str:
+    values = draw(st.lists(_names, max_size=4))
+    target = draw(st.sampled_from(["", "sys.stderr", "f"]))
+    trailing = bool(values) and draw(st.booleans())
+    parts = ([f">>{target}"] if target else []) + values
+    spaces = draw(st.sampled_from([" ", "  "]))
+    return "print" + (spaces + ", ".join(parts) if parts else "") + ("," if trailing else "") + "\n"
+
+
+@pytest.mark.skipif(not _LIB2TO3, reason="lib2to3 is not in this Python")
+@settings(max_examples=300, deadline=None)
+@given(_print_statements())
+def test_same_call_as_lib2to3(statement):
+    """Cross-check against 2to3 itself: the same call (CPython's tree), but for ``print ()``,
+    where 2to3 does not keep Python 2's meaning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from lib2to3 import refactor
+
+        tool = refactor.RefactoringTool(["lib2to3.fixes.fix_print"])
+        expected = str(tool.refactor_string(statement, "<case>"))
+    converted = convert_prints(statement)
+    mine = converted.source if converted is not None else statement
+    if statement.strip() == "print  ()" or statement.strip() == "print ()":
+        assert mine.strip() == "print(())"
+    else:
+        assert ast.dump(ast.parse(mine)) == ast.dump(ast.parse(expected)), (statement, mine, expected)
+
+
+def _messages(source: str) -> list[str]:
+    return [message for _, _, message in python2_semantics(ast.parse(source))]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "a = n / 255.\n",  # a float literal
+        "a = float(n) / k\n",
+        "import time\nstart = time.time()\nelapsed = (time.time() - start) / 60\n",
+        "import numpy as np\nm = np.mean(v) / k\n",
+        "import numpy as np\nx = data.astype(np.float32) / 255\n",
+        "total = 0.\nfor c in cs:\n    total += c\ntotal = total / n\n",  # every binding a float
+        "import tensorflow as tf\nx = tf.placeholder('float')\ncost = tf.reduce_sum(tf.pow(x - 1, 2)) / (2 * n)\n",
+        "import tensorflow as tf\ny = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    _, c = sess.run([train, tf.reduce_mean(y)])\n    avg = c / batches\n",
+        "from __future__ import division\na = n / 2\n",
+    ],
+)
+def test_division_shown_floating_point_is_not_reported(source):
+    assert _messages(source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "a = n / 2\n",
+        "a = int(examples / batch)\n",
+        "x = 1.0\nx = k\ny = x / 2\n",  # one binding of `x` is not a float
+        "import tensorflow as tf\nx = tf.placeholder(tf.int32)\ny = x / 2\n",  # an integer tensor floor-divided
+        "from m import *\nx = 1.0\ny = x / 2\n",  # a star import may bind `x`
+        "n /= 2\n",
+        "def f(x):\n    return x / 2\n",
+    ],
+)
+def test_division_that_may_floor_is_reported(source):
+    assert [m for m in _messages(source) if "floor-divided" in m]
+
+
+@pytest.mark.parametrize(
+    ("source", "word"),
+    [
+        ("for i in xrange(3): pass\n", "`xrange`"),
+        ("s = unicode(x)\n", "`unicode`"),
+        ("for k, v in d.iteritems(): pass\n", "`.iteritems()`"),
+        ("k = d.keys()[0]\n", "`d.keys()[0]`"),
+        ("m = map(f, xs)\nfirst = m[0]\n", "`m[0]`"),
+        ("n = len(zip(a, b))\n", "`len(zip(a, b))`"),
+        ("r = round(x)\n", "`round(x)`"),
+    ],
+)
+def test_python2_meanings_are_reported(source, word):
+    assert any(m.startswith(word) for m in _messages(source)), _messages(source)
+
+
+@pytest.mark.parametrize("source", ["def xrange(n):\n    return n\nxrange(3)\n", "m = list(map(f, xs))\nm[0]\n", "round = int\nround(x)\n"])
+def test_bound_names_and_lists_are_not_reported(source):
+    assert _messages(source) == []
+
+
+def test_python2_file_migrates_with_its_findings():
+    source = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    print 'x', sess.run(x * 2, {x: 1.0}) / 2\n"
+    new, findings = migrate_source(source, "old.py")
+    assert "print('x', compute_" in new and "Session" not in new
+    codes = [(f.code, f.line) for f in findings]
+    assert ("TFM008", 4) in codes and not any(code == "TFM009" for code, _ in codes)  # a float tensor's value
+    again, more = migrate_source(new, "old.py")
+    assert again == new and not any(f.code in ("TFM008", "TFM009") for f in more)
+
+
+def test_python2_file_left_unchanged_when_other_python2_syntax_remains():
+    source = "import tensorflow as tf\nprint 'x'\nx = 0777\n"
+    new, findings = migrate_source(source, "old.py")
+    assert new == source
+    assert [(f.code, f.line, f.column) for f in findings] == [("TFM001", 3, 5)]
+    assert "leading zeros" in findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("x = `y`", "backtick"),
+        ("if a <> b: pass", "`<>`"),
+        ("s = ur'a'", "`ur''`"),
+        ("if x:\n    raise E, 'm'", "`raise E, value`"),
+    ],
+)
+def test_other_python2_syntax_is_named_where_it_stands(line, named):
+    source = f"import tensorflow as tf\nprint 'x'\n{line}\n"
+    new, findings = migrate_source(source, "old.py")
+    assert new == source
+    [finding] = findings
+    assert finding.code == "TFM001" and finding.line == source.count("\n") and named in finding.message
+    assert "this is Python 2 code" in finding.message
+
+
+def test_a_module_imported_in_several_cells_is_still_known():
+    assert _messages("import numpy as np\nimport numpy as np\nm = np.mean(v) / k\n") == []
+    assert _messages("import numpy as np\nimport math as np\nm = np.mean(v) / k\n")  # two modules: unknown
+    assert _messages("import numpy as np\nnp = other\nm = np.mean(v) / k\n")
