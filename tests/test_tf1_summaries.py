@@ -123,7 +123,12 @@ def test_refused_with_the_reason() -> None:
         'z = tf.identity(y, name="mean")\ntf.summary.scalar("mean", z)': "may be the name of another op",
         'tf.summary.scalar("y", y, family="f")': "with collections, family",
         'tf.summary.text("t", tf.as_string(y))': "`tf.summary.text` is not converted",
-        'if True:\n    tf.summary.scalar("y", y)': "in a loop, a branch",
+        'if True:\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in an `if` branch",
+        'for i in range(2):\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in a `for` loop",
+        'ys = [tf.summary.scalar("y", y)]': "`tf.summary.scalar` inside an expression",
+        'sums = {}\nsums["y"] = tf.summary.scalar("y", y)': '`tf.summary.scalar` bound to `sums["y"]`',
+        'a = tf.summary.scalar("y", y); b = 1': "`tf.summary.scalar` on a line with other statements",
+        'with tf.control_dependencies([y]):\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` under `with tf.control_dependencies([y])`",
         'def helper(t):\n    tf.summary.scalar("t", t)\n    return t\ntf.summary.scalar("y", helper(y))': "built in the module and `helper`",
     }
     for summaries, reason in cases.items():
@@ -152,6 +157,31 @@ def test_converted_run_writes_at_the_step_given() -> None:
     assert not any(f.severity.value == "error" for f in findings)
 
 
+def test_merge_all_with_no_summary_op_is_none_when_not_read() -> None:
+    """TF1 returned None; unread, the value cannot matter (not even what a module this one
+    imports may have built)."""
+    from tf2migrate import migrate_source
+
+    source = "import tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None])\nmerged = tf.summary.merge_all()\n"
+    source += 'with tf.Session() as sess:\n    w = tf.summary.FileWriter("logs", sess.graph)\n    print(sess.run(x, {x: [1.0]}))\n'
+    new, findings = migrate_source(source, "t.py")
+    assert "merged = None" in new and 'w = tf.summary.create_file_writer("logs")' in new
+    new, findings = migrate_source(source + "    print(merged)\n", "t.py")
+    assert "merged = None" not in new
+    assert any(f.code == "TFM312" and "and `merged` is read" in f.message for f in findings)
+
+
+def test_summaries_built_by_two_classes_constructors_are_refused() -> None:
+    """Two methods of one name in two classes are two bodies: which runs first decides the tags."""
+    from tf2migrate import migrate_source
+
+    cls = 'class {0}:\n    def __init__(self, x):\n        self.s = tf.summary.scalar("{0}", tf.reduce_sum(x))\n\n\n'
+    source = "import tensorflow as tf\n\n\n" + cls.format("A") + cls.format("B")
+    source += "x = tf.placeholder(tf.float32, [None])\na, b = A(x), B(x)\nwith tf.Session() as sess:\n    s = sess.run(a.s, {x: [1.0]})\n"
+    _, findings = migrate_source(source, "t.py")
+    assert any(f.code == "TFM312" and "built in `A.__init__` and `B.__init__`" in f.message for f in findings)
+
+
 def test_merge_all_in_another_function_than_the_ops_is_refused() -> None:
     from tf2migrate import migrate_source
 
@@ -178,3 +208,19 @@ def test_findings_keep_the_lines_of_statements_written_over_several_lines() -> N
     _, findings = migrate_source(source, "t.py")
     lines = {(f.code, f.line) for f in findings}
     assert {("TFM126", 6), ("TFM126", 8), ("TFM126", 10), ("TFM102", 13), ("TFM126", 14), ("TFM102", 16)} <= lines
+
+
+def test_merge_all_with_no_summary_op_in_a_module_tf1_code_imports_is_refused(tmp_path: Path) -> None:
+    """An importer may have built summary ops first, and read the merge: kept, said why."""
+    from tf2migrate.engine import run
+
+    model = (
+        "import tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None])\ny = tf.reduce_sum(x)\n"
+        "merged = tf.summary.merge_all()\nwith tf.Session() as sess:\n    print(sess.run(y, {x: [1.0]}))\n"
+    )
+    main = "import tensorflow as tf\n\nimport model\n\nwith tf.Session() as sess:\n    print(sess.run(model.y, {model.x: [2.0]}))\n"
+    (tmp_path / "model.py").write_text(model, encoding="utf-8")
+    (tmp_path / "main.py").write_text(main, encoding="utf-8")
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "merged = None" not in (results["model.py"].new_text or "")
+    assert any("TF1 code of this run imports the module" in f.message for f in results["model.py"].findings)

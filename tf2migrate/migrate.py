@@ -506,7 +506,7 @@ def _migrate_module(
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
     if not factories and file_facts.graph and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
-        return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported)
+        return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported, tf1_callers)
     return _migrate_graph(original, module, tree, file_facts, source, path, options, imports, imported, factories, positions=positions)
 
 
@@ -522,13 +522,15 @@ def _migrate_with_summaries(
     options: Options,
     imports: TfImports,
     imported: dict[str, Summary],
+    tf1_callers: bool = False,
 ) -> MigrationResult:
     """TF1 summaries rewritten to raw summary ops and a TF2 writer first
     (rewrites/tf1_summaries.py); the graph is then converted as any other.  Where the
     summaries cannot be rewritten, or the graph stays on TF1 for another reason, the
     original is migrated (kept on TF1) and reported with the true reasons, not the
-    summaries' generic ones."""
-    desugared = tf1_summaries.desugar(module, imports, file_facts.names)
+    summaries' generic ones.  ``tf1_callers``: TF1 code of the run imports the module
+    (and may read what its ``merge_all()`` returned)."""
+    desugared = tf1_summaries.desugar(module, imports, file_facts.names, tf1_callers)
     refusals = desugared.refusals
     true_blockers: list[Diagnostic] = []
     if desugared.module is not None:

@@ -17,7 +17,13 @@ far, ``sess.run([train_op, merged])`` evaluates them with the step, and
   same bytes (``.numpy()`` of a string tensor);
 - ``tf.summary.FileWriter(logdir, graph)`` becomes ``tf.summary.create_file_writer(logdir)``
   and ``writer.add_summary(s, step)`` ``tf.summary.experimental.write_raw_pb(s, step=step)``
-  under ``writer.as_default()``: the event file holds TF1's tags, steps and values.
+  under ``writer.as_default()``: the event file holds TF1's tags, steps and values;
+- in a class, the same statements bound to attributes of ``self`` (``self.d_sum = merge(...)``
+  in the method building the graph, ``self.writer = FileWriter(...)`` in any method): the
+  class conversion then treats the raw ops as any graph tensor attribute;
+- ``merged = tf.summary.merge_all()`` with no summary op built before it returned None in
+  TF1: it becomes ``merged = None`` when nothing reads ``merged`` (a module this one imports
+  may have built summary ops, which would have made it a merge: unread, that cannot matter).
 
 The raw form also needs no TensorBoard package, which TF1's summary ops never needed and
 TF2's ``tf.summary.scalar`` does (it raises ``TBNotInstalledError`` without it).
@@ -37,7 +43,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
-from tf2migrate.analysis.names import fresh_name
+from tf2migrate.analysis.names import fresh_name, graph_name
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import SAME_IN_TF2
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -56,7 +62,9 @@ SUMMARY_WRITES = Rule(
     "`tf.summary.FileWriter(logdir, graph)` with `tf.summary.create_file_writer(logdir)`, and "
     "`writer.add_summary(s, step)` with `tf.summary.experimental.write_raw_pb(s, step=step)` under "
     "`writer.as_default()`. The summaries are computed by the generated function of the run that "
-    "fetched them, as the other fetches are.",
+    "fetched them, as the other fetches are. Summaries and writers may be bound to attributes of `self` "
+    "(a class whose method builds the graph; its writer made in any method). A `merge_all()` with no "
+    "summary op built before it, whose value nothing reads, becomes None, as TF1 returned.",
     why="TF2 has no summary collection and no graph to evaluate it in. Written this way, the event "
     "file holds what TF1 wrote — the same tags, steps and values, histograms with TF1's buckets, "
     "images scaled as TF1 scaled them — and the program needs no TensorBoard package "
@@ -94,7 +102,10 @@ SUMMARY_KEPT = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports the TF1 summary construct that keeps the file's graph on TF1 semantics: a summary "
-    "op built in a helper function, a loop or a branch (merge_all collects what ran), a tag that is "
+    "op built in a helper function, a loop or a branch (merge_all collects what ran), inside an "
+    "expression or bound to a target other than a name or an attribute of self (the message names "
+    "which), a `merge_all()` with no summary op before it whose value is read (or whose module TF1 "
+    "code of the run imports), a tag that is "
     "not a literal or that TF1 would have made unique (`loss_1`: a name used twice in a scope, or the "
     "name of another op), a summary that reads a variable directly fetched in the same run as a train "
     "op (TF1 read the variable before or after the update, in no fixed order), a FileWriter used other "
@@ -173,8 +184,9 @@ def has_tf1_summaries(module: cst.Module, imports: TfImports) -> bool:
     return False
 
 
-def desugar(module: cst.Module, imports: TfImports, names_in_use: set[str]) -> Desugared:
-    finder = _Finder(module, imports, names_in_use)
+def desugar(module: cst.Module, imports: TfImports, names_in_use: set[str], imported_by_tf1: bool = False) -> Desugared:
+    """``imported_by_tf1``: TF1 code of the run imports the module, and may read what it binds."""
+    finder = _Finder(module, imports, names_in_use, imported_by_tf1)
     finder.find()
     if finder.refusals:
         return Desugared(None, refusals=finder.refusals)
@@ -189,8 +201,9 @@ class _Finder:
     """One walk over the graph-building bodies (the module's, each function's), entering
     ``with`` blocks only: summary ops in their order, with their tags; merges; writers."""
 
-    def __init__(self, module: cst.Module, imports: TfImports, names_in_use: set[str]) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, names_in_use: set[str], imported_by_tf1: bool = False) -> None:
         self.module = module
+        self.imported_by_tf1 = imported_by_tf1
         self.tf = imports
         self.names_in_use = names_in_use
         self.tf_name = "tf"  # the file's module-level alias of tensorflow
@@ -203,7 +216,9 @@ class _Finder:
         self.writer_targets: set[int] = set()  # the names FileWriter statements bind
         self.noted: list[tuple[cst.CSTNode, str]] = []  # (replacement node, message)
         self.placed: set[int] = set()  # summary calls met at statement level
-        self.empty_merges: list[cst.Call] = []  # merge_all() with no summary op before it
+        self.skipped_withs: set[int] = set()  # with blocks of graph-building bodies the walk did not enter
+        # merge_all() with no summary op before it: (statement, call, the name bound, its node)
+        self.empty_merges: list[tuple[cst.SimpleStatementLine, cst.Call, str, cst.CSTNode | None]] = []
         # names other ops may have taken: string arguments of TF calls (``name="loss"``,
         # ``get_variable("W")``, a helper's ``name_scope("x")``), without the summaries'
         # own and the scopes the walk follows (``tracked``, set by ``find``)
@@ -229,7 +244,7 @@ class _Finder:
                     "a hand-built `tf.Summary` may be written by add_summary (a proto, where TF2 writes serialized bytes): not converted",
                 )
                 return
-        named = {"the module": self.module.body, **{f"`{f.name.value}`": f.body.body for f in _functions(self.module)}}
+        named = {"the module": self.module.body, **{f"`{name}`": f.body.body for name, f in _functions(self.module)}}
         bodies = list(named.values())
         building = [b for b in bodies if any(self._contains_summaries(s) for s in b if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))]
         if len(building) > 1:  # which runs first decides TF1's unique names and what merge_all collects
@@ -257,24 +272,41 @@ class _Finder:
         for body in bodies:
             if not any(body is b for b in building):
                 self._writers_and_merges(body, after_ops=bool(building))
-        for call in calls_in(self.module, enter_defs=True):
+        unplaced = [c for c in calls_in(self.module, enter_defs=True) if id(c) not in self.placed]
+        places = _where(
+            self.module, [c for c in unplaced if self.tf.call_name(c) in (*_OPS, _MERGE_ALL, _MERGE, _WRITER)], self.skipped_withs
+        )
+        for call in unplaced:
             name = self.tf.call_name(call)
             if name in _OPS or name in (_MERGE_ALL, _MERGE, _WRITER):
-                if id(call) not in self.placed:
-                    self.refuse(
-                        call,
-                        f"`tf.{name}` in a loop, a branch, inside an expression or bound to an attribute (`self.merged = ...`): "
-                        "not converted (merge_all collects the summary ops that ran before it)",
-                    )
+                why = (
+                    "a writer is followed where it is bound" if name == _WRITER else "merge_all collects the summary ops that ran before it"
+                )
+                self.refuse(call, f"`tf.{name}` {places[id(call)]}: not converted ({why})")
             elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
                 self.refuse(
                     call,
                     f"`tf.{name}` is not converted (tf2migrate converts scalar, histogram and image summaries, merge, merge_all and FileWriter)",
                 )
-        self._writer_uses()
+        uses = self._writer_uses()
         if not self.refusals:  # else the summaries it would have found were refused
-            for call in self.empty_merges:
-                self.refuse(call, "`tf.summary.merge_all()` finds no summary op built before it here (TF1 returned None)")
+            for statement, call, target, _ in self.empty_merges:
+                if uses.reads.get(target) or self.imported_by_tf1:
+                    read = f"`{target}` is read" if uses.reads.get(target) else "TF1 code of this run imports the module"
+                    self.refuse(
+                        call,
+                        f"`tf.summary.merge_all()` finds no summary op built before it here (TF1 returned None) and {read}: "
+                        "summary ops another module builds would make it a merge; not converted",
+                    )
+                else:
+                    # TF1 returned None (no summary op in this file before it) — and whatever
+                    # a module this one imports may have added, nothing reads the value (no
+                    # statement of the file, no TF1 module of the run importing it)
+                    self._swap(
+                        statement,
+                        f"{target} = None",
+                        f"`tf.summary.merge_all()` with no summary op built before it → None, as TF1 returned (`{target}` is not read)",
+                    )
 
     def _body(self, body, scope: list[str], ops: list[str]) -> None:
         for statement in body:
@@ -282,6 +314,8 @@ class _Finder:
                 inner = self._with_scope(statement, scope)
                 if inner is not None:
                     self._body(statement.body.body, inner, ops)
+                else:
+                    self.skipped_withs.add(id(statement))
                 continue
             if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
                 self._simple(statement, statement.body[0], scope, ops)
@@ -358,12 +392,14 @@ class _Finder:
 
     def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
         value: cst.BaseExpression | None = None
-        target_node: cst.Name | None = None
+        target_node: cst.BaseAssignTargetExpression | None = None
+        target: str | None = None
         if isinstance(small, cst.Expr):
             value = small.value
-        elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        elif isinstance(small, cst.Assign) and len(small.targets) == 1 and (target := graph_name(small.targets[0].target)) is not None:
+            # a name, or an attribute of ``self`` (``self.d_sum = tf.summary.merge([...])``)
             value, target_node = small.value, small.targets[0].target
-        target = target_node.value if target_node is not None else None
+
         if not isinstance(value, cst.Call):
             return
         name = self.tf.call_name(value)
@@ -375,7 +411,7 @@ class _Finder:
             if not self._default_collection(value):
                 self.refuse(value, "`tf.summary.merge_all` with a key or scope is not converted")
             elif not ops:
-                self.empty_merges.append(value)
+                self.empty_merges.append((statement, value, target, target_node))
             else:
                 inputs = ", ".join(ops)
                 self._swap(
@@ -435,8 +471,9 @@ class _Finder:
         ops.append(holder)
         self._swap(statement, f"{holder} = {raw}", f'`tf.{name}` → tf.raw_ops.{kernel} with TF1\'s tag "{tag}"', original=call)
 
-    def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.Name) -> None:
-        target = target_node.value
+    def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.BaseAssignTargetExpression) -> None:
+        target = graph_name(target_node)
+        assert target is not None  # (_simple binds only names and attributes of self)
         bound = bind_arguments(call, ("logdir", "graph", "max_queue", "flush_secs", "graph_def", "filename_suffix", "session"))
         if bound is None or "logdir" not in bound or set(bound) - {"logdir", "graph", "graph_def"}:
             self.refuse(call, "`tf.summary.FileWriter` with a queue, flush or session setting is not converted")
@@ -467,9 +504,10 @@ class _Finder:
             if isinstance(assign, cst.Assign):
                 self.raw_calls[id(assign.value)] = original
 
-    def _writer_uses(self) -> None:
-        """Every use of a writer: add_summary of a fetched value, add_graph, flush, close."""
-        uses = _WriterUses(self.writers, self.writer_targets)
+    def _writer_uses(self) -> _WriterUses:
+        """Every use of a writer: add_summary of a fetched value, add_graph, flush, close;
+        and the reads of the names empty merges bind."""
+        uses = _WriterUses(self.writers, self.writer_targets, {target: id(node) for _, _, target, node in self.empty_merges})
         walk(self.module, uses)
         for node, message in uses.refused:
             self.refuse(node, message)
@@ -487,6 +525,7 @@ class _Finder:
             )
         for statement in uses.graphs:
             self.replace[id(statement)] = None
+        return uses
 
     def notes(self) -> list[tuple[cst.CSTNode, str, str]]:
         return [(node, SUMMARY_WRITES.code, message) for node, message in self.noted]
@@ -512,23 +551,101 @@ def _with_items(body) -> list[cst.WithItem]:
     return items
 
 
-def _functions(module: cst.Module) -> list[cst.FunctionDef]:
-    out: list[cst.FunctionDef] = []
+def _functions(module: cst.Module) -> list[tuple[str, cst.FunctionDef]]:
+    """Every def with its qualified name (``Model.__init__``: two classes' constructors are
+    two bodies)."""
+    out: list[tuple[str, cst.FunctionDef]] = []
+    outer: list[str] = []
 
     class _Defs(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            out.append(node)
+            out.append((".".join([*outer, node.name.value]), node))
+            outer.append(node.name.value)
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            outer.pop()
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            outer.append(node.name.value)
+
+        def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+            outer.pop()
 
     walk(module, _Defs())
     return out
 
 
+def _where(module: cst.Module, calls: list[cst.Call], skipped_withs: set[int]) -> dict[int, str]:
+    """Where each call stands, as the reason the walk of graph-building bodies (which
+    enters only ``with`` blocks, and takes statements ``x = call`` / ``call``) missed it."""
+    where = _Where({id(c) for c in calls}, skipped_withs)
+    if calls:
+        walk(module, where)
+    return where.found
+
+
+_LOOPS = {cst.For: "in a `for` loop", cst.While: "in a `while` loop", cst.ListComp: "in a comprehension", cst.SetComp: "in a comprehension"}
+_LOOPS |= {cst.DictComp: "in a comprehension", cst.GeneratorExp: "in a comprehension"}
+_BRANCHES = {
+    cst.If: "in an `if` branch",
+    cst.Try: "in a `try` statement",
+    cst.IfExp: "in a conditional expression",
+    cst.Lambda: "in a lambda",
+    cst.ClassDef: "in a class body (not a method)",
+}
+
+
+class _Where(cst.CSTVisitor):
+    def __init__(self, calls: set[int], skipped_withs: set[int]) -> None:
+        self.calls = calls
+        self.skipped_withs = skipped_withs
+        self.stack: list[cst.CSTNode] = []
+        self.found: dict[int, str] = {}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.calls:
+            self.found[id(node)] = self._describe(node)
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+    def _describe(self, call: cst.CSTNode) -> str:
+        parent = self.stack[-1] if self.stack else None
+        line = self.stack[-2] if len(self.stack) > 1 else None
+        if isinstance(parent, cst.Assign) and parent.value is call:
+            if len(parent.targets) != 1 or graph_name(parent.targets[0].target) is None:
+                target = " = ".join(cst.Module([]).code_for_node(t.target) for t in parent.targets)
+                return f"bound to `{target}` (followed: a name or an attribute of self)"
+        elif not isinstance(parent, cst.Expr):
+            return "inside an expression"
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) > 1:
+            return "on a line with other statements"
+        for node in reversed(self.stack):
+            if isinstance(node, cst.FunctionDef):
+                break
+            if isinstance(node, cst.With) and id(node) in self.skipped_withs:
+                items = ", ".join(cst.Module([]).code_for_node(item.item) for item in node.items)
+                return f"under `with {items}`, a context whose summaries are not followed (only literal name scopes, sessions, devices)"
+            for kinds in (_LOOPS, _BRANCHES):
+                if type(node) in kinds:
+                    return kinds[type(node)]
+        return "in a body whose summaries are not followed"
+
+
 class _WriterUses(cst.CSTVisitor):
     """Statements ``w.add_summary(s, step)`` / ``w.add_graph(g)``, and any other use of a
-    writer name (refused: its TF2 object has no such method, or escapes our sight)."""
+    writer (refused: its TF2 object has no such method, or escapes our sight).  A writer
+    bound to ``self.writer`` is used through that attribute only: ``x.writer`` of any
+    other object counts as another use.  Also counts the reads of ``watched`` names (those
+    empty merges bind; ``self.merged`` read as any ``x.merged``), but their binding."""
 
-    def __init__(self, writers: set[str], targets: set[int]) -> None:
+    def __init__(self, writers: set[str], targets: set[int], watched: dict[str, int]) -> None:
         self.writers = writers
+        self.attribute_writers = {w.removeprefix("self.") for w in writers if w.startswith("self.")}
+        self.watched = watched
+        self.reads: dict[str, int] = {}
         self.writes: list[tuple[cst.SimpleStatementLine, cst.Call, str]] = []  # (statement, call, writer)
         self.graphs: list[cst.SimpleStatementLine] = []
         self.refused: list[tuple[cst.CSTNode, str]] = []
@@ -538,15 +655,11 @@ class _WriterUses(cst.CSTVisitor):
         if len(node.body) != 1 or not isinstance(node.body[0], cst.Expr):
             return
         call = node.body[0].value
-        if (
-            isinstance(call, cst.Call)
-            and isinstance(call.func, cst.Attribute)
-            and isinstance(call.func.value, cst.Name)
-            and call.func.value.value in self.writers
-        ):
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and (writer := graph_name(call.func.value)) in self.writers:
+            assert writer is not None
             method = call.func.attr.value
             if method == "add_summary":
-                self.writes.append((node, call, call.func.value.value))
+                self.writes.append((node, call, writer))
             elif method == "add_graph":
                 self.graphs.append(node)
             if method in _WRITER_METHODS:
@@ -554,9 +667,22 @@ class _WriterUses(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.writers and id(node) not in self._allowed:
-            self.refused.append(
-                (node, f"the summary writer `{node.value}` is used other than by add_summary, add_graph, flush and close: not converted")
-            )
+            self._refuse(node, node.value)
+        if node.value in self.watched and self.watched[node.value] != id(node):
+            self.reads[node.value] = self.reads.get(node.value, 0) + 1
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        attribute = node.attr.value
+        if attribute in self.attribute_writers and id(node) not in self._allowed:
+            self._refuse(node, f"self.{attribute}")
+        watched = f"self.{attribute}"
+        if watched in self.watched and self.watched[watched] != id(node):
+            self.reads[watched] = self.reads.get(watched, 0) + 1
+
+    def _refuse(self, node: cst.CSTNode, writer: str) -> None:
+        self.refused.append(
+            (node, f"the summary writer `{writer}` is used other than by add_summary, add_graph, flush and close: not converted")
+        )
 
 
 class _Replace(FastTransformer):

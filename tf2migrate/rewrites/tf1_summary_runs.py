@@ -8,7 +8,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import graph_name, read_and_bound
 from tf2migrate.rewrites.tf1_summaries import SUMMARY_KEPT, Desugared
 from tf2migrate.traversal import FastTransformer
 
@@ -80,8 +80,7 @@ class _Expand(FastTransformer):
             and isinstance(item, cst.Call)
             and isinstance(item.func, cst.Attribute)
             and item.func.attr.value == "as_default"
-            and isinstance(item.func.value, cst.Name)
-            and item.func.value.value in self.writers
+            and graph_name(item.func.value) in self.writers
         ):
             line = cst.SimpleStatementLine(body=body.body, trailing_whitespace=body.trailing_whitespace)  # a comment stays
             return updated_node.with_changes(body=cst.IndentedBlock(body=[line]), whitespace_before_colon=cst.SimpleWhitespace(""))
