@@ -77,7 +77,7 @@ import libcst as cst
 
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.calls import bind_arguments
-from tf2migrate.analysis.catalogue import is_graph_op, makes_variables
+from tf2migrate.analysis.catalogue import VARIABLE_CALLS, is_graph_op, is_unsupported_call, makes_variables
 from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
@@ -150,6 +150,7 @@ _PURE_NODES = (
     cst.UnaryOperation,
     cst.BinaryOperation,
 )
+_CONDITIONAL = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp, cst.BooleanOperation)
 _FORBIDDEN = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal, cst.Yield, cst.Await)
 
 
@@ -173,6 +174,7 @@ class _Helper:
     carried: list[str]  # the names they bind that the ops read, in binding order
     made_from: list[cst.Param]  # the parameters they read, in the helper's order
     argument: str = "variables"  # the keyword-only parameter taking them
+    block: cst.IndentedBlock | None = None  # the block holding them: the body, or a name scope's around it
     returned: int | None = None  # index of a returned element that is a carried variable (dropped)
     returned_name: str | None = None
 
@@ -181,16 +183,17 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     """The module with each helper in ``names`` split where that keeps its meaning; else,
     by helper, why it is not (appended to its TFM304 findings)."""
     makers = _variable_makers(module, imports)
+    plain = _plain_makers(module, imports)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
     sites: dict[str, list[tuple[cst.SimpleStatementLine, cst.Call]]] = {}
     for name in sorted(names):
-        found = _helper(module, imports, makers, name)
+        found = _helper(module, imports, makers, plain, name)
         if isinstance(found, str):
             reasons[name] = found
             continue
-        calls = _call_sites(module, found, name)
+        calls = _call_sites(module, imports, makers, found, name)
         if isinstance(calls, str):
             reasons[name] = calls
             continue
@@ -212,6 +215,8 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     for name, helper in helpers.items():
         line = (positions.get(helper.node) or (1, 0))[0]
         kept = f", and returns its variable `{helper.returned_name}` no more (the callers bind it)" if helper.returned_name else ""
+        if helper.block is not None and helper.block is not helper.node.body:
+            kept += "; the variables are made outside its `tf.name_scope`, which still names its ops (their own names lose its prefix)"
         notes.append(
             (
                 line,
@@ -237,6 +242,35 @@ def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
     return makers
 
 
+def _plain_makers(module: cst.Module, imports: TfImports) -> set[str]:
+    """Module-level functions whose variables are all ``tf.Variable``/``tf.get_variable``
+    calls, directly or through one another (no layer or cell object, whose variables its
+    first call would make)."""
+    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
+    objects = {n for n, f in functions.items() if any(_makes_objects(c, imports) for c in find_all(f.body, cst.Call))}
+    makers: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in functions.items():
+            if (
+                name not in makers
+                and name not in objects
+                and any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call))
+            ):
+                makers.add(name)
+                changed = True
+    return makers
+
+
+def _makes_objects(call: cst.CSTNode, imports: TfImports) -> bool:
+    """A TF call making an object that makes its variables when first called (a layer, a cell)."""
+    if not isinstance(call, cst.Call):
+        return False
+    name = imports.call_name(call) or imports.kept_call_name(call)
+    return name is not None and makes_variables(name) and name not in VARIABLE_CALLS
+
+
 def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) -> bool:
     if not isinstance(call, cst.Call):
         return False
@@ -246,7 +280,7 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
     return name is not None and makes_variables(name)
 
 
-def _helper(module: cst.Module, imports: TfImports, makers: set[str], name: str) -> _Helper | str:
+def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set[str], name: str) -> _Helper | str:
     defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == name]
     if len(defs) != 1:
         return f"`{name}` is not defined once by a `def` at the top of the module"
@@ -260,6 +294,13 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], name: str)
         return f"`{name}` holds a nested def, class or lambda, `global`, `nonlocal`, `yield` or `await`"
     body = list(node.body.body)
     statements = [s for s in body if not _is_docstring(s)]
+    block = node.body
+    scoped = _name_scope(statements, imports)
+    if scoped is not None:
+        # ``with tf.name_scope(name):`` around the whole body: it names the ops (and TF1's
+        # variables); the variables are made outside it, the ops stay in it
+        block = cst.ensure_type(scoped.body, cst.IndentedBlock)
+        statements = list(block.body)
     candidates = [
         s
         for s in statements
@@ -295,6 +336,34 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], name: str)
     ops_changed = {n for s in ops for n in changed_in_place(s)}
     if any(_makes_variables(c, imports, makers) for s in ops for c in find_all(s, cst.Call)):
         return f"`{name}` also creates variables in a block, a loop or a statement that computes with them"
+    made_objects = next((c for s in statements for c in find_all(s, cst.Call) if _makes_objects(c, imports)), None)
+    if made_objects is None:
+        made_objects = next(
+            (
+                c
+                for s in statements
+                for c in find_all(s, cst.Call)
+                if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers and c.func.value not in plain
+            ),
+            None,
+        )
+    if made_objects is not None:
+        return (
+            f"`{name}` makes `{module.code_for_node(cst.ensure_type(made_objects, cst.Call).func)}(...)`, an object (a layer, an RNN "
+            "cell) whose variables its first call makes, inside the ops: only `tf.Variable`/`tf.get_variable` variables are split out"
+        )
+    unsupported = next(
+        (
+            p
+            for s in ops
+            for c in find_all(s, cst.Call)
+            if (p := imports.call_name(cst.ensure_type(c, cst.Call)) or imports.kept_call_name(cst.ensure_type(c, cst.Call))) is not None
+            and is_unsupported_call(p)
+        ),
+        None,
+    )
+    if unsupported is not None:
+        return f"the ops of `{name}` call `tf.{unsupported}`, which this release does not convert"
     parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
     for statement in variables:
         shaped = next((a for a in find_all(statement, cst.Attribute) if _static_shape(a, parameters)), None)
@@ -316,33 +385,40 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], name: str)
     variables_bound = [n for s in variables for n in _bound(s)]
     ops_read = {n for s in ops for n in read_and_bound(s)[0]}
     carried = [n for n in dict.fromkeys(variables_bound) if n in ops_read]
-    if len(variables_bound) != len(set(variables_bound)) or set(variables_bound) & ops_bound:
+    if len(variables_bound) != len(set(variables_bound)) or set(variables_bound) & (ops_bound | parameters):
         return f"`{name}` binds a name of its variables' statements more than once"
     if not carried:
         return f"`{name}`'s ops read none of its variables"
     variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
     made_from = [p for p in [*params.params, *params.kwonly_params] if p.name.value in variable_reads]
     own = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
-    return _Helper(node, variables, carried, made_from, fresh_name("variables", own))
+    return _Helper(node, variables, carried, made_from, fresh_name("variables", own), block=cst.ensure_type(block, cst.IndentedBlock))
 
 
-def _call_sites(module: cst.Module, helper: _Helper, name: str) -> list[tuple[cst.SimpleStatementLine, cst.Call]] | str:
-    """Each statement calling the helper, and its call; or why a use is not such a call."""
+def _call_sites(
+    module: cst.Module, imports: TfImports, makers: set[str], helper: _Helper, name: str
+) -> list[tuple[cst.SimpleStatementLine, cst.Call]] | str:
+    """Each statement calling the helper, and its call; or why a use is not such a call.
+    The make call goes before the statement, so the call must run exactly once when the
+    statement does (not in a lambda, comprehension, conditional expression or ``and``/``or``)
+    and nothing else in the statement may make variables (they would be made in another order)."""
     uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name) - 1
     parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
     required = {p.name.value for p in helper.made_from if p.default is None}
     sites = []
     for line in find_all(module, cst.SimpleStatementLine):
         assert isinstance(line, cst.SimpleStatementLine)
-        if len(line.body) != 1:
+        calls = [c for c in find_all(line, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value == name]
+        if not calls:
             continue
-        small = line.body[0]
-        value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
-        if isinstance(small, cst.Assign) and len(small.targets) != 1:
-            continue
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == name):
-            continue
-        bound = bind_arguments(value, parameters)
+        if len(line.body) != 1 or len(calls) != 1:
+            return f"`{name}` is called twice in one statement, or in a line of several statements"
+        call = calls[0]
+        if any(any(c is call for c in find_all(n, cst.Call)) for n in find_all(line, _CONDITIONAL)):
+            return f"`{name}` is called in a lambda, a comprehension, a conditional expression or `and`/`or`, which may run it another number of times"
+        if any(c is not call and _makes_variables(c, imports, makers) for c in find_all(line, cst.Call)):
+            return f"a statement calling `{name}` also makes other variables (split, they would be made in another order)"
+        bound = bind_arguments(call, parameters)
         if bound is None or set(bound) - set(parameters):
             return f"a call of `{name}` passes *args, **kwargs or unknown arguments"
         for param in helper.made_from:
@@ -354,11 +430,9 @@ def _call_sites(module: cst.Module, helper: _Helper, name: str) -> list[tuple[cs
                     f"the argument of `{name}`'s `{param.name.value}`, which its variables read, calls or binds something "
                     "(evaluated again to make the variables, it might not give the same value)"
                 )
-        sites.append((line, value))
+        sites.append((line, call))
     if len(sites) != uses:
-        return (
-            f"`{name}` is used otherwise than called alone in a statement of its own (the split helper takes its variables as an argument)"
-        )
+        return f"`{name}` is used otherwise than called in a simple statement (passed on, or in a compound statement's header): the split helper takes its variables as an argument"
     return sites
 
 
@@ -376,9 +450,10 @@ def _drop_returned_variable(helper: _Helper, sites: list[tuple[cst.SimpleStateme
         or size < 2
     ):
         return
-    for small in (s.body[0] for s, _ in sites):
+    for small, call in ((s.body[0], c) for s, c in sites):
         if not (
             isinstance(small, cst.Assign)
+            and small.value is call
             and isinstance(small.targets[0].target, (cst.Tuple, cst.List))
             and len(small.targets[0].target.elements) == size
             and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in small.targets[0].target.elements)
@@ -420,7 +495,11 @@ def _site(
         args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     new_call = call.with_changes(args=[*args, cst.Arg(cst.parse_expression(passed), keyword=cst.Name(helper.argument), equal=equal)])
     new_small: cst.BaseSmallStatement
-    if isinstance(small, cst.Assign):
+    if not (isinstance(small, (cst.Assign, cst.Expr)) and small.value is call):
+        replaced = small.deep_replace(call, new_call)
+        assert isinstance(replaced, cst.BaseSmallStatement)
+        new_small = replaced
+    elif isinstance(small, cst.Assign):
         target: cst.CSTNode = small.targets[0].target
         if helper.returned is not None:
             assert isinstance(target, (cst.Tuple, cst.List))
@@ -440,6 +519,7 @@ def _site(
 class _Splitter(cst.CSTTransformer):
     def __init__(self, helpers: dict[str, _Helper], factories: dict[str, str], edits) -> None:
         self.helpers = {id(h.node): (n, h) for n, h in helpers.items()}
+        self.blocks = {id(h.block): h for h in helpers.values() if h.block is not None}
         self.factories = factories
         self.edits = edits
 
@@ -447,7 +527,17 @@ class _Splitter(cst.CSTTransformer):
         return updated.with_changes(body=self._body(original.body, updated.body))
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        return updated.with_changes(body=self._body(original.body, updated.body))
+        body = self._body(original.body, updated.body)
+        helper = self.blocks.get(id(original))
+        if helper is not None:
+            # the variables' statements go to the make function; the ops start from its variables
+            moved = {id(s) for s in helper.variables}
+            kept = [after for before, after in zip(original.body, body) if id(before) not in moved]
+            first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
+            carried = helper.carried
+            left = ", ".join(carried) if len(carried) > 1 else carried[0]
+            body = [*kept[:first], cst.parse_statement(f"{left} = {helper.argument}\n"), *kept[first:]]
+        return updated.with_changes(body=body)
 
     def _body(self, original, updated) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
@@ -463,14 +553,8 @@ class _Splitter(cst.CSTTransformer):
         return out
 
     def _split(self, name: str, helper: _Helper, node: cst.FunctionDef) -> list[cst.BaseStatement]:
-        moved = {id(s) for s in helper.variables}
-        original_body = list(cst.ensure_type(helper.node.body, cst.IndentedBlock).body)
-        kept = [s for s, original in zip(cst.ensure_type(node.body, cst.IndentedBlock).body, original_body) if id(original) not in moved]
-        first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
         carried = helper.carried
-        left = ", ".join(carried) if len(carried) > 1 else carried[0]
-        unpack = cst.parse_statement(f"{left} = {helper.argument}\n")
-        body = [*kept[:first], unpack, *kept[first:]]
+        body = list(cst.ensure_type(node.body, cst.IndentedBlock).body)
         if helper.returned is not None:
             body = [s.visit(_DropReturned(helper.returned)) for s in body]  # type: ignore[misc]
         params = node.params
@@ -482,7 +566,7 @@ class _Splitter(cst.CSTTransformer):
         )
         made_params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT) for p in helper.made_from]
         returned = ", ".join(carried) if len(carried) > 1 else carried[0]
-        variables = [s for s in original_body if id(s) in moved]
+        variables = [s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables]
         factory = cst.parse_statement(
             f"def {self.factories[name]}():\n"
             f'    """The variables `{name}` reads, made once where TF1 made them (each call of `{name}`)."""\n'
@@ -510,6 +594,17 @@ class _DropReturned(cst.CSTTransformer):
             return updated.with_changes(value=rest[0].value)
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(value=value.with_changes(elements=rest))
+
+
+def _name_scope(statements: list[cst.BaseStatement], imports: TfImports) -> cst.With | None:
+    """The ``with tf.name_scope(...):`` that is the whole body, if it is."""
+    if len(statements) != 1 or not isinstance(statements[0], cst.With):
+        return None
+    scope = statements[0]
+    if len(scope.items) != 1 or scope.items[0].asname is not None or not isinstance(scope.body, cst.IndentedBlock):
+        return None
+    item = scope.items[0].item
+    return scope if isinstance(item, cst.Call) and imports.call_name(item) in ("name_scope", "compat.v1.name_scope") else None
 
 
 def _returns_names(statement: cst.BaseStatement) -> bool:
