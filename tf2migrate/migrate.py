@@ -9,6 +9,7 @@ produced invalid code is an internal error, never a written file.
 from __future__ import annotations
 
 import ast
+import contextvars
 import dataclasses
 import re
 import warnings
@@ -69,7 +70,16 @@ from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import python2_prints
-from tf2migrate.rewrites import fed_expressions, lambda_helpers, loop_split, per_call_ops, tf1_queues, tf1_summaries, tf1_summary_runs
+from tf2migrate.rewrites import (
+    fed_expressions,
+    helper_split,
+    lambda_helpers,
+    loop_split,
+    per_call_ops,
+    tf1_queues,
+    tf1_summaries,
+    tf1_summary_runs,
+)
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
@@ -121,6 +131,14 @@ def migrate_source(
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    made_by_helpers = {
+        m.group(1) for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and (m := helper_split.HELPER_CALL.search(f.message))
+    }
+    if made_by_helpers:
+        split_helpers = _migrate_split_helpers(made_by_helpers, source, path, options, project)
+        if isinstance(split_helpers, MigrationResult):
+            return split_helpers
+        result = MigrationResult(result.new_source, helper_split.with_reasons(result.findings, split_helpers))
     mixed_loops = {f.line for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK)}
     if mixed_loops:
         split = _migrate_split(mixed_loops, source, path, options, project)
@@ -183,6 +201,30 @@ def _migrate_defined(names: set[str], source: str, path: str, options: Options, 
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
     defined = lambda_helpers.define_lambdas(parse_module(source), names)
     return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
+
+
+def _migrate_split_helpers(
+    names: set[str], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | dict[str, str]:
+    """A graph kept on TF1 because calls of helpers of the file named ``names`` both create
+    variables and build ops (TFM304): the file with those helpers split in two
+    (rewrites/helper_split.py), if its graph then converts; else why each helper was not split."""
+    if _SPLITTING_HELPERS.get():
+        return {}  # the split file's own refusals: its helpers were split already
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
+    if isinstance(split, dict):
+        return split
+    token = _SPLITTING_HELPERS.set(True)
+    try:
+        return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line) or {}
+    finally:
+        _SPLITTING_HELPERS.reset(token)
+
+
+# set while the split file of a helper split is migrated: it is not split again
+_SPLITTING_HELPERS: contextvars.ContextVar[bool] = contextvars.ContextVar("splitting_helpers", default=False)
 
 
 def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:

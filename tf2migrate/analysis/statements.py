@@ -151,6 +151,12 @@ class StatementClassifier:
         statement = Statement(node, order, Kind.PYTHON)
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return statement
+        if isinstance(node, cst.If) and (initialized := self._initializer_choice(node, scope, order)) is not None:
+            # ``if <TF version test>: init = tf.initialize_all_variables() else: init =
+            # tf.global_variables_initializer()`` (MorvanZhou's tutorials): an initializer either way
+            statement.kind = Kind.INIT
+            statement.defines = (initialized,)
+            return statement
         if isinstance(node, cst.SimpleStatementLine):
             if any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
                 return statement
@@ -159,6 +165,31 @@ class StatementClassifier:
                 if special is not None:
                     return special
         return self._classify_general(node, statement, scope, names)
+
+    def _initializer_choice(self, node: cst.If, scope: Scope, order: int) -> str | None:
+        """The name every branch of an ``if``/``else`` binds, alone, to an initializer (an
+        ``else`` included, so it is bound either way), when its tests call no TF op."""
+        names: set[str] = set()
+        branch: cst.If | cst.Else | None = node
+        while branch is not None:
+            body = branch.body.body if isinstance(branch.body, cst.IndentedBlock) else ()
+            if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+                return None
+            assign = body[0].body[0]
+            if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+                return None
+            if not is_init_expression(self.tf, assign.value, scope, order):
+                return None
+            names.add(assign.targets[0].target.value)
+            if isinstance(branch, cst.If):
+                if any((n := self.tf.call_name(c)) is not None and is_graph_op(n) for c in calls_in(branch.test)):
+                    return None
+                if branch.orelse is None:
+                    return None
+                branch = branch.orelse
+            else:
+                branch = None
+        return names.pop() if len(names) == 1 else None
 
     def placeholder_statement(self, statement: Statement, target: str, call: cst.Call) -> Statement:
         """``target = tf.placeholder(...)``, or one target of several unpacked placeholders."""

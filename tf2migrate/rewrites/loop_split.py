@@ -143,6 +143,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
     meaning; None if none is."""
     positions = Positions(module)
     makers = _variable_makers(module, imports)
+    builders = _graph_builders(module, imports)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     text = module.code.splitlines(keepends=True)
     replaced: list[tuple[int, int, list[tuple[str, int]], str]] = []  # (first, last line, new lines, note)
@@ -151,7 +152,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
         for index, loop in enumerate(block.body):
             if not isinstance(loop, cst.For) or _line(positions, loop) not in lines:
                 continue
-            sides = _sides(module, loop, imports, makers)
+            sides = _sides(module, loop, imports, makers, builders)
             if sides is None:
                 continue
             starts = {name: _start(block.body[:index], name, imports, makers) for name in _state(sides)}
@@ -238,6 +239,20 @@ def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
     }
 
 
+def _graph_builders(module: cst.Module, imports: TfImports) -> set[str]:
+    """Module-level functions whose own body calls a TF op that builds graph ops."""
+    return {
+        node.name.value
+        for node in module.body
+        if isinstance(node, cst.FunctionDef)
+        and any(
+            (name := imports.call_name(c)) is not None and is_graph_op(name)
+            for c in find_all(node.body, cst.Call)
+            if isinstance(c, cst.Call)
+        )
+    }
+
+
 def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) -> bool:
     if not isinstance(call, cst.Call):
         return False
@@ -247,7 +262,7 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
     return name is not None and makes_variables(name)
 
 
-def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str]) -> _Sides | None:
+def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str]) -> _Sides | None:
     """The body's statements on the variables' side and on the ops' side, and the names
     carried from one to the other; None when the loop is not split (module docstring)."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
@@ -263,7 +278,7 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         return None
     # True: on the ops' side.  A statement reading a name the ops' side binds joins it (within
     # an iteration and across iterations: until nothing moves)
-    side = [not c and not _variables_side(s, imports) for s, c in zip(statements, creating)]
+    side = [not c and not _variables_side(s, imports, builders) for s, c in zip(statements, creating)]
     ops_bound = _bound_by(statements, side)
     while moved := [i for i, s in enumerate(statements) if not side[i] and not creating[i] and set(read_and_bound(s)[0]) & ops_bound]:
         for index in moved:
@@ -298,9 +313,13 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
     return _Sides(variables, ops, carried)
 
 
-def _variables_side(statement: cst.SimpleStatementLine, imports: TfImports) -> bool:
-    """An assignment, ``name.append(...)`` or ``name.extend(...)`` that calls no TF op: it
-    runs with the variables, once, as in TF1 (unless it reads what the ops' side binds)."""
+def _variables_side(statement: cst.SimpleStatementLine, imports: TfImports, builders: set[str]) -> bool:
+    """An assignment, ``name.append(...)`` or ``name.extend(...)`` that calls no TF op nor a
+    module function building ops (``h = dense(h, W)``, a helper split by
+    rewrites/helper_split.py): it runs with the variables, once, as in TF1 (unless it reads
+    what the ops' side binds)."""
+    if any(isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in builders for c in find_all(statement, cst.Call)):
+        return False
     for small in statement.body:
         if isinstance(small, cst.Expr):
             call = small.value

@@ -1,0 +1,675 @@
+"""A helper that makes its variables and builds ops from its tensor arguments → a function
+that makes the variables, called once where TF1 called the helper, and the helper applying
+them.
+
+Tutorials build each layer with a function of the file (Hvass-Labs' ``new_conv_layer``,
+``new_fc_layer``)::
+
+    def new_fc_layer(input, num_inputs, num_outputs, use_relu=True):
+        weights = new_weights(shape=[num_inputs, num_outputs])
+        biases = new_biases(length=num_outputs)
+        layer = tf.matmul(input, weights) + biases
+        if use_relu:
+            layer = tf.nn.relu(layer)
+        return layer, weights
+
+    layer_fc1, weights_fc1 = new_fc_layer(input=layer_flat, num_inputs=num_features, num_outputs=128)
+
+The call both creates variables and computes with placeholder-dependent tensors (TFM304):
+moved into a generated function it would make the variables again at each call.  TF1 ran it
+once, and the variables never needed the ops, so the module is first rewritten, TF1 to TF1::
+
+    def new_fc_layer(input, num_inputs, num_outputs, use_relu=True, *, variables):
+        biases, = variables
+        ...
+        return layer
+
+    def make_new_fc_layer_variables(num_inputs, num_outputs):
+        weights = new_weights(shape=[num_inputs, num_outputs])
+        biases = new_biases(length=num_outputs)
+        return weights, biases
+
+    weights_fc1, new_fc_layer_biases = make_new_fc_layer_variables(num_inputs=num_features, num_outputs=128)
+    layer_fc1 = new_fc_layer(input=layer_flat, num_inputs=num_features, num_outputs=128, variables=(weights_fc1, new_fc_layer_biases))
+
+``make_<helper>_variables`` takes the parameters its statements read (with their defaults)
+and runs where the call stood, so the variables are made once, in TF1's order (verify pairs
+initial values by creation order and shape); the helper only builds ops, so its call is graph
+code that moves into the generated functions.  A variable the helper returned with its output
+(``return layer, weights``, to plot the weights) is bound by the caller's own name from the
+make call, so it is a variable at module level as in TF1 (``sess.run(weights_fc1)`` needs no
+feed), when every call unpacks the result; the helper then returns the rest.
+
+Why a separate function rather than variables hoisted into the caller: the helper is called
+several times with other sizes, and the variables' statements read its parameters; a function
+of those parameters keeps them as written, once.
+
+The body's top-level simple statements are split as in rewrites/loop_split.py: the
+variables' side holds each assignment that creates variables (a TF variable call, or a call of
+a module function that makes one) and each assignment that calls no TF op and reads nothing
+the ops' side binds; the ops' side the rest.  Split only when all of this holds (else nothing
+changes, and TFM304 stays, with the reason appended):
+
+- the helper is a ``def`` at the top of the module, the only binding of its name, with no
+  ``*args``/``**kwargs``, no nested ``def``, ``lambda``, ``global``, ``nonlocal``, ``yield``;
+- no statement of the ops' side (any block) creates variables, and the variables' side reads
+  no name the ops' side binds or changes, and no parameter the ops' side rebinds (the variables
+  would then depend on placeholder-dependent tensors: TF1 made them from the tensors' values or
+  static shapes, ``int(X.get_shape()[1])``);
+- each name of the variables' side is bound once in the body;
+- every other mention of the name is a call that is the whole value of a statement of its own
+  (``y = f(...)``, ``a, b = f(...)``, ``f(...)``), with no ``*``/``**`` arguments, passing
+  the parameters the variables read as names, attributes, literals, subscripts and arithmetic
+  of them (evaluated twice, they give the same values), or leaving them to their defaults.
+
+migrate.py keeps the split module only if its graph then converts: a call passing a graph
+tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
+from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.catalogue import VARIABLE_CALLS, is_graph_op, is_unsupported_call, makes_variables
+from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import find_all
+
+HELPER_SPLIT = Rule(
+    "TFM136",
+    "helper-split-variables-made-once",
+    "A helper that both makes variables and builds ops → a function making its variables once, where TF1 called it, "
+    "and the helper building the ops in the generated function.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Splits a function of the file that creates variables from its size parameters and builds ops on its tensor "
+    "arguments (`def layer(x, n_in, n_out): W = tf.Variable(...); return tf.matmul(x, W)`) into "
+    "`make_layer_variables(n_in, n_out)`, called where each call stood, and the helper taking the variables as "
+    "`variables=`, whose calls then convert like any graph code.",
+    why="TF1 ran the helper once per call while building the graph: its variables were made once, in this order, and "
+    "its ops computed at every run. Moved whole into a generated function, the variables would be made again at each "
+    "call (TFM304). The variables must not read the ops; the conditions are in `tf2migrate/rewrites/helper_split.py`.",
+    example="def layer(x, n_in, n_out):\n    W = tf.Variable(tf.ones([n_in, n_out]))\n    return tf.matmul(x, W)\n\nh = layer(x, 2, 3)",
+    instead="def layer(x, n_in, n_out, *, variables):\n    W = variables\n    return tf.matmul(x, W)\n\n"
+    "def make_layer_variables(n_in, n_out):\n    W = tf.Variable(tf.ones([n_in, n_out]))\n    return W\n\n"
+    "layer_W = make_layer_variables(n_in=2, n_out=3)\n# in the generated function:\nh = layer(x, 2, 3, variables=layer_W)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "def layer(x, n_in, n_out):\n"
+        "    W = tf.Variable(tf.ones([n_in, n_out]))\n"
+        "    return tf.matmul(x, W)\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = layer(x, 2, 3)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "def layer(x, n_out):\n"
+        "    W = tf.Variable(tf.ones([int(x.get_shape()[1]), n_out]))   # sized by the input tensor\n"
+        "    return tf.matmul(x, W)\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "h = layer(x, 3)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+    ),
+)
+RULES = [HELPER_SPLIT]
+
+# the helper a TFM304 finding names: ``… `new_fc_layer(...)` creates variables``
+HELPER_CALL = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)\(\.\.\.\)` creates variables")
+
+# What an argument the variables read may be: evaluated again for the make call, it gives
+# the same value (no call, no comprehension, no assignment expression).
+_PURE_NODES = (
+    cst.Name,
+    cst.Attribute,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.List,
+    cst.Tuple,
+    cst.Element,
+    cst.Subscript,
+    cst.SubscriptElement,
+    cst.Index,
+    cst.Slice,
+    cst.UnaryOperation,
+    cst.BinaryOperation,
+)
+_CONDITIONAL = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp, cst.BooleanOperation)
+_FORBIDDEN = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal, cst.Yield, cst.Await)
+
+
+@dataclass
+class Split:
+    """The module's text with the helpers split, the original line each of its lines comes
+    from, and the notes to report (on the original's lines)."""
+
+    source: str
+    lines: list[int]
+    notes: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def map_line(self, line: int) -> int:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else line
+
+
+@dataclass
+class _Helper:
+    node: cst.FunctionDef
+    variables: list[cst.SimpleStatementLine]  # the statements that move to the make function
+    carried: list[str]  # the names they bind that the ops read, in binding order
+    made_from: list[cst.Param]  # the parameters they read, in the helper's order
+    argument: str = "variables"  # the keyword-only parameter taking them
+    block: cst.IndentedBlock | None = None  # the block holding them: the body, or a name scope's around it
+    returned: int | None = None  # index of a returned element that is a carried variable (dropped)
+    returned_name: str | None = None
+
+
+def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Split | dict[str, str]:
+    """The module with each helper in ``names`` split where that keeps its meaning; else,
+    by helper, why it is not (appended to its TFM304 findings)."""
+    makers = _variable_makers(module, imports)
+    plain = _plain_makers(module, imports)
+    in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    reasons: dict[str, str] = {}
+    helpers: dict[str, _Helper] = {}
+    sites: dict[str, list[tuple[cst.SimpleStatementLine, cst.Call]]] = {}
+    for name in sorted(names):
+        found = _helper(module, imports, makers, plain, name)
+        if isinstance(found, str):
+            reasons[name] = found
+            continue
+        calls = _call_sites(module, imports, makers, found, name)
+        if isinstance(calls, str):
+            reasons[name] = calls
+            continue
+        _drop_returned_variable(found, calls)
+        helpers[name], sites[name] = found, calls
+    if not helpers:
+        return reasons
+    factories = {name: fresh_name(f"make_{name}_variables", in_use) for name in helpers}
+    statement_edits: dict[int, tuple[cst.BaseStatement, cst.BaseStatement]] = {}
+    for name, helper in helpers.items():
+        for statement, call in sites[name]:
+            statement_edits[id(statement)] = _site(module, helper, name, factories[name], statement, call, in_use)
+    split = _Splitter(helpers, factories, statement_edits)
+    new = module.visit(split)
+    assert isinstance(new, cst.Module)
+    text = new.code
+    positions = Positions(module)
+    notes = []
+    for name, helper in helpers.items():
+        line = (positions.get(helper.node) or (1, 0))[0]
+        kept = f", and returns its variable `{helper.returned_name}` no more (the callers bind it)" if helper.returned_name else ""
+        if helper.block is not None and helper.block is not helper.node.body:
+            kept += "; the variables are made outside its `tf.name_scope`, which still names its ops (their own names lose its prefix)"
+        notes.append(
+            (
+                line,
+                1,
+                f"`{name}` both creates variables and builds ops: split into `{factories[name]}`, which makes the variables "
+                f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
+            )
+        )
+    return Split(text, _origins(module.code, text), notes)
+
+
+def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
+    """Module-level functions that create variables, directly or through one another."""
+    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
+    makers: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in functions.items():
+            if name not in makers and any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call)):
+                makers.add(name)
+                changed = True
+    return makers
+
+
+def _plain_makers(module: cst.Module, imports: TfImports) -> set[str]:
+    """Module-level functions whose variables are all ``tf.Variable``/``tf.get_variable``
+    calls, directly or through one another (no layer or cell object, whose variables its
+    first call would make)."""
+    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
+    objects = {n for n, f in functions.items() if any(_makes_objects(c, imports) for c in find_all(f.body, cst.Call))}
+    makers: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in functions.items():
+            if (
+                name not in makers
+                and name not in objects
+                and any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call))
+            ):
+                makers.add(name)
+                changed = True
+    return makers
+
+
+def _makes_objects(call: cst.CSTNode, imports: TfImports) -> bool:
+    """A TF call making an object that makes its variables when first called (a layer, a cell)."""
+    if not isinstance(call, cst.Call):
+        return False
+    name = imports.call_name(call) or imports.kept_call_name(call)
+    return name is not None and makes_variables(name) and name not in VARIABLE_CALLS
+
+
+def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) -> bool:
+    if not isinstance(call, cst.Call):
+        return False
+    if isinstance(call.func, cst.Name) and call.func.value in makers:
+        return True
+    name = imports.call_name(call) or imports.kept_call_name(call)
+    return name is not None and makes_variables(name)
+
+
+def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set[str], name: str) -> _Helper | str:
+    defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == name]
+    if len(defs) != 1:
+        return f"`{name}` is not defined once by a `def` at the top of the module"
+    node = defs[0]
+    params = node.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+        return f"`{name}` takes *args, **kwargs or positional-only parameters"
+    if node.decorators or node.asynchronous is not None or not isinstance(node.body, cst.IndentedBlock):
+        return f"`{name}` is decorated, async or written on one line"
+    if find_all(node.body, _FORBIDDEN):
+        return f"`{name}` holds a nested def, class or lambda, `global`, `nonlocal`, `yield` or `await`"
+    body = list(node.body.body)
+    statements = [s for s in body if not _is_docstring(s)]
+    block = node.body
+    scoped = _name_scope(statements, imports)
+    if scoped is not None:
+        # ``with tf.name_scope(name):`` around the whole body: it names the ops (and TF1's
+        # variables); the variables are made outside it, the ops stay in it
+        block = cst.ensure_type(scoped.body, cst.IndentedBlock)
+        statements = list(block.body)
+    candidates = [
+        s
+        for s in statements
+        if isinstance(s, cst.SimpleStatementLine)
+        and len(s.body) == 1
+        and isinstance(s.body[0], cst.Assign)
+        and len(s.body[0].targets) == 1
+        and isinstance(s.body[0].targets[0].target, cst.Name)
+    ]
+    creating = {id(s) for s in candidates if any(_makes_variables(c, imports, makers) for c in find_all(s, cst.Call))}
+    if not creating:
+        return f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body"
+    # the variables' side: creating assignments, and assignments calling no TF op that read
+    # nothing the ops' side binds (until nothing moves)
+    on_variables = {id(s) for s in candidates if id(s) in creating or not _calls_graph_ops(s, imports)}
+    for _ in range(2 * len(statements)):  # until nothing moves
+        ops_bound = {n for s in statements if id(s) not in on_variables for n in _bound(s)}
+        moved = {id(s) for s in statements if id(s) in on_variables and id(s) not in creating and set(read_and_bound(s)[0]) & ops_bound}
+        # an op only the variables read (``init = tf.truncated_normal(...)``, then
+        # ``W = tf.Variable(init)``) is their initial value: made with them
+        ops_read = {n for s in statements if id(s) not in on_variables and id(s) not in moved for n in read_and_bound(s)[0]}
+        joined = {
+            id(s)
+            for s in candidates
+            if id(s) not in on_variables and not set(_bound(s)) & ops_read and not set(read_and_bound(s)[0]) & ops_bound
+        }
+        if not moved and not joined:
+            break
+        on_variables = (on_variables - moved) | joined
+    variables = [cst.ensure_type(s, cst.SimpleStatementLine) for s in statements if id(s) in on_variables]
+    ops = [s for s in statements if id(s) not in on_variables]
+    ops_bound = {n for s in ops for n in _bound(s)}
+    ops_changed = {n for s in ops for n in changed_in_place(s)}
+    if any(_makes_variables(c, imports, makers) for s in ops for c in find_all(s, cst.Call)):
+        return f"`{name}` also creates variables in a block, a loop or a statement that computes with them"
+    made_objects = next((c for s in statements for c in find_all(s, cst.Call) if _makes_objects(c, imports)), None)
+    if made_objects is None:
+        made_objects = next(
+            (
+                c
+                for s in statements
+                for c in find_all(s, cst.Call)
+                if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers and c.func.value not in plain
+            ),
+            None,
+        )
+    if made_objects is not None:
+        return (
+            f"`{name}` makes `{module.code_for_node(cst.ensure_type(made_objects, cst.Call).func)}(...)`, an object (a layer, an RNN "
+            "cell) whose variables its first call makes, inside the ops: only `tf.Variable`/`tf.get_variable` variables are split out"
+        )
+    unsupported = next(
+        (
+            p
+            for s in ops
+            for c in find_all(s, cst.Call)
+            if (p := imports.call_name(cst.ensure_type(c, cst.Call)) or imports.kept_call_name(cst.ensure_type(c, cst.Call))) is not None
+            and is_unsupported_call(p)
+        ),
+        None,
+    )
+    if unsupported is not None:
+        return f"the ops of `{name}` call `tf.{unsupported}`, which this release does not convert"
+    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
+    for statement in variables:
+        shaped = next((a for a in find_all(statement, cst.Attribute) if _static_shape(a, parameters)), None)
+        if shaped is not None:
+            return (
+                f"`{name}` sizes its variables by the static shape of its argument (`{module.code_for_node(shaped)}`): TF1 "
+                "read it off the tensor the ops before it computed, which exists only inside the generated functions"
+            )
+        read = set(read_and_bound(statement)[0])
+        needed = sorted(read & (ops_bound | ops_changed))
+        if needed:
+            what = "" if id(statement) in creating else " (which a variable reads)"
+            return (
+                f"a statement of `{name}` that makes variables{what} reads `{needed[0]}`, which its ops compute: TF1 made "
+                "the variables from graph values (a tensor's value or static shape), known only once the ops are built"
+            )
+    if all(_returns_names(s) for s in ops):
+        return f"`{name}` builds no ops"
+    variables_bound = [n for s in variables for n in _bound(s)]
+    ops_read = {n for s in ops for n in read_and_bound(s)[0]}
+    carried = [n for n in dict.fromkeys(variables_bound) if n in ops_read]
+    if len(variables_bound) != len(set(variables_bound)) or set(variables_bound) & (ops_bound | parameters):
+        return f"`{name}` binds a name of its variables' statements more than once"
+    if not carried:
+        return f"`{name}`'s ops read none of its variables"
+    variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
+    made_from = [p for p in [*params.params, *params.kwonly_params] if p.name.value in variable_reads]
+    own = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
+    return _Helper(node, variables, carried, made_from, fresh_name("variables", own), block=cst.ensure_type(block, cst.IndentedBlock))
+
+
+def _call_sites(
+    module: cst.Module, imports: TfImports, makers: set[str], helper: _Helper, name: str
+) -> list[tuple[cst.SimpleStatementLine, cst.Call]] | str:
+    """Each statement calling the helper, and its call; or why a use is not such a call.
+    The make call goes before the statement, so the call must run exactly once when the
+    statement does (not in a lambda, comprehension, conditional expression or ``and``/``or``)
+    and nothing else in the statement may make variables (they would be made in another order)."""
+    uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name) - 1
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    required = {p.name.value for p in helper.made_from if p.default is None}
+    sites = []
+    for line in find_all(module, cst.SimpleStatementLine):
+        assert isinstance(line, cst.SimpleStatementLine)
+        calls = [c for c in find_all(line, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value == name]
+        if not calls:
+            continue
+        if len(line.body) != 1 or len(calls) != 1:
+            return f"`{name}` is called twice in one statement, or in a line of several statements"
+        call = calls[0]
+        if any(any(c is call for c in find_all(n, cst.Call)) for n in find_all(line, _CONDITIONAL)):
+            return f"`{name}` is called in a lambda, a comprehension, a conditional expression or `and`/`or`, which may run it another number of times"
+        if any(c is not call and _makes_variables(c, imports, makers) for c in find_all(line, cst.Call)):
+            return f"a statement calling `{name}` also makes other variables (split, they would be made in another order)"
+        bound = bind_arguments(call, parameters)
+        if bound is None or set(bound) - set(parameters):
+            return f"a call of `{name}` passes *args, **kwargs or unknown arguments"
+        for param in helper.made_from:
+            argument = bound.get(param.name.value)
+            if argument is None and param.name.value in required:
+                return f"a call of `{name}` leaves out `{param.name.value}`"
+            if argument is not None and not _pure(argument.value):
+                return (
+                    f"the argument of `{name}`'s `{param.name.value}`, which its variables read, calls or binds something "
+                    "(evaluated again to make the variables, it might not give the same value)"
+                )
+        sites.append((line, call))
+    if len(sites) != uses:
+        return f"`{name}` is used otherwise than called in a simple statement (passed on, or in a compound statement's header): the split helper takes its variables as an argument"
+    return sites
+
+
+def _drop_returned_variable(helper: _Helper, sites: list[tuple[cst.SimpleStatementLine, cst.Call]]) -> None:
+    """``return layer, weights`` with ``weights`` a variable of the helper, and every call
+    unpacking the result into names: the callers bind that element from the make call."""
+    returns = [r for r in find_all(helper.node.body, cst.Return) if isinstance(r, cst.Return)]
+    if not returns or any(not isinstance(r.value, cst.Tuple) for r in returns):
+        return
+    tuples = [r.value for r in returns if isinstance(r.value, cst.Tuple)]
+    size = len(tuples[0].elements)
+    if (
+        any(len(t.elements) != size for t in tuples)
+        or any(isinstance(e, cst.StarredElement) for t in tuples for e in t.elements)
+        or size < 2
+    ):
+        return
+    for small, call in ((s.body[0], c) for s, c in sites):
+        if not (
+            isinstance(small, cst.Assign)
+            and small.value is call
+            and isinstance(small.targets[0].target, (cst.Tuple, cst.List))
+            and len(small.targets[0].target.elements) == size
+            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in small.targets[0].target.elements)
+        ):
+            return
+    for index in range(size):
+        values = {e.value.value if isinstance(e.value, cst.Name) else None for e in (t.elements[index] for t in tuples)}
+        if len(values) == 1 and (only := values.pop()) in helper.carried:
+            helper.returned, helper.returned_name = index, only
+            return
+
+
+def _site(
+    module: cst.Module, helper: _Helper, name: str, factory: str, statement: cst.SimpleStatementLine, call: cst.Call, in_use: set[str]
+) -> tuple[cst.BaseStatement, cst.BaseStatement]:
+    """The make statement put before a call's statement, and the statement passing the variables."""
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    bound = bind_arguments(call, parameters) or {}
+    small = statement.body[0]
+    targets: list[str] = []
+    for carried in helper.carried:
+        if helper.returned is not None and carried == helper.returned_name:
+            assert isinstance(small, cst.Assign)
+            unpacked = small.targets[0].target
+            assert isinstance(unpacked, (cst.Tuple, cst.List))
+            element = unpacked.elements[helper.returned].value
+            assert isinstance(element, cst.Name)
+            targets.append(element.value)
+        else:
+            targets.append(fresh_name(f"{name}_{carried}", in_use))
+    given = [f"{p.name.value}={module.code_for_node(bound[p.name.value].value)}" for p in helper.made_from if p.name.value in bound]
+    left = ", ".join(targets) if len(targets) > 1 else targets[0]
+    make = cst.parse_statement(f"{left} = {factory}({', '.join(given)})\n", config=module.config_for_parsing)
+    make = make.with_changes(leading_lines=statement.leading_lines)
+    passed = f"({', '.join(targets)})" if len(targets) > 1 else targets[0]
+    equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+    args = list(call.args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    new_call = call.with_changes(args=[*args, cst.Arg(cst.parse_expression(passed), keyword=cst.Name(helper.argument), equal=equal)])
+    new_small: cst.BaseSmallStatement
+    if not (isinstance(small, (cst.Assign, cst.Expr)) and small.value is call):
+        replaced = small.deep_replace(call, new_call)
+        assert isinstance(replaced, cst.BaseSmallStatement)
+        new_small = replaced
+    elif isinstance(small, cst.Assign):
+        target: cst.CSTNode = small.targets[0].target
+        if helper.returned is not None:
+            assert isinstance(target, (cst.Tuple, cst.List))
+            rest = [e for i, e in enumerate(target.elements) if i != helper.returned]
+            if len(rest) == 1:
+                target = rest[0].value
+            else:
+                rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                target = target.with_changes(elements=rest)
+        new_small = small.with_changes(targets=[small.targets[0].with_changes(target=target)], value=new_call)
+    else:
+        assert isinstance(small, cst.Expr)
+        new_small = small.with_changes(value=new_call)
+    return make, statement.with_changes(body=[new_small], leading_lines=())
+
+
+class _Splitter(cst.CSTTransformer):
+    def __init__(self, helpers: dict[str, _Helper], factories: dict[str, str], edits) -> None:
+        self.helpers = {id(h.node): (n, h) for n, h in helpers.items()}
+        self.blocks = {id(h.block): h for h in helpers.values() if h.block is not None}
+        self.factories = factories
+        self.edits = edits
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return updated.with_changes(body=self._body(original.body, updated.body))
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        body = self._body(original.body, updated.body)
+        helper = self.blocks.get(id(original))
+        if helper is not None:
+            # the variables' statements go to the make function; the ops start from its variables
+            moved = {id(s) for s in helper.variables}
+            kept = [after for before, after in zip(original.body, body) if id(before) not in moved]
+            first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
+            carried = helper.carried
+            left = ", ".join(carried) if len(carried) > 1 else carried[0]
+            body = [*kept[:first], cst.parse_statement(f"{left} = {helper.argument}\n"), *kept[first:]]
+        return updated.with_changes(body=body)
+
+    def _body(self, original, updated) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for before, after in zip(original, updated):
+            if id(before) in self.edits:
+                made, passing = self.edits[id(before)]
+                out += [made, passing]
+            elif id(before) in self.helpers:
+                name, helper = self.helpers[id(before)]
+                out += self._split(name, helper, after)
+            else:
+                out.append(after)
+        return out
+
+    def _split(self, name: str, helper: _Helper, node: cst.FunctionDef) -> list[cst.BaseStatement]:
+        carried = helper.carried
+        body = list(cst.ensure_type(node.body, cst.IndentedBlock).body)
+        if helper.returned is not None:
+            body = [s.visit(_DropReturned(helper.returned)) for s in body]  # type: ignore[misc]
+        params = node.params
+        variables_param = cst.Param(cst.Name(helper.argument))
+        star = params.star_arg if params.kwonly_params else cst.ParamStar()
+        helper_node = node.with_changes(
+            body=node.body.with_changes(body=body),
+            params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, variables_param]),
+        )
+        made_params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT) for p in helper.made_from]
+        returned = ", ".join(carried) if len(carried) > 1 else carried[0]
+        variables = [s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables]
+        factory = cst.parse_statement(
+            f"def {self.factories[name]}():\n"
+            f'    """The variables `{name}` reads, made once where TF1 made them (each call of `{name}`)."""\n'
+            f"    return {returned}\n"
+        )
+        assert isinstance(factory, cst.FunctionDef)
+        factory_body = list(factory.body.body)
+        factory = factory.with_changes(
+            params=cst.Parameters(params=made_params),
+            body=factory.body.with_changes(body=[factory_body[0], *variables, factory_body[1]]),
+            leading_lines=[cst.EmptyLine(indent=False)] * 2,
+        )
+        return [helper_node, factory]
+
+
+class _DropReturned(cst.CSTTransformer):
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        value = updated.value
+        assert isinstance(value, cst.Tuple)
+        rest = [e for i, e in enumerate(value.elements) if i != self.index]
+        if len(rest) == 1:
+            return updated.with_changes(value=rest[0].value)
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(value=value.with_changes(elements=rest))
+
+
+def _name_scope(statements: list[cst.BaseStatement], imports: TfImports) -> cst.With | None:
+    """The ``with tf.name_scope(...):`` that is the whole body, if it is."""
+    if len(statements) != 1 or not isinstance(statements[0], cst.With):
+        return None
+    scope = statements[0]
+    if len(scope.items) != 1 or scope.items[0].asname is not None or not isinstance(scope.body, cst.IndentedBlock):
+        return None
+    item = scope.items[0].item
+    return scope if isinstance(item, cst.Call) and imports.call_name(item) in ("name_scope", "compat.v1.name_scope") else None
+
+
+def _returns_names(statement: cst.BaseStatement) -> bool:
+    """``return W, b``: what a make function ends with, no op."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Return)):
+        return False
+    value = statement.body[0].value
+    elements = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
+    return all(isinstance(e, cst.Name) for e in elements)
+
+
+def _static_shape(node: cst.CSTNode, parameters: set[str]) -> bool:
+    """``X.get_shape`` or ``X.shape`` of a parameter ``X``."""
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value in ("get_shape", "shape")
+        and isinstance(node.value, cst.Name)
+        and node.value.value in parameters
+    )
+
+
+def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports) -> bool:
+    return any((name := imports.call_name(c)) is not None and is_graph_op(name) for c in find_all(statement, cst.Call))
+
+
+def _bound(statement: cst.CSTNode) -> list[str]:
+    return list(dict.fromkeys([*assigned_names(statement), *read_and_bound(statement)[1]]))
+
+
+def _pure(expression: cst.BaseExpression) -> bool:
+    return all(not isinstance(n, cst.BaseExpression) or isinstance(n, _PURE_NODES) for n in find_all(expression, cst.CSTNode))
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _origins(before: str, after: str) -> list[int]:
+    """The original line of each line of ``after``: its own where unchanged, else the line of
+    the nearest unchanged line before it (the statement it was split from)."""
+    old, new = before.splitlines(), after.splitlines()
+    origins = [0] * len(new)
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        for offset in range(b2 - b1):
+            if tag == "equal":
+                origins[b1 + offset] = a1 + offset + 1
+            else:
+                origins[b1 + offset] = min(a1 + offset, max(a2 - 1, a1)) + 1 if a2 > a1 else max(a1, 1)
+    return origins
+
+
+def with_reasons(findings: list[Diagnostic], reasons: dict[str, str]) -> list[Diagnostic]:
+    """The findings, with why each helper was not split appended to the TFM304 findings naming it."""
+    out = []
+    for finding in findings:
+        found = HELPER_CALL.search(finding.message) if finding.code == VARIABLE_IN_COMPUTATION.code else None
+        if found is not None and found.group(1) in reasons:
+            finding = dataclasses.replace(
+                finding, message=f"{finding.message} (not split into variables and ops: {reasons[found.group(1)]})"
+            )
+        out.append(finding)
+    return out
