@@ -15,6 +15,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, l
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
+    NUMPY_ARRAY_READS,
     CONFIG_CALLS,
     is_unsupported_call,
     DROP_CALLS,
@@ -704,6 +705,8 @@ class StatementClassifier:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
+            if _numpy_array_read(func):
+                continue  # ``np.arange(12).reshape(6, 2)``: a new array from a NumPy function's
             list_name = self_attribute(func.value) if isinstance(func, cst.Attribute) else None
             if list_name is not None and scope.graph_statement(list_name, order) is not None:
                 continue  # a method of a graph list kept on self (``self.grads.append``)
@@ -872,6 +875,18 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
+
+
+def _numpy_array_read(func: cst.BaseExpression) -> bool:
+    """``np.f(...).reshape`` (also ``.astype``, ``.tolist``…, chained): a reading method of the
+    array a NumPy function returned (the NumPy function itself is checked as a call of its
+    own). Not ``np.random``'s: their owner is not ``np``."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value in NUMPY_ARRAY_READS and isinstance(func.value, cst.Call)):
+        return False
+    inner = func.value.func
+    if isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name) and inner.value.value in ("np", "numpy"):
+        return True
+    return _numpy_array_read(inner)
 
 
 def _control_flow_refused(call: cst.Call, name: str) -> str | None:
