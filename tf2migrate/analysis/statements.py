@@ -126,6 +126,19 @@ class StatementClassifier:
         method = self_attribute(call.func)
         return self.facts.helpers.get(method) if method is not None else None
 
+    def _singleton_branch(self, call: cst.Call, name: str) -> str | None:
+        """A ``tf.cond`` branch returning a one-element list or tuple display: see
+        ``singleton_branch``."""
+        found = singleton_branch(call, self.facts.helpers) if name == "cond" else None
+        if found is None:
+            return None
+        branch, value = found
+        return (
+            f"`tf.cond` whose branch `{self.module.code_for_node(branch).strip()}` returns a one-element "
+            f"`{self.module.code_for_node(value)}`: TF1 (strict=False) unpacked it to the tensor, TF2's "
+            "`tf.cond` returns the list"
+        )
+
     def expression_kind(self, value: cst.BaseExpression) -> str:
         """tensor | list | operation | unknown, for the value of a graph-building expression."""
         if isinstance(value, (cst.List, cst.Tuple)):
@@ -136,6 +149,11 @@ class StatementClassifier:
                 return "operation"
             if name in LIST_CALLS:
                 return "list"
+            if name == "cond" and any(
+                isinstance(b, cst.Lambda) and isinstance(b.body, (cst.List, cst.Tuple))
+                for b in (call_argument(value, "true_fn", 1), call_argument(value, "false_fn", 2))
+            ):
+                return "list"  # branches returning ``(a, b)``: a tuple of tensors
             if name is not None:
                 return "tensor"
             helper = self.helper_for(value)
@@ -431,7 +449,7 @@ class StatementClassifier:
         if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:
-            refused = _control_flow_refused(call, name)
+            refused = _control_flow_refused(call, name) or self._singleton_branch(call, name)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
@@ -875,6 +893,26 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
+
+
+def singleton_branch(call: cst.Call, helpers: dict[str, Helper]) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """(branch, returned display) of a ``tf.cond`` call whose branch returns a one-element list
+    or tuple display (``lambda: [x * 2.0]``, or ``return [h]`` in a function of the file):
+    TF1's ``tf.cond`` (``strict=False``) unpacked it to the tensor, TF2's returns the list, so
+    ``r * 3.0`` and the fetched value change. None with ``strict=True`` (a list in both)."""
+    if any(a.keyword is not None and a.keyword.value == "strict" for a in call.args):
+        return None
+    for keyword, position in (("true_fn", 1), ("false_fn", 2), ("fn1", 1), ("fn2", 2)):
+        branch = call_argument(call, keyword, position)
+        returned: list[cst.BaseExpression] = []
+        if isinstance(branch, cst.Lambda):
+            returned = [branch.body]
+        elif isinstance(branch, cst.Name) and (helper := helpers.get(branch.value)) is not None:
+            returned = [r.value for r in find_all(helper.node.body, cst.Return) if isinstance(r, cst.Return) and r.value is not None]
+        for value in returned:
+            if branch is not None and isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+                return branch, value
+    return None
 
 
 def _numpy_array_read(func: cst.BaseExpression) -> bool:
