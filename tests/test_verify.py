@@ -502,6 +502,30 @@ def _number(value, type_name="numpy.ndarray", variable=False) -> Leaf:
     return Leaf(NUMBER, type_name, np.asarray(value), variable=variable)
 
 
+def test_compare_values_reports_a_changed_dtype():
+    """Equal numbers in another dtype are a different result (a float32 placeholder fed
+    float64 data and never cast, int64 steps where TF1 counted in int32)."""
+    import numpy as np
+
+    tf1 = {
+        "loss": _number(np.float32(0.5)),
+        "steps": _number(np.array([1, 2], np.int32)),
+        "same": _number(np.array([1.0], np.float64)),
+        "losses": _number(np.array([0.5, 0.25], np.float32), "list"),
+    }
+    tf2 = {
+        "loss": _number(np.float64(0.5)),
+        "steps": _number(np.array([1, 2], np.int64)),
+        "same": _number(np.array([1.0], np.float64)),
+        "losses": [_number(np.float32(0.5)), _number(np.float64(0.25))],
+    }
+    rows = {row.name: row for row in compare_values(tf1, tf2)}
+    assert rows["loss"].status == "TF2 dtype is float64, TF1 gave float32" and rows["loss"].max_abs_diff == 0
+    assert rows["steps"].status == "TF2 dtype is int64, TF1 gave int32"
+    assert rows["same"].ok
+    assert rows["losses[0]"].ok and rows["losses[1]"].status == "TF2 dtype is float64, TF1 gave float32"
+
+
 def test_compare_values_rules():
     nan = float("nan")
     tf1 = {

@@ -34,6 +34,7 @@ from tf2migrate.analysis.project import FileContext, local_summaries, own_net_ob
 from tf2migrate.analysis.summaries import Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
+from tf2migrate.analysis.loop_state import find_stateful_loops
 from tf2migrate.diagnostics import (
     INTERNAL_ERROR,
     PARSE_ERROR,
@@ -647,7 +648,9 @@ def _migrate_graph(
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])
     if graph and not facts.blockers:
         find_escapes(facts, module)
-        find_dangling_state(facts, StatefulCalls(facts))
+        stateful = StatefulCalls(facts)
+        find_dangling_state(facts, stateful)
+        find_stateful_loops(facts, stateful)
         find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)

@@ -170,6 +170,9 @@ PYTHON_VALUE_CALLS = frozenset(
         "FixedLenSequenceFeature",
     }
 )
+# methods of a NumPy array that read it and return a new value (``data.tolist()``,
+# ``np.arange(12).reshape(6, 2)``): none changes the array or anything else
+NUMPY_ARRAY_READS = frozenset({"tolist", "copy", "astype", "reshape", "ravel", "flatten", "squeeze", "transpose"})
 PYTHON_VALUE_PREFIXES = (
     "app.",
     "flags.",

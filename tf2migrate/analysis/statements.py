@@ -15,6 +15,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, l
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
+    NUMPY_ARRAY_READS,
     CONFIG_CALLS,
     is_unsupported_call,
     DROP_CALLS,
@@ -126,6 +127,19 @@ class StatementClassifier:
         method = self_attribute(call.func)
         return self.facts.helpers.get(method) if method is not None else None
 
+    def _singleton_branch(self, call: cst.Call, name: str) -> str | None:
+        """A ``tf.cond`` branch returning a one-element list or tuple display: see
+        ``singleton_branch``."""
+        found = singleton_branch(call, self.facts.helpers) if name == "cond" else None
+        if found is None:
+            return None
+        branch, value = found
+        return (
+            f"`tf.cond` whose branch `{self.module.code_for_node(branch).strip()}` returns a one-element "
+            f"`{self.module.code_for_node(value)}`: TF1 (strict=False) unpacked it to the tensor, TF2's "
+            "`tf.cond` returns the list"
+        )
+
     def expression_kind(self, value: cst.BaseExpression) -> str:
         """tensor | list | operation | unknown, for the value of a graph-building expression."""
         if isinstance(value, (cst.List, cst.Tuple)):
@@ -136,6 +150,11 @@ class StatementClassifier:
                 return "operation"
             if name in LIST_CALLS:
                 return "list"
+            if name == "cond" and any(
+                isinstance(b, cst.Lambda) and isinstance(b.body, (cst.List, cst.Tuple))
+                for b in (call_argument(value, "true_fn", 1), call_argument(value, "false_fn", 2))
+            ):
+                return "list"  # branches returning ``(a, b)``: a tuple of tensors
             if name is not None:
                 return "tensor"
             helper = self.helper_for(value)
@@ -469,7 +488,7 @@ class StatementClassifier:
         if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:
-            refused = _control_flow_refused(call, name)
+            refused = _control_flow_refused(call, name) or self._singleton_branch(call, name)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
                 return statement
@@ -743,6 +762,8 @@ class StatementClassifier:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
+            if _numpy_array_read(func):
+                continue  # ``np.arange(12).reshape(6, 2)``: a new array from a NumPy function's
             list_name = self_attribute(func.value) if isinstance(func, cst.Attribute) else None
             if list_name is not None and scope.graph_statement(list_name, order) is not None:
                 continue  # a method of a graph list kept on self (``self.grads.append``)
@@ -911,6 +932,38 @@ def is_init_expression(tf: TfImports, expr: cst.BaseExpression, scope: Scope, be
         found = lookup_graph_name(scope, expr.value.value, before)
         return found is not None and found[1].kind is Kind.VARIABLE
     return False
+
+
+def singleton_branch(call: cst.Call, helpers: dict[str, Helper]) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """(branch, returned display) of a ``tf.cond`` call whose branch returns a one-element list
+    or tuple display (``lambda: [x * 2.0]``, or ``return [h]`` in a function of the file):
+    TF1's ``tf.cond`` (``strict=False``) unpacked it to the tensor, TF2's returns the list, so
+    ``r * 3.0`` and the fetched value change. None with ``strict=True`` (a list in both)."""
+    if any(a.keyword is not None and a.keyword.value == "strict" for a in call.args):
+        return None
+    for keyword, position in (("true_fn", 1), ("false_fn", 2), ("fn1", 1), ("fn2", 2)):
+        branch = call_argument(call, keyword, position)
+        returned: list[cst.BaseExpression] = []
+        if isinstance(branch, cst.Lambda):
+            returned = [branch.body]
+        elif isinstance(branch, cst.Name) and (helper := helpers.get(branch.value)) is not None:
+            returned = [r.value for r in find_all(helper.node.body, cst.Return) if isinstance(r, cst.Return) and r.value is not None]
+        for value in returned:
+            if branch is not None and isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+                return branch, value
+    return None
+
+
+def _numpy_array_read(func: cst.BaseExpression) -> bool:
+    """``np.f(...).reshape`` (also ``.astype``, ``.tolist``…, chained): a reading method of the
+    array a NumPy function returned (the NumPy function itself is checked as a call of its
+    own). Not ``np.random``'s: their owner is not ``np``."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value in NUMPY_ARRAY_READS and isinstance(func.value, cst.Call)):
+        return False
+    inner = func.value.func
+    if isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name) and inner.value.value in ("np", "numpy"):
+        return True
+    return _numpy_array_read(inner)
 
 
 def _control_flow_refused(call: cst.Call, name: str) -> str | None:

@@ -39,12 +39,13 @@ REMOVED_SUCCESSORS = {
     "estimator": "Keras Model.fit (tf.estimator was removed in TensorFlow 2.16)",
     "examples": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
 }
-# tf_upgrade_v2 renames these, but the TF2 function computes other values (image.resize
-# samples at half-pixel centres), or TF2's namesake is another thing (a TF1 summary op
+# tf_upgrade_v2 renames these, but the TF2 function computes other values (TF2's
+# image.resize samples at half-pixel centres; TF1's ``tf.image.resize``, from TF 1.14, is
+# ``resize_images`` with its corners), or TF2's namesake is another thing (a TF1 summary op
 # is a graph op that merge_all collects; TF2's writes to a default writer at a step, and
 # needs TensorBoard installed): they stay on tf.compat.v1.
 SEMANTIC_CHANGES = frozenset(
-    {"image.resize_images", "summary.scalar", "summary.histogram", "summary.image", "summary.audio", "summary.text"}
+    {"image.resize_images", "image.resize", "summary.scalar", "summary.histogram", "summary.image", "summary.audio", "summary.text"}
 )
 
 # absl takes over tf.app / tf.flags / tf.logging: (module, names it provides).

@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.eager_calls import is_initialized_value
@@ -53,6 +54,9 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
+    for call in calls:
+        if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
+            plan.call_replacements[id(call)] = _compat_cond
     names = {facts.imports.call_name(c) for c in calls}
     switches = [] if facts.v1_switches else [SWITCH]
     if ref_variables and not names & {"disable_resource_variables", "disable_v2_behavior"}:
@@ -65,6 +69,11 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     plan.add_after(anchor, [cst.parse_statement(line, config=module.config_for_parsing) for line in switches])
     added = " and ".join(line.strip() for line in switches)
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
+
+
+def _compat_cond(updated: cst.Call) -> cst.Call:
+    # TF1's cond unpacks a branch's one-element list (strict=False); TF2's ``tf.cond`` keeps it
+    return updated.with_changes(func=cst.parse_expression("tf.compat.v1.cond"))
 
 
 def _compat_variable(updated: cst.Call) -> cst.Call:

@@ -9,6 +9,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name, names_bound
 from tf2migrate.analysis.tf_imports import dotted_name
@@ -240,8 +241,7 @@ _NUMPY_BUILDERS = frozenset(
     for np in ("np", "numpy")
     for f in ("ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "array", "asarray", "float32", "float64", "reshape")
 )
-# methods of a NumPy array that read it and return a new value (``data.tolist()``)
-_ARRAY_READS = frozenset({"tolist", "copy", "astype", "reshape", "ravel", "flatten", "squeeze", "transpose"})
+_ARRAY_READS = NUMPY_ARRAY_READS
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:

@@ -296,6 +296,11 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
     if target.kind == "removed":
         finding = (REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
         return call.with_changes(func=_expression(target.code, call.func)), [finding]
+    if target.kind == "compat" and path not in TRANSFORMED:
+        # ``tf.compat.v1.X`` is TF1's function itself: it takes TF1's arguments, so none is
+        # renamed or dropped (``resize_images(..., align_corners=True)`` keeps its corners).
+        # A call transformed whole (``tf.to_float(x)`` → ``tf.cast``) is TF2 code instead.
+        return call.with_changes(func=_expression(target.code, call.func)), [(COMPAT_FALLBACK.code, _compat_message(path, target.code))]
     fixed = _fix_call(path, call)
     if fixed is None:
         only_tf1 = _tf1_only_keywords(path, [a.keyword.value for a in call.args if a.keyword is not None])
@@ -310,9 +315,7 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
     findings = []
     if isinstance(new, cst.Call) and new.func is call.func:
         new = new.with_changes(func=_expression(target.code, call.func))
-        if target.kind == "compat":
-            findings.append((COMPAT_FALLBACK.code, _compat_message(path, target.code)))
-        elif target.kind == "renamed":
+        if target.kind == "renamed":
             changes.insert(0, f"→ {target.code}")
     if changes:
         findings.append((API_RENAMED.code, f"tf.{path}: " + "; ".join(changes)))
@@ -428,9 +431,33 @@ def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]]
         return (transformed, changes) if transformed is not None else None
     keyworded = _keywordize(path, call, changes)
     renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
+    if renamed is not None and path in _SCALAR_BLOCKS:
+        renamed = _block_pair(renamed, changes)
     if renamed is None or not _accepted_by_tf2(path, renamed):
         return None
     return renamed, changes
+
+
+# TF1 functions whose block size (``block_size=``, or its alias ``block_shape=``) is one
+# integer for the two spatial dimensions of a 4-D input, where TF2's ``block_shape`` lists
+# one per dimension: tf_upgrade_v2's keyword rename alone makes a call TF2 rejects
+# (``block_shape must have rank 1``).
+_SCALAR_BLOCKS = frozenset({"space_to_batch", "nn.space_to_batch", "batch_to_space"})
+
+
+def _block_pair(call: cst.Call, changes: list[str]) -> cst.Call | None:
+    """``block_shape=b`` → ``block_shape=[b, b]``, when ``b`` is a name, attribute or
+    integer (written twice, so it must not compute anything); None otherwise."""
+    args = []
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "block_shape":
+            if not isinstance(arg.value, (cst.Name, cst.Attribute, cst.Integer)):
+                return None
+            code = cst.Module([]).code_for_node(arg.value)
+            arg = arg.with_changes(value=cst.parse_expression(f"[{code}, {code}]"))
+            changes.append(f"block size {code} → block_shape=[{code}, {code}] (TF1's one size for both spatial dimensions)")
+        args.append(arg)
+    return call.with_changes(args=args)
 
 
 def _accepted_by_tf2(path: str, call: cst.Call) -> bool:

@@ -1,8 +1,8 @@
 """Compare the values a TF1 script and its TF2 migration bound to globals.
 
 The TF1 run is the reference: every global it bound to a numeric value must be
-bound in the TF2 run to a value of the same structure and shape, and (close to)
-the same numbers. Names only the TF2 run binds are ignored, and so are TF1 variables
+bound in the TF2 run to a value of the same structure, shape and dtype, and (close
+to) the same numbers. Names only the TF2 run binds are ignored, and so are TF1 variables
 (the values they held at the end) whose names the migration no longer binds. numpy is imported
 lazily, so importing this module stays cheap.
 """
@@ -88,6 +88,10 @@ def _compare_leaf(path: str, expected: Leaf, actual: Leaf) -> Row:
     if b.shape != shape:
         return Row(path, shape, None, f"TF2 shape is {b.shape}")
     diff = _max_abs_diff(a, b)
+    if a.dtype != b.dtype:
+        # Equal numbers in another dtype are still another result: a float64 loss where
+        # TF1 computed float32 (a placeholder's dtype lost), int64 for int32 steps.
+        return Row(path, shape, diff, f"TF2 dtype is {b.dtype}, TF1 gave {a.dtype}")
     if a.dtype.kind in "biu":
         ok, how = np.array_equal(a, b), "integer values differ"
     else:
