@@ -3,7 +3,6 @@ NameCollector (the analysis' own visitor) finds, and the TF1 evidence of every r
 the renamer would meet, by the same rules (reference_evidence, refuses_tf2_keywords)."""
 
 import ast
-from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -15,8 +14,9 @@ from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports, dotted
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 from tf2migrate.rewrites.predict_trap import TrapFacts, find_traps, may_have_traps
 from tf2migrate.rewrites.tf_names import is_dimension_value
+from python3_sources import python3_fixture_sources
 
-SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
+SOURCES = python3_fixture_sources("*.py")
 EXTRA = [
     "import tensorflow.compat.v1 as tf\ndef f(tf=1):\n    return tf\n",
     "import tensorflow as tf\nfrom tensorflow import placeholder\nx = obj.placeholder\ny = g(placeholder=1)\n",

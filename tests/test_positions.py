@@ -1,16 +1,15 @@
 """tf2migrate.positions (the one use of libcst's private CodegenState) gives every node
 the start libcst's public PositionProvider gives it, on every fixture, before and after."""
 
-from pathlib import Path
-
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.layout import parse_module
 from tf2migrate.positions import Positions
+from python3_sources import python3_fixture_sources
 
-SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
+SOURCES = python3_fixture_sources("*.py")
 EXTRA = [
     "@decorator\n# comment\ndef f(a, *, b=(1 +\n    2)):\n    return [x for x in a]  # trailing\n",
     "x = 1\r\nif x:\r\n    y = (x\r\n         + 1)\r\n",

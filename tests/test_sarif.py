@@ -82,7 +82,7 @@ def test_notebook_findings_name_the_ipynb_with_cell_and_line(tmp_path, capsys, m
     assert placeholder["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
 
 
-@pytest.mark.parametrize("content", ["print 'python 2'\n", "\xff"], ids=["parse-error", "undecodable"])
+@pytest.mark.parametrize("content", ["exec 'python 2'\n", "\xff"], ids=["parse-error", "undecodable"])
 def test_error_findings_are_valid_sarif(tmp_path, capsys, monkeypatch, content):
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "bad.py"

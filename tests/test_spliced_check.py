@@ -5,10 +5,10 @@ binds or binds too late, a run that does not parse or sits at another indentatio
 path TF2 lacks.  It also really skips the whole-file check where it can."""
 
 import ast
-from pathlib import Path
 
 import libcst as cst
 import pytest
+from python3_sources import python3_fixture_sources
 from test_renames_only import ODD
 
 import tf2migrate.renames_only as renames_only
@@ -18,7 +18,7 @@ from tf2migrate.analysis.tf_imports import tf_imports_of
 from tf2migrate.output_check import problem_of
 from tf2migrate.spliced_check import Splice, spliced_problem
 
-SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("before*.py"))
+SOURCES = python3_fixture_sources("before*.py")
 
 
 @pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + ODD)

@@ -2,16 +2,15 @@
 nodes in the same order (``walk``), the same nodes found (``find_all``), the same tree
 out of a transformer (``FastTransformer``), on every fixture and on odd sources."""
 
-from pathlib import Path
-
 import libcst as cst
 import libcst.matchers as m
 import pytest
 
 from tf2migrate.layout import parse_module
 from tf2migrate.traversal import FastTransformer, find_all, walk
+from python3_sources import python3_fixture_sources
 
-SOURCES = sorted((Path(__file__).parent / "fixtures").rglob("before*.py"))  # (the afters add no new shapes)
+SOURCES = python3_fixture_sources("before*.py")  # (the afters add no new shapes)
 EXTRA = [
     "@decorator\n# comment\ndef f(a, *, b=(1 +\n    2)) -> int:\n    return [x for x in a if x]  # trailing\n",
     "async def g():\n    async with a as (b, c):\n        await d[1:2, ::3]\n    return {k: v for k, v in e.items()}\n",
