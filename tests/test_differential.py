@@ -116,8 +116,9 @@ def test_a_planted_difference_is_caught(workers: Workers) -> None:
     folder = workers.root / "planted"
     folder.mkdir()
     (folder / "before.py").write_text(source, encoding="utf-8")
-    (folder / "after.py").write_text("r = 3.0001\n", encoding="utf-8")
+    # the run gave a NumPy float32, as the migrated `.numpy()` does (verify compares dtypes)
+    (folder / "after.py").write_text("import numpy as np\nr = np.float32(3.0001)\n", encoding="utf-8")
     report = workers.verify(folder / "before.py", folder / "after.py")
     assert report.verdict == "different", report.render()
-    (folder / "after.py").write_text("r = 3.0\n", encoding="utf-8")
+    (folder / "after.py").write_text("import numpy as np\nr = np.float32(3.0)\n", encoding="utf-8")
     assert workers.verify(folder / "before.py", folder / "after.py").verdict == "equal"

@@ -142,7 +142,7 @@ SCRIPTS = {
     """,
     "tf2_flags.py": """
         import numpy as np
-        counted = np.arange(3)
+        counted = np.arange(3, dtype=np.int32)  # tf.range's dtype: verify compares dtypes
     """,
     # Every way to create a variable in graph mode (TF1's tf.Variable is
     # compat.v1's; the compat fallback makes one with TF2's tf.Variable).
