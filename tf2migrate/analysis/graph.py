@@ -87,6 +87,8 @@ class _NodeIndex(cst.CSTVisitor):
         # by id of each def and class: the names whose objects an assignment in it changes
         # (the root of ``x[0] = …``, ``self.a = …``, ``obj.b += …``), however deep
         self.changed_within: dict[int, set[str]] = {}
+        # names a def declares ``global`` or ``nonlocal``: any call may rebind them
+        self.declared: set[str] = set()
         self._functions: list[cst.FunctionDef] = []
         self._defs: list[cst.FunctionDef | cst.ClassDef] = []
         self._class_depth = 0
@@ -117,6 +119,12 @@ class _NodeIndex(cst.CSTVisitor):
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._changes(node.target)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.declared.update(n.name.value for n in node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.declared.update(n.name.value for n in node.names)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._changes(node.target)
@@ -326,7 +334,7 @@ class GraphAnalyzer:
                 if bound.count(value.value) != 1 or value.value in parameter_names(function):
                     break
                 value = _top_level_value(function, value.value)
-            if value is None or self.classifier.expression_kind(value) != "tensor":
+            if value is None or self.classifier.expression_kind(value) != "tensor" or _joins_displays(value):
                 return False
         return True
 
@@ -630,6 +638,7 @@ class GraphAnalyzer:
                     existing.count += 1
                 else:
                     existing = self.facts.feed_dicts[key] = FeedDict(name, node, node.value, function)
+                    existing.declared = name in self.index.declared
                 existing.bindings.append((node, node.value))
 
 
@@ -652,6 +661,16 @@ def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary]
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py)."""
     return GraphAnalyzer(module, imports, imported or {}).analyze()
+
+
+def _joins_displays(value: cst.BaseExpression) -> bool:
+    """``[a] + [b]``, ``(t,) * 2``: an operation on a list or tuple display (or a
+    comprehension) makes a list or tuple, not a tensor."""
+    while isinstance(value, cst.BinaryOperation):
+        if isinstance(value.right, (cst.List, cst.Tuple, cst.ListComp)) or _joins_displays(value.right):
+            return True
+        value = value.left
+    return isinstance(value, (cst.List, cst.Tuple, cst.ListComp))
 
 
 def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:

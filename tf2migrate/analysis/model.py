@@ -216,6 +216,9 @@ class FeedDict:
     count: int = 1
     # every binding, in source order: (assign, dict display)
     bindings: list[tuple[cst.Assign, cst.Dict]] = field(default_factory=list)
+    # a def declares the name ``global`` or ``nonlocal``: a call may rebind it between any
+    # binding seen here and a run, so which dict reaches the run is not known
+    declared: bool = False
 
 
 @dataclass

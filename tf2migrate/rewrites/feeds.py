@@ -57,7 +57,10 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 feed,
                 blockers.UNSUPPORTED_FEED,
                 f"`{feed.value}` is not bound to a dict display keyed by placeholders before this run"
-                if feed_dict is None or feed_dict.count == 1
+                if feed_dict is None or (feed_dict.count == 1 and not feed_dict.declared)
+                else f"`{feed.value}` is declared `global` or `nonlocal` in a function, which may rebind it before this run: "
+                "which dict display reaches it is not known"
+                if feed_dict.declared
                 else f"`{feed.value}` is bound more than once in this function, and which dict display reaches this run is "
                 "not known (a loop around the run binds it again, a block before it binds it only conditionally, or the "
                 "last binding is not a dict display)",
@@ -167,7 +170,10 @@ def _reaching_feed_dict(feed_dict: FeedDict, site: RunSite, module: cst.Module) 
     (None) when that statement binds it otherwise or only conditionally, when a loop
     around the site binds it anywhere (a later binding reaches the next iteration), as
     does a ``try`` around it (its body's binding reaches the handler), or when a statement
-    around it binds it in its header (``with ... as tf_dict``)."""
+    around it binds it in its header (``with ... as tf_dict``), or when a def declares it
+    ``global`` or ``nonlocal`` (a call may rebind it anywhere)."""
+    if feed_dict.declared:
+        return None
     if feed_dict.count == 1:
         return feed_dict.dict_node
     function = feed_dict.function

@@ -128,7 +128,7 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             generated.describes.node,
             blockers.GRAPH_VALUE_OUTSIDE_RUN,
             "this describes graph tensors, but a placeholder it reads has no dtype and shape written out "
-            "(literals, or names the module binds once to an integer): a trace would not see the static shape TF1 saw",
+            "(literals, or names the module binds once to an integer, in a module with no star import nor `globals()`, `vars()` or `exec`): a trace would not see the static shape TF1 saw",
         )
         return
     lines = []
@@ -272,7 +272,7 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_intege
         for element in shape.elements:
             value = element.value
             if isinstance(value, cst.Name) and value.value != "None" and module_integers:
-                value = _module_integer(rewrite.module, value.value) or value
+                value = _module_integer(rewrite, value.value) or value
             if not (isinstance(value, cst.Integer) or m.matches(value, m.Name("None"))):
                 return None
             dimensions.append(rewrite.module.code_for_node(value))
@@ -282,10 +282,17 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_intege
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
 
-def _module_integer(module: cst.Module, name: str) -> cst.Integer | None:
+def _module_integer(rewrite: SessionRewrite, name: str) -> cst.Integer | None:
     """The integer literal ``name = 25`` binds, when that module-level statement is the
     only binding of ``name`` anywhere in the module (so the name holds it wherever it is
-    read after it: where TF1 read the placeholder's shape, and where the trace is made)."""
+    read after it: where TF1 read the placeholder's shape, and where the trace is made).
+    Not in a module with a star import (``from consts import *`` may bind it again) or one
+    that binds names by their strings (``globals()["n"] = 6``, ``exec``)."""
+    module = rewrite.module
+    if any(m.matches(s, m.SimpleStatementLine([m.ImportFrom(names=m.ImportStar())])) for s in module.body) or any(
+        m.matches(call.func, m.Name()) and cst.ensure_type(call.func, cst.Name).value in _DYNAMIC_BINDINGS for call in rewrite.facts.calls
+    ):
+        return None
     values = [
         small.value
         for statement in module.body
@@ -296,6 +303,10 @@ def _module_integer(module: cst.Module, name: str) -> cst.Integer | None:
     if len(values) != 1 or not isinstance(values[0], cst.Integer) or read_and_bound(module)[1].count(name) != 1:
         return None
     return values[0]
+
+
+# calls that may bind a module name by its string
+_DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec"})
 
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:

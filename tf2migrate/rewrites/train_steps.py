@@ -314,6 +314,15 @@ def optimizer_code(
                 )
             parts.append(f"{renames.get(name, name)}={rate}")
             continue
+        if any(facts.imports.call_name(c) is not None for c in calls_in(value)):
+            # ``beta1=tf.constant(0.8)``: TF1 took a tensor, Keras' helpers build on Python numbers
+            facts.block(
+                value,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`{name}` of the optimizer is computed by TensorFlow in the call (`{module.code_for_node(value)}`); "
+                "Keras takes Python numbers (pass the number)",
+            )
+            continue
         parts.append(f"{renames.get(name, name)}={module.code_for_node(value.visit(normalizer))}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in arguments]
     constructor = f"tf.keras.optimizers.{keras_class}"
