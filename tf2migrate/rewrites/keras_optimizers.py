@@ -60,7 +60,7 @@ ADAM_HELPER = f"""class AdamFromTF1(tf.keras.optimizers.Adam):
     def build(self, var_list):
         super().build(var_list)
         # TF1's beta1^t and beta2^t, multiplied by the betas after each step (apply)
-        self.beta_powers = self.add_variable((2,), initializer=tf.constant_initializer([self.beta_1, self.beta_2]), dtype="float32")
+        self.beta_powers = self.add_variable((2,), initializer=tf.keras.initializers.Constant([self.beta_1, self.beta_2]), dtype="float32")
 
     def update_step(self, gradient, variable, learning_rate):
 {AS_TF1}        i = self._get_variable_index(variable)
