@@ -300,7 +300,7 @@ def _module_integer(rewrite: SessionRewrite, name: str) -> cst.Integer | None:
         for small in statement.body
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name))
     ]
-    if len(values) != 1 or not isinstance(values[0], cst.Integer) or read_and_bound(module)[1].count(name) != 1:
+    if len(values) != 1 or not isinstance(values[0], cst.Integer) or rewrite.module_bindings().count(name) != 1:
         return None
     return values[0]
 

@@ -13,7 +13,7 @@ import libcst as cst
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
 from tf2migrate.analysis.model import FeedDict, GraphFacts, Kind, RunSite, Scope, Statement
-from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.names import read_and_bound, self_attribute
 from tf2migrate.diagnostics import Rule
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
@@ -72,6 +72,14 @@ class SessionRewrite:
     unpacked_feeds: list[UnpackedFeed] = field(default_factory=list)
     # see scope_names
     _names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = field(default_factory=dict, init=False, repr=False)
+    _module_bindings: list[str] | None = field(default=None, init=False, repr=False)
+
+    def module_bindings(self) -> list[str]:
+        """Every binding of a name anywhere in the module, one entry per binding: read
+        once per file, for the checks that a module name is bound only once."""
+        if self._module_bindings is None:
+            self._module_bindings = read_and_bound(self.module)[1]
+        return self._module_bindings
 
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
         localize = self.scope_names(scope)[0] if scope is not None else frozenset()
