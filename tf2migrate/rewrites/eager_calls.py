@@ -5,8 +5,11 @@
 reference variables have ``initialized_value``; a file kept on TF1 gets those instead,
 see compat_fallback.py).  ``tf.assign(v, x)`` (``assign_add``, ``assign_sub``) →
 ``v.assign(x)``, which is what ``tf.compat.v1.assign`` does with the resource variables
-eager TF2 makes; ``tf.div(1., x)`` with a float written out → ``tf.math.divide`` (TF1's
-Python 2 division divided floats truly, as TF2's does).
+eager TF2 makes; ``tf.div(x, y)`` → ``tf.math.divide`` where ``x`` is shown to be floating
+point (analysis/float_values.py: ``1.``, a float placeholder, ops of float tensors…), as
+TF1's Python 2 division divided floats truly, and → ``tf.math.floordiv`` where both are
+integer literals (TF1 floor-divided integers; its ``y`` takes ``x``'s dtype, so ``x``
+decides).  Anything else stays ``tf.compat.v1.div``.
 
 Every physics-informed-network script seeds TensorFlow.  In a file whose graph becomes
 eager TF2, the TF1 graph-level seed has nothing to act on, and TF2's ``tf.random.set_seed``
@@ -18,11 +21,15 @@ stays ``tf.compat.v1.set_random_seed``, which seeds that graph as before.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from tf2migrate.analysis.float_values import FloatValues
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.positions import Positions
 from tf2migrate.rewrites.tf_names import API_RENAMED
 
 RANDOM_SEED = Rule(
@@ -53,7 +60,9 @@ _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 _ASSIGN_CALLS = frozenset({"assign", "assign_add", "assign_sub"})
 
 
-def plan_eager_calls(facts: GraphFacts, plan: Plan) -> None:
+def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: ast.Module) -> None:
+    """``tree``: CPython's tree of ``module``'s text (what tells the dtype of a division)."""
+    divisions = _Divisions(module, tree)
     for call in facts.calls:
         if facts.imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
             plan.call_replacements[id(call)] = _set_seed
@@ -62,9 +71,13 @@ def plan_eager_calls(facts: GraphFacts, plan: Plan) -> None:
             method = facts.imports.call_name(call)
             plan.call_replacements[id(call)] = lambda updated, method=method: _assign_method(updated, method)
             plan.note(call, API_RENAMED.code, f"tf.{method}(v, x) → v.{method}(x) (what TF1's did with a resource variable)")
-        elif facts.imports.call_name(call) == "div" and _divides_floats(call):
-            plan.call_replacements[id(call)] = _divide
-            plan.note(call, API_RENAMED.code, "tf.div of a float → tf.math.divide (TF1 floor-divided integers only)")
+        elif facts.imports.call_name(call) == "div" and (kind := divisions.kind(call)) is not None:
+            if kind == "float":
+                plan.call_replacements[id(call)] = lambda updated: _renamed(updated, "tf.math.divide")
+                plan.note(call, API_RENAMED.code, "tf.div of a float → tf.math.divide (TF1 floor-divided integers only)")
+            else:
+                plan.call_replacements[id(call)] = lambda updated: _renamed(updated, "tf.math.floordiv")
+                plan.note(call, API_RENAMED.code, "tf.div of integers → tf.math.floordiv (TF1 floor-divided integers)")
         elif is_initialized_value(call):
             plan.call_replacements[id(call)] = _read_value
             plan.note(
@@ -97,10 +110,44 @@ def _assign_method(updated: cst.Call, method: str) -> cst.Call:
     return cst.Call(cst.Attribute(target, cst.Name(method)), [cst.Arg(value.value)])
 
 
-def _divides_floats(call: cst.Call) -> bool:
-    """``tf.div(1., x)``: a float written out makes it a float division, where TF1's
-    Python 2 division was true division (it floor-divided integers only)."""
-    return len(call.args) == 2 and not any(a.star or a.keyword for a in call.args) and any(_is_float(a.value) for a in call.args)
+class _Divisions:
+    """What ``tf.div(x, y)`` did in TF1: ``y`` took ``x``'s dtype, then a floating ``x``
+    divided truly and an integer one floor-divided (Python 2's ``/``)."""
+
+    def __init__(self, module: cst.Module, tree: ast.Module) -> None:
+        self._module = module
+        self._tree = tree
+        self._calls: dict[tuple[int, int], ast.Call] | None = None
+        self._floats: FloatValues | None = None
+        self._positions: Positions | None = None
+
+    def kind(self, call: cst.Call) -> str | None:
+        """ "float", "integer", or None: not shown (kept ``tf.compat.v1.div``)."""
+        if len(call.args) != 2 or any(a.star or a.keyword for a in call.args):
+            return None
+        if any(_is_float(a.value) for a in call.args):
+            return "float"  # the literal is x (a float x), or y, which x's dtype must take
+        if all(_is_integer(a.value) for a in call.args):
+            return "integer"
+        node = self._ast_call(call)
+        if node is None or len(node.args) != 2:
+            return None
+        if self._floats is None:
+            self._floats = FloatValues(self._tree)  # only for the files with such a division
+        return "float" if self._floats.is_float(node.args[0]) else None
+
+    def _ast_call(self, call: cst.Call) -> ast.Call | None:
+        """The same call in CPython's tree, found by where it starts (a column counted in
+        bytes there and in characters here: a line with other text before the call may not
+        match, and the division then stays TF1's)."""
+        if self._positions is None:
+            self._positions = Positions(self._module)
+            self._calls = {(n.lineno, n.col_offset): n for n in ast.walk(self._tree) if isinstance(n, ast.Call)}
+        assert self._calls is not None
+        start = self._positions.get(call)
+        node = self._calls.get(start) if start is not None else None
+        # (the same text, so the same call: checked all the same, a wrong pairing would be wrong output)
+        return node if node is not None and isinstance(node.func, ast.Attribute) and node.func.attr == "div" else None
 
 
 def _is_float(node: cst.BaseExpression) -> bool:
@@ -109,8 +156,14 @@ def _is_float(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Float)
 
 
-def _divide(updated: cst.Call) -> cst.Call:
-    return updated.with_changes(func=cst.parse_expression("tf.math.divide"))
+def _is_integer(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, cst.Integer)
+
+
+def _renamed(updated: cst.Call, name: str) -> cst.Call:
+    return updated.with_changes(func=cst.parse_expression(name))
 
 
 def is_initialized_value(call: cst.Call) -> bool:
