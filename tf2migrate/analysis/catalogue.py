@@ -246,6 +246,7 @@ KERAS_LAYERS = frozenset(
         "layers.average_pooling2d",
         "layers.average_pooling3d",
         "contrib.layers.fully_connected",
+        "contrib.layers.flatten",
     }
 )
 # Calls whose gradient is an IndexedSlices (rows looked up), matched on the last part of

@@ -86,6 +86,13 @@ _CONTRIB_DENSE_REFUSED = (
 GRAPH_LAYER_CLASSES = {
     **LAYER_CLASSES,
     "contrib.layers.fully_connected": ("Dense", ("num_outputs", "activation_fn", *_CONTRIB_DENSE_REFUSED)),
+    "contrib.layers.flatten": ("Flatten", ("outputs_collections", "scope")),
+}
+# contrib parameters a Keras layer has no counterpart of (flatten's scope named its ops only,
+# but is refused with the collections, as in layer helpers)
+_CONTRIB_REFUSED = {
+    "contrib.layers.fully_connected": _CONTRIB_DENSE_REFUSED,
+    "contrib.layers.flatten": ("outputs_collections", "scope"),
 }
 # contrib parameters → Keras': fully_connected's num_outputs and activation_fn
 KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
@@ -95,8 +102,7 @@ TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
 
 def unsupported_arguments(path: str, given) -> list[str]:
     """The arguments of a call of ``path`` with no Keras counterpart of the same meaning."""
-    refused = UNSUPPORTED | set(_CONTRIB_DENSE_REFUSED) if path == "contrib.layers.fully_connected" else UNSUPPORTED
-    return sorted(refused & set(given))
+    return sorted((UNSUPPORTED | set(_CONTRIB_REFUSED.get(path, ()))) & set(given))
 
 
 # in a layer helper (analysis/layer_helpers.py) also ``tf.contrib.layers.flatten``, which

@@ -453,7 +453,8 @@ class StatementClassifier:
             helper.layers.calls[id(call)] = placed
             statement.layer_helper_calls += (placed,)
         layer_calls = tuple(c for c, n in tf_calls if n in KERAS_LAYERS)
-        if creates_variables and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
+        # (``tf.contrib.layers.flatten`` makes no variables, but is gone from TF2: a Keras layer too)
+        if layer_calls and reads_graph_tensor and self._layers_convertible(node, calls, layer_calls):
             creates_variables = False  # the layers are created once, outside the computation
             statement.layer_calls = layer_calls
         if creates_variables and reads_graph_tensor and self._initial_values(scope, tensors_read, node, calls):
