@@ -526,6 +526,10 @@ class GraphAnalyzer:
                 kinds.add("other")
         if len(kinds) == 1 and kinds != {"other"}:
             return kinds.pop()
+        if kinds <= {"session", "graph", "naming"}:
+            # ``with tf.Graph().as_default(), tf.Session() as sess:`` is the nested blocks one
+            # within the other, each of which opens up
+            return "contexts"
         if "session" in kinds or "graph" in kinds:
             self.facts.block(
                 node, blockers.UNSUPPORTED_SESSION, "a with-statement mixes a session or graph context with other context managers"

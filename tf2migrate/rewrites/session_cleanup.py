@@ -87,7 +87,13 @@ V1_SWITCH_REMOVED = Rule(
 )
 RULES = [SESSION_REMOVED, INITIALIZER_REMOVED, CONFIG_DROPPED, V1_SWITCH_REMOVED]
 # what each kind of with-block opened up (analysis/graph.py) is called in findings
-_OPENED = {"session": "session block", "graph": "graph context", "naming": "name/device scope", "variables": "variable scope"}
+_OPENED = {
+    "session": "session block",
+    "graph": "graph context",
+    "naming": "name/device scope",
+    "variables": "variable scope",
+    "contexts": "graph/session/device contexts",
+}
 
 
 def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
@@ -106,7 +112,7 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
             plan.unwrap.add(id(with_node))
             what = _OPENED[kind]
             plan.note(with_node, SESSION_REMOVED.code, f"{what} removed; its body is kept")
-            if kind == "session" and any(
+            if kind in ("session", "contexts") and any(
                 a.keyword is not None and a.keyword.value == "config" for item in with_node.items for a in getattr(item.item, "args", ())
             ):
                 plan.note(with_node, CONFIG_DROPPED.code, "session config dropped")
