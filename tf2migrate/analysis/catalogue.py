@@ -92,8 +92,10 @@ VARIABLE_CALL_PREFIXES = (
     "keras.models.",
     STREAMING_METRICS,
 )
-# Calls under those prefixes that are plain ops: they make no variable.
-NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten"})
+# Calls under those prefixes that are plain ops: they make no variable.  The RNN runs
+# ``contrib.rnn.static_rnn`` / ``static_bidirectional_rnn`` call cells (whose statements make
+# the variables, analysis/rnn.py), as ``tf.nn.static_rnn`` does.
+NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten", "contrib.rnn.static_rnn", "contrib.rnn.static_bidirectional_rnn"})
 
 
 def makes_variables(name: str) -> bool:

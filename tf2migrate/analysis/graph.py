@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls, iterators
+from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, rnn
 from tf2migrate.analysis.bindings import parameter_names
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
@@ -215,6 +215,7 @@ class GraphAnalyzer:
                 effect=python_effect(node, self.tf, facts),
                 member_uses=member_uses(node, self.tf, facts),
                 iterator=next((c for c in facts.calls if iterators.iterator_made(self.tf, c) is not None), None),
+                rnn_runs=tuple(c for c in facts.calls if self.tf.call_name(c) in rnn.RUN_CALLS),
             )
         self.facts.helpers = helpers
         for name, defined in methods.items():
@@ -271,6 +272,17 @@ class GraphAnalyzer:
                         helper.effect = used.effect
                         changed = True
 
+        changed = True
+        while changed:  # a function calling one that runs an RNN (refused where it is called)
+            changed = False
+            for name, helper in helpers.items():
+                if not helper.nested_runs and any(
+                    (callee := self.classifier.helper_for(c)) is not None
+                    and callee is not helper
+                    and (callee.rnn_runs or callee.nested_runs)
+                    for c in calls[name]
+                ):
+                    helper.nested_runs = changed = True
         for name, helper in helpers.items():
             if "." in name or not helper.creates_variables:
                 continue

@@ -250,6 +250,11 @@ class Helper:
     # the classes of the file that define a method of this name differently (``Model.layer``
     # and ``Other.layer``): a ``self.layer(...)`` call is not resolved to one of them
     ambiguous: tuple[str, ...] = ()
+    # the TF1 RNN runs (``static_rnn``, ``dynamic_rnn``, …) in its own body, converted or
+    # refused at each call (StatementClassifier._helper_runs); and whether a function it
+    # calls holds one (refused)
+    rnn_runs: tuple[cst.Call, ...] = ()
+    nested_runs: bool = False
 
 
 @dataclass

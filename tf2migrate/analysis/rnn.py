@@ -18,11 +18,14 @@ BasicLSTMCell's, its variables named ``lstm_cell/…``), ``GRUCell(num_units, ac
 (gates and candidate kernels, the gates' bias ones), ``MultiRNNCell(cells,
 state_is_tuple=True)`` of ``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
 ``tf.nn.dynamic_rnn(cell, inputs, initial_state=…, dtype=…, time_major=…, scope="name")`` of
-such a cell.  A ``scope`` written as a string only names TF1's variables (a cell keeps the
+such a cell; ``tf.nn.static_rnn(cell, inputs, initial_state, dtype, sequence_length,
+scope="name")`` and ``tf.nn.static_bidirectional_rnn(cell_fw, cell_bw, inputs, …)`` (also
+``tf.contrib.rnn``'s), in graph code or in a function of the file whose cells are module
+names (read by it, or passed to it: analysis/statements.py).  A ``scope`` written as a string only names TF1's variables (a cell keeps the
 scope of its first call, and sharing by scope name needs a reuse that is refused where it is
 written, TFM304/TFM311): it is dropped, as the names are.  Everything else stays refused,
 naming what is missing (``cell_refusal``,
-``dynamic_rnn_refusal``).
+``run_refusal``).
 """
 
 from __future__ import annotations
@@ -77,6 +80,34 @@ MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"}
 _CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell"
 _DYNAMIC_RNN = ("cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory", "time_major", "scope")
 _DYNAMIC_RNN_CONVERTED = frozenset({"cell", "inputs", "initial_state", "dtype", "time_major", "scope"})
+# ``static_rnn`` / ``static_bidirectional_rnn``: every parameter is converted (sequence_length
+# too: TF1's zeroing of the outputs and copying of the state past each length is written out)
+_STATIC_RNN = ("cell", "inputs", "initial_state", "dtype", "sequence_length", "scope")
+_STATIC_BIDIRECTIONAL_RNN = ("cell_fw", "cell_bw", "inputs", "initial_state_fw", "initial_state_bw", "dtype", "sequence_length", "scope")
+STATIC_RNN = frozenset({"nn.static_rnn", "contrib.rnn.static_rnn"})
+STATIC_BIDIRECTIONAL_RNN = frozenset({"nn.static_bidirectional_rnn", "contrib.rnn.static_bidirectional_rnn"})
+# each converted RNN run → (TF1's parameters, those converted, its cell parameters, the function written out)
+RUNS = {
+    DYNAMIC_RNN: (_DYNAMIC_RNN, _DYNAMIC_RNN_CONVERTED, ("cell",), "tf1_dynamic_rnn"),
+    **dict.fromkeys(STATIC_RNN, (_STATIC_RNN, frozenset(_STATIC_RNN), ("cell",), "tf1_static_rnn")),
+    **dict.fromkeys(
+        STATIC_BIDIRECTIONAL_RNN,
+        (_STATIC_BIDIRECTIONAL_RNN, frozenset(_STATIC_BIDIRECTIONAL_RNN), ("cell_fw", "cell_bw"), "tf1_static_bidirectional_rnn"),
+    ),
+}
+# every TF1 function running cells over time: in a helper, converted or refused (never
+# left to ``tf.compat.v1``, whose RNNs take no cell written out)
+RUN_CALLS = frozenset(
+    {
+        *RUNS,
+        "nn.bidirectional_dynamic_rnn",
+        "nn.raw_rnn",
+        "nn.static_state_saving_rnn",
+        "contrib.rnn.static_state_saving_rnn",
+        "contrib.rnn.stack_bidirectional_rnn",
+        "contrib.rnn.stack_bidirectional_dynamic_rnn",
+    }
+)
 
 
 def is_rnn_class(name: str) -> bool:
@@ -105,55 +136,80 @@ def cell_refusal(call: cst.Call, name: str) -> str | None:
 def factory_cell(function: cst.FunctionDef, call_name) -> cst.Call | None:
     """The cell a cell factory makes (``def lstm_cell(): cell = rnn.BasicLSTMCell(n);
     return cell``, stacked by ``MultiRNNCell([lstm_cell() for _ in range(2)])``), or None
-    for any other function.  A factory is a plain ``return`` of one converted cell, made
-    in it directly or bound to a name first, and calls nothing else: each call makes a
-    new cell, as in TF1.  ``call_name(call)``: the TF path a call calls."""
-    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for any other function (see factory_cells)."""
+    cells = factory_cells(function, call_name)
+    return cells[0] if cells is not None and len(cells) == 1 else None
+
+
+def factory_cells(function: cst.FunctionDef, call_name) -> list[cst.Call] | None:
+    """The cells a cell factory makes, in the order it returns them, or None for any other
+    function.  A factory is, after an optional docstring, a plain ``return`` of converted
+    cells (not stacked), made in it directly or each bound to a name of its own first
+    (``make_BiRNN_variables``: ``fw = rnn.BasicLSTMCell(n); bw = rnn.BasicLSTMCell(n);
+    return fw, bw``, rewrites/helper_split.py), and calls nothing else: each call makes new
+    cells, as in TF1.  ``call_name(call)``: the TF path a call calls."""
+    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+    if body and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+        first = body[0].body[0]
+        if isinstance(first, cst.Expr) and isinstance(first.value, (cst.SimpleString, cst.ConcatenatedString)):
+            body = body[1:]
     lines = [s for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1]
-    calls = [c for s in body for c in calls_in(s)]
-    if len(lines) != len(body) or len(calls) != 1 or not 1 <= len(lines) <= 2:
+    if len(lines) != len(body) or not lines:
         return None
-    cell = calls[0]
-    name = call_name(cell)
-    if name not in CELLS or name in MULTI_CELLS or cell_refusal(cell, name) is not None:
+    *made, returned = [s.body[0] for s in lines]
+    if not isinstance(returned, cst.Return) or returned.value is None:
         return None
-    *bound, returned = [s.body[0] for s in lines]
-    if not isinstance(returned, cst.Return):
+    results = [e.value for e in returned.value.elements] if isinstance(returned.value, cst.Tuple) else [returned.value]
+    by_name: dict[str, cst.Call] = {}
+    for assign in made:
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+            return None
+        if not isinstance(assign.value, cst.Call) or assign.targets[0].target.value in by_name:
+            return None
+        by_name[assign.targets[0].target.value] = assign.value
+    if any(isinstance(r, cst.Name) and r.value in by_name for r in results) and len(by_name) != len(results):
+        return None  # a cell made and not returned, or returned twice
+    cells = [by_name.get(r.value) if isinstance(r, cst.Name) else r for r in results]
+    if made and any(not isinstance(r, cst.Name) for r in results):
         return None
-    if not bound:
-        return cell if returned.value is cell else None
-    made = bound[0]
-    if not (isinstance(made, cst.Assign) and len(made.targets) == 1 and made.value is cell):
+    if len({id(c) for c in cells}) != len(cells) or len(calls_in(function.body)) != len(cells):
         return None
-    target, result = made.targets[0].target, returned.value
-    named = isinstance(target, cst.Name) and isinstance(result, cst.Name) and result.value == target.value
-    return cell if named else None
+    for cell in cells:
+        name = call_name(cell) if isinstance(cell, cst.Call) else None
+        if name not in CELLS or name in MULTI_CELLS or cell_refusal(cst.ensure_type(cell, cst.Call), name) is not None:
+            return None
+    return [cst.ensure_type(c, cst.Call) for c in cells]
 
 
-def dynamic_rnn_refusal(call: cst.Call) -> str | None:
-    """Why ``tf.nn.dynamic_rnn(...)`` is not converted for its arguments, or None when it
-    is (its cell is checked by the caller)."""
-    bound = bind_arguments(call, _DYNAMIC_RNN)
-    if bound is None or "cell" not in bound or "inputs" not in bound:
-        return f"`tf.{DYNAMIC_RNN}(...)`: its arguments are unpacked with * or ** or do not match TF1's parameters"
+def run_refusal(call: cst.Call, path: str) -> str | None:
+    """Why the RNN run ``tf.<path>(...)`` (``dynamic_rnn``, ``static_rnn``,
+    ``static_bidirectional_rnn``) is not converted for its arguments, or None when it is
+    (its cells are checked by the caller)."""
+    if path not in RUNS:
+        return f"`tf.{path}` is not converted by this release (converted: dynamic_rnn, static_rnn, static_bidirectional_rnn)"
+    parameters, converted, cells, _ = RUNS[path]
+    bound = bind_arguments(call, parameters)
+    if bound is None or any(p not in bound for p in (*cells, "inputs")):
+        return f"`tf.{path}(...)`: its arguments are unpacked with * or ** or do not match TF1's parameters"
     for parameter in bound:
-        if parameter not in _DYNAMIC_RNN_CONVERTED:
-            return f"`tf.{DYNAMIC_RNN}(..., {parameter}=...)` is not converted by this release"
+        if parameter not in converted:
+            return f"`tf.{path}(..., {parameter}=...)` is not converted by this release"
     time_major = bound.get("time_major")
     if time_major is not None and not (isinstance(time_major.value, cst.Name) and time_major.value.value in ("True", "False")):
-        return f"`tf.{DYNAMIC_RNN}(..., time_major=...)` is converted only when written True or False"
+        return f"`tf.{path}(..., time_major=...)` is converted only when written True or False"
     scope = bound.get("scope")
     if scope is not None and not (isinstance(scope.value, cst.SimpleString) and scope.keyword is not None):
-        return f"`tf.{DYNAMIC_RNN}(..., scope=...)` is converted only when written as a keyword and a string (a name of TF1's variables)"
-    if not isinstance(bound["cell"].value, cst.Name):
-        return f"`tf.{DYNAMIC_RNN}(...)`: its cell is not a name bound by a converted cell statement"
+        return f"`tf.{path}(..., scope=...)` is converted only when written as a keyword and a string (a name of TF1's variables)"
+    if any(not isinstance(bound[c].value, cst.Name) for c in cells):
+        return f"`tf.{path}(...)`: its cell is not a name bound by a converted cell statement"
     return None
 
 
-def dynamic_rnn_cell(call: cst.Call) -> str:
-    """The name of the cell a converted ``dynamic_rnn`` call runs (dynamic_rnn_refusal passed)."""
-    bound = bind_arguments(call, _DYNAMIC_RNN)
+def run_cells(call: cst.Call, path: str) -> list[str]:
+    """The names of the cells a converted RNN run runs (run_refusal passed), in TF1's order
+    of their first call (forward, then backward)."""
+    parameters, _, cells, _ = RUNS[path]
+    bound = bind_arguments(call, parameters)
     assert bound is not None
-    cell = bound["cell"].value
-    assert isinstance(cell, cst.Name)
-    return cell.value
+    names = [bound[c].value for c in cells]
+    return [n.value for n in names if isinstance(n, cst.Name)]

@@ -12,7 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, layer_helpers, rnn, sequence_loss
-from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
     NUMPY_ARRAY_READS,
@@ -85,6 +85,8 @@ class StatementClassifier:
         self.made_layers: dict = {}
         # the cells of cell factories written out so far (analysis/rnn.factory_cell), by id
         self.factory_cells: set[int] = set()
+        # the RNN runs in helper bodies converted so far (one helper may be called twice), by id
+        self.helper_runs: set[int] = set()
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -499,8 +501,8 @@ class StatementClassifier:
                     if refusal is None:
                         continue  # an exact TF2 expression (rewrites/sequence_losses.py)
                     message = refusal
-                elif name == rnn.DYNAMIC_RNN:
-                    refusal = self._dynamic_rnn_refusal(call, scope, statement.order)
+                elif name in rnn.RUNS:
+                    refusal = self._run_refusal(call, name, scope, statement.order)
                     if refusal is None:
                         statement.rnn_calls += (call,)
                         continue  # the cell stepped over time in TF2 ops (rewrites/rnn_cells.py)
@@ -514,6 +516,10 @@ class StatementClassifier:
                     message = f"`tf.{name}` is not converted by this release"
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement
+        refused_run = self._helper_runs(calls, statement, scope)
+        if refused_run is not None:
+            self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, refused_run)
+            return statement
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
             # Kept as Python: a TF call for its effect on the runtime, or code that reads
             # graph values (reported by the escape check).
@@ -810,7 +816,7 @@ class StatementClassifier:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refusal)
                 return False
         # the cells the factories called here make, each written out once
-        made = [c for call in calls_in(node) if (c := self._factory_cell(call)) is not None and id(c) not in self.factory_cells]
+        made = [c for call in calls_in(node) for c in self._factory_cells(call) if id(c) not in self.factory_cells]
         self.factory_cells.update(id(c) for c in made)
         statement.rnn_calls = (*(c for c, _ in cells), *made)
         return True
@@ -820,6 +826,13 @@ class StatementClassifier:
         factory (analysis/rnn.py)."""
         helper = self.helper_for(call)
         return None if helper is None or not isinstance(call.func, cst.Name) else rnn.factory_cell(helper.node, self.tf.call_name)
+
+    def _factory_cells(self, call: cst.Call) -> list[cst.Call]:
+        """The cells the function of the file ``call`` calls makes, when it is a cell
+        factory making one or several (analysis/rnn.factory_cells)."""
+        helper = self.helper_for(call)
+        found = None if helper is None or not isinstance(call.func, cst.Name) else rnn.factory_cells(helper.node, self.tf.call_name)
+        return found or []
 
     def _stacked_cells_refusal(self, call: cst.Call, name: str, cells: list, scope: Scope, order: int) -> str | None:
         """Why the cells a ``MultiRNNCell`` stacks are not converted: each must be a cell
@@ -839,23 +852,74 @@ class StatementClassifier:
             value = element.value
             if isinstance(value, cst.Call) and (id(value) in made or self._factory_cell(value) is not None):
                 continue
-            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement):
-                found = scope.graph_statement(value.value, order)
-                if found is not None and found.rnn_calls and _single_name(found.node) == value.value:
-                    continue
+            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement) and self._is_cell(value.value, scope, order):
+                continue
             return f"`tf.{name}(...)`: its cells are not all converted cells written in the list"
         return None if elements else f"`tf.{name}(...)`: its cells are not a list written out"
 
-    def _dynamic_rnn_refusal(self, call: cst.Call, scope: Scope, order: int) -> str | None:
-        """Why a ``tf.nn.dynamic_rnn`` call is not converted: its arguments, or a cell that
-        is not a name bound by a converted cell statement."""
-        refusal = rnn.dynamic_rnn_refusal(call)
+    def _is_cell(self, name: str, scope: Scope, order: int) -> bool:
+        """Is ``name`` bound by a converted cell statement: ``name = <cell>``, or one of the
+        names ``a, b = make_cells()`` binds from a factory returning as many cells?"""
+        found = scope.graph_statement(name, order)
+        if found is None or not found.rnn_calls:
+            return False
+        if _single_name(found.node) == name:
+            return True
+        node = found.node
+        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+            return False
+        assign = node.body[0]
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(assign.value, cst.Call):
+            return False
+        names = [e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)]
+        made = self._factory_cells(assign.value)
+        return len(names) == len(target.elements) == len(made) >= 1 and name in names
+
+    def _run_refusal(self, call: cst.Call, path: str, scope: Scope, order: int, cells: list[str] | None = None) -> str | None:
+        """Why an RNN run (``tf.nn.dynamic_rnn``, ``static_rnn``, ``static_bidirectional_rnn``)
+        is not converted: its arguments, or a cell that is not a name bound by a converted cell
+        statement.  ``cells``: the module names its cells are, when the run is in a helper."""
+        refusal = rnn.run_refusal(call, path)
         if refusal is not None:
             return refusal
-        cell = rnn.dynamic_rnn_cell(call)
-        found = scope.graph_statement(cell, order)
-        if found is None or not found.rnn_calls or _single_name(found.node) != cell:
-            return f"`tf.{rnn.DYNAMIC_RNN}(...)`: its cell `{cell}` is not bound by a converted cell statement"
+        for cell in cells if cells is not None else rnn.run_cells(call, path):
+            if not self._is_cell(cell, scope, order):
+                return f"`tf.{path}(...)`: its cell `{cell}` is not bound by a converted cell statement"
+        return None
+
+    def _helper_runs(self, calls: list[cst.Call], statement: Statement, scope: Scope) -> str | None:
+        """The RNN runs in the bodies of the helpers this statement calls: each converted
+        (added to ``statement.rnn_calls``) when its cells are module names bound by converted
+        cell statements, read by the helper as free names or passed to it at this call (a
+        parameter, or a name the helper binds once from one, ``cell = variables`` or ``fw, bw
+        = variables``, as rewrites/helper_split.py writes it); else why not.  A run left to
+        ``tf.compat.v1`` would get cells written out that it cannot run."""
+        for call in calls:
+            helper = self.helper_for(call)
+            if helper is None:
+                continue
+            if helper.nested_runs:
+                return f"`{self.module.code_for_node(call.func)}(...)` calls a function running a TF1 RNN: converted only in a helper called directly"
+            for run in helper.rnn_runs:
+                path = self.tf.call_name(run)
+                assert path is not None
+                refusal = rnn.run_refusal(run, path)
+                if refusal is None:
+                    cells = [_passed_cell(helper.node, cell, call) for cell in rnn.run_cells(run, path)]
+                    missing = next((c for c, passed in zip(rnn.run_cells(run, path), cells) if passed is None), None)
+                    if missing is not None:
+                        refusal = (
+                            f"`tf.{path}(...)` in `{helper.node.name.value}`: its cell `{missing}` is not a module name, a "
+                            "parameter or a name bound once from a parameter"
+                        )
+                    else:
+                        refusal = self._run_refusal(run, path, scope, statement.order, [c for c in cells if c is not None])
+                if refusal is not None:
+                    return refusal if f"in `{helper.node.name.value}`" in refusal else f"in `{helper.node.name.value}`: {refusal}"
+                if id(run) not in self.helper_runs:
+                    self.helper_runs.add(id(run))
+                    statement.rnn_calls += (run,)
         return None
 
     def _layers_convertible(self, node, calls: list[cst.Call], layer_calls: tuple[cst.Call, ...]) -> bool:
@@ -998,3 +1062,97 @@ def _single_name(node: cst.BaseStatement) -> str | None:
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             return graph_name(small.targets[0].target)
     return None
+
+
+def _passed_cell(helper: cst.FunctionDef, cell: str, call: cst.Call) -> str | None:
+    """The module name the helper's ``cell`` is at ``call``: itself when the helper does not
+    bind it (a module name), the argument of the parameter it is, or of the parameter it is
+    bound from once at the top of the body (``cell = variables``, ``fw, bw = variables``
+    with ``variables=(A, B)`` passed); None otherwise."""
+    params = [*helper.params.params, *helper.params.kwonly_params]
+    parameters = tuple(p.name.value for p in params)
+    body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
+    bound_here = [n for b in find_all(helper.body, _BINDINGS) for n in _target_names(b)]
+    position = None
+    source = cell
+    if cell in parameters:
+        if cell in bound_here:
+            return None
+    elif cell in bound_here:
+        if bound_here.count(cell) != 1:
+            return None
+        line = next(
+            (
+                s.body[0]
+                for s in body
+                if isinstance(s, cst.SimpleStatementLine)
+                and len(s.body) == 1
+                and isinstance(s.body[0], cst.Assign)
+                and len(s.body[0].targets) == 1
+                and cell in _target_names(s.body[0].targets[0])
+            ),
+            None,
+        )
+        if (
+            not isinstance(line, cst.Assign)
+            or not isinstance(line.value, cst.Name)
+            or line.value.value not in parameters
+            or line.value.value in bound_here
+        ):
+            return None
+        source = line.value.value
+        target = line.targets[0].target
+        if isinstance(target, (cst.Tuple, cst.List)):
+            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+            position = names.index(cell)
+        elif not isinstance(target, cst.Name):
+            return None
+    else:
+        return cell  # a name of the module
+    bound = bind_arguments(call, parameters)
+    argument = bound.get(source) if bound is not None else None
+    if argument is None:
+        return None
+    value = argument.value
+    if position is not None:
+        if not isinstance(value, (cst.Tuple, cst.List)) or position >= len(value.elements):
+            return None
+        value = value.elements[position].value
+    return value.value if isinstance(value, cst.Name) else None
+
+
+_BINDINGS = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.For,
+    cst.CompFor,
+    cst.WithItem,
+    cst.NamedExpr,
+    cst.ImportAlias,
+    cst.ExceptHandler,
+)
+
+
+def _target_names(node: cst.CSTNode) -> list[str]:
+    """The plain names a binding node binds (each time it appears)."""
+    if isinstance(node, cst.WithItem):
+        target: cst.CSTNode | None = node.asname.name if node.asname is not None else None
+    elif isinstance(node, cst.ExceptHandler):
+        target = node.name.name if node.name is not None else None
+    elif isinstance(node, cst.ImportAlias):
+        bound = node.asname.name if node.asname is not None else node.name
+        target = bound if isinstance(bound, cst.Name) else None  # ``import a.b`` binds ``a``: no cell
+    else:
+        target = getattr(node, "target", None)
+    return _names_in_target(target)
+
+
+def _names_in_target(target: cst.CSTNode | None) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _names_in_target(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in_target(target.value)
+    return []

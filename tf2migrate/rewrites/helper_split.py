@@ -75,6 +75,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis import rnn
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import VARIABLE_CALLS, is_graph_op, is_unsupported_call, makes_variables
@@ -336,7 +337,31 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     ops_changed = {n for s in ops for n in changed_in_place(s)}
     if any(_makes_variables(c, imports, makers) for s in ops for c in find_all(s, cst.Call)):
         return f"`{name}` also creates variables in a block, a loop or a statement that computes with them"
-    made_objects = next((c for s in statements for c in find_all(s, cst.Call) if _makes_objects(c, imports)), None)
+    cells = _cell_statements(variables, imports)
+    refused_cell = next(
+        (
+            refusal
+            for s in variables
+            for c in find_all(s, cst.Call)
+            if (p := imports.call_name(cst.ensure_type(c, cst.Call))) is not None
+            and rnn.is_rnn_class(p)
+            and (
+                refusal := rnn.cell_refusal(cst.ensure_type(c, cst.Call), p)
+                or ("stacked cells are not split out" if p in rnn.MULTI_CELLS else None)
+            )
+        ),
+        None,
+    )
+    if refused_cell is not None:
+        return f"`{name}` makes an RNN cell that is not converted: {refused_cell}"
+    if cells is not None and len(cells) != len(variables):
+        return (
+            f"`{name}` makes RNN cells and other variables or values in its variables' statements (split, the cells' "
+            "variables, made at their first call, would no longer come between them in TF1's order)"
+        )
+    made_objects = next(
+        (c for s in statements if cells is None or s not in cells for c in find_all(s, cst.Call) if _makes_objects(c, imports)), None
+    )
     if made_objects is None:
         made_objects = next(
             (
@@ -359,6 +384,7 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
             for c in find_all(s, cst.Call)
             if (p := imports.call_name(cst.ensure_type(c, cst.Call)) or imports.kept_call_name(cst.ensure_type(c, cst.Call))) is not None
             and is_unsupported_call(p)
+            and not (cells and p in rnn.RUNS)  # the cells' runs: converted or refused once split (analysis/rnn.py)
         ),
         None,
     )
@@ -594,6 +620,25 @@ class _DropReturned(cst.CSTTransformer):
             return updated.with_changes(value=rest[0].value)
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(value=value.with_changes(elements=rest))
+
+
+def _cell_statements(variables: list[cst.SimpleStatementLine], imports: TfImports) -> list[cst.SimpleStatementLine] | None:
+    """The variables' statements that make converted TF1 RNN cells (``cell =
+    rnn.BasicLSTMCell(n)``, analysis/rnn.py), each its own assignment; None when there are none.
+    Split out, they make a cell factory (``make_RNN_variables``) that TFM413 writes out: the
+    cell makes its variables at its first call, in the ops, where TF1's did."""
+    cells = []
+    for statement in variables:
+        value = statement.body[0].value if isinstance(statement.body[0], cst.Assign) else None
+        path = imports.call_name(value) if isinstance(value, cst.Call) else None
+        if (
+            path is not None
+            and path in rnn.CELLS
+            and path not in rnn.MULTI_CELLS
+            and rnn.cell_refusal(cst.ensure_type(value, cst.Call), path) is None
+        ):
+            cells.append(statement)
+    return cells or None
 
 
 def _name_scope(statements: list[cst.BaseStatement], imports: TfImports) -> cst.With | None:

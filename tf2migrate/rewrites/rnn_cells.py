@@ -1,4 +1,5 @@
-"""TF1 RNN cells and ``tf.nn.dynamic_rnn`` → the same cells written out in TF2 ops.
+"""TF1 RNN cells and ``tf.nn.dynamic_rnn`` / ``static_rnn`` / ``static_bidirectional_rnn`` → the
+same cells and runs written out in TF2 ops.
 
 ``cell = tf.nn.rnn_cell.BasicLSTMCell(5)`` (or ``tf.contrib.rnn``'s) becomes
 ``cell = TF1BasicLSTMCell(5)``, and ``tf.nn.dynamic_rnn(cell, x, …)`` becomes
@@ -16,6 +17,15 @@ steps gives the same values, but sums the gradients of the steps in another orde
 an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
 reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
 ``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.
+
+``tf1_static_rnn`` unrolls over the list of steps in Python, as TF1's ``static_rnn`` did;
+with ``sequence_length`` each step is TF1's ``_rnn_step`` (two ``tf.cond``: every row past
+its length → zeros and the state as it was, every row within → the cell's; else a row
+select, TF1's v1 ``where`` of a ``[batch]`` condition written as ``tf.where`` of a ``[batch,
+1]`` one).  ``tf1_static_bidirectional_rnn`` runs the forward cell, then the backward cell
+over the reversed steps (``tf.reverse_sequence`` within each length), as TF1 did: the
+forward cell makes its variables first.  A run in a function of the file is converted at
+its calls (analysis/statements.py ``_helper_runs``) and rewritten here like any other.
 """
 
 from __future__ import annotations
@@ -35,8 +45,9 @@ RNN_CELLS = Rule(
     Severity.INFO,
     FixSafety.SAFE,
     what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` (also "
-    "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` by `tf1_dynamic_rnn`, "
-    "emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
+    "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` / `static_rnn` / `static_bidirectional_rnn` "
+    "by `tf1_dynamic_rnn` / `tf1_static_rnn` / `tf1_static_bidirectional_rnn` (also in functions of the file the cells "
+    "are passed to), emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
     why="TF2 has no `tf.nn.rnn_cell` or `dynamic_rnn`, and Keras' cells keep other weights (a "
     "separate recurrent kernel, gates in another order, no run-time forget bias): a migration to "
     "them would not compute what the TF1 program computed from its variables.",
@@ -222,6 +233,62 @@ _DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, initial_state=None, dtype=No
     outputs.set_shape(inputs.shape[:2].concatenate(outputs.shape[2:]))  # TF1's static time and batch sizes
     return (outputs if time_major else tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])), state
 '''
+_STATIC_RNN_NAME = "tf1_static_rnn"
+_STATIC_RNN = '''def tf1_static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None):
+    """TF1's tf.nn.static_rnn: the cell applied to each tensor of the list ``inputs`` in turn,
+    unrolled, from ``initial_state`` (else the cell's zero state); the list of outputs and
+    the last state.  With ``sequence_length``, as TF1's _rnn_step: past a row's length its
+    output is zeros and its state is copied through, with TF1's tf.cond choices."""
+    first = tf.nest.flatten(inputs[0])[0]
+    batch_size = first.shape[0] if first.shape[0] is not None else tf.shape(first)[0]
+    state = initial_state if initial_state is not None else cell.zero_state(batch_size, dtype)
+    if sequence_length is not None:
+        sequence_length = tf.cast(sequence_length, tf.int32)
+        min_length, max_length = tf.reduce_min(sequence_length), tf.reduce_max(sequence_length)
+        zero_dtype = dtype or tf.nest.flatten(state)[0].dtype
+        zero_output = tf.nest.map_structure(lambda size: tf.zeros([batch_size, size], zero_dtype), cell.output_size)
+
+    def step(time, step_input, state):
+        # all rows past their length: zeros and the state as it was; all within: the cell's;
+        # else row by row (TF1's where of a [batch] condition picked rows)
+        flat_zero, flat_state = tf.nest.flatten(zero_output), tf.nest.flatten(state)
+        copy = tf.reshape(time >= sequence_length, [-1, 1])
+
+        def stepped():
+            new_output, new_state = cell(step_input, state)
+            new = tf.nest.flatten(new_output) + tf.nest.flatten(new_state)
+            some = [n if n.shape.rank == 0 else tf.where(copy, old, n) for old, n in zip(flat_zero + flat_state, new)]
+            return tf.cond(time < min_length, lambda: new, lambda: some)
+
+        final = tf.cond(time >= max_length, lambda: flat_zero + flat_state, stepped)
+        output = tf.nest.pack_sequence_as(zero_output, final[: len(flat_zero)])
+        return output, tf.nest.pack_sequence_as(state, final[len(flat_zero) :])
+
+    outputs = []
+    for time, step_input in enumerate(inputs):
+        output, state = cell(step_input, state) if sequence_length is None else step(time, step_input, state)
+        outputs.append(output)
+    return outputs, state
+'''
+_STATIC_BIDIRECTIONAL_RNN = '''def tf1_static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None, initial_state_bw=None, dtype=None,
+                                 sequence_length=None):
+    """TF1's tf.nn.static_bidirectional_rnn: the forward cell over ``inputs``, then the
+    backward cell over them reversed (each row within its length when ``sequence_length``
+    is given); the outputs concatenated at each step, and both last states."""
+
+    def reverse(steps):
+        if sequence_length is None:
+            return list(reversed(steps))
+        reversed_steps = tf.unstack(tf.reverse_sequence(tf.stack(steps), tf.cast(sequence_length, tf.int64), 0, 1))
+        for step, original in zip(reversed_steps, steps):
+            step.set_shape(original.shape)
+        return reversed_steps
+
+    output_fw, state_fw = tf1_static_rnn(cell_fw, inputs, initial_state_fw, dtype, sequence_length)
+    output_bw, state_bw = tf1_static_rnn(cell_bw, reverse(inputs), initial_state_bw, dtype, sequence_length)
+    outputs = [tf.concat([fw, bw], 1) for fw, bw in zip(output_fw, reverse(output_bw))]
+    return outputs, state_fw, state_bw
+'''
 
 
 def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
@@ -232,8 +299,8 @@ def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
                 path = facts.imports.call_name(call)
                 assert path is not None  # a TF call, by how rnn_calls is filled
                 local = _emit(module, facts, plan, names_in_use, path)
-                _replace_callee(plan, call, local, drop_scope=path == rnn.DYNAMIC_RNN)
-                what = "the cell applied at each time step" if path == rnn.DYNAMIC_RNN else "TF1's variables and step in TF2 ops"
+                _replace_callee(plan, call, local, drop_scope=path in rnn.RUNS)
+                what = "the cell applied at each time step" if path in rnn.RUNS else "TF1's variables and step in TF2 ops"
                 plan.note(call, RNN_CELLS.code, f"tf.{path} → `{local}`: {what}, emitted once")
 
 
@@ -245,6 +312,12 @@ def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[s
 
     if path == rnn.DYNAMIC_RNN:
         return emit(_DYNAMIC_RNN_NAME, _DYNAMIC_RNN)
+    if path in rnn.RUNS:
+        # tf1_static_rnn and its step, once; the bidirectional run calls them
+        static = emit(_STATIC_RNN_NAME, _STATIC_RNN)
+        if path in rnn.STATIC_RNN:
+            return static
+        return emit(rnn.RUNS[path][3], _STATIC_BIDIRECTIONAL_RNN.replace(f" {_STATIC_RNN_NAME}(", f" {static}("))
     template = rnn.CELLS[path][1]
     if template not in _CELLS:
         return emit(template, _MULTI)
