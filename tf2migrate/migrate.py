@@ -80,6 +80,7 @@ from tf2migrate.rewrites import (
     tf1_queues,
     tf1_summaries,
     tf1_summary_runs,
+    variable_lists,
 )
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
@@ -132,6 +133,11 @@ def migrate_source(
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
+        written = _migrate_written_out(source, path, options, project)
+        if isinstance(written, MigrationResult):
+            return written
+        result = MigrationResult(result.new_source, _with_list_reasons(result.findings, written))
     made_by_helpers = {
         m.group(1) for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and (m := helper_split.HELPER_CALL.search(f.message))
     }
@@ -194,6 +200,29 @@ def _migrate_unscaled(lines: set[int], source: str, path: str, options: Options,
     imports = collect_tf_imports(module)
     unscaled = fed_expressions.unscale(module, imports, lines) if imports.aliases else None
     return _retried(unscaled, fed_expressions.FED_EXPRESSION.code, path, options, project)
+
+
+def _migrate_written_out(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | dict[int, str]:
+    """A graph kept on TF1 because it reads a collection of trainable variables (TFM306):
+    the file with each written as the list of the variables TF1 returned there
+    (rewrites/variable_lists.py), if its graph then converts; else why a list is not known,
+    by line (none when the rewritten file is refused for other reasons)."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    written = variable_lists.write_out(module, imports) if imports.aliases else {}
+    if isinstance(written, dict):
+        return written
+    return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
+
+
+def _with_list_reasons(findings: list[Diagnostic], reasons: dict[int, str]) -> list[Diagnostic]:
+    """The findings, with why the collection on a refused line is not written out."""
+    return [
+        dataclasses.replace(f, message=f"{f.message} (not written out as a list: {reasons[f.line]})")
+        if f.code.startswith("TFM3") and f.line in reasons and variable_lists.COLLECTION_REFUSAL.match(f.message)
+        else f
+        for f in findings
+    ]
 
 
 def _migrate_defined(names: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:

@@ -39,6 +39,7 @@ from tf2migrate.rewrites import (
     tf1_summaries,
     tf_names,
     train_steps,
+    variable_lists,
 )
 
 _MODULES = (
@@ -72,6 +73,7 @@ _MODULES = (
     lambda_helpers,
     fed_expressions,
     rnn_cells,
+    variable_lists,
 )
 
 

@@ -167,7 +167,7 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "graph-building code once while building the graph: a pure builder called there makes "
     "the very ops TF1 made, so it may move; a helper that creates variables, has side "
     "effects, draws random numbers or reads module state would do so again. " + _LEFT_ALONE,
-    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.global_variables()))\n",),
     valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 CLASS_BASED_GRAPH = Rule(

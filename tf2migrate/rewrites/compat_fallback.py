@@ -28,7 +28,7 @@ GRAPH_KEPT_ON_TF1 = Rule(
     "`tf.compat.v1.disable_eager_execution()` is added once after the imports.",
     why="A half-converted graph would mix graph tensors and eager values. The file keeps "
     "running under TF2 as it ran under TF1 until the blocking sites are rewritten.",
-    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.global_variables()))\n",),
     valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 RULES = [GRAPH_KEPT_ON_TF1]

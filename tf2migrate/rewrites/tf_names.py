@@ -50,7 +50,7 @@ COMPAT_FALLBACK = Rule(
     what="Writes `tf.compat.v1.X` for a TF1 symbol that TF2 has no equivalent for (or whose "
     "call site needs a change tf2migrate cannot prove safe).",
     why="`tf.compat.v1.X` keeps the TF1 meaning and runs under TF2, but it is TF1 API: replace it by hand when convenient.",
-    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.trainable_variables()))\n",),
+    invalid=("import tensorflow as tf\nwith tf.Session() as sess:\n    print(sess.run(tf.global_variables()))\n",),
     valid=("import tensorflow as tf\ny = tf.constant(7.0) * 2\nwith tf.Session() as sess:\n    print(sess.run(y))\n",),
 )
 API_RENAMED = Rule(

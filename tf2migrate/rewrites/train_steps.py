@@ -144,6 +144,31 @@ def _check_arguments(facts: GraphFacts, call: cst.Call) -> None:
         for inner in calls_in(argument.value):
             if (name := facts.imports.call_name(inner)) in UNSUPPORTED_CALLS:
                 facts.block(inner, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
+            elif (read := _collection_in_helper(facts, inner, set())) is not None:
+                # ``var_list=trained()``, ``def trained(): return tf.trainable_variables()``:
+                # as empty in TF2 as the collection written in the call
+                facts.block(
+                    inner,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{cst.Module([]).code_for_node(inner.func)}(...)` reads `tf.{read}`, which is not converted by this release",
+                )
+
+
+def _collection_in_helper(facts: GraphFacts, call: cst.Call, seen: set[str]) -> str | None:
+    """The graph collection (an UNSUPPORTED_CALLS name) the file's helper ``call`` calls
+    reads, itself or through the helpers it calls; None if none."""
+    name = call.func.value if isinstance(call.func, cst.Name) else self_attribute(call.func)
+    helper = facts.helpers.get(name) if name is not None and name not in seen else None
+    if helper is None:
+        return None
+    seen.add(cst.ensure_type(name, str))
+    for inner in calls_in(helper.node.body):
+        if (tf_name := facts.imports.call_name(inner)) in UNSUPPORTED_CALLS:
+            return tf_name
+        found = _collection_in_helper(facts, inner, seen)
+        if found is not None:
+            return found
+    return None
 
 
 def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope: Scope, optimizer: Statement) -> None:
