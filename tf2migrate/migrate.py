@@ -75,6 +75,7 @@ from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
     lambda_helpers,
+    tf_callable_names,
     loop_split,
     per_call_ops,
     tf1_queues,
@@ -155,6 +156,10 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         defined = _migrate_defined(lambdas, source, path, options, project)
         if defined is not None:
             return defined
+        resolved = _migrate_resolved(lambdas, result, source, path, options, project)
+        if resolved is not result and not _refusals(resolved):
+            return resolved
+        result = resolved
     if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:
@@ -202,6 +207,23 @@ def _migrate_defined(names: set[str], source: str, path: str, options: Options, 
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
     defined = lambda_helpers.define_lambdas(parse_module(source), names)
     return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
+
+
+def _migrate_resolved(
+    names: set[str], result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A graph kept on TF1 because it calls names bound to TF functions or to partials of
+    them (TFM306, a Python call in graph-building code): the file with those calls written
+    as the TF calls they make (rewrites/tf_callable_names.py), if its graph then converts,
+    its findings placed on the original's lines; else ``result``, its refusals of calls of
+    such names saying why they were not written out."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    resolved = tf_callable_names.resolve(module, imports, names, project is not None and project.tf1_callers) if imports.aliases else {}
+    if isinstance(resolved, tf_callable_names.Resolved):
+        again = _retried(resolved, tf_callable_names.TF_CALLABLE_NAME.code, path, options, project, resolved.map_line)
+        return again if again is not None else result
+    return MigrationResult(result.new_source, tf_callable_names.with_reasons(result.findings, resolved)) if resolved else result
 
 
 def _migrate_split_helpers(

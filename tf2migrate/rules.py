@@ -24,6 +24,7 @@ from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
     lambda_helpers,
+    tf_callable_names,
     loop_split,
     lr_schedules,
     per_call_ops,
@@ -70,6 +71,7 @@ _MODULES = (
     loop_split,
     helper_split,
     lambda_helpers,
+    tf_callable_names,
     fed_expressions,
     rnn_cells,
 )
