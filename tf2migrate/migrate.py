@@ -216,14 +216,34 @@ def _migrate_resolved(
     them (TFM306, a Python call in graph-building code): the file with those calls written
     as the TF calls they make (rewrites/tf_callable_names.py), if its graph then converts,
     its findings placed on the original's lines; else ``result``, its refusals of calls of
-    such names saying why they were not written out."""
+    such names saying why they were not written out, or what still keeps the graph once
+    they are."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
-    resolved = tf_callable_names.resolve(module, imports, names, project is not None and project.tf1_callers) if imports.aliases else {}
-    if isinstance(resolved, tf_callable_names.Resolved):
-        again = _retried(resolved, tf_callable_names.TF_CALLABLE_NAME.code, path, options, project, resolved.map_line)
-        return again if again is not None else result
-    return MigrationResult(result.new_source, tf_callable_names.with_reasons(result.findings, resolved)) if resolved else result
+    resolved = tf_callable_names.resolve(module, imports, names, project is not None and project.tf1_callers) if imports.aliases else None
+    if resolved is None:
+        return result
+    reasons = dict(resolved.reasons)
+    if resolved.source is not None:
+        again = _migrate_source(resolved.source, path, options, project, None)
+        kept = _refusals(again)
+        if again.new_source != resolved.source and not kept:
+            findings = [dataclasses.replace(f, line=resolved.map_line(f.line)) for f in again.findings]
+            notes = [
+                Diagnostic(tf_callable_names.TF_CALLABLE_NAME.code, message, path, line, column) for line, column, message in resolved.notes
+            ]
+            return MigrationResult(again.new_source, sorted_unique(findings + notes))
+        if kept:
+            line = resolved.map_line(kept[0].line)
+            shown = any(f.code == kept[0].code and f.line == line and f.message == kept[0].message for f in result.findings)
+            still = f"by its {kept[0].code} refusal on line {line}" if shown else f"line {line}: {kept[0].code} {kept[0].message}"
+            reasons.update(
+                {
+                    name: f"`{name}` stands for `{whole}` at every call, but written out as that call the graph is still kept ({still})"
+                    for name, whole in resolved.followed.items()
+                }
+            )
+    return MigrationResult(result.new_source, tf_callable_names.with_reasons(result.findings, reasons)) if reasons else result
 
 
 def _migrate_split_helpers(

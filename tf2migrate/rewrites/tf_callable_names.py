@@ -109,12 +109,16 @@ _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)
 
 @dataclass
 class Resolved:
-    """The module with the calls written as TF calls, the notes to report (on the
-    original's lines) and the original lines of each dropped binding (to map lines back)."""
+    """The module with the calls written as TF calls (None if no name is followed), the
+    notes to report (on the original's lines), the original lines of each dropped binding
+    (to map lines back), the names followed (-> their TF function, as written) and why each
+    other name bound to a TF function is not."""
 
-    source: str
+    source: str | None
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, 1-based column, message)
     dropped: list[tuple[int, int]] = field(default_factory=list)  # (first line, number of lines)
+    followed: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
 
     def map_line(self, line: int) -> int:
         """A line of the rewritten module → the original's line."""
@@ -173,10 +177,10 @@ class _Collector(cst.CSTVisitor):
             self.conditional[-1] -= 1
 
 
-def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module_bindings: bool) -> Resolved | dict[str, str]:
+def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module_bindings: bool) -> Resolved | None:
     """The module with the calls of ``names`` written as the TF calls they make, where each
-    name provably stands for a TF function at every call; else, for each name bound to a
-    TF function (or a partial of one) that is not followed, why."""
+    name provably stands for a TF function at every call, and for each name bound to a TF
+    function (or a partial of one) that is not followed, why; None if no name is either."""
     collector = _Collector(names)
     module.visit(collector)
     positions = Positions(module)
@@ -184,6 +188,7 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
     dropped: dict[int, _Binding] = {}
     notes: list[tuple[int, int, str]] = []
     reasons: dict[str, str] = {}
+    followed: dict[str, str] = {}
     for name in sorted(names):
         binding = _binding(module, imports, name, collector)
         if binding is None:
@@ -200,12 +205,13 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
         for use, _ in uses:
             calls[id(collector.called[id(use)])] = (binding, collector.called[id(use)])
         whole = module.code_for_node(binding.function)
+        followed[name] = whole
         if binding.keywords and not (keep_module_bindings and len(binding.scopes) == 0):
             dropped[id(binding.statement)] = binding
         with_keywords = " with its keywords" if binding.keywords else ""
         notes.append((start[0], start[1] + 1, f"calls of `{name}` are written as calls of `{whole}`{with_keywords}"))
     if not calls:
-        return reasons
+        return Resolved(None, reasons=reasons) if reasons else None
     ranges = []
     for binding in dropped.values():
         first = positions.get(binding.statement)
@@ -213,7 +219,7 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
         if first is not None:
             ranges.append((first[0], lines))
     rewritten = module.visit(_Rewriter(calls, set(dropped)))
-    return Resolved(cst.ensure_type(rewritten, cst.Module).code, notes, ranges)
+    return Resolved(cst.ensure_type(rewritten, cst.Module).code, notes, ranges, followed, reasons)
 
 
 def _binding(module: cst.Module, imports: TfImports, name: str, collector: _Collector) -> _Binding | str | None:
