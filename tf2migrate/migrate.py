@@ -75,6 +75,7 @@ from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
     lambda_helpers,
+    tf_callable_names,
     loop_split,
     per_call_ops,
     tf1_queues,
@@ -161,6 +162,10 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         defined = _migrate_defined(lambdas, source, path, options, project)
         if defined is not None:
             return defined
+        resolved = _migrate_resolved(lambdas, result, source, path, options, project)
+        if resolved is not result and not _refusals(resolved):
+            return resolved
+        result = resolved
     if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:
@@ -231,6 +236,43 @@ def _migrate_defined(names: set[str], source: str, path: str, options: Options, 
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
     defined = lambda_helpers.define_lambdas(parse_module(source), names)
     return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
+
+
+def _migrate_resolved(
+    names: set[str], result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A graph kept on TF1 because it calls names bound to TF functions or to partials of
+    them (TFM306, a Python call in graph-building code): the file with those calls written
+    as the TF calls they make (rewrites/tf_callable_names.py), if its graph then converts,
+    its findings placed on the original's lines; else ``result``, its refusals of calls of
+    such names saying why they were not written out, or what still keeps the graph once
+    they are."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    resolved = tf_callable_names.resolve(module, imports, names, project is not None and project.tf1_callers) if imports.aliases else None
+    if resolved is None:
+        return result
+    reasons = dict(resolved.reasons)
+    if resolved.source is not None:
+        again = _migrate_source(resolved.source, path, options, project, None)
+        kept = _refusals(again)
+        if again.new_source != resolved.source and not kept:
+            findings = [dataclasses.replace(f, line=resolved.map_line(f.line)) for f in again.findings]
+            notes = [
+                Diagnostic(tf_callable_names.TF_CALLABLE_NAME.code, message, path, line, column) for line, column, message in resolved.notes
+            ]
+            return MigrationResult(again.new_source, sorted_unique(findings + notes))
+        if kept:
+            line = resolved.map_line(kept[0].line)
+            shown = any(f.code == kept[0].code and f.line == line and f.message == kept[0].message for f in result.findings)
+            still = f"by its {kept[0].code} refusal on line {line}" if shown else f"line {line}: {kept[0].code} {kept[0].message}"
+            reasons.update(
+                {
+                    name: f"`{name}` stands for `{whole}` at every call, but written out as that call the graph is still kept ({still})"
+                    for name, whole in resolved.followed.items()
+                }
+            )
+    return MigrationResult(result.new_source, tf_callable_names.with_reasons(result.findings, reasons)) if reasons else result
 
 
 def _migrate_split_helpers(

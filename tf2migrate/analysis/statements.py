@@ -741,6 +741,10 @@ class StatementClassifier:
                 self._block_effect(attribute, f"`{self.module.code_for_node(attribute)}` (a property)", method.effect)
                 return False
         for call in calls:
+            handed = self._effect_handed_on(call)
+            if handed is not None:
+                self._block_effect(call, f"`{self.module.code_for_node(call.func)}(...)` is handed `{handed[0]}`, which", handed[1])
+                return False
             helper = self.helper_for(call)
             if helper is not None and helper.ambiguous:
                 self.facts.block(
@@ -791,6 +795,17 @@ class StatementClassifier:
             )
             return False
         return True
+
+    def _effect_handed_on(self, call: cst.Call) -> tuple[str, tuple[cst.CSTNode, str]] | None:
+        """A function of the file with a Python effect passed as an argument (``layer(h,
+        activation=noisy)``, ``tf.map_fn(noisy, xs)``): the callee calls it while the graph is
+        built, once in TF1, at each trace once moved; its name and effect."""
+        for arg in call.args:
+            if isinstance(arg.value, cst.Name):
+                handed = self.facts.helpers.get(arg.value.value)
+                if handed is not None and handed.effect is not None:
+                    return arg.value.value, handed.effect
+        return None
 
     def _block_effect(self, node: cst.CSTNode, subject: str, effect: tuple[cst.CSTNode, str]) -> None:
         """Refuse ``node``, whose helper or property has a Python effect (analysis/helper_effects.py)."""
