@@ -234,8 +234,15 @@ def run(
     helpers = _decide_helpers(files, work, results, project, importers, first)
     for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
         results[i] = shown.step(result)
-    _settle_builds(files, work, results, builds, use_cache, options)  # type: ignore[arg-type]
-    _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
+    while True:
+        # (each step migrates files again only where the other left the sides disagreeing:
+        # a class module kept by the build step's check makes importers kept, which may keep a
+        # caller whose session a class had dropped; a few rounds at most)
+        before = list(results)
+        _settle_builds(files, work, results, builds, use_cache, options)  # type: ignore[arg-type]
+        _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
+        if all(a is b for a, b in zip(before, results, strict=True)) or not builds.sessions:
+            break
     shown.done()  # the line is cleared before anything else is printed
     return results  # type: ignore[return-value]
 
