@@ -359,3 +359,87 @@ def test_a_net_object_method_taking_gradients_runs_traced_even_without_tf_functi
         "@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])\ndef compute_y(x):\n    y = net.slope(x)\n"
         in results["main.py"].new_text
     )
+
+
+# analysis/external_builds.py: a graph built by a method the program runs right after construction
+GAN_MODULE = """\
+import numpy as np
+import tensorflow as tf
+
+
+class GAN(object):
+    def __init__(self, sess, width):
+        self.sess = sess
+        self.width = width
+
+    def build_model(self):
+        self.x = tf.placeholder(tf.float32, [None, 2])
+        self.W = tf.Variable(np.ones([2, self.width], np.float32))
+        self.y = tf.reduce_sum(tf.matmul(self.x, self.W), axis=1)
+
+    def train(self, data):
+        tf.global_variables_initializer().run()
+        return self.sess.run(self.y, {self.x: data})
+"""
+GAN_MAIN = """\
+import numpy as np
+import tensorflow as tf
+from gan import GAN
+
+with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
+    gan = GAN(sess, 3)
+    gan.build_model()
+    out = gan.train(np.ones([4, 2], np.float32))
+"""
+
+
+def test_a_build_step_the_program_runs_converts_both_modules(tmp_path: Path) -> None:
+    _write(tmp_path, {"gan.py": GAN_MODULE, "main.py": GAN_MAIN})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert not any(f.code.startswith("TFM3") for r in results.values() for f in r.findings)
+    assert "def __init__(self, width):" in results["gan.py"].new_text
+    assert "gan = GAN(3)" in results["main.py"].new_text and "Session" not in results["main.py"].new_text
+
+
+def test_a_class_kept_for_its_own_reasons_keeps_the_programs_session(tmp_path: Path) -> None:
+    kept = GAN_MODULE.replace("        self.y = ", "        self.names = [v.name for v in tf.trainable_variables()]\n        self.y = ")
+    _write(tmp_path, {"gan.py": kept, "main.py": GAN_MAIN})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "def __init__(self, sess, width):" in results["gan.py"].new_text
+    assert "GAN(sess, 3)" in results["main.py"].new_text
+    # the class's own reason, not TFM307; the program's session says which class keeps it
+    assert not any(f.code == "TFM307" for f in results["gan.py"].findings)
+    assert any(f.code == "TFM303" and "`GAN` (gan.py)" in f.message for f in results["main.py"].findings)
+
+
+def test_a_program_kept_for_its_own_reasons_keeps_the_class_on_tf1(tmp_path: Path) -> None:
+    # a graph of its own that stays on TF1 (placeholders in a list)
+    kept = "xs = [tf.placeholder(tf.float32) for _ in range(2)]\nwith tf.Session() as s:\n    print(s.run(xs[0], {xs[0]: 1.0}))\n"
+    _write(tmp_path, {"gan.py": GAN_MODULE, "main.py": GAN_MAIN + kept})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "def __init__(self, sess, width):" in results["gan.py"].new_text
+    assert "GAN(sess, 3)" in results["main.py"].new_text
+    assert any(f.code == "TFM307" and "its caller keeps the session" in f.message for f in results["gan.py"].findings)
+
+
+def test_the_class_module_alone_keeps_its_build_method_refused(tmp_path: Path) -> None:
+    _write(tmp_path, {"gan.py": GAN_MODULE, "main.py": GAN_MAIN})
+    (result,) = run([tmp_path / "gan.py"], jobs=1, progress=False)
+    assert any(f.code == "TFM307" for f in result.findings)
+    assert "def __init__(self, sess, width):" in result.new_text
+
+
+def test_a_build_step_parses_each_module_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"gan.py": GAN_MODULE, "main.py": GAN_MAIN})
+    sources = {(tmp_path / name).read_text() for name in ("gan.py", "main.py")}
+    parsed: list[str] = []
+    real = ast.parse
+
+    def counting(source, *args, **kwargs):
+        if source in sources:
+            parsed.append(source)
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    run([tmp_path], jobs=1, progress=False)
+    assert sorted(parsed) == sorted(sources)

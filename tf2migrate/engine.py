@@ -16,10 +16,20 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from tf2migrate import cache
+from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.migrate import Options, migrate_source
-from tf2migrate.linking import ProjectReader, importers_of, kept_on_tf1, removable_factories, seen_as_unknown
+from tf2migrate.linking import (
+    Builds,
+    ProjectReader,
+    find_builds,
+    honoured,
+    importers_of,
+    kept_on_tf1,
+    removable_factories,
+    seen_as_unknown,
+)
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.output_check import check_parses
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
@@ -138,7 +148,7 @@ def process_text(
         return FileResult(path, old, old, [], source.encoding)
     notebook = path.suffix == ".ipynb"  # JSON, not Python; its findings name their cell
     variant = f"{'notebook' if notebook else 'python'} {options}"
-    if context is not None and (context.modules or context.removable):
+    if context is not None and (context.modules or context.removable or context.linked):
         variant += f" imports {context.digest()}"  # an edited helper module invalidates its importers
     cached = cache.load(old, variant, display) if use_cache else None
     if cached is not None:
@@ -211,7 +221,7 @@ def run(
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
     files = [f for f in discover(paths) if f in named or not exclude(f)]
     options = [options_for(f) for f in files]
-    work, project = _project_work(files)
+    work, project, builds = _project_work(files)
     importers = importers_of(files, [w.context if isinstance(w, _Work) else None for w in work])
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(len(files) if progress else 0)
@@ -224,7 +234,15 @@ def run(
     helpers = _decide_helpers(files, work, results, project, importers, first)
     for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
         results[i] = shown.step(result)
-    _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
+    while True:
+        # (each step migrates files again only where the other left the sides disagreeing:
+        # a class module kept by the build step's check makes importers kept, which may keep a
+        # caller whose session a class had dropped; a few rounds at most)
+        before = list(results)
+        _settle_builds(files, work, results, builds, use_cache, options)  # type: ignore[arg-type]
+        _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
+        if all(a is b for a, b in zip(before, results, strict=True)) or not builds.sessions:
+            break
     shown.done()  # the line is cleared before anything else is printed
     return results  # type: ignore[return-value]
 
@@ -255,7 +273,7 @@ def _size(item: _Work | FileResult) -> int:
     return len(item.source.text) if isinstance(item, _Work) else 0
 
 
-def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader]:
+def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader, Builds]:
     """Read every file once and analyse the project they form: each file gets the
     summaries of the modules it imports (read from disk when the run does not name
     them: they are read, never written) and, if the project layer parsed it, its tree.
@@ -273,10 +291,91 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
     for path, item in zip(files, work, strict=True):
         if isinstance(item, _Work):
             item.context = project.context_of(path, item.source.text)
+    builds = find_builds(files, [w.context if isinstance(w, _Work) else None for w in work], project, project.texts)
+    _give_builds(files, work, builds)
     for path, item in zip(files, work, strict=True):  # once every context is known: any may parse a file
         if isinstance(item, _Work):
             item.tree = project.trees.get(path.resolve())
-    return work, project
+    return work, project, builds
+
+
+def _give_builds(files: list[Path], work: list[_Work | FileResult], builds: Builds) -> None:
+    """Each class module its classes' build steps (or why not), each caller the sessions
+    that go with them (analysis/external_builds.py)."""
+    by_path = {path.resolve(): item for path, item in zip(files, work, strict=True)}
+    for groups in builds.sessions.values():
+        for classes in groups.values():
+            if not builds.proved(classes):  # the session stays: so do the parameters of all it is given to
+                for key in classes:
+                    if isinstance(builds.classes.get(key), ExternalBuild):
+                        builds.classes[key] = "the session passed to it is also passed to a class that is not built this way"
+    for (path, name), found in builds.classes.items():
+        item = by_path.get(path)
+        if not isinstance(item, _Work):
+            continue
+        context = item.context or FileContext()
+        if isinstance(found, str):
+            item.context = replace(context, build_refusals={**context.build_refusals, name: found})
+        else:
+            item.context = replace(context, external_builds={**context.external_builds, name: found})
+    for i, groups in builds.sessions.items():
+        item = work[i]
+        given = frozenset(key for key, classes in groups.items() if builds.proved(classes))
+        if isinstance(item, _Work) and given:
+            item.context = replace(item.context or FileContext(), given_sessions=given)
+
+
+def _settle_builds(files, work, results: list[FileResult], builds: Builds, use_cache: bool, options) -> None:
+    """A session goes from a caller only if every class it is given to lost its parameter,
+    and a class loses it only if the caller's session went.  Where a class's module stayed
+    on TF1 (for reasons of its own, which its findings give), the caller is migrated again
+    keeping its session; where the caller stayed, the classes that had lost the parameter
+    are migrated again without the build step; until both sides agree."""
+    index = {path.resolve(): i for i, path in enumerate(files)}
+    while True:
+        withdrawn: set[tuple[Path, str]] = set()
+        again: set[int] = set()
+        for i, groups in builds.sessions.items():
+            item = work[i]
+            for key, classes in groups.items():
+                if not isinstance(item, _Work) or item.context is None or key not in item.context.given_sessions:
+                    continue
+                modules = {path: results[index[path]] for path, _ in classes if path in index}
+                if honoured(key, classes, results[i], modules, builds):
+                    continue
+                withdrawn |= classes
+                again.add(i)
+                kept = sorted(
+                    f"`{name}` ({path.name})" for path, name in classes if path not in modules or kept_on_tf1(modules[path].findings)
+                )
+                note = (
+                    (key[0], key[1], f"it is passed to {', '.join(kept)}, which {'stays' if len(kept) == 1 else 'stay'} on TF1")
+                    if kept
+                    else None
+                )
+                item.context = replace(
+                    item.context,
+                    given_sessions=item.context.given_sessions - {key},
+                    session_notes=item.context.session_notes | ({note} if note else set()),
+                )
+        if not withdrawn:
+            return
+        for path, name in withdrawn:
+            if path not in index:
+                continue
+            m = index[path]
+            item = work[m]
+            if not isinstance(item, _Work) or item.context is None or name not in item.context.external_builds:
+                continue
+            if kept_on_tf1(results[m].findings):
+                continue  # (kept with its session parameter: its findings say why)
+            reason = "its caller keeps the session it passes in (the caller stays on TF1)"
+            builds.classes[(path, name)] = reason
+            externals = {k: v for k, v in item.context.external_builds.items() if k != name}
+            item.context = replace(item.context, external_builds=externals, build_refusals={**item.context.build_refusals, name: reason})
+            again.add(m)
+        for i in sorted(again):
+            results[i] = _process(files[i], work[i], use_cache, options[i])
 
 
 def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:

@@ -11,11 +11,17 @@ functions as unknown.
 
 from __future__ import annotations
 
+import ast
 import re
-from dataclasses import replace
+import warnings
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Mapping
+from typing import Protocol
 
+from tf2migrate.analysis.external_builds import BuildClass, ExternalBuild, build_classes, caller_facts, join, mentions
 from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
+from tf2migrate.analysis.summaries import tf_aliases
 from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.notebook import code_cells
@@ -99,3 +105,158 @@ def seen_as_unknown(context: FileContext | None, path: Path) -> FileContext:
         for key, found in (context.modules if context else {}).items()
     }
     return replace(context or FileContext(), modules=modules)
+
+
+@dataclass
+class Builds:
+    """The build steps the run's callers prove for the classes of its other modules
+    (analysis/external_builds.py), and the sessions that go with them."""
+
+    # (module path, class) → the build step, or why it is not proved
+    classes: dict[tuple[Path, str], ExternalBuild | str] = field(default_factory=dict)
+    # caller index → its sessions, each with the classes whose constructions it is given to
+    sessions: dict[int, dict[tuple[str, str], set[tuple[Path, str]]]] = field(default_factory=dict)
+
+    def proved(self, keys: set[tuple[Path, str]]) -> bool:
+        return all(isinstance(self.classes.get(k), ExternalBuild) for k in keys)
+
+
+def find_builds(files: list[Path], contexts: list[FileContext | None], project: Project, texts: dict[Path, str]) -> Builds:
+    """Each caller's proof, joined per class: a class is built outside only if every file
+    of the run that names it proves it (and they agree on the method and session)."""
+    builds = Builds()
+    offering: dict[Path, dict[str, BuildClass]] = {}
+    for path in files:
+        path = path.resolve()
+        text = texts.get(path, "")
+        # (cheap test first: a class making placeholders or sessions)
+        if path.suffix == ".py" and "class " in text and ("placeholder" in text or "Session" in text):
+            tree = _tree(project, path, text)
+            found = build_classes(tree, tf_aliases(tree)) if tree is not None else {}
+            if found:
+                offering[path] = found
+    if not offering:
+        return builds
+    names = {name for found in offering.values() for name in found}
+    word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    counts: dict[str, int] = {}
+    imported = {m.path for context in contexts if context is not None for m in context.modules.values()}
+
+    def named(method: str) -> int:
+        """How often the run's files name ``method`` (parsed where the text has the word;
+        the trees are kept for the files' own migrations)."""
+        if method not in counts:
+            word, total = re.compile(rf"\b{re.escape(method)}\b"), 0
+            for path in files:
+                text = texts.get(path.resolve(), "")
+                if word.search(text):
+                    tree = _tree(project, path.resolve(), text) if path.suffix == ".py" else None
+                    total += mentions(tree, method) if tree is not None else 2  # (unread: as good as named again)
+            counts[method] = total
+        return counts[method]
+
+    for i, (path, context) in enumerate(zip(files, contexts, strict=True)):
+        text = texts.get(path.resolve(), "")
+        if path.suffix != ".py" or not word.search(text):
+            continue
+        if context is None:
+            context = project.context(path, text)  # a caller without TensorFlow of its own
+        offered = {m.path: offering[m.path] for m in context.modules.values() if m.path in offering and m.path != path.resolve()}
+        tree = _tree(project, path.resolve(), text) if offered else None
+        if tree is None:
+            continue
+        classes = _imported_classes(tree, context, offered)
+        for module, found in offered.items():
+            for name in found:
+                if all((p, c) != (module, name) for p, c, _ in classes.values()) and re.search(rf"\b{re.escape(name)}\b", text):
+                    join(builds.classes, (module, name), f"{path.name} names `{name}` other than as imported by `from … import`")
+        facts = caller_facts(tree, tf_aliases(tree), classes, named, path.resolve() in imported)
+        for key, proof in facts.builds.items():
+            join(builds.classes, key, f"{proof} ({path.name})" if isinstance(proof, str) else proof)
+        if facts.sessions:
+            builds.sessions[i] = facts.sessions
+    return builds
+
+
+def _tree(project: Project, path: Path, text: str) -> ast.Module | None:
+    """The caller's ``ast``, kept for its migration (parsed once)."""
+    if path not in project.trees:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                project.trees[path] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    return project.trees[path]
+
+
+def _imported_classes(tree: ast.Module, context: FileContext, offered: dict[Path, dict[str, BuildClass]]) -> dict:
+    """``from GAN import GAN`` (module level) of a build class: local name → (path, class, facts)."""
+    out = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom):
+            module = context.modules.get("." * statement.level + (statement.module or ""))
+            if module is None or module.path not in offered:
+                continue
+            for alias in statement.names:
+                found = offered[module.path].get(alias.name)
+                if found is not None:
+                    out[alias.asname or alias.name] = (module.path, alias.name, found)
+    return out
+
+
+class Migrated(Protocol):
+    """A file's migration result, as the engine holds it."""
+
+    new_text: str
+    findings: list[Diagnostic]
+
+
+def honoured(
+    session: tuple[str, str], classes: set[tuple[Path, str]], caller: Migrated, modules: Mapping[Path, Migrated], builds: Builds
+) -> bool:
+    """Did both sides drop the session: the caller's function names it no more, and each
+    class's constructor lost the parameter (read from the migrated texts)?"""
+    owner, name = session
+    if kept_on_tf1(caller.findings) or _names_session(caller.new_text, owner, name):
+        return False
+    for path, cls in classes:
+        found = builds.classes.get((path, cls))
+        module = modules.get(path)
+        if not isinstance(found, ExternalBuild) or module is None or kept_on_tf1(module.findings):
+            return False
+        params = _init_params(module.new_text, cls)
+        if params is None or (found.session is not None and found.session in params):
+            return False
+    return True
+
+
+def _parsed(text: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _names_session(text: str, owner: str, name: str) -> bool:
+    tree = _parsed(text)
+    if tree is None:
+        return True
+    scopes = (
+        [tree] if not owner else [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == owner]
+    )
+    return any(isinstance(n, ast.Name) and n.id == name for scope in scopes for n in ast.walk(scope))
+
+
+def _init_params(text: str, cls: str) -> set[str] | None:
+    tree = _parsed(text)
+    if tree is None:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    return {a.arg for a in item.args.args}
+    return None

@@ -121,6 +121,9 @@ def migrate_source(
     ``project`` is what the file sees of the modules it imports (analysis/project.py:
     their functions' and classes' summaries); ``tree`` is ``source`` as CPython's parser
     read it, when the project layer already parsed it."""
+    # what the file's callers proved of it (analysis/external_builds.py) holds for every
+    # retry of the same file below, which all pass through here: set once, read by the analysis
+    token = _LINKS.set(project if project is not None and project.linked else None)
     try:
         return _migrate_source(source, path, options, project, tree)
     except RecursionError:
@@ -130,6 +133,11 @@ def migrate_source(
     except Exception as error:  # a bug in a rewrite must not escape to the caller
         message = f"internal error ({type(error).__name__}: {error}); file left unchanged"
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
+    finally:
+        _LINKS.reset(token)
+
+
+_LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
@@ -650,7 +658,7 @@ def _migrate_with_summaries(
     if desugared.module is not None:
         text = desugared.module.code
         new_imports = collect_tf_imports(desugared.module)
-        facts = analyze(desugared.module, new_imports, imported)
+        facts = analyze(desugared.module, new_imports, imported, _LINKS.get())
         refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
             new_tree = ast.parse(text)
@@ -701,7 +709,7 @@ def _migrate_graph(
     ``positions``: where the module's nodes stand in the file (default: in ``original``)."""
     # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
-        facts = analyze(module, imports, imported) if file_facts.graph else GraphFacts(imports)
+        facts = analyze(module, imports, imported, _LINKS.get()) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
     numpy_imported = numpy_imports(imported)

@@ -116,7 +116,12 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
 
 
 def spliced_methods(
-    tf: TfImports, module: cst.Module, cls: cst.ClassDef, init: cst.FunctionDef, calls_within: dict[int, list[cst.Call]]
+    tf: TfImports,
+    module: cst.Module,
+    cls: cst.ClassDef,
+    init: cst.FunctionDef,
+    calls_within: dict[int, list[cst.Call]],
+    external: str | None = None,
 ) -> tuple[dict[str, cst.FunctionDef], dict[str, str]]:
     """Methods of ``cls`` that build graph pieces (placeholders, sessions, or calls of
     methods that do) and may be read as part of the constructor, by name; and why each
@@ -124,7 +129,9 @@ def spliced_methods(
     that runs it), a plain def without decorators that returns and yields nothing.
     Whether that one call is a statement of the constructor is known only when the
     constructor is read (``GraphAnalyzer._effective``).  ``calls_within``: the calls
-    anywhere in each def, by its id (the analysis' index)."""
+    anywhere in each def, by its id (the analysis' index).  ``external``: a method the
+    file never names that the callers run right after constructing the class
+    (analysis/external_builds.py), read as the constructor's last statement."""
     methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s is not init}
     calls = {name: calls_within[id(method)] for name, method in methods.items()}
     builds = {name for name, found in calls.items() if any(tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in found)}
@@ -150,6 +157,8 @@ def spliced_methods(
             refused[name] = "it is decorated or async"
         elif _returns_or_yields(method):
             refused[name] = "it returns or yields"
+        elif name == external and mentions == 0:
+            candidates[name] = method
         elif mentions != 1:
             refused[name] = f"it is named {mentions} times in this file"
         else:

@@ -178,8 +178,9 @@ CLASS_BASED_GRAPH = Rule(
     FixSafety.NONE,
     what="Reports placeholders and sessions stored on `self` when the class is not of the "
     "converted shape: a graph built in `__init__` of a module-level class (or in methods the "
-    "constructor calls once, as statements of their own, that return nothing) and run by its "
-    "own methods is converted (generated `compute_…` methods); one built in other methods, run "
+    "constructor calls once, as statements of their own, that return nothing, or that the "
+    "program, a module of the same run, calls right after constructing the object) and run by "
+    "its own methods is converted (generated `compute_…` methods); one built in other methods, run "
     "by code outside the class, or whose attributes are read from outside, is not.",
     why="Class-based graphs are converted as a whole class or not at all. " + _LEFT_ALONE,
     invalid=(

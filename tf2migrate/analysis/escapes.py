@@ -114,7 +114,9 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def _check(self, node: cst.CSTNode, name: str) -> None:
         if name in self.facts.session_names:
             if id(node) not in self.facts.allowed_session_reads:
-                self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close")
+                # (a session passed to classes of other modules: why it stays, analysis/external_builds.py)
+                note = f"; {self.facts.session_notes[name]}" if name in self.facts.session_notes else ""
+                self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close{note}")
             return
         before = None if self.local_names else self.order
         current: Scope | None = self.scope

@@ -59,6 +59,7 @@ from tf2migrate.analysis.names import (
     root_name,
     self_attribute,
 )
+from tf2migrate.analysis.project import FileContext
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.session_parameters import find_session_parameters
@@ -164,8 +165,9 @@ class _NodeIndex(cst.CSTVisitor):
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
-    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary]) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary], links: FileContext | None = None) -> None:
         self.module = module
+        self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
         self.index = _NodeIndex()
@@ -355,7 +357,7 @@ class GraphAnalyzer:
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
-        self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes)
+        self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes, self.links)
         if self.facts.session_names:
             self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf)
         idle = [*self.facts.idle_sessions, *self.facts.idle_configs]
@@ -419,6 +421,7 @@ class GraphAnalyzer:
         """A class that builds its graph in ``__init__`` (placeholders and session on
         ``self``) is a graph scope; one that builds graph pieces elsewhere is not converted."""
         self._class_scopes: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, cst.FunctionDef]]] = []
+        self._external: dict[int, cst.FunctionDef] = {}  # by constructor: the build method its callers run
         self._splice_candidates = {}
         top_level = {id(s) for s in self.module.body}
         for node in self.index.classes:
@@ -429,9 +432,21 @@ class GraphAnalyzer:
             ]
             if not graph_calls:
                 continue
+            # a build method another module calls right after the construction (analysis/external_builds.py)
+            external = self.links.external_builds.get(node.name.value) if self.links is not None and id(node) in top_level else None
             candidates, refused = (
-                bindings.spliced_methods(self.tf, self.module, node, init, self.index.calls_within) if init is not None else ({}, {})
+                bindings.spliced_methods(
+                    self.tf, self.module, node, init, self.index.calls_within, external.method if external is not None else None
+                )
+                if init is not None
+                else ({}, {})
             )
+            why_not = self.links.build_refusals.get(node.name.value) if self.links is not None else None
+            if why_not is not None:
+                refused = {
+                    name: f"{reason}, nor is it run right after each construction by its callers: {why_not}"
+                    for name, reason in refused.items()
+                }
             outside = [(method, call) for method, call in graph_calls if method is not init and method.name.value not in candidates]
             if id(node) not in top_level or init is None or outside:
                 method, call = (outside or graph_calls)[0]
@@ -448,6 +463,8 @@ class GraphAnalyzer:
                 )
                 continue
             self._class_scopes.append((node, init, candidates))
+            if external is not None:
+                self._external[id(init)] = candidates[external.method]
 
     def _check_constructor_methods(self, scope: Scope, candidates: dict[str, cst.FunctionDef]) -> None:
         """A graph-building method the constructor does not call as a statement of its own
@@ -601,6 +618,14 @@ class GraphAnalyzer:
     def _analyze_scope(self, scope: Scope, body) -> None:
         order = -1
         nodes = self._effective(body, scope)
+        external = self._external.get(id(scope.owner))
+        if external is not None and all(external is not s for s in scope.spliced):
+            # run by the caller right after the constructor: read as the constructor's last statement
+            scope.spliced.append(external)
+            inner = self._effective(external.body.body, scope)
+            for node in inner:
+                scope.origin.setdefault(id(node), external)
+            nodes.extend(inner)
         self.classifier.graph_lists = self.classifier.graph_lists_of(nodes)
         for node in nodes:
             several = bindings.placeholder_targets(self.tf, node)
@@ -673,10 +698,13 @@ def _fed_name(call: cst.Call) -> str | None:
     return None
 
 
-def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None) -> GraphFacts:
+def analyze(
+    module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None, links: FileContext | None = None
+) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
-    this module calls them (analysis/project.py)."""
-    return GraphAnalyzer(module, imports, imported or {}).analyze()
+    this module calls them (analysis/project.py); ``links``: what the module's callers
+    proved of it (analysis/external_builds.py)."""
+    return GraphAnalyzer(module, imports, imported or {}, links).analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:

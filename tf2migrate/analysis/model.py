@@ -288,6 +288,8 @@ class GraphFacts:
     graph_evidence: bool = False
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
+    # sessions passed to classes of other modules that stay on TF1: why (analysis/external_builds.py)
+    session_notes: dict[str, str] = field(default_factory=dict)
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
     saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
     # findings the analysis makes about code it leaves as it is: (node, code, message)

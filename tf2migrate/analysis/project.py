@@ -26,6 +26,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.summaries import UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
 
@@ -55,11 +56,27 @@ class FileContext:
     # the module's names ran with TF1's meaning (``tf.nn.dropout(h, keep_prob)``), even
     # where the module alone could be TF2 code
     tf1_callers: bool = False
+    # this module's classes whose build method its callers run right after constructing
+    # them (analysis/external_builds.py), and why the others' callers do not prove it
+    external_builds: dict[str, ExternalBuild] = field(default_factory=dict)
+    build_refusals: dict[str, str] = field(default_factory=dict)
+    # (function, session name) of this module: sessions made for such objects only, which go
+    given_sessions: frozenset[tuple[str, str]] = frozenset()
+    # (function, session name, why): a session kept because a class it is given to stays on TF1
+    session_notes: frozenset[tuple[str, str, str]] = frozenset()
+
+    @property
+    def linked(self) -> bool:
+        """Does the file see more of the project than what it imports?"""
+        return bool(self.external_builds or self.build_refusals or self.given_sessions or self.session_notes)
 
     def digest(self) -> str:
         """Part of the result cache key: editing an imported module invalidates this file."""
         text = "".join(f"{k}={m.digest()};" for k, m in sorted(self.modules.items())) + ",".join(sorted(self.removable))
         text += ";tf1" if self.tf1_callers else ""
+        if self.linked:  # (what its callers proved: editing them invalidates this file)
+            links = (self.external_builds.items(), self.build_refusals.items(), self.given_sessions, self.session_notes)
+            text += repr([sorted(part) for part in links])
         return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -39,24 +39,32 @@ from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import INIT_CALLS
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.project import FileContext
 from tf2migrate.traversal import find_all
 
 
 @dataclass
 class SessionParameter:
-    """``def __init__(self, sess, …): self.sess = sess`` of a class built with a session."""
+    """``def __init__(self, sess, …): self.sess = sess`` of a class built with a session.
 
-    init: cst.FunctionDef
-    param: cst.Param
-    store: cst.SimpleStatementLine  # ``self.sess = sess``
+    A class built by another module has no constructions here (``arguments`` empty), and
+    that module's constructions have no class (``init``, ``param`` and ``store`` None):
+    analysis/external_builds.py proved both sides from the project."""
+
+    init: cst.FunctionDef | None
+    param: cst.Param | None
+    store: cst.SimpleStatementLine | None  # ``self.sess = sess``
     attribute: str  # ``self.sess``
     arguments: list[tuple[cst.Call, cst.Arg]]  # each construction and its session argument
 
 
-def find_session_parameters(module: cst.Module, facts: GraphFacts, classes: list[cst.ClassDef]) -> list[SessionParameter]:
+def find_session_parameters(
+    module: cst.Module, facts: GraphFacts, classes: list[cst.ClassDef], links: FileContext | None = None
+) -> list[SessionParameter]:
     """The classes of the module built with the caller's session, checked as the module
-    docstring says; a class of that shape that cannot be converted is reported."""
-    found: list[SessionParameter] = []
+    docstring says; a class of that shape that cannot be converted is reported.
+    ``links``: the sessions another module's callers proved (analysis/external_builds.py)."""
+    found: list[SessionParameter] = _linked(module, facts, classes, links) if links is not None else []
     if not facts.session_names:
         return found
     top_level = {id(s) for s in module.body}
@@ -78,6 +86,41 @@ def find_session_parameters(module: cst.Module, facts: GraphFacts, classes: list
             facts.session_names.add(attribute)
             facts.allowed_session_reads.update(id(a.value) for _, a in arguments)  # type: ignore[union-attr]
             break
+    return found
+
+
+def _linked(module: cst.Module, facts: GraphFacts, classes: list[cst.ClassDef], links: FileContext) -> list[SessionParameter]:
+    """The class side (a constructor whose session parameter goes: its callers build it
+    elsewhere) and the caller side (the session block's name, read only as arguments of
+    those constructions, which lose them)."""
+    found: list[SessionParameter] = []
+    top_level = {id(s) for s in module.body}
+    for cls in classes:
+        build = links.external_builds.get(cls.name.value)
+        init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+        if build is None or build.session is None or init is None or id(cls) not in top_level:
+            continue
+        for param, store, attribute in _stored_parameters(init):
+            if param.name.value == build.session:
+                found.append(SessionParameter(init, param, store, attribute, []))
+                facts.session_names.add(attribute)
+    for _, name, why in links.session_notes:
+        facts.session_notes[name] = why
+    for owner, name in links.given_sessions:
+        scopes = (
+            [module]
+            if not owner
+            else [cst.ensure_type(f, cst.FunctionDef).body for f in find_all(module, m.FunctionDef(name=m.Name(owner)))]
+        )
+        if len(scopes) != 1:
+            continue
+        arguments = []
+        for call in calls_in(scopes[0], enter_defs=False):
+            for argument in call.args:
+                if m.matches(argument.value, m.Name(name)):
+                    arguments.append((call, argument))
+        found.append(SessionParameter(None, None, None, name, arguments))
+        facts.allowed_session_reads.update(id(a.value) for _, a in arguments)
     return found
 
 

@@ -100,7 +100,8 @@ def plan_cleanup(facts: GraphFacts, plan: Plan) -> None:
     switches = {id(c) for c in facts.v1_switches}
     for parameter in facts.session_parameters:
         # ``def __init__(self, sess, name)`` / ``Model(sess, "m1")``: the session goes, and with it the parameter
-        plan.replace[id(parameter.init.params)] = functools.partial(_without_param, parameter.param.name.value)
+        if parameter.init is not None and parameter.param is not None:
+            plan.replace[id(parameter.init.params)] = functools.partial(_without_param, parameter.param.name.value)
         for construction, argument in parameter.arguments:
             plan.replace[id(construction)] = functools.partial(_without_argument, construction.args.index(argument))
             plan.note(argument, SESSION_REMOVED.code, "session argument removed (the class's session is gone)")
