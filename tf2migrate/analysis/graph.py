@@ -22,6 +22,8 @@ statement's kind and ``analysis/run_sites.py`` finds where the graphs run.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -68,7 +70,7 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
 
-class _NodeIndex(cst.CSTVisitor):
+class NodeIndex(cst.CSTVisitor):
     """One walk over the module that files away the nodes the analysis asks about, each
     with the function it belongs to, so no later step walks the whole tree again."""
 
@@ -76,6 +78,7 @@ class _NodeIndex(cst.CSTVisitor):
         self.calls: list[cst.Call] = []
         self.assigns: list[tuple[cst.Assign, cst.FunctionDef | None]] = []
         self.with_items: list[cst.WithItem] = []
+        self.lines: list[cst.SimpleStatementLine] = []  # every simple statement line
         self.withs: list[cst.With] = []  # outside classes
         self.classes: list[cst.ClassDef] = []
         self.functions: list[cst.FunctionDef] = []  # outside classes
@@ -149,6 +152,9 @@ class _NodeIndex(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         self.assigns.append((node, self._functions[-1] if self._functions else None))
 
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.lines.append(node)
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         self.with_items.append(node)
 
@@ -164,14 +170,14 @@ class _NodeIndex(cst.CSTVisitor):
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
-    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary]) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary], index: NodeIndex | None = None) -> None:
         self.module = module
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
-        self.index = _NodeIndex()
-        walk(module, self.index)
+        self.index = index if index is not None else index_module(module)
         self.facts.calls = self.index.calls
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
+        self._names: Counter[str] | None = None  # see _name_counts
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
         # placeholder and session calls: the few a def must hold to build or run a graph
@@ -301,10 +307,7 @@ class GraphAnalyzer:
         placed = [h.layers for h in self.facts.helpers.values() if h.layers is not None and h.layers.calls]
         if not placed:
             return
-        uses: dict[str, int] = {}
-        for node in find_all(self.module, cst.Name):
-            name = cst.ensure_type(node, cst.Name).value
-            uses[name] = uses.get(name, 0) + 1
+        uses = self._name_counts()
         for helper in placed:
             if uses.get(helper.name, 0) == len(helper.calls) + 1:  # its calls and its def
                 self.facts.layer_helpers.append(helper)
@@ -317,6 +320,12 @@ class GraphAnalyzer:
                     "(another function, a loop, a value, or a call refused here): converted, it takes its Keras layers as "
                     "an argument, which those uses would not pass",
                 )
+
+    def _name_counts(self) -> Counter[str]:
+        """How many times each name stands in the module as a ``Name``, counted on first use."""
+        if self._names is None:
+            self._names = bindings.name_counts_in(self.module)
+        return self._names
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
@@ -345,9 +354,9 @@ class GraphAnalyzer:
         self._collect_session_and_config_names()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes)
         if self.facts.session_names:
-            self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf)
+            self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf, self.index.lines)
         idle = [*self.facts.idle_sessions, *self.facts.idle_configs]
-        self.facts.no_graph_calls = {id(c) for s in idle for c in calls_in(s)} | placement_calls(self.module, self.tf)
+        self.facts.no_graph_calls = {id(c) for s in idle for c in calls_in(s)} | placement_calls(self.index.with_items, self.tf)
         self._check_classes()
         module_scope = Scope(self.module, None)
         self._analyze_scope(module_scope, self.module.body)
@@ -418,7 +427,9 @@ class GraphAnalyzer:
             if not graph_calls:
                 continue
             candidates, refused = (
-                bindings.spliced_methods(self.tf, self.module, node, init, self.index.calls_within) if init is not None else ({}, {})
+                bindings.spliced_methods(self.tf, self.module, node, init, self.index.calls_within, self._name_counts)
+                if init is not None
+                else ({}, {})
             )
             outside = [(method, call) for method, call in graph_calls if method is not init and method.name.value not in candidates]
             if id(node) not in top_level or init is None or outside:
@@ -550,7 +561,7 @@ class GraphAnalyzer:
         arg = call.args[0]
         if arg.keyword is not None or arg.star or not m.matches(arg.value, m.SimpleString() | m.Name() | m.Attribute(value=m.Name())):
             return False
-        if m.findall(node.body, m.WithItem(asname=m.AsName())):
+        if find_all(node.body, m.WithItem(asname=m.AsName())):
             return False
         if item.asname is None:
             return True
@@ -558,7 +569,7 @@ class GraphAnalyzer:
         if not isinstance(target, cst.Name):
             return False
         bound = sum(1 for i in self.index.with_items if i.asname is not None and m.matches(i.asname.name, m.Name(target.value)))
-        return len(m.findall(self.module, m.Name(target.value))) == bound  # ``as scope`` of each block, never read
+        return self._name_counts()[target.value] == bound  # ``as scope`` of each block, never read
 
     # ------------------------------------------------------------ statements
     def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:
@@ -657,10 +668,20 @@ def _fed_name(call: cst.Call) -> str | None:
     return None
 
 
-def analyze(module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None) -> GraphFacts:
+def index_module(module: cst.Module) -> NodeIndex:
+    """The analysis' one walk of ``module`` (callers that need its calls first pass it on to :func:`analyze`)."""
+    index = NodeIndex()
+    walk(module, index)
+    return index
+
+
+def analyze(
+    module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None, index: NodeIndex | None = None
+) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
-    this module calls them (analysis/project.py)."""
-    return GraphAnalyzer(module, imports, imported or {}).analyze()
+    this module calls them (analysis/project.py); ``index``: ``index_module(module)``,
+    when the caller made it already."""
+    return GraphAnalyzer(module, imports, imported or {}, index).analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:
