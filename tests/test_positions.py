@@ -6,7 +6,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.layout import parse_module
-from tf2migrate.positions import Positions
+from tf2migrate.positions import Positions, render
 from python3_sources import python3_fixture_sources
 
 SOURCES = python3_fixture_sources("*.py")
@@ -25,3 +25,10 @@ def test_positions_equal_position_provider(source: str) -> None:
     assert expected  # the fixture has nodes to compare
     for node, code_range in expected.items():
         assert positions.get(node) == (code_range.start.line, code_range.start.column), cst.Module([]).code_for_node(node)
+
+
+@pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + EXTRA)
+def test_render_equals_libcst_code(source: str) -> None:
+    """The faster render writes what ``Module.code`` writes, to the character."""
+    module = parse_module(source)
+    assert render(module) == module.code

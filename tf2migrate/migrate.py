@@ -23,7 +23,7 @@ import libcst as cst
 from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.escapes import find_escapes
-from tf2migrate.analysis.graph import analyze
+from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
 from tf2migrate.analysis.python2_semantics import PYTHON2_SEMANTICS, python2_semantics
@@ -49,7 +49,7 @@ from tf2migrate.renames_only import migrate_renames_only
 from tf2migrate.outcome import MigrationResult, NodePositions, outcome, placed, sorted_unique
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
-from tf2migrate.positions import Positions
+from tf2migrate.positions import Positions, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
@@ -462,7 +462,8 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
         if queued is not None:
             return _migrate_queued(queued, module, tree, source, path, options, seen)
     seeded = None
-    if "grad_ys" in source:  # (cheap test first: the analysis below walks the whole file)
+    # (cheap tests first: the analysis below walks the whole file; a seed is a placeholder)
+    if "grad_ys" in source and "placeholder" in source:
         imports = collect_tf_imports(module)
         seeded = seed_placeholders(module, imports, module_facts(tree, imports).names) if imports.aliases else None
     if seeded is None:
@@ -627,9 +628,14 @@ def _migrate_module(
     file_facts = module_facts(tree, imports, tf1_callers)
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
-    if not factories and file_facts.graph and "summary" in source and tf1_summaries.has_tf1_summaries(module, imports):
-        return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported, tf1_callers)
-    return _migrate_graph(original, module, tree, file_facts, source, path, options, imports, imported, factories, positions=positions)
+    index = None  # the analysis' walk of the module, made first when its calls are asked for here
+    if not factories and file_facts.graph and "summary" in source:
+        index = index_module(module)
+        if tf1_summaries.has_tf1_summaries(module, imports, index.calls):
+            return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported, tf1_callers, index)
+    return _migrate_graph(
+        original, module, tree, file_facts, source, path, options, imports, imported, factories, positions=positions, index=index
+    )
 
 
 _GENERIC_SUMMARY_BLOCKER = re.compile(r"`tf\.summary\.\w+` is not converted by this release")
@@ -645,13 +651,14 @@ def _migrate_with_summaries(
     imports: TfImports,
     imported: dict[str, Summary],
     tf1_callers: bool = False,
+    index: NodeIndex | None = None,
 ) -> MigrationResult:
     """TF1 summaries rewritten to raw summary ops and a TF2 writer first
     (rewrites/tf1_summaries.py); the graph is then converted as any other.  Where the
     summaries cannot be rewritten, or the graph stays on TF1 for another reason, the
     original is migrated (kept on TF1) and reported with the true reasons, not the
     summaries' generic ones.  ``tf1_callers``: TF1 code of the run imports the module
-    (and may read what its ``merge_all()`` returned)."""
+    (and may read what its ``merge_all()`` returned); ``index``: ``index_module(module)``."""
     desugared = tf1_summaries.desugar(module, imports, file_facts.names, tf1_callers)
     refusals = desugared.refusals
     true_blockers: list[Diagnostic] = []
@@ -681,7 +688,7 @@ def _migrate_with_summaries(
                 laid_out = tf1_summary_runs.lay_out(parse_module(result.new_source), desugared.writers).code
                 return MigrationResult(laid_out, result.findings)
             true_blockers = [f for f in result.findings if f.code.startswith("TFM3")]
-    kept = _migrate_graph(module, module, tree, file_facts, source, path, options, imports, imported)
+    kept = _migrate_graph(module, module, tree, file_facts, source, path, options, imports, imported, index=index)
     if not any(f.code.startswith("TFM3") for f in kept.findings):
         return kept  # summaries outside the graph code (already left as they were)
     generic = [f for f in kept.findings if f.code.startswith("TFM3") and (true_blockers or _GENERIC_SUMMARY_BLOCKER.fullmatch(f.message))]
@@ -703,13 +710,15 @@ def _migrate_graph(
     facts: GraphFacts | None = None,
     notes: tuple[tuple[cst.CSTNode, str, str], ...] = (),
     positions: NodePositions | None = None,
+    index: NodeIndex | None = None,
 ) -> MigrationResult:
     """``original``: see _migrate_module; ``notes``: findings of a rewrite made before the
     analysis (rewrites/tf1_summaries.py), reported when the graph is converted;
-    ``positions``: where the module's nodes stand in the file (default: in ``original``)."""
+    ``positions``: where the module's nodes stand in the file (default: in ``original``);
+    ``index``: ``index_module(module)``, when made already."""
     # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
-        facts = analyze(module, imports, imported, _LINKS.get()) if file_facts.graph else GraphFacts(imports)
+        facts = analyze(module, imports, imported, _LINKS.get(), index) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     traps = []
     numpy_imported = numpy_imports(imported)
@@ -786,7 +795,7 @@ def _migrate_graph(
     positions = positions or Positions(original)
     kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports) + _trap_findings(traps, positions)
     made = [(f.node, f.code, f.message) for f in plan.findings] + (list(notes) if not facts.blockers else [])
-    return outcome(source, new_module.code, tree, imports, path, positions, kept, made, plan.renames.findings)
+    return outcome(source, render(new_module), tree, imports, path, positions, kept, made, plan.renames.findings)
 
 
 def _trap_findings(traps, positions: NodePositions) -> list[tuple[cst.CSTNode, str, str]]:

@@ -211,14 +211,30 @@ def _locate(finding: Diagnostic, starts: list[int], numbers: list[int]) -> Diagn
 
 
 def _layout(text: str, raw: dict) -> dict | None:
-    """The json.dumps settings (and final newline or none) that reproduce the file exactly."""
+    """The json.dumps settings (and final newline or none) that reproduce the file exactly.
+
+    A setting the text's first lines already rule out is not tried (``json.dumps`` with an
+    indent runs in Python, and a large notebook's dump costs a tenth of a second)."""
     for end in ("\n", ""):
+        if not text.endswith(end) or (not end and text.endswith("\n")):
+            continue
         for indent in (1, 2, 4, None):
+            if raw and not _may_be_indented(text, indent):
+                continue
             for sort_keys in (True, False):
                 layout = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": False, "end": end}
                 if _dump(raw, layout) == text:
                     return layout
     return None
+
+
+def _may_be_indented(text: str, indent: int | None) -> bool:
+    """Can ``text`` be a non-empty dict dumped with this indent?  Indented, it opens with
+    ``{`` and a line break, then the first key at that indent; on one line, it holds no
+    line break but the final one."""
+    if indent is None:
+        return "\n" not in text.rstrip("\n")
+    return text.startswith("{\n" + " " * indent + '"')
 
 
 def _dump(raw: dict, layout: dict) -> str:

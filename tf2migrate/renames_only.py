@@ -44,7 +44,7 @@ from tf2migrate.layout import parse_module
 from tf2migrate.fragment_text import text_renames
 from tf2migrate.outcome import MigrationResult, RawFinding, outcome
 from tf2migrate.plan import Plan
-from tf2migrate.positions import Positions
+from tf2migrate.positions import Positions, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.import_edits import absl_import, absl_names, import_conflict, plan_tf_import, tf_import_index
 from tf2migrate.rewrites.predict_trap import may_have_traps
@@ -304,7 +304,8 @@ def _splice(source: str, offsets: list[int], fragment: _Fragment) -> Splice:
         text = fragment.new_text
     else:
         assert fragment.new_module is not None
-        text = fragment.new_module.code[len(NESTED_HEADER) :] if fragment.nested else fragment.new_module.code
+        code = render(fragment.new_module)
+        text = code[len(NESTED_HEADER) :] if fragment.nested else code
     return Splice(fragment.nodes, offsets[fragment.first - 1], _end(source, offsets, fragment), text, fragment.nested)
 
 

@@ -148,6 +148,25 @@ def _bound_by(node: ast.stmt) -> list[str]:
     return []
 
 
+# the node types, other than names, that bind a name (CPython's parser makes no subclasses)
+_BINDERS = frozenset(
+    {
+        ast.Import,
+        ast.ImportFrom,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.arg,
+        ast.Global,
+        ast.Nonlocal,
+        ast.ExceptHandler,
+        ast.MatchAs,
+        ast.MatchStar,
+        ast.MatchMapping,
+    }
+)
+
+
 def _names(statements: Sequence[ast.stmt]) -> tuple[set[str], Counter[str]]:
     """The names the statements read (or delete: pyflakes reports deleting an undefined
     name too) and how many times they bind each (``*`` for a star import, which hides
@@ -162,6 +181,8 @@ def _names(statements: Sequence[ast.stmt]) -> tuple[set[str], Counter[str]]:
                 binds[node.id] += 1
             else:
                 reads.add(node.id)
+        elif type(node) not in _BINDERS:
+            pass  # (most nodes: the tests below are skipped)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             binds.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

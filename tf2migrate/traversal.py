@@ -122,11 +122,12 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children in libcst's visiting order (sentinels and ``None`` left out)."""
     out: list[cst.CSTNode] = []
     getter = _PLAIN.get(type(node)) or _getter_by_presence(node)
+    known = _IS_NODE.get  # (is_node inlined: this runs at every node of every walk)
     for value in getter(node):
         kind = type(value)
         if kind is tuple or kind is list:
-            out.extend(item for item in value if is_node(item))
-        elif is_node(value):
+            out += [item for item in value if known(type(item)) or is_node(item)]
+        elif known(kind) or is_node(value):
             out.append(value)
     return out
 
@@ -216,7 +217,7 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
             if leave is not None or own_on_leave:
                 stack.append((current, True))
         if enter:
-            stack.extend((child, False) for child in reversed(children(current)))
+            stack += [(child, False) for child in reversed(children(current))]
 
 
 class FastTransformer(cst.CSTTransformer):

@@ -22,6 +22,7 @@ names the methods whose bodies the analysis reads as part of the constructor's g
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -122,6 +123,7 @@ def spliced_methods(
     init: cst.FunctionDef,
     calls_within: dict[int, list[cst.Call]],
     external: str | None = None,
+    name_counts: Callable[[], Counter[str]] | None = None,
 ) -> tuple[dict[str, cst.FunctionDef], dict[str, str]]:
     """Methods of ``cls`` that build graph pieces (placeholders, sessions, or calls of
     methods that do) and may be read as part of the constructor, by name; and why each
@@ -131,7 +133,9 @@ def spliced_methods(
     constructor is read (``GraphAnalyzer._effective``).  ``calls_within``: the calls
     anywhere in each def, by its id (the analysis' index).  ``external``: a method the
     file never names that the callers run right after constructing the class
-    (analysis/external_builds.py), read as the constructor's last statement."""
+    (analysis/external_builds.py), read as the constructor's last statement; ``name_counts``:
+    how many times each name stands in ``module`` as a ``Name`` (counted once per module by the
+    analysis, for all its classes; default: counted here)."""
     methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s is not init}
     calls = {name: calls_within[id(method)] for name, method in methods.items()}
     builds = {name for name, found in calls.items() if any(tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in found)}
@@ -149,10 +153,14 @@ def spliced_methods(
         grown = bool(callers)
     candidates: dict[str, cst.FunctionDef] = {}
     refused: dict[str, str] = {}
+    counts = None
     for name in builds:
         method = methods[name]
-        # ``self.build`` is the Name ``build`` as an attribute: one mention
-        mentions = len([n for n in find_all(module, m.Name(name)) if n is not method.name])
+        if counts is None:
+            counts = name_counts() if name_counts is not None else name_counts_in(module)
+        # ``self.build`` is the Name ``build`` as an attribute: one mention (its def's name,
+        # a Name of the module with this value, is not one)
+        mentions = counts[name] - 1
         if method.decorators or method.asynchronous is not None:
             refused[name] = "it is decorated or async"
         elif _returns_or_yields(method):
@@ -164,6 +172,11 @@ def spliced_methods(
         else:
             candidates[name] = method
     return candidates, refused
+
+
+def name_counts_in(node: cst.CSTNode) -> Counter[str]:
+    """How many times each name stands under ``node`` as a ``Name`` node."""
+    return Counter(cst.ensure_type(n, cst.Name).value for n in find_all(node, cst.Name))
 
 
 def _called_as_statements(body, methods: dict[str, cst.FunctionDef]) -> set[str]:

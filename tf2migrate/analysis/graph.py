@@ -22,6 +22,8 @@ statement's kind and ``analysis/run_sites.py`` finds where the graphs run.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -69,7 +71,7 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
 
-class _NodeIndex(cst.CSTVisitor):
+class NodeIndex(cst.CSTVisitor):
     """One walk over the module that files away the nodes the analysis asks about, each
     with the function it belongs to, so no later step walks the whole tree again."""
 
@@ -77,6 +79,7 @@ class _NodeIndex(cst.CSTVisitor):
         self.calls: list[cst.Call] = []
         self.assigns: list[tuple[cst.Assign, cst.FunctionDef | None]] = []
         self.with_items: list[cst.WithItem] = []
+        self.lines: list[cst.SimpleStatementLine] = []  # every simple statement line
         self.withs: list[cst.With] = []  # outside classes
         self.classes: list[cst.ClassDef] = []
         self.functions: list[cst.FunctionDef] = []  # outside classes
@@ -150,6 +153,9 @@ class _NodeIndex(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         self.assigns.append((node, self._functions[-1] if self._functions else None))
 
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.lines.append(node)
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         self.with_items.append(node)
 
@@ -165,15 +171,22 @@ class _NodeIndex(cst.CSTVisitor):
 class GraphAnalyzer:
     """Builds :class:`GraphFacts` for one module."""
 
-    def __init__(self, module: cst.Module, imports: TfImports, imported: dict[str, Summary], links: FileContext | None = None) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        imports: TfImports,
+        imported: dict[str, Summary],
+        links: FileContext | None = None,
+        index: NodeIndex | None = None,
+    ) -> None:
         self.module = module
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
-        self.index = _NodeIndex()
-        walk(module, self.index)
+        self.index = index if index is not None else index_module(module)
         self.facts.calls = self.index.calls
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
+        self._names: Counter[str] | None = None  # see _name_counts
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
         # placeholder and session calls: the few a def must hold to build or run a graph
@@ -315,10 +328,7 @@ class GraphAnalyzer:
         placed = [h.layers for h in self.facts.helpers.values() if h.layers is not None and h.layers.calls]
         if not placed:
             return
-        uses: dict[str, int] = {}
-        for node in find_all(self.module, cst.Name):
-            name = cst.ensure_type(node, cst.Name).value
-            uses[name] = uses.get(name, 0) + 1
+        uses = self._name_counts()
         for helper in placed:
             if uses.get(helper.name, 0) == len(helper.calls) + 1:  # its calls and its def
                 self.facts.layer_helpers.append(helper)
@@ -331,6 +341,12 @@ class GraphAnalyzer:
                     "(another function, a loop, a value, or a call refused here): converted, it takes its Keras layers as "
                     "an argument, which those uses would not pass",
                 )
+
+    def _name_counts(self) -> Counter[str]:
+        """How many times each name stands in the module as a ``Name``, counted on first use."""
+        if self._names is None:
+            self._names = bindings.name_counts_in(self.module)
+        return self._names
 
     def _returns_tensor(self, function: cst.FunctionDef) -> bool:
         returns = self.index.returns.get(id(function), [])
@@ -359,9 +375,9 @@ class GraphAnalyzer:
         self._collect_session_and_config_names()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes, self.links)
         if self.facts.session_names:
-            self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf)
+            self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf, self.index.lines)
         idle = [*self.facts.idle_sessions, *self.facts.idle_configs]
-        self.facts.no_graph_calls = {id(c) for s in idle for c in calls_in(s)} | placement_calls(self.module, self.tf)
+        self.facts.no_graph_calls = {id(c) for s in idle for c in calls_in(s)} | placement_calls(self.index.with_items, self.tf)
         self._check_classes()
         module_scope = Scope(self.module, None)
         self._analyze_scope(module_scope, self.module.body)
@@ -436,7 +452,13 @@ class GraphAnalyzer:
             external = self.links.external_builds.get(node.name.value) if self.links is not None and id(node) in top_level else None
             candidates, refused = (
                 bindings.spliced_methods(
-                    self.tf, self.module, node, init, self.index.calls_within, external.method if external is not None else None
+                    self.tf,
+                    self.module,
+                    node,
+                    init,
+                    self.index.calls_within,
+                    external.method if external is not None else None,
+                    self._name_counts,
                 )
                 if init is not None
                 else ({}, {})
@@ -583,7 +605,7 @@ class GraphAnalyzer:
         arg = call.args[0]
         if arg.keyword is not None or arg.star or not m.matches(arg.value, m.SimpleString() | m.Name() | m.Attribute(value=m.Name())):
             return False
-        if m.findall(node.body, m.WithItem(asname=m.AsName())):
+        if find_all(node.body, m.WithItem(asname=m.AsName())):
             return False
         if item.asname is None:
             return True
@@ -591,7 +613,7 @@ class GraphAnalyzer:
         if not isinstance(target, cst.Name):
             return False
         bound = sum(1 for i in self.index.with_items if i.asname is not None and m.matches(i.asname.name, m.Name(target.value)))
-        return len(m.findall(self.module, m.Name(target.value))) == bound  # ``as scope`` of each block, never read
+        return self._name_counts()[target.value] == bound  # ``as scope`` of each block, never read
 
     # ------------------------------------------------------------ statements
     def _effective(self, body, scope: Scope) -> list[cst.BaseStatement]:
@@ -698,13 +720,25 @@ def _fed_name(call: cst.Call) -> str | None:
     return None
 
 
+def index_module(module: cst.Module) -> NodeIndex:
+    """The analysis' one walk of ``module`` (callers that need its calls first pass it on to :func:`analyze`)."""
+    index = NodeIndex()
+    walk(module, index)
+    return index
+
+
 def analyze(
-    module: cst.Module, imports: TfImports, imported: dict[str, Summary] | None = None, links: FileContext | None = None
+    module: cst.Module,
+    imports: TfImports,
+    imported: dict[str, Summary] | None = None,
+    links: FileContext | None = None,
+    index: NodeIndex | None = None,
 ) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py); ``links``: what the module's callers
-    proved of it (analysis/external_builds.py)."""
-    return GraphAnalyzer(module, imports, imported or {}, links).analyze()
+    proved of it (analysis/external_builds.py); ``index``: ``index_module(module)``, when
+    the caller made it already."""
+    return GraphAnalyzer(module, imports, imported or {}, links, index).analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:

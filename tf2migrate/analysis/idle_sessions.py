@@ -18,6 +18,8 @@ the block around it graph-building code.  Graph code inside such a block still i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -28,10 +30,12 @@ from tf2migrate.traversal import find_all, walk
 PLACEMENT_CONTEXTS = frozenset({"device"})
 
 
-def find_idle_sessions(module: cst.Module, imports: TfImports) -> tuple[list[cst.SimpleStatementLine], list[cst.SimpleStatementLine]]:
+def find_idle_sessions(
+    module: cst.Module, imports: TfImports, lines: list[cst.SimpleStatementLine]
+) -> tuple[list[cst.SimpleStatementLine], list[cst.SimpleStatementLine]]:
     """The statements that create an unused session, and those that make and set their
-    configurations."""
-    lines = [s for s in find_all(module, cst.SimpleStatementLine) if isinstance(s, cst.SimpleStatementLine)]
+    configurations; ``lines``: every simple statement line of the module, in the order a
+    walk meets them (the analysis' index holds them)."""
     candidates = [(line, found) for line in lines if (found := _session(line, imports)) is not None]
     if not candidates:
         return [], []  # (counting every name of the module is the costly part)
@@ -55,15 +59,13 @@ def find_idle_sessions(module: cst.Module, imports: TfImports) -> tuple[list[cst
     return sessions, configs
 
 
-def placement_calls(module: cst.Module, imports: TfImports) -> set[int]:
-    """Ids of the ``tf.device(...)`` calls that are ``with`` items (see the module doc)."""
+def placement_calls(with_items: Iterable[cst.WithItem], imports: TfImports) -> set[int]:
+    """Ids of the ``tf.device(...)`` calls that are ``with`` items (see the module doc),
+    among the module's ``with_items`` (the analysis' index holds them all)."""
     return {
         id(item.item)
-        for item in find_all(module, cst.WithItem)
-        if isinstance(item, cst.WithItem)
-        and isinstance(item.item, cst.Call)
-        and item.asname is None
-        and imports.call_name(item.item) in PLACEMENT_CONTEXTS
+        for item in with_items
+        if isinstance(item.item, cst.Call) and item.asname is None and imports.call_name(item.item) in PLACEMENT_CONTEXTS
     }
 
 

@@ -165,7 +165,7 @@ def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str)
     classes = {s.name for s in tree.body if isinstance(s, ast.ClassDef)}
     # (cheap test first: summarizing walks every function of the file; a class the file
     # never calls by name, such as a test case, makes no instance here)
-    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes for n in ast.walk(tree)):
+    if not classes or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes for n in ast.walk(tree)):
         return {}
     found = summarize_module(tree, imported)
     classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}

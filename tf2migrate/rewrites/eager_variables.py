@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import API_RENAMED
+from tf2migrate.traversal import find_all
 
 # get_variable's parameters, in TF1's order, that the rewrite reads
 _GET_VARIABLE_ORDER = ("name", "shape", "dtype", "initializer")
@@ -96,12 +96,12 @@ def _scope_prefixes(module: cst.Module, facts: GraphFacts) -> dict[int, str | No
     one of them is not a string written out, or a scope kept around it would come first."""
     out: dict[int, str | None] = {}
     opened = {id(w) for scope in facts.scopes for w, kind in scope.unwrapped.values() if kind == "variables"}
-    for with_node in m.findall(module, m.With()):
+    for with_node in find_all(module, cst.With):
         kept = id(with_node) not in opened and any(
             facts.imports.call_name(item.item) == "variable_scope" for item in cst.ensure_type(with_node, cst.With).items
         )
         if kept:
-            out.update({id(call): None for call in m.findall(with_node, m.Call())})
+            out.update({id(call): None for call in find_all(with_node, cst.Call)})
     for scope in facts.scopes:
         for with_node, kind in scope.unwrapped.values():  # outer blocks before the blocks they hold
             if kind != "variables":
@@ -110,7 +110,7 @@ def _scope_prefixes(module: cst.Module, facts: GraphFacts) -> dict[int, str | No
             text = name.evaluated_value if isinstance(name, cst.SimpleString) else None
             if isinstance(text, str) and not text.replace("_", "a").replace("-", "a").isalnum():
                 text = None  # written into a literal: plain names only
-            for call in m.findall(with_node.body, m.Call()):
+            for call in find_all(with_node.body, cst.Call):
                 if id(call) not in out or out[id(call)] is not None:
                     out[id(call)] = None if not isinstance(text, str) else f"{out.get(id(call)) or ''}{text}/"
     return out

@@ -43,6 +43,7 @@ from tf2migrate.analysis.names import fresh_name, local_name, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
+from tf2migrate.traversal import walk
 
 FORWARD_SEED = Rule(
     "TFM204",
@@ -110,11 +111,11 @@ def seed_placeholders(module: cst.Module, imports: TfImports, names_in_use: set[
     tf_name = next((alias for alias, path in imports.aliases.items() if path == ""), None)
     if tf_name is None:
         return None
-    walk = _Walk(imports)
-    module.visit(walk)
+    found_by = _Walk(imports)
+    walk(module, found_by)
     pairs, refused = [], []
-    for name in walk.placeholders:
-        found = _pairs(walk, name)
+    for name in found_by.placeholders:
+        found = _pairs(found_by, name)
         if isinstance(found, list):
             pairs.append((name, found))
         elif found is not None:
@@ -226,7 +227,7 @@ class _Walk(cst.CSTVisitor):
         self.dict_keys.add(id(node.key))
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)  # ``keyword=`` names nothing
+        walk(node.value, self)  # ``keyword=`` names nothing
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -234,7 +235,7 @@ class _Walk(cst.CSTVisitor):
         if attribute is not None:
             self._reference(attribute, node)
             return False
-        node.value.visit(self)  # ``a.x`` reads ``a``, not a name ``x``
+        walk(node.value, self)  # ``a.x`` reads ``a``, not a name ``x``
         return False
 
     def visit_Name(self, node: cst.Name) -> None:

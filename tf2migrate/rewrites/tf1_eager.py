@@ -32,6 +32,7 @@ from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
 from tf2migrate.rewrites.session_cleanup import V1_SWITCH_REMOVED
 from tf2migrate.rewrites.tf_names import API_RENAMED
+from tf2migrate.traversal import find_all
 
 IMPLICIT_GRADIENTS_NAME = "implicit_gradients"
 IMPLICIT_GRADIENTS = '''def implicit_gradients(f):
@@ -63,7 +64,7 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
     plan.remove.add(id(enable))
     plan.note(enable, V1_SWITCH_REMOVED.code, "tf.enable_eager_execution() removed: TF2 runs eagerly")
     top_level = _top_level_assignments(module)
-    names = [n for n in m.findall(module, m.Name())]
+    names = find_all(module, cst.Name)
     for name, (statement, value) in top_level.items():
         if facts.imports.canonical(value) == "contrib.eager":
             _plan_tfe(module, facts, plan, names_in_use, statement, name, names)
@@ -83,13 +84,13 @@ def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleState
 def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStatementLine, cst.BaseExpression]]:
     """Names bound once in the whole module, by ``name = value`` at its top: name → (statement, value)."""
     bound: Counter[str] = Counter()
-    binders = m.AssignTarget() | m.AugAssign() | m.AnnAssign() | m.For() | m.CompFor() | m.AsName() | m.Param()
-    for node in m.findall(module, binders | m.Global() | m.Nonlocal()):
+    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.Param)
+    for node in find_all(module, (*binders, cst.Global, cst.Nonlocal)):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             bound.update({item.name.value: 2 for item in node.names})
             continue
         target = node.name if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target")  # noqa: B009 - each binder's own field
-        bound.update(cst.ensure_type(n, cst.Name).value for n in m.findall(target, m.Name()))
+        bound.update(cst.ensure_type(n, cst.Name).value for n in find_all(target, cst.Name))
     found = {}
     for statement in module.body:
         if m.matches(statement, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name())])])):
@@ -109,8 +110,8 @@ def _uses(name: str, statement: cst.SimpleStatementLine, names: list[cst.CSTNode
 
 def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[str]) -> list[tuple[cst.Call, str]] | None:
     """``(call, member)`` for each use written ``alias.member(...)``; None when a use is anything else."""
-    parents = {id(a.value): a for a in m.findall(module, m.Attribute(value=m.Name())) if isinstance(a, cst.Attribute)}
-    calls = {id(c.func): c for c in m.findall(module, m.Call(func=m.Attribute(value=m.Name()))) if isinstance(c, cst.Call)}
+    parents = {id(a.value): a for a in find_all(module, m.Attribute(value=m.Name())) if isinstance(a, cst.Attribute)}
+    calls = {id(c.func): c for c in find_all(module, m.Call(func=m.Attribute(value=m.Name()))) if isinstance(c, cst.Call)}
     out = []
     for use in uses:
         attribute = parents.get(id(use))
@@ -151,7 +152,7 @@ def _plan_optimizer(module, plan: Plan, statement, call: cst.Call, name: str, na
     if not _is_number(rate):
         return  # a variable or tensor rate: TF1 read it at each step, Keras copies it once
     calls = _member_calls(module, _uses(name, statement, names), frozenset({"apply_gradients"}))
-    statements = {id(e.value) for line in m.findall(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
+    statements = {id(e.value) for line in find_all(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
     if not calls or any(len(c.args) != 1 or c.args[0].keyword or id(c) not in statements for c, _ in calls):
         return  # used otherwise (global_step=, its result read): TF1's optimizer API
     code = module.code_for_node(call.args[0].value)

@@ -38,6 +38,7 @@ If the graph then stays on TF1 for another reason, the original is migrated inst
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -175,9 +176,10 @@ class Desugared:
     writers: set[str] = field(default_factory=set)  # names bound to TF2 file writers
 
 
-def has_tf1_summaries(module: cst.Module, imports: TfImports) -> bool:
-    """TF1 summary API in a file (a TF2 ``tf.summary.scalar(..., step=)`` is not)."""
-    for call in calls_in(module, enter_defs=True):
+def has_tf1_summaries(module: cst.Module, imports: TfImports, calls: Sequence[cst.Call] | None = None) -> bool:
+    """TF1 summary API in a file (a TF2 ``tf.summary.scalar(..., step=)`` is not);
+    ``calls``: every call of the module, when known (the analysis' index holds them)."""
+    for call in calls if calls is not None else calls_in(module, enter_defs=True):
         name = imports.call_name(call)
         if name in (_MERGE_ALL, _MERGE, _WRITER) or name in _OPS and not any(a.keyword and a.keyword.value == "step" for a in call.args):
             return True
