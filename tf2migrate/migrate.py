@@ -132,6 +132,11 @@ def migrate_source(
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        # a Python 2 file: ``_migrate_python2`` migrated its print-converted text through
+        # this function, retries included; the retries below would parse ``source``, which
+        # is no Python 3 (a TFM002 in place of the migration)
+        return result
     made_by_helpers = {
         m.group(1) for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and (m := helper_split.HELPER_CALL.search(f.message))
     }
