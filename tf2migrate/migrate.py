@@ -142,6 +142,11 @@ _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("lin
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     result = _migrate_text(source, path, options, project, tree)
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        # a Python 2 file: ``_migrate_python2`` migrated its print-converted text through
+        # this function, retries included; the retries below would parse ``source``, which
+        # is no Python 3 (a TFM002 in place of the migration)
+        return result
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):

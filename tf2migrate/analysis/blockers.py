@@ -25,7 +25,8 @@ GRAPH_VALUE_OUTSIDE_RUN = Rule(
     "code, not as a fetch or feed of `sess.run`/`.eval()`. A `print` or `assert` that reads graph "
     "tensors only for their description, `.shape`, `.get_shape()`, `.dtype` (or a printed `.name`) "
     "is converted instead (TFM113); one that reads their value or builds ops from them "
-    "(`print(y + 1.0)`) is reported here, with that expression.",
+    "(`print(y + 1.0)`) is reported here, with that expression, as is an identity test bound in "
+    "graph code (`missing = grads[1] is None`: a Python bool, not a tensor a run could fetch).",
     why="After migration the tensor is computed inside a generated function, so the name no "
     "longer exists where this code reads it. " + _LEFT_ALONE,
     example="y = tf.matmul(x, W)\nn_out = int(y.shape[1])   # reads the graph tensor",
@@ -158,7 +159,10 @@ UNSUPPORTED_GRAPH_CODE = Rule(
     "in graph-building code (they would run on every call), training ops and optimizers this "
     "release does not convert (see TFM121), summaries, collections, queues, TF1 `tf.data` "
     "iterators, modules outside the public TF1 API (`tensorflow.contrib`, "
-    "`tensorflow.python`), or fetches defined after the code that runs them.  A call of a "
+    "`tensorflow.python`), fetches defined after the code that runs them, or a run whose "
+    "variable updates and reads TF1 left in no fixed order (an update and a read of one variable "
+    "with no dependency between them; a `tf.identity(v)` fetched from a run that then updates "
+    "`v`, which TF1's ref variables returned after the update).  A call of a "
     "function of another module of the run is converted when that function is a pure graph "
     "builder (it makes ops only from its arguments), and so is the call of a net object "
     "(a class whose `__init__` makes the variables and whose `__call__` is a pure builder); "
@@ -297,7 +301,8 @@ UNRUN_STATE_CHANGE = Rule(
     what="Reports an assignment, scatter update or Python function called from the graph "
     "(`tf.assign_add`, `W.assign`, `tf.scatter_add`, `tf.py_func` …) that TF1 built but did "
     "not run: its value is thrown away (a statement of its own, a helper's local nothing "
-    "reads, the unfetched one of several values a statement binds), or it is part of the forward pass of a gradient or train step whose run fetches "
+    "reads, the unfetched one of several values a statement binds, an update in a list or dict of "
+    "which the run fetches one element), or it is part of the forward pass of a gradient or train step whose run fetches "
     "no value that needs it, and no gradient function of the run certainly reads its value. Certainly "
     "read, and converted: an operand of a product (`*`, `/`, `tf.matmul`, `tf.nn.conv2d`) whose other operand "
     "depends on a differentiated source, the input of `tf.square`, `tf.math.log`, `tf.maximum` …, the "

@@ -727,6 +727,17 @@ class StatementClassifier:
                         "the graph is built; it does not exist once the computation moves into a function",
                     )
                     return False
+        identity = _identity_test(node)
+        if identity is not None:
+            # ``missing = grads[1] is None``: a Python bool about the graph object, not a
+            # tensor; no run fetches it, so moved code would drop the statement
+            self.facts.block(
+                identity,
+                blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                f"`{self.module.code_for_node(identity)}` is a Python value about a graph object (an identity test), "
+                "computed while the graph is built; it is no tensor a run could fetch",
+            )
+            return False
         for string in find_all(node, (cst.SimpleString, cst.FormattedString)):
             if "\n" in cst.Module([]).code_for_node(string):
                 # moved into a generated function, its continuation lines would be indented:
@@ -1171,3 +1182,14 @@ def _names_in_target(target: cst.CSTNode | None) -> list[str]:
     if isinstance(target, cst.StarredElement):
         return _names_in_target(target.value)
     return []
+
+
+def _identity_test(node: cst.BaseStatement) -> cst.Comparison | None:
+    """The value of ``name = x is None`` (``is``/``is not`` only): a Python bool, whatever
+    ``x`` is.  Not ``g = tf.zeros_like(v) if g is None else g``, a tensor either way."""
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
+        return None
+    value = node.body[0].value
+    if isinstance(value, cst.Comparison) and all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in value.comparisons):
+        return value
+    return None

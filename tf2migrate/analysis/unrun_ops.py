@@ -257,3 +257,31 @@ def pruned_state_changes(
 
 def _differentiates(statement: Statement) -> bool:
     return bool(statement.gradient_calls) or statement.calls_gradient_helper or statement.kind is Kind.GRADS
+
+
+_ONE_ELEMENT = (
+    "a stateful op in `{name}`, a {display} of several values of which the run fetches one element: TF1 ran "
+    "only the ops that element needs; the migrated function builds, and so runs, the whole {display}"
+)
+
+
+def partly_fetched_updates(stateful: StatefulCalls, body: list[Statement], fetched: set[str]) -> list[tuple[cst.Call, str]]:
+    """Stateful calls in a list, tuple or dict display bound to one name (``ops =
+    [tf.assign_add(v, 1.0), tf.assign_add(w, 5.0)]``) when the run reads the name only
+    through an element (``sess.run(ops[0])``): ``fetched`` are the names the run fetches
+    whole; a statement of the run reading the name uses it whole too."""
+    found: list[tuple[cst.Call, str]] = []
+    for statement in body:
+        node = statement.node
+        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and len(statement.defines) == 1):
+            continue
+        small = node.body[0]
+        value = small.value if isinstance(small, cst.Assign) else None
+        if not isinstance(value, (cst.List, cst.Tuple, cst.Dict)) or len(value.elements) < 2:
+            continue
+        name = statement.defines[0]
+        if name in fetched or any(name in other.reads for other in body if other is not statement):
+            continue
+        display = {cst.List: "list", cst.Tuple: "tuple", cst.Dict: "dict"}[type(value)]
+        found += [(c, _ONE_ELEMENT.format(name=name, display=display)) for c in stateful.in_node(value)]
+    return found

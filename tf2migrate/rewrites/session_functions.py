@@ -19,11 +19,12 @@ from tf2migrate.analysis.bindings import changed_by_caller, module_values_change
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
-from tf2migrate.analysis.names import fresh_name, local_name, read_and_bound
+from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound
+from tf2migrate.analysis.run_ordering import RunOrdering
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
 from tf2migrate.analysis.train_variables import joint_refusal
-from tf2migrate.analysis.unrun_ops import pruned_state_changes, StatefulCalls
+from tf2migrate.analysis.unrun_ops import partly_fetched_updates, pruned_state_changes, StatefulCalls
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import (
@@ -205,6 +206,7 @@ class SessionFunctions:
         self.rewrite = SessionRewrite(module, facts, plan, names_in_use, tf_function)
         self._following: dict[int, cst.BaseStatement | None] | None = None  # see _following_statements
         self._stateful = StatefulCalls(facts)  # which calls change state (analysis/unrun_ops.py)
+        self._ordering = RunOrdering(facts.imports, module)  # updates TF1 ran in no fixed order (analysis/run_ordering.py)
         # per generated function's key: the first rebinding of a Python value its graph reads
         self._rebound: dict[tuple[int, str, tuple[int, ...]], Rebinding | None] = {}
         self._module_changed: frozenset[str] | None = None  # (analysis/bindings.module_values_changed, asked once)
@@ -526,6 +528,18 @@ class SessionFunctions:
         for call, message in pruned:
             self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
         if pruned:
+            return None
+        names = [graph_name(leaf.expr) for leaf in leaves]
+        inline = [leaf.expr for leaf, name in zip(leaves, names) if name is None]
+        whole = {n for n in names if n is not None}
+        partly = partly_fetched_updates(self._stateful, body, whole)
+        for call, message in partly:
+            self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
+        # updates and reads TF1 ran in no fixed order (analysis/run_ordering.py)
+        unordered = self._ordering.refusals(body, inline, whole)
+        for node, message in unordered:
+            self.rewrite.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
+        if partly or unordered:
             return None
         python = inline_fetches.python_reads(self.rewrite, site, owner, python_names, body, placeholders)
         if python is None:

@@ -1,0 +1,281 @@
+"""The order of a run's variable updates and reads: what TF1 left open, TF2 fixes.
+
+A TF1 session runs the ops of one ``sess.run`` in any order their data and control
+dependencies allow.  A generated ``tf.function`` runs its stateful ops in program order
+(automatic control dependencies), so where TF1 fixed no order the migration picks one.
+Two shapes of one run are refused (TFM306), found among the statements the generated
+function would run (and the fetched expressions written inline):
+
+- *unordered*: an update of variable ``v`` (``tf.assign(v, …)``, ``v.assign_add(…)``,
+  ``tf.scatter_update(v, …)`` …) and another op of the run that reads or updates ``v``,
+  with no dependency either way (``a = tf.assign(v, 7.0)``, ``r = v * 1.0``,
+  ``sess.run([a, r])``; ``tf.group(tf.assign(a, a + b), tf.assign(b, b * 2.0))``).  TF1
+  gave ``r`` before or after the update as its scheduler went (measured: before; the
+  migration, after), with ref and resource variables alike.
+- *aliased snapshot*: ``s = tf.identity(v)`` (or ``v.read_value()``, ``v.value()``)
+  ordered before an update of ``v`` in the same run, ``s`` fetched (or read by an op not
+  ordered before the update).  TF1's ref variables (its default) hand the identity the
+  variable's own buffer, which the update then changes in place: the run returned the
+  value *after* the update (measured: ``tf.identity(v)`` of 2.0 under
+  ``tf.control_dependencies`` of an ``assign_add(v, 3.0)`` fetched as 5.0); the
+  migration returns the snapshot, 2.0.
+
+Dependencies are followed through the names the statements bind, in order, and through
+``with tf.control_dependencies([...]):`` blocks (every statement of the block depends on
+the list's values).  Ops inside a lambda (a ``tf.cond`` branch, a loop body) count as
+reads and updates of their statement for other statements, but not against each other
+(two branches of one ``tf.cond`` never both run).  Updates whose variable is not a name
+(or ``self`` attribute) of the variables outside the run, and updates made by helpers,
+are not followed.  A variable fetched as it is beside its update is not concerned: TF1
+returned it after the update, and so does the migration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.analysis.calls import call_argument
+from tf2migrate.analysis.model import Statement
+from tf2migrate.analysis.names import graph_name, target_names
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.unrun_ops import STATEFUL_METHODS
+
+# TF1 functions that update their first argument (``tf.assign(ref, value)``): the methods' namesakes
+_UPDATE_FUNCTIONS = STATEFUL_METHODS
+# ``tf.identity(v)``, ``v.read_value()``, ``v.value()``: TF1 ref variables give them the variable's buffer
+_SNAPSHOT_METHODS = frozenset({"read_value", "value"})
+
+
+@dataclass
+class _Unit:
+    """A simple statement of the run (or a fetched expression written inline, or the list
+    of a ``tf.control_dependencies``)."""
+
+    node: cst.CSTNode
+    index: int
+    defines: tuple[str, ...] = ()
+    mentions: set[str] = field(default_factory=set)  # graph names read, lambdas included
+    controls: tuple[int, ...] = ()  # units of the enclosing control_dependencies lists
+    updates: list[tuple[str, cst.Call]] = field(default_factory=list)
+    snapshot_of: str | None = None
+
+
+class _Mentions(cst.CSTVisitor):
+    """Names and ``self`` attributes read in a subtree (not keywords, not attribute names)."""
+
+    def __init__(self, skip_lambdas: bool) -> None:
+        self.skip_lambdas = skip_lambdas
+        self.found: list[tuple[str, cst.CSTNode]] = []
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return not self.skip_lambdas
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return False  # bound, not read
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = graph_name(node)
+        if name is not None:
+            self.found.append((name, node))
+            return False
+        node.value.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.found.append((node.value, node))
+
+
+def _mentions(node: cst.CSTNode, skip_lambdas: bool = False) -> list[tuple[str, cst.CSTNode]]:
+    visitor = _Mentions(skip_lambdas)
+    node.visit(visitor)
+    return visitor.found
+
+
+class RunOrdering:
+    """The refusals of one generated function's run (see the module docstring)."""
+
+    def __init__(self, imports: TfImports, module: cst.Module) -> None:
+        self.imports = imports
+        self.code = module.code_for_node
+
+    def refusals(self, body: list[Statement], inline: list[cst.BaseExpression], fetched: set[str]) -> list[tuple[cst.CSTNode, str]]:
+        """``body``: the statements the function runs, in order; ``inline``: fetched
+        expressions that are not a name; ``fetched``: the names the run fetches."""
+        units: list[_Unit] = []
+        for statement in body:
+            self._units(statement.node, (), units)
+        for expression in inline:
+            units.append(self._unit(expression, (), len(units), ()))
+        if not any(u.updates for u in units):
+            return []
+        before = self._ancestors(units)
+        found: list[tuple[cst.CSTNode, str]] = []
+        for unit in units:
+            found += self._within(unit, units)
+        for writer in units:
+            for variable, call in writer.updates:
+                found += self._across(units, before, writer, variable, call, fetched)
+        return found
+
+    # -- the units and their dependencies ----------------------------------------------
+
+    def _units(self, node: cst.CSTNode, controls: tuple[int, ...], units: list[_Unit]) -> None:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                units.append(self._unit(small, _defines(small), len(units), controls))
+            return
+        control = self._control_list(node)
+        if control is not None:
+            units.append(self._unit(control, (), len(units), controls))
+            inner = (*controls, len(units) - 1)
+            for child in cst.ensure_type(node, cst.With).body.body:
+                self._units(child, inner, units)
+            return
+        units.append(self._unit(node, (), len(units), controls))  # a loop, a branch: one unit
+
+    def _control_list(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        if not isinstance(node, cst.With) or len(node.items) != 1:
+            return None
+        call = node.items[0].item
+        if not isinstance(call, cst.Call) or self.imports.call_name(call) != "control_dependencies":
+            return None
+        return call_argument(call, "control_inputs", 0)
+
+    def _unit(self, node: cst.CSTNode, defines: tuple[str, ...], index: int, controls: tuple[int, ...]) -> _Unit:
+        unit = _Unit(node, index, defines, {name for name, _ in _mentions(node)}, controls)
+        for call in _calls(node):
+            variable = self._updated(call)
+            if variable is not None:
+                unit.updates.append((variable, call))
+        value = node.value if isinstance(node, cst.Assign) and len(defines) == 1 else None
+        unit.snapshot_of = self._snapshot(value) if value is not None else None
+        return unit
+
+    def _updated(self, call: cst.Call) -> str | None:
+        """The variable an update call changes, when it is a name or a ``self`` attribute."""
+        name = self.imports.call_name(call)
+        if name is not None:
+            if name not in _UPDATE_FUNCTIONS:
+                return None
+            ref = call_argument(call, "ref", 0)
+            return graph_name(ref) if ref is not None else None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in STATEFUL_METHODS:
+            return graph_name(call.func.value)
+        return None
+
+    def _snapshot(self, value: cst.BaseExpression) -> str | None:
+        if not isinstance(value, cst.Call):
+            return None
+        if self.imports.call_name(value) == "identity" and len(value.args) >= 1 and value.args[0].keyword is None:
+            inner = value.args[0].value
+            return graph_name(inner) or (self._snapshot(inner) if isinstance(inner, cst.Call) else None)
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _SNAPSHOT_METHODS and not value.args:
+            return graph_name(func.value)
+        return None
+
+    def _ancestors(self, units: list[_Unit]) -> list[set[int]]:
+        """For each unit, the units TF1 certainly ran before it (data and control inputs)."""
+        latest: dict[str, int] = {}
+        direct: list[set[int]] = []
+        for unit in units:
+            inputs = {latest[n] for n in unit.mentions if n in latest} | set(unit.controls)
+            direct.append(inputs)
+            for name in unit.defines:
+                latest[name] = unit.index
+        before: list[set[int]] = []
+        for unit in units:
+            seen: set[int] = set()
+            for d in direct[unit.index]:
+                if d < unit.index:  # a loop unit reads its own later bindings: not an input
+                    seen.add(d)
+                    seen |= before[d]
+            before.append(seen)
+        self._defined_by = latest
+        return before
+
+    # -- the refusals ------------------------------------------------------------------
+
+    def _within(self, unit: _Unit, units: list[_Unit]) -> list[tuple[cst.CSTNode, str]]:
+        """Two ops of one statement: an update and another read or update of its variable
+        outside its own arguments (lambdas left out)."""
+        outside = _mentions(unit.node, skip_lambdas=True)
+        for call in _calls(unit.node, skip_lambdas=True):
+            variable = self._updated(call)
+            if variable is None or _bound_in_run(units, unit, variable):
+                continue
+            inside = {id(n) for _, n in _mentions(call)}
+            if any(name == variable and id(n) not in inside for name, n in outside):
+                return [(call, self._message(variable, call, self.code(unit.node).strip(), "reads or updates it outside that update"))]
+        return []
+
+    def _across(
+        self, units: list[_Unit], before: list[set[int]], writer: _Unit, variable: str, call: cst.Call, fetched: set[str]
+    ) -> list[tuple[cst.CSTNode, str]]:
+        if _bound_in_run(units, writer, variable):
+            return []
+        for other in units:
+            if other is writer or variable not in other.mentions:
+                continue
+            if writer.index not in before[other.index] and other.index not in before[writer.index]:
+                return [(call, self._message(variable, call, self.code(other.node).strip(), "reads or updates it too"))]
+            if other.snapshot_of == variable and other.index in before[writer.index]:
+                snapshot = other.defines[0]
+                readers = [u for u in units if snapshot in u.mentions and u is not writer and u.index not in before[writer.index]]
+                if snapshot in fetched or readers:
+                    return [(call, self._aliased(variable, call, self.code(other.node).strip()))]
+        return []
+
+    def _message(self, variable: str, call: cst.Call, other: str, how: str) -> str:
+        return (
+            f"one run updates `{variable}` (`{self.code(call)}`) and runs `{other}`, which {how}, "
+            "with no dependency between the two: TF1 ran them in no fixed order, the migration would run them in "
+            "program order (order them with `tf.control_dependencies`, or run them in two runs)"
+        )
+
+    def _aliased(self, variable: str, call: cst.Call, snapshot: str) -> str:
+        return (
+            f"`{snapshot}` is fetched in a run that then updates `{variable}` (`{self.code(call)}`): TF1's ref variables "
+            "give the snapshot the variable's own buffer, which the update changes in place, so TF1 returned the value "
+            "after the update; the migration would return the value before it (fetch the snapshot in a run of its own, "
+            "or compute a new value from it, `v * 1.0`)"
+        )
+
+
+def _calls(node: cst.CSTNode, skip_lambdas: bool = False) -> list[cst.Call]:
+    class Calls(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Call] = []
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return not skip_lambdas
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self.found.append(node)
+
+    visitor = Calls()
+    node.visit(visitor)
+    return visitor.found
+
+
+def _defines(small: cst.BaseSmallStatement) -> tuple[str, ...]:
+    """The names (and ``self`` attributes) an assignment binds."""
+    if not isinstance(small, cst.Assign):
+        return ()
+    names: list[str] = []
+    for target in small.targets:
+        name = graph_name(target.target)
+        names += [name] if name is not None else target_names(target.target)
+    return tuple(names)
+
+
+def _bound_in_run(units: list[_Unit], unit: _Unit, name: str) -> bool:
+    """``name`` is a value of the run itself (bound by ``unit`` or before it), not a
+    variable outside it."""
+    return any(name in u.defines for u in units[: unit.index + 1])
