@@ -210,22 +210,25 @@ def _migrate_split_helpers(
     """A graph kept on TF1 because calls of helpers of the file named ``names`` both create
     variables and build ops (TFM304): the file with those helpers split in two
     (rewrites/helper_split.py), if its graph then converts; else why each helper was not split."""
-    if _SPLITTING_HELPERS.get():
-        return {}  # the split file's own refusals: its helpers were split already
+    done = _SPLITTING_HELPERS.get()
+    names = names - done  # a helper split already is not split again; one the split let through is
+    if not names:
+        return {}
     module = parse_module(source)
     imports = collect_tf_imports(module)
     split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
     if isinstance(split, dict):
         return split
-    token = _SPLITTING_HELPERS.set(True)
+    token = _SPLITTING_HELPERS.set(done | names)
     try:
         return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line) or {}
     finally:
         _SPLITTING_HELPERS.reset(token)
 
 
-# set while the split file of a helper split is migrated: it is not split again
-_SPLITTING_HELPERS: contextvars.ContextVar[bool] = contextvars.ContextVar("splitting_helpers", default=False)
+# the helpers split already while the split file of a helper split is migrated: they are not
+# split again (a helper whose calls were hidden behind theirs, TFM304 reporting the first, is)
+_SPLITTING_HELPERS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("splitting_helpers", default=frozenset())
 
 
 def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
