@@ -228,7 +228,8 @@ def _migrate_split_helpers(
     if again.new_source != split.source and not refused:
         return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line, again) or {}
     # the split file's graph stays on TF1 all the same: say what keeps it there
-    why = f"once split, the graph is still kept on TF1 by {refused[0].code} on line {split.map_line(refused[0].line)}" if refused else ""
+    # (no line number: a notebook's lines are its joined program's)
+    why = f"once split, the graph is still kept on TF1 by {refused[0].code}: {refused[0].message.split(': ')[0][:160]}" if refused else ""
     return dict.fromkeys(names, why) if why else {}
 
 

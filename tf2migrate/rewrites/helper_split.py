@@ -574,7 +574,8 @@ def _shape_arguments(
     and the others as None; or why one is not proven."""
     out: dict[int, list[str]] = {}
     for _, call in sites:
-        line = (positions.get(call) or (0, 0))[0]
+        text = module.code_for_node(call)
+        line = f"`{text if len(text) <= 60 else text[:56] + '...)'}`"  # the call, not its line: notebooks number lines otherwise
         frame = shapes.frames.get(id(call))
         given = []
         for read in helper.shape_reads:
@@ -583,7 +584,7 @@ def _shape_arguments(
             if shape is None or shape.dims is None:
                 where = "" if frame is not None else " (not a call of the module's straight-line graph code)"
                 return (
-                    f"`{name}` sizes its variables by `{written}`, and the call on line {line}{where} gives `{read.tensor}` a shape "
+                    f"`{name}` sizes its variables by `{written}`, and the call {line}{where} gives `{read.tensor}` a shape "
                     "the file does not fix (only placeholders' declared shapes and literal reshapes, convolutions, pools, "
                     "matmuls and element-wise ops are followed)"
                 )
@@ -593,7 +594,7 @@ def _shape_arguments(
                 if not isinstance(shape.dims[index], int):
                     return (
                         f"`{name}` sizes its variables by `{written}`, which reads dimension {index} of `{read.tensor}`: at the call "
-                        f"on line {line} it is not known statically (None, or not derived from the file)"
+                        f"{line} it is not known statically (None, or not derived from the file)"
                     )
             dims = [str(shape.dims[i]) if i in read_dims else "None" for i in range(rank)]
             given.append(f"{read.parameter}=[{', '.join(dims)}]")
