@@ -294,22 +294,32 @@ def _migrate_split_helpers(
     """A graph kept on TF1 because calls of helpers of the file named ``names`` both create
     variables and build ops (TFM304): the file with those helpers split in two
     (rewrites/helper_split.py), if its graph then converts; else why each helper was not split."""
-    if _SPLITTING_HELPERS.get():
-        return {}  # the split file's own refusals: its helpers were split already
+    done = _SPLITTING_HELPERS.get()
+    names = names - done  # a helper split already is not split again; one the split let through is
+    if not names:
+        return {}
     module = parse_module(source)
     imports = collect_tf_imports(module)
     split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
     if isinstance(split, dict):
         return split
-    token = _SPLITTING_HELPERS.set(True)
+    token = _SPLITTING_HELPERS.set(done | names)
     try:
-        return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line) or {}
+        again = _migrate_source(split.source, path, options, project, None)
     finally:
         _SPLITTING_HELPERS.reset(token)
+    refused = _refusals(again)
+    if again.new_source != split.source and not refused:
+        return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line, again) or {}
+    # the split file's graph stays on TF1 all the same: say what keeps it there
+    # (no line number: a notebook's lines are its joined program's)
+    why = f"once split, the graph is still kept on TF1 by {refused[0].code}: {refused[0].message.split(': ')[0][:160]}" if refused else ""
+    return dict.fromkeys(names, why) if why else {}
 
 
-# set while the split file of a helper split is migrated: it is not split again
-_SPLITTING_HELPERS: contextvars.ContextVar[bool] = contextvars.ContextVar("splitting_helpers", default=False)
+# the helpers split already while the split file of a helper split is migrated: they are not
+# split again (a helper whose calls were hidden behind theirs, TFM304 reporting the first, is)
+_SPLITTING_HELPERS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("splitting_helpers", default=frozenset())
 
 
 def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
@@ -322,13 +332,17 @@ def _migrate_split(lines: set[int], source: str, path: str, options: Options, pr
     return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
 
 
-def _retried(rewritten, code: str, path: str, options: Options, project: FileContext | None, map_line=None) -> MigrationResult | None:
+def _retried(
+    rewritten, code: str, path: str, options: Options, project: FileContext | None, map_line=None, again: MigrationResult | None = None
+) -> MigrationResult | None:
     """The migration of a TF1-to-TF1 rewrite of the file (``rewritten.source``; its notes,
     ``(line, column, message)``, become ``code`` findings), if its graph then converts;
-    else None. ``map_line`` places the findings on the original's lines."""
+    else None. ``map_line`` places the findings on the original's lines; ``again``: that
+    migration, when the caller made it."""
     if rewritten is None:
         return None
-    again = _migrate_source(rewritten.source, path, options, project, None)
+    if again is None:
+        again = _migrate_source(rewritten.source, path, options, project, None)
     if again.new_source == rewritten.source or _refusals(again):
         return None
     findings = again.findings if map_line is None else [dataclasses.replace(f, line=map_line(f.line)) for f in again.findings]

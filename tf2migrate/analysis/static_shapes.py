@@ -11,10 +11,16 @@ Only dimensions written as integers count; ``None`` dimensions are the fed value
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.calls import bind_arguments, call_argument
 from tf2migrate.analysis.model import Kind, Scope
+from tf2migrate.analysis.names import root_name
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import FastTransformer, find_all
 
 _SHAPE = m.Attribute(value=m.Name(), attr=m.Name("shape")) | m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("get_shape")), args=[])
@@ -59,3 +65,679 @@ class Literalize(FastTransformer):
     def on_leave(self, original_node, updated_node):
         found = self.dimensions.get(id(original_node))
         return cst.Integer(found[1]) if found is not None else super().on_leave(original_node, updated_node)
+
+
+# ---------------------------------------------------------------------------------------
+# Static shapes through the module's graph code and its helpers (for rewrites/helper_split.py)
+#
+# A helper may size its variables by the static shape of a tensor it is given
+# (``n_in = int(x.get_shape()[1])``), or be given a number the module read off a shape
+# (``num_features = layer.get_shape()[1:4].num_elements()``).  TF1 fixed those numbers while
+# it built the graph, from the shapes its ops inferred.  They are facts of the program text
+# when every op on the way has a shape rule: :func:`evaluate_module` follows the module's
+# top-level statements in order (``with`` bodies included: they run once) and the helpers
+# they call, and gives, at each statement asked about, the values its names hold.  A value
+# is a Python number, a tensor's shape (:class:`Tensor`), a ``TensorShape`` (:class:`Shape`),
+# a tuple of values, a TF function, or unknown; a dimension is an int only where TF1's own
+# shape inference gives that int (else None: unknown or unknowable, never read as a number).
+
+
+class Unknown:
+    """A value the rules do not derive."""
+
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A graph tensor: its static dimensions (None: not proven), or None when its rank is not known."""
+
+    dims: tuple[int | None, ...] | None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A ``TensorShape`` read off a tensor (``x.get_shape()``, ``x.shape``)."""
+
+    dims: tuple[int | None, ...] | None
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A Python int computed from static shapes (``int(x.get_shape()[1])``)."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Py:
+    """A Python constant: int, float, bool, str or None."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class Function:
+    """A TensorFlow function named by reference (``activation=tf.nn.relu``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Sequence:
+    items: tuple[object, ...]
+
+
+@dataclass
+class Frame:
+    """One evaluation of a helper at a call site: the shapes its shape reads saw, by node id."""
+
+    reads: dict[int, Shape] = field(default_factory=dict)
+
+
+@dataclass
+class ModuleShapes:
+    """What :func:`evaluate_module` found: the names' values before each statement asked
+    about, and for each helper call of those statements, its frame."""
+
+    before: dict[int, dict[str, object]] = field(default_factory=dict)
+    frames: dict[int, Frame] = field(default_factory=dict)  # by id of the call
+    evaluator: _Evaluator | None = None
+
+    def value(self, statement: cst.CSTNode, expression: cst.BaseExpression) -> object:
+        """The value of an expression without calls (an argument) before ``statement``."""
+        env = self.before.get(id(statement))
+        if env is None or self.evaluator is None or find_all(expression, cst.Call):
+            return UNKNOWN
+        return self.evaluator.expression(expression, env, 1)
+
+
+# element-wise ops: the output has the input's shape
+_SAME_SHAPE = frozenset(
+    {
+        "nn.relu", "nn.relu6", "nn.elu", "nn.selu", "nn.leaky_relu", "nn.softplus", "nn.softsign", "nn.sigmoid",
+        "nn.tanh", "sigmoid", "tanh", "nn.dropout", "nn.softmax", "nn.log_softmax", "identity", "abs", "exp", "log",
+        "square", "sqrt", "negative", "stop_gradient", "nn.l2_normalize", "round", "sign", "nn.bias_add", "cast",
+    }
+)  # fmt: skip
+# values drawn with a given shape: the shape is the first argument or ``shape=``
+_SHAPED = frozenset(
+    {"truncated_normal", "random_normal", "random_uniform", "zeros", "ones", "random.truncated_normal", "random.normal", "random.uniform"}
+)
+_MAX_DEPTH = 6
+# what changes a list in place
+_LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "__setitem__", "__iadd__"})
+_AUGMENTED: dict[type, Any] = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.DivideAssign: cst.Divide,
+}
+
+
+def evaluate_module(module: cst.Module, imports: TfImports, wanted: set[int], helpers: set[str]) -> ModuleShapes:
+    """The values before each top-level statement in ``wanted`` (ids), and the frames of the
+    calls of ``helpers`` in them.  Nothing is trusted where the module's names may change
+    behind the text: ``from x import *``, ``globals()``, a name a function declares ``global``."""
+    found = ModuleShapes()
+    names = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    if (
+        "globals" in names
+        or "vars" in names
+        or any(isinstance(cst.ensure_type(i, cst.ImportFrom).names, cst.ImportStar) for i in find_all(module, cst.ImportFrom))
+    ):
+        return found
+    unsafe = {n.name.value for g in find_all(module, cst.Global) for n in cst.ensure_type(g, cst.Global).names}
+    for function in find_all(module, cst.FunctionDef):
+        # a function changing a module list in place (``sizes[0] = 8``, ``sizes.append(3)``)
+        function = cst.ensure_type(function, cst.FunctionDef)
+        local = _local_names(function) | {p.name.value for p in find_all(function.params, cst.Param) if isinstance(p, cst.Param)}
+        unsafe |= {root for root in _changed_roots(function, _LIST_METHODS) if root not in local}
+    functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    bound_once = {name for name, node in functions.items() if sum(1 for s in module.body if name in _bound_names(s)) == 1}
+    evaluator = _Evaluator(
+        imports, {n: f for n, f in functions.items() if n in bound_once and not f.decorators}, unsafe, found, wanted, helpers
+    )
+    found.evaluator = evaluator
+    evaluator.block(list(module.body), {}, 0, top=True)
+    return found
+
+
+def _bound_names(statement: cst.CSTNode) -> set[str]:
+    out: set[str] = set()
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return {statement.name.value}
+    for node in find_all(statement, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.ImportAlias, cst.NamedExpr)):
+        target = getattr(node, "target", None) or getattr(node, "name", None)
+        if isinstance(node, cst.ImportAlias):
+            target = node.asname.name if node.asname is not None else cst.Name((dotted_name(node.name) or "_").partition(".")[0])
+        out |= _target_names(target) if target is not None else set()
+    for node in find_all(statement, (cst.FunctionDef, cst.ClassDef)):
+        out.add(cst.ensure_type(node, (cst.FunctionDef, cst.ClassDef)).name.value)  # type: ignore[arg-type]
+    return out
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    """The names a target binds (not the roots of its subscripts and attributes)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {n for e in target.elements for n in _target_names(e.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
+class _Evaluator:
+    def __init__(self, imports: TfImports, functions, unsafe: set[str], found: ModuleShapes, wanted: set[int], helpers: set[str]) -> None:
+        self.imports = imports
+        self.functions: dict[str, cst.FunctionDef] = functions
+        self.unsafe = unsafe
+        self.found = found
+        self.wanted = wanted
+        self.helpers = helpers
+        self.frame: Frame | None = None
+        self.globals: dict[str, object] = {}
+
+    # statements ------------------------------------------------------------------------
+
+    def block(self, statements, env: dict[str, object], depth: int, top: bool = False) -> object | None:
+        """Runs the statements; the returned value (a function's), or None when they fall through."""
+        for statement in statements:
+            if top and id(statement) in self.wanted:
+                self.found.before[id(statement)] = {k: v for k, v in env.items() if k not in self.unsafe}
+            returned = self.statement(statement, env, depth, top)
+            if returned is not None:
+                return returned
+        return None
+
+    def statement(self, statement, env, depth, top) -> object | None:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Return):
+                    return self.expression(small.value, env, depth) if small.value is not None else Py(None)
+                if isinstance(small, cst.Assign):
+                    value = self.expression(small.value, env, depth)
+                    for target in small.targets:
+                        self.bind(target.target, value, env)
+                elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and type(small.operator) in _AUGMENTED:
+                    operator = _AUGMENTED[type(small.operator)]()
+                    current = env.get(small.target.value, UNKNOWN)
+                    env[small.target.value] = self.binary(operator, current, self.expression(small.value, env, depth))
+                elif isinstance(small, cst.Expr):
+                    self.expression(small.value, env, depth)
+                else:
+                    for name in _bound_names(small):
+                        env[name] = UNKNOWN
+                for root in _changed_roots(small):  # ``dims[0] = 5``, ``del dims[0]``, ``self.n += 1``
+                    self.forget(root, env)
+            return None
+        if isinstance(statement, cst.With) and all(i.asname is None for i in statement.items):
+            for item in statement.items:
+                self.expression(item.item, env, depth)
+            return self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth, top)
+        if isinstance(statement, cst.If) and not top:
+            test = self.truth(self.expression(statement.test, env, depth))
+            if test is True:
+                return self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth)
+            if test is False:
+                orelse = statement.orelse
+                if orelse is None:
+                    return None
+                if isinstance(orelse, cst.If):
+                    return self.statement(orelse, env, depth, top)
+                return self.block(list(cst.ensure_type(orelse.body, cst.IndentedBlock).body), env, depth)
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            env.pop(statement.name.value, None)  # functions are looked up in ``self.functions``
+            return None
+        # anything else may run its body any number of times, or not at all
+        for name in _bound_names(statement):
+            env[name] = UNKNOWN
+        if not top and find_all(statement, cst.Return):
+            return UNKNOWN
+        return None
+
+    def forget(self, name: str, env) -> None:
+        """``name``'s object may have changed in place: it, and every name holding the same
+        list (or a list holding it), are unknown from here."""
+        value = env.get(name)
+        env[name] = UNKNOWN
+        if isinstance(value, Sequence):
+            for other, held in list(env.items()):
+                if held is value or isinstance(held, Sequence) and any(i is value for i in held.items):
+                    env[other] = UNKNOWN
+
+    def bind(self, target, value, env) -> None:
+        if isinstance(target, cst.Name):
+            env[target.value] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            items = value.items if isinstance(value, Sequence) else None
+            elements = target.elements
+            if items is not None and len(items) == len(elements) and not any(isinstance(e, cst.StarredElement) for e in elements):
+                for element, item in zip(elements, items):
+                    self.bind(element.value, item, env)
+            else:
+                for name in _bound_names(cst.AssignTarget(target)):
+                    env[name] = UNKNOWN
+
+    # expressions -----------------------------------------------------------------------
+
+    def expression(self, node, env, depth) -> object:
+        value = self._expression(node, env, depth)
+        if self.frame is not None and isinstance(value, Shape) and is_shape_read(node):
+            self.frame.reads[id(node)] = value
+        return value
+
+    def _expression(self, node, env, depth) -> object:
+        if isinstance(node, cst.Integer):
+            return Py(int(node.value, 0))
+        if isinstance(node, cst.Float):
+            return Py(float(node.value))
+        if isinstance(node, cst.SimpleString):
+            return Py(node.evaluated_value)
+        if isinstance(node, cst.Name):
+            if node.value in ("None", "True", "False"):
+                return Py({"None": None, "True": True, "False": False}[node.value])
+            if node.value in self.unsafe:
+                return UNKNOWN  # a function may change it behind the text
+            if node.value in env:
+                return env[node.value]
+            return self.function_value(node)
+        if isinstance(node, (cst.Tuple, cst.List)):
+            if any(isinstance(e, cst.StarredElement) for e in node.elements):
+                return UNKNOWN
+            return Sequence(tuple(self.expression(e.value, env, depth) for e in node.elements))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            value = self.expression(node.expression, env, depth)
+            return _number(-_int(value), value) if _int(value) is not None else UNKNOWN  # type: ignore[operator]
+        if isinstance(node, cst.BinaryOperation):
+            return self.binary(node.operator, self.expression(node.left, env, depth), self.expression(node.right, env, depth))
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            left = self.expression(node.left, env, depth)
+            right = self.expression(node.comparisons[0].comparator, env, depth)
+            operator = node.comparisons[0].operator
+            if isinstance(operator, (cst.Is, cst.IsNot)) and isinstance(right, Py) and right.value is None:
+                known = isinstance(left, (Py, Function, Tensor))
+                if known:
+                    is_none = isinstance(left, Py) and left.value is None
+                    return Py(is_none if isinstance(operator, cst.Is) else not is_none)
+            return UNKNOWN
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node, env, depth)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, env, depth)
+        if isinstance(node, cst.Call):
+            return self.call(node, env, depth)
+        return UNKNOWN
+
+    def function_value(self, node) -> object:
+        name = self.imports.canonical(node)
+        return Function(name) if name is not None else UNKNOWN
+
+    def truth(self, value) -> bool | None:
+        if isinstance(value, Py):
+            return bool(value.value)
+        if isinstance(value, Function):
+            return True
+        return None
+
+    def binary(self, operator, left, right) -> object:
+        a, b = _int(left), _int(right)
+        if a is not None and b is not None:
+            derived = isinstance(left, Derived) or isinstance(right, Derived)
+            result = {cst.Add: lambda: a + b, cst.Subtract: lambda: a - b, cst.Multiply: lambda: a * b}.get(type(operator))
+            if isinstance(operator, (cst.FloorDivide, cst.Modulo)) and b != 0:
+                result = (lambda: a // b) if isinstance(operator, cst.FloorDivide) else (lambda: a % b)
+            if result is None:
+                return UNKNOWN
+            return Derived(result()) if derived else Py(result())
+        if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+            if isinstance(left, Tensor) and isinstance(right, Tensor):
+                return _broadcast(left, right)
+            if isinstance(left, Tensor) and isinstance(right, Py) and isinstance(right.value, (int, float)):
+                return left
+            if isinstance(right, Tensor) and isinstance(left, Py) and isinstance(left.value, (int, float)):
+                return right
+        return UNKNOWN
+
+    def attribute(self, node: cst.Attribute, env, depth) -> object:
+        if self.imports.canonical(node) is not None:
+            return self.function_value(node)
+        holder = self.expression(node.value, env, depth)
+        attr = node.attr.value
+        if attr == "shape" and isinstance(holder, Tensor):
+            return Shape(holder.dims)
+        if attr == "value" and isinstance(holder, (Derived, Py)) and isinstance(_int(holder), int):
+            return holder  # a TF1 Dimension's value
+        if attr == "value" and isinstance(holder, Py) and holder.value is None:
+            return holder
+        if attr == "ndims" and isinstance(holder, Shape) and holder.dims is not None:
+            return Derived(len(holder.dims))
+        return UNKNOWN
+
+    def subscript(self, node: cst.Subscript, env, depth) -> object:
+        holder = self.expression(node.value, env, depth)
+        if len(node.slice) != 1:
+            return UNKNOWN
+        index = node.slice[0].slice
+        if isinstance(holder, (Shape, Sequence)):
+            items = holder.dims if isinstance(holder, Shape) else holder.items
+            if items is None:
+                return UNKNOWN
+            if isinstance(index, cst.Index):
+                position = _int(self.expression(index.value, env, depth))
+                if position is None or not -len(items) <= position < len(items):
+                    return UNKNOWN
+                item = items[position]
+                if isinstance(holder, Shape):
+                    return Derived(item) if isinstance(item, int) else Py(None)
+                return item
+            if isinstance(index, cst.Slice) and index.step is None:
+                bounds = [None if b is None else _int(self.expression(b, env, depth)) for b in (index.lower, index.upper)]
+                if any(b is None and e is not None for b, e in zip(bounds, (index.lower, index.upper))):
+                    return UNKNOWN
+                part: Any = tuple(items[bounds[0] : bounds[1]])
+                return Shape(part) if isinstance(holder, Shape) else Sequence(part)
+        return UNKNOWN
+
+    def call(self, node: cst.Call, env, depth) -> object:
+        value = self._call(node, env, depth)
+        func = node.func
+        if not (isinstance(func, cst.Name) and func.value in ("int", "len")) and self.imports.canonical(func) is None:
+            # a call of Python code may change the lists it is given, or the object it is a method of
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and not isinstance(value, (Shape, Sequence, Derived, Py))
+            ):
+                self.forget(func.value.value, env)
+            for arg in node.args:
+                if isinstance(arg.value, cst.Name) and isinstance(env.get(arg.value.value), Sequence):
+                    self.forget(arg.value.value, env)
+        return value
+
+    def _call(self, node: cst.Call, env, depth) -> object:
+        func = node.func
+        if isinstance(func, cst.Attribute) and self.imports.canonical(func) is None:
+            holder = self.expression(func.value, env, depth)
+            method = func.attr.value
+            if method == "get_shape" and isinstance(holder, Tensor) and not node.args:
+                return Shape(holder.dims)
+            if isinstance(holder, Shape) and holder.dims is not None and not node.args:
+                if method == "as_list":
+                    return Sequence(tuple(Derived(d) if d is not None else Py(None) for d in holder.dims))
+                if method == "num_elements":
+                    return Derived(_product(holder.dims)) if all(isinstance(d, int) for d in holder.dims) else Py(None)
+            for arg in node.args:
+                self.expression(arg.value, env, depth)
+            return UNKNOWN
+        if isinstance(func, cst.Name) and func.value not in env:
+            if func.value == "int" and len(node.args) == 1 and not node.args[0].keyword:
+                value = self.expression(node.args[0].value, env, depth)
+                return value if isinstance(value, (Derived, Py)) and isinstance(_int(value), int) else UNKNOWN
+            if func.value == "len" and len(node.args) == 1:
+                value = self.expression(node.args[0].value, env, depth)
+                if isinstance(value, Shape) and value.dims is not None:
+                    return Derived(len(value.dims))
+                return Py(len(value.items)) if isinstance(value, Sequence) else UNKNOWN
+            if func.value in self.functions:
+                return self.helper(node, self.functions[func.value], env, depth)
+        callee = self.expression(func, env, depth)
+        if isinstance(callee, Function):
+            return self.op(callee.name, node, env, depth)
+        return UNKNOWN
+
+    def helper(self, node: cst.Call, function: cst.FunctionDef, env, depth) -> object:
+        if depth >= _MAX_DEPTH:
+            return UNKNOWN
+        params = function.params
+        if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
+            return UNKNOWN
+        names = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+        bound = bind_arguments(node, names)
+        if bound is None or set(bound) - set(names):
+            return UNKNOWN
+        local: dict[str, object] = {k: v for k, v in env.items()} if depth == 0 else dict(self.globals)
+        if depth == 0:
+            self.globals = dict(env)
+        for param in (*params.params, *params.kwonly_params):
+            arg = bound.get(param.name.value)
+            if arg is not None:
+                local[param.name.value] = self.expression(arg.value, env, depth)
+            elif param.default is not None and isinstance(param.default, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
+                local[param.name.value] = (
+                    self.expression(param.default, {}, depth)
+                    if not isinstance(param.default, cst.Name) or param.default.value in ("None", "True", "False")
+                    else UNKNOWN
+                )
+            else:
+                local[param.name.value] = UNKNOWN
+        for name in _local_names(function):
+            local.setdefault(name, UNKNOWN)
+        outer = self.frame
+        self.frame = Frame() if depth == 0 and function.name.value in self.helpers else None
+        if self.frame is not None:
+            self.found.frames[id(node)] = self.frame
+        try:
+            returned = self.block(list(cst.ensure_type(function.body, cst.IndentedBlock).body), local, depth + 1)
+        finally:
+            self.frame = outer
+        return Py(None) if returned is None else returned
+
+    def op(self, name: str, node: cst.Call, env, depth) -> object:
+        def argument(keyword: str, position: int) -> object:
+            found = call_argument(node, keyword, position)
+            return self.expression(found, env, depth) if found is not None else None
+
+        for arg in node.args:  # evaluated for the frames' reads, whatever the op
+            self.expression(arg.value, env, depth)
+        if name == "placeholder":
+            return _tensor(argument("shape", 1))
+        if name in ("Variable",):
+            initial = argument("initial_value", 0)
+            return initial if isinstance(initial, Tensor) else Tensor(None)
+        if name == "get_variable":
+            return _tensor(argument("shape", 1))
+        if name in _SHAPED or name == "constant" and call_argument(node, "shape", 2) is not None:
+            return _tensor(argument("shape", 0 if name != "constant" else 2))
+        if name in _SAME_SHAPE:
+            source = argument("x", 0) if name not in ("nn.dropout",) else argument("x", 0)
+            return source if isinstance(source, Tensor) else UNKNOWN
+        if name in ("add", "subtract", "multiply"):
+            return self.binary(cst.Add(), argument("x", 0), argument("y", 1))
+        if name == "matmul" and len(node.args) == 2 and all(a.keyword is None or a.keyword.value in ("a", "b") for a in node.args):
+            a, b = argument("a", 0), argument("b", 1)
+            if (
+                isinstance(a, Tensor)
+                and isinstance(b, Tensor)
+                and a.dims is not None
+                and b.dims is not None
+                and len(a.dims) == len(b.dims) == 2
+            ):
+                return Tensor((a.dims[0], b.dims[1]))
+            return UNKNOWN
+        if name == "reshape":
+            return _reshape(argument("tensor", 0), argument("shape", 1))
+        if name in ("nn.conv2d", "nn.max_pool", "nn.avg_pool", "nn.max_pool2d", "nn.avg_pool2d"):
+            return self.window(name, node, argument)
+        if name in ("layers.dense",):
+            return _dense(argument("inputs", 0), argument("units", 1))
+        if name in ("layers.flatten", "contrib.layers.flatten"):
+            source = argument("inputs", 0)
+            if isinstance(source, Tensor) and source.dims is not None and len(source.dims) >= 2:
+                rest = source.dims[1:]
+                return Tensor((source.dims[0], _product(rest) if all(isinstance(d, int) for d in rest) else None))
+            return UNKNOWN
+        return UNKNOWN
+
+    def window(self, name: str, node: cst.Call, argument) -> object:
+        """``conv2d``/``max_pool``/``avg_pool`` in NHWC with literal strides and padding: TF1's
+        output sizes, ceil(n / s) for SAME and ceil((n - k + 1) / s) for VALID."""
+        known = {"input", "filter", "filters", "strides", "padding", "value", "ksize", "name", "use_cudnn_on_gpu"}
+        if any(a.keyword is not None and a.keyword.value not in known for a in node.args):
+            return UNKNOWN  # dilations, data_format: not modelled
+        conv = name == "nn.conv2d"
+        source = (
+            argument("input", 0)
+            if conv
+            else (argument("value", 0) if call_argument(node, "value", 0) is not None else argument("input", 0))
+        )
+        strides = argument("strides", 2 if conv else 2)
+        padding = argument("padding", 3)
+        if conv:
+            kernel = argument("filters", 1) if call_argument(node, "filters", 1) is not None else argument("filter", 1)
+            window = (
+                (kernel.dims[0], kernel.dims[1])
+                if isinstance(kernel, Tensor) and kernel.dims is not None and len(kernel.dims) == 4
+                else None
+            )
+            channels = kernel.dims[3] if window is not None and isinstance(kernel, Tensor) and kernel.dims is not None else None
+        else:
+            ksize = _ints(argument("ksize", 1))
+            window = (ksize[1], ksize[2]) if ksize is not None and len(ksize) == 4 and ksize[0] == ksize[3] == 1 else None
+            channels = None
+        steps = _ints(strides)
+        if (
+            not isinstance(source, Tensor)
+            or source.dims is None
+            or len(source.dims) != 4
+            or window is None
+            or steps is None
+            or len(steps) != 4
+            or steps[0] != 1
+            or steps[3] != 1
+            or not isinstance(padding, Py)
+            or padding.value not in ("SAME", "VALID")
+        ):
+            return UNKNOWN
+        sizes: list[int | None] = []
+        for size, k, s in zip(source.dims[1:3], window, steps[1:3]):
+            if size is None or k is None or s <= 0:
+                sizes.append(None)
+            elif padding.value == "SAME":
+                sizes.append(-(-size // s))
+            else:
+                sizes.append(-(-(size - k + 1) // s) if size >= k else None)
+        return Tensor((source.dims[0], sizes[0], sizes[1], channels if conv else source.dims[3]))
+
+
+def _changed_roots(node: cst.CSTNode, methods: frozenset[str] = frozenset()) -> set[str]:
+    """Names whose objects a statement changes in place: roots of subscript and attribute
+    targets (assigned, augmented, deleted), and of calls of ``methods``."""
+    out: set[str] = set()
+    for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+        target = found.target  # type: ignore[attr-defined]
+        for part in find_all(target, (cst.Subscript, cst.Attribute)):
+            root = root_name(cst.ensure_type(part, (cst.Subscript, cst.Attribute)))  # type: ignore[arg-type]
+            if root is not None:
+                out.add(root)
+    for call in find_all(node, cst.Call) if methods else ():
+        func = cst.ensure_type(call, cst.Call).func
+        if isinstance(func, cst.Attribute) and func.attr.value in methods:
+            root = root_name(func.value)
+            if root is not None:
+                out.add(root)
+    return out
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    return {n for s in cst.ensure_type(function.body, cst.IndentedBlock).body for n in _bound_names(s)}
+
+
+def is_shape_read(node: cst.CSTNode) -> bool:
+    """``t.get_shape()`` or ``t.shape`` of a name."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get_shape" and not node.args:
+        return isinstance(node.func.value, cst.Name)
+    return isinstance(node, cst.Attribute) and node.attr.value == "shape" and isinstance(node.value, cst.Name)
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, Derived):
+        return value.value
+    if isinstance(value, Py) and isinstance(value.value, int) and not isinstance(value.value, bool):
+        return value.value
+    return None
+
+
+def _number(result: int, like: object) -> object:
+    return Derived(result) if isinstance(like, Derived) else Py(result)
+
+
+def _ints(value: object) -> tuple[int, ...] | None:
+    if not isinstance(value, Sequence):
+        return None
+    items = tuple(_int(i) for i in value.items)
+    return None if any(i is None for i in items) else items  # type: ignore[return-value]
+
+
+def _product(dims) -> int:
+    out = 1
+    for d in dims:
+        out *= d
+    return out
+
+
+def _tensor(shape: object) -> object:
+    """The tensor a shape argument declares: ints, ``None`` dimensions; else rank unknown."""
+    if isinstance(shape, Sequence):
+        dims: list[int | None] = []
+        for item in shape.items:
+            number = _int(item)
+            if number is not None and number >= 0:
+                dims.append(number)
+            elif number is None:
+                dims.append(None)  # ``None``, or a number the rules do not derive
+            else:
+                return UNKNOWN  # a negative size: TF1 would refuse it
+        return Tensor(tuple(dims))
+    if isinstance(shape, Shape):
+        return Tensor(shape.dims)
+    return Tensor(None)
+
+
+def _reshape(source: object, shape: object) -> object:
+    if not isinstance(shape, Sequence):
+        return UNKNOWN
+    numbers = [_int(i) for i in shape.items]
+    if any(n is None or n < -1 for n in numbers) or numbers.count(-1) > 1:
+        return UNKNOWN
+    if -1 not in numbers:
+        return Tensor(tuple(numbers))
+    known = _product(n for n in numbers if n != -1)
+    total = source.dims if isinstance(source, Tensor) else None
+    if total is not None and all(isinstance(d, int) for d in total) and known > 0 and _product(total) % known == 0:
+        missing: int | None = _product(total) // known
+    else:
+        missing = None  # the fed size decides it (or TF1 knows what these rules do not)
+    return Tensor(tuple(missing if n == -1 else n for n in numbers))
+
+
+def _broadcast(a: Tensor, b: Tensor) -> object:
+    if a.dims is None or b.dims is None:
+        return Tensor(None)
+    longer, shorter = (a.dims, b.dims) if len(a.dims) >= len(b.dims) else (b.dims, a.dims)
+    padded = (1,) * (len(longer) - len(shorter)) + tuple(shorter)
+    dims: list[int | None] = []
+    for x, y in zip(longer, padded):
+        if x is None or y is None:
+            dims.append(None)  # TF1 may know it; these rules do not claim it
+        elif x == y or y == 1:
+            dims.append(x)
+        elif x == 1:
+            dims.append(y)
+        else:
+            return UNKNOWN
+    return Tensor(tuple(dims))
+
+
+def _dense(source: object, units: object) -> object:
+    number = _int(units)
+    if isinstance(source, Tensor) and source.dims is not None and len(source.dims) >= 2 and number is not None:
+        return Tensor((*source.dims[:-1], number))
+    return UNKNOWN

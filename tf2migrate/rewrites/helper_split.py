@@ -54,8 +54,17 @@ changes, and TFM304 stays, with the reason appended):
   ``*args``/``**kwargs``, no nested ``def``, ``lambda``, ``global``, ``nonlocal``, ``yield``;
 - no statement of the ops' side (any block) creates variables, and the variables' side reads
   no name the ops' side binds or changes, and no parameter the ops' side rebinds (the variables
-  would then depend on placeholder-dependent tensors: TF1 made them from the tensors' values or
-  static shapes, ``int(X.get_shape()[1])``);
+  would then depend on placeholder-dependent tensors: TF1 made them from the tensors' values),
+  but for static shapes: ``int(X.get_shape()[1])``, ``h0.get_shape()[1]`` of a tensor the
+  helper is given or computes.  analysis/static_shapes.py derives the shape TF1 inferred at
+  each call from the file; the make function takes it as a keyword parameter (``X_shape``) and
+  reads ``tf.TensorShape(X_shape)`` instead, each call passing ``X_shape=[None, 784]`` (the
+  dimensions read as numbers, the others None), and a make-call argument holding a number read
+  off a shape (``num_inputs=num_features``) is written as that number.  A shape as argument,
+  not the number substituted: one make function serves calls of several shapes, and whatever
+  the helper computes from the shape (``[1:4].num_elements()``, ``.as_list()[-1]``) a
+  ``TensorShape`` of the same dimensions computes alike, in TF1 and TF2.  A dimension read that
+  is not proven at some call (``None``, an op without a rule) keeps TFM304, naming it;
 - each name of the variables' side is bound once in the body;
 - every other mention of the name is a call that is the whole value of a statement of its own
   (``y = f(...)``, ``a, b = f(...)``, ``f(...)``), with no ``*``/``**`` arguments, passing
@@ -75,7 +84,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis import rnn
+from tf2migrate.analysis import rnn, static_shapes
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import VARIABLE_CALLS, is_graph_op, is_unsupported_call, makes_variables
@@ -115,11 +124,13 @@ HELPER_SPLIT = Rule(
         "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
     ),
     valid=(
+        "import numpy as np\n"
         "import tensorflow as tf\n"
+        "data = np.ones((4, 2), np.float32)\n"
         "def layer(x, n_out):\n"
         "    W = tf.Variable(tf.ones([int(x.get_shape()[1]), n_out]))   # sized by the input tensor\n"
         "    return tf.matmul(x, W)\n"
-        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "x = tf.placeholder(tf.float32, [None, data.shape[1]])   # a width the text does not fix\n"
         "h = layer(x, 3)\n"
         "with tf.Session() as sess:\n"
         "    sess.run(tf.global_variables_initializer())\n"
@@ -178,6 +189,20 @@ class _Helper:
     block: cst.IndentedBlock | None = None  # the block holding them: the body, or a name scope's around it
     returned: int | None = None  # index of a returned element that is a carried variable (dropped)
     returned_name: str | None = None
+    moved: set[int] = field(default_factory=set)  # ids of the body's statements the make function takes
+    shape_reads: list[_ShapeRead] = field(default_factory=list)  # static shapes the variables read
+
+
+@dataclass
+class _ShapeRead:
+    """``x.get_shape()`` / ``x.shape`` in a statement of the variables: the make function
+    takes the shape as ``parameter`` (a list, written at each call) and reads
+    ``tf.TensorShape(parameter)`` there; ``dims`` are the dimensions read (None: all)."""
+
+    node: cst.CSTNode
+    tensor: str
+    parameter: str
+    dims: tuple[int | slice, ...] | None
 
 
 def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Split | dict[str, str]:
@@ -189,6 +214,14 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
     sites: dict[str, list[tuple[cst.SimpleStatementLine, cst.Call]]] = {}
+    calling = {
+        id(line)
+        for line in find_all(module, cst.SimpleStatementLine)
+        if any(isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in names for c in find_all(line, cst.Call))
+    }
+    shapes = static_shapes.evaluate_module(module, imports, calling, set(names))
+    positions = Positions(module)
+    shaped: dict[int, list[str]] = {}
     for name in sorted(names):
         found = _helper(module, imports, makers, plain, name)
         if isinstance(found, str):
@@ -198,6 +231,11 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         if isinstance(calls, str):
             reasons[name] = calls
             continue
+        given = _shape_arguments(module, found, name, calls, shapes, positions)
+        if isinstance(given, str):
+            reasons[name] = given
+            continue
+        shaped.update(given)
         _drop_returned_variable(found, calls)
         helpers[name], sites[name] = found, calls
     if not helpers:
@@ -206,18 +244,23 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     statement_edits: dict[int, tuple[cst.BaseStatement, cst.BaseStatement]] = {}
     for name, helper in helpers.items():
         for statement, call in sites[name]:
-            statement_edits[id(statement)] = _site(module, helper, name, factories[name], statement, call, in_use)
+            statement_edits[id(statement)] = _site(module, helper, name, factories[name], statement, call, in_use, shapes, shaped)
     split = _Splitter(helpers, factories, statement_edits)
     new = module.visit(split)
     assert isinstance(new, cst.Module)
     text = new.code
-    positions = Positions(module)
     notes = []
     for name, helper in helpers.items():
         line = (positions.get(helper.node) or (1, 0))[0]
         kept = f", and returns its variable `{helper.returned_name}` no more (the callers bind it)" if helper.returned_name else ""
         if helper.block is not None and helper.block is not helper.node.body:
             kept += "; the variables are made outside its `tf.name_scope`, which still names its ops (their own names lose its prefix)"
+        if helper.shape_reads:
+            read = ", ".join(dict.fromkeys(f"`{r.tensor}`" for r in helper.shape_reads))
+            kept += (
+                f"; the static shapes of {read} its variables read are given to `{factories[name]}` as the numbers TF1's "
+                "shape inference gave at each call, derived from the file (placeholders' declared shapes and the ops' shape rules)"
+            )
         notes.append(
             (
                 line,
@@ -311,6 +354,46 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         and len(s.body[0].targets) == 1
         and isinstance(s.body[0].targets[0].target, cst.Name)
     ]
+    # static shapes the candidates read off the helper's tensors: given as numbers by the
+    # make call, so they are no read of the tensor (``_shape_arguments`` proves them)
+    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
+    own_names = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
+    tf_alias = next((a for a, path in imports.aliases.items() if path == ""), None)
+    shape_reads: list[_ShapeRead] = []
+    originals = {id(s): s for s in candidates}
+    if tf_alias is not None:
+        local = {n for s in statements for n in _bound(s)} | parameters
+        replaced_candidates = []
+        for statement in candidates:
+            found_reads = [
+                r for r in find_all(statement, (cst.Call, cst.Attribute)) if static_shapes.is_shape_read(r) and _shape_holder(r) in local
+            ]
+            if not found_reads:
+                replaced_candidates.append(statement)
+                continue
+            parents = _parents(statement)
+            edits: dict[int, cst.CSTNode] = {}
+            for found in found_reads:
+                tensor = _shape_holder(found)
+                parameter = fresh_name(f"{tensor}_shape", own_names)
+                own_names.add(parameter)
+                shape_reads.append(_ShapeRead(found, tensor, parameter, _dims_read(found, parents)))
+                shape = cst.parse_expression(f"{tf_alias}.TensorShape({parameter})")
+                subscript = parents.get(id(found))
+                above = parents.get(id(subscript)) if isinstance(subscript, cst.Subscript) and subscript.value is found else None
+                if isinstance(above, cst.Attribute) and above.attr.value == "value" and isinstance(subscript, cst.Subscript):
+                    # ``x.get_shape()[1].value``: a TF1 Dimension's value, an int in TF1 and TF2 alike
+                    edits[id(above)] = cst.Call(
+                        cst.parse_expression(f"{tf_alias}.dimension_value"), [cst.Arg(subscript.with_changes(value=shape))]
+                    )
+                else:
+                    edits[id(found)] = shape
+            replacement = cst.ensure_type(statement.visit(_Replace(edits)), cst.SimpleStatementLine)
+            originals[id(replacement)] = statement
+            replaced_candidates.append(replacement)
+        swap = {id(originals[id(r)]): r for r in replaced_candidates}
+        statements = [swap.get(id(s), s) for s in statements]
+        candidates = replaced_candidates
     creating = {id(s) for s in candidates if any(_makes_variables(c, imports, makers) for c in find_all(s, cst.Call))}
     if not creating:
         return f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body"
@@ -390,7 +473,6 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     )
     if unsupported is not None:
         return f"the ops of `{name}` call `tf.{unsupported}`, which this release does not convert"
-    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
     for statement in variables:
         shaped = next((a for a in find_all(statement, cst.Attribute) if _static_shape(a, parameters)), None)
         if shaped is not None:
@@ -418,7 +500,19 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
     made_from = [p for p in [*params.params, *params.kwonly_params] if p.name.value in variable_reads]
     own = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
-    return _Helper(node, variables, carried, made_from, fresh_name("variables", own), block=cst.ensure_type(block, cst.IndentedBlock))
+    moved = {id(originals.get(id(s), s)) for s in variables}
+    used = {n.value for s in variables for n in find_all(s, cst.Name) if isinstance(n, cst.Name)}
+    kept_reads = [r for r in shape_reads if r.parameter in used]
+    return _Helper(
+        node,
+        variables,
+        carried,
+        made_from,
+        fresh_name("variables", own | {r.parameter for r in kept_reads}),
+        block=cst.ensure_type(block, cst.IndentedBlock),
+        moved=moved,
+        shape_reads=kept_reads,
+    )
 
 
 def _call_sites(
@@ -492,8 +586,124 @@ def _drop_returned_variable(helper: _Helper, sites: list[tuple[cst.SimpleStateme
             return
 
 
+def _shape_arguments(
+    module: cst.Module,
+    helper: _Helper,
+    name: str,
+    sites: list[tuple[cst.SimpleStatementLine, cst.Call]],
+    shapes: static_shapes.ModuleShapes,
+    positions: Positions,
+) -> dict[int, list[str]] | str:
+    """The shapes each call gives its make function (by id of the call: ``parameter=[...]``
+    texts), each dimension the variables read as the number TF1's shape inference gave there
+    and the others as None; or why one is not proven."""
+    out: dict[int, list[str]] = {}
+    for _, call in sites:
+        text = module.code_for_node(call)
+        line = f"`{text if len(text) <= 60 else text[:56] + '...)'}`"  # the call, not its line: notebooks number lines otherwise
+        frame = shapes.frames.get(id(call))
+        given = []
+        for read in helper.shape_reads:
+            written = module.code_for_node(read.node)
+            shape = frame.reads.get(id(read.node)) if frame is not None else None
+            if shape is None or shape.dims is None:
+                where = "" if frame is not None else " (not a call of the module's straight-line graph code)"
+                return (
+                    f"`{name}` sizes its variables by `{written}`, and the call {line}{where} gives `{read.tensor}` a shape "
+                    "the file does not fix (only placeholders' declared shapes and literal reshapes, convolutions, pools, "
+                    "matmuls and element-wise ops are followed)"
+                )
+            rank = len(shape.dims)
+            read_dims = range(rank) if read.dims is None else sorted({i for d in read.dims for i in _indices(d, rank)})
+            for index in read_dims:
+                if not isinstance(shape.dims[index], int):
+                    return (
+                        f"`{name}` sizes its variables by `{written}`, which reads dimension {index} of `{read.tensor}`: at the call "
+                        f"{line} it is not known statically (None, or not derived from the file)"
+                    )
+            dims = [str(shape.dims[i]) if i in read_dims else "None" for i in range(rank)]
+            given.append(f"{read.parameter}=[{', '.join(dims)}]")
+        out[id(call)] = given
+    return out
+
+
+def _indices(read: int | slice, rank: int) -> range:
+    if isinstance(read, slice):
+        return range(rank)[read]
+    return range(rank)[read : read + 1 or None] if -rank <= read < rank else range(rank)
+
+
+def _shape_holder(node: cst.CSTNode) -> str:
+    holder = cst.ensure_type(node.func, cst.Attribute).value if isinstance(node, cst.Call) else cst.ensure_type(node, cst.Attribute).value
+    return cst.ensure_type(holder, cst.Name).value
+
+
+def _parents(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    out: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            out[id(child)] = node
+            stack.append(child)
+    return out
+
+
+def _dims_read(read: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> tuple[int | slice, ...] | None:
+    """The dimensions an expression reads of a shape: ``s[i]``, ``s[a:b]``, ``s.as_list()[i]``
+    with literal bounds, ``s.ndims``/``len(s)`` (none); None (all of them) for anything else,
+    the shape passed on whole included."""
+    node = read
+    parent = parents.get(id(node))
+    if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "ndims":
+        return ()
+    if isinstance(parent, cst.Arg) and isinstance(call := parents.get(id(parent)), cst.Call) and len(call.args) == 1:
+        if isinstance(call.func, cst.Name) and call.func.value == "len":
+            return ()
+    if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "as_list":
+        call = parents.get(id(parent))
+        if isinstance(call, cst.Call) and not call.args:
+            node, parent = call, parents.get(id(call))
+    if isinstance(parent, cst.Subscript) and parent.value is node and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        if isinstance(index, cst.Index):
+            number = _literal_int(index.value)
+            return (number,) if number is not None else None
+        if isinstance(index, cst.Slice) and index.step is None:
+            bounds = [None if b is None else _literal_int(b) for b in (index.lower, index.upper)]
+            if all(b is not None or e is None for b, e in zip(bounds, (index.lower, index.upper))):
+                return (slice(bounds[0], bounds[1]),)
+    return None
+
+
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
+    return None
+
+
+class _Replace(cst.CSTTransformer):
+    """Nodes replaced by id."""
+
+    def __init__(self, edits: dict[int, cst.CSTNode]) -> None:
+        self.edits = edits
+
+    def on_leave(self, original_node, updated_node):
+        return self.edits.get(id(original_node), updated_node)
+
+
 def _site(
-    module: cst.Module, helper: _Helper, name: str, factory: str, statement: cst.SimpleStatementLine, call: cst.Call, in_use: set[str]
+    module: cst.Module,
+    helper: _Helper,
+    name: str,
+    factory: str,
+    statement: cst.SimpleStatementLine,
+    call: cst.Call,
+    in_use: set[str],
+    shapes: static_shapes.ModuleShapes,
+    shaped: dict[int, list[str]],
 ) -> tuple[cst.BaseStatement, cst.BaseStatement]:
     """The make statement put before a call's statement, and the statement passing the variables."""
     parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
@@ -510,7 +720,12 @@ def _site(
             targets.append(element.value)
         else:
             targets.append(fresh_name(f"{name}_{carried}", in_use))
-    given = [f"{p.name.value}={module.code_for_node(bound[p.name.value].value)}" for p in helper.made_from if p.name.value in bound]
+    given = [
+        f"{p.name.value}={_argument(module, shapes, statement, bound[p.name.value].value)}"
+        for p in helper.made_from
+        if p.name.value in bound
+    ]
+    given += shaped.get(id(call), [])
     left = ", ".join(targets) if len(targets) > 1 else targets[0]
     make = cst.parse_statement(f"{left} = {factory}({', '.join(given)})\n", config=module.config_for_parsing)
     make = make.with_changes(leading_lines=statement.leading_lines)
@@ -542,6 +757,17 @@ def _site(
     return make, statement.with_changes(body=[new_small], leading_lines=())
 
 
+def _argument(module: cst.Module, shapes: static_shapes.ModuleShapes, statement: cst.CSTNode, argument: cst.BaseExpression) -> str:
+    """An argument of the make call: as written, or the number it holds when the module read
+    it off a static shape (``num_features`` of ``layer.get_shape()[1:4].num_elements()``):
+    TF1 fixed it while building the graph, and the tensor it was read from exists only in
+    the generated functions."""
+    value = shapes.value(statement, argument)
+    if isinstance(value, static_shapes.Derived):
+        return str(value.value)
+    return module.code_for_node(argument)
+
+
 class _Splitter(cst.CSTTransformer):
     def __init__(self, helpers: dict[str, _Helper], factories: dict[str, str], edits) -> None:
         self.helpers = {id(h.node): (n, h) for n, h in helpers.items()}
@@ -557,7 +783,7 @@ class _Splitter(cst.CSTTransformer):
         helper = self.blocks.get(id(original))
         if helper is not None:
             # the variables' statements go to the make function; the ops start from its variables
-            moved = {id(s) for s in helper.variables}
+            moved = helper.moved
             kept = [after for before, after in zip(original.body, body) if id(before) not in moved]
             first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
             carried = helper.carried
@@ -600,8 +826,11 @@ class _Splitter(cst.CSTTransformer):
         )
         assert isinstance(factory, cst.FunctionDef)
         factory_body = list(factory.body.body)
+        shape_params = [cst.Param(cst.Name(r.parameter)) for r in helper.shape_reads]
         factory = factory.with_changes(
-            params=cst.Parameters(params=made_params),
+            params=cst.Parameters(
+                params=made_params, star_arg=cst.ParamStar() if shape_params else cst.MaybeSentinel.DEFAULT, kwonly_params=shape_params
+            ),
             body=factory.body.with_changes(body=[factory_body[0], *variables, factory_body[1]]),
             leading_lines=[cst.EmptyLine(indent=False)] * 2,
         )

@@ -1,0 +1,172 @@
+"""analysis/static_shapes.py: the shapes TF1's inference gives, derived from the text.
+
+Each number is checked against what TensorFlow computes for the same program (in
+``test_rules_agree_with_tensorflow``); what the rules do not derive must come out unknown."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from tf2migrate.analysis import static_shapes
+from tf2migrate.analysis.tf_imports import collect_tf_imports
+from tf2migrate.layout import parse_module
+
+
+def _values(source: str) -> dict[str, object]:
+    """The names' values after the module's last statement (an ``pass`` appended)."""
+    module = parse_module(textwrap.dedent(source) + "pass\n")
+    last = module.body[-1]
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(last)}, set())
+    return found.before.get(id(last), {})
+
+
+def _dims(value: object) -> tuple | None:
+    assert isinstance(value, static_shapes.Tensor), value
+    return value.dims
+
+
+PROGRAMS = {
+    "conv_same_pool": (
+        """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 7 * 7])
+        image = tf.reshape(x, [-1, 7, 7, 1])
+        w = tf.Variable(tf.truncated_normal([3, 3, 1, 4]))
+        h = tf.nn.relu(tf.nn.conv2d(image, w, strides=[1, 2, 2, 1], padding='SAME'))
+        p = tf.nn.max_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')
+        n = p.get_shape()[1:4].num_elements()
+        """,
+        {"image": (None, 7, 7, 1), "h": (None, 4, 4, 4), "p": (None, 2, 2, 4)},
+        {"n": 16},
+    ),
+    "matmul_broadcast_dense": (
+        """
+        import tensorflow as tf
+        n_in = 5
+        x = tf.placeholder(tf.float32, shape=(None, n_in))
+        W = tf.Variable(tf.zeros([n_in, 3]))
+        b = tf.Variable(tf.zeros([3]))
+        z = tf.matmul(x, W) + b
+        d = tf.nn.dropout(tf.matmul(z, tf.ones([3, 2])), 0.5)
+        flat = tf.reshape(tf.placeholder(tf.float32, [4, 3, 2]), [-1, 6])
+        k = int(z.get_shape()[1])
+        m = d.get_shape().as_list()[-1]
+        """,
+        {"z": (None, 3), "d": (None, 2), "flat": (4, 6)},
+        {"k": 3, "m": 2},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_rules_derive_the_shapes(name: str) -> None:
+    source, tensors, numbers = PROGRAMS[name]
+    values = _values(source)
+    for tensor, dims in tensors.items():
+        assert _dims(values[tensor]) == dims, tensor
+    for number, expected in numbers.items():
+        assert static_shapes._int(values[number]) == expected, number
+
+
+def test_layers() -> None:
+    values = _values(
+        """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2, 3])
+        d = tf.layers.dense(x, 5)
+        f = tf.layers.flatten(d)
+        """
+    )
+    assert _dims(values["d"]) == (None, 2, 5)
+    assert _dims(values["f"]) == (None, 10)
+
+
+def test_unknown_is_never_a_number() -> None:
+    values = _values(
+        """
+        import sys
+        import tensorflow as tf
+        n = 4
+        if sys.argv:
+            n = 8
+        x = tf.placeholder(tf.float32, [None, n])           # n bound in a branch
+        y = tf.reshape(tf.transpose(x), [-1, 2])              # no rule for transpose
+        z = tf.reshape(tf.placeholder(tf.float32, [None, 6]), [-1, 3])   # the batch decides -1
+        """
+    )
+    assert _dims(values["x"]) == (None, None)
+    assert _dims(values["y"]) == (None, 2)
+    assert _dims(values["z"]) == (None, 3)
+
+
+def test_lists_changed_in_place_are_unknown() -> None:
+    values = _values(
+        """
+        import tensorflow as tf
+        dims = [None, 3]
+        alias = dims
+        alias.append(2)
+        x = tf.placeholder(tf.float32, dims)
+        sizes = [4]
+        def grow():
+            sizes[0] = 8
+        grow()
+        y = tf.placeholder(tf.float32, [None, sizes[0]])
+        """
+    )
+    assert _dims(values["x"]) is None or _dims(values["x"]) != (None, 3)
+    assert _dims(values["y"]) == (None, None)
+
+
+def test_helpers_are_followed_with_their_arguments() -> None:
+    values = _values(
+        """
+        import tensorflow as tf
+        def layer(x, n_out, activation=None):
+            n_in = int(x.get_shape()[1])
+            W = tf.Variable(tf.zeros([n_in, n_out]))
+            z = tf.matmul(x, W)
+            if activation is not None:
+                return activation(z)
+            return z
+        x = tf.placeholder(tf.float32, (None, 4))
+        h = layer(x, 3, activation=tf.nn.relu)
+        out = layer(h, 2)
+        """
+    )
+    assert _dims(values["h"]) == (None, 3)
+    assert _dims(values["out"]) == (None, 2)
+
+
+def test_star_import_trusts_nothing() -> None:
+    values = _values(
+        """
+        import tensorflow as tf
+        from sizes import *
+        x = tf.placeholder(tf.float32, [None, 4])
+        """
+    )
+    assert values == {}
+
+
+def test_rules_agree_with_tensorflow() -> None:
+    tf = pytest.importorskip("tensorflow").compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        for name in sorted(PROGRAMS):
+            source, tensors, numbers = PROGRAMS[name]
+            scope: dict[str, object] = {}
+            exec(textwrap.dedent(source).replace("import tensorflow as tf", ""), {"tf": tf}, scope)
+            for tensor, dims in tensors.items():
+                assert tuple(scope[tensor].get_shape().as_list()) == dims, (name, tensor)  # type: ignore[attr-defined]
+            for number, expected in numbers.items():
+                assert scope[number] == expected, (name, number)
+
+
+def test_shape_read_is_recognised() -> None:
+    assert static_shapes.is_shape_read(cst.parse_expression("x.get_shape()"))
+    assert static_shapes.is_shape_read(cst.parse_expression("x.shape"))
+    assert not static_shapes.is_shape_read(cst.parse_expression("tf.shape(x)"))
