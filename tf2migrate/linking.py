@@ -131,10 +131,13 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
         text = texts.get(path, "")
         # (cheap test first: a class making placeholders or sessions)
         if path.suffix == ".py" and "class " in text and ("placeholder" in text or "Session" in text):
-            tree = _tree(project, path, text)
+            # (kept for the file's migration only if it offers a class: the run holds every
+            # kept tree until its file is migrated)
+            tree = project.trees.get(path) or _parsed(text)
             found = build_classes(tree, tf_aliases(tree)) if tree is not None else {}
-            if found:
+            if found and tree is not None:
                 offering[path] = found
+                project.trees[path] = tree
     if not offering:
         return builds
     names = {name for found in offering.values() for name in found}
@@ -181,12 +184,10 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
 def _tree(project: Project, path: Path, text: str) -> ast.Module | None:
     """The caller's ``ast``, kept for its migration (parsed once)."""
     if path not in project.trees:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                project.trees[path] = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = _parsed(text)
+        if tree is None:
             return None
+        project.trees[path] = tree
     return project.trees[path]
 
 

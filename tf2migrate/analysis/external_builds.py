@@ -98,20 +98,22 @@ def build_classes(tree: ast.Module, tf: TfImports) -> dict[str, BuildClass]:
     """The module's top-level classes with a constructor and a method that builds graph
     pieces (placeholders or sessions) that no line of the module names."""
     found: dict[str, BuildClass] = {}
-    loads = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
-    attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    building = []  # (class, its defs, its constructor, its graph-building methods)
     for cls in tree.body:
         if not isinstance(cls, ast.ClassDef):
             continue
         defs = {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef)}
         init = defs.get("__init__")
-        if init is None:
-            continue
-        methods = frozenset(
-            name
-            for name, method in defs.items()
-            if name != "__init__" and name not in attributes and name not in loads and _builds_graph(method, tf)
-        )
+        if init is not None:
+            graph = [name for name, method in defs.items() if name != "__init__" and _builds_graph(method, tf)]
+            if graph:
+                building.append((cls, defs, init, graph))
+    if not building:
+        return found  # (the walks of the whole module below only for the few files with such classes)
+    loads = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+    attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    for cls, defs, init, graph in building:
+        methods = frozenset(name for name in graph if name not in attributes and name not in loads)
         if not methods:
             continue
         params = tuple(a.arg for a in init.args.args[1:])
