@@ -621,12 +621,7 @@ class GraphAnalyzer:
         for statement in body:
             method = bindings.spliced_call(statement, self._splice_candidates) if scope.cls is not None else None
             if method is not None and all(method is not s for s in scope.spliced):
-                # ``self.build(...)``: the method's body runs here, once
-                scope.spliced.append(method)
-                inner = self._effective(method.body.body, scope)
-                for node in inner:
-                    scope.origin.setdefault(id(node), method)
-                out.extend(inner)
+                out.extend(self._spliced(method, scope))  # ``self.build(...)``: the method's body runs here, once
                 continue
             if isinstance(statement, cst.With):
                 kind = self._context_kind(statement)
@@ -637,17 +632,21 @@ class GraphAnalyzer:
             out.append(statement)
         return out
 
+    def _spliced(self, method: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement]:
+        """The statements of a method read as part of the constructor, each remembering it."""
+        scope.spliced.append(method)
+        inner = self._effective(method.body.body, scope)
+        for node in inner:
+            scope.origin.setdefault(id(node), method)
+        return inner
+
     def _analyze_scope(self, scope: Scope, body) -> None:
         order = -1
         nodes = self._effective(body, scope)
         external = self._external.get(id(scope.owner))
         if external is not None and all(external is not s for s in scope.spliced):
             # run by the caller right after the constructor: read as the constructor's last statement
-            scope.spliced.append(external)
-            inner = self._effective(external.body.body, scope)
-            for node in inner:
-                scope.origin.setdefault(id(node), external)
-            nodes.extend(inner)
+            nodes.extend(self._spliced(external, scope))
         self.classifier.graph_lists = self.classifier.graph_lists_of(nodes)
         for node in nodes:
             several = bindings.placeholder_targets(self.tf, node)

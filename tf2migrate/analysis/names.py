@@ -342,12 +342,15 @@ def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:
     return collector.reads, collector.binds
 
 
-def target_names(target: cst.BaseExpression) -> list[str]:
-    """The plain names an assignment or loop target binds (``a``, ``a, (b, c)``)."""
+def target_names(target: cst.CSTNode | None) -> list[str]:
+    """The plain names an assignment or loop target binds (``a``, ``a, (b, c)``, ``a, *b``;
+    not the roots of its subscripts and attributes)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
         return [n for e in target.elements for n in target_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
     return []
 
 

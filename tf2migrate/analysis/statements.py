@@ -1171,17 +1171,7 @@ def _target_names(node: cst.CSTNode) -> list[str]:
         target = bound if isinstance(bound, cst.Name) else None  # ``import a.b`` binds ``a``: no cell
     else:
         target = getattr(node, "target", None)
-    return _names_in_target(target)
-
-
-def _names_in_target(target: cst.CSTNode | None) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _names_in_target(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names_in_target(target.value)
-    return []
+    return target_names(target)
 
 
 def _identity_test(node: cst.BaseStatement) -> cst.Comparison | None:

@@ -19,7 +19,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, call_argument
 from tf2migrate.analysis.model import Kind, Scope
-from tf2migrate.analysis.names import root_name
+from tf2migrate.analysis.names import root_name, target_names
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import FastTransformer, find_all
 
@@ -217,21 +217,10 @@ def _bound_names(statement: cst.CSTNode) -> set[str]:
         target = getattr(node, "target", None) or getattr(node, "name", None)
         if isinstance(node, cst.ImportAlias):
             target = node.asname.name if node.asname is not None else cst.Name((dotted_name(node.name) or "_").partition(".")[0])
-        out |= _target_names(target) if target is not None else set()
+        out |= set(target_names(target))
     for node in find_all(statement, (cst.FunctionDef, cst.ClassDef)):
         out.add(cst.ensure_type(node, (cst.FunctionDef, cst.ClassDef)).name.value)  # type: ignore[arg-type]
     return out
-
-
-def _target_names(target: cst.CSTNode) -> set[str]:
-    """The names a target binds (not the roots of its subscripts and attributes)."""
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return {n for e in target.elements for n in _target_names(e.value)}
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return set()
 
 
 class _Evaluator:

@@ -151,15 +151,18 @@ class _Divisions:
 
 
 def _is_float(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, cst.Float)
+    return isinstance(_unsigned(node), cst.Float)
 
 
 def _is_integer(node: cst.BaseExpression) -> bool:
+    return isinstance(_unsigned(node), cst.Integer)
+
+
+def _unsigned(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``1.`` of ``-1.`` (a sign written before a literal)."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, cst.Integer)
+        return node.expression
+    return node
 
 
 def _renamed(updated: cst.Call, name: str) -> cst.Call:

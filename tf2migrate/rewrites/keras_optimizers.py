@@ -128,16 +128,19 @@ RMSPROP_HELPER = f"""class RMSpropFromTF1(tf.keras.optimizers.RMSprop):
         kernel = "CenteredRMSProp" if self.centered else "RMSProp"
 {NAMED_KERNELS}"""
 
-ADAGRAD_HELPER_NAME = "AdagradFromTF1"
-ADAGRAD_HELPER = f"""class AdagradFromTF1(tf.keras.optimizers.Adagrad):
-    \"\"\"Adagrad as TF1's AdagradOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
-
-    def build(self, var_list):
+# Adagrad's and Ftrl's accumulators start at TF1's initial value in the variable's dtype
+ACCUMULATORS_AS_TF1 = """    def build(self, var_list):
         super().build(var_list)
         with tf.init_scope():  # TF1's initial value in the variable's dtype (Keras' passes through float32)
             for accumulator in self._accumulators:
                 accumulator.assign(tf.fill(accumulator.shape, tf.constant(self.initial_accumulator_value, accumulator.dtype)))
+"""
 
+ADAGRAD_HELPER_NAME = "AdagradFromTF1"
+ADAGRAD_HELPER = f"""class AdagradFromTF1(tf.keras.optimizers.Adagrad):
+    \"\"\"Adagrad as TF1's AdagradOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
+
+{ACCUMULATORS_AS_TF1}
     def update_step(self, gradient, variable, learning_rate):
 {AS_TF1}        arguments = dict(
             var=variable.handle, accum=self._accumulators[self._get_variable_index(variable)].handle, lr=tf1(learning_rate)
@@ -160,12 +163,7 @@ FTRL_HELPER_NAME = "FtrlFromTF1"
 FTRL_HELPER = f"""class FtrlFromTF1(tf.keras.optimizers.Ftrl):
     \"\"\"Ftrl as TF1's FtrlOptimizer ran it, to the last digit: TF1's kernels.\"\"\"
 
-    def build(self, var_list):
-        super().build(var_list)
-        with tf.init_scope():  # TF1's initial value in the variable's dtype (Keras' passes through float32)
-            for accumulator in self._accumulators:
-                accumulator.assign(tf.fill(accumulator.shape, tf.constant(self.initial_accumulator_value, accumulator.dtype)))
-
+{ACCUMULATORS_AS_TF1}
     def update_step(self, gradient, variable, learning_rate):
 {AS_TF1}        i = self._get_variable_index(variable)
         # TF1 folds beta into the l2 strength, in float32
