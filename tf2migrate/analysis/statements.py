@@ -719,15 +719,17 @@ class StatementClassifier:
         recorded for the plan (the number written where the code stays outside the generated
         functions); those reading a dimension TF1 did not know are kept for the refusal."""
         values = self.static_python.values(node)
-        for expression in values.found.values():
-            inner = {id(n) for n in preorder(expression[0])}
+        declared = {id(n) for expression, _ in self.facts.static_dimensions.values() for n in preorder(expression)}
+        values.found = {key: found for key, found in values.found.items() if key not in declared}  # said already
+        for whole, _ in values.found.values():
+            inner = {id(n) for n in preorder(whole)}
             for key in [k for k in self.facts.static_dimensions if k in inner]:
                 del self.facts.static_dimensions[key]  # written out as part of the whole value
         self.facts.static_values.update(values.found)
-        for expression in values.unknown.values():
-            for part in preorder(expression):
+        for unknown in values.unknown.values():
+            for part in preorder(unknown):
                 if isinstance(part, (cst.Call, cst.Attribute)):
-                    self.unknown_dimensions.setdefault(id(part), expression)
+                    self.unknown_dimensions.setdefault(id(part), unknown)
         return values.found
 
     def _live_calls(self, node: cst.BaseStatement) -> list[cst.Call]:

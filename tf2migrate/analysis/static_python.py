@@ -205,7 +205,7 @@ def _bindings(module: cst.Module) -> list[str]:
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             out.extend(n.name.value for n in node.names for _ in range(2))  # never a constant
         elif isinstance(node, cst.ImportAlias):
-            bound = node.asname.name if node.asname is not None else node.name
+            bound: cst.BaseExpression = node.asname.name if node.asname is not None else node.name
             while isinstance(bound, cst.Attribute):
                 bound = bound.value
             if isinstance(bound, cst.Name):
@@ -252,12 +252,12 @@ def _truth(test: cst.BaseExpression, constants: dict[str, object]) -> bool | Non
     if value is not UNKNOWN:
         return bool(value)
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        left, right = _operand(test.left, constants), _operand(test.comparisons[0].comparator, constants)
+        first, second = _operand(test.left, constants), _operand(test.comparisons[0].comparator, constants)
         compare = _COMPARISONS.get(type(test.comparisons[0].operator))
-        if compare is None or left is UNKNOWN or right is UNKNOWN:
+        if compare is None or first is UNKNOWN or second is UNKNOWN:
             return None
         try:
-            result = compare(left, right)
+            result = compare(first, second)
         except TypeError:
             return None
         return None if result is None else bool(result)

@@ -421,9 +421,9 @@ class _Evaluator:
         if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
             if isinstance(left, Tensor) and isinstance(right, Tensor):
                 return _broadcast(left, right)
-            if isinstance(left, Tensor) and isinstance(right, Py) and isinstance(right.value, (int, float)):
+            if isinstance(left, Tensor) and _scalar(right):
                 return left
-            if isinstance(right, Tensor) and isinstance(left, Py) and isinstance(left.value, (int, float)):
+            if isinstance(right, Tensor) and _scalar(left):
                 return right
         return UNKNOWN
 
@@ -472,7 +472,11 @@ class _Evaluator:
     def call(self, node: cst.Call, env, depth) -> object:
         value = self._call(node, env, depth)
         func = node.func
-        if not (isinstance(func, cst.Name) and func.value in ("int", "len")) and self.imports.canonical(func) is None and not self.pure(func, env, depth):
+        if (
+            not (isinstance(func, cst.Name) and func.value in ("int", "len"))
+            and self.imports.canonical(func) is None
+            and not self.pure(func, env, depth)
+        ):
             # a call of Python code may change the lists it is given, or the object it is a method of
             if (
                 isinstance(func, cst.Attribute)
@@ -764,6 +768,13 @@ def _int(value: object) -> int | None:
     if isinstance(value, Py) and isinstance(value.value, int) and not isinstance(value.value, bool):
         return value.value
     return None
+
+
+def _scalar(value: object) -> bool:
+    """A Python number (a tensor combined with it keeps its shape)."""
+    return (
+        isinstance(value, Derived) or isinstance(value, Py) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
+    )
 
 
 def _number(result: int, like: object) -> object:
