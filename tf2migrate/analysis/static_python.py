@@ -75,7 +75,7 @@ class StaticPython:
         whose value is a number, or a list or tuple of numbers, TF1 fixed (``found``); or
         that read a dimension TF1 did not know (``unknown``)."""
         out = StatementValues()
-        if not isinstance(statement, cst.SimpleStatementLine) or not _reads_shape(statement):
+        if not isinstance(statement, cst.SimpleStatementLine) or not _asks_value(statement):
             return out
         shapes = self._module_shapes()
         for small in statement.body:
@@ -100,7 +100,7 @@ class StaticPython:
 
     def _module_shapes(self) -> ModuleShapes:
         if self._shapes is None:
-            wanted = {id(s) for s in find_all(self.module, cst.SimpleStatementLine) if _reads_shape(s)}
+            wanted = {id(s) for s in find_all(self.module, cst.SimpleStatementLine) if _asks_value(s)}
             self._shapes = evaluate_module(self.module, self.imports, wanted, set())
         return self._shapes
 
@@ -109,15 +109,16 @@ class StaticPython:
     def ruled_out(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The branches below ``node`` that module constants rule out (their bodies)."""
         dead = self._dead_branches()
-        return [n for n in preorder(node) if id(n) in dead]
+        return [n for n in preorder(node) if id(n) in dead] if dead else []
 
     def _dead_branches(self) -> set[int]:
         if self._dead is None:
             self._dead = set()
-            constants = module_constants(self.module)
+            branches = [cst.ensure_type(b, cst.If) for b in find_all(self.module, cst.If)]
+            tested = {n.value for b in branches for n in find_all(b.test, cst.Name) if isinstance(n, cst.Name)}
+            constants = module_constants(self.module, tested) if tested else {}
             if constants:
-                for branch in find_all(self.module, cst.If):
-                    assert isinstance(branch, cst.If)
+                for branch in branches:
                     truth = _truth(branch.test, constants)
                     if truth is False:
                         self._dead.add(id(branch.body))
@@ -149,6 +150,19 @@ def _unknown_dimension(value: object) -> bool:
     return isinstance(value, Sequence) and any(_unknown_dimension(i) for i in value.items)
 
 
+def _asks_value(node: cst.CSTNode) -> bool:
+    """Does ``node`` make a Python value of a static shape: ``.as_list()``,
+    ``.num_elements()``, a dimension (``x.shape[1]``), or a comprehension over a shape?"""
+    for found in preorder(node):
+        if isinstance(found, cst.Attribute) and found.attr.value in ("as_list", "num_elements"):
+            return True
+        if isinstance(found, cst.Subscript) and is_shape_read(found.value):
+            return True
+        if isinstance(found, cst.ListComp) and is_shape_read(found.for_in.iter):
+            return True
+    return False
+
+
 def _reads_shape(node: cst.CSTNode) -> bool:
     """Does ``node`` read a static shape off a name (``x.get_shape()``, ``x.shape``) that
     a Python value is then made of?"""
@@ -165,9 +179,21 @@ def _reads_shape(node: cst.CSTNode) -> bool:
 _NO_CONSTANTS = frozenset({"globals", "vars", "exec", "eval", "setattr"})
 
 
-def module_constants(module: cst.Module) -> dict[str, object]:
+def module_constants(module: cst.Module, wanted: set[str] | None = None) -> dict[str, object]:
     """The names bound once in the whole module, by a top-level ``NAME = literal``, to
-    that literal's value."""
+    that literal's value (of the ``wanted`` names only, when given: the module is walked
+    only when one of them is bound so)."""
+    candidates = {
+        target.value
+        for statement in module.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Assign)
+        for target in (t.target for t in small.targets)
+        if isinstance(target, cst.Name) and (wanted is None or target.value in wanted)
+    }
+    if not candidates:
+        return {}
     reads = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     if reads & _NO_CONSTANTS or any(
         isinstance(i, cst.ImportFrom) and isinstance(i.names, cst.ImportStar) for i in find_all(module, cst.ImportFrom)
@@ -185,7 +211,7 @@ def module_constants(module: cst.Module) -> dict[str, object]:
             continue
         name = assign.targets[0].target.value
         value = _literal_value(assign.value)
-        if counts.get(name) == 1 and value is not UNKNOWN:
+        if name in candidates and counts.get(name) == 1 and value is not UNKNOWN:
             found[name] = value
     return found
 
