@@ -58,6 +58,22 @@ PROGRAMS = {
         {"z": (None, 3), "d": (None, 2), "flat": (4, 6)},
         {"k": 3, "m": 2},
     ),
+    "python_folds": (
+        """
+        import tensorflow as tf
+        import operator
+        from functools import reduce
+        from operator import mul
+        x = tf.placeholder(tf.float32, [None, 4, 3])
+        W = tf.Variable(tf.zeros([2, 6]))
+        flat = reduce(mul, x.get_shape().as_list()[1:])
+        total = reduce(lambda a, b: a * b, W.shape.as_list(), 1)
+        summed = reduce(operator.add, [d for d in W.get_shape().as_list()])
+        h = tf.reshape(x, [-1, flat])
+        """,
+        {"h": (None, 12)},
+        {"flat": 12, "total": 12, "summed": 8},
+    ),
 }
 
 
@@ -170,3 +186,23 @@ def test_shape_read_is_recognised() -> None:
     assert static_shapes.is_shape_read(cst.parse_expression("x.get_shape()"))
     assert static_shapes.is_shape_read(cst.parse_expression("x.shape"))
     assert not static_shapes.is_shape_read(cst.parse_expression("tf.shape(x)"))
+
+
+def test_dimension_comprehension_and_unknown_folds() -> None:
+    values = _values(
+        """
+        from functools import reduce
+        from operator import mul
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 784])
+        W = tf.Variable(tf.zeros([2, 6]))
+        rows, cols = [d.value for d in W.get_shape()]
+        batch = x.get_shape().as_list()[0]
+        pixels = reduce(mul, x.get_shape().as_list())
+        other = reduce(max, W.get_shape().as_list())
+        """
+    )
+    assert (static_shapes._int(values["rows"]), static_shapes._int(values["cols"])) == (2, 6)
+    assert values["batch"] == static_shapes.Py(None)  # the fed size: no number
+    assert values["pixels"] is static_shapes.UNKNOWN
+    assert values["other"] is static_shapes.UNKNOWN  # only operator's mul, add, sub and lambdas

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.module_facts import ast_dotted_name, is_dimension_value
+from tf2migrate.analysis.module_facts import ast_dotted_name, is_dimension_comprehension, is_dimension_value
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, dotted_name
 from tf2migrate.data.tf_symbols import TRANSFORMED
 from tf2migrate.outcome import Located
@@ -102,6 +102,8 @@ class _Writer:
                 return  # the chain is written whole
             if node.attr == "value" and is_dimension_value(node):
                 raise _NeedsLibcst
+        elif isinstance(node, ast.ListComp) and is_dimension_comprehension(node):
+            raise _NeedsLibcst
         elif isinstance(node, ast.Name):
             if node.id in self.imports.aliases:
                 raise _NeedsLibcst

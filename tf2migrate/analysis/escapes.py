@@ -204,7 +204,7 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
 
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
-    skip: set[int] = set(facts.static_dimensions)  # numbers, not reads of the placeholder
+    skip: set[int] = {*facts.static_dimensions, *facts.static_values}  # numbers, not reads of the placeholder
     for scope in facts.scopes:
         for site in scope.run_sites:
             skip.add(id(site.fetch))

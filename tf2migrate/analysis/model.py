@@ -302,6 +302,9 @@ class GraphFacts:
     # ``x.get_shape()[1].value`` of a placeholder declared ``[None, 3]``, by id: (the
     # expression, "3") — see analysis/static_shapes.py
     static_dimensions: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
+    # ``reduce(mul, h.get_shape().as_list()[1:])``: Python values of static shapes TF1
+    # fixed, by id: (the expression, its value as Python source) — analysis/static_python.py
+    static_values: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
     # ``print(y)``, ``assert y.shape == x.shape`` in graph-building code: statements that
     # describe graph tensors, traced where they stood (analysis/descriptions.py)
     descriptions: list[Description] = field(default_factory=list)

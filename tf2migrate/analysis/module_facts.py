@@ -69,6 +69,19 @@ def is_dimension_value(node: ast.Attribute) -> bool:
     return isinstance(shape, ast.Attribute) and shape.attr == "shape"
 
 
+def is_dimension_comprehension(node: ast.ListComp) -> bool:
+    """``[d.value for d in x.get_shape()]`` (or ``x.shape``): the values of TF1 Dimensions."""
+    if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(node.generators[0].target, ast.Name):
+        return False
+    shape, element = node.generators[0].iter, node.elt
+    if isinstance(shape, ast.Call):
+        reads = not shape.args and isinstance(shape.func, ast.Attribute) and shape.func.attr == "get_shape"
+    else:
+        reads = isinstance(shape, ast.Attribute) and shape.attr == "shape"
+    target = node.generators[0].target.id
+    return reads and isinstance(element, ast.Attribute) and element.attr == "value" and ast_dotted_name(element) == f"{target}.value"
+
+
 class _FastVisitor(ast.NodeVisitor):
     """``ast.NodeVisitor`` with its hook found once per node type, not by a formatted name
     at every node: this walk sees every node of every file of a run."""

@@ -60,9 +60,10 @@ from tf2migrate.analysis.names import (
 )
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
+from tf2migrate.analysis.static_python import StaticPython
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, preorder
 
 
 # how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
@@ -87,6 +88,10 @@ class StatementClassifier:
         self.factory_cells: set[int] = set()
         # the RNN runs in helper bodies converted so far (one helper may be called twice), by id
         self.helper_runs: set[int] = set()
+        # Python values of static shapes, branches module constants rule out (analysis/static_python.py)
+        self.static_python = StaticPython(module, facts.imports)
+        # the calls and attributes of expressions reading a dimension TF1 did not know: by id, the expression
+        self.unknown_dimensions: dict[int, cst.BaseExpression] = {}
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -379,15 +384,19 @@ class StatementClassifier:
             # see GraphAnalyzer._analyze_scope; a simple statement's only when one is a graph name's)
             loop_variables = loop_variable_names(node)
             reads = [n for n in reads if n not in loop_variables]
+        literals: dict[int, tuple[cst.BaseExpression, str]] = {}
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
             dimensions = static_dimensions(node, scope, statement.order)
-            if dimensions:
-                # a declared dimension is a number, not a read of the placeholder
-                self.facts.static_dimensions.update(dimensions)
-                literal = node.visit(Literalize(dimensions))
-                assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only
-                reads = read_and_bound(literal)[0]
-        calls = calls_in(node)
+            # a declared dimension is a number, not a read of the placeholder
+            self.facts.static_dimensions.update(dimensions)
+            literals.update(dimensions)
+        if any(scope.graph_statement(n, statement.order) is not None for n in reads):
+            literals.update(self._static_values(node))
+        if literals:
+            literal = node.visit(Literalize(literals))
+            assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only
+            reads = read_and_bound(literal)[0]
+        calls = self._live_calls(node)
         tf_calls = [(c, self.tf.call_name(c)) for c in calls]
         has_run = any(looks_like_run_site(self.facts, c) for c in calls)
         graph_deps: set[int] = set()
@@ -705,12 +714,41 @@ class StatementClassifier:
             current.kind = Kind.PYTHON  # stays where it is and runs once, eagerly
         return True
 
+    def _static_values(self, node: cst.BaseStatement) -> dict[int, tuple[cst.BaseExpression, str]]:
+        """The Python values of static shapes ``node`` computes (analysis/static_python.py),
+        recorded for the plan (the number written where the code stays outside the generated
+        functions); those reading a dimension TF1 did not know are kept for the refusal."""
+        values = self.static_python.values(node)
+        declared = {id(n) for expression, _ in self.facts.static_dimensions.values() for n in preorder(expression)}
+        values.found = {key: found for key, found in values.found.items() if key not in declared}  # said already
+        for whole, _ in values.found.values():
+            inner = {id(n) for n in preorder(whole)}
+            for key in [k for k in self.facts.static_dimensions if k in inner]:
+                del self.facts.static_dimensions[key]  # written out as part of the whole value
+        self.facts.static_values.update(values.found)
+        for unknown in values.unknown.values():
+            for part in preorder(unknown):
+                if isinstance(part, (cst.Call, cst.Attribute)):
+                    self.unknown_dimensions.setdefault(id(part), unknown)
+        return values.found
+
+    def _live_calls(self, node: cst.BaseStatement) -> list[cst.Call]:
+        """The calls of ``node``, but those of branches module constants rule out (when no run
+        site is among them: a run there is still rewritten with the others)."""
+        calls = calls_in(node)
+        dead = {id(c) for branch in self.static_python.ruled_out(node) for c in calls_in(branch)}
+        if not dead or any(looks_like_run_site(self.facts, c) for c in calls if id(c) in dead):
+            return calls
+        return [c for c in calls if id(c) not in dead]
+
     def _movable(self, node: cst.BaseStatement, calls: list[cst.Call], scope: Scope, order: int) -> bool:
         """Graph-building code moves into functions that run on every call; refuse what
         would then change meaning: Python values read off graph tensors (static shapes,
         names), which exist only while building, and Python side effects, which TF1 ran
         once."""
-        declared = {id(shape) for expression, _ in self.facts.static_dimensions.values() for shape in _shape_attributes(expression)}
+        proven = (*self.facts.static_dimensions.values(), *self.facts.static_values.values())
+        declared = {id(shape) for expression, _ in proven for shape in _shape_attributes(expression)}
+        inside_values = {id(c) for expression, _ in self.facts.static_values.values() for c in find_all(expression, cst.Call)}
         for attribute in find_all(node, m.Attribute(value=m.Name(), attr=m.Name())):
             if (
                 isinstance(attribute, cst.Attribute)  # as matched: ``name.attr``
@@ -720,6 +758,8 @@ class StatementClassifier:
             ):
                 target = scope.graph_statement(attribute.value.value, order)
                 if target is not None and target.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
+                    if self._block_unknown_dimension(attribute):
+                        return False
                     self.facts.block(
                         attribute,
                         blockers.GRAPH_VALUE_OUTSIDE_RUN,
@@ -752,6 +792,8 @@ class StatementClassifier:
                 self._block_effect(attribute, f"`{self.module.code_for_node(attribute)}` (a property)", method.effect)
                 return False
         for call in calls:
+            if id(call) in inside_values:
+                continue  # a Python value of static shapes: the same number at each trace
             handed = self._effect_handed_on(call)
             if handed is not None:
                 self._block_effect(call, f"`{self.module.code_for_node(call.func)}(...)` is handed `{handed[0]}`, which", handed[1])
@@ -798,6 +840,8 @@ class StatementClassifier:
                     "TF1 API: graph code built with it is not converted",
                 )
                 return False
+            if self._block_unknown_dimension(call):
+                return False
             self.facts.block(
                 call,
                 blockers.UNSUPPORTED_GRAPH_CODE,
@@ -805,6 +849,19 @@ class StatementClassifier:
                 "every call of the generated function (TF1 ran it once, while building the graph)",
             )
             return False
+        return True
+
+    def _block_unknown_dimension(self, node: cst.CSTNode) -> bool:
+        """Refuse ``node`` when it reads a dimension TF1 did not know; was it refused?"""
+        expression = self.unknown_dimensions.get(id(node))
+        if expression is None:
+            return False
+        self.facts.block(
+            expression,
+            blockers.GRAPH_VALUE_OUTSIDE_RUN,
+            f"`{self.module.code_for_node(expression)}` reads a dimension TF1 did not know (None, the fed size): the "
+            "generated function would see the size of the value it is given when run eagerly, not None",
+        )
         return True
 
     def _effect_handed_on(self, call: cst.Call) -> tuple[str, tuple[cst.CSTNode, str]] | None:

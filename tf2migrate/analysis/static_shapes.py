@@ -64,7 +64,9 @@ class Literalize(FastTransformer):
 
     def on_leave(self, original_node, updated_node):
         found = self.dimensions.get(id(original_node))
-        return cst.Integer(found[1]) if found is not None else super().on_leave(original_node, updated_node)
+        if found is None:
+            return super().on_leave(original_node, updated_node)
+        return cst.Integer(found[1]) if found[1].isdigit() else cst.parse_expression(found[1])
 
 
 # ---------------------------------------------------------------------------------------
@@ -130,6 +132,17 @@ class Function:
 @dataclass(frozen=True)
 class Sequence:
     items: tuple[object, ...]
+    # what Python object holds the items when known ("list", "tuple"); "" when not
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class PythonFunction:
+    """A function of the standard library imported by the module (``functools.reduce``,
+    ``operator.mul``), or a lambda written in place."""
+
+    name: str
+    node: cst.Lambda | None = None
 
 
 @dataclass
@@ -155,6 +168,14 @@ class ModuleShapes:
             return UNKNOWN
         return self.evaluator.expression(expression, env, 1)
 
+    def computed(self, statement: cst.CSTNode, expression: cst.BaseExpression) -> object:
+        """The value of any expression of ``statement`` read with the names' values before
+        it (for a simple statement: calls of the module's helpers are evaluated, nothing runs)."""
+        env = self.before.get(id(statement))
+        if env is None or self.evaluator is None:
+            return UNKNOWN
+        return self.evaluator.expression(expression, dict(env), 0)
+
 
 # element-wise ops: the output has the input's shape
 _SAME_SHAPE = frozenset(
@@ -169,6 +190,10 @@ _SHAPED = frozenset(
     {"truncated_normal", "random_normal", "random_uniform", "zeros", "ones", "random.truncated_normal", "random.normal", "random.uniform"}
 )
 _MAX_DEPTH = 6
+# the functions of ``operator`` a fold may apply, as the binary operation each one is
+_OPERATORS: dict[str, Any] = {"operator.mul": cst.Multiply, "operator.add": cst.Add, "operator.sub": cst.Subtract}
+# the standard library functions the evaluation knows, by the module a file imports them from
+_PYTHON_FUNCTIONS = frozenset({"functools.reduce", *_OPERATORS})
 # what changes a list in place
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "__setitem__", "__iadd__"})
 _AUGMENTED: dict[type, Any] = {
@@ -264,6 +289,8 @@ class _Evaluator:
                 else:
                     for name in _bound_names(small):
                         env[name] = UNKNOWN
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        env.update(_python_imports(small))
                 for root in _changed_roots(small):  # ``dims[0] = 5``, ``del dims[0]``, ``self.n += 1``
                     self.forget(root, env)
             return None
@@ -341,7 +368,12 @@ class _Evaluator:
         if isinstance(node, (cst.Tuple, cst.List)):
             if any(isinstance(e, cst.StarredElement) for e in node.elements):
                 return UNKNOWN
-            return Sequence(tuple(self.expression(e.value, env, depth) for e in node.elements))
+            kind = "list" if isinstance(node, cst.List) else "tuple"
+            return Sequence(tuple(self.expression(e.value, env, depth) for e in node.elements), kind)
+        if isinstance(node, cst.ListComp):
+            return self.comprehension(node, env, depth)
+        if isinstance(node, cst.Lambda):
+            return PythonFunction("<lambda>", node)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             value = self.expression(node.expression, env, depth)
             return _number(-_int(value), value) if _int(value) is not None else UNKNOWN  # type: ignore[operator]
@@ -389,9 +421,9 @@ class _Evaluator:
         if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
             if isinstance(left, Tensor) and isinstance(right, Tensor):
                 return _broadcast(left, right)
-            if isinstance(left, Tensor) and isinstance(right, Py) and isinstance(right.value, (int, float)):
+            if isinstance(left, Tensor) and _scalar(right):
                 return left
-            if isinstance(right, Tensor) and isinstance(left, Py) and isinstance(left.value, (int, float)):
+            if isinstance(right, Tensor) and _scalar(left):
                 return right
         return UNKNOWN
 
@@ -406,6 +438,8 @@ class _Evaluator:
             return holder  # a TF1 Dimension's value
         if attr == "value" and isinstance(holder, Py) and holder.value is None:
             return holder
+        if isinstance(holder, PythonFunction) and f"{holder.name}.{attr}" in _PYTHON_FUNCTIONS:
+            return PythonFunction(f"{holder.name}.{attr}")  # ``operator.mul``
         if attr == "ndims" and isinstance(holder, Shape) and holder.dims is not None:
             return Derived(len(holder.dims))
         return UNKNOWN
@@ -432,13 +466,17 @@ class _Evaluator:
                 if any(b is None and e is not None for b, e in zip(bounds, (index.lower, index.upper))):
                     return UNKNOWN
                 part: Any = tuple(items[bounds[0] : bounds[1]])
-                return Shape(part) if isinstance(holder, Shape) else Sequence(part)
+                return Shape(part) if isinstance(holder, Shape) else Sequence(part, holder.kind)
         return UNKNOWN
 
     def call(self, node: cst.Call, env, depth) -> object:
         value = self._call(node, env, depth)
         func = node.func
-        if not (isinstance(func, cst.Name) and func.value in ("int", "len")) and self.imports.canonical(func) is None:
+        if (
+            not (isinstance(func, cst.Name) and func.value in ("int", "len"))
+            and self.imports.canonical(func) is None
+            and not self.pure(func, env, depth)
+        ):
             # a call of Python code may change the lists it is given, or the object it is a method of
             if (
                 isinstance(func, cst.Attribute)
@@ -456,11 +494,13 @@ class _Evaluator:
         if isinstance(func, cst.Attribute) and self.imports.canonical(func) is None:
             holder = self.expression(func.value, env, depth)
             method = func.attr.value
+            if isinstance(holder, PythonFunction):  # ``functools.reduce(...)``
+                return self.reduce(node, env, depth) if f"{holder.name}.{method}" == "functools.reduce" else UNKNOWN
             if method == "get_shape" and isinstance(holder, Tensor) and not node.args:
                 return Shape(holder.dims)
             if isinstance(holder, Shape) and holder.dims is not None and not node.args:
                 if method == "as_list":
-                    return Sequence(tuple(Derived(d) if d is not None else Py(None) for d in holder.dims))
+                    return Sequence(tuple(Derived(d) if d is not None else Py(None) for d in holder.dims), "list")
                 if method == "num_elements":
                     return Derived(_product(holder.dims)) if all(isinstance(d, int) for d in holder.dims) else Py(None)
             for arg in node.args:
@@ -480,7 +520,60 @@ class _Evaluator:
         callee = self.expression(func, env, depth)
         if isinstance(callee, Function):
             return self.op(callee.name, node, env, depth)
+        if isinstance(callee, PythonFunction) and callee.name == "functools.reduce":
+            return self.reduce(node, env, depth)
         return UNKNOWN
+
+    def pure(self, func: cst.BaseExpression, env, depth) -> bool:
+        """Is ``func`` a standard library function the evaluation knows (it changes nothing it is given)?"""
+        return isinstance(func, (cst.Name, cst.Attribute)) and isinstance(self.expression(func, env, depth), PythonFunction)
+
+    def reduce(self, node: cst.Call, env, depth) -> object:
+        """``functools.reduce(operator.mul, dims[, 1])`` (or a lambda of two names computing
+        with ``+``, ``-``, ``*``) over a sequence of known items: Python's fold."""
+        if not 2 <= len(node.args) <= 3 or any(a.keyword is not None or a.star for a in node.args):
+            return UNKNOWN
+        function = self.expression(node.args[0].value, env, depth)
+        items = self.expression(node.args[1].value, env, depth)
+        if not isinstance(function, PythonFunction) or not isinstance(items, Sequence):
+            return UNKNOWN
+        values = list(items.items)
+        if len(node.args) == 3:
+            values.insert(0, self.expression(node.args[2].value, env, depth))
+        if not values:
+            return UNKNOWN  # TypeError in Python
+        result = values[0]
+        for item in values[1:]:
+            result = self.apply(function, result, item, env, depth)
+        return result
+
+    def apply(self, function: PythonFunction, left: object, right: object, env, depth) -> object:
+        if function.node is None:
+            operator = _OPERATORS.get(function.name)
+            return self.binary(operator(), left, right) if operator is not None else UNKNOWN
+        params = function.node.params
+        names = [p.name.value for p in params.params]
+        if len(names) != 2 or params.star_arg != cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg:
+            return UNKNOWN
+        if any(p.default is not None for p in params.params) or params.posonly_params:
+            return UNKNOWN
+        return self.expression(function.node.body, {**env, names[0]: left, names[1]: right}, depth)
+
+    def comprehension(self, node: cst.ListComp, env, depth) -> object:
+        """``[d.value for d in x.get_shape()]``: one ``for`` without conditions over a shape
+        (its TF1 Dimensions) or a sequence of known length."""
+        loop = node.for_in
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+            return UNKNOWN
+        source = self.expression(loop.iter, env, depth)
+        if isinstance(source, Shape) and source.dims is not None:
+            items: tuple[object, ...] = tuple(Derived(d) if d is not None else Py(None) for d in source.dims)
+        elif isinstance(source, Sequence):
+            items = source.items
+        else:
+            return UNKNOWN
+        name = loop.target.value
+        return Sequence(tuple(self.expression(node.elt, {**env, name: item}, depth) for item in items), "list")
 
     def helper(self, node: cst.Call, function: cst.FunctionDef, env, depth) -> object:
         if depth >= _MAX_DEPTH:
@@ -616,6 +709,29 @@ class _Evaluator:
         return Tensor((source.dims[0], sizes[0], sizes[1], channels if conv else source.dims[3]))
 
 
+def _python_imports(statement: cst.Import | cst.ImportFrom) -> dict[str, object]:
+    """The names an import binds to the standard library functions the evaluation knows
+    (``from functools import reduce``, ``from operator import mul``), or to their modules
+    (``import functools``, ``import operator``)."""
+    found: dict[str, object] = {}
+    if isinstance(statement, cst.ImportFrom):
+        module = dotted_name(statement.module) if statement.module is not None and not statement.relative else None
+        if module is None or isinstance(statement.names, cst.ImportStar):
+            return found
+        for alias in statement.names:
+            qualified = f"{module}.{dotted_name(alias.name)}"
+            if qualified in _PYTHON_FUNCTIONS:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                found[cst.ensure_type(bound, cst.Name).value] = PythonFunction(qualified)
+        return found
+    for alias in statement.names:
+        module = dotted_name(alias.name)
+        if module in ("functools", "operator"):
+            bound = alias.asname.name if alias.asname is not None else alias.name
+            found[cst.ensure_type(bound, cst.Name).value] = PythonFunction(module)
+    return found
+
+
 def _changed_roots(node: cst.CSTNode, methods: frozenset[str] = frozenset()) -> set[str]:
     """Names whose objects a statement changes in place: roots of subscript and attribute
     targets (assigned, augmented, deleted), and of calls of ``methods``."""
@@ -652,6 +768,13 @@ def _int(value: object) -> int | None:
     if isinstance(value, Py) and isinstance(value.value, int) and not isinstance(value.value, bool):
         return value.value
     return None
+
+
+def _scalar(value: object) -> bool:
+    """A Python number (a tensor combined with it keeps its shape)."""
+    return (
+        isinstance(value, Derived) or isinstance(value, Py) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
+    )
 
 
 def _number(result: int, like: object) -> object:

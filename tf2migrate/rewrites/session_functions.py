@@ -250,6 +250,10 @@ class SessionFunctions:
             # expression, which gives the same number there)
             self.rewrite.plan.replace[id(expression)] = cst.Integer(number)
             self.rewrite.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a declared dimension of a placeholder → {number}")
+        for expression, value in self.rewrite.facts.static_values.values():
+            # code kept outside the functions reads the number TF1 fixed (analysis/static_python.py)
+            self.rewrite.plan.replace[id(expression)] = cst.parse_expression(value)
+            self.rewrite.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a Python value of static shapes → {value}")
         for element, method in self.rewrite.facts.discarded_returns:
             self.rewrite.plan.replace[id(element)] = cst.Name("None")
             self.rewrite.plan.note(

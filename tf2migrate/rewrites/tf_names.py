@@ -219,6 +219,13 @@ class TfNameNormalizer(NameReferences, FastTransformer):
             return cst.Name(original_node.attr.value, lpar=updated_node.lpar, rpar=updated_node.rpar)
         return self._reference(original_node, updated_node)
 
+    def leave_ListComp(self, original_node: cst.ListComp, updated_node: cst.ListComp) -> cst.BaseExpression:
+        if is_dimension_comprehension(original_node) and isinstance(updated_node.elt, cst.Attribute):
+            # iterating a TF2 shape gives ints (or None) already
+            self.log.note(original_node, API_RENAMED.code, "`[d.value for d in shape]` → `[d for d in shape]` (TF2 dimensions are ints)")
+            return updated_node.with_changes(elt=updated_node.elt.value)
+        return updated_node
+
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         if not self.is_reference(original_node):
             return updated_node
@@ -538,6 +545,25 @@ def is_dimension_value(node: cst.Attribute) -> bool:
         shape = shape.func
         return isinstance(shape, cst.Attribute) and shape.attr.value == "get_shape"
     return isinstance(shape, cst.Attribute) and shape.attr.value == "shape"
+
+
+def is_dimension_comprehension(node: cst.ListComp) -> bool:
+    """``[d.value for d in x.get_shape()]`` (or ``x.shape``): the values of TF1 Dimensions."""
+    loop = node.for_in
+    if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name):
+        return False
+    shape, element = loop.iter, node.elt
+    if isinstance(shape, cst.Call):
+        reads = not shape.args and isinstance(shape.func, cst.Attribute) and shape.func.attr.value == "get_shape"
+    else:
+        reads = isinstance(shape, cst.Attribute) and shape.attr.value == "shape"
+    return (
+        reads
+        and isinstance(element, cst.Attribute)
+        and element.attr.value == "value"
+        and isinstance(element.value, cst.Name)
+        and element.value.value == loop.target.value
+    )
 
 
 def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
