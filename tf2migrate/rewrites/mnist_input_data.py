@@ -369,6 +369,8 @@ def _new_call(call: cst.Call, name: str, seed: str | None) -> cst.Call:
         if arg.keyword is None and index > 0:
             arg = arg.with_changes(keyword=cst.Name(keyword), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
         args.append(arg)
+    if args:  # the last argument kept ends as the call's last did (a trailing comma or none)
+        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
     if seed is not None:
         last = args[-1]
         added = cst.Arg(
@@ -379,8 +381,6 @@ def _new_call(call: cst.Call, name: str, seed: str | None) -> cst.Call:
         )
         args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         args.append(added)
-    elif args and not isinstance(call.args[-1].comma, cst.MaybeSentinel) and isinstance(args[-1].comma, cst.MaybeSentinel):
-        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
     return call.with_changes(func=cst.Name(name), args=args)
 
 
