@@ -93,7 +93,9 @@ def _tf1_order(numpy_seed, count: int, batch: int, steps: int) -> list[list[int]
     return out
 
 
-@pytest.mark.parametrize(("seed", "graph_seed", "numpy_seed"), [(None, 7, 7), (5, 7, 5), (5, None, 5), (None, 2**31 + 2, 3), (0, 0, 2**31 - 1)])
+@pytest.mark.parametrize(
+    ("seed", "graph_seed", "numpy_seed"), [(None, 7, 7), (5, 7, 5), (5, None, 5), (None, 2**31 + 2, 3), (0, 0, 2**31 - 1)]
+)
 def test_next_batch_draws_what_tf1_drew(data_dir, seed, graph_seed, numpy_seed):
     data = read_data_sets(str(data_dir), validation_size=10, seed=seed, graph_seed=graph_seed)
     drawn = []
@@ -195,6 +197,8 @@ def test_refusals_keep_the_import_and_say_why(body, reason):
 
 
 def test_a_seed_under_the_main_test_counts_and_a_read_before_the_seed_has_none():
-    new, _ = _migrated("m = input_data.read_data_sets('d')\nif __name__ == '__main__':\n    tf.set_random_seed(4)\n    n = input_data.read_data_sets('e')\n")
+    new, _ = _migrated(
+        "m = input_data.read_data_sets('d')\nif __name__ == '__main__':\n    tf.set_random_seed(4)\n    n = input_data.read_data_sets('e')\n"
+    )
     assert "m = tf1_mnist_read_data_sets('d')\n" in new
     assert "    n = tf1_mnist_read_data_sets('e', graph_seed=4)\n" in new

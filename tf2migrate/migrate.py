@@ -141,7 +141,9 @@ def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> Migra
     """The post-pass of every file, whatever became of its graph: TF1's MNIST reader written
     out in place of ``tensorflow.examples`` (rewrites/mnist_input_data.py, TFM414), the TFM403
     of the import it removed dropped."""
-    if not mnist_input_data.may_read_mnist(result.new_source) or any(f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings):
+    if not mnist_input_data.may_read_mnist(result.new_source) or any(
+        f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
+    ):
         return result
     edit = mnist_input_data.write_out_reader(source, result.new_source, path)
     if edit is None:

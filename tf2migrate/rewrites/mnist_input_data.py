@@ -52,7 +52,7 @@ MNIST_READER = Rule(
     "Keras' `mnist.load_data()` returns other arrays (uint8, not flattened, no validation split) and no "
     "`next_batch`; the port draws the very batches TF1 drew, so the migrated program computes what the original did.",
     example='from tensorflow.examples.tutorials.mnist import input_data\nmnist = input_data.read_data_sets("MNIST_data/", one_hot=True)',
-    instead='class TF1MnistDataSet:\n    ...\n\n\ndef tf1_mnist_read_data_sets(train_dir, one_hot=False, ...):\n    ...\n\n\n'
+    instead="class TF1MnistDataSet:\n    ...\n\n\ndef tf1_mnist_read_data_sets(train_dir, one_hot=False, ...):\n    ...\n\n\n"
     'mnist = tf1_mnist_read_data_sets("MNIST_data/", one_hot=True)',
     invalid=(
         "import tensorflow as tf\n"
@@ -199,7 +199,9 @@ class _Reader:
         for call, function, plain in seeds:
             at = f"`tf.set_random_seed` at line {self.position(call)[0]}"
             if function is not None:
-                found.append((call, f"the graph seed is set in function `{function}` ({at}): the seed in force at the MNIST read is not known"))
+                found.append(
+                    (call, f"the graph seed is set in function `{function}` ({at}): the seed in force at the MNIST read is not known")
+                )
             elif not plain:
                 found.append((call, f"the graph seed is set conditionally ({at}): the seed in force at the MNIST read is not known"))
             elif _seed_code(call, self) is None:
@@ -207,7 +209,10 @@ class _Reader:
         if seeds and graphs:
             line = self.position(graphs[0])[0]
             found.append(
-                (graphs[0], f"the file sets a graph seed and makes new graphs (line {line}): the seed in force at the MNIST read is not known")
+                (
+                    graphs[0],
+                    f"the file sets a graph seed and makes new graphs (line {line}): the seed in force at the MNIST read is not known",
+                )
             )
         for call in self.calls:
             anchor = self._anchor(call)
@@ -258,7 +263,8 @@ class _Reader:
                     function = node.name.value
                 elif isinstance(node, (cst.If, cst.For, cst.While, cst.Try, cst.With, cst.Lambda, cst.ClassDef)):
                     blocks.append(node)
-            statement = parents.get(parents.get(call))  # Expr → SimpleStatementLine
+            expression = parents.get(call)
+            statement = parents.get(expression) if expression is not None else None  # Expr → SimpleStatementLine
             plain = isinstance(statement, cst.SimpleStatementLine) and all(_is_main_test(b) for b in blocks)
             out.append((call, function, plain))
         return out
@@ -413,6 +419,6 @@ class _Edits(cst.CSTTransformer):
                 comments, pad = [], False
             if original is self.block_end and self.helpers:
                 first = self.helpers[0]
-                body += [first.with_changes(leading_lines=[*comments, *first.leading_lines]), *self.helpers[1:]]
+                body += [first.with_changes(leading_lines=[*comments, *getattr(first, "leading_lines", [])]), *self.helpers[1:]]
                 comments, pad = [], True
         return updated_node.with_changes(body=body)
