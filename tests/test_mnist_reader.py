@@ -202,3 +202,9 @@ def test_a_seed_under_the_main_test_counts_and_a_read_before_the_seed_has_none()
     )
     assert "m = tf1_mnist_read_data_sets('d')\n" in new
     assert "    n = tf1_mnist_read_data_sets('e', graph_seed=4)\n" in new
+
+
+def test_a_python2_file_is_read_as_the_migration_read_it():
+    new, findings = _migrated("mnist = input_data.read_data_sets('d')\nprint mnist.train.num_examples\n")
+    assert "mnist = tf1_mnist_read_data_sets('d')\nprint(mnist.train.num_examples)\n" in new
+    assert any(f.startswith("3 TFM414 ") for f in findings) and not any(" TFM403 " in f for f in findings)

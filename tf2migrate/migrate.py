@@ -145,6 +145,9 @@ def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> Migra
         f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
     ):
         return result
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
+        source = converted.source if converted is not None else source
     edit = mnist_input_data.write_out_reader(source, result.new_source, path)
     if edit is None:
         return result
