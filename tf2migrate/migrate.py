@@ -784,7 +784,7 @@ def _migrate_graph(
     if graph and not facts.blockers:
         names_in_use = set(module_names)
         # (calls rewritten whole, before the rewrites that write graph code into functions)
-        plan_eager_calls(facts, plan, module, tree)
+        plan_eager_calls(facts, plan, module, tree, names_in_use)
         plan_sequence_losses(facts, plan)
         plan_tf1_losses(facts, plan)
         plan_eager_variables(module, facts, plan)

@@ -9,7 +9,11 @@ eager TF2 makes; ``tf.div(x, y)`` → ``tf.math.divide`` where ``x`` is shown to
 point (analysis/float_values.py: ``1.``, a float placeholder, ops of float tensors…), as
 TF1's Python 2 division divided floats truly, and → ``tf.math.floordiv`` where both are
 integer literals (TF1 floor-divided integers; its ``y`` takes ``x``'s dtype, so ``x``
-decides).  Anything else stays ``tf.compat.v1.div``.
+decides).  Where the dtype is not shown (an integer tensor from a helper, a name bound
+twice), the call goes to ``tf1_div``, emitted once per file (rewrites/file_helpers.py): TF1's
+own ``div`` written with TF2 names, which decides by ``x``'s dtype when the call runs, as
+TF1 did when it built the op.  Only a call with ``*args``/``**kwargs`` stays
+``tf.compat.v1.div``.
 
 Every physics-informed-network script seeds TensorFlow.  In a file whose graph becomes
 eager TF2, the TF1 graph-level seed has nothing to act on, and TF2's ``tf.random.set_seed``
@@ -30,6 +34,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions
+from tf2migrate.rewrites import file_helpers
 from tf2migrate.rewrites.tf_names import API_RENAMED
 
 RANDOM_SEED = Rule(
@@ -56,11 +61,22 @@ RANDOM_SEED = Rule(
 )
 RULES = [RANDOM_SEED]
 
+TF1_DIV_NAME = "tf1_div"
+TF1_DIV = '''def tf1_div(x, y, name=None):
+    """TF1's tf.div: y takes x's dtype, then a floating or complex x divides truly and any
+    other floor-divides (Python 2's `/`)."""
+    x = tf.convert_to_tensor(x)
+    y = tf.convert_to_tensor(y, dtype=x.dtype.base_dtype)
+    if x.dtype.is_floating or x.dtype.is_complex:
+        return tf.realdiv(x, y, name=name)
+    return tf.math.floordiv(x, y, name=name)
+'''
+
 _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
 _ASSIGN_CALLS = frozenset({"assign", "assign_add", "assign_sub"})
 
 
-def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: ast.Module) -> None:
+def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: ast.Module, names_in_use: set[str]) -> None:
     """``tree``: CPython's tree of ``module``'s text (what tells the dtype of a division)."""
     divisions = _Divisions(module, tree)
     for call in facts.calls:
@@ -78,6 +94,10 @@ def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: as
             else:
                 plan.call_replacements[id(call)] = lambda updated: _renamed(updated, "tf.math.floordiv")
                 plan.note(call, API_RENAMED.code, "tf.div of integers → tf.math.floordiv (TF1 floor-divided integers)")
+        elif facts.imports.call_name(call) == "div" and not any(a.star for a in call.args):
+            helper = file_helpers.emit_once(module, facts, plan, names_in_use, TF1_DIV_NAME, TF1_DIV)
+            plan.call_replacements[id(call)] = lambda updated, helper=helper: updated.with_changes(func=cst.Name(helper))
+            plan.note(call, API_RENAMED.code, f"tf.div of a dtype not shown → `{helper}` (TF1's div: divides as x's dtype decides)")
         elif is_initialized_value(call):
             plan.call_replacements[id(call)] = _read_value
             plan.note(
