@@ -8,7 +8,8 @@ change or reports an error on — is classified:
 
 - **fully** TF2: the migrated text (read with ``ast``, so comments, strings and user names
   that merely look like TF do not count) names no ``Session``, no ``placeholder``, nothing
-  under ``compat.v1``, and calls ``tf.gradients`` only where ``tf.function`` traces it: in
+  under ``compat.v1``, nothing under ``tensorflow.contrib`` or ``tensorflow.examples``
+  (TF2 has neither), and calls ``tf.gradients`` only where ``tf.function`` traces it: in
   a function decorated with ``@tf.function``, or in a function or method of the same file
   that only traced code calls (a derivative helper, TFM203: see :func:`_traced_functions`),
   or in one nothing calls that differentiates only values passed to it;
@@ -363,7 +364,8 @@ def _note_calls(tree: ast.Module, names: dict[str, tuple[str, str]], traced: set
 
 class _TF1Finder(ast.NodeVisitor):
     """Collects labels of TF1 constructs: ``Session``, ``placeholder``, ``compat.v1.X``,
-    ``tf.gradients`` outside traced functions (said apart in a function the file never uses)."""
+    ``contrib.X`` and ``examples.X``, ``tf.gradients`` outside traced functions (said apart
+    in a function the file never uses)."""
 
     def __init__(self, aliases: dict[str, str], traced: set[ast.AST], unused: set[ast.AST]) -> None:
         self.aliases = aliases
@@ -385,10 +387,12 @@ class _TF1Finder(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         self.found += [f"import {a.name}" for a in node.names if ".compat.v1" in f"{a.name}."]
+        self.found += [label for a in node.names if (label := _not_in_tf2(a.name))]
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module and node.level == 0:
             self.found += [f"from {node.module} import {a.name}" for a in node.names if _compat_v1(f"{node.module}.{a.name}")]
+            self.found += [label for a in node.names if (label := _not_in_tf2(f"{node.module}.{a.name}"))]
 
     def visit_Call(self, node: ast.Call) -> None:
         path = _resolve(node.func, self.aliases)
@@ -415,10 +419,22 @@ class _TF1Finder(ast.NodeVisitor):
             self.found.append("placeholder")
         elif _compat_v1(path):
             self.found.append(_compat_label(path))
+        elif label := _not_in_tf2(path):
+            self.found.append(label)
 
 
 def _compat_v1(path: str) -> bool:
     return f"{path}.".startswith("tensorflow.compat.v1.")
+
+
+def _not_in_tf2(path: str) -> str | None:
+    """``contrib.X (not in TF2)`` / ``examples.X (not in TF2)`` for a path under
+    ``tensorflow.contrib`` or ``tensorflow.examples``: TF2 ships neither package, so a file
+    that still imports or uses them cannot run on TF2 (the MNIST tutorials' ``input_data``)."""
+    parts = path.split(".")
+    if len(parts) < 2 or parts[0] != "tensorflow" or parts[1] not in ("contrib", "examples"):
+        return None
+    return ".".join(parts[1:3]) + " (not in TF2)"
 
 
 def _compat_label(path: str) -> str:

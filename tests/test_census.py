@@ -117,6 +117,24 @@ flag = tf.compat.v1.flags.DEFINE_integer
     ]
 
 
+def test_tf1_left_counts_the_packages_tf2_does_not_ship():
+    # the MNIST tutorials' reader: a file that still imports it cannot run on TF2
+    tutorial = (
+        "import tensorflow as tf\nfrom tensorflow.examples.tutorials.mnist import input_data\n\n"
+        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n"
+        "w = tf.Variable(tf.contrib.layers.xavier_initializer()([784, 10]))\n"
+    )
+    assert census.tf1_left(tutorial) == [
+        "examples.tutorials (not in TF2)",  # the import
+        "examples.tutorials (not in TF2)",  # its use
+        "contrib.layers (not in TF2)",
+    ]
+    assert census.tf1_left("import tensorflow.contrib.slim as slim\n") == ["contrib.slim (not in TF2)"]
+    assert census.tf1_left("from tensorflow import contrib\n") == ["contrib (not in TF2)"]
+    # TF2's own packages, and a user's module that merely shares a name, do not count
+    assert census.tf1_left("import tensorflow as tf\nfrom examples import input_data\ntf.keras.datasets.mnist.load_data()\n") == []
+
+
 def test_a_helper_module_called_only_from_traced_code_is_fully_tf2(tmp_path):
     helpers = (
         "import tensorflow as tf\n\n\ndef fwd_gradients(Y, x):\n    dummy = tf.ones_like(Y)\n"

@@ -70,7 +70,7 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import python2_prints
+from tf2migrate.rewrites import mnist_input_data, python2_prints
 from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
@@ -86,7 +86,7 @@ from tf2migrate.rewrites import (
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
-from tf2migrate.rewrites.tf_names import kept_import_findings
+from tf2migrate.rewrites.tf_names import REMOVED_MODULE, kept_import_findings
 from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
@@ -125,7 +125,7 @@ def migrate_source(
     # retry of the same file below, which all pass through here: set once, read by the analysis
     token = _LINKS.set(project if project is not None and project.linked else None)
     try:
-        return _migrate_source(source, path, options, project, tree)
+        return _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
     except RecursionError:
         return MigrationResult(
             source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)]
@@ -135,6 +135,28 @@ def migrate_source(
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
     finally:
         _LINKS.reset(token)
+
+
+def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> MigrationResult:
+    """The post-pass of every file, whatever became of its graph: TF1's MNIST reader written
+    out in place of ``tensorflow.examples`` (rewrites/mnist_input_data.py, TFM414), the TFM403
+    of the import it removed dropped."""
+    if not mnist_input_data.may_read_mnist(result.new_source) or any(
+        f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
+    ):
+        return result
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
+        source = converted.source if converted is not None else source
+    edit = mnist_input_data.write_out_reader(source, result.new_source, path)
+    if edit is None:
+        return result
+    kept = [
+        f
+        for f in result.findings
+        if not (f.code == REMOVED_MODULE.code and f.line == edit.removed_import_line and mnist_input_data.MODULE in f.message)
+    ]
+    return MigrationResult(edit.new_source, sorted_unique(kept + edit.findings))
 
 
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)

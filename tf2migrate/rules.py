@@ -27,6 +27,7 @@ from tf2migrate.rewrites import (
     tf_callable_names,
     loop_split,
     lr_schedules,
+    mnist_input_data,
     per_call_ops,
     predict_trap,
     python2_prints,
@@ -75,6 +76,7 @@ _MODULES = (
     tf_callable_names,
     fed_expressions,
     rnn_cells,
+    mnist_input_data,
     variable_lists,
 )
 

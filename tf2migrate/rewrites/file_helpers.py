@@ -7,6 +7,8 @@ emitted once, under a name the file does not use yet, however many call sites ne
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts
@@ -24,11 +26,17 @@ def emit_once(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: s
     local = name if name not in names_in_use else fresh_name(name, names_in_use)
     names_in_use.add(local)
     plan.file_helpers[name] = local
-    # the template defines ``name`` on its first line: rename the definition only
-    first, _, rest = indented_as(module, code).partition("\n")
-    helper = cst.parse_statement(first.replace(f" {name}(", f" {local}(", 1) + "\n" + rest, config=module.config_for_parsing).with_changes(
-        leading_lines=[cst.EmptyLine(indent=False)] * 2
-    )
+    helper = helper_definition(module, name, local, code)
     plan.add_after(end_of_import_block(module, facts.imports.statements[0]), [helper])
     plan.generated[id(helper)] = helper
     return local
+
+
+def helper_definition(module: cst.Module, name: str, local: str, code: str) -> cst.BaseStatement:
+    """The helper's statement, indented as the module is, two blank lines before it.  The
+    template defines ``name`` on its first line: only that definition is renamed ``local``."""
+    first, _, rest = indented_as(module, code).partition("\n")
+    first = re.sub(rf"\b{re.escape(name)}\b", local, first, count=1)
+    return cst.parse_statement(first + "\n" + rest, config=module.config_for_parsing).with_changes(
+        leading_lines=[cst.EmptyLine(indent=False)] * 2
+    )
