@@ -282,10 +282,20 @@ def is_graph_op(canonical: str) -> bool:
     so do tf.data's datasets (DATASET_CLASSES)."""
     if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
         return False
-    if canonical in DATASET_CLASSES:
+    if canonical in DATASET_CLASSES or is_initializer_object(canonical):
         return False
     return (
         canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
+    )
+
+
+def is_initializer_object(canonical: str) -> bool:
+    """``tf.ones_initializer()``, ``tf.contrib.layers.xavier_initializer()``,
+    ``tf.initializers.he_normal()``: a Python object that makes initial values when a
+    variable is created, no graph op (unlike ``tf.global_variables_initializer()``)."""
+    last = canonical.rsplit(".", 1)[-1]
+    return (last.endswith("_initializer") and not last.endswith("variables_initializer") and last != "tables_initializer") or (
+        canonical.startswith(("initializers.", "keras.initializers.")) and canonical.count(".") == 1
     )
 
 
