@@ -755,8 +755,8 @@ def _migrate_graph(
         message, line = conflict
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])
     if graph and not facts.blockers:
+        find_dropped_python_values(facts, module)  # (first: it may keep statements where they are)
         find_escapes(facts, module)
-        find_dropped_python_values(facts, module)
         stateful = StatefulCalls(facts)
         find_dangling_state(facts, stateful)
         find_stateful_loops(facts, stateful)

@@ -299,6 +299,29 @@ def is_initializer_object(canonical: str) -> bool:
     )
 
 
+# Stateful TF1 random ops: each kernel draws from one stream, run after run (rewrites/random_streams.py).
+RANDOM_OPS = frozenset(
+    {
+        "random_normal",
+        "random_uniform",
+        "truncated_normal",
+        "random_shuffle",
+        "random_crop",
+        "random_gamma",
+        "random_poisson",
+        "multinomial",
+        "random.normal",
+        "random.uniform",
+        "random.truncated_normal",
+        "random.shuffle",
+        "random.categorical",
+        "random.gamma",
+        "random.poisson",
+        "random.multinomial",
+    }
+)
+
+
 # Graph control flow: traced, both branches are in the graph and a gradient through the
 # branch not taken is zeros (TF1's too); run eagerly, a tape sees only the branch taken and
 # gives None there (a train step then skips the variable).

@@ -10,13 +10,17 @@ values once, while building the graph, and the rest of the program read them as 
 values; after the migration they no longer exist, and the program silently loses them (a
 module global gone, a value computed on a value that is not there).
 
-A statement is *Python-valued* when its value is no tensor: ``len(...)`` of anything, a
+A statement is *Python-valued* when its value is no tensor: ``len(...)`` (``isinstance``,
+``type``...) of anything, a
 literal, a Python name, or builtins, NumPy/math calls, arithmetic, comparisons,
 subscripts, displays and comprehensions of Python-valued parts (graph names read only
 when they are Python-valued themselves).  Such a statement is refused when its value is
 lost: a statement of real graph code (one that builds ops) reading it moves with it, but
 a Python-valued reader is lost in turn, and a module-level value that nothing reads is a
 global the migration removes.  The finding names the value and the first reader losing it.
+One that reads no graph value but variables (``n = len(ws)`` of a list of ``tf.Variable``s,
+which stay where they are) is kept where it is instead, as plain Python, and so is what is
+computed from it alone.
 (Static shapes, ``.name`` and identity tests read off graph tensors are refused where
 statements are classified, analysis/statements.py.)
 """
@@ -34,6 +38,8 @@ from tf2migrate.traversal import find_all
 _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 _NUMERIC_MODULES = ("np", "numpy", "math")
+# builtins whose result is a Python value whatever object they are given
+_ABOUT_ANY_OBJECT = frozenset({"len", "isinstance", "type", "id", "callable", "hasattr"})
 
 
 def find_dropped_python_values(facts: GraphFacts, module: cst.Module) -> None:
@@ -43,8 +49,18 @@ def find_dropped_python_values(facts: GraphFacts, module: cst.Module) -> None:
         python_valued: dict[int, cst.BaseExpression] = {}
         for statement in scope.statements:
             value = _assigned_value(statement)
-            if value is not None and _python_valued(facts, value, scope, statement.order, python_valued):
+            # (one reading no graph value is a plain start a graph loop rebinds: it moves with the loop)
+            if value is not None and _graph_reads(statement, scope) and _python_valued(facts, value, scope, statement.order, python_valued):
                 python_valued[statement.order] = value
+        for order in list(python_valued):
+            statement = scope.statements[order]
+            graph_reads = _graph_reads(statement, scope)
+            if all(found.kind is Kind.VARIABLE for found in graph_reads):
+                # ``n = len(ws)`` of a list of variables, which stays where it is: so does the
+                # statement (and what it alone feeds), a Python value computed once, as in TF1;
+                # graph code reading it moved into functions reads that value
+                statement.kind = Kind.PYTHON
+                del python_valued[order]
         for order, value in python_valued.items():
             statement = scope.statements[order]
             if _reads_only_python_values(statement, scope, python_valued):
@@ -97,8 +113,8 @@ def _python_valued(
             if facts.imports.call_name(node) is not None:
                 return False
             func = node.func
-            if isinstance(func, cst.Name) and func.value == "len":
-                return True  # a number, whatever it measures
+            if isinstance(func, cst.Name) and func.value in _ABOUT_ANY_OBJECT:
+                return True  # a Python value, whatever it is about
             pure = (isinstance(func, cst.Name) and func.value in PURE_BUILTINS) or (
                 isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in _NUMERIC_MODULES
             )
@@ -142,8 +158,12 @@ def _for_clauses(node: cst.CSTNode) -> list[cst.CompFor]:
     return clauses
 
 
+def _graph_reads(statement: Statement, scope: Scope) -> list[Statement]:
+    return [found for name in statement.reads if (found := scope.graph_statement(name, statement.order)) is not None]
+
+
 def _reads_only_python_values(statement: Statement, scope: Scope, python_valued: dict[int, cst.BaseExpression]) -> bool:
-    graph_reads = [found for name in statement.reads if (found := scope.graph_statement(name, statement.order)) is not None]
+    graph_reads = _graph_reads(statement, scope)
     return bool(graph_reads) and all(found.order in python_valued for found in graph_reads)
 
 
