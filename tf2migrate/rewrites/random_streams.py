@@ -7,8 +7,10 @@ generated function whose fetches need it, and each function's op has a stream of
 (the same seed, so the same first numbers): a second run site's function starts that
 stream again where TF1 went on (``out2 = sess.run(y)`` after ``sess.run([y, u])`` drew the
 same numbers twice), and a training function no longer sees the draws an evaluation run
-made in between.  Only one generated function may hold the op; otherwise the graph stays
-on TF1, naming the op and the functions.  (``tf.nn.dropout`` shares a stream so too, but
+made in between.  Only one generated function may hold a seeded op (an op ``seed=``, or a
+graph seed the module sets: numbers a program can reproduce); otherwise the graph stays on
+TF1, naming the op and the functions.  An unseeded op draws numbers no run reproduces, and
+is not refused.  (``tf.nn.dropout`` shares a stream so too, but
 a training step and an evaluation at ``keep_prob=1.0`` differ only in which masks later
 steps draw: not refused here, a known difference of this release.)
 """
@@ -20,8 +22,12 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import RANDOM_OPS
 from tf2migrate.rewrites.generated import SessionRewrite
 
+_GLOBAL_SEEDS = frozenset({"set_random_seed", "random.set_seed"})
+
 
 def refuse_shared_random_streams(rewrite: SessionRewrite) -> None:
+    imports = rewrite.facts.imports
+    seeded: bool | None = None  # the module sets a graph seed (walked only when an op is shared)
     holders: dict[int, list[str]] = {}
     for generated in rewrite.functions.values():
         for statement in generated.body:
@@ -32,8 +38,12 @@ def refuse_shared_random_streams(rewrite: SessionRewrite) -> None:
             if len(functions) < 2:
                 continue
             for call in calls_in(statement.node):
-                name = rewrite.facts.imports.call_name(call)
-                if name in RANDOM_OPS:
+                name = imports.call_name(call)
+                if name not in RANDOM_OPS:
+                    continue
+                if seeded is None:
+                    seeded = any(imports.call_name(c) in _GLOBAL_SEEDS for c in calls_in(rewrite.module, enter_defs=True))
+                if seeded or any(a.keyword is not None and a.keyword.value == "seed" for a in call.args):
                     listed = ", ".join(f"`{f}`" for f in functions)
                     rewrite.block(
                         call,
