@@ -22,6 +22,7 @@ import libcst as cst
 
 from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
+from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
@@ -776,6 +777,7 @@ def _migrate_graph(
         message, line = conflict
         return MigrationResult(source, [Diagnostic(TF_NAME_TAKEN.code, message, path, line, 1, Severity.ERROR)])
     if graph and not facts.blockers:
+        find_dropped_python_values(facts, module)  # (first: it may keep statements where they are)
         find_escapes(facts, module)
         stateful = StatefulCalls(facts)
         find_dangling_state(facts, stateful)

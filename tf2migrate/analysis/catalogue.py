@@ -282,11 +282,44 @@ def is_graph_op(canonical: str) -> bool:
     so do tf.data's datasets (DATASET_CLASSES)."""
     if canonical in PYTHON_VALUE_CALLS or canonical in DROP_CALLS or canonical.startswith(PYTHON_VALUE_PREFIXES):
         return False
-    if canonical in DATASET_CLASSES:
+    if canonical in DATASET_CLASSES or is_initializer_object(canonical):
         return False
     return (
         canonical in SAME_IN_TF2 or canonical in DIFFERENT_IN_TF2 or canonical in V1_ONLY or canonical.startswith(("layers.", "contrib."))
     )
+
+
+def is_initializer_object(canonical: str) -> bool:
+    """``tf.ones_initializer()``, ``tf.contrib.layers.xavier_initializer()``,
+    ``tf.initializers.he_normal()``: a Python object that makes initial values when a
+    variable is created, no graph op (unlike ``tf.global_variables_initializer()``)."""
+    last = canonical.rsplit(".", 1)[-1]
+    return (last.endswith("_initializer") and not last.endswith("variables_initializer") and last != "tables_initializer") or (
+        canonical.startswith(("initializers.", "keras.initializers.")) and canonical.count(".") == 1
+    )
+
+
+# Stateful TF1 random ops: each kernel draws from one stream, run after run (rewrites/random_streams.py).
+RANDOM_OPS = frozenset(
+    {
+        "random_normal",
+        "random_uniform",
+        "truncated_normal",
+        "random_shuffle",
+        "random_crop",
+        "random_gamma",
+        "random_poisson",
+        "multinomial",
+        "random.normal",
+        "random.uniform",
+        "random.truncated_normal",
+        "random.shuffle",
+        "random.categorical",
+        "random.gamma",
+        "random.poisson",
+        "random.multinomial",
+    }
+)
 
 
 # Graph control flow: traced, both branches are in the graph and a gradient through the

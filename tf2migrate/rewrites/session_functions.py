@@ -42,6 +42,7 @@ from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind,
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.rewrites.random_streams import refuse_shared_random_streams
 from tf2migrate.traversal import walk
 
 # the first change of a value a graph statement read: (order, name, the graph statement,
@@ -244,6 +245,7 @@ class SessionFunctions:
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
         self._refuse_graphs_run_elsewhere()
+        refuse_shared_random_streams(self.rewrite)
         descriptions.plan_descriptions(self.rewrite, self._graph_inputs_stable)
         for expression, number in self.rewrite.facts.static_dimensions.values():
             # code kept outside the functions reads the declared size (moved code keeps the
@@ -375,6 +377,15 @@ class SessionFunctions:
                 owner = found_scope
                 leaf.statements.append(statement)
             leaf.kind = leaf_kind(expr, leaf.statements)
+            if (
+                isinstance(expr, cst.Call)
+                and isinstance(expr.func, cst.Name)
+                and self.rewrite.facts.imports.call_name(expr) is None
+                and expr.func.value not in self.rewrite.facts.helpers
+            ):
+                # ``sess.run(Pair(lo, hi))``: a call of Python code may build a structure (a
+                # namedtuple TF1 returned as one, of arrays): walked as a structure
+                leaf.kind = LeafKind.UNKNOWN
             held = _train_op_held(scope, leaf)
             if held is not None:
                 # ``fetches = [loss, train]; sess.run(fetches)``: the structure would be

@@ -32,7 +32,8 @@ Only when all of this holds (else the refusal stays, naming the call):
 - ``partial`` is ``functools.partial`` (``from functools import partial`` or
   ``functools.partial``, that name bound once); the partial takes keywords only (a
   positional argument would shift the call's arguments: not followed), and each keyword's
-  value is a literal, ``True``/``False``/``None``, a TF attribute (``tf.nn.elu``) or a
+  value is a literal, ``True``/``False``/``None``, a list or tuple of those (``kernel_size=[3, 3]``),
+  a TF attribute (``tf.nn.elu``) or a
   name bound once in the module (the same object at the call as when the partial was made);
   a value that calls anything (``partial(tf.layers.dense, kernel_initializer=
   tf.variance_scaling_initializer())``: one initializer for all, a new one per call once
@@ -42,8 +43,10 @@ Only when all of this holds (else the refusal stays, naming the call):
   keyword: a TypeError the merged call would not raise the same way).
 
 The binding of a partial is then read by nothing and is dropped (its ``tf.layers.dense``
-would stay a TF1 reference); a plain alias binding stays (``activation = tf.nn.softplus``:
-a reference the renamer writes in TF2).  A module-level partial that files of the run
+would stay a TF1 reference); so is a plain alias of a function the renamer keeps on
+``tf.compat.v1`` (``dense = tf.layers.dense``: with Keras 3 that reference raises at import);
+another plain alias binding stays (``activation = tf.nn.softplus``: a reference the renamer
+writes in TF2).  A module-level partial that files of the run
 building TF1 graphs may import (analysis/project.py, ``tf1_callers``) is kept: its
 ``tf.layers.dense`` then stays on ``tf.compat.v1``.
 """
@@ -58,6 +61,7 @@ from typing import Any
 import libcst as cst
 
 from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.tf_api import tf2_target
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, RENAMES, SAME_IN_TF2, V1_ONLY
 from tf2migrate.rewrites.lambda_helpers import PYTHON_CALL
@@ -206,7 +210,7 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
             calls[id(collector.called[id(use)])] = (binding, collector.called[id(use)])
         whole = module.code_for_node(binding.function)
         followed[name] = whole
-        if binding.keywords and not (keep_module_bindings and len(binding.scopes) == 0):
+        if (binding.keywords or _stays_tf1(imports, binding.function)) and not (keep_module_bindings and len(binding.scopes) == 0):
             dropped[id(binding.statement)] = binding
         with_keywords = " with its keywords" if binding.keywords else ""
         notes.append((start[0], start[1] + 1, f"calls of `{name}` are written as calls of `{whole}`{with_keywords}"))
@@ -254,6 +258,13 @@ def _binding(module: cst.Module, imports: TfImports, name: str, collector: _Coll
         if "\n" in module.code_for_node(keyword.value):
             return f"{stands}; its keyword `{keyword.keyword.value}=` spans lines"
     return _Binding(statement, scopes, target, function.value, keywords)
+
+
+def _stays_tf1(imports: TfImports, function: cst.BaseExpression) -> bool:
+    """Would the renamer write ``function`` as a TF1 reference (``tf.compat.v1.layers.dense``,
+    which TF >= 2.16 with Keras 3 no longer has: the bare binding would raise at import)?"""
+    path = imports.canonical(function)
+    return path is not None and tf2_target(path).kind in ("compat", "removed")
 
 
 def _value(statement: cst.SimpleStatementLine) -> cst.BaseExpression:
@@ -338,14 +349,24 @@ def _dotted(node: cst.CSTNode | None) -> str | None:
 
 def _same_object(module: cst.Module, imports: TfImports, value: cst.BaseExpression) -> bool:
     """Does ``value`` evaluate to the same object wherever it is read after the partial was
-    made: a literal, ``True``/``False``/``None``, a TF attribute, a name bound once?"""
-    if isinstance(value, _LITERALS):
+    made (or, for a display of constants, an equal one): a constant, a TF attribute, a name
+    bound once?"""
+    if _constant(value):
+        return True
+    if isinstance(value, cst.Name):
+        return bound_once(module, value.value)
+    return isinstance(value, cst.Attribute) and imports.canonical(value) is not None
+
+
+def _constant(value: cst.BaseExpression) -> bool:
+    """A literal, ``True``/``False``/``None``, or a list or tuple display of constants
+    (``kernel_size=[3, 3]``: each call gets a new display equal to the partial's one, and TF
+    functions do not mutate their arguments)."""
+    if isinstance(value, _LITERALS) or (isinstance(value, cst.Name) and value.value in ("True", "False", "None")):
         return True
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         return isinstance(value.expression, (cst.Integer, cst.Float))
-    if isinstance(value, cst.Name):
-        return value.value in ("True", "False", "None") or bound_once(module, value.value)
-    return isinstance(value, cst.Attribute) and imports.canonical(value) is not None
+    return isinstance(value, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) and _constant(e.value) for e in value.elements)
 
 
 def bound_once(module: cst.Module, name: str) -> bool:

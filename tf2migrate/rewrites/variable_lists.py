@@ -109,6 +109,14 @@ _MAY_MAKE_VARIABLES = frozenset(
     {"nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.static_bidirectional_rnn", "nn.raw_rnn", "make_template"}
 )
 _MAY_MAKE_PREFIXES = ("contrib.", "keras.", "estimator.", "layers.", "nn.rnn_cell.", "feature_column.", "compat.")
+_VARIABLE_CALLS = frozenset({"Variable", "get_variable", "VariableV1", "get_local_variable"})
+
+
+def _may_make_variables(name: str) -> bool:
+    """May calling ``tf.<name>`` make variables?"""
+    return name in _VARIABLE_CALLS or makes_variables(name) or name in _MAY_MAKE_VARIABLES or name.startswith(_MAY_MAKE_PREFIXES)
+
+
 # Modules known to make no TF variable when their functions are called
 _SAFE_MODULES = frozenset(
     {
@@ -438,9 +446,9 @@ class _Walker:
         ``tf.Variable``/``get_variable``; None when it makes none."""
         name = self.imports.call_name(call) or self.imports.kept_call_name(call)
         if name is not None:
-            if name in ("Variable", "get_variable", "VariableV1", "get_local_variable"):
+            if name in _VARIABLE_CALLS:
                 return ""
-            if makes_variables(name) or name in _MAY_MAKE_VARIABLES or name.startswith(_MAY_MAKE_PREFIXES):
+            if _may_make_variables(name):
                 return f"`tf.{name}(...)` makes variables this release does not write out by name"
             return None
         func = call.func
@@ -478,6 +486,12 @@ class _Walker:
 
     def _made_by(self, root: str, value: cst.BaseExpression) -> str | None:
         """Why calling (a method of) the object ``root`` bound to ``value`` may make variables."""
+        # ``dense = tf.layers.dense``, ``fc = functools.partial(tf.layers.dense, ...)``: calling
+        # ``root`` calls the TF function it names
+        for reference in (value, *(a.value for a in value.args)) if isinstance(value, cst.Call) else (value,):
+            path = self.imports.canonical(reference)
+            if path is not None and _may_make_variables(path):
+                return f"`{root}` stands for `tf.{path}`, which makes variables: calls through `{root}` are not written out by name"
         if not isinstance(value, cst.Call):
             return None
         reason = self._creates(value)
