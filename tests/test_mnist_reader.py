@@ -208,3 +208,34 @@ def test_a_python2_file_is_read_as_the_migration_read_it():
     new, findings = _migrated("mnist = input_data.read_data_sets('d')\nprint mnist.train.num_examples\n")
     assert "mnist = tf1_mnist_read_data_sets('d')\nprint(mnist.train.num_examples)\n" in new
     assert any(f.startswith("3 TFM414 ") for f in findings) and not any(" TFM403 " in f for f in findings)
+
+
+def test_an_import_in_a_function_or_the_main_block_is_written_out_at_the_top():
+    source = (
+        "import tensorflow as tf\n\n\n"
+        "def main():\n    # the reader\n    import tensorflow.examples.tutorials.mnist.input_data as mnist_io\n"
+        "    return mnist_io.read_data_sets('d', one_hot=True)\n\n\n"
+        "if __name__ == '__main__':\n    from tensorflow.examples.tutorials.mnist import input_data\n    main()\n"
+    )
+    new, findings = migrate_source(source)
+    assert "mnist_io" not in new
+    assert new.index("class TF1MnistDataSet:") < new.index("def main():")
+    assert "def main():\n    # the reader\n    return tf1_mnist_read_data_sets('d', one_hot=True)\n" in new
+    # the first import found is written out; the unused one in the main block stays, reported
+    assert "    from tensorflow.examples.tutorials.mnist import input_data\n    main()\n" in new
+    assert any(f.code == "TFM414" and f.line == 7 for f in findings)
+
+
+def test_an_unused_import_in_a_function_leaves_pass():
+    new, findings = migrate_source(
+        "import tensorflow as tf\n\n\ndef f():\n    from tensorflow.examples.tutorials.mnist import input_data\n"
+    )
+    assert new == "import tensorflow as tf\n\n\ndef f():\n    pass\n"
+    assert [f.code for f in findings] == ["TFM414"]
+
+
+def test_a_module_importing_nothing_at_its_top_keeps_the_reader():
+    source = "def f():\n    import tensorflow as tf\n    from tensorflow.examples.tutorials.mnist import input_data\n    return input_data.read_data_sets('d')\n"
+    new, findings = migrate_source(source)
+    assert new == source
+    assert any(f.code == "TFM414" and "imports nothing at its top" in f.message for f in findings), findings

@@ -106,10 +106,10 @@ def end_of_import_block(module: cst.Module, tf_import: cst.BaseStatement) -> cst
     import and should not split an import block."""
     body: list[cst.BaseStatement] = list(module.body)
     index = body.index(tf_import)
-    while index + 1 < len(body) and _is_import(body[index + 1]):
+    while index + 1 < len(body) and is_import_statement(body[index + 1]):
         index += 1
     return body[index]
 
 
-def _is_import(statement: cst.BaseStatement) -> bool:
+def is_import_statement(statement: cst.BaseStatement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)

@@ -32,7 +32,7 @@ from tf2migrate.analysis.names import fresh_name
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
 from tf2migrate.layout import parse_module
 from tf2migrate.rewrites import mnist_reader_port as port
-from tf2migrate.rewrites.compat_fallback import end_of_import_block
+from tf2migrate.rewrites.compat_fallback import end_of_import_block, is_import_statement
 from tf2migrate.rewrites.file_helpers import helper_definition
 
 MNIST_READER = Rule(
@@ -134,9 +134,7 @@ class _Reader:
 
     @classmethod
     def find(cls, module: cst.Module) -> _Reader | None:
-        for statement in module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
+        for statement in _import_sites(module):
             for small in statement.body:
                 name = _bound_reader(small)
                 if name is None:
@@ -145,6 +143,8 @@ class _Reader:
                 reader = cls(wrapper, statement, name)
                 if len(statement.body) > 1 or len(small.names) > 1:  # type: ignore[attr-defined]
                     reader.unsupported = "the import shares its statement with others; kept as written"
+                elif reader._top_import() is None:
+                    reader.unsupported = "the module imports nothing at its top, where the reader would be written; kept as written"
                 else:
                     reader._read_uses(small)
                 return reader
@@ -287,7 +287,17 @@ class _Reader:
                 helper_definition(module, port.READ_DATA_SETS, read, function_code),
             ]
         calls = {id(call): _new_call(call, read, seed) for call, seed in zip(self.calls, seeds)}
-        return module.visit(_Edits(self.statement, end_of_import_block(module, self.statement), helpers, calls)).code
+        top = self._top_import()
+        assert top is not None  # else unsupported: refused
+        return module.visit(_Edits(self.statement, end_of_import_block(module, top), helpers, calls)).code
+
+    def _top_import(self) -> cst.BaseStatement | None:
+        """The import itself at the module's top, else the first import there (the helpers
+        go after the module's import block, wherever the reader was imported)."""
+        body = self.wrapper.module.body
+        if self.statement in body:
+            return self.statement
+        return next((s for s in body if is_import_statement(s)), None)
 
 
 class _CallsNamed(cst.CSTVisitor):
@@ -303,6 +313,18 @@ class _CallsNamed(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if any(q.name in self.names for q in self.get_metadata(QualifiedNameProvider, node, set())):
             self.found.append(node)
+
+
+def _import_sites(module: cst.Module) -> list[cst.SimpleStatementLine]:
+    """Where the reader's import is looked for: the module's statements, then those of the
+    body of each top-level function and of ``if __name__ == "__main__":`` (tutorials import
+    the reader in their ``main()``)."""
+    sites = [s for s in module.body if isinstance(s, cst.SimpleStatementLine)]
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef) or (isinstance(statement, cst.If) and _is_main_test(statement)):
+            if isinstance(statement.body, cst.IndentedBlock):
+                sites += [s for s in statement.body.body if isinstance(s, cst.SimpleStatementLine)]
+    return sites
 
 
 def _bound_reader(small: cst.BaseSmallStatement) -> str | None:
@@ -402,6 +424,24 @@ class _Edits(cst.CSTTransformer):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         return self.calls.get(id(original_node), updated_node)
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        """An import in a function's body: removed there, its comments to the next statement
+        (a body left empty gets ``pass``)."""
+        if self.statement not in original_node.body:
+            return updated_node
+        body: list[cst.BaseStatement] = []
+        comments: list[cst.EmptyLine] = []
+        for original, updated in zip(original_node.body, updated_node.body):
+            assert isinstance(updated, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+            if original is self.statement:
+                comments = list(updated.leading_lines)
+                continue
+            body.append(updated.with_changes(leading_lines=[*comments, *updated.leading_lines]))
+            comments = []
+        if not body:
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=comments)]
+        return updated_node.with_changes(body=body)
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         body: list[cst.BaseStatement] = []

@@ -30,6 +30,10 @@ def install(v1) -> None:
         sys.modules[child.__name__] = child
         child = package
     sys.modules[child.__name__] = child
+    # ``import tensorflow.examples.tutorials.mnist.input_data as input_data`` binds the name by
+    # attributes from ``tensorflow``, which is compat.v1 while a script runs: Python falls back
+    # to ``sys.modules`` under that module's own name
+    sys.modules[f"{v1.__name__}.examples"] = child
 
 
 def _read_data_sets(v1):
