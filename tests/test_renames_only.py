@@ -52,6 +52,11 @@ class Layer(object):
 def main(_):
     tf.app.run()
 '''
+# TF1 constants written as their values, by the text path as by libcst (a call's argument)
+MODE_KEYS = (
+    "import tensorflow as tf\ndef f(mode):\n    if mode == tf.estimator.ModeKeys.TRAIN:\n"
+    "        return g(mode=(tf.estimator.ModeKeys.PREDICT), other=tf.contrib.learn.ModeKeys.INFER)\n"
+)
 ODD = [
     LIBRARY,
     "import tensorflow as tf\nx = tf.log(2.0)",  # no newline at the end
@@ -84,6 +89,7 @@ ODD = [
     "import tensorflow as tf\nflags = tf.flags\nFLAGS = tf.flags.FLAGS\ntf.logging.info('x')\n",
     "import tensorflow as tf\nmatch x:\n    case tf.float32:\n        y = tf.log(1.0)\n",
     "import os  # c0\nimport tensorflow.compat.v1 as tf  # c1\nfrom tensorflow import gfile  # c2\nx = tf.log(1.0)\n",
+    MODE_KEYS,
 ]
 
 
@@ -135,3 +141,9 @@ def test_fragments_that_only_rename_references_are_written_as_text(monkeypatch) 
 )
 def test_the_whole_module_path_is_left_to_what_this_path_does_not_reproduce(source: str) -> None:
     assert migrate_renames_only(source, ast.parse(source), "f.py") is None
+
+
+def test_tf1_mode_keys_are_written_as_their_strings() -> None:
+    result = migrate_renames_only(MODE_KEYS, ast.parse(MODE_KEYS), "f.py")
+    assert result is not None
+    assert 'if mode == "train":\n        return g(mode=("infer"), other="infer")\n' in result.new_source

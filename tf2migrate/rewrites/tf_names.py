@@ -344,6 +344,10 @@ def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: 
         # what is read from it elsewhere is TF1's, which only ``tf.compat.v1`` still holds
         code = "tf.compat.v1" + (f".{path}" if path else "")
         return Spelling(code, (COMPAT_FALLBACK.code, f"TF1's module `{dotted}` read as a value; kept as {code}"), None)
+    value = TF1_CONSTANT_VALUES.get(path)
+    if value is not None:
+        message = f"tf.{path} → {value}, the string TF1 defined it as (TF2 has no tf.{path.rsplit('.', 2)[0]})"
+        return Spelling(value, (API_RENAMED.code, message), None)
     if (
         _needs_call_fix(path)
         and path not in SAME_IN_TF2
@@ -571,12 +575,23 @@ def _is_stop_gradient(expr: cst.BaseExpression) -> bool:
 
 
 def _expression(dotted: str, like: cst.BaseExpression) -> cst.BaseExpression:
-    """``a.b.c`` as a node, built directly: the parser costs more than the whole rename."""
+    """``a.b.c`` as a node, built directly: the parser costs more than the whole rename
+    (or a string literal, a TF1 constant written as its value)."""
+    if dotted.startswith('"'):
+        return cst.SimpleString(dotted, lpar=like.lpar, rpar=like.rpar)
     head, *rest = dotted.split(".")
     node: cst.BaseExpression = cst.Name(head)
     for part in rest:
         node = cst.Attribute(value=node, attr=cst.Name(part))
     return node.with_changes(lpar=like.lpar, rpar=like.rpar)
+
+
+# TF1 constants of modules TF2 dropped, written as the values they were (TF 1.15's
+# EstimatorModeKeys and contrib.learn's ModeKeys): comparisons with ``mode`` keep their meaning
+TF1_CONSTANT_VALUES = {
+    **{f"estimator.ModeKeys.{key}": value for key, value in (("TRAIN", '"train"'), ("EVAL", '"eval"'), ("PREDICT", '"infer"'))},
+    **{f"contrib.learn.ModeKeys.{key}": value for key, value in (("TRAIN", '"train"'), ("EVAL", '"eval"'), ("INFER", '"infer"'))},
+}
 
 
 # TF1 names whose TF2 look-alike behaves differently: kept on compat.v1, and the finding

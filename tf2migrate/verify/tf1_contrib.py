@@ -1,6 +1,7 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
 ``layers.xavier_initializer``, ``layers.fully_connected``, ``layers.flatten``,
-``seq2seq.sequence_loss`` and ``rnn``.
+``seq2seq.sequence_loss``, ``rnn`` and ``learn.ModeKeys`` (and ``tf.estimator.ModeKeys``,
+gone with TF 2.16's tensorflow_estimator).
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
 run the L-BFGS-B training of physics-informed-network code.  This re-creates TF1's
@@ -18,6 +19,8 @@ import types
 
 def install(v1) -> None:
     """Give ``tf.compat.v1`` a ``contrib.opt.ScipyOptimizerInterface`` if it has none."""
+    if not hasattr(v1, "estimator"):  # TF 2.16 dropped tensorflow_estimator
+        v1.estimator = types.SimpleNamespace(ModeKeys=_MODE_KEYS)
     if hasattr(v1, "contrib"):
         return
     contrib = types.SimpleNamespace(
@@ -27,12 +30,19 @@ def install(v1) -> None:
         ),
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
         rnn=_Rnn(v1),
+        learn=types.SimpleNamespace(ModeKeys=_LEARN_MODE_KEYS),
     )
     v1.contrib = contrib
     # ``from tensorflow.contrib import rnn`` imports the same pieces
     module = types.ModuleType("tensorflow.contrib")
     module.__dict__.update(vars(contrib))
     sys.modules.setdefault("tensorflow.contrib", module)
+
+
+# TF 1.15's ``tf.estimator.ModeKeys`` (saved_model's EstimatorModeKeys) and
+# ``tf.contrib.learn.ModeKeys``: plain strings
+_MODE_KEYS = types.SimpleNamespace(TRAIN="train", EVAL="eval", PREDICT="infer")
+_LEARN_MODE_KEYS = types.SimpleNamespace(TRAIN="train", EVAL="eval", INFER="infer")
 
 
 class _Rnn:
