@@ -21,6 +21,7 @@ from tf2migrate.analysis.catalogue import UNSUPPORTED_CALLS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.analysis.statements import fed_rate
+from tf2migrate.analysis.static_python import module_constants
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
@@ -114,12 +115,13 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
     """Keras optimizers for the file's TF1 ones; returns, per TRAIN statement, the
     expression of its optimizer."""
     optimizer_of: dict[int, str] = {}
+    own: dict[int, str] = {}  # TRAIN statement → the optimizer made for it alone
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind is Kind.OPTIMIZER:
                 call = _constructor_call(statement)
                 _replace_optimizer(module, facts, plan, names_in_use, scope, statement, call)
-                _build_when_shared(module, facts, plan, scope, statement)
+                own |= _build_when_shared(module, facts, plan, names_in_use, scope, statement)
             if statement.kind in (Kind.TRAIN, Kind.GRADS) and statement.minimize is not None:
                 _check_arguments(facts, statement.minimize)
             if statement.kind is Kind.TRAIN and statement.minimize is not None:
@@ -132,7 +134,7 @@ def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_
                     )
                     optimizer_of[id(statement.node)] = target
                 else:
-                    optimizer_of[id(statement.node)] = module.code_for_node(optimizer)
+                    optimizer_of[id(statement.node)] = own.get(id(statement.node)) or module.code_for_node(optimizer)
     return optimizer_of
 
 
@@ -171,30 +173,76 @@ def _collection_in_helper(facts: GraphFacts, call: cst.Call, seen: set[str]) -> 
     return None
 
 
-def _build_when_shared(module: cst.Module, facts: GraphFacts, plan: Plan, scope: Scope, optimizer: Statement) -> None:
+def _build_when_shared(
+    module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, optimizer: Statement
+) -> dict[int, str]:
     """A TF1 optimizer stepping several train ops shares its step counter (Adam's beta
     powers, advanced once per update) and keeps one set of slots per variable, as one Keras
     optimizer does (``iterations``, its slots).  But Keras builds its slots on the variables
     of its first update and refuses others later: built on every variable the train ops
-    update, once they exist.  That needs each train op's variables written out."""
+    update, once they exist.  That needs each train op's variables written out.
+
+    Plain gradient descent at a constant rate keeps no state: then each train op whose
+    variables are not written out gets an optimizer of its own (returned: TRAIN statement →
+    its name), which takes the very steps the shared one took."""
     uses = _train_ops(scope, optimizer)
     if len(uses) < 2:
-        return
+        return {}
     variables: dict[str, None] = {}
     for use in uses:
         listed = _listed_variables(module, scope, use)
         if listed is None:
+            call = _constructor_call(optimizer)
+            if _stateless(module, facts, call):
+                return _optimizer_each(module, facts, plan, names_in_use, scope, uses, call)
             facts.block(
                 use.minimize_call(),
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 "one optimizer steps several train ops: converted when each is `minimize(..., var_list=...)` naming its "
-                "variables (a list of variables, a variable, or a sum of lists the graph code made of variables)",
+                "variables (a list of variables, a variable, or a sum of lists the graph code made of variables), "
+                "or when it is a `GradientDescentOptimizer` at a constant rate",
             )
-            return
+            return {}
         variables.update(dict.fromkeys(listed))
     build = f"# one optimizer for {len(uses)} train ops, as in TF1: one step count, slots for each variable\n"
     build += f"{optimizer.defines[0]}.build([{', '.join(variables)}])\n"
     plan.add_after(uses[-1].node, [cst.parse_statement(build, config=module.config_for_parsing)])
+    return {}
+
+
+def _stateless(module: cst.Module, facts: GraphFacts, call: cst.Call) -> bool:
+    """``tf.train.GradientDescentOptimizer(rate)`` with a number, or a module constant
+    bound to one, for its rate: its steps read nothing but the gradient."""
+    if facts.imports.call_name(call) != "train.GradientDescentOptimizer":
+        return False
+    bound = bind_arguments(call, KERAS_OPTIMIZERS["train.GradientDescentOptimizer"][1])
+    rate = bound.get("learning_rate") if bound is not None else None
+    if rate is None:
+        return False
+    value = rate.value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    if isinstance(value, (cst.Integer, cst.Float)):
+        return True
+    return isinstance(value, cst.Name) and isinstance(module_constants(module, {value.value}).get(value.value), (int, float))
+
+
+def _optimizer_each(
+    module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], scope: Scope, uses: list[Statement], call: cst.Call
+) -> dict[int, str]:
+    """An optimizer made for each train op after the first, where the train op was built."""
+    own = {}
+    for use in uses[1:]:
+        target = created_name(_optimizer_name(facts, use.defines[0], call), scope.cls is not None, names_in_use)
+        plan.create_before(module, use, target, optimizer_code(module, facts, plan, names_in_use, scope, use, call))
+        plan.note(
+            use.minimize_call(),
+            TRAIN_STEP.code,
+            f"one GradientDescentOptimizer steps {len(uses)} train ops: `{local_name(target)}` made for this one "
+            "(plain gradient descent keeps no state to share)",
+        )
+        own[id(use.node)] = target
+    return own
 
 
 def _train_ops(scope: Scope, statement: Statement) -> list[Statement]:
