@@ -9,7 +9,6 @@ fail with a NameError (or, worse, read a stale value).
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
 from tf2migrate.analysis.discarded_returns import discarded_returns
