@@ -9,11 +9,11 @@ fail with a NameError (or, worse, read a stale value).
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
 from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
+from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
 from tf2migrate.analysis.names import LoopVariables, NameReferences, named_elsewhere, names_bound, self_attribute
 from tf2migrate.traversal import walk
@@ -34,7 +34,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         self.local_names: list[set[str]] = []
         self.functions: list[str] = []  # the enclosing defs, innermost last
         self.op_depth = 0  # inside the arguments of a TF op call
-        self.filled_list: str | None = None  # the statement is ``c1.append(...)`` of this list
+        # the statement is ``c1.append(...)`` of this list, kept as Python: (the list, why)
+        self.filled_list: tuple[str, str] | None = None
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
@@ -155,8 +156,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         )
                         return
                     filled = (
-                        f" (a tensor built from it is put in the Python list `{self.filled_list}`: graph code that fills a list "
-                        "in place is not converted)"
+                        f" (a tensor built from it is put in the Python list `{self.filled_list[0]}`, which stays Python: "
+                        f"{self.filled_list[1]})"
                         if self.filled_list
                         else ""
                     )
@@ -169,15 +170,6 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                 return
             current = current.parent
             before = None
-
-
-def _filled_list(statement: cst.BaseStatement) -> str | None:
-    """``c1`` of a statement ``c1.append(...)`` (``extend``, ``insert``): Python code that
-    fills a list, which graph tensors may be put in (TensorFlow-Examples' multi-GPU
-    example collects one result per device so)."""
-    method = m.Attribute(value=m.SaveMatchedNode(m.Name(), "list"), attr=m.Name("append") | m.Name("extend") | m.Name("insert"))
-    found = m.extract(statement, m.SimpleStatementLine(body=[m.Expr(value=m.Call(func=method))]))
-    return cst.ensure_type(found["list"], cst.Name).value if found else None
 
 
 def _params(node) -> list[cst.Param]:
@@ -242,7 +234,9 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
                         facts.descriptions.append(verdict.description)
                     continue
             finder = _EscapeFinder(facts, scope, statement.order, skip, graph_defs, class_graph_attributes)
-            finder.filled_list = _filled_list(statement.node)
+            filled = filled_list(statement.node)
+            if filled is not None and id(statement.node) in facts.refused_list_fills:
+                finder.filled_list = (filled, facts.refused_list_fills[id(statement.node)])
             walk(statement.node, finder)
         builders = _graph_building_methods(facts, scope)
         for method in class_methods(scope):

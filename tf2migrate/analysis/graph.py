@@ -33,6 +33,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
 from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
+from tf2migrate.analysis.list_fills import list_fills
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -648,6 +649,8 @@ class GraphAnalyzer:
             # run by the caller right after the constructor: read as the constructor's last statement
             nodes.extend(self._spliced(external, scope))
         self.classifier.graph_lists = self.classifier.graph_lists_of(nodes)
+        self.classifier.list_fills, refused_fills = list_fills(nodes, self.module)
+        self.facts.refused_list_fills.update(refused_fills)
         for node in nodes:
             several = bindings.placeholder_targets(self.tf, node)
             if several is not None:

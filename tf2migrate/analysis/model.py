@@ -317,6 +317,8 @@ class GraphFacts:
     helpers_not_passed: dict[str, str] = field(default_factory=dict)  # name → why not
     # TF1 tf.data iterators of the module's graph scopes (analysis/iterators.py)
     iterators: list[TF1Iterator] = field(default_factory=list)
+    # lines ``L.append(...)`` that stay Python, by id: why (analysis/list_fills.py)
+    refused_list_fills: dict[int, str] = field(default_factory=dict)
     # layer helpers whose calls are converted: they take their Keras layers as an argument
     layer_helpers: list[LayerHelper] = field(default_factory=list)
 

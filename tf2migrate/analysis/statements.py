@@ -58,6 +58,7 @@ from tf2migrate.analysis.names import (
     self_attribute,
     target_names,
 )
+from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
 from tf2migrate.analysis.static_python import StaticPython
@@ -81,6 +82,9 @@ class StatementClassifier:
         # ``self.grads = []`` statements of the scope being classified that a graph block
         # fills next (:meth:`graph_lists`), by id
         self.graph_lists: set[int] = set()
+        # the lines ``L.append(...)`` of the scope being classified that fill a list graph
+        # code made, before anything else read it (analysis/list_fills.py), by id
+        self.list_fills: set[int] = set()
         # the calls of layer helpers that made layers, by graph scope, helper and variable
         # scope name (analysis/layer_helpers.place_call)
         self.made_layers: dict = {}
@@ -529,7 +533,8 @@ class StatementClassifier:
         if refused_run is not None:
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, refused_run)
             return statement
-        if isinstance(node, cst.SimpleStatementLine) and not is_assignment:
+        fill = id(node) in self.list_fills
+        if isinstance(node, cst.SimpleStatementLine) and not is_assignment and not fill:
             # Kept as Python: a TF call for its effect on the runtime, or code that reads
             # graph values (reported by the escape check).
             return statement
@@ -544,11 +549,13 @@ class StatementClassifier:
                 if reads_graph_tensor:
                     self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, "a graph tensor is stored into an attribute or item")
                 return statement
-        if not self._movable(node, calls, scope, statement.order):
+        if not self._movable(node, [c for c in calls if not (fill and c is _fill_call(node))], scope, statement.order):
             return statement
         statement.kind = Kind.TENSOR
         if is_assignment:
             statement.defines = tuple(assigned_names(node))
+        elif fill and (filled := filled_list(node)) is not None:
+            statement.defines = (filled,)
         else:
             # ``if debug: fetches.extend([mx, mn])`` defines the list of tensors it extends
             extended = [
@@ -1126,6 +1133,11 @@ def _control_flow_refused(call: cst.Call, name: str) -> str | None:
 def _shape_attributes(expression: cst.BaseExpression) -> list[cst.Attribute]:
     """The ``x.shape`` / ``x.get_shape`` attribute inside a static-dimension expression."""
     return [a for a in find_all(expression, m.Attribute(attr=m.Name("shape") | m.Name("get_shape"))) if isinstance(a, cst.Attribute)]
+
+
+def _fill_call(node: cst.BaseStatement) -> cst.BaseExpression:
+    """The ``L.append(...)`` call of a fill line (analysis/list_fills.py)."""
+    return cst.ensure_type(cst.ensure_type(node, cst.SimpleStatementLine).body[0], cst.Expr).value
 
 
 def _empty_list_target(node: cst.BaseStatement) -> str | None:

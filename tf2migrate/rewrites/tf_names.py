@@ -524,7 +524,7 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         return call if len(call.args) == 1 and call.args[0].keyword is None else None
     if path == "device":
         # TF2's device takes only a device name, not a function
-        return call if len(call.args) == 1 and isinstance(call.args[0].value, cst.BaseString) else None
+        return call if len(call.args) == 1 and call.args[0].keyword is None and _string_valued(call.args[0].value) else None
     if path == "nn.softmax_cross_entropy_with_logits":
         keyworded = _keywordize(path, call, changes)
         renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
@@ -538,6 +538,17 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         changes.append("labels wrapped in tf.stop_gradient (TF1 did not backpropagate into labels)")
         return renamed.with_changes(args=[a.with_changes(value=stopped) if a is labels else a for a in renamed.args])
     return None
+
+
+def _string_valued(expression: cst.BaseExpression) -> bool:
+    """A string literal, or one formatted (``"/gpu:%d" % i``, ``"/gpu:{}".format(i)``): a
+    string whatever it is given, never a function."""
+    if isinstance(expression, cst.BaseString):
+        return True
+    if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.Modulo):
+        return isinstance(expression.left, cst.BaseString)
+    func = expression.func if isinstance(expression, cst.Call) else None
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.BaseString) and func.attr.value == "format"
 
 
 def is_dimension_value(node: cst.Attribute) -> bool:
