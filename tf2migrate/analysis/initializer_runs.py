@@ -42,11 +42,21 @@ _LOCALS = -1
 
 
 def reinitializes(
-    tf: TfImports, scope: Scope, sites: list[RunSite], leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]]
+    tf: TfImports,
+    scope: Scope,
+    sites: list[RunSite],
+    leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]],
+    other_runs: Iterable[int | None] = (),
 ) -> bool:
     """Whether some of ``sites`` (initializer runs of ``scope``) initializes a variable an
     earlier one already initialized in the same graph (a run in a loop repeats itself),
-    or that cannot be told (``leaves`` splits a fetch into its expressions)."""
+    or that cannot be told (``leaves`` splits a fetch into its expressions).
+
+    A second initialization with no other run since the first (``other_runs``: the orders
+    of the file's other runs, None for a run whose place is not known) changes nothing a
+    program can see: the value the first put there was never read nor updated (a random
+    initializer's first draw is never seen; the second is the one TF1 used)."""
+    others = list(other_runs)
     if any(site.in_loop for site in sites):
         return True
     if len(sites) < 2:
@@ -54,22 +64,23 @@ def reinitializes(
     if any(site.order is None for site in sites):
         return True
     resets = [s.order for s in scope.statements if _is_graph_reset(tf, s)]
-    initialized: set[int] = set()
+    initialized: dict[int, int] = {}  # variable (its statement's order) → the run that initialized it
     graph_start = -1
     for site in sorted(sites, key=lambda s: s.order or 0):
         assert site.order is not None
         start = max((r for r in resets if r < site.order), default=-1)
         if start != graph_start:
-            graph_start, initialized = start, set()
+            graph_start, initialized = start, {}
         covered: set[int] = set()
         for leaf in leaves(site.fetch):
             part = _covered(tf, scope, leaf, site.order, graph_start)
             if part is None:
                 return True
             covered |= part
-        if covered & initialized:
+        again = [initialized[v] for v in covered if v in initialized]
+        if again and any(run is None or min(again) < run < site.order for run in others):
             return True
-        initialized |= covered
+        initialized.update(dict.fromkeys(covered, site.order))
     return False
 
 

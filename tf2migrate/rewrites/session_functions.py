@@ -310,7 +310,11 @@ class SessionFunctions:
                     "initializer run before a restore of every variable removed: the restore sets them all",
                 )
             sites = [s for s in sites if s not in restored]
-        if reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves):
+        # the file's other runs: this scope's in place, any other's anywhere
+        other_runs = [
+            site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
+        ]
+        if reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves, other_runs):
             for site in sites:
                 self.rewrite.block(
                     site.call,
