@@ -213,6 +213,8 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     by helper, why it is not (appended to its TFM304 findings)."""
     makers = _variable_makers(module, imports)
     plain = _plain_makers(module, imports)
+    # a helper applied again under reuse is split with them (its calls may come after another refusal)
+    names = names | (scope_reuse.called_under_reuse(module, imports.call_name) & makers)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}

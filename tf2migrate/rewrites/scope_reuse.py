@@ -147,6 +147,15 @@ def find_reuse(
     return walker.reasons or walker.reuse
 
 
+def called_under_reuse(module: cst.Module, call_name) -> set[str]:
+    """The names called (``name(...)``) in the module's straight-line statements under
+    variable-scope reuse: the helpers to split with those TFM304 names (the first refusal of
+    a file may hide the others)."""
+    walker = _Walker(call_name, {}, {}, {}, lambda call: False, set())
+    walker.block(module.body, _Block((), None, None))
+    return walker.called
+
+
 class _Walker:
     def __init__(self, call_name, site_of, given, plain, makes_variables, bound_once) -> None:
         self.call_name = call_name
@@ -161,6 +170,7 @@ class _Walker:
         self.reasons: dict[str, str] = {}
         self.reuse = Reuse()
         self.involved: set[str] = set()  # the helpers called under reuse
+        self.called: set[str] = set()  # every name called under reuse
         self.seen: set[int] = set()
         self.spoiled: str | None = None  # why the reuse cannot be dropped
 
@@ -171,6 +181,8 @@ class _Walker:
                 self.block(cst.ensure_type(statement.body, cst.IndentedBlock).body, inner)
                 continue
             if isinstance(statement, cst.SimpleStatementLine):
+                if block.reuse is not None:
+                    self.called |= {c.func.value for c in find_all(statement, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)}
                 reusing = self.reuse_statement(statement, block)
                 if reusing:
                     block.reuse = "True"
