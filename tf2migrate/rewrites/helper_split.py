@@ -857,7 +857,9 @@ class _Splitter(cst.CSTTransformer):
         self.reuse = reuse
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        return scope_reuse.without_reuse(updated) if id(original) in self.reuse.unreused else updated
+        if id(original) not in self.reuse.unreused:
+            return updated
+        return scope_reuse.without_reuse(updated, self.reuse.unreused[id(original)])
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         return updated.with_changes(body=self._body(original.body, updated.body))

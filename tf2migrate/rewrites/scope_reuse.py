@@ -106,7 +106,9 @@ class Reuse:
 
     reused: dict[int, int] = field(default_factory=dict)  # id(call) reusing → id(call) whose variables it takes
     dropped: set[int] = field(default_factory=set)  # ids of ``scope.reuse_variables()`` statements
-    unreused: set[int] = field(default_factory=set)  # ids of ``variable_scope`` calls whose ``reuse=`` goes
+    # ids of ``variable_scope`` calls whose ``reuse=`` goes → the name that re-enters the
+    # scope in place of its object (None: the first argument stays)
+    unreused: dict[int, str | None] = field(default_factory=dict)
     shared_by: dict[int, str] = field(default_factory=dict)  # id(reusing call) → how TF1 shared (for the note)
 
 
@@ -239,7 +241,10 @@ class _Walker:
                     inner.why = f"`{_code(call)}`: its `reuse=` is not `True` or `tf.AUTO_REUSE` written out"
                     kind = "True"
                 inner.reuse = kind
-                self.reuse.unreused.add(id(call))
+                # ``tf.variable_scope(scope)``: the scope object re-entered where it was made is its
+                # name (no variable is made in it any more: only the ops' names read it)
+                by_name = isinstance(first, cst.Name) and path[:-1] == block.path
+                self.reuse.unreused[id(call)] = path[-1] if by_name else None
         return inner
 
     def call_name_of_attribute(self, value: cst.BaseExpression) -> str | None:
@@ -309,8 +314,11 @@ class _Walker:
         return True
 
 
-def without_reuse(call: cst.Call) -> cst.Call:
+def without_reuse(call: cst.Call, name: str | None) -> cst.Call:
+    """The ``variable_scope`` call without its ``reuse=``, its scope object written as ``name``."""
     args = [a for a in call.args if a.keyword is None or a.keyword.value != "reuse"]
+    if name is not None:
+        args[0] = args[0].with_changes(value=cst.SimpleString(repr(name)))
     if args:
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return call.with_changes(args=args)
