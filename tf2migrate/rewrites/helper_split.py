@@ -256,12 +256,9 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         _bound_once(module),
     )
     if isinstance(reuse, dict):
-        reasons.update(reuse)
-        for name in reuse:
-            helpers.pop(name, None)
-        if not helpers:
-            return reasons
-        reuse = scope_reuse.Reuse()  # the others are called under no reuse
+        # the reuse stays, and keeps the graph on TF1 whatever else is split: say why of each
+        first = next(iter(reuse.values()))
+        return reasons | {name: reuse.get(name, first) for name in helpers}
     factories = {name: fresh_name(f"make_{name}_variables", in_use) for name in helpers}
     statement_edits: dict[int, tuple[cst.BaseStatement | None, cst.BaseStatement]] = {}
     targets: dict[int, list[str]] = {}

@@ -194,6 +194,16 @@ class _Walker:
                 if site is not None:
                     self.site(*site, block)
                     continue
+            if not isinstance(statement, cst.SimpleStatementLine) and self.asks_reuse(statement):
+                for line in find_all(statement, cst.SimpleStatementLine):
+                    if id(line) in self.site_of:
+                        name, call = self.site_of[id(line)]
+                        self.involved.add(name)
+                        self.reasons.setdefault(
+                            name,
+                            f"the call `{_code(call)}` stands in a loop, a branch or a function that asks for variable-scope "
+                            "reuse: which calls reuse there is not followed",
+                        )
             if block.reuse is not None and any(self.makes_variables(c) for c in find_all(statement, cst.Call)):
                 self.spoiled = "a statement under variable-scope reuse makes variables otherwise than by a split helper's call"
 
@@ -246,6 +256,14 @@ class _Walker:
                 by_name = isinstance(first, cst.Name) and path[:-1] == block.path
                 self.reuse.unreused[id(call)] = path[-1] if by_name else None
         return inner
+
+    def asks_reuse(self, node: cst.CSTNode) -> bool:
+        """Does ``node`` hold a ``variable_scope(..., reuse=...)`` or a ``reuse_variables()``?"""
+        return any(
+            (isinstance(c, cst.Call) and self.call_name(c) == "variable_scope" and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args))
+            or (isinstance(c, cst.Attribute) and c.attr.value == "reuse_variables")
+            for c in find_all(node, (cst.Call, cst.Attribute))
+        )
 
     def call_name_of_attribute(self, value: cst.BaseExpression) -> str | None:
         return value.attr.value if isinstance(value, cst.Attribute) and value.attr.value == "AUTO_REUSE" else None
