@@ -245,7 +245,11 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         helpers[name], sites[name] = found, calls
     if not helpers:
         return reasons
-    given = {id(call): _given(module, helper, statement, call, shapes, shaped) for name, helper in helpers.items() for statement, call in sites[name]}
+    given = {
+        id(call): _given(module, helper, statement, call, shapes, shaped)
+        for name, helper in helpers.items()
+        for statement, call in sites[name]
+    }
     reuse = scope_reuse.find_reuse(
         module,
         imports.call_name,
@@ -265,20 +269,27 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     reuse_notes = []
     for name, helper in helpers.items():
         for statement, call in sites[name]:
-            first = reuse.reused.get(id(call))
-            if first is None:
+            earlier = reuse.reused.get(id(call))
+            if earlier is None:
                 targets[id(call)] = _targets(helper, name, statement, in_use)
             statement_edits[id(statement)] = _site(
-                module, helper, factories[name], statement, call, targets[first if first is not None else id(call)], given[id(call)], first is not None
+                module,
+                helper,
+                factories[name],
+                statement,
+                call,
+                targets[earlier if earlier is not None else id(call)],
+                given[id(call)],
+                earlier is not None,
             )
-            if first is not None:
+            if earlier is not None:
                 line, column = positions.get(call) or (1, 0)
                 reuse_notes.append(
                     (
                         line,
                         column + 1,
                         f"`{name}(...)` under the reuse of variable scope `{reuse.shared_by[id(call)]}`: applies the variables an "
-                        f"earlier call made (`{', '.join(targets[first])}`), as TF1 found them by name; the reuse is dropped",
+                        f"earlier call made (`{', '.join(targets[earlier])}`), as TF1 found them by name; the reuse is dropped",
                     )
                 )
     split = _Splitter(helpers, factories, statement_edits, reuse)

@@ -43,7 +43,7 @@ the reason is given with TFM304):
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -122,11 +122,11 @@ class _Block:
 
 def find_reuse(
     module: cst.Module,
-    call_name,
+    call_name: Callable[[cst.Call], str | None],
     sites: dict[str, list[tuple[cst.SimpleStatementLine, cst.Call]]],
     given: dict[int, list[str]],
     plain: dict[str, str | None],
-    makes_variables,
+    makes_variables: Callable[[cst.CSTNode], bool],
     bound_once: set[str],
 ) -> Reuse | dict[str, str]:
     """Which calls of the helpers in ``sites`` take an earlier call's variables, and the reuse
@@ -149,7 +149,7 @@ def find_reuse(
     return walker.reasons or walker.reuse
 
 
-def called_under_reuse(module: cst.Module, call_name) -> set[str]:
+def called_under_reuse(module: cst.Module, call_name: Callable[[cst.Call], str | None]) -> set[str]:
     """The names called (``name(...)``) in the module's straight-line statements under
     variable-scope reuse: the helpers to split with those TFM304 names (the first refusal of
     a file may hide the others)."""
@@ -159,7 +159,15 @@ def called_under_reuse(module: cst.Module, call_name) -> set[str]:
 
 
 class _Walker:
-    def __init__(self, call_name, site_of, given, plain, makes_variables, bound_once) -> None:
+    def __init__(
+        self,
+        call_name: Callable[[cst.Call], str | None],
+        site_of: dict[int, tuple[str, cst.Call]],
+        given: dict[int, list[str]],
+        plain: dict[str, str | None],
+        makes_variables: Callable[[cst.CSTNode], bool],
+        bound_once: set[str],
+    ) -> None:
         self.call_name = call_name
         self.site_of = site_of
         self.given = given
@@ -184,7 +192,9 @@ class _Walker:
                 continue
             if isinstance(statement, cst.SimpleStatementLine):
                 if block.reuse is not None:
-                    self.called |= {c.func.value for c in find_all(statement, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)}
+                    self.called |= {
+                        c.func.value for c in find_all(statement, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)
+                    }
                 reusing = self.reuse_statement(statement, block)
                 if reusing:
                     block.reuse = "True"
@@ -230,7 +240,9 @@ class _Walker:
                 if first.value in self.reused_handles:
                     inner.reuse = "True"
             else:
-                inner.why = f"`{_code(call)}` is not a scope of this file's code followed here (a name written out, or the `as` name of one)"
+                inner.why = (
+                    f"`{_code(call)}` is not a scope of this file's code followed here (a name written out, or the `as` name of one)"
+                )
                 path = (*inner.path, "\0")
             inner.path = path
             if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name):
@@ -260,7 +272,11 @@ class _Walker:
     def asks_reuse(self, node: cst.CSTNode) -> bool:
         """Does ``node`` hold a ``variable_scope(..., reuse=...)`` or a ``reuse_variables()``?"""
         return any(
-            (isinstance(c, cst.Call) and self.call_name(c) == "variable_scope" and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args))
+            (
+                isinstance(c, cst.Call)
+                and self.call_name(c) == "variable_scope"
+                and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args)
+            )
             or (isinstance(c, cst.Attribute) and c.attr.value == "reuse_variables")
             for c in find_all(node, (cst.Call, cst.Attribute))
         )
@@ -297,8 +313,10 @@ class _Walker:
             self.reasons.setdefault(name, f"the call `{call_text}` reuses variables by scope name, but {block.why}")
             return
         if len(earlier) != 1:
-            what = "no earlier call of it made variables in that scope (TF1 found them elsewhere or raised)" if not earlier else (
-                "several earlier calls made variables in that scope: which ones it finds is not followed"
+            what = (
+                "no earlier call of it made variables in that scope (TF1 found them elsewhere or raised)"
+                if not earlier
+                else ("several earlier calls made variables in that scope: which ones it finds is not followed")
             )
             self.reasons.setdefault(name, f"the call `{call_text}` reuses the variables of scope `{'/'.join(block.path)}`, but {what}")
             return
@@ -316,7 +334,8 @@ class _Walker:
         unknown = next((a for a in again if not self.fixed(a.partition("=")[2])), None)
         if unknown is not None:
             self.reasons.setdefault(
-                name, f"the call `{call_text}` reuses variables by scope name, and `{unknown}` may not hold at both calls what it held at the first"
+                name,
+                f"the call `{call_text}` reuses variables by scope name, and `{unknown}` may not hold at both calls what it held at the first",
             )
             return
         self.reuse.reused[id(call)] = id(earlier[0])

@@ -423,10 +423,11 @@ class _Walker:
         function = self.functions.get(value.func.value)
         if not isinstance(function, cst.FunctionDef) or function.decorators or not isinstance(function.body, cst.IndentedBlock):
             return None
-        *assignments, last = [s for s in function.body.body if not _is_docstring(s)] or [None]
-        returned = _returned_names(last)
+        statements = [s for s in function.body.body if not _is_docstring(s)]
+        returned = _returned_names(statements[-1]) if statements else None
         if returned is None:
             return None
+        assignments = statements[:-1]
         made = set()
         for statement in assignments:
             if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
