@@ -77,6 +77,7 @@ tensor to a parameter the variables read (TF1 initialized them from it) keeps TF
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import difflib
 import re
@@ -257,7 +258,7 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         given,
         {name: _not_plain_get_variables(helper, imports) for name, helper in helpers.items()},
         lambda c: _makes_variables(c, imports, makers),
-        _bound_once(module),
+        _constants(module),
     )
     if isinstance(reuse, dict):
         # the reuse stays, and keeps the graph on TF1 whatever else is split: say why of each
@@ -331,14 +332,27 @@ def _not_plain_get_variables(helper: _Helper, imports: TfImports) -> str | None:
     return None
 
 
-def _bound_once(module: cst.Module) -> set[str]:
-    """Names the module's top level binds once, and nothing binds elsewhere."""
+def _constants(module: cst.Module) -> set[str]:
+    """Names bound once in the module, at its top level, to a literal of immutable values
+    (``size = 4``, ``name = "D"``): they hold the same value wherever they are read."""
     counts: dict[str, int] = {}
     for node in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.Param, cst.FunctionDef)):
         target = getattr(node, "target", None) or getattr(node, "name", None)
         for bound in target_names(target) if target is not None else []:
             counts[bound] = counts.get(bound, 0) + 1
-    return {name for name, count in counts.items() if count == 1}
+    out = set()
+    for statement in module.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            continue
+        name = small.targets[0].target.value
+        if counts.get(name) == 1 and isinstance(small.value, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple, cst.UnaryOperation)):
+            try:
+                ast.literal_eval(module.code_for_node(small.value))
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            out.add(name)
+    return out
 
 
 def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:

@@ -34,7 +34,7 @@ the reason is given with TFM304):
 - the helper makes every variable by ``tf.get_variable`` (``tf.Variable`` ignores reuse: TF1
   made new ones);
 - the make function would be given the same arguments at both calls — literals (shapes
-  derived from the file included) or names the module binds once — so the variables' names and
+  derived from the file included) or names the module binds once to a literal — so the variables' names and
   shapes are the same (TF1 checked the shapes);
 - nothing else under the reuse makes variables (the reuse is dropped with the calls), and no
   call of the helper stands under reuse in a loop, a branch or a function.
@@ -127,14 +127,15 @@ def find_reuse(
     given: dict[int, list[str]],
     plain: dict[str, str | None],
     makes_variables: Callable[[cst.CSTNode], bool],
-    bound_once: set[str],
+    constants: set[str],
 ) -> Reuse | dict[str, str]:
     """Which calls of the helpers in ``sites`` take an earlier call's variables, and the reuse
     statements to drop; else, by helper, why not.  ``given`` holds each call's make-call
     arguments; ``plain`` why a helper's variables are not all ``tf.get_variable`` calls (None
-    when they are); ``makes_variables(call)`` tells a call that makes variables."""
+    when they are); ``makes_variables(call)`` tells a call that makes variables; ``constants``
+    the module's names bound once to a literal."""
     site_of = {id(statement): (name, call) for name, pairs in sites.items() for statement, call in pairs}
-    walker = _Walker(call_name, site_of, given, plain, makes_variables, bound_once)
+    walker = _Walker(call_name, site_of, given, plain, makes_variables, constants)
     walker.block(module.body, _Block((), None, None))
     if not walker.involved:
         return Reuse()
@@ -166,14 +167,14 @@ class _Walker:
         given: dict[int, list[str]],
         plain: dict[str, str | None],
         makes_variables: Callable[[cst.CSTNode], bool],
-        bound_once: set[str],
+        constants: set[str],
     ) -> None:
         self.call_name = call_name
         self.site_of = site_of
         self.given = given
         self.plain = plain
         self.makes_variables = makes_variables
-        self.bound_once = bound_once
+        self.constants = constants
         self.handles: dict[str, tuple[str, ...]] = {}  # ``as`` names → their scopes' paths
         self.reused_handles: set[str] = set()  # scopes told ``reuse_variables()``: they reuse wherever entered again
         self.made: dict[tuple[str, tuple[str, ...]], list[cst.Call]] = {}  # (helper, path) → creating calls
@@ -347,7 +348,7 @@ class _Walker:
         try:
             ast.literal_eval(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return text.isidentifier() and text in self.bound_once
+            return text.isidentifier() and text in self.constants
         return True
 
 
