@@ -342,6 +342,10 @@ def _migrate_split_helpers(
     # the split file's graph stays on TF1 all the same: say what keeps it there
     # (no line number: a notebook's lines are its joined program's)
     why = f"once split, the graph is still kept on TF1 by {refused[0].code}: {refused[0].message.split(': ')[0][:160]}" if refused else ""
+    if why and split.unsplit:
+        # a helper applied under reuse that could not be split keeps the reuse, and the graph
+        helper, reason = next(iter(sorted(split.unsplit.items())))
+        why += f"; `{helper}` is not split: {reason}"
     return dict.fromkeys(names, why) if why else {}
 
 

@@ -178,6 +178,7 @@ class Split:
     notes: list[tuple[int, int, str]] = field(default_factory=list)
     # calls applying an earlier call's variables under variable-scope reuse (rewrites/scope_reuse.py)
     reuse_notes: list[tuple[int, int, str]] = field(default_factory=list)
+    unsplit: dict[str, str] = field(default_factory=dict)  # the helpers asked for (or applied under reuse) left whole, and why
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -317,7 +318,7 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
                 f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
             )
         )
-    return Split(text, _origins(module.code, text), notes, reuse_notes)
+    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons)
 
 
 def _not_plain_get_variables(helper: _Helper, imports: TfImports) -> str | None:
