@@ -75,6 +75,7 @@ from tf2migrate.rewrites import mnist_input_data, python2_prints
 from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
+    scope_reuse,
     lambda_helpers,
     tf_callable_names,
     loop_split,
@@ -333,10 +334,18 @@ def _migrate_split_helpers(
         _SPLITTING_HELPERS.reset(token)
     refused = _refusals(again)
     if again.new_source != split.source and not refused:
-        return _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line, again) or {}
+        done_split = _retried(split, helper_split.HELPER_SPLIT.code, path, options, project, split.map_line, again)
+        if done_split is None:
+            return {}
+        reused = [Diagnostic(scope_reuse.SCOPE_REUSE.code, message, path, line, column) for line, column, message in split.reuse_notes]
+        return MigrationResult(done_split.new_source, sorted_unique(done_split.findings + reused))
     # the split file's graph stays on TF1 all the same: say what keeps it there
     # (no line number: a notebook's lines are its joined program's)
     why = f"once split, the graph is still kept on TF1 by {refused[0].code}: {refused[0].message.split(': ')[0][:160]}" if refused else ""
+    if why and split.unsplit:
+        # a helper applied under reuse that could not be split keeps the reuse, and the graph
+        helper, reason = next(iter(sorted(split.unsplit.items())))
+        why += f"; `{helper}` is not split: {reason}"
     return dict.fromkeys(names, why) if why else {}
 
 

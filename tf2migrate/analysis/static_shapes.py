@@ -294,9 +294,12 @@ class _Evaluator:
                 for root in _changed_roots(small):  # ``dims[0] = 5``, ``del dims[0]``, ``self.n += 1``
                     self.forget(root, env)
             return None
-        if isinstance(statement, cst.With) and all(i.asname is None for i in statement.items):
+        if isinstance(statement, cst.With):
             for item in statement.items:
                 self.expression(item.item, env, depth)
+                # ``with tf.variable_scope("D") as scope``: the name holds no shape followed here
+                for name in _bound_names(item.asname) if item.asname is not None else ():
+                    env[name] = UNKNOWN
             return self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth, top)
         if isinstance(statement, cst.If) and not top:
             test = self.truth(self.expression(statement.test, env, depth))

@@ -77,6 +77,7 @@ tensor to a parameter the variables read (TF1 initialized them from it) keeps TF
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import difflib
 import re
@@ -88,10 +89,11 @@ from tf2migrate.analysis import rnn, static_shapes
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import VARIABLE_CALLS, is_graph_op, is_unsupported_call, makes_variables
-from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound
+from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
+from tf2migrate.rewrites import scope_reuse
 from tf2migrate.traversal import find_all
 
 HELPER_SPLIT = Rule(
@@ -174,6 +176,9 @@ class Split:
     source: str
     lines: list[int]
     notes: list[tuple[int, int, str]] = field(default_factory=list)
+    # calls applying an earlier call's variables under variable-scope reuse (rewrites/scope_reuse.py)
+    reuse_notes: list[tuple[int, int, str]] = field(default_factory=list)
+    unsplit: dict[str, str] = field(default_factory=dict)  # the helpers asked for (or applied under reuse) left whole, and why
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -210,6 +215,8 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     by helper, why it is not (appended to its TFM304 findings)."""
     makers = _variable_makers(module, imports)
     plain = _plain_makers(module, imports)
+    # a helper applied again under reuse is split with them (its calls may come after another refusal)
+    names = names | (scope_reuse.called_under_reuse(module, imports.call_name) & makers)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
@@ -240,12 +247,54 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         helpers[name], sites[name] = found, calls
     if not helpers:
         return reasons
+    given = {
+        id(call): _given(module, helper, statement, call, shapes, shaped)
+        for name, helper in helpers.items()
+        for statement, call in sites[name]
+    }
+    reuse = scope_reuse.find_reuse(
+        module,
+        imports.call_name,
+        sites,
+        given,
+        {name: _not_plain_get_variables(helper, imports) for name, helper in helpers.items()},
+        lambda c: _makes_variables(c, imports, makers),
+        _constants(module),
+    )
+    if isinstance(reuse, dict):
+        # the reuse stays, and keeps the graph on TF1 whatever else is split: say why of each
+        first = next(iter(reuse.values()))
+        return reasons | {name: reuse.get(name, first) for name in helpers}
     factories = {name: fresh_name(f"make_{name}_variables", in_use) for name in helpers}
-    statement_edits: dict[int, tuple[cst.BaseStatement, cst.BaseStatement]] = {}
+    statement_edits: dict[int, tuple[cst.BaseStatement | None, cst.BaseStatement]] = {}
+    targets: dict[int, list[str]] = {}
+    reuse_notes = []
     for name, helper in helpers.items():
         for statement, call in sites[name]:
-            statement_edits[id(statement)] = _site(module, helper, name, factories[name], statement, call, in_use, shapes, shaped)
-    split = _Splitter(helpers, factories, statement_edits)
+            earlier = reuse.reused.get(id(call))
+            if earlier is None:
+                targets[id(call)] = _targets(helper, name, statement, in_use)
+            statement_edits[id(statement)] = _site(
+                module,
+                helper,
+                factories[name],
+                statement,
+                call,
+                targets[earlier if earlier is not None else id(call)],
+                given[id(call)],
+                earlier is not None,
+            )
+            if earlier is not None:
+                line, column = positions.get(call) or (1, 0)
+                reuse_notes.append(
+                    (
+                        line,
+                        column + 1,
+                        f"`{name}(...)` under the reuse of variable scope `{reuse.shared_by[id(call)]}`: applies the variables an "
+                        f"earlier call made (`{', '.join(targets[earlier])}`), as TF1 found them by name; the reuse is dropped",
+                    )
+                )
+    split = _Splitter(helpers, factories, statement_edits, reuse)
     new = module.visit(split)
     assert isinstance(new, cst.Module)
     text = new.code
@@ -269,7 +318,42 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
                 f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
             )
         )
-    return Split(text, _origins(module.code, text), notes)
+    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons)
+
+
+def _not_plain_get_variables(helper: _Helper, imports: TfImports) -> str | None:
+    """Why the helper's variables are not all made by ``tf.get_variable`` assignments (under
+    reuse TF1 returned those; ``tf.Variable`` and other makers made new ones); None if they are."""
+    for statement in helper.variables:
+        small = statement.body[0]
+        value = small.value if isinstance(small, cst.Assign) else None
+        made = [c for c in find_all(statement, cst.Call) if _makes_variables(c, imports, set())]
+        if made and not (isinstance(value, cst.Call) and imports.call_name(value) == "get_variable" and made == [value]):
+            return f"`{helper.node.name.value}` makes a variable otherwise than by `tf.get_variable` (`tf.Variable` ignores reuse)"
+    return None
+
+
+def _constants(module: cst.Module) -> set[str]:
+    """Names bound once in the module, at its top level, to a literal of immutable values
+    (``size = 4``, ``name = "D"``): they hold the same value wherever they are read."""
+    counts: dict[str, int] = {}
+    for node in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.Param, cst.FunctionDef)):
+        target = getattr(node, "target", None) or getattr(node, "name", None)
+        for bound in target_names(target) if target is not None else []:
+            counts[bound] = counts.get(bound, 0) + 1
+    out = set()
+    for statement in module.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            continue
+        name = small.targets[0].target.value
+        if counts.get(name) == 1 and isinstance(small.value, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple, cst.UnaryOperation)):
+            try:
+                ast.literal_eval(module.code_for_node(small.value))
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            out.add(name)
+    return out
 
 
 def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
@@ -694,20 +778,8 @@ class _Replace(cst.CSTTransformer):
         return self.edits.get(id(original_node), updated_node)
 
 
-def _site(
-    module: cst.Module,
-    helper: _Helper,
-    name: str,
-    factory: str,
-    statement: cst.SimpleStatementLine,
-    call: cst.Call,
-    in_use: set[str],
-    shapes: static_shapes.ModuleShapes,
-    shaped: dict[int, list[str]],
-) -> tuple[cst.BaseStatement, cst.BaseStatement]:
-    """The make statement put before a call's statement, and the statement passing the variables."""
-    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
-    bound = bind_arguments(call, parameters) or {}
+def _targets(helper: _Helper, name: str, statement: cst.SimpleStatementLine, in_use: set[str]) -> list[str]:
+    """The names the make call binds the variables to: the caller's own for a returned one."""
     small = statement.body[0]
     targets: list[str] = []
     for carried in helper.carried:
@@ -720,12 +792,41 @@ def _site(
             targets.append(element.value)
         else:
             targets.append(fresh_name(f"{name}_{carried}", in_use))
+    return targets
+
+
+def _given(
+    module: cst.Module,
+    helper: _Helper,
+    statement: cst.SimpleStatementLine,
+    call: cst.Call,
+    shapes: static_shapes.ModuleShapes,
+    shaped: dict[int, list[str]],
+) -> list[str]:
+    """The make call's arguments for one call of the helper (``n_out=3``, ``x_shape=[None, 4]``)."""
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    bound = bind_arguments(call, parameters) or {}
     given = [
         f"{p.name.value}={_argument(module, shapes, statement, bound[p.name.value].value)}"
         for p in helper.made_from
         if p.name.value in bound
     ]
-    given += shaped.get(id(call), [])
+    return given + shaped.get(id(call), [])
+
+
+def _site(
+    module: cst.Module,
+    helper: _Helper,
+    factory: str,
+    statement: cst.SimpleStatementLine,
+    call: cst.Call,
+    targets: list[str],
+    given: list[str],
+    reused: bool,
+) -> tuple[cst.BaseStatement | None, cst.BaseStatement]:
+    """The make statement put before a call's statement (None when the call reuses an earlier
+    call's variables), and the statement passing the variables."""
+    small = statement.body[0]
     left = ", ".join(targets) if len(targets) > 1 else targets[0]
     make = cst.parse_statement(f"{left} = {factory}({', '.join(given)})\n", config=module.config_for_parsing)
     make = make.with_changes(leading_lines=statement.leading_lines)
@@ -754,6 +855,8 @@ def _site(
     else:
         assert isinstance(small, cst.Expr)
         new_small = small.with_changes(value=new_call)
+    if reused:
+        return None, statement.with_changes(body=[new_small])
     return make, statement.with_changes(body=[new_small], leading_lines=())
 
 
@@ -769,11 +872,17 @@ def _argument(module: cst.Module, shapes: static_shapes.ModuleShapes, statement:
 
 
 class _Splitter(cst.CSTTransformer):
-    def __init__(self, helpers: dict[str, _Helper], factories: dict[str, str], edits) -> None:
+    def __init__(self, helpers: dict[str, _Helper], factories: dict[str, str], edits, reuse: scope_reuse.Reuse) -> None:
         self.helpers = {id(h.node): (n, h) for n, h in helpers.items()}
         self.blocks = {id(h.block): h for h in helpers.values() if h.block is not None}
         self.factories = factories
         self.edits = edits
+        self.reuse = reuse
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if id(original) not in self.reuse.unreused:
+            return updated
+        return scope_reuse.without_reuse(updated, self.reuse.unreused[id(original)])
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         return updated.with_changes(body=self._body(original.body, updated.body))
@@ -794,9 +903,11 @@ class _Splitter(cst.CSTTransformer):
     def _body(self, original, updated) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
         for before, after in zip(original, updated):
+            if id(before) in self.reuse.dropped:
+                continue  # ``scope.reuse_variables()``: nothing under it makes variables any more
             if id(before) in self.edits:
                 made, passing = self.edits[id(before)]
-                out += [made, passing]
+                out += [passing] if made is None else [made, passing]
             elif id(before) in self.helpers:
                 name, helper = self.helpers[id(before)]
                 out += self._split(name, helper, after)

@@ -54,7 +54,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import makes_variables
-from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -367,6 +367,9 @@ class _Walker:
         """The variables ``name = tf.Variable(...)`` (or a dict or list display of such calls)
         makes; None when it makes no variable itself (its calls are judged as others)."""
         value = assign.value
+        maker = self._maker(value)
+        if maker is not None:
+            return self._made_by_maker(assign, maker, scopes)
         if isinstance(value, cst.Call) and self._variable_call(value):
             calls: list[tuple[str, cst.Call]] = [("", value)]
         elif isinstance(value, cst.Dict) and any(
@@ -404,6 +407,68 @@ class _Walker:
             if any(self._creates(c) is not None for c in calls_in(call) if c is not call):
                 return "a variable's initial value makes variables"
             variable = self._variable(f"{target.value}{suffix}", call, scopes)
+            if isinstance(variable, str):
+                return variable
+            if variable is not None:
+                out.append(variable)
+        return out
+
+    def _maker(self, value: cst.BaseExpression) -> cst.FunctionDef | None:
+        """The module's function ``value`` calls when it is a maker of variables: straight-line
+        assignments, each of one name, ending in ``return`` of the names bound by
+        ``tf.Variable``/``tf.get_variable`` calls (rewrites/helper_split.py's
+        ``make_<helper>_variables``)."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return None
+        function = self.functions.get(value.func.value)
+        if not isinstance(function, cst.FunctionDef) or function.decorators or not isinstance(function.body, cst.IndentedBlock):
+            return None
+        statements = [s for s in function.body.body if not _is_docstring(s)]
+        returned = _returned_names(statements[-1]) if statements else None
+        if returned is None:
+            return None
+        assignments = statements[:-1]
+        made = set()
+        for statement in assignments:
+            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+                return None
+            small = statement.body[0]
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+                return None
+            if isinstance(small.value, cst.Call) and self._variable_call(small.value):
+                made.add(small.targets[0].target.value)
+        return function if set(returned) <= made else None
+
+    def _made_by_maker(self, assign: cst.Assign, maker: cst.FunctionDef, scopes: _Scopes) -> list[_Variable] | str:
+        """The variables ``a, b = make_layer_variables(...)`` makes, in the maker's order, each
+        named as the maker's ``tf.Variable``/``tf.get_variable`` call names it in the scopes of
+        the call; why not when its statements make other variables."""
+        returned = _returned_names(cst.ensure_type(maker.body, cst.IndentedBlock).body[-1]) or []
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        names = target_names(target) if target is not None else []
+        if isinstance(target, cst.Name) and len(returned) == 1:
+            names = [target.value]
+        if len(names) != len(returned) or not all(isinstance(e, cst.Name) for e in _elements(target)):
+            return f"`{maker.name.value}(...)` is not unpacked into one name per variable it returns"
+        if any(n not in self.bound_once for n in names):
+            return "a variable is bound to something other than a module name bound once"
+        if any(self._creates(c) is not None for c in calls_in(assign.value) if c is not assign.value):
+            return "a variable's initial value makes variables"
+        reference = dict(zip(returned, names))
+        out = []
+        for statement in cst.ensure_type(maker.body, cst.IndentedBlock).body:
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+            if not isinstance(small, cst.Assign):
+                continue
+            bound = cst.ensure_type(small.targets[0].target, cst.Name).value
+            calls = [c for c in calls_in(small.value) if self._creates(c) is not None]
+            if bound not in reference:
+                if calls:
+                    return f"`{maker.name.value}(...)` makes variables it does not return"
+                continue
+            if any(c is not small.value for c in calls):
+                return "a variable's initial value makes variables"
+            variable = self._variable(reference[bound], cst.ensure_type(small.value, cst.Call), scopes)
             if isinstance(variable, str):
                 return variable
             if variable is not None:
@@ -836,3 +901,28 @@ def _changed_in_place(module: cst.Module, name: str) -> bool:
             if isinstance(inner, cst.Name) and inner.value == name and node.func.attr.value not in ("get", "keys", "values", "items"):
                 return True
     return False
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString)
+    )
+
+
+def _returned_names(statement: cst.CSTNode | None) -> list[str] | None:
+    """The names ``return a, b`` (or ``return a``) returns; None for another statement."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    if not isinstance(small, cst.Return) or small.value is None:
+        return None
+    values = _elements(small.value)
+    if not all(isinstance(v, cst.Name) for v in values):
+        return None
+    return [cst.ensure_type(v, cst.Name).value for v in values]
+
+
+def _elements(expression: cst.BaseExpression | None) -> list[cst.BaseExpression]:
+    if isinstance(expression, cst.Tuple):
+        return [e.value for e in expression.elements]
+    return [expression] if expression is not None else []
