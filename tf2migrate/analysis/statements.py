@@ -340,6 +340,15 @@ class StatementClassifier:
             return statement
         return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 
+    def _optimizer_method(self, call: cst.Call, scope: Scope, order: int) -> bool:
+        """``opt.minimize(...)``, ``opt.compute_gradients(...)`` or ``opt.apply_gradients(...)``
+        of a name bound to a TF1 optimizer (one made inline is refused as an optimizer call)."""
+        if not m.matches(call.func, m.Attribute(attr=m.Name("minimize") | m.Name("compute_gradients") | m.Name("apply_gradients"))):
+            return False
+        name = graph_name(cst.ensure_type(call.func, cst.Attribute).value)
+        found = scope.resolve(name, order) if name else None
+        return found is not None and found.kind is Kind.OPTIMIZER
+
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline), and the pair
         ``gvs = opt.compute_gradients(loss)`` … ``train_op = opt.apply_gradients(gvs)``."""
@@ -443,6 +452,13 @@ class StatementClassifier:
             refused = iterators.refused_call(self.tf, call)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
+                return statement
+        for call in calls:
+            if self._optimizer_method(call, scope, statement.order):
+                # only ``gvs = opt.compute_gradients(loss)`` (a statement of its own) is read as
+                # the step's gradients: this call would stay, on a Keras optimizer without it
+                method = cst.ensure_type(call.func, cst.Attribute).attr.value
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{method}` called inside another expression is not converted")
                 return statement
         for call in calls:
             refused = self._iterator_elsewhere(call)
