@@ -83,12 +83,7 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
                 return None
         kind = _leaf_kind(rewrite, leaf)
         if kind is None:
-            rewrite.block(
-                leaf.expr,
-                blockers.UNSUPPORTED_GRAPH_CODE,
-                "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
-                "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted",
-            )
+            rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, _unknown_fetch(rewrite, leaf.expr))
             return None
         leaf.kind = kind
     code = rewrite.code(site.fetch)
@@ -96,6 +91,20 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
         return code  # run for its effect (an assign op): evaluated, its value unused
     atom = isinstance(site.fetch, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Tuple, cst.Dict))
     return to_numpy(code if atom else f"({code})", site.fetch, leaves)
+
+
+def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        # a name the analysis did not read as a graph value: its binding (a helper call
+        # with effects on module state, say) is why, not the user's code
+        return (
+            f"the fetch `{expr.value}` is bound by code not read as graph code (a call whose effects this release "
+            "does not follow, or a Python value); its run is not converted"
+        )
+    return (
+        "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
+        "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted"
+    )
 
 
 def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
