@@ -340,14 +340,15 @@ class StatementClassifier:
             return statement
         return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 
-    def _optimizer_method(self, call: cst.Call, scope: Scope, order: int) -> bool:
-        """``opt.minimize(...)``, ``opt.compute_gradients(...)`` or ``opt.apply_gradients(...)``
-        of a name bound to a TF1 optimizer (one made inline is refused as an optimizer call)."""
-        if not m.matches(call.func, m.Attribute(attr=m.Name("minimize") | m.Name("compute_gradients") | m.Name("apply_gradients"))):
-            return False
-        name = graph_name(cst.ensure_type(call.func, cst.Attribute).value)
-        found = scope.resolve(name, order) if name else None
-        return found is not None and found.kind is Kind.OPTIMIZER
+    def _optimizer_attribute(self, node: cst.CSTNode, scope: Scope, order: int) -> cst.Attribute | None:
+        """The first ``opt.<attribute>`` in ``node`` where ``opt`` is bound to a TF1 optimizer
+        (``opt.get_slot(w, "m")``, ``zip(*opt.compute_gradients(loss))``)."""
+        for attribute in m.findall(node, m.Attribute(value=m.Name())):
+            name = cst.ensure_type(cst.ensure_type(attribute, cst.Attribute).value, cst.Name).value
+            found = scope.resolve(name, order)
+            if found is not None and found.kind is Kind.OPTIMIZER:
+                return cst.ensure_type(attribute, cst.Attribute)
+        return None
 
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline), and the pair
@@ -439,6 +440,18 @@ class StatementClassifier:
         creates_variables = any(self.is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)
+        used = self._optimizer_attribute(node, scope, statement.order)
+        if used is not None:
+            # only ``train_op = opt.minimize(loss)``, ``gvs = opt.compute_gradients(loss)`` and
+            # ``opt.apply_gradients(gvs)`` (statements of their own) are rewritten: any other use
+            # would stay, on the Keras optimizer that replaces it, which has no TF1 methods
+            self.facts.block(
+                used,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`{cst.Module([]).code_for_node(used)}` of a TF1 optimizer (not a statement of its own: "
+                "`train_op = opt.minimize(loss)`) is not converted; the Keras optimizer replacing it has no such attribute",
+            )
+            return statement
         if has_run:
             return statement  # runtime code; run sites are rewritten in place
         for call in calls:
@@ -452,13 +465,6 @@ class StatementClassifier:
             refused = iterators.refused_call(self.tf, call)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)
-                return statement
-        for call in calls:
-            if self._optimizer_method(call, scope, statement.order):
-                # only ``gvs = opt.compute_gradients(loss)`` (a statement of its own) is read as
-                # the step's gradients: this call would stay, on a Keras optimizer without it
-                method = cst.ensure_type(call.func, cst.Attribute).attr.value
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{method}` called inside another expression is not converted")
                 return statement
         for call in calls:
             refused = self._iterator_elsewhere(call)
