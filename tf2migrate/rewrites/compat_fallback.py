@@ -54,9 +54,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     # a fed variable, ``v.initialized_value()``, or a variable fetched by the run that updates
     # it: what only reference variables do
     ref_variables = (
-        _feeds_other_than_placeholders(facts)
-        or _fetches_variable_beside_update(facts)
-        or any(is_initialized_value(c) for c in calls)
+        _feeds_other_than_placeholders(facts) or _fetches_variable_beside_update(facts) or any(is_initialized_value(c) for c in calls)
     )
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
@@ -126,15 +124,15 @@ def _fetched_elements(fetch: cst.BaseExpression) -> Iterator[cst.BaseExpression]
         for element in fetch.elements:
             yield from _fetched_elements(element.value)
     elif isinstance(fetch, cst.Dict):
-        for element in fetch.elements:
-            if isinstance(element, cst.DictElement):
-                yield from _fetched_elements(element.value)
+        for entry in fetch.elements:
+            if isinstance(entry, cst.DictElement):
+                yield from _fetched_elements(entry.value)
     else:
         yield fetch
 
 
 def _fetched_kind(scope: Scope, element: cst.BaseExpression, order: int | None) -> str | None:
-    """"variable" or "placeholder" for a fetched name bound to one, "other" for another
+    """``"variable"`` or ``"placeholder"`` for a fetched name bound to one, ``"other"`` for another
     graph name, None for an expression (``v.assign(1.0)``, a sum): those may update
     variables."""
     name = element.value if isinstance(element, cst.Name) else self_attribute(element)
