@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
@@ -59,6 +60,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
+    _keep_dimension_comparisons(module, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
             plan.call_replacements[id(call)] = _compat_cond
@@ -74,6 +76,36 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     plan.add_after(anchor, [cst.parse_statement(line, config=module.config_for_parsing) for line in switches])
     added = " and ".join(line.strip() for line in switches)
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
+
+
+def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
+    """``x.shape[0] is None``: a TF1 shape held Dimension objects, never None (the test was
+    False, ``== None`` None); TF2's shape holds None for an unknown size, graph mode too.  The
+    kept comparison reads the TF1 Dimension: ``tf.compat.v1.dimension_at_index(x.shape, 0)``."""
+    for comparison in m.findall(module, m.Comparison(comparisons=[m.ComparisonTarget(comparator=m.Name("None"))])):
+        assert isinstance(comparison, cst.Comparison)
+        operator = comparison.comparisons[0].operator
+        left = comparison.left
+        if not isinstance(operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) or not _is_shape_subscript(left):
+            continue
+        plan.replace[id(left)] = _dimension_at_index
+        plan.note(left, GRAPH_KEPT_ON_TF1.code, "a dimension compared with None read as TF1 did: tf.compat.v1.dimension_at_index")
+
+
+def _is_shape_subscript(node: cst.BaseExpression) -> bool:
+    """``x.shape[i]`` or ``x.get_shape()[i]`` with one plain index."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    shape = node.value
+    return m.matches(shape, m.Attribute(attr=m.Name("shape")) | m.Call(func=m.Attribute(attr=m.Name("get_shape")), args=[]))
+
+
+def _dimension_at_index(updated: cst.Subscript) -> cst.Call:
+    index = cst.ensure_type(updated.slice[0].slice, cst.Index).value
+    return cst.Call(
+        func=cst.parse_expression("tf.compat.v1.dimension_at_index"),
+        args=[cst.Arg(updated.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(index)],
+    )
 
 
 def _compat_cond(updated: cst.Call) -> cst.Call:
