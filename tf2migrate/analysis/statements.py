@@ -15,6 +15,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, l
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
+    STRUCTURE_CALLS,
     NUMPY_ARRAY_READS,
     CONFIG_CALLS,
     is_unsupported_call,
@@ -157,6 +158,8 @@ class StatementClassifier:
                 return "operation"
             if name in LIST_CALLS:
                 return "list"
+            if name in STRUCTURE_CALLS:
+                return "unknown"  # a tuple of tensors: converted by its structure
             if name == "cond" and any(
                 isinstance(b, cst.Lambda) and isinstance(b.body, (cst.List, cst.Tuple))
                 for b in (call_argument(value, "true_fn", 1), call_argument(value, "false_fn", 2))

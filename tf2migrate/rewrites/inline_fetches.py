@@ -23,7 +23,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, is_unsupported_call
+from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import local_name, names_bound
@@ -114,6 +114,8 @@ def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
         return leaf.kind  # a variable, or an expression of variables
     expr = leaf.expr
     if isinstance(expr, cst.Call) and (name := rewrite.facts.imports.call_name(expr)) is not None:
+        if name in STRUCTURE_CALLS:
+            return LeafKind.UNKNOWN  # a tuple of tensors: converted by its structure
         return LeafKind.OPERATION if name in OPERATION_CALLS else LeafKind.LIST if name in LIST_CALLS else LeafKind.TENSOR
     builds = any(rewrite.facts.imports.call_name(c) is not None or builds_ops_by_helper(rewrite.facts, c) for c in calls_in(expr))
     return LeafKind.TENSOR if builds or leaf.statements else None
