@@ -230,6 +230,33 @@ GRADIENT_CALLS = frozenset({"gradients"})
 EAGER_CONSTANT_CALLS = frozenset({"constant", "convert_to_tensor"})
 # Calls whose value is a Python list of tensors (sess.run gave a list of arrays).
 LIST_CALLS = GRADIENT_CALLS | {"unstack", "split", "meshgrid"}
+# TF calls that return a tuple (or another structure) of tensors, not one tensor: their
+# values come back to NumPy by walking the structure (rewrites/fetches.py)
+STRUCTURE_CALLS = frozenset(
+    {
+        "nn.moments",
+        "nn.weighted_moments",
+        "nn.sufficient_statistics",
+        "nn.normalize_moments",
+        "nn.fused_batch_norm",
+        "nn.max_pool_with_argmax",
+        "nn.top_k",
+        "math.top_k",
+        "unique",
+        "unique_with_counts",
+        "setdiff1d",
+        "self_adjoint_eig",
+        "linalg.eigh",
+        "svd",
+        "linalg.svd",
+        "qr",
+        "linalg.qr",
+        "while_loop",
+        "dynamic_partition",
+        "identity_n",
+        "tuple",
+    }
+)
 # TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).
 KERAS_LAYERS = frozenset(
     {

@@ -15,6 +15,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, l
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
+    STRUCTURE_CALLS,
     NUMPY_ARRAY_READS,
     CONFIG_CALLS,
     is_unsupported_call,
@@ -161,6 +162,8 @@ class StatementClassifier:
                 return "operation"
             if name in LIST_CALLS:
                 return "list"
+            if name in STRUCTURE_CALLS:
+                return "unknown"  # a tuple of tensors: converted by its structure
             if name == "cond" and any(
                 isinstance(b, cst.Lambda) and isinstance(b.body, (cst.List, cst.Tuple))
                 for b in (call_argument(value, "true_fn", 1), call_argument(value, "false_fn", 2))
@@ -344,6 +347,16 @@ class StatementClassifier:
             return statement
         return _optimization_statement(statement, Kind.SCIPY, target, call, scope)
 
+    def _optimizer_attribute(self, node: cst.CSTNode, scope: Scope, order: int) -> cst.Attribute | None:
+        """The first ``opt.<attribute>`` in ``node`` where ``opt`` is bound to a TF1 optimizer
+        (``opt.get_slot(w, "m")``, ``zip(*opt.compute_gradients(loss))``)."""
+        for attribute in m.findall(node, m.Attribute(value=m.Name())):
+            name = cst.ensure_type(cst.ensure_type(attribute, cst.Attribute).value, cst.Name).value
+            found = scope.resolve(name, order)
+            if found is not None and found.kind is Kind.OPTIMIZER:
+                return cst.ensure_type(attribute, cst.Attribute)
+        return None
+
     def _classify_minimize(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``train_op = opt.minimize(loss)`` (or on an optimizer made inline), and the pair
         ``gvs = opt.compute_gradients(loss)`` … ``train_op = opt.apply_gradients(gvs)``."""
@@ -434,6 +447,18 @@ class StatementClassifier:
         creates_variables = any(self.is_variable_call(c) for c in calls)
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)
+        used = self._optimizer_attribute(node, scope, statement.order)
+        if used is not None:
+            # only ``train_op = opt.minimize(loss)``, ``gvs = opt.compute_gradients(loss)`` and
+            # ``opt.apply_gradients(gvs)`` (statements of their own) are rewritten: any other use
+            # would stay, on the Keras optimizer that replaces it, which has no TF1 methods
+            self.facts.block(
+                used,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`{cst.Module([]).code_for_node(used)}` of a TF1 optimizer (not a statement of its own: "
+                "`train_op = opt.minimize(loss)`) is not converted; the Keras optimizer replacing it has no such attribute",
+            )
+            return statement
         if has_run:
             return statement  # runtime code; run sites are rewritten in place
         for call in calls:

@@ -8,9 +8,12 @@ switched on once, right after the imports, so the program runs as it did under T
 
 from __future__ import annotations
 
-import libcst as cst
+from collections.abc import Iterator
 
-from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -49,11 +52,15 @@ _CONTROL_FLOW = frozenset({"cond", "while_loop", "case"})
 
 def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
     calls = facts.calls
-    # a fed variable, or ``v.initialized_value()``: what only reference variables do
-    ref_variables = _feeds_other_than_placeholders(facts) or any(is_initialized_value(c) for c in calls)
+    # a fed variable, ``v.initialized_value()``, or a variable fetched by the run that updates
+    # it: what only reference variables do
+    ref_variables = (
+        _feeds_other_than_placeholders(facts) or _fetches_variable_beside_update(facts) or any(is_initialized_value(c) for c in calls)
+    )
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
+    _keep_dimension_comparisons(module, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
             plan.call_replacements[id(call)] = _compat_cond
@@ -69,6 +76,36 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     plan.add_after(anchor, [cst.parse_statement(line, config=module.config_for_parsing) for line in switches])
     added = " and ".join(line.strip() for line in switches)
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
+
+
+def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
+    """``x.shape[0] is None``: a TF1 shape held Dimension objects, never None (the test was
+    False, ``== None`` None); TF2's shape holds None for an unknown size, graph mode too.  The
+    kept comparison reads the TF1 Dimension: ``tf.compat.v1.dimension_at_index(x.shape, 0)``."""
+    for comparison in m.findall(module, m.Comparison(comparisons=[m.ComparisonTarget(comparator=m.Name("None"))])):
+        assert isinstance(comparison, cst.Comparison)
+        operator = comparison.comparisons[0].operator
+        left = comparison.left
+        if not isinstance(operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) or not _is_shape_subscript(left):
+            continue
+        plan.replace[id(left)] = _dimension_at_index
+        plan.note(left, GRAPH_KEPT_ON_TF1.code, "a dimension compared with None read as TF1 did: tf.compat.v1.dimension_at_index")
+
+
+def _is_shape_subscript(node: cst.BaseExpression) -> bool:
+    """``x.shape[i]`` or ``x.get_shape()[i]`` with one plain index."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    shape = node.value
+    return m.matches(shape, m.Attribute(attr=m.Name("shape")) | m.Call(func=m.Attribute(attr=m.Name("get_shape")), args=[]))
+
+
+def _dimension_at_index(updated: cst.Subscript) -> cst.Call:
+    index = cst.ensure_type(updated.slice[0].slice, cst.Index).value
+    return cst.Call(
+        func=cst.parse_expression("tf.compat.v1.dimension_at_index"),
+        args=[cst.Arg(updated.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(index)],
+    )
 
 
 def _compat_cond(updated: cst.Call) -> cst.Call:
@@ -95,6 +132,49 @@ def _feeds_other_than_placeholders(facts: GraphFacts) -> bool:
                     if found is None or found[1].kind is not Kind.PLACEHOLDER:
                         return True
     return False
+
+
+def _fetches_variable_beside_update(facts: GraphFacts) -> bool:
+    """Does a run fetch a variable together with an op that may update it
+    (``sess.run([train_op, w])``, ``sess.run([v.assign_add(1.0), v])``)?  A reference
+    variable's fetch is read after the run's updates (TF1 returned the new value); a
+    resource variable's read is not ordered after them (the old value comes back)."""
+    for scope in facts.scopes:
+        for site in scope.run_sites:
+            fetched = list(_fetched_elements(site.fetch))
+            if len(fetched) < 2:
+                continue
+            kinds = [_fetched_kind(scope, element, site.order) for element in fetched]
+            if "variable" in kinds and any(kind not in ("variable", "placeholder") for kind in kinds):
+                return True
+    return False
+
+
+def _fetched_elements(fetch: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The leaves of a fetch structure (lists, tuples and dict values, nested)."""
+    if isinstance(fetch, (cst.List, cst.Tuple)):
+        for element in fetch.elements:
+            yield from _fetched_elements(element.value)
+    elif isinstance(fetch, cst.Dict):
+        for entry in fetch.elements:
+            if isinstance(entry, cst.DictElement):
+                yield from _fetched_elements(entry.value)
+    else:
+        yield fetch
+
+
+def _fetched_kind(scope: Scope, element: cst.BaseExpression, order: int | None) -> str | None:
+    """``"variable"`` or ``"placeholder"`` for a fetched name bound to one, ``"other"`` for another
+    graph name, None for an expression (``v.assign(1.0)``, a sum): those may update
+    variables."""
+    name = element.value if isinstance(element, cst.Name) else self_attribute(element)
+    found = lookup_graph_name(scope, name, order) if name is not None else None
+    if found is None:
+        return None
+    statement = found[1]
+    if statement.kind is Kind.VARIABLE and statement.value_kind == "variable":
+        return "variable"
+    return "placeholder" if statement.kind is Kind.PLACEHOLDER else "other"
 
 
 def _names(expr: cst.BaseExpression, name: str) -> bool:

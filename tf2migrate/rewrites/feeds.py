@@ -127,7 +127,16 @@ def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope
         )
         return None
     if found is None or found[1].kind is not Kind.PLACEHOLDER:
-        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, f"`{name}` is fed but is not a placeholder")
+        # a placeholder made by a function (``x = inputs(2)``) is not one the analysis can see:
+        # say what is missing, not that the program is wrong
+        unseen = found is None or found[1].kind not in (Kind.VARIABLE, Kind.PYTHON)
+        message = (
+            f"`{name}` is fed, but is not bound by a `tf.placeholder(...)` assignment of the graph code "
+            "(a placeholder a function makes is not followed); not converted"
+            if unseen
+            else f"`{name}` is fed but is not a placeholder"
+        )
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, message)
         return None
     placeholder = found[1].placeholder
     if placeholder is not None and placeholder.iterator is not None:

@@ -23,7 +23,7 @@ import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, is_unsupported_call
+from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import local_name, names_bound
@@ -83,12 +83,7 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
                 return None
         kind = _leaf_kind(rewrite, leaf)
         if kind is None:
-            rewrite.block(
-                leaf.expr,
-                blockers.UNSUPPORTED_GRAPH_CODE,
-                "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
-                "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted",
-            )
+            rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, _unknown_fetch(rewrite, leaf.expr))
             return None
         leaf.kind = kind
     code = rewrite.code(site.fetch)
@@ -98,6 +93,20 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
     return to_numpy(code if atom else f"({code})", site.fetch, leaves)
 
 
+def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        # a name the analysis did not read as a graph value: its binding (a helper call
+        # with effects on module state, say) is why, not the user's code
+        return (
+            f"the fetch `{expr.value}` is bound by code not read as graph code (a call whose effects this release "
+            "does not follow, or a Python value); its run is not converted"
+        )
+    return (
+        "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
+        "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted"
+    )
+
+
 def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
     """What one leaf of a fetch built in the run evaluates to; None for a leaf that
     builds no op and reads no variable (a Python value)."""
@@ -105,6 +114,8 @@ def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
         return leaf.kind  # a variable, or an expression of variables
     expr = leaf.expr
     if isinstance(expr, cst.Call) and (name := rewrite.facts.imports.call_name(expr)) is not None:
+        if name in STRUCTURE_CALLS:
+            return LeafKind.UNKNOWN  # a tuple of tensors: converted by its structure
         return LeafKind.OPERATION if name in OPERATION_CALLS else LeafKind.LIST if name in LIST_CALLS else LeafKind.TENSOR
     builds = any(rewrite.facts.imports.call_name(c) is not None or builds_ops_by_helper(rewrite.facts, c) for c in calls_in(expr))
     return LeafKind.TENSOR if builds or leaf.statements else None

@@ -38,6 +38,7 @@ from tf2migrate.rewrites import (
     train_steps,
 )
 from tf2migrate.rewrites.feeds import call_arguments, rewrite_unused_feed_dicts
+from tf2migrate.analysis.catalogue import STRUCTURE_CALLS
 from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind, to_numpy
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
@@ -381,6 +382,8 @@ class SessionFunctions:
                 owner = found_scope
                 leaf.statements.append(statement)
             leaf.kind = leaf_kind(expr, leaf.statements)
+            if isinstance(expr, cst.Call) and self.rewrite.facts.imports.call_name(expr) in STRUCTURE_CALLS:
+                leaf.kind = LeafKind.UNKNOWN  # ``sess.run(tf.nn.moments(x, [0]))``: a tuple, by its structure
             if (
                 isinstance(expr, cst.Call)
                 and isinstance(expr.func, cst.Name)
