@@ -81,7 +81,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
 def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
     """``x.shape[0] is None``: a TF1 shape held Dimension objects, never None (the test was
     False, ``== None`` None); TF2's shape holds None for an unknown size, graph mode too.  The
-    kept comparison reads the TF1 Dimension: ``tf.compat.v1.dimension_at_index(x.shape, 0)``."""
+    kept comparison reads the TF1 Dimension: ``tf.compat.dimension_at_index(x.shape, 0)``."""
     for comparison in m.findall(module, m.Comparison(comparisons=[m.ComparisonTarget(comparator=m.Name("None"))])):
         assert isinstance(comparison, cst.Comparison)
         operator = comparison.comparisons[0].operator
@@ -89,7 +89,7 @@ def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
         if not isinstance(operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) or not _is_shape_subscript(left):
             continue
         plan.replace[id(left)] = _dimension_at_index
-        plan.note(left, GRAPH_KEPT_ON_TF1.code, "a dimension compared with None read as TF1 did: tf.compat.v1.dimension_at_index")
+        plan.note(left, GRAPH_KEPT_ON_TF1.code, "a dimension compared with None read as TF1 did: tf.compat.dimension_at_index")
 
 
 def _is_shape_subscript(node: cst.BaseExpression) -> bool:
@@ -103,7 +103,7 @@ def _is_shape_subscript(node: cst.BaseExpression) -> bool:
 def _dimension_at_index(updated: cst.Subscript) -> cst.Call:
     index = cst.ensure_type(updated.slice[0].slice, cst.Index).value
     return cst.Call(
-        func=cst.parse_expression("tf.compat.v1.dimension_at_index"),
+        func=cst.parse_expression("tf.compat.dimension_at_index"),
         args=[cst.Arg(updated.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(index)],
     )
 
