@@ -90,6 +90,7 @@ ODD = [
     "import tensorflow as tf\nmatch x:\n    case tf.float32:\n        y = tf.log(1.0)\n",
     "import os  # c0\nimport tensorflow.compat.v1 as tf  # c1\nfrom tensorflow import gfile  # c2\nx = tf.log(1.0)\n",
     MODE_KEYS,
+    "import tensorflow as tf\ndef f(x):\n    return tf.py_func(g, [x], tf.float32), tf.py_func(func=g, inp=[x], Tout=tf.float32)\n",
 ]
 
 

@@ -123,6 +123,12 @@ def _renamed_prefix(path: str) -> str | None:
     return None
 
 
+# TF1 paths whose TF2 home tf_upgrade_v2 does not name although TF2 has one doing the very
+# same: ``tf.compat.v1.py_func`` and ``tf.numpy_function`` both call ``py_func_common(func,
+# inp, Tout, stateful, name)``, with the same parameters in the same order
+SAME_IMPLEMENTATION = {"py_func": "numpy_function"}
+
+
 def tf2_target(path: str) -> Target:
     """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
     if path == "":
@@ -141,7 +147,7 @@ def tf2_target(path: str) -> Target:
         return Target(f"tf.{path}", "removed")
     if path in SEMANTIC_CHANGES:
         return Target(f"tf.compat.v1.{path}", "compat")
-    target = RENAMES.get(path) or _renamed_prefix(path)
+    target = SAME_IMPLEMENTATION.get(path) or RENAMES.get(path) or _renamed_prefix(path)
     if target is None:
         if path in KNOWN_PATHS or path in _TF2_NAMESPACES:
             return Target(f"tf.{path}", "same")
