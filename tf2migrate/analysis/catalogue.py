@@ -126,6 +126,7 @@ UNSUPPORTED_CALLS = frozenset(
         "get_default_session",
         "make_template",
         "py_func",
+        "numpy_function",  # (py_func as TF2 spells it: a second run reads what the first wrote)
         "Print",
         "hessians",
         # TF1 RNNs run cells of tf.compat.v1.nn.rnn_cell (tf-keras only) in variable scopes
