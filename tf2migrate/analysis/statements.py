@@ -367,10 +367,20 @@ class StatementClassifier:
             name = graph_name(optimizer)
             found = scope.resolve(name, statement.order) if name else None
             known = found is not None and found.kind is Kind.OPTIMIZER
-        if not known:
-            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`minimize` of an optimizer this release does not convert")
-            return statement
         method = func.attr.value
+        if not known:
+            # name the method and the object: `apply_gradients` of `self.g_optimizer(...)` said `minimize` before
+            made_by = (
+                f"{self.module.code_for_node(optimizer.func)}(...)"
+                if isinstance(optimizer, cst.Call)
+                else self.module.code_for_node(optimizer)
+            )
+            reason = (
+                f"`{method}` of `{made_by}`, not known to be a TF1 optimizer: converted on `tf.train.<Name>Optimizer(...)` "
+                "or a name this code binds to one"
+            )
+            self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, reason)
+            return statement
         for arg in call.args:
             keyword = arg.keyword.value if arg.keyword is not None else None
             if arg.star or keyword in ("gate_gradients", "aggregation_method", "grad_loss", "colocate_gradients_with_ops"):

@@ -24,7 +24,15 @@ from tf2migrate.data.tf_symbols import (
 REMOVED_SUCCESSORS = {
     "contrib": "none in TensorFlow; see TensorFlow Addons' successors or fork the code",
     "contrib.layers": "tf.keras.layers",
-    "contrib.layers.xavier_initializer": "tf.keras.initializers.GlorotUniform",
+    # Initializers and regularizers are not layers: the "contrib.layers" prefix would name the
+    # wrong module. TF1's truncated normal had stddev sqrt(1.3 * factor / n); Keras divides
+    # sqrt(scale / n) by 0.8796, so scale = 1.0059 * factor draws the same distribution.
+    "contrib.layers.xavier_initializer": 'tf.keras.initializers.GlorotUniform (uniform=False: tf.keras.initializers.VarianceScaling(scale=1.0059, mode="fan_avg", distribution="truncated_normal"))',
+    "contrib.layers.xavier_initializer_conv2d": 'tf.keras.initializers.GlorotUniform (uniform=False: tf.keras.initializers.VarianceScaling(scale=1.0059, mode="fan_avg", distribution="truncated_normal"))',
+    "contrib.layers.variance_scaling_initializer": 'tf.keras.initializers.VarianceScaling with mode in lower case (TF1\'s defaults factor=2.0, mode="FAN_IN"): uniform=True ↔ scale=factor, distribution="uniform"; TF1\'s truncated normal ↔ scale=1.0059 * factor, distribution="truncated_normal"',
+    "contrib.layers.l1_regularizer": "tf.keras.regularizers.L1 (the same scale)",
+    "contrib.layers.flatten": "tf.keras.layers.Flatten",
+    "contrib.layers.layer_norm": "tf.keras.layers.LayerNormalization (TF1 normalized the axes from begin_norm_axis=1 with epsilon 1e-12: pass axis and epsilon)",
     "contrib.layers.fully_connected": "tf.keras.layers.Dense",
     "contrib.layers.l2_regularizer": "tf.keras.regularizers.L2 (note: scale/2)",
     "contrib.opt": "tf.keras.optimizers",
