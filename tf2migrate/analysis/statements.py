@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, layer_helpers, rnn, sequence_loss
+from tf2migrate.analysis import bindings, blockers, helper_returns, imported_calls, iterators, layer_helpers, rnn, sequence_loss
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
@@ -132,6 +132,25 @@ class StatementClassifier:
             return makes_variables(name)
         helper = self.helper_for(call)
         return (helper is not None and helper.creates_variables) or imported_calls.creates_variables(self.facts, call)
+
+    def _helper_returning_op(self, calls: list[cst.Call]) -> str | None:
+        """Why a statement calling a helper that creates variables is refused: the helper
+        also returns an op on them, which the kept call would run once (helper_returns.py).
+        Only a call given literals: one given values computed elsewhere is refused, or not,
+        with the code computing them."""
+        for call in calls:
+            helper = self.helper_for(call)
+            if helper is None or not helper.creates_variables or not helper_returns.literal_arguments(call):
+                continue
+            op = helper_returns.returned_op(self.tf, helper.node)
+            if op is not None:
+                code = cst.Module([]).code_for_node(op)
+                return (
+                    f"`{helper.node.name.value}(...)` creates variables and returns `{code}`, an op computed from graph "
+                    "values: kept where it stands, the call would compute it once, from the variables' first values, "
+                    "where TF1 computed it at each run; not converted"
+                )
+        return None
 
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
@@ -526,6 +545,9 @@ class StatementClassifier:
                         "would create a layer per element)"
                     )
                 self.facts.block(node, blockers.VARIABLE_IN_COMPUTATION, message)
+            elif (returned := self._helper_returning_op(calls)) is not None:
+                self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, returned)
+                return statement
             elif not self._rnn_cells(node, statement, tf_calls, scope):
                 return statement
             statement.kind = Kind.VARIABLE

@@ -81,7 +81,8 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
 def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
     """``x.shape[0] is None``: a TF1 shape held Dimension objects, never None (the test was
     False, ``== None`` None); TF2's shape holds None for an unknown size, graph mode too.  The
-    kept comparison reads the TF1 Dimension: ``tf.compat.dimension_at_index(x.shape, 0)``."""
+    kept comparison reads the TF1 Dimension: ``tf.compat.dimension_at_index(tf.TensorShape(x.shape), 0)``
+    (a NumPy array's shape, a tuple, gives a known Dimension: ``is None`` False, as in TF1)."""
     for comparison in m.findall(module, m.Comparison(comparisons=[m.ComparisonTarget(comparator=m.Name("None"))])):
         assert isinstance(comparison, cst.Comparison)
         operator = comparison.comparisons[0].operator
@@ -104,7 +105,14 @@ def _dimension_at_index(updated: cst.Subscript) -> cst.Call:
     index = cst.ensure_type(updated.slice[0].slice, cst.Index).value
     return cst.Call(
         func=cst.parse_expression("tf.compat.dimension_at_index"),
-        args=[cst.Arg(updated.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(index)],
+        # (through tf.TensorShape: the receiver may be a NumPy array, whose shape is a tuple)
+        args=[
+            cst.Arg(
+                cst.Call(func=cst.parse_expression("tf.TensorShape"), args=[cst.Arg(updated.value)]),
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+            ),
+            cst.Arg(index),
+        ],
     )
 
 
