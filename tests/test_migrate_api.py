@@ -122,7 +122,7 @@ def test_tf2_code_is_not_touched():
         ("import tensorflow as tf\nclass M:\n    def __init__(self):\n        self.x = tf.placeholder(tf.float32)\n", "TFM307"),
         (
             TF1.replace("y = x * 2.0", "w = tf.Variable(1.0)\ny = x * w")
-            + "    sess.run(tf.global_variables_initializer())\n    sess.run(tf.global_variables_initializer())\n",
+            + "    sess.run(tf.global_variables_initializer())\n    sess.run(y, {x: 1.0})\n    sess.run(tf.global_variables_initializer())\n",
             "TFM308",
         ),
     ],

@@ -45,7 +45,9 @@ def test_each_optimizer_takes_tf1_steps(optimizer, keras):
     assert f"train_op_optimizer = {keras}" in new
     helper = keras.partition("(")[0]
     assert new.count(f"class {helper}(") == (0 if helper.startswith("tf.") else 1)
-    assert "apply_gradients((g, v) for g, v in zip(gradients, variables) if g is not None)" in new
+    assert "updated = [(g, v) for g, v in zip(gradients, variables) if g is not None]" in new
+    assert "tf.control_dependencies(tf.nest.flatten([loss, [g for g, _ in updated]], expand_composites=True))" in new
+    assert ".apply_gradients(updated)" in new
 
 
 _WRAPPED = "def wrapped(a, b):\n    return {}\n"
@@ -71,7 +73,8 @@ def test_possibly_sparse_gradients_are_passed_as_they_are(header, forward):
         new, findings = migrate_source(_program(optimizer, header, forward))
         assert not _refusals(findings)
         assert f"train_op_optimizer = {keras}" in new
-        assert "apply_gradients((g, v) for g, v in zip(gradients, variables) if g is not None)" in new
+        assert "updated = [(g, v) for g, v in zip(gradients, variables) if g is not None]" in new
+        assert ".apply_gradients(updated)" in new
 
 
 def test_shared_optimizer_without_var_lists_is_refused():

@@ -223,7 +223,8 @@ REINITIALIZATION = Rule(
     Severity.ERROR,
     FixSafety.NONE,
     what="Reports initializer runs that cover a variable an earlier run already initialized in the same "
-    "graph (one initializer run twice, a global initializer built after others, a run inside a loop).",
+    "graph with another run of the file between them (one initializer run twice, a global initializer built "
+    "after others, a run inside a loop); with no run between, nothing saw the first value and both runs go.",
     why="Running an initializer again resets the variables; eager variables are initialized "
     "once, when created, so removing the second run would change the results. " + _LEFT_ALONE,
     invalid=(

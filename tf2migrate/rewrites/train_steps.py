@@ -494,6 +494,8 @@ def train_step_lines(
     pairs: str,
     global_step: str | None,
     rate: str | None,
+    loss: str | None,
+    names_in_use: set[str],
 ) -> list[str]:
     """A train step's body: the forward computation under ``tape``, the variables TF1
     would train (``var_list``: the list and its variables as an expression valid before
@@ -507,7 +509,7 @@ def train_step_lines(
         *[indent + line if line else line for line in [*([f"{tape}.watch({watched})"] if watched else []), *forward] or ["pass"]],
         f"variables = {listed if listed is not None else f'{tape}.watched_variables()'}",
         *gradients,
-        *update_lines(optimizer, pairs, global_step, rate),
+        *update_lines(optimizer, pairs, global_step, rate, loss, indent, names_in_use),
     ]
 
 
@@ -542,16 +544,28 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     return None
 
 
-def update_lines(optimizer: str, pairs: str, global_step: str | None, rate: str | None) -> list[str]:
+def update_lines(
+    optimizer: str, pairs: str, global_step: str | None, rate: str | None, after: str | None, indent: str, names_in_use: set[str]
+) -> list[str]:
     """The update with the (gradient, variable) ``pairs`` (a sparse gradient as it is: the
     optimizer helpers take TF1's sparse steps), at the fed ``rate`` when the rate is fed,
     and the step counter.
     Also the whole step of ``opt.apply_gradients(zip(grads, params))`` whose gradients the
-    computation takes."""
+    computation takes.
+
+    TF1 ran the update after the gradients it applies and after the loss they were taken of
+    (``after``, the losses of the step when known): every variable read of the forward pass
+    came before it.  Inside a ``tf.function`` a Keras optimizer's update is not ordered after
+    those reads (a step whose loss reads a variable it updates returned the updated value in
+    some runs): the update waits for them."""
+    updated = fresh_name("updated", names_in_use)
+    follows = f"[{after}, [g for g, _ in {updated}]]" if after else f"[g for g, _ in {updated}]"
     return [
         *([f"{optimizer}.learning_rate.assign({rate})  # the rate fed for this step, as TF1's optimizer read it"] if rate else []),
         # TF1 skipped variables without a gradient (minimize: those the loss does not reach)
-        f"{optimizer}.apply_gradients((g, v) for g, v in {pairs} if g is not None)",
+        f"{updated} = [(g, v) for g, v in {pairs} if g is not None]",
+        f"with tf.control_dependencies(tf.nest.flatten({follows}, expand_composites=True)):  # updated after the loss and gradients, as TF1 did",
+        f"{indent}{optimizer}.apply_gradients({updated})",
         *([f"{global_step}.assign_add(1)"] if global_step is not None else []),
     ]
 
@@ -606,6 +620,8 @@ def applied_gradients_body(
         code(pairs),
         code(global_step) if global_step is not None else None,
         fed_rate_of(generated.scope, train),
+        loss_code,
+        ctx.names_in_use,
     )
 
 
@@ -626,7 +642,15 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         rate = fed_rate_of(generated.scope, train)
         return [
             *body,
-            *update_lines(rewrite.optimizer_of[id(train.node)], rewrite.code(pairs, generated.scope), code(global_step), rate),
+            *update_lines(
+                rewrite.optimizer_of[id(train.node)],
+                rewrite.code(pairs, generated.scope),
+                code(global_step),
+                rate,
+                None,
+                indent,
+                ctx.names_in_use,
+            ),
         ]
     loss, var_list, global_step = minimize_arguments(train)
     tape = fresh_name("train_tape", ctx.names_in_use)
@@ -642,6 +666,8 @@ def train_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         "zip(gradients, variables)",
         code(global_step),
         fed_rate_of(generated.scope, train),
+        loss_code,
+        ctx.names_in_use,
     )
 
 
@@ -653,7 +679,8 @@ def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
     tape = fresh_name("train_tape", ctx.names_in_use)
     watches: list[str] = []
     gradients: list[str] = []
-    updates: list[str] = []
+    steps: list[tuple[str, str, str | None, str | None]] = []  # optimizer, pairs, counter, rate
+    computed: list[str] = []  # every loss and gradient of the run: each update follows them all
     for train in (cst.ensure_type(generated.train, Statement), *generated.joint):
         rewrite.plan.note(
             train.node, TRAIN_STEP.code, f"train op → {generated.name}(...), its gradients taken before any update of the run"
@@ -668,8 +695,11 @@ def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
             f"{variables} = {listed if listed is not None else f'{tape}.watched_variables()'}",
             f"{gradient} = {tape}.gradient({loss_code}, {variables})",
         ]
-        rate = fed_rate_of(generated.scope, train)
-        updates += update_lines(rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), rate)
+        steps.append(
+            (rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), fed_rate_of(generated.scope, train))
+        )
+        computed += [*([loss_code] if loss_code else []), gradient]
+    updates = [line for step in steps for line in update_lines(*step, ", ".join(computed), indent, ctx.names_in_use)]
     return [
         f"with tf.GradientTape(persistent=True) as {tape}:",
         *[indent + line if line else line for line in [*watches, *body] or ["pass"]],
