@@ -698,7 +698,7 @@ def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
         steps.append(
             (rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), fed_rate_of(generated.scope, train))
         )
-        computed += [*([loss_code] if loss_code else []), gradient]
+        computed += [*([loss_code] if loss_code else []), f"[g for g in {gradient} if g is not None]"]
     updates = [line for step in steps for line in update_lines(*step, ", ".join(computed), indent, ctx.names_in_use)]
     return [
         f"with tf.GradientTape(persistent=True) as {tape}:",
