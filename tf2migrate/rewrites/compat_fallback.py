@@ -8,8 +8,6 @@ switched on once, right after the imports, so the program runs as it did under T
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import libcst as cst
 import libcst.matchers as m
 
@@ -17,6 +15,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.rewrites.fetches import fetch_leaves
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.eager_calls import is_initialized_value
 
@@ -149,26 +148,13 @@ def _fetches_variable_beside_update(facts: GraphFacts) -> bool:
     resource variable's read is not ordered after them (the old value comes back)."""
     for scope in facts.scopes:
         for site in scope.run_sites:
-            fetched = list(_fetched_elements(site.fetch))
+            fetched = list(fetch_leaves(site.fetch))
             if len(fetched) < 2:
                 continue
             kinds = [_fetched_kind(scope, element, site.order) for element in fetched]
             if "variable" in kinds and any(kind not in ("variable", "placeholder") for kind in kinds):
                 return True
     return False
-
-
-def _fetched_elements(fetch: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The leaves of a fetch structure (lists, tuples and dict values, nested)."""
-    if isinstance(fetch, (cst.List, cst.Tuple)):
-        for element in fetch.elements:
-            yield from _fetched_elements(element.value)
-    elif isinstance(fetch, cst.Dict):
-        for entry in fetch.elements:
-            if isinstance(entry, cst.DictElement):
-                yield from _fetched_elements(entry.value)
-    else:
-        yield fetch
 
 
 def _fetched_kind(scope: Scope, element: cst.BaseExpression, order: int | None) -> str | None:
