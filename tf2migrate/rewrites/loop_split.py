@@ -32,12 +32,15 @@ and each assignment or ``name.append(...)``/``name.extend(...)`` that calls no T
 reads no name the ops' side binds; the ops' side holds every other statement.  The split
 happens only when all of this holds (else nothing changes, and TFM304 stays):
 
-- a plain ``for`` (no ``else``) whose body is simple statements only, with no ``break``,
-  ``continue``, ``return``, ``yield``, ``del``, ``global`` or ``nonlocal``;
+- a plain ``for`` (no ``else``) whose body is simple statements only, or one ``with`` of
+  scopes and devices (``tf.name_scope``, ``tf.variable_scope``, ``tf.device``, no ``as``)
+  holding simple statements only — each side then replays the ``with``, so the variables get
+  TF1's scoped names (TextCNN's ``with tf.name_scope("conv-maxpool-%s" % size):``) — with no
+  ``break``, ``continue``, ``return``, ``yield``, ``del``, ``global`` or ``nonlocal``;
 - the iterable is static: literals, names and subscripts, and calls of ``range``,
   ``enumerate``, ``zip``, ``reversed``, ``len``, ``list``, ``tuple`` or ``sorted`` only;
-  no name it reads is bound or changed in place in the body (evaluated twice, it gives the
-  same values);
+  no name it (or the ``with``'s scopes) reads is bound or changed in place in the body
+  (evaluated twice, it gives the same values);
 - the variables' side reads no name the ops' side binds or changes in place (it never
   needs the ops), and the ops' side reads no name the variables' side changes in place;
 - each name of the variables' side that the ops' side reads (carried through the list) is
@@ -123,6 +126,8 @@ _STATIC_NODES = (
 # Statements that leave a loop's body or change how names bind: the body is not split.
 _EXITS = (cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Del, cst.Global, cst.Nonlocal, cst.Raise)
 _CHANGERS = frozenset({"append", "extend"})
+# Contexts a split body may sit in: they name what is made under them, nothing more.
+_SCOPES = frozenset({"name_scope", "variable_scope", "device", "compat.v1.name_scope", "compat.v1.variable_scope"})
 
 
 @dataclass
@@ -187,6 +192,7 @@ class _Sides:
     variables: list[cst.SimpleStatementLine]
     ops: list[cst.SimpleStatementLine]
     carried: list[str]
+    scope: cst.With | None = None  # the body's one ``with`` of scopes, replayed on each side
 
 
 def _state(sides: _Sides) -> list[str]:
@@ -268,6 +274,9 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     body = loop.body.body
+    scope = _scope(body, imports)
+    if scope is not None:
+        body = cst.ensure_type(scope.body, cst.IndentedBlock).body
     if not all(isinstance(s, cst.SimpleStatementLine) for s in body) or any(find_all(s, _EXITS) for s in body):
         return None
     if not _static(loop.iter):
@@ -299,6 +308,8 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
     if set(ops_reads) & variables_changed:
         return None
     iterable_names = set(read_and_bound(loop.iter)[0])
+    if scope is not None:
+        iterable_names |= {n for item in scope.items for n in read_and_bound(item.item)[0]}
     if iterable_names & ({n for s in statements for n in _bound(s)} | ops_changed | variables_changed):
         return None
     variables_bound = [n for s in variables for n in _bound(s)]
@@ -310,7 +321,21 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         first_read = next(i for i, s in enumerate(statements) if side[i] and name in read_and_bound(s)[0])
         if first_read < binding:
             return None
-    return _Sides(variables, ops, carried)
+    return _Sides(variables, ops, carried, scope)
+
+
+def _scope(body: Sequence[cst.BaseStatement], imports: TfImports) -> cst.With | None:
+    """The loop body's one statement when it is a ``with`` of TF scopes and devices only
+    (no ``as``, no ``async``) over an indented block."""
+    if len(body) != 1 or not isinstance(body[0], cst.With):
+        return None
+    scope = body[0]
+    if scope.asynchronous is not None or not isinstance(scope.body, cst.IndentedBlock):
+        return None
+    for item in scope.items:
+        if item.asname is not None or not isinstance(item.item, cst.Call) or imports.call_name(item.item) not in _SCOPES:
+            return None
+    return scope
 
 
 def _variables_side(statement: cst.SimpleStatementLine, imports: TfImports, builders: set[str]) -> bool:
@@ -365,6 +390,8 @@ def _render(
     last = max(end for _, end in chunks.values())
     first_line = text[_line(positions, loop.body.body[0]) - 1]
     inner = first_line[: len(first_line) - len(first_line.lstrip())]
+    # the ``with`` line(s) of the scope, replayed above the ops' side
+    header = [] if sides.scope is None else [(text[number - 1], number) for number in range(_line(positions, sides.scope), body_first)]
     newline = module.default_newline
     target = module.code_for_node(loop.target)
     if isinstance(loop.target, cst.Tuple) and not loop.target.lpar:
@@ -387,6 +414,7 @@ def _render(
         new.append((f"{inner}{listed}.append({carried}){newline}", start))
     new += [(f"{indent}{name} = {variable}{newline}", start) for name, variable in renamed.items()]
     new += [(line + newline, start) for line in replay.rstrip("\r\n").split("\n")]
+    new += header
     for statement in sides.ops:
         first, end = chunks[id(statement)]
         new += [(text[number - 1], number) for number in range(first, end + 1)]
