@@ -59,7 +59,7 @@ from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.layer_helpers import plan_layer_helpers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
-from tf2migrate.rewrites.rebound_names import REBOUND, rename_rebound
+from tf2migrate.rewrites.rebound_names import LOCAL_REBOUND, REBOUND, rename_last_local_bindings, rename_rebound
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
@@ -207,8 +207,34 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:
             return hoisted
+    locals_rebound = {
+        (m.group(1), m.group(2)) for f in result.findings if f.code.startswith("TFM3") and (m := LOCAL_REBOUND.match(f.message))
+    }
+    if locals_rebound:
+        renamed = _migrate_locals_renamed(locals_rebound, source, path, options, project)
+        if renamed is not None:
+            return renamed
     rebound = {m.group(1) for f in result.findings if f.code.startswith("TFM3") and (m := REBOUND.match(f.message))}
     return _migrate_renamed(result, rebound, source, path, options, project) if rebound else result
+
+
+def _migrate_locals_renamed(
+    locals_rebound: set[tuple[str, str]], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | None:
+    """A graph kept on TF1 because a function's local it reads is bound more than once: the
+    file with the last binding of each renamed (rewrites/rebound_names.py), if its graph then
+    converts, its findings placed on the original's lines and columns; else None."""
+    module = parse_module(source)
+    in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    renamed = rename_last_local_bindings(module, locals_rebound, in_use)
+    if renamed is None:
+        return None
+    text = renamed.module.code
+    again = _migrate_source(text, path, options, project, None)
+    if again.new_source == text or _refusals(again):
+        return None
+    moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
+    return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
 
 
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:

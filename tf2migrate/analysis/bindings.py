@@ -544,20 +544,36 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
     like a variable.  It must be ``name = value``, bound once, by a statement that reads
     no graph value and calls nothing, and never changed in place in the constructor: TF1
     built the graph with the value the name held there; the generated methods read the
-    same object back from ``self.name`` (an object changed in place would be another value)."""
+    same object back from ``self.name`` (an object changed in place would be another value).
+
+    Two forms keep that: a value computed by builtins that return a new number or string
+    (``num_filters_total = num_filters * len(filter_sizes)`` in dennybritz's TextCNN), and a
+    list filled in place only by statements that all run before the first graph code that
+    reads it (the variables' list of a split loop, rewrites/loop_split.py): the generated
+    methods then read the object as every TF1 build saw it, complete."""
     node = binding.node
     if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
         return "its statement is not an assignment of its own"
     assign = node.body[0]
     if len(assign.targets) != 1 or not m.matches(assign.targets[0].target, m.Name(name)):
         return "its statement binds more than it"
-    if calls_in(assign.value):
+    if any(
+        not m.matches(call.func, m.Name()) or cst.ensure_type(call.func, cst.Name).value not in _VALUE_BUILTINS
+        for call in calls_in(assign.value)
+    ):
         return "its value is computed by a call"
     if any(scope.graph_statement(read, binding.order) is not None for read in read_and_bound(assign.value)[0]):
         return "its value reads the graph"
-    if any(name in changed_in_place(s.node) for s in scope.statements):
-        return "it is changed in place"
+    changes = [s.order for s in scope.statements if name in changed_in_place(s.node)]
+    if changes:
+        first_read = min((s.order for s in scope.statements if s.kind in _MOVED and name in _moved_reads(s)), default=None)
+        if first_read is None or max(changes) >= first_read:
+            return "it is changed in place"
     return _unstorable_binding(module, scope, name)
+
+
+# Builtins whose result is a new immutable value computed from their arguments only.
+_VALUE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum"})
 
 
 def _moved_reads(statement) -> tuple[str, ...]:

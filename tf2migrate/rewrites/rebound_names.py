@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.names import fresh_name
+from tf2migrate.analysis.names import fresh_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 from tf2migrate.traversal import FastTransformer, preorder
@@ -51,7 +51,9 @@ REBOUND_NAME_RENAMED = Rule(
     FixSafety.SAFE,
     what="Renames each later binding of a name that graph code reads (`b = sess.run(...)` after `b = tf.Variable(...)`): each "
     "binding but the last, and the reads that follow it, become `b_1`, `b_2` …, when all of the name's bindings and reads are straight-line code "
-    "at the top of the module (also inside `with` blocks there).",
+    "at the top of the module (also inside `with` blocks there). In a function (a constructor whose locals graph code reads, "
+    "stored on `self`), the last binding of a local bound more than once, and the reads after it, get a name of their own "
+    "when it is a straight-line assignment and nothing after it binds the name again.",
     why="TF1 captured the value when it built the graph; a generated function reads the name when it is called, and "
     "would read the later value. With one name per binding, every read sees what it saw in TF1 and the graph converts.",
     example="b = tf.Variable(1.0)\ny = b * x\nb = sess.run(y, {x: 2.0})\nprint(b)",
@@ -82,6 +84,10 @@ RULES = [REBOUND_NAME_RENAMED]
 
 # the refusal whose names are renamed (rewrites/session_functions.py)
 REBOUND = re.compile(r"the graph reads `(\w+)`, which is rebound or changed in place after the graph is built")
+
+# the refusal of a function's local that would be stored on ``self`` but is bound more than
+# once (analysis/bindings.py): its name and the function's
+LOCAL_REBOUND = re.compile(r"graph code reads (?:the variable )?`(\w+)`, a local of `(\w+)`.*it is bound more than once$")
 
 _SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef)
 
@@ -121,6 +127,98 @@ def rename_rebound(module: cst.Module, names: set[str], in_use: set[str]) -> Ren
             (node, REBOUND_NAME_RENAMED.code, f"`{name}` is bound again later: this binding and its reads → `{new}`")
             for node, new in versions[1]
         ]
+    return _renamed(module, renames, notes)
+
+
+def rename_last_local_bindings(module: cst.Module, names: set[tuple[str, str]], in_use: set[str]) -> Renamed | None:
+    """The module with the last binding of each ``(name, function)`` local, and the reads
+    after it, given a name of its own where that keeps the meaning; None if none is.
+
+    A constructor's local variable that graph code reads is stored on ``self`` under its
+    name (analysis/bindings.py), which needs one binding: dennybritz's TextCNN binds ``W``
+    in its loop of convolutions and again for the output layer.  The last binding is
+    renamed when it is a straight-line assignment of the function's body (also inside
+    ``with`` blocks there) and nothing after it binds the name again: every read after it
+    saw that value and still does, every read before it is untouched, and no code outside
+    the function sees its locals (none of its lambdas, nested functions or classes names
+    it, nor does it call ``locals()``, ``vars()``, ``eval`` or ``exec``)."""
+    renames: dict[int, str] = {}
+    notes: list[tuple[cst.CSTNode, str, str]] = []
+    contexts = _tf_aliases(module) | {"open"}
+    functions = [f for f in preorder(module) if isinstance(f, cst.FunctionDef)]
+    for name, function_name in sorted(names):
+        for function in functions:
+            if function.name.value != function_name:
+                continue
+            renamed = _last_version(function, name, in_use, contexts)
+            if renamed is not None:
+                renames.update(renamed[0])
+                new = renamed[1]
+                notes.append(
+                    (
+                        renamed[2],
+                        REBOUND_NAME_RENAMED.code,
+                        f"`{name}` is bound more than once in `{function_name}`: its last binding and the reads after it → `{new}`",
+                    )
+                )
+    return _renamed(module, renames, notes)
+
+
+def _last_version(
+    function: cst.FunctionDef, name: str, in_use: set[str], contexts: set[str]
+) -> tuple[dict[int, str], str, cst.Name] | None:
+    """The renames of the last binding of ``name`` in ``function`` and of the reads after
+    it, the new name and the renamed target; None where that is not proven the same
+    (:func:`rename_last_local_bindings`)."""
+    body = cst.ensure_type(function.body, cst.IndentedBlock).body
+    if any(_references(function, dynamic) for dynamic in _DYNAMIC):
+        return None
+    if any(
+        isinstance(n, (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal)) and n is not function and _mentions(n, name)
+        for n in preorder(function)
+    ):
+        return None
+    statements = _straight_line(body, contexts)
+    last = None
+    for index, statement in enumerate(statements):
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Assign):
+            targets = [n for t in statement.body[0].targets for n in _target_names(t.target) if n.value == name]
+            if targets:
+                last = (index, targets)
+    if last is None:
+        return None
+    index, targets = last
+    before, after = _own_parts(statements[:index], contexts), _own_parts(statements[index + 1 :], contexts)
+    if any(name in read_and_bound(n)[1] or _in_scope(n, name) for n in after) or any(
+        isinstance(d, cst.Del) and _mentions(d, name) for n in after for d in preorder(n)
+    ):
+        return None
+    parameters = {p.name.value for p in preorder(function.params) if isinstance(p, cst.Param)}
+    earlier = sum(read_and_bound(n)[1].count(name) for n in before)
+    if not earlier and name not in parameters:
+        return None  # bound once: nothing to rename
+    new = fresh_name(f"{name}_{earlier + 1}", in_use)
+    in_use.add(new)
+    renames = {id(n): new for n in targets}
+    renames.update({id(n): new for part in after for n in _references(part, name)})
+    return renames, new, targets[0]
+
+
+def _own_parts(statements: Sequence[cst.BaseStatement], contexts: set[str]) -> list[cst.CSTNode]:
+    """What each statement of a :func:`_straight_line` list runs itself: an entered
+    ``with``'s items (its body's statements are listed after it), any other statement whole."""
+    parts: list[cst.CSTNode] = []
+    for statement in statements:
+        if isinstance(statement, cst.With) and _entered(statement, contexts):
+            parts += statement.items
+        else:
+            parts.append(statement)
+    return parts
+
+
+def _renamed(module: cst.Module, renames: dict[int, str], notes: list[tuple[cst.CSTNode, str, str]]) -> Renamed | None:
+    """The module with ``renames`` (``id`` of a ``Name`` → its new name) applied, and where
+    each renamed name starts and how much longer it became."""
     if not renames:
         return None
     positions = Positions(module)
