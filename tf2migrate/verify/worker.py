@@ -278,11 +278,22 @@ def _as_main_script(script: Path):
     finally:
         os.chdir(saved[0])
         sys.argv = saved[1]
-        sys.path[:] = saved[2]
+        # (before sys.path is restored: a namespace package's path is computed from it)
         for name in set(sys.modules) - known:
-            file = getattr(sys.modules[name], "__file__", None)
-            if file and Path(file).resolve().is_relative_to(script.parent):
+            if _imported_from(sys.modules[name], script.parent):
                 del sys.modules[name]
+        sys.path[:] = saved[2]
+
+
+def _imported_from(module: types.ModuleType, directory: Path) -> bool:
+    """Whether ``module`` came from under ``directory``: its file, or for a namespace
+    package (a directory without ``__init__.py``, no file) every directory of its path —
+    else the next script's ``pkg.layers`` would be looked up in this script's ``pkg``."""
+    file = getattr(module, "__file__", None)
+    if file:
+        return Path(file).resolve().is_relative_to(directory)
+    paths = list(getattr(module, "__path__", None) or [])
+    return bool(paths) and all(Path(p).resolve().is_relative_to(directory) for p in paths)
 
 
 @contextlib.contextmanager
