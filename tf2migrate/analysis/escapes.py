@@ -36,14 +36,27 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         self.op_depth = 0  # inside the arguments of a TF op call
         # the statement is ``c1.append(...)`` of this list, kept as Python: (the list, why)
         self.filled_list: tuple[str, str] | None = None
+        # the receivers of the enclosing ``x.run(...)`` calls whose ``x`` is no session the
+        # analysis knows (``sess, saver = make_session()``): named in the finding
+        self.unknown_runs: list[str] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
+        self.unknown_runs.extend(self._unknown_run(node))
 
     def leave_Call(self, original_node: cst.Call) -> None:
         if self.facts.imports.call_name(original_node) is not None:
             self.op_depth -= 1
+        if self._unknown_run(original_node):
+            self.unknown_runs.pop()
+
+    def _unknown_run(self, node: cst.Call) -> list[str]:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "run" and isinstance(func.value, cst.Name):
+            receiver = func.value.value
+            return [] if receiver in self.facts.session_names else [receiver]
+        return []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.skip:
@@ -159,6 +172,9 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         f" (a tensor built from it is put in the Python list `{self.filled_list[0]}`, which stays Python: "
                         f"{self.filled_list[1]})"
                         if self.filled_list
+                        else f" (`{self.unknown_runs[-1]}.run(...)` is no Session run here: `{self.unknown_runs[-1]}` is bound "
+                        "otherwise than to `tf.Session(...)` or a session factory's call without calls in its arguments)"
+                        if self.unknown_runs
                         else ""
                     )
                     self.facts.block(
