@@ -372,10 +372,11 @@ def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | 
     the constructor starts: it must keep the object the caller passed, never bound again
     nor changed in place by the constructor, as a plain local bound once does
     (:func:`_unstorable_value`); TF1 built the graph with that object."""
-    if name in scope.bindings or name in scope.nested_bindings:
-        return "the constructor binds it again"
+    # (in place first: ``scales.append(10.0)`` is a nested binding too)
     if any(name in changed_in_place(s.node) for s in scope.statements):
         return "it is changed in place"
+    if name in scope.bindings or name in scope.nested_bindings:
+        return "the constructor binds it again"
     return _attribute_taken(module, name)
 
 

@@ -36,14 +36,37 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         self.op_depth = 0  # inside the arguments of a TF op call
         # the statement is ``c1.append(...)`` of this list, kept as Python: (the list, why)
         self.filled_list: tuple[str, str] | None = None
+        # the receivers of the enclosing ``x.run(...)`` calls whose ``x`` is no session the
+        # analysis knows (``sess, saver = make_session()``): named in the finding
+        self.unknown_runs: list[str] = []
+        # ``sess.close()`` / ``self.sess.close()`` left for this finder (a close outside the
+        # graph code, such as a ``close()`` method): the receivers' ids
+        self.closed: set[int] = set()
+        self.returned: set[int] = set()  # ``return sess``: a session factory some caller keeps
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.returned.add(id(node.value))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
+        self.unknown_runs.extend(self._unknown_run(node))
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "close":
+            self.closed.add(id(node.func.value))
 
     def leave_Call(self, original_node: cst.Call) -> None:
         if self.facts.imports.call_name(original_node) is not None:
             self.op_depth -= 1
+        if self._unknown_run(original_node):
+            self.unknown_runs.pop()
+
+    def _unknown_run(self, node: cst.Call) -> list[str]:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "run" and isinstance(func.value, cst.Name):
+            receiver = func.value.value
+            return [] if receiver in self.facts.session_names else [receiver]
+        return []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.skip:
@@ -117,7 +140,15 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
             if id(node) not in self.facts.allowed_session_reads:
                 # (a session passed to classes of other modules: why it stays, analysis/external_builds.py)
                 note = f"; {self.facts.session_notes[name]}" if name in self.facts.session_notes else ""
-                self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` is used other than by run/eval/close{note}")
+                where = f" in `{self.functions[-1]}`" if self.functions else ""
+                use = (
+                    f"is closed{where}, outside the graph-building code, where only its runs are converted"
+                    if id(node) in self.closed
+                    else f"is returned{where}: its callers keep using it (a session factory whose caller stays on TF1)"
+                    if id(node) in self.returned
+                    else "is used other than by run/eval/close"
+                )
+                self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` {use}{note}")
             return
         before = None if self.local_names else self.order
         current: Scope | None = self.scope
@@ -159,6 +190,9 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         f" (a tensor built from it is put in the Python list `{self.filled_list[0]}`, which stays Python: "
                         f"{self.filled_list[1]})"
                         if self.filled_list
+                        else f" (`{self.unknown_runs[-1]}.run(...)` is no Session run here: `{self.unknown_runs[-1]}` is bound "
+                        "otherwise than to `tf.Session(...)` or a session factory's call without calls in its arguments)"
+                        if self.unknown_runs
                         else ""
                     )
                     self.facts.block(

@@ -54,6 +54,7 @@ from tf2migrate.analysis.model import (
     Statement,
 )
 from tf2migrate.analysis.names import (
+    MUTATING_METHODS,
     assigned_names,
     function_facts,
     names_bound,
@@ -681,6 +682,16 @@ class GraphAnalyzer:
                         if isinstance(t, (cst.AssignTarget, cst.AugAssign))
                     )
                     if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
+                }
+                # ``sizes.append(5)``, ``util.SIZES.append(5)``: a list the graph code read, changed in place
+                # (a statement of its own: ``tf.add(a, b)`` is no ``set.add``)
+                mutated |= {
+                    root
+                    for call in (e.value for e in find_all(node, (cst.Expr,)) if isinstance(e, cst.Expr))
+                    if isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value in MUTATING_METHODS
+                    and (root := root_name(call.func.value)) is not None
                 }
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
             for name in (set(binds) - top_binds) | mutated:

@@ -23,6 +23,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import self_attribute
 from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.traversal import find_all
 
 
 def summary_of(facts: GraphFacts, call: cst.Call) -> Summary | None:
@@ -46,8 +47,10 @@ def makes_iterator(facts: GraphFacts, call: cst.Call) -> bool:
 
 
 def is_session_factory(facts: GraphFacts, call: cst.Call) -> bool:
+    """A session factory's call, removed with the session: its arguments are settings
+    (``tf_session(0.3, soft=False)``), not calls whose effects would go with it."""
     found = summary_of(facts, call)
-    return found is not None and found.kind == SESSION
+    return found is not None and found.kind == SESSION and not any(find_all(a.value, (cst.Call,)) for a in call.args)
 
 
 def builder_call(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> Summary | None:

@@ -80,7 +80,7 @@ class FileContext:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w. \t,]+))", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b([ \t(]*[\w \t,]*)|import[ \t]+([\w. \t,]+))", re.MULTILINE)
 _SYS_PATH = re.compile(r"sys\.path\.(?:insert|append)\s*\((?:\s*\d+\s*,)?\s*[rR]?(['\"])([^'\"\n]+)\1")
 
 
@@ -91,9 +91,16 @@ def imported_names(text: str) -> list[str]:
     for match in _IMPORT.finditer(text):
         if match.group(1) is not None:
             names.append(match.group(1))
+            # ``from . import layers``, ``from pkg import layers``: the names may be submodules
+            names += [submodule(match.group(1), part.split()[0]) for part in match.group(2).strip(" \t(").split(",") if part.split()]
         else:
-            names += [part.split()[0] for part in match.group(2).split(",") if part.split()]
+            names += [part.split()[0] for part in match.group(3).split(",") if part.split()]
     return names
+
+
+def submodule(package: str, name: str) -> str:
+    """The dotted name of module ``name`` of ``package`` (``.layers`` of ``.``, ``pkg.layers``)."""
+    return package + name if package.endswith(".") else f"{package}.{name}"
 
 
 def search_directories(path: Path, text: str) -> list[Path]:
@@ -131,21 +138,27 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
     out: dict[str, Summary] = {}
     for statement in tree.body:
         if isinstance(statement, ast.ImportFrom):
-            module = context.modules.get("." * statement.level + (statement.module or ""))
-            for alias in statement.names if module is not None else ():
+            package = "." * statement.level + (statement.module or "")
+            module = context.modules.get(package)
+            for alias in statement.names:
+                local = alias.asname or alias.name
                 if alias.name == "*":
-                    # ``from tools import *``: its public functions and classes, unless
-                    # the file binds the name itself
-                    wanted = module.exported - _top_level_names(tree)  # type: ignore[union-attr]
-                    out.update({n: f for n, f in module.names.items() if n in wanted})  # type: ignore[union-attr]
+                    if module is not None:
+                        # ``from tools import *``: its public functions and classes, unless
+                        # the file binds the name itself
+                        wanted = module.exported - _top_level_names(tree)
+                        out.update({n: f for n, f in module.names.items() if n in wanted})
                     continue
-                found = module.names.get(alias.name)  # type: ignore[union-attr]
+                found = module.names.get(alias.name) if module is not None else None
+                child = context.modules.get(submodule(package, alias.name))
                 if found is not None:
-                    local = alias.asname or alias.name
                     out[local] = found
                     # a class's methods (``Dense.forward``), which a net object's calls name
                     methods = {n: f for n, f in module.names.items() if n.startswith(f"{alias.name}.")}  # type: ignore[union-attr]
                     out.update({local + n[len(alias.name) :]: f for n, f in methods.items()})
+                elif child is not None:
+                    # ``from . import layers``, ``from pkg import layers``: ``layers.dense`` is that module's
+                    out.update({f"{local}.{name}": f for name, f in child.names.items()})
         elif isinstance(statement, ast.Import):
             for alias in statement.names:
                 module = context.modules.get(alias.name)

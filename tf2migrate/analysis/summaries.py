@@ -369,7 +369,7 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
             root = target
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if isinstance(root, ast.Name) and root.id in configs and _is_literal(value):
+            if isinstance(root, ast.Name) and root.id in configs and (_is_literal(value) or _parameter(value, node)):
                 continue
             return None
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and session is not None:
@@ -384,6 +384,14 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
     if session is None or body[-1].value.id != session:
         return None
     return Summary(SESSION)
+
+
+def _parameter(value: ast.expr, node: ast.FunctionDef) -> bool:
+    """``value`` is a parameter of ``node`` (``config.gpu_options.per_process_gpu_memory_fraction
+    = frac`` of ``def tf_session(frac=0.5)``): a setting the caller chose, as a literal would be."""
+    arguments = node.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    return isinstance(value, ast.Name) and value.id in names
 
 
 def numpy_imports(imported: dict[str, Summary]) -> dict[str, str]:

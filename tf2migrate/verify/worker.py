@@ -265,7 +265,8 @@ def _output_to(path: Path):
 def _as_main_script(script: Path):
     """Emulate ``python script.py``: cwd, ``sys.argv`` and ``sys.path[0]``.
 
-    Afterwards, forget the modules imported from the script's directory, so the
+    Afterwards, forget the modules imported from the script's directory and from the
+    directories it put on ``sys.path`` (``sys.path.insert(0, '../Utilities')``), so the
     next script of the batch imports its own helper modules, not these.
     """
     saved = os.getcwd(), sys.argv, sys.path[:]
@@ -278,11 +279,22 @@ def _as_main_script(script: Path):
     finally:
         os.chdir(saved[0])
         sys.argv = saved[1]
-        sys.path[:] = saved[2]
+        # (a relative entry is taken from the script's directory, its working directory)
+        directories = [script.parent] + [(script.parent / p).resolve() for p in sys.path if p not in saved[2]]
+        # (before sys.path is restored: a namespace package's path is computed from it)
         for name in set(sys.modules) - known:
-            file = getattr(sys.modules[name], "__file__", None)
-            if file and Path(file).resolve().is_relative_to(script.parent):
+            if _imported_from(sys.modules[name], directories):
                 del sys.modules[name]
+        sys.path[:] = saved[2]
+
+
+def _imported_from(module: types.ModuleType, directories: list[Path]) -> bool:
+    """Whether ``module`` came from under one of ``directories``: its file, or for a
+    namespace package (a directory without ``__init__.py``, no file) every directory of
+    its path — else the next script's ``pkg.layers`` would be looked up in this script's ``pkg``."""
+    file = getattr(module, "__file__", None)
+    paths = [file] if file else list(getattr(module, "__path__", None) or [])
+    return bool(paths) and all(any(Path(p).resolve().is_relative_to(d) for d in directories) for p in paths)
 
 
 @contextlib.contextmanager
