@@ -565,12 +565,17 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
         return "its value is computed by a call"
     if any(scope.graph_statement(read, binding.order) is not None for read in read_and_bound(assign.value)[0]):
         return "its value reads the graph"
-    changes = [s.order for s in scope.statements if name in changed_in_place(s.node)]
-    if changes:
-        first_read = min((s.order for s in scope.statements if s.kind in _MOVED and name in _moved_reads(s)), default=None)
-        if first_read is None or max(changes) >= first_read:
-            return "it is changed in place"
-    return _unstorable_binding(module, scope, name)
+    changes = {s.order: s for s in scope.statements if name in changed_in_place(s.node)}
+    if not changes:
+        return _unstorable_binding(module, scope, name)
+    first_read = min((s.order for s in scope.statements if s.kind in _MOVED and name in _moved_reads(s)), default=None)
+    if first_read is None or max(changes) >= first_read:
+        return "it is changed in place"
+    # the in-place changes count as nested bindings (analysis/graph.py); any other binding does not keep the list
+    others = [o for o in scope.nested_bindings.get(name, ()) if o not in changes or name in read_and_bound(changes[o].node)[1]]
+    if len(scope.bindings.get(name, ())) != 1 or others:
+        return "it is bound more than once"
+    return _attribute_taken(module, name)
 
 
 # Builtins whose result is a new immutable value computed from their arguments only.
