@@ -212,7 +212,7 @@ def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Stat
     None for a call without ``reuse=`` (or ``reuse=None``/``False``, which reuse nothing);
     why not, when that is not proven."""
     path = facts.imports.call_name(call)
-    arguments = bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[path][1]))
+    arguments = _layer_arguments(facts, call)
     reuse = arguments.get("reuse") if arguments is not None else None
     if arguments is None or reuse is None or m.matches(reuse.value, m.Name("None") | m.Name("False")):
         return None
@@ -265,9 +265,13 @@ def _variable_scopes(facts: GraphFacts, scope: Scope, statement: Statement) -> t
     return tuple(reversed(names))
 
 
+def _layer_arguments(facts: GraphFacts, call: cst.Call) -> dict[str, cst.Arg] | None:
+    """A layer call's arguments by TF1 parameter (statement.layer_calls are of GRAPH_LAYER_CLASSES)."""
+    return bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[facts.imports.call_name(call) or ""][1]))
+
+
 def _layer_name_text(facts: GraphFacts, call: cst.Call) -> str | None:
-    path = facts.imports.call_name(call)
-    arguments = bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[path][1]))
+    arguments = _layer_arguments(facts, call)
     name = arguments.get("name") if arguments is not None else None
     text = name.value.evaluated_value if name is not None and isinstance(name.value, cst.SimpleString) else None
     return text if isinstance(text, str) else None
@@ -275,8 +279,7 @@ def _layer_name_text(facts: GraphFacts, call: cst.Call) -> str | None:
 
 def _constructor(module: cst.Module, facts: GraphFacts, call: cst.Call) -> dict[str, str] | None:
     """The arguments a layer call's Keras layer is made from, as code."""
-    path = facts.imports.call_name(call)
-    arguments = bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[path][1]))
+    arguments = _layer_arguments(facts, call)
     if arguments is None:
         return None
     return {k: module.code_for_node(a.value) for k, a in arguments.items() if k not in ("inputs", "reuse", *CALL_TIME)}
