@@ -67,6 +67,8 @@ class LayerHelper:
     parameters: tuple[str, ...]  # every parameter, in order
     made_from: tuple[str, ...]  # the parameters the layers' constructor arguments read
     named: bool  # a layer has ``name=``: TF1 refused to make it twice in one scope
+    # ``if reuse: scope.reuse_variables()`` opening the scope's body (``reuse`` a parameter), removed when converted
+    reuse_switch: cst.If | None = None
     calls: dict[int, LayerHelperCall] = field(default_factory=dict)  # the accepted call sites, by id of the call
 
 
@@ -101,11 +103,12 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
     scopes = [s for s in body if isinstance(s, cst.With)]
     others = [s for s in body if not isinstance(s, (cst.SimpleStatementLine, cst.With))]
     scope = scopes[0] if len(scopes) == 1 else None
-    if others or len(scopes) > 1 or (scope is not None and not _simple_block(scope)):
+    switch = _reuse_switch(scope, parameters) if scope is not None else None
+    if others or len(scopes) > 1 or (scope is not None and not _simple_block(scope, switch)):
         return f"`{name}` calls its layers in a loop, a branch or nested blocks: which layers each call makes is not followed"
     scope_name = reuse = None
     if scope is not None:
-        item = scope.items[0].item if len(scope.items) == 1 and scope.items[0].asname is None else None
+        item = scope.items[0].item if len(scope.items) == 1 and (scope.items[0].asname is None or switch is not None) else None
         if not (isinstance(item, cst.Call) and tf.call_name(item) == "variable_scope"):
             return f"`{name}` calls its layers under a `with` other than `tf.variable_scope(name, reuse=...)`"
         bound = bind_arguments(item, _SCOPE_ARGUMENTS)
@@ -113,6 +116,10 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
             return f"`{name}` opens a `tf.variable_scope` with more than a name and `reuse=`, which changes the variables its layers make"
         scope_name = bound["name_or_scope"].value
         reuse = bound["reuse"].value if "reuse" in bound else None
+        if switch is not None:
+            if reuse is not None:
+                return f"`{name}` asks for reuse both by `reuse=` and by `reuse_variables()`"
+            reuse = cst.ensure_type(switch.test, cst.Name)  # ``if reuse: scope.reuse_variables()``: reuse=reuse
         for what, expression in (("name", scope_name), ("reuse=", reuse)):
             if expression is not None and not (
                 _literal(tf, expression) or m.matches(expression, m.Name(m.MatchIfTrue(parameters.__contains__)))
@@ -163,6 +170,7 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
         parameters,
         tuple(p for p in parameters if p in made_from),
         named,
+        switch,
     )
 
 
@@ -199,6 +207,9 @@ def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: St
         return f"the variable scope of `{name}(...)` is not a string literal at this call"
     if reuse is not None and not _literal(tf, reuse):
         return f"`reuse=` of `{name}(...)` is `{_code(reuse)}`, not a literal: which calls share the layers is not known"
+    if helper.reuse_switch is not None and reuse is not None and not m.matches(reuse, m.Name("True") | m.Name("False") | m.Name("None")):
+        # ``if reuse: scope.reuse_variables()`` tests its truth: a string or AUTO_REUSE is reuse=True
+        return f"`{_code(helper.reuse_switch.test)}` of `{name}(...)` is `{_code(reuse)}`, not True, False or None"
     key = (id(scope), name, scope_name.evaluated_value if isinstance(scope_name, cst.SimpleString) else None)
     earlier: LayerHelperCall | None = made.get(key)
     auto = reuse is not None and tf.canonical(reuse) == _AUTO_REUSE
@@ -245,8 +256,34 @@ def _literal(tf: TfImports, expression: cst.BaseExpression) -> bool:
     )
 
 
-def _simple_block(scope: cst.With) -> bool:
-    return isinstance(scope.body, cst.IndentedBlock) and all(isinstance(s, cst.SimpleStatementLine) for s in scope.body.body)
+def _simple_block(scope: cst.With, switch: cst.If | None) -> bool:
+    return isinstance(scope.body, cst.IndentedBlock) and all(isinstance(s, cst.SimpleStatementLine) or s is switch for s in scope.body.body)
+
+
+def _reuse_switch(scope: cst.With, parameters: tuple[str, ...]) -> cst.If | None:
+    """``with tf.variable_scope(name) as scope:`` opened by ``if reuse:
+    scope.reuse_variables()`` (``reuse`` a parameter; no ``else``; ``scope`` read nowhere
+    else in the block): TF1's ``reuse=reuse`` written another way (from then on the scope
+    reuses, which is the whole block).  None for any other block."""
+    target = scope.items[0].asname.name if len(scope.items) == 1 and scope.items[0].asname is not None else None
+    body = scope.body.body if isinstance(scope.body, cst.IndentedBlock) else ()
+    first = body[0] if body else None
+    switch = m.If(
+        test=m.Name(m.MatchIfTrue(parameters.__contains__)),
+        body=m.IndentedBlock(
+            body=[m.SimpleStatementLine(body=[m.Expr(m.Call(func=m.Attribute(value=m.Name(), attr=m.Name("reuse_variables")), args=[]))])]
+        ),
+        orelse=None,
+    )
+    if not isinstance(target, cst.Name) or not isinstance(first, cst.If) or not m.matches(first, switch):
+        return None
+    reads = [n for s in body for n in find_all(s, cst.Name) if isinstance(n, cst.Name) and n.value == target.value]
+    called_on = cst.ensure_type(
+        cst.ensure_type(cst.ensure_type(first.body, cst.IndentedBlock).body[0], cst.SimpleStatementLine).body[0], cst.Expr
+    )
+    if len(reads) != 1 or not m.matches(called_on.value, m.Call(func=m.Attribute(value=m.Name(target.value)))):
+        return None
+    return first
 
 
 def _is_docstring(statement: cst.BaseStatement) -> bool:

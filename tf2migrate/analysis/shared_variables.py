@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.tf_imports import TfImports
 
@@ -26,6 +27,7 @@ def find_shared_variables(facts: GraphFacts) -> None:
     # the scopes of layer helpers: which call makes and which reuses their layers is known
     # (analysis/layer_helpers.py), and the scope goes away with them
     converted = {id(h.scope.items[0].item) for h in facts.layer_helpers if h.scope is not None}
+    converted |= {id(c) for h in facts.layer_helpers if h.reuse_switch is not None for c in calls_in(h.reuse_switch)}
     for call in facts.calls:
         if id(call) in converted:
             continue

@@ -9,6 +9,14 @@ tf.keras.layers.Dense(8, …)``) and the generated function only calls it
 flag (a bool placeholder) is a tensor in the function, which Keras' ``Dropout`` cannot
 branch on in Python: ``tf.cond`` picks the training or the inference call, as TF1's
 ``smart_cond`` picked dropout or the identity in the graph.
+
+A layer applied again by name (``tf.layers.dense(y, 128, tf.nn.relu, name='l',
+reuse=True)`` after ``tf.layers.dense(x, 128, tf.nn.relu, name='l')``) took the variables
+TF1 had made under that name: it becomes a call of the same Keras layer object.  That is
+proven only when the earlier call is the one call of the graph that made the name: the
+same variable scopes around both (``tf.variable_scope("literal")`` blocks), the same
+``name=`` written out, the same layer and the same constructor arguments (the shared Keras
+layer has one set); anything else is refused (TFM304) with the reason.
 """
 
 from __future__ import annotations
@@ -87,11 +95,20 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
     if not calls:
         return
     dtype = layer_dtype(module, facts.imports)
+    made: dict[int, str] = {}  # by id of each call that made a Keras layer: its name
     for scope, statement, call in calls:
         if is_reason(dtype):
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(facts.imports.call_name(call), dtype))
             continue
-        _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype)
+        earlier = _reused(module, facts, scope, statement, call)
+        if isinstance(earlier, str):
+            facts.block(call, blockers.VARIABLE_IN_COMPUTATION, earlier)
+            continue
+        if earlier is not None and id(earlier) not in made:
+            continue  # the earlier call was refused: so is the graph
+        layer = _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)))
+        if layer is not None:
+            made[id(call)] = layer
 
 
 def layer_dtype_message(path: str | None, reason: str | None) -> str:
@@ -99,18 +116,24 @@ def layer_dtype_message(path: str | None, reason: str | None) -> str:
     return f"tf.{path} followed its input's float type, a Keras layer computes in float32: {reason}"
 
 
-def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str], dtype: str | None) -> None:
+def _plan_layer(
+    module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str], dtype: str | None, reused: str | None
+) -> str | None:
+    """Plans the Keras layer of one call (``reused``: the layer of the earlier call it applies
+    again, by ``name=`` and ``reuse=True``); its name, or None when refused."""
     path = facts.imports.call_name(call)
     keras_class, parameters = GRAPH_LAYER_CLASSES[path]
     arguments = bind_arguments(call, ("inputs", *parameters))
     inputs = arguments.pop("inputs", None) if arguments is not None else None
     if arguments is None or inputs is None:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood (*args, **kwargs or no inputs)")
-        return
+        return None
+    if reused is not None:
+        arguments.pop("reuse")  # proven by _reused: the layer of the earlier call
     unsupported = unsupported_arguments(path, arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
-        return
+        return None
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []
     for name, arg in arguments.items():
@@ -118,7 +141,7 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             continue
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
-            return
+            return None
         constructor.append(f"{KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
     given = {KERAS_NAMES.get(name, name) for name in arguments}
     constructor += [f"{name}={value}" for name, value in TF1_DEFAULTS.get(path, {}).items() if name not in given]
@@ -134,7 +157,7 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             f"`training=` of tf.{path} is a graph tensor (a fed flag); Keras layers take a Python bool"
             + ("; converted under tf.cond when the dropout's input is a name" if path == "layers.dropout" else ""),
         )
-        return
+        return None
     if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
         # sometimes training, sometimes not: Keras' training calls move the statistics that
         # its inference calls read; TF1's moved only when the program ran UPDATE_OPS
@@ -144,9 +167,12 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
             "`training=` of tf.layers.batch_normalization may be true or false: TF1 updated the moving statistics only "
             "when UPDATE_OPS ran, Keras updates them on every training call, so later inference outputs would differ",
         )
-        return
-    layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)
-    plan.create_before(module, statement, layer, f"tf.keras.layers.{keras_class}({', '.join(constructor)})")
+        return None
+    if reused is None:
+        layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)
+        plan.create_before(module, statement, layer, f"tf.keras.layers.{keras_class}({', '.join(constructor)})")
+    else:
+        layer = reused
     inputs_index = list(call.args).index(inputs)
     training_index = list(call.args).index(training) if training is not None else None
     # TF1's functional dropout and batch norm default to training=False; Keras' to None
@@ -174,7 +200,89 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
         return cst.parse_expression(f"{layer}({', '.join(parts)})")
 
     plan.call_replacements[id(call)] = call_layer
-    plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class} `{layer}`, created once")
+    if reused is None:
+        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class} `{layer}`, created once")
+    else:
+        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path}(..., reuse=True) → `{layer}` applied again: the layer whose variables it reused")
+    return layer
+
+
+def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Statement, call: cst.Call) -> cst.Call | str | None:
+    """The earlier layer call whose variables ``call`` takes by ``name=`` and ``reuse=True``;
+    None for a call without ``reuse=`` (or ``reuse=None``/``False``, which reuse nothing);
+    why not, when that is not proven."""
+    path = facts.imports.call_name(call)
+    arguments = _layer_arguments(facts, call)
+    reuse = arguments.get("reuse") if arguments is not None else None
+    if arguments is None or reuse is None or m.matches(reuse.value, m.Name("None") | m.Name("False")):
+        return None
+    if not m.matches(reuse.value, m.Name("True")):
+        return f"`reuse=` of tf.{path} is not True, False or None written out: which variables it takes is not known"
+    name = arguments.get("name")
+    if name is None or not isinstance(name.value, cst.SimpleString) or not isinstance(name.value.evaluated_value, str):
+        return f"tf.{path}(..., reuse=True) without a `name=` written out: which layer's variables it takes is not known"
+    scopes = _variable_scopes(facts, scope, statement)
+    if scopes is None:
+        return f"tf.{path}(..., reuse=True) under a `tf.variable_scope` other than a name written out: its variables' names are not known"
+    same_name = [
+        (s, c)
+        for s in scope.statements
+        if s.order < statement.order
+        for c in s.layer_calls
+        if _layer_name_text(facts, c) == name.value.evaluated_value and _variable_scopes(facts, scope, s) == scopes
+    ]
+    makers = [(s, c) for s, c in same_name if _reused(module, facts, scope, s, c) is None]
+    where = "/".join((*scopes, name.value.evaluated_value))
+    if len(makers) != 1:
+        return f"tf.{path}(..., reuse=True) takes the variables `{where}/...`, which {'no' if not makers else 'more than one'} earlier layer call of this graph made"
+    earlier = makers[0][1]
+    if facts.imports.call_name(earlier) != path:
+        return f"tf.{path}(..., reuse=True) takes the variables `{where}/...` of another kind of layer"
+    if _constructor(module, facts, earlier) != _constructor(module, facts, call):
+        return (
+            f"tf.{path}(..., reuse=True) takes the variables `{where}/...` with other constructor arguments than the call that "
+            "made them: one shared Keras layer has one set"
+        )
+    return earlier
+
+
+def _variable_scopes(facts: GraphFacts, scope: Scope, statement: Statement) -> tuple[str, ...] | None:
+    """The names of the ``tf.variable_scope("name")`` blocks around the statement, outermost
+    first; None under a variable scope with other arguments (``reuse=``, a scope object)."""
+    enclosing = {id(s): w for w, _ in scope.unwrapped.values() for s in cst.ensure_type(w.body, cst.IndentedBlock).body}
+    names: list[str] = []
+    node = enclosing.get(id(statement.node))
+    while node is not None:
+        for item in reversed(node.items):
+            if isinstance(item.item, cst.Call) and facts.imports.call_name(item.item) == "variable_scope":
+                args = item.item.args
+                first = args[0].value if len(args) == 1 and args[0].keyword is None else None
+                text = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+                if not isinstance(text, str):
+                    return None
+                names.append(text)
+        node = enclosing.get(id(node))
+    return tuple(reversed(names))
+
+
+def _layer_arguments(facts: GraphFacts, call: cst.Call) -> dict[str, cst.Arg] | None:
+    """A layer call's arguments by TF1 parameter (statement.layer_calls are of GRAPH_LAYER_CLASSES)."""
+    return bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[facts.imports.call_name(call) or ""][1]))
+
+
+def _layer_name_text(facts: GraphFacts, call: cst.Call) -> str | None:
+    arguments = _layer_arguments(facts, call)
+    name = arguments.get("name") if arguments is not None else None
+    text = name.value.evaluated_value if name is not None and isinstance(name.value, cst.SimpleString) else None
+    return text if isinstance(text, str) else None
+
+
+def _constructor(module: cst.Module, facts: GraphFacts, call: cst.Call) -> dict[str, str] | None:
+    """The arguments a layer call's Keras layer is made from, as code."""
+    arguments = _layer_arguments(facts, call)
+    if arguments is None:
+        return None
+    return {k: module.code_for_node(a.value) for k, a in arguments.items() if k not in ("inputs", "reuse", *CALL_TIME)}
 
 
 def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:

@@ -88,6 +88,8 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
     plan.replace[id(helper.node)] = takes_layers
     if helper.scope is not None:
         plan.unwrap.add(id(helper.scope))
+    if helper.reuse_switch is not None:
+        plan.remove.add(id(helper.reuse_switch))  # ``if reuse: scope.reuse_variables()``: the scope goes
     made: dict[int, str] = {}  # by id of each creating call site: the name of its layers
     for site in helper.calls.values():
         if site.creator is None:
