@@ -19,7 +19,14 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
-from tf2migrate.analysis.layer_signatures import CALL_TIME, GRAPH_LAYER_CLASSES, KERAS_NAMES, TF1_DEFAULTS, unsupported_arguments
+from tf2migrate.analysis.layer_signatures import (
+    CALL_TIME,
+    frozen_weights_message,
+    GRAPH_LAYER_CLASSES,
+    KERAS_NAMES,
+    TF1_DEFAULTS,
+    unsupported_arguments,
+)
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -110,6 +117,10 @@ def _plan_layer(module, facts, plan, scope, statement: Statement, call: cst.Call
     unsupported = unsupported_arguments(path, arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
+        return
+    frozen = frozen_weights_message(path, arguments)
+    if frozen is not None:
+        facts.block(arguments["trainable"], blockers.VARIABLE_IN_COMPUTATION, frozen)
         return
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []
