@@ -30,12 +30,17 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
-from tf2migrate.analysis.model import Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.model import Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.tf_imports import TfImports
 
 _GLOBAL = frozenset({"global_variables_initializer", "initialize_all_variables", "variables_initializer", "initialize_variables"})
 _LOCAL = frozenset({"local_variables_initializer", "initialize_local_variables", "tables_initializer"})
 _CREATING = (Kind.VARIABLE, Kind.TRAIN)
+
+_MORE_THAN_ONCE = "variables are initialized more than once; eager variables are initialized when created"
+_IN_TWO_SESSIONS = (
+    "variables are initialized in {} and again in {}, each session holding its own values of them; an eager variable has one value"
+)
 
 #: the set of a graph's local variables (tables), apart from any statement's order
 _LOCALS = -1
@@ -47,24 +52,26 @@ def reinitializes(
     sites: list[RunSite],
     leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]],
     other_runs: Iterable[int | None] = (),
-) -> bool:
-    """Whether some of ``sites`` (initializer runs of ``scope``) initializes a variable an
+) -> str | None:
+    """Why some of ``sites`` (initializer runs of ``scope``) initializes a variable an
     earlier one already initialized in the same graph (a run in a loop repeats itself),
-    or that cannot be told (``leaves`` splits a fetch into its expressions).
+    or that cannot be told (``leaves`` splits a fetch into its expressions); None when none does.
 
     A second initialization with no other run since the first (``other_runs``: the orders
     of the file's other runs, None for a run whose place is not known) changes nothing a
     program can see: the value the first put there was never read nor updated (a random
-    initializer's first draw is never seen; the second is the one TF1 used)."""
+    initializer's first draw is never seen; the second is the one TF1 used) — when both ran in
+    one session: two sessions of a graph each hold their own values of its variables."""
     others = list(other_runs)
     if any(site.in_loop for site in sites):
-        return True
+        return _MORE_THAN_ONCE
     if len(sites) < 2:
-        return False
+        return None
     if any(site.order is None for site in sites):
-        return True
+        return _MORE_THAN_ONCE
     resets = [s.order for s in scope.statements if _is_graph_reset(tf, s)]
     initialized: dict[int, int] = {}  # variable (its statement's order) → the run that initialized it
+    session_of: dict[int, str | None] = {}  # that run's order → the session it ran in
     graph_start = -1
     for site in sorted(sites, key=lambda s: s.order or 0):
         assert site.order is not None
@@ -75,13 +82,37 @@ def reinitializes(
         for leaf in leaves(site.fetch):
             part = _covered(tf, scope, leaf, site.order, graph_start)
             if part is None:
-                return True
+                return _MORE_THAN_ONCE
             covered |= part
         again = [initialized[v] for v in covered if v in initialized]
         if again and any(run is None or min(again) < run < site.order for run in others):
-            return True
+            return _MORE_THAN_ONCE
+        session = _session_name(site)
+        if again and any(session is None or session_of[run] != session for run in again):
+            return _IN_TWO_SESSIONS.format(_session_label(session_of[min(again)]), _session_label(session))
         initialized.update(dict.fromkeys(covered, site.order))
-    return False
+        session_of[site.order] = session
+    return None
+
+
+def _session_name(site: RunSite) -> str | None:
+    """The session a run ran in: ``sess`` of ``sess.run(init)``, ``s`` of
+    ``init.run(session=s)``, ``""`` for the default session; None when not known."""
+    if site.form is RunForm.SESSION_RUN:
+        func = site.call.func
+        return func.value.value if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) else None
+    if site.form in (RunForm.EVAL, RunForm.OP_RUN):
+        session = next((arg.value for arg in site.call.args if arg.keyword is not None and arg.keyword.value == "session"), None)
+        if session is None:
+            return ""
+        return session.value if isinstance(session, cst.Name) else None
+    return None
+
+
+def _session_label(session: str | None) -> str:
+    if session is None:
+        return "a session not known"
+    return f"session `{session}`" if session else "the default session"
 
 
 def _covered(tf: TfImports, scope: Scope, expr: cst.BaseExpression, order: int, graph_start: int) -> set[int] | None:

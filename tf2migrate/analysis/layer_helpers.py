@@ -32,7 +32,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import KERAS_LAYERS
-from tf2migrate.analysis.layer_signatures import CALL_TIME, HELPER_LAYER_CLASSES, UNSUPPORTED
+from tf2migrate.analysis.layer_signatures import CALL_TIME, frozen_weights_message, HELPER_LAYER_CLASSES, UNSUPPORTED
 from tf2migrate.analysis.model import Kind, Scope, Statement
 from tf2migrate.analysis.names import function_facts, read_and_bound
 from tf2migrate.analysis.tf_imports import TfImports
@@ -138,6 +138,9 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
         unsupported = sorted(UNSUPPORTED & bound.keys()) or (sorted(set(bound) - {"inputs"}) if path in FLATTEN_CALLS else [])
         if unsupported:
             return f"`{unsupported[0]}=` of tf.{path} in `{name}` is not converted"
+        frozen = frozen_weights_message(path, bound)
+        if frozen is not None:
+            return f"in `{name}`: {frozen}"
         training = bound.get("training")
         if (
             path == "layers.batch_normalization"

@@ -3,6 +3,11 @@ parameters each takes, in TF1's positional order, so that a call's arguments are
 name (rewrites/keras_layers.py converts them in graph code, analysis/layer_helpers.py in
 functions of the file called from it)."""
 
+from collections.abc import Mapping
+
+import libcst as cst
+import libcst.matchers as m
+
 # the parameters every layer with a kernel and a bias takes last, in TF1's positional order
 _WEIGHTED = (
     "activation",
@@ -98,6 +103,20 @@ _CONTRIB_REFUSED = {
 KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
 # TF1 defaults that differ from Keras': fully_connected applies a ReLU unless told otherwise
 TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
+
+
+def frozen_weights_message(path: str, arguments: Mapping[str, cst.Arg]) -> str | None:
+    """Why ``trainable=`` other than ``True`` keeps a call on TF1: TF1 left such a layer's
+    variables out of the trainable collection, so ``minimize`` never updated them; the
+    variables of a Keras layer made with ``trainable=False`` are still watched by a
+    GradientTape, and a generated train step (``tape.watched_variables()``) would update them."""
+    trainable = arguments.get("trainable")
+    if trainable is None or m.matches(trainable.value, m.Name("True")):
+        return None
+    return (
+        f"`trainable=` of tf.{path} is not converted: TF1's optimizers left the variables of a layer made with "
+        "trainable=False alone, a GradientTape watches a Keras layer's variables whatever its `trainable`"
+    )
 
 
 def unsupported_arguments(path: str, given) -> list[str]:

@@ -65,6 +65,12 @@ def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind
         return LeafKind(statement.value_kind)
     if isinstance(expr, cst.BinaryOperation) and any(s.value_kind != "tensor" for s in statements):
         return LeafKind.UNKNOWN  # ``g1 + g2`` of two lists is a list: converted by its structure
+    if (
+        isinstance(expr, cst.Subscript)
+        and any(isinstance(element.slice, cst.Slice) for element in expr.slice)
+        and any(s.value_kind != "tensor" for s in statements)
+    ):
+        return LeafKind.UNKNOWN  # ``outs[1:]`` of a list is a list: converted by its structure
     return LeafKind.TENSOR
 
 

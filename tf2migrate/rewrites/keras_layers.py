@@ -27,7 +27,14 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
-from tf2migrate.analysis.layer_signatures import CALL_TIME, GRAPH_LAYER_CLASSES, KERAS_NAMES, TF1_DEFAULTS, unsupported_arguments
+from tf2migrate.analysis.layer_signatures import (
+    CALL_TIME,
+    frozen_weights_message,
+    GRAPH_LAYER_CLASSES,
+    KERAS_NAMES,
+    TF1_DEFAULTS,
+    unsupported_arguments,
+)
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -133,6 +140,10 @@ def _plan_layer(
     unsupported = unsupported_arguments(path, arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")
+        return None
+    frozen = frozen_weights_message(path, arguments)
+    if frozen is not None:
+        facts.block(arguments["trainable"], blockers.VARIABLE_IN_COMPUTATION, frozen)
         return None
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []

@@ -315,13 +315,10 @@ class SessionFunctions:
         other_runs = [
             site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
         ]
-        if reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves, other_runs):
+        reason = reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves, other_runs)
+        if reason is not None:
             for site in sites:
-                self.rewrite.block(
-                    site.call,
-                    blockers.REINITIALIZATION,
-                    "variables are initialized more than once; eager variables are initialized when created",
-                )
+                self.rewrite.block(site.call, blockers.REINITIALIZATION, reason)
             return
         for site in sites:
             if site.statement is None:
