@@ -79,6 +79,7 @@ class LayerHelperCall:
     scope: Scope
     creator: LayerHelperCall | None  # the call whose layers this one applies (None: it makes them)
     made_from: dict[str, cst.BaseExpression]  # the constructor parameters' arguments at this call
+    helper: LayerHelper | None = field(default=None, repr=False, compare=False)  # whose call it is
 
 
 def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) -> LayerHelper | str | None:
@@ -230,7 +231,7 @@ def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: St
                 f"`{name}(...)` reuses the layers of an earlier call with another `{differing}`: TF1 took the "
                 "variables, this call's own arguments for the rest, which shared Keras layers cannot"
             )
-    placed = LayerHelperCall(call, statement, scope, creator, made_from)
+    placed = LayerHelperCall(call, statement, scope, creator, made_from, helper)
     if creator is None:
         made[key] = placed
     return placed

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tf2migrate.analysis.descriptions import Description
     from tf2migrate.analysis.helper_arguments import HelperArguments
     from tf2migrate.analysis.layer_helpers import LayerHelper, LayerHelperCall
+    from tf2migrate.analysis.layer_variable_lists import LayerVariableList
     from tf2migrate.analysis.session_parameters import SessionParameter
 
 
@@ -321,6 +322,8 @@ class GraphFacts:
     refused_list_fills: dict[int, str] = field(default_factory=dict)
     # layer helpers whose calls are converted: they take their Keras layers as an argument
     layer_helpers: list[LayerHelper] = field(default_factory=list)
+    # trainable-variable collections over the layer helpers' layers (analysis/layer_variable_lists.py)
+    layer_variable_lists: list[LayerVariableList] = field(default_factory=list)
 
     def block(self, node: cst.CSTNode, rule: Rule, message: str) -> None:
         self.blockers.append(Blocker(node, rule, message))

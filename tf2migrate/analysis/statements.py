@@ -40,6 +40,7 @@ from tf2migrate.analysis.catalogue import (
     VARIABLE_CALLS,
     is_graph_op,
 )
+from tf2migrate.analysis.layer_variable_lists import layer_variable_list
 from tf2migrate.analysis.model import (
     GraphFacts,
     Helper,
@@ -70,6 +71,9 @@ from tf2migrate.traversal import find_all, preorder
 
 # how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
 # retries such loops split in two (rewrites/loop_split.py)
+# trainable-variable collections, written out over layer helpers' layers (analysis/layer_variable_lists.py)
+_COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
+
 MIXED_BLOCK = "this block both creates variables and computes with placeholder-dependent tensors"
 
 
@@ -583,6 +587,10 @@ class StatementClassifier:
                         "built in a call); not converted"
                     )
                 else:
+                    listed = layer_variable_list(self.tf, self.module, scope, statement, call, name) if name in _COLLECTIONS else None
+                    if listed is not None:
+                        self.facts.layer_variable_lists.append(listed)
+                        continue  # the helpers' layers' weights (rewrites/layer_helpers.py)
                     message = f"`tf.{name}` is not converted by this release"
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement

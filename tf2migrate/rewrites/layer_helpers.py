@@ -22,12 +22,14 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
 from tf2migrate.analysis.layer_helpers import FLATTEN_CALLS, LayerHelper
+from tf2migrate.analysis.layer_variable_lists import LayerVariableList
 from tf2migrate.analysis.layer_signatures import CALL_TIME, HELPER_LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import created_name, fresh_name, function_facts
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS, layer_dtype_message
 from tf2migrate.rewrites.tf_names import name_normalizer
+from tf2migrate.rewrites.variable_lists import VARIABLE_LIST
 
 # TF1's functional dropout and batch normalization default to training=False; Keras' to None
 _TRAINING_FALSE_BY_DEFAULT = frozenset({"layers.dropout", "layers.batch_normalization"})
@@ -37,15 +39,37 @@ def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_
     if not facts.layer_helpers:
         return
     dtype = layer_dtype(module, facts.imports)
+    layer_lists: dict[int, str] = {}  # by id of each creating call site: the name of its layers
     for helper in facts.layer_helpers:
         if is_reason(dtype):
             call, path = helper.layers[0]
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(path, dtype))
             continue
-        _plan_helper(module, facts, plan, helper, names_in_use, dtype)
+        _plan_helper(module, facts, plan, helper, names_in_use, dtype, layer_lists)
+    for listed in facts.layer_variable_lists:
+        text = _trainable_weights(listed, layer_lists)
+        plan.call_replacements[id(listed.call)] = lambda _updated, text=text: cst.parse_expression(text)
+        plan.note(
+            listed.call,
+            VARIABLE_LIST.code,
+            f"`{module.code_for_node(listed.call)}` → `{text}`: the variables of the layers TF1 had made there whose TF1 "
+            "names pass the filter, read after the forward pass built them",
+        )
 
 
-def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: LayerHelper, names_in_use: set[str], dtype: str | None) -> None:
+def _trainable_weights(listed: LayerVariableList, layer_lists: dict[int, str]) -> str:
+    """The variables of the selected layers, in TF1's order: ``[v for layer in generator_layers
+    for v in layer.trainable_weights]``."""
+    creators = list(dict.fromkeys(id(placed) for placed, _ in listed.layers))
+    if len(creators) == 1 and len(listed.whole) == 1:
+        return f"[v for layer in {layer_lists[creators[0]]} for v in layer.trainable_weights]"
+    layers = ", ".join(f"{layer_lists[id(placed)]}[{index}]" for placed, index in listed.layers)
+    return f"[v for layer in [{layers}] for v in layer.trainable_weights]"
+
+
+def _plan_helper(
+    module: cst.Module, facts: GraphFacts, plan: Plan, helper: LayerHelper, names_in_use: set[str], dtype: str | None, layer_lists: dict[int, str]
+) -> None:
     code = module.code_for_node
     normalizer = name_normalizer(plan, facts.imports)
     own = function_facts(helper.node)
@@ -95,6 +119,7 @@ def _plan_helper(module: cst.Module, facts: GraphFacts, plan: Plan, helper: Laye
         if site.creator is None:
             name = created_name(f"{helper.name}_layers", site.scope.cls is not None, names_in_use)
             made[id(site)] = name
+            layer_lists[id(site)] = name
             arguments = ", ".join(f"{p}={_normalized(module, e, normalizer)}" for p, e in site.made_from.items())
             plan.create_before(module, site.statement, name, f"{factory}({arguments})")
         layers = made[id(site.creator if site.creator is not None else site)]
