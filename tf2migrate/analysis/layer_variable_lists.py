@@ -66,8 +66,8 @@ def layer_variable_list(
     target = assign.targets[0].target
     if not isinstance(target, cst.Name) or not _read_only_as_var_list(module, target.value, assign):
         return None
-    pattern = _scope_pattern(tf, call, name)
-    if pattern is False:
+    known, pattern = _scope_pattern(tf, call, name)
+    if not known:
         return None
     creators: list[LayerHelperCall] = []
     for earlier in scope.statements:
@@ -109,29 +109,35 @@ def layer_variable_list(
         if chosen and chosen == with_variables:
             whole.append(placed)
         selected += [(placed, i) for i in chosen]
+    if not selected:
+        return None  # TF1's minimize refused an empty list (no variables to optimize)
     return LayerVariableList(call, tuple(selected), tuple(whole))
 
 
-def _scope_pattern(tf: TfImports, call: cst.Call, name: str) -> str | None | bool:
-    """The ``scope=`` regex of the site (None: every variable); False when not known."""
+def _scope_pattern(tf: TfImports, call: cst.Call, name: str) -> tuple[bool, str | None]:
+    """Whether the site's filter is known, and its ``scope=`` regex (None: every variable)."""
     if name == "trainable_variables":
-        return None if not call.args else False
+        return not call.args, None
     key = call_argument(call, "key", 0)
-    if key is None or tf.canonical(key) not in _TRAINABLE_KEYS and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables"):
-        return False
+    if (
+        key is None
+        or tf.canonical(key) not in _TRAINABLE_KEYS
+        and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables")
+    ):
+        return False, None
     scope = call_argument(call, "scope", 1)
     if len(call.args) > 2:
-        return False
+        return False, None
     if scope is None:
-        return None
+        return True, None
     value = scope.evaluated_value if isinstance(scope, cst.SimpleString) else None
     if not isinstance(value, str):
-        return False
+        return False, None
     try:
         re.compile(value)
     except re.error:
-        return False
-    return value
+        return False, None
+    return True, value
 
 
 def _helper_of(placed: LayerHelperCall) -> tuple[str, list[str]] | None:

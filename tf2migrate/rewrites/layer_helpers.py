@@ -68,7 +68,13 @@ def _trainable_weights(listed: LayerVariableList, layer_lists: dict[int, str]) -
 
 
 def _plan_helper(
-    module: cst.Module, facts: GraphFacts, plan: Plan, helper: LayerHelper, names_in_use: set[str], dtype: str | None, layer_lists: dict[int, str]
+    module: cst.Module,
+    facts: GraphFacts,
+    plan: Plan,
+    helper: LayerHelper,
+    names_in_use: set[str],
+    dtype: str | None,
+    layer_lists: dict[int, str],
 ) -> None:
     code = module.code_for_node
     normalizer = name_normalizer(plan, facts.imports)
