@@ -31,11 +31,28 @@ def drive(program, rng):
 """
 
 
-def test_gan_step_equals_tf1_with_resource_variables(tmp_path):
+def _verified(tmp_path: Path, case: Path, driver: str):
     for side, name in (("original", "before.py"), ("migrated", "after.py")):
         (tmp_path / side).mkdir()
-        shutil.copy(CASE / name, tmp_path / side / "gan.py")
-    (tmp_path / "driver.py").write_text(DRIVER)
+        shutil.copy(case / name, tmp_path / side / "gan.py")
+    (tmp_path / "driver.py").write_text(driver)
     [report] = verify_pairs([(tmp_path / "original" / "gan.py", tmp_path / "migrated" / "gan.py", tmp_path / "driver.py")])
     assert report.verdict == "equal", report.render()
+    return report
+
+
+def test_gan_step_equals_tf1_with_resource_variables(tmp_path):
+    report = _verified(tmp_path, CASE, DRIVER)
     assert {row.name for row in report.rows} >= {"losses", "g"}
+
+
+# training/joint_train_ops_layer_helpers: the networks are layer helpers, each train op's
+# ``var_list`` the collection of its variable scope (the layers' trainable weights)
+LAYERS_DRIVER = DRIVER.replace(
+    '{"losses": program.losses, "g": program.g}', '{"gl": program.gl, "dl": program.dl, "samples": program.samples}'
+)
+
+
+def test_layer_helper_gan_step_equals_tf1_with_resource_variables(tmp_path):
+    report = _verified(tmp_path, CASE.parent / "joint_train_ops_layer_helpers", LAYERS_DRIVER)
+    assert {row.name for row in report.rows} >= {"gl", "dl", "samples"}

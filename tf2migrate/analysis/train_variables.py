@@ -80,9 +80,16 @@ def _optimizer_identity(scope: Scope, train: Statement) -> int | None:
 
 
 def _reuses_variables(facts: GraphFacts) -> bool:
+    """Does the file reuse variables other than by its converted layer helpers (whose
+    calls' reuse analysis/layer_helpers.py followed: each applies the layers of one call)?"""
+    followed = {id(c) for helper in facts.layer_helpers for c in calls_in(helper.node, enter_defs=True)}
+    followed |= {id(site.call) for helper in facts.layer_helpers for site in helper.calls.values()}
     return any(
-        any(a.keyword is not None and a.keyword.value == "reuse" for a in call.args)
-        or (isinstance(call.func, cst.Attribute) and call.func.attr.value == "reuse_variables")
+        (
+            any(a.keyword is not None and a.keyword.value == "reuse" for a in call.args)
+            or (isinstance(call.func, cst.Attribute) and call.func.attr.value == "reuse_variables")
+        )
+        and id(call) not in followed
         for call in facts.calls
     )
 
@@ -129,6 +136,9 @@ def _listed(module: cst.Module, facts: GraphFacts, scope: Scope, var_list: cst.B
     single = _variable(module, facts, scope, var_list, before)
     if single is not None:
         return [single]
+    layers = _layer_variables(facts, scope, var_list, before)
+    if layers is not None:
+        return layers
     value = _bound_once(module, scope, var_list, before)
     return _listed(module, facts, scope, value, before) if isinstance(value, (cst.List, cst.Tuple)) else None
 
@@ -158,6 +168,18 @@ def _variable(module: cst.Module, facts: GraphFacts, scope: Scope, expr: cst.Bas
         return None
     statement = scope.graph_statement(cst.ensure_type(expr, cst.Name).value, before)
     return (statement.order, key) if statement is not None and statement.kind is Kind.VARIABLE else None
+
+
+def _layer_variables(facts: GraphFacts, scope: Scope, var_list: cst.BaseExpression, before: int) -> list[VariableKey] | None:
+    """The layers of ``gen_vars = tf.get_collection(...)`` written out over the layer
+    helpers' layers (analysis/layer_variable_lists.py): each the statement that made it and
+    its index among the helper's layers."""
+    statement = scope.graph_statement(var_list.value, before) if isinstance(var_list, cst.Name) else None
+    line = statement.node if statement is not None else None
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    value = assign.value if isinstance(assign, cst.Assign) else None
+    listed = next((v for v in facts.layer_variable_lists if v.call is value), None)
+    return None if listed is None else [(placed.statement.order, f"layer {index}") for placed, index in listed.layers]
 
 
 def _creates_variable(facts: GraphFacts, value: cst.BaseExpression | None) -> bool:
