@@ -40,6 +40,8 @@ _LAYER_VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "layers.conv2d_transpose": ("conv2d_transpose", ("kernel", "bias")),
     "layers.conv3d_transpose": ("conv3d_transpose", ("kernel", "bias")),
 }
+# the layers that make no variables (pooling, dropout, flatten)
+_NO_VARIABLES = ("average_pooling", "max_pooling", "dropout", "flatten")
 _TRAINABLE_KEYS = frozenset({"GraphKeys.TRAINABLE_VARIABLES"})
 
 
@@ -93,9 +95,9 @@ def layer_variable_list(
         chosen = []
         for index, path in enumerate(layers):
             if path not in _LAYER_VARIABLES:
-                if path.startswith(("layers.dense", "layers.conv", "layers.batch")):
-                    return None
-                continue  # pooling, flatten, dropout: no variables
+                if path.rsplit(".", 1)[-1].startswith(_NO_VARIABLES):
+                    continue
+                return None  # batch normalization (and any other): its variables are not named here
             base, variables = _LAYER_VARIABLES[path]
             number = counts.get((variable_scope, base), 0)
             counts[variable_scope, base] = number + 1
