@@ -87,11 +87,15 @@ def layer_variable_list(
     selected: list[tuple[LayerHelperCall, int]] = []
     whole: list[LayerHelperCall] = []
     counts: dict[tuple[str, str], int] = {}
+    scopes_seen: set[str] = set()
     for placed in creators:
         helper = _helper_of(placed)
         if helper is None:
             return None
         variable_scope, layers = helper
+        if variable_scope in scopes_seen:
+            return None  # two calls making layers in one scope: how TF1 numbered the second's not followed
+        scopes_seen.add(variable_scope)
         chosen = []
         for index, path in enumerate(layers):
             if path not in _LAYER_VARIABLES:
