@@ -566,6 +566,13 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
     if any(scope.graph_statement(read, binding.order) is not None for read in read_and_bound(assign.value)[0]):
         return "its value reads the graph"
     changes = {s.order: s for s in scope.statements if name in changed_in_place(s.node)}
+    if isinstance(assign.value, _MUTABLE_DISPLAYS) and any(
+        s.order != binding.order and s.order not in changes and s.kind not in _MOVED and name in read_and_bound(s.node)[0]
+        for s in scope.statements
+    ):
+        # ``other = ws``, ``self.layers = ws``, ``fill(ws)``, ``ws.sort()``: the object may be
+        # changed through another name, after TF1 built the graph with it
+        return "other code of the constructor reads it, and may change it through another name"
     if not changes:
         return _unstorable_binding(module, scope, name)
     first_read = min((s.order for s in scope.statements if s.kind in _MOVED and name in _moved_reads(s)), default=None)
@@ -577,6 +584,9 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
         return "it is bound more than once"
     return _attribute_taken(module, name)
 
+
+# Values that are new mutable objects: another name for them may change them in place.
+_MUTABLE_DISPLAYS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
 
 # Builtins whose result is a new immutable value computed from their arguments only.
 _VALUE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum"})

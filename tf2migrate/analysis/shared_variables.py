@@ -35,6 +35,17 @@ def find_shared_variables(facts: GraphFacts) -> None:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "reuse_variables" and name is None:
             facts.block(call, blockers.SHARED_BY_NAME, "`reuse_variables()` shares variables by name; eager TF2 creates new ones")
             continue
+        if name is not None and any(a.keyword is not None and a.keyword.value == "custom_getter" for a in call.args):
+            # the getter's result is what get_variable returns: often an op over the variable
+            # (``getter(...) * 2``, an EMA's shadow), which eager TF2 would compute once
+            facts.block(
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"`tf.{name}(..., custom_getter=...)` makes `get_variable` return what the getter computes, often an op "
+                "over the variable; eager TF2 would compute it once, when the variable is made, and the ops would read "
+                "that stale value",
+            )
+            continue
         if name not in _REUSING_CALLS:
             continue  # tf.layers' ``reuse=`` is refused with the layer (rewrites/keras_layers.py)
         reuse = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "reuse"), None)

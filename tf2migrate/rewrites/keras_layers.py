@@ -137,6 +137,8 @@ def _plan_layer(
         return None
     if reused is not None:
         arguments.pop("reuse")  # proven by _reused: the layer of the earlier call
+    elif "reuse" in arguments and m.matches(arguments["reuse"].value, m.Name("None") | m.Name("False")):
+        arguments.pop("reuse")  # TF1's default: the call makes its own variables
     unsupported = unsupported_arguments(path, arguments.keys())
     if unsupported:
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"`{unsupported[0]}=` of tf.{path} is not converted")

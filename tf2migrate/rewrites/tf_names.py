@@ -520,8 +520,10 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
             changes.append("optimize=True dropped (TF2 always optimizes)")
         return _rename_keywords(path, call.with_changes(args=[a for a in call.args if a is not optimize]), changes)
     if path == "name_scope":
-        # TF2's name_scope takes only a name
-        return call if len(call.args) == 1 and call.args[0].keyword is None else None
+        # TF2's name_scope takes only a name, and no None (TF1's reset to the root scope)
+        if len(call.args) != 1 or call.args[0].keyword is not None:
+            return None
+        return None if isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "None" else call
     if path == "device":
         # TF2's device takes only a device name, not a function
         return call if len(call.args) == 1 and call.args[0].keyword is None and _string_valued(call.args[0].value) else None
