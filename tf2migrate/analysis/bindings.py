@@ -588,8 +588,9 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
 # Values that are new mutable objects: another name for them may change them in place.
 _MUTABLE_DISPLAYS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
 
-# Builtins whose result is a new immutable value computed from their arguments only.
-_VALUE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum"})
+# Builtins whose result is a new value computed from their arguments only (not ``min``/``max``:
+# ``max(list_of_lists)`` is one of the lists, which other code may change in place).
+_VALUE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "abs", "round", "sum"})
 
 
 def _moved_reads(statement) -> tuple[str, ...]:
