@@ -59,7 +59,7 @@ from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
 from tf2migrate.rewrites.layer_helpers import plan_layer_helpers
 from tf2migrate.rewrites.lr_schedules import plan_schedules
-from tf2migrate.rewrites.rebound_names import LOCAL_REBOUND, REBOUND, rename_last_local_bindings, rename_rebound
+from tf2migrate.rewrites.rebound_names import LOCAL_REBOUND, REBOUND, Renamed, rename_last_local_bindings, rename_rebound
 from tf2migrate.rewrites.predict_trap import (
     GRADIENT_THROUGH_NUMPY,
     NUMPY_SOURCE,
@@ -233,6 +233,12 @@ def _migrate_locals_renamed(
     again = _migrate_source(text, path, options, project, None)
     if again.new_source == text or _refusals(again):
         return None
+    return _placed_on_original(module, renamed, again, path)
+
+
+def _placed_on_original(module: cst.Module, renamed: Renamed, again: MigrationResult, path: str) -> MigrationResult:
+    """The migration of a renamed file (rewrites/rebound_names.py), its findings and the
+    renames' notes placed on the original's lines and columns."""
     moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
     return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
 
@@ -426,8 +432,7 @@ def _migrate_renamed(
         again = _migrate_text(text, path, options, project, None)
         refusals = _refusals(again)
         if again.new_source != text and not refusals:
-            moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
-            return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+            return _placed_on_original(module, renamed, again, path)
         more = {m.group(1) for f in refusals if (m := REBOUND.match(f.message))}
         if not more or len(more) < len(refusals) or more <= rebound:
             return result

@@ -51,22 +51,24 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
-        self.unknown_runs.extend(self._unknown_run(node))
+        receiver = self._unknown_run(node)
+        if receiver is not None:
+            self.unknown_runs.append(receiver)
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "close":
             self.closed.add(id(node.func.value))
 
     def leave_Call(self, original_node: cst.Call) -> None:
         if self.facts.imports.call_name(original_node) is not None:
             self.op_depth -= 1
-        if self._unknown_run(original_node):
+        if self._unknown_run(original_node) is not None:
             self.unknown_runs.pop()
 
-    def _unknown_run(self, node: cst.Call) -> list[str]:
+    def _unknown_run(self, node: cst.Call) -> str | None:
+        """``x`` of ``x.run(...)`` when ``x`` is no session the analysis knows."""
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "run" and isinstance(func.value, cst.Name):
-            receiver = func.value.value
-            return [] if receiver in self.facts.session_names else [receiver]
-        return []
+            return None if func.value.value in self.facts.session_names else func.value.value
+        return None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.skip:

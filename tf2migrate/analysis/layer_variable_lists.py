@@ -28,7 +28,7 @@ from tf2migrate.analysis.catalogue import makes_variables
 from tf2migrate.analysis.layer_helpers import LayerHelperCall
 from tf2migrate.analysis.model import Kind, Scope, Statement
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import preorder
 
 # TF1's base name of each layer that makes trainable variables, and their names in order
 # (of the calls this release converts in a layer helper: analysis/layer_signatures.py)
@@ -161,19 +161,14 @@ def _helper_of(placed: LayerHelperCall) -> tuple[str, list[str]] | None:
 
 def _read_only_as_var_list(module: cst.Module, name: str, binding: cst.Assign) -> bool:
     """Is ``name`` bound only by ``binding`` and read only as ``var_list=name``?"""
-    var_lists = {
-        id(a.value)
-        for c in find_all(module, cst.Call)
-        if isinstance(c, cst.Call)
-        for a in c.args
-        if a.keyword is not None and a.keyword.value == "var_list" and isinstance(a.value, cst.Name)
-    }
-    bound = {id(t.target) for a in find_all(module, cst.Assign) if isinstance(a, cst.Assign) for t in a.targets}
-    for node in find_all(module, cst.Name):
-        if not isinstance(node, cst.Name) or node.value != name:
-            continue
-        if node is binding.targets[0].target:
-            continue
-        if id(node) in bound or id(node) not in var_lists:
-            return False
-    return True
+    var_lists: set[int] = set()  # the ``name`` of each ``var_list=name``
+    bound: set[int] = set()  # each name an assignment binds
+    names: list[cst.Name] = []
+    for node in preorder(module):
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "var_list":
+            var_lists.add(id(node.value))
+        elif isinstance(node, cst.AssignTarget):
+            bound.add(id(node.target))
+        elif isinstance(node, cst.Name) and node.value == name and node is not binding.targets[0].target:
+            names.append(node)
+    return all(id(node) not in bound and id(node) in var_lists for node in names)

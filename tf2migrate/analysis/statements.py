@@ -69,11 +69,11 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, preorder
 
 
-# how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
-# retries such loops split in two (rewrites/loop_split.py)
 # trainable-variable collections, written out over layer helpers' layers (analysis/layer_variable_lists.py)
 _COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
 
+# how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
+# retries such loops split in two (rewrites/loop_split.py)
 MIXED_BLOCK = "this block both creates variables and computes with placeholder-dependent tensors"
 
 

@@ -103,11 +103,14 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
         return
     dtype = layer_dtype(module, facts.imports)
     made: dict[int, str] = {}  # by id of each call that made a Keras layer: its name
+    withs: dict[int, dict[int, cst.With]] = {}  # by id of each scope: the ``with`` around each statement
     for scope, statement, call in calls:
         if is_reason(dtype):
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(facts.imports.call_name(call), dtype))
             continue
-        earlier = _reused(module, facts, scope, statement, call)
+        if id(scope) not in withs:
+            withs[id(scope)] = _enclosing_withs(scope)
+        earlier = _reused(module, facts, scope, withs[id(scope)], statement, call)
         if isinstance(earlier, str):
             facts.block(call, blockers.VARIABLE_IN_COMPUTATION, earlier)
             continue
@@ -220,7 +223,9 @@ def _plan_layer(
     return layer
 
 
-def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Statement, call: cst.Call) -> cst.Call | str | None:
+def _reused(
+    module: cst.Module, facts: GraphFacts, scope: Scope, withs: dict[int, cst.With], statement: Statement, call: cst.Call
+) -> cst.Call | str | None:
     """The earlier layer call whose variables ``call`` takes by ``name=`` and ``reuse=True``;
     None for a call without ``reuse=`` (or ``reuse=None``/``False``, which reuse nothing);
     why not, when that is not proven."""
@@ -234,7 +239,7 @@ def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Stat
     name = arguments.get("name")
     if name is None or not isinstance(name.value, cst.SimpleString) or not isinstance(name.value.evaluated_value, str):
         return f"tf.{path}(..., reuse=True) without a `name=` written out: which layer's variables it takes is not known"
-    scopes = _variable_scopes(facts, scope, statement)
+    scopes = _variable_scopes(facts, withs, statement)
     if scopes is None:
         return f"tf.{path}(..., reuse=True) under a `tf.variable_scope` other than a name written out: its variables' names are not known"
     same_name = [
@@ -242,9 +247,9 @@ def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Stat
         for s in scope.statements
         if s.order < statement.order
         for c in s.layer_calls
-        if _layer_name_text(facts, c) == name.value.evaluated_value and _variable_scopes(facts, scope, s) == scopes
+        if _layer_name_text(facts, c) == name.value.evaluated_value and _variable_scopes(facts, withs, s) == scopes
     ]
-    makers = [(s, c) for s, c in same_name if _reused(module, facts, scope, s, c) is None]
+    makers = [(s, c) for s, c in same_name if _reused(module, facts, scope, withs, s, c) is None]
     where = "/".join((*scopes, name.value.evaluated_value))
     if len(makers) != 1:
         return f"tf.{path}(..., reuse=True) takes the variables `{where}/...`, which {'no' if not makers else 'more than one'} earlier layer call of this graph made"
@@ -259,10 +264,15 @@ def _reused(module: cst.Module, facts: GraphFacts, scope: Scope, statement: Stat
     return earlier
 
 
-def _variable_scopes(facts: GraphFacts, scope: Scope, statement: Statement) -> tuple[str, ...] | None:
+def _enclosing_withs(scope: Scope) -> dict[int, cst.With]:
+    """The ``with`` block (of those the scope's statements were read out of) around each
+    statement or ``with``, by its id."""
+    return {id(s): w for w, _ in scope.unwrapped.values() for s in cst.ensure_type(w.body, cst.IndentedBlock).body}
+
+
+def _variable_scopes(facts: GraphFacts, enclosing: dict[int, cst.With], statement: Statement) -> tuple[str, ...] | None:
     """The names of the ``tf.variable_scope("name")`` blocks around the statement, outermost
     first; None under a variable scope with other arguments (``reuse=``, a scope object)."""
-    enclosing = {id(s): w for w, _ in scope.unwrapped.values() for s in cst.ensure_type(w.body, cst.IndentedBlock).body}
     names: list[str] = []
     node = enclosing.get(id(statement.node))
     while node is not None:

@@ -120,15 +120,13 @@ def _plan_helper(
         plan.unwrap.add(id(helper.scope))
     if helper.reuse_switch is not None:
         plan.remove.add(id(helper.reuse_switch))  # ``if reuse: scope.reuse_variables()``: the scope goes
-    made: dict[int, str] = {}  # by id of each creating call site: the name of its layers
     for site in helper.calls.values():
         if site.creator is None:
             name = created_name(f"{helper.name}_layers", site.scope.cls is not None, names_in_use)
-            made[id(site)] = name
             layer_lists[id(site)] = name
             arguments = ", ".join(f"{p}={_normalized(module, e, normalizer)}" for p, e in site.made_from.items())
             plan.create_before(module, site.statement, name, f"{factory}({arguments})")
-        layers = made[id(site.creator if site.creator is not None else site)]
+        layers = layer_lists[id(site.creator if site.creator is not None else site)]
         plan.call_replacements[id(site.call)] = _passing(argument, layers)
 
 

@@ -150,13 +150,13 @@ def rename_last_local_bindings(module: cst.Module, names: set[tuple[str, str]], 
         for function in functions:
             if function.name.value != function_name:
                 continue
-            renamed = _last_version(function, name, in_use, contexts)
-            if renamed is not None:
-                renames.update(renamed[0])
-                new = renamed[1]
+            version = _last_version(function, name, in_use, contexts)
+            if version is not None:
+                function_renames, new, target = version
+                renames.update(function_renames)
                 notes.append(
                     (
-                        renamed[2],
+                        target,
                         REBOUND_NAME_RENAMED.code,
                         f"`{name}` is bound more than once in `{function_name}`: its last binding and the reads after it → `{new}`",
                     )
