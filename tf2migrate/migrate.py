@@ -210,7 +210,7 @@ def _migrate_source(source: str, path: str, options: Options, project: FileConte
         dropped = _migrate_update_ops(source, path, options, project)
         if isinstance(dropped, MigrationResult):
             return dropped
-        result = MigrationResult(result.new_source, update_ops.with_reason(result.findings, dropped))
+        result = MigrationResult(result.new_source, update_ops.with_reason(result.findings, source, dropped))
     if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:

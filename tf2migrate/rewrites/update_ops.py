@@ -95,6 +95,7 @@ BATCH_NORM = "layers.batch_normalization"
 UPDATE_OPS = "UPDATE_OPS"
 # the refusals the retry answers (rewrites/keras_layers.py, layer helpers, variable lists)
 BATCH_NORM_FLAG_REFUSAL = "`training=` of tf.layers.batch_normalization"
+COLLECTION_REFUSAL = "`tf.get_collection` is not converted by this release"
 # ops whose output has the rank of their first argument
 _SAME_RANK = frozenset(
     {
@@ -171,22 +172,31 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
             continue
         index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
         if index is None:
-            return f"tf.layers.batch_normalization at line {line(call)} is not `name = tf.layers.batch_normalization(...)` at the top level"
+            return (
+                f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
+                "of the module (only those are proven to run once per run)"
+            )
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.keyword is None for a in call.args[1:]) or a_star(call):
-            return f"tf.layers.batch_normalization at line {line(call)} passes arguments by position or *args"
+            return f"`{_code(module, call)}` passes arguments by position or *args"
         for name, default in _DEFAULTS.items():
             value = keywords.get(name)
             if value is not None and not (isinstance(value, (cst.Float, cst.Integer)) and float(value.evaluated_value) == default):
-                return f"`{name}=` of tf.layers.batch_normalization at line {line(call)} is not TF1's default, Keras' ({default})"
+                return f"`{name}=` of `{_code(module, call)}` is not TF1's default, Keras' ({default})"
+        reuse = keywords.get("reuse")
+        if reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None")):
+            return (
+                f"`{_code(module, call)}` applies an earlier call's layer again: a run updated its moving statistics twice, "
+                "in an order TF1 left unspecified"
+            )
         training = keywords.get("training")
         if training is None or m.matches(training, m.Name("True") | m.Name("False")):
             continue
         if not (isinstance(training, cst.Name) and training.value in flags):
-            return f"`training=` of tf.layers.batch_normalization at line {line(call)} is not a tf.bool placeholder of the top level"
+            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level"
         if not _rank_two(call.args[0].value, index, body, assigned, imports):
             return (
-                f"the input of tf.layers.batch_normalization at line {line(call)} is not proven of rank 2: on 4-D input TF1's "
+                f"the input of `{_code(module, call)}` is not proven of rank 2: on 4-D input TF1's "
                 "fused kernel kept the unbiased variance, Keras the biased one"
             )
         normalizations[index] = call
@@ -199,7 +209,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         return f"{len(collections)} reads of tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file (one is proven)"
     collection = collections[0]
     if len(collection.args) != 1:
-        return f"tf.get_collection(tf.GraphKeys.UPDATE_OPS, ...) at line {line(collection)} names a scope"
+        return f"`{_code(module, collection)}` names a scope"
     collection_index: int | None = None
     dependency: cst.BaseExpression = collection
     for i, statement in enumerate(body):
@@ -215,31 +225,34 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         and len(cst.ensure_type(s.items[0].item, cst.Call).args) == 1
         and cst.ensure_type(s.items[0].item, cst.Call).args[0].value.deep_equals(dependency)
     ]
-    if len(withs) != 1:
-        return "the update ops are not the control dependencies of one `with` block at the top level"
-    with_index, with_block = withs[0]
+    if not withs:
+        return "the update ops are not the control dependencies of a `with` block at the top level"
     if isinstance(dependency, cst.Name):
         readers = [n for n in find_all(module, cst.Name) if n.value == dependency.value]
-        if len(readers) != 2:  # its binding and the ``with``
-            return f"`{dependency.value}`, the update ops, is read elsewhere than by the `with` at line {line(with_block)}"
-    inner = cst.ensure_type(with_block.body, cst.IndentedBlock).body
-    train = assigned(inner[0]) if len(inner) == 1 else None
-    minimize = train[1] if train is not None else None
-    if (
-        train is None
-        or not isinstance(minimize, cst.Call)
-        or not m.matches(minimize.func, m.Attribute(attr=m.Name("minimize")))
-        or not minimize.args
-    ):
-        return f"the `with` block at line {line(with_block)} holds other than one train op `name = opt.minimize(loss)`"
-    train_op = train[0]
-    reached = _statements_reached(minimize.args[0].value, with_index, body, assigned)
-    missed = next((i for i in normalizations if i not in reached), None)
-    if missed is not None:
-        return (
-            f"the loss of `{train_op}` does not reach the batch normalization at line {line(body[missed])}: TF1's train op "
-            "updated it, the TF2 train step would not"
-        )
+        if len(readers) != 1 + len(withs):  # its binding and the ``with`` blocks
+            return f"`{dependency.value}`, the update ops, is read elsewhere than by `with tf.control_dependencies({dependency.value}):`"
+    train_ops: dict[str, cst.Call] = {}  # the train ops made under the update ops: their ``minimize`` calls
+    for _, block in withs:
+        for statement in cst.ensure_type(block.body, cst.IndentedBlock).body:
+            train = assigned(statement)
+            minimize = train[1] if train is not None else None
+            if (
+                train is None
+                or not isinstance(minimize, cst.Call)
+                or not m.matches(minimize.func, m.Attribute(attr=m.Name("minimize")))
+                or not minimize.args
+            ):
+                return "a `with tf.control_dependencies(<update ops>):` block holds other than train ops `name = opt.minimize(loss)`"
+            train_ops[train[0]] = minimize
+    for train_op, minimize in train_ops.items():
+        at = next(i for i, block in withs if minimize in find_all(block, cst.Call))
+        reached = _statements_reached(minimize.args[0].value, at, body, assigned)
+        missed = next((i for i in normalizations if i not in reached), None)
+        if missed is not None:
+            return (
+                f"the loss of `{train_op}` does not reach `{_code(module, body[missed])}`: TF1's train op ran its update, "
+                "the TF2 train step would not compute it"
+            )
     # the runs
     for call in find_all(module, cst.Call):
         run = _run(call, imports)
@@ -249,41 +262,49 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         if feed is None:
             continue
         if not isinstance(feed, cst.Dict):
-            return f"the run at line {line(call)} feeds a dict that is not written out: which flags it feeds is not known"
+            return f"`{_code(module, call)}` feeds a dict that is not written out: which flags it feeds is not known"
         fed = {}
         for element in feed.elements:
             if not isinstance(element, cst.DictElement):
-                return f"the run at line {line(call)} feeds `**` entries"
+                return f"`{_code(module, call)}` feeds `**` entries"
             if isinstance(element.key, cst.Name) and element.key.value in used_flags:
                 if not m.matches(element.value, m.Name("True") | m.Name("False")):
-                    return f"the run at line {line(call)} feeds `{element.key.value}` other than a literal True or False"
+                    return f"`{_code(module, call)}` feeds `{element.key.value}` other than a literal True or False"
                 fed[element.key.value] = cst.ensure_type(element.value, cst.Name).value == "True"
         fetched = [fetches] if not isinstance(fetches, (cst.List, cst.Tuple)) else [e.value for e in fetches.elements]
-        if any(fed.values()) and not any(m.matches(f, m.Name(train_op)) for f in fetched):
+        if any(fed.values()) and not any(isinstance(f, cst.Name) and f.value in train_ops for f in fetched):
             flag = next(name for name, value in fed.items() if value)
             return (
-                f"the run at line {line(call)} feeds `{flag}` True without the train op `{train_op}`: TF1 ran no update "
-                "ops there, Keras would move the moving statistics"
+                f"`{_code(module, call)}` feeds `{flag}` True without a train op made under the update ops: TF1 ran no "
+                "update there, Keras would move the moving statistics"
             )
+    ops = ", ".join(f"`{name}`" for name in train_ops)
     notes = [
-        (line(with_block), 1, f"`with tf.control_dependencies(...)` of the update ops removed: the Keras batch normalization "
-         f"updates its moving statistics in `{train_op}`'s step, each run of which fed the flag True or False as TF1's did"),
+        (
+            line(block),
+            1,
+            f"`with tf.control_dependencies(...)` of the update ops removed: the Keras batch normalizations update their moving "
+            f"statistics in the steps of {ops}, whose runs were the only ones feeding the flag True",
+        )
+        for _, block in withs
     ]
     if collection_index is not None:
         notes.append((line(body[collection_index]), 1, "tf.get_collection(tf.GraphKeys.UPDATE_OPS) removed: its ops ran with the train op"))
+    blocks = dict(withs)
     new_body: list[cst.BaseStatement] = []
     for i, statement in enumerate(body):
         if i == collection_index:
             continue
-        if i == with_index:
-            kept = inner[0].with_changes(leading_lines=(*with_block.leading_lines, *inner[0].leading_lines))
-            new_body.append(cst.ensure_type(kept, cst.BaseStatement))
+        if i in blocks:
+            inner = list(cst.ensure_type(blocks[i].body, cst.IndentedBlock).body)
+            first = inner[0].with_changes(leading_lines=(*blocks[i].leading_lines, *inner[0].leading_lines))
+            new_body += [cst.ensure_type(first, cst.BaseStatement), *inner[1:]]
             continue
         new_body.append(statement)
     rewritten = module.with_changes(body=new_body)
     # new line → original line: the lines of the collection's statement (comments above it
-    # included) and the ``with`` line are gone, the others keep their order
-    removed = {line(with_block)}
+    # included) and the ``with`` lines are gone, the others keep their order
+    removed = {line(block) for block in blocks.values()}
     if collection_index is not None:
         statement = body[collection_index]
         start = line(statement)
@@ -293,6 +314,18 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     kept_lines = [n for n in range(1, total + 1) if n not in removed]
     line_map = {new: old for new, old in enumerate(kept_lines, start=1)}
     return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
+
+
+def _code(module: cst.Module, node: cst.CSTNode) -> str:
+    """The node's code on one line, cut to a readable length."""
+    text = " ".join(module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split())
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+def _inside(module: cst.Module, node: cst.CSTNode) -> str:
+    """`` in `name``` of the innermost function or class holding the node, or nothing."""
+    holders = [d for d in find_all(module, (cst.FunctionDef, cst.ClassDef)) if any(n is node for n in find_all(d, type(node)))]
+    return f" in `{holders[-1].name.value}`" if holders else ""
 
 
 def a_star(call: cst.Call) -> bool:
@@ -360,11 +393,16 @@ def _run(call: cst.Call, imports: TfImports) -> tuple[cst.BaseExpression, cst.Ba
     return call.func.value, keywords.get("feed_dict", positional[0] if positional else None)  # ``x.eval(feed)``, ``op.run(feed)``
 
 
-def with_reason(findings: list[Diagnostic], reason: str) -> list[Diagnostic]:
-    """The findings, with why the fed flags of the batch normalizations are not proven."""
+def with_reason(findings: list[Diagnostic], source: str, reason: str) -> list[Diagnostic]:
+    """The findings, with why the batch normalizations' fed flags are not proven: on the
+    refusals of their ``training=`` and of the UPDATE_OPS collection."""
+    lines = source.splitlines()
+
+    def about_updates(f: Diagnostic) -> bool:
+        on_collection = f.message.startswith(COLLECTION_REFUSAL) and 0 < f.line <= len(lines) and UPDATE_OPS in lines[f.line - 1]
+        return f.code.startswith("TFM3") and (BATCH_NORM_FLAG_REFUSAL in f.message or on_collection)
+
     return [
-        dataclasses.replace(f, message=f"{f.message} (UPDATE_OPS not proven to run with the training runs: {reason})")
-        if f.code.startswith("TFM3") and BATCH_NORM_FLAG_REFUSAL in f.message
-        else f
+        dataclasses.replace(f, message=f"{f.message} (batch normalization with a fed flag not converted: {reason})") if about_updates(f) else f
         for f in findings
     ]
