@@ -49,7 +49,7 @@ import libcst.matchers as m
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, preorder
 
 UPDATE_OPS_DROPPED = Rule(
     "TFM148",
@@ -167,7 +167,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     }
     # the batch normalizations: each a statement of its own at the top level
     normalizations: dict[int, cst.Call] = {}  # by index of its statement
-    for call in find_all(module, cst.Call):
+    for call in _calls(module):
         if imports.call_name(call) != BATCH_NORM:
             continue
         index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
@@ -204,7 +204,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         return "no tf.layers.batch_normalization with a fed flag at the top level"
     used_flags = {cst.ensure_type(_keyword(c, "training"), cst.Name).value for c in normalizations.values()}
     # the collection and the one train op made under it
-    collections = [c for c in find_all(module, cst.Call) if is_update_ops(c)]
+    collections = [c for c in _calls(module) if is_update_ops(c)]
     if len(collections) != 1:
         return f"{len(collections)} reads of tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file (one is proven)"
     collection = collections[0]
@@ -228,13 +228,13 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     if not withs:
         return "the update ops are not the control dependencies of a `with` block at the top level"
     if isinstance(dependency, cst.Name):
-        readers = [n for n in find_all(module, cst.Name) if n.value == dependency.value]
+        readers = [n for n in _names(module) if n.value == dependency.value]
         if len(readers) != 1 + len(withs):  # its binding and the ``with`` blocks
             return f"`{dependency.value}`, the update ops, is read elsewhere than by `with tf.control_dependencies({dependency.value}):`"
     train_ops: dict[str, cst.Call] = {}  # the train ops made under the update ops: their ``minimize`` calls
     for _, block in withs:
-        for statement in cst.ensure_type(block.body, cst.IndentedBlock).body:
-            train = assigned(statement)
+        for held in cst.ensure_type(block.body, cst.IndentedBlock).body:
+            train = assigned(held)
             minimize = train[1] if train is not None else None
             if (
                 train is None
@@ -254,7 +254,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
                 "the TF2 train step would not compute it"
             )
     # the runs
-    for call in find_all(module, cst.Call):
+    for call in _calls(module):
         run = _run(call, imports)
         if run is None:
             continue
@@ -297,8 +297,8 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
             continue
         if i in blocks:
             inner = list(cst.ensure_type(blocks[i].body, cst.IndentedBlock).body)
-            first = inner[0].with_changes(leading_lines=(*blocks[i].leading_lines, *inner[0].leading_lines))
-            new_body += [cst.ensure_type(first, cst.BaseStatement), *inner[1:]]
+            first = cst.ensure_type(inner[0], cst.SimpleStatementLine)  # a train op, proven above
+            new_body += [first.with_changes(leading_lines=(*blocks[i].leading_lines, *first.leading_lines)), *inner[1:]]
             continue
         new_body.append(statement)
     rewritten = module.with_changes(body=new_body)
@@ -316,15 +316,29 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
 
 
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    return [n for n in find_all(node, cst.Call) if isinstance(n, cst.Call)]
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    return [n for n in find_all(node, cst.Name) if isinstance(n, cst.Name)]
+
+
 def _code(module: cst.Module, node: cst.CSTNode) -> str:
     """The node's code on one line, cut to a readable length."""
-    text = " ".join(module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split())
+    text = " ".join(
+        module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split()
+    )
     return text if len(text) <= 70 else text[:67] + "..."
 
 
 def _inside(module: cst.Module, node: cst.CSTNode) -> str:
     """`` in `name``` of the innermost function or class holding the node, or nothing."""
-    holders = [d for d in find_all(module, (cst.FunctionDef, cst.ClassDef)) if any(n is node for n in find_all(d, type(node)))]
+    holders = [
+        d
+        for d in find_all(module, (cst.FunctionDef, cst.ClassDef))
+        if isinstance(d, (cst.FunctionDef, cst.ClassDef)) and any(n is node for n in preorder(d))
+    ]
     return f" in `{holders[-1].name.value}`" if holders else ""
 
 
@@ -343,7 +357,7 @@ def _binding(name: str, before: int, body, assigned) -> tuple[int, cst.BaseExpre
         bound = assigned(body[i])
         if bound is not None and bound[0] == name:
             return i, bound[1]
-        if not isinstance(body[i], cst.SimpleStatementLine) and any(n.value == name for n in find_all(body[i], cst.Name)):
+        if not isinstance(body[i], cst.SimpleStatementLine) and any(n.value == name for n in _names(body[i])):
             return None
     return None
 
@@ -356,7 +370,7 @@ def _rank_two(expression: cst.BaseExpression, before: int, body, assigned, impor
     binding = _binding(expression.value, before, body, assigned)
     if binding is None or not isinstance(binding[1], cst.Call):
         return False
-    index, value = binding
+    index, value = binding[0], cst.ensure_type(binding[1], cst.Call)
     called = imports.call_name(value)
     if called == "placeholder":
         shape = _keyword(value, "shape") or (value.args[1].value if len(value.args) > 1 and value.args[1].keyword is None else None)
@@ -372,7 +386,7 @@ def _statements_reached(expression: cst.BaseExpression, before: int, body, assig
     pending = [(expression, before)]
     while pending:
         node, at = pending.pop()
-        for name in {n.value for n in find_all(node, cst.Name)}:
+        for name in {n.value for n in _names(node)}:
             binding = _binding(name, at, body, assigned)
             if binding is not None and binding[0] not in reached:
                 reached.add(binding[0])
@@ -403,6 +417,8 @@ def with_reason(findings: list[Diagnostic], source: str, reason: str) -> list[Di
         return f.code.startswith("TFM3") and (BATCH_NORM_FLAG_REFUSAL in f.message or on_collection)
 
     return [
-        dataclasses.replace(f, message=f"{f.message} (batch normalization with a fed flag not converted: {reason})") if about_updates(f) else f
+        dataclasses.replace(f, message=f"{f.message} (batch normalization with a fed flag not converted: {reason})")
+        if about_updates(f)
+        else f
         for f in findings
     ]
