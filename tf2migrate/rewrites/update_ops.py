@@ -25,8 +25,8 @@ BatchNormalization called under ``tf.cond(flag, training=True, training=False)``
 Proven only for code at the top level of the module (a layer helper or a class is refused):
 - the flag is ``name = tf.placeholder(tf.bool...)``; every ``tf.layers.batch_normalization``
   of the file has ``training=`` a flag (or a literal), in a statement of its own at the top
-  level (so it runs once per run), with no ``momentum=``/``epsilon=`` other than TF1's
-  defaults, which are Keras' (0.99, 1e-3);
+  level (so it runs once per run); ``momentum=`` and ``epsilon=`` go to the Keras layer as
+  given, and TF1's defaults are Keras' (0.99, 1e-3);
 - its input has rank 2, proven from a placeholder of a written-out two-element shape through
   dense layers and element-wise activations: on 4-D input TF1 used the fused kernel, whose
   moving variance is the unbiased one (n/(n-1) times Keras');
@@ -115,7 +115,6 @@ _SAME_RANK = frozenset(
         "identity",
     }
 )
-_DEFAULTS = {"momentum": 0.99, "epsilon": 0.001}
 
 
 @dataclass
@@ -179,10 +178,6 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.keyword is None for a in call.args[1:]) or a_star(call):
             return f"`{_code(module, call)}` passes arguments by position or *args"
-        for name, default in _DEFAULTS.items():
-            value = keywords.get(name)
-            if value is not None and not (isinstance(value, (cst.Float, cst.Integer)) and float(value.evaluated_value) == default):
-                return f"`{name}=` of `{_code(module, call)}` is not TF1's default, Keras' ({default})"
         reuse = keywords.get("reuse")
         if reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None")):
             return (
