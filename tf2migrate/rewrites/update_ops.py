@@ -171,7 +171,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
             continue
         index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
         if index is None:
-            return (
+            return _applied_twice(module) or (
                 f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
                 "of the module (only those are proven to run once per run)"
             )
@@ -325,6 +325,23 @@ def _code(module: cst.Module, node: cst.CSTNode) -> str:
         module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split()
     )
     return text if len(text) <= 70 else text[:67] + "..."
+
+
+def _applied_twice(module: cst.Module) -> str | None:
+    """Why a function of the module applies its batch normalizations twice in a run, when
+    it is called more than once (a GAN's discriminator on the real and the fake batch)."""
+    for function in find_all(module, cst.FunctionDef):
+        name = cst.ensure_type(function, cst.FunctionDef).name.value
+        if not any(m.matches(c.func, m.Attribute(attr=m.Name("batch_normalization"))) for c in _calls(function)):
+            continue
+        calls = [c for c in _calls(module) if m.matches(c.func, m.Name(name))]
+        if len(calls) > 1:
+            shown = ", ".join(f"`{_code(module, c)}`" for c in calls[:3])
+            return (
+                f"`{name}`, which applies tf.layers.batch_normalization, is called {len(calls)} times ({shown}): a run "
+                "reaching two of them updated the moving statistics twice, in an order TF1 left unspecified"
+            )
+    return None
 
 
 def _inside(module: cst.Module, node: cst.CSTNode) -> str:
