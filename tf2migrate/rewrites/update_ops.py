@@ -200,7 +200,9 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     used_flags = {cst.ensure_type(_keyword(c, "training"), cst.Name).value for c in normalizations.values()}
     # the collection and the one train op made under it
     collections = [c for c in _calls(module) if is_update_ops(c)]
-    if len(collections) != 1:
+    if not collections:
+        return "no tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file: TF1 never moved the moving statistics, Keras would"
+    if len(collections) > 1:
         return f"{len(collections)} reads of tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file (one is proven)"
     collection = collections[0]
     if len(collection.args) != 1:
