@@ -23,8 +23,9 @@ file is rewritten, TF1 to TF1, without the collection and with the train op out 
 BatchNormalization called under ``tf.cond(flag, training=True, training=False)``.
 
 Proven only for code at the top level of the module (a layer helper or a class is refused):
-- the flag is ``name = tf.placeholder(tf.bool...)``; every ``tf.layers.batch_normalization``
-  of the file has ``training=`` a flag (or a literal), in a statement of its own at the top
+- the flag is ``name = tf.placeholder(tf.bool...)``, the name bound nowhere else; every
+  ``tf.layers.batch_normalization`` of the file has ``training=`` a flag or ``False`` (a
+  ``True`` one moved its statistics with the train ops only), in a statement of its own at the top
   level (so it runs once per run); ``momentum=`` and ``epsilon=`` go to the Keras layer as
   given, and TF1's defaults are Keras' (0.99, 1e-3);
 - its input has rank 2, proven from a placeholder of a written-out two-element shape through
@@ -164,6 +165,8 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         and imports.call_name(bound[1]) == "placeholder"
         and any(imports.canonical(a.value) == "bool" for a in cst.ensure_type(bound[1], cst.Call).args)
     }
+    targets = [n.value for t in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.For, cst.AsName)) for n in _names(_target(t))]
+    flags = {name for name in flags if targets.count(name) == 1}  # bound once: ``training=flag`` reads the placeholder
     # the batch normalizations: each a statement of its own at the top level
     normalizations: dict[int, cst.Call] = {}  # by index of its statement
     for call in _calls(module):
@@ -185,7 +188,12 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
                 "in an order TF1 left unspecified"
             )
         training = keywords.get("training")
-        if training is None or m.matches(training, m.Name("True") | m.Name("False")):
+        if training is not None and m.matches(training, m.Name("True")):
+            return (
+                f"`{_code(module, call)}` always normalizes by the batch: TF1 moved its statistics only with the train ops, "
+                "Keras in every run computing it"
+            )
+        if training is None or m.matches(training, m.Name("False")):
             continue
         if not (isinstance(training, cst.Name) and training.value in flags):
             return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level"
@@ -311,6 +319,13 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     kept_lines = [n for n in range(1, total + 1) if n not in removed]
     line_map = {new: old for new, old in enumerate(kept_lines, start=1)}
     return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
+
+
+def _target(node: cst.CSTNode) -> cst.CSTNode:
+    """What an assignment, loop or ``as`` binds."""
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.For)):
+        return node.target
+    return cst.ensure_type(node, cst.AsName).name
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
