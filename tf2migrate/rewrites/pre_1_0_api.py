@@ -273,6 +273,19 @@ class _Reader(ast.NodeVisitor):
         self._edit(line, node.col_offset, node.end_col_offset or node.col_offset, f"{head}.{new}")
         return True
 
+    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
+        """A 0.x name in a ``try`` whose handlers catch its AttributeError on TF 1.x is code
+        written for both (DCGAN's ``try: scalar_summary = tf.scalar_summary except:
+        scalar_summary = tf.summary.scalar``): left to the handler that TF 1.x runs."""
+        for part in (node.handlers, node.orelse, node.finalbody):
+            for child in part:
+                self.visit(child)
+        if not node.handlers:
+            for child in node.body:
+                self.visit(child)
+
+    visit_TryStar = visit_Try
+
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level == 0 and node.module == "tensorflow":
             for alias in node.names:
