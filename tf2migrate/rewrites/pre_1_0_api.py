@@ -273,7 +273,7 @@ class _Reader(ast.NodeVisitor):
         self._edit(line, node.col_offset, node.end_col_offset or node.col_offset, f"{head}.{new}")
         return True
 
-    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
+    def visit_Try(self, node: ast.Try) -> None:
         """A 0.x name in a ``try`` whose handlers catch its AttributeError on TF 1.x is code
         written for both (DCGAN's ``try: scalar_summary = tf.scalar_summary except:
         scalar_summary = tf.summary.scalar``): left to the handler that TF 1.x runs."""
@@ -284,7 +284,7 @@ class _Reader(ast.NodeVisitor):
             for child in node.body:
                 self.visit(child)
 
-    visit_TryStar = visit_Try
+    visit_TryStar = visit_Try  # try/except* (Python 3.11) alike
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level == 0 and node.module == "tensorflow":
