@@ -34,6 +34,8 @@ UPGRADED = [
     ('tf.histogram_summary(tag="w", values=w)', 'tf.summary.histogram(name="w", values=w)'),
     ("c = tf.concat(1, [a, b])", "c = tf.concat(axis=1, values=[a, b])"),
     ("c = tf.concat(-1, [a, b])", "c = tf.concat(axis=-1, values=[a, b])"),
+    ("c = tf.concat(dim, [a, b])", "c = tf.concat(axis=dim, values=[a, b])"),
+    ("c = tf.concat(len(s) - 1, [t for t in s])", "c = tf.concat(axis=len(s) - 1, values=[t for t in s])"),
     ("c = tf.concat(concat_dim=1, values=[a, b])", "c = tf.concat(axis=1, values=[a, b])"),
     ("l, r = tf.split(1, 2, x)", "l, r = tf.split(axis=1, num_or_size_splits=2, value=x)"),
     ("l, r = tf.split(split_dim=1, num_split=2, value=x)", "l, r = tf.split(axis=1, num_or_size_splits=2, value=x)"),
@@ -57,7 +59,8 @@ UPGRADED = [
 
 UNCHANGED = [
     "c = tf.concat([a, b], 1)",
-    "c = tf.concat(values, axis)",  # not an integer first: TF 1.x's own order
+    "c = tf.concat(values, axis)",  # not an integer first nor a list second: TF 1.x's own order
+    "c = tf.concat([a, b], axis=1)",
     "l, r = tf.split(x, 2, 1)",
     "e = tf.nn.softmax_cross_entropy_with_logits(labels=t, logits=y)",
     "r = tf.reverse(x, [1])",

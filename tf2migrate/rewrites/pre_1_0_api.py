@@ -26,9 +26,11 @@ TensorFlow 0.x                          TF 1.x                                  
 ``tf.histogram_summary`` …              ``tf.summary.histogram`` …                  scope in the file (below)
 ``tf.image_summary(max_images=)``       ``tf.summary.image(max_outputs=)``
 ``tf.image.per_image_whitening``        ``tf.image.per_image_standardization``
-``tf.concat(1, [a, b])``                ``tf.concat(axis=1, values=[a, b])``        0.x's order, by keyword
+``tf.concat(1, [a, b])``,               ``tf.concat(axis=1, values=[a, b])``        0.x's order, by keyword
+``tf.concat(dim, [a, b])``
 ``tf.split(1, 2, x)``                   ``tf.split(axis=1, num_or_size_splits=2,    (the first argument an
-                                        value=x)``                                  integer literal)
+                                        value=x)``                                  integer literal, or a list
+                                                                                    second)
 ``concat_dim=``, ``split_dim=``,        ``axis=``, ``num_or_size_splits=``
 ``num_split=``
 ``tf.nn.softmax_cross_entropy_with_     ``…(logits=y, labels=t)``                   TF 1.x takes keywords only
@@ -216,6 +218,14 @@ def _is_integer(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
+def _zero_x_order(path: str, positional: list[ast.expr]) -> bool:
+    """0.x's ``concat(concat_dim, values)`` / ``split(split_dim, num_split, value)``: an
+    integer literal first, or for concat a list written out second (1.x's axis is one number)."""
+    if _is_integer(positional[0]):
+        return True
+    return path == "concat" and len(positional) == 2 and isinstance(positional[1], (ast.List, ast.Tuple, ast.ListComp))
+
+
 def _is_text(node: ast.AST) -> bool:
     """A literal tag: a string, or a string formatted with ``%``."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
@@ -326,8 +336,8 @@ class _Reader(ast.NodeVisitor):
             if path == "reverse" and len(node.args) == 2:
                 self._reverse(node)
             return
-        if path in _INTEGER_FIRST and not _is_integer(positional[0]):
-            return  # TF 1.x's own order (the tensors first)
+        if path in _INTEGER_FIRST and not _zero_x_order(path, positional):
+            return  # TF 1.x's own order (the tensors first), or not known to be 0.x's
         for keyword, argument in zip(order, positional):
             self._edit(argument.lineno, argument.col_offset, argument.col_offset, f"{keyword}=")
         self._note(node, f"`tf.{path}` with TensorFlow 0.x's argument order → keywords ({', '.join(order[: len(positional)])})")
