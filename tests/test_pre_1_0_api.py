@@ -23,7 +23,9 @@ UPGRADED = [
     ("r = tf.inv(a) + tf.complex_abs(z)", "r = tf.reciprocal(a) + tf.abs(z)"),
     ("d = tf.listdiff(a, b)", "d = tf.setdiff1d(a, b)"),
     ("i = tf.batch_matrix_inverse(m)", "i = tf.matrix_inverse(m)"),
-    ("p = tf.batch_matmul(a, b, adj_x=True, adj_y=False)", "p = tf.matmul(a, b, adjoint_a=True, adjoint_b=False)"),
+    ("p = tf.batch_matmul(a, b, adj_x=True, adj_y=False)", "p = tf.matmul(a=a, b=b, adjoint_a=True, adjoint_b=False)"),
+    ("p = tf.batch_matmul(a, b, True)", "p = tf.matmul(a=a, b=b, adjoint_a=True)"),  # 1.x's third is transpose_a
+    ("u = tf.batch_svd(m, False)", "u = tf.svd(tensor=m, compute_uv=False)"),  # 1.x's second is full_matrices
     ("n = tf.image.per_image_whitening(img)", "n = tf.image.per_image_standardization(img)"),
     ("w = tf.train.SummaryWriter(d, graph=g)", "w = tf.summary.FileWriter(d, graph=g)"),
     ("m = tf.merge_all_summaries(); n = tf.merge_summary([s])", "m = tf.summary.merge_all(); n = tf.summary.merge([s])"),
@@ -99,7 +101,8 @@ def test_an_alias_of_tensorflow_is_followed() -> None:
     [
         ('with tf.name_scope("s"):\n    tf.scalar_summary("loss", l)', "opens name scopes"),
         ("tf.scalar_summary(tags, values)", "not one literal"),
-        ('tf.scalar_summary("loss", l, name="s")', "not one literal"),
+        ('tf.scalar_summary("loss", l, name="s")', "names its op"),
+        ('tf.scalar_summary("loss", l, None, "s")', "names its op"),
         ("from tensorflow import mul", "imported from tensorflow"),
         ("y = tf . mul(a, b)", "with spaces"),
         ("r = tf.reverse(x, [False,\n                   True])", "across lines"),

@@ -16,7 +16,7 @@ TensorFlow 0.x                          TF 1.x                                  
 ``tf.pack``, ``tf.unpack``              ``tf.stack``, ``tf.unstack``
 ``tf.select``, ``tf.complex_abs``,      ``tf.where``, ``tf.abs``,
 ``tf.inv``, ``tf.listdiff``             ``tf.reciprocal``, ``tf.setdiff1d``
-``tf.batch_matmul(adj_x=…)``            ``tf.matmul(adjoint_a=…)``                  matmul batches in 1.0
+``tf.batch_matmul(a, b, True)``         ``tf.matmul(a=a, b=b, adjoint_a=True)``     matmul batches in 1.0
 ``tf.batch_matrix_inverse`` …           ``tf.matrix_inverse`` …                     (every ``batch_`` linear
                                                                                     algebra op, FFTs)
 ``tf.train.SummaryWriter``              ``tf.summary.FileWriter``                   same parameters
@@ -152,7 +152,12 @@ _ORDERS = {
     "nn.softmax_cross_entropy_with_logits": ("logits", "labels", "dim", "name"),
     "nn.sparse_softmax_cross_entropy_with_logits": ("logits", "labels", "name"),
     "nn.sigmoid_cross_entropy_with_logits": ("logits", "labels", "name"),
+    # 1.x's matmul takes transpose_a third, svd full_matrices second
+    "batch_matmul": ("a", "b", "adjoint_a", "adjoint_b", "name"),
+    "batch_svd": ("tensor", "compute_uv", "full_matrices", "name"),
 }
+# the old summaries' positional parameters before ``name`` (which 1.x's take as ``family``)
+_SUMMARY_POSITIONALS = {"scalar_summary": 3, "histogram_summary": 3, "image_summary": 4, "audio_summary": 5}
 # 1.x's concat/split take the tensors first: 0.x's order shows by an integer literal there
 _INTEGER_FIRST = frozenset({"concat", "split"})
 _SCOPES = re.compile(r"\b(name_scope|variable_scope|op_scope)\b")
@@ -352,8 +357,15 @@ class _Reader(ast.NodeVisitor):
     def _summary(self, node: ast.Call, path: str) -> None:
         new = _SUMMARIES[path]
         tag = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("tag", "tags")), None)
-        if self.scoped or tag is None or not _is_text(tag) or any(k.arg == "name" for k in node.keywords):
-            why = "the file opens name scopes, which TF 1.x's summaries prefix to the tag" if self.scoped else "its tag is not one literal"
+        named = any(k.arg == "name" for k in node.keywords) or len(node.args) > _SUMMARY_POSITIONALS[path]
+        if self.scoped or tag is None or not _is_text(tag) or named:
+            why = (
+                "the file opens name scopes, which TF 1.x's summaries prefix to the tag"
+                if self.scoped
+                else "it names its op (1.x's summaries take a family there)"
+                if named
+                else "its tag is not one literal"
+            )
             self._note(node, f"`tf.{path}` (TensorFlow 0.x) {LEFT}: {why} (TF 1.x: `tf.{new}`)")
             return
         if self._rename(node.func, path, new):
