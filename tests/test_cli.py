@@ -300,6 +300,7 @@ def test_discover_walks_sorted_and_skips_tooling_dirs(tmp_path):
         "pkg.egg-info/e.py",
         "node_modules/n.py",
         "a/__pycache__/c.py",
+        "a/.ipynb_checkpoints/c-checkpoint.ipynb",
     ]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("x = 1\n")

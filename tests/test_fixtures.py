@@ -39,6 +39,7 @@ import pytest
 from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
 from tf2migrate.engine import run
+from tf2migrate.rewrites import pre_1_0_api
 from tf2migrate.rewrites.python2_prints import convert_prints
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -192,20 +193,28 @@ def verify_reports(tmp_path_factory):
 
 
 def _runnable_original(case: Path, tmp_path_factory) -> Path:
-    """``before.py``, or for a Python 2 original (python2/), what TF1 runs in this Python 3:
-    the original with its print statements as calls (rewrites/python2_prints.py, whose
-    own tests hold it to Python 2's meaning), the migration's first step."""
+    """``before.py``, or what TF1 runs of it in this Python 3: a Python 2 original
+    (python2/) with its print statements as calls (rewrites/python2_prints.py, whose own
+    tests hold it to Python 2's meaning), a TensorFlow 0.x original with its names and
+    argument orders as TF 1.0 renamed them (rewrites/pre_1_0_api.py, tests/test_pre_1_0_api.py):
+    the migration's first steps, without which TF 1.x cannot run it."""
     before = case / "before.py"
     text = before.read_text(encoding="utf-8")
     try:
-        ast.parse(text)
-        return before
+        tree = ast.parse(text)
     except SyntaxError:
         converted = convert_prints(text)
         assert converted is not None, f"{before} is neither Python 3 nor Python 2 with print statements"
-        path = tmp_path_factory.mktemp(case.name) / "before.py"
-        path.write_text(converted.source, encoding="utf-8")
-        return path
+        text = converted.source
+        tree = ast.parse(text)
+    upgraded = pre_1_0_api.upgrade(text, tree)
+    if upgraded is not None:
+        text = upgraded.source
+    if text == before.read_text(encoding="utf-8"):
+        return before
+    path = tmp_path_factory.mktemp(case.name) / "before.py"
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("case", EXECUTABLE, ids=_id)

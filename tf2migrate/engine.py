@@ -34,20 +34,30 @@ from tf2migrate.notebook import migrate_notebook
 from tf2migrate.output_check import check_parses
 from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
 
-# Directories that hold tooling, build output or third-party code, never the user's sources.
+# Directories that hold tooling, build output or third-party code, never the user's sources
+# (Jupyter's autosaved copies of notebooks included: rewriting them would double every
+# notebook's diff and findings).
 SKIP_DIRS = frozenset(
     {
         ".git",
         ".hg",
+        ".svn",
+        ".bzr",
         "__pycache__",
         ".tox",
         ".nox",
         ".venv",
         "venv",
+        "__pypackages__",
         "site-packages",
+        ".eggs",
         "build",
         "dist",
         "node_modules",
+        ".ipynb_checkpoints",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
     }
 )
 

@@ -71,7 +71,8 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import mnist_input_data, python2_prints, update_ops
+from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, update_ops
+from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
@@ -168,6 +169,15 @@ _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("lin
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
+    upgraded = _pre_1_0_upgraded(source, tree) if pre_1_0_api.may_be_pre_1_0(source) else None
+    if upgraded is not None:
+        return _migrate_pre_1_0(upgraded, source, path, options, project)
+    return _migrate_tf1(source, path, options, project, tree)
+
+
+def _migrate_tf1(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
+    """A file of TF 1.x code, through the migration and the retries that rewrite what kept
+    its graph on TF1 (each a rewritten text migrated again)."""
     result = _migrate_text(source, path, options, project, tree)
     if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
         # a Python 2 file: ``_migrate_python2`` migrated its print-converted text through
@@ -464,6 +474,47 @@ def _migrate_renamed(
 
 
 _RENAME_ROUNDS = 4
+
+
+def _pre_1_0_upgraded(source: str, tree: ast.Module | None) -> pre_1_0_api.Upgraded | None:
+    """The file with its TensorFlow 0.x references written as TF 1.x's, if it has any and
+    parses (a Python 2 file is read once its prints are calls, through here again)."""
+    if "tensorflow" not in source:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = tree or ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return pre_1_0_api.upgrade(source, tree)
+
+
+def _migrate_pre_1_0(
+    upgraded: pre_1_0_api.Upgraded, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A TensorFlow 0.x file (rewrites/pre_1_0_api.py, TFM415): migrated as the TF 1.x
+    program its upgrade is, the findings placed on the original (the edits keep lines)."""
+    result = _migrate_tf1(upgraded.source, path, options, project, None)
+    if (
+        upgraded.edits
+        and result.new_source == upgraded.source
+        and any(f.code.startswith("TFM0") and f.severity is Severity.ERROR for f in result.findings)
+    ):
+        return MigrationResult(source, result.findings)  # a file left as it was is left whole
+    notes = [
+        Diagnostic(
+            pre_1_0_api.PRE_1_0_UPGRADED.code,
+            message,
+            path,
+            line,
+            column,
+            Severity.WARNING if pre_1_0_api.LEFT in message else Severity.INFO,
+        )
+        for line, column, message in upgraded.notes
+    ]
+    moved = [dataclasses.replace(f, column=original_column(upgraded.edits, f.line, f.column)) for f in result.findings]
+    return MigrationResult(result.new_source, sorted_unique(moved + notes))
 
 
 def _refusals(result: MigrationResult) -> list[Diagnostic]:

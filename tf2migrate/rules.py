@@ -32,6 +32,7 @@ from tf2migrate.rewrites import (
     mnist_input_data,
     per_call_ops,
     predict_trap,
+    pre_1_0_api,
     python2_prints,
     rebound_names,
     rnn_cells,
@@ -48,6 +49,7 @@ from tf2migrate.rewrites import (
 
 _MODULES = (
     diagnostics,
+    pre_1_0_api,
     python2_prints,
     python2_semantics,
     blockers,

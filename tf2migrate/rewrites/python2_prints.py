@@ -44,6 +44,7 @@ import tokenize
 from dataclasses import dataclass
 
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.rewrites.line_edits import Edit, applied, line_offsets, original_column
 
 PRINTS_CONVERTED = Rule(
     "TFM008",
@@ -71,17 +72,6 @@ PRINT_STATEMENT = "Missing parentheses in call to 'print'"
 
 
 @dataclass(frozen=True)
-class Edit:
-    """Replace ``source[start:end]`` (offsets) by ``text``; ``line`` is 1-based."""
-
-    start: int
-    end: int
-    text: str
-    line: int
-    column: int  # 0-based, of ``start``
-
-
-@dataclass(frozen=True)
 class ConvertedPrints:
     source: str
     edits: tuple[Edit, ...]
@@ -89,11 +79,7 @@ class ConvertedPrints:
 
     def original_column(self, line: int, column: int) -> int:
         """A 1-based column of the converted text on ``line`` → the original's."""
-        shift = 0
-        for edit in self.edits:
-            if edit.line == line and edit.column + shift < column - 1:
-                shift += len(edit.text) - (edit.end - edit.start)
-        return max(1, column - shift)
+        return original_column(self.edits, line, column)
 
 
 _STARTS = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
@@ -110,7 +96,7 @@ def convert_prints(source: str) -> ConvertedPrints | None:
         return None
     if _imports_print_function(tokens):
         return None
-    offsets = _line_offsets(source)
+    offsets = line_offsets(source)
     edits: list[Edit] = []
     depth = 0
     index = 0
@@ -133,10 +119,7 @@ def convert_prints(source: str) -> ConvertedPrints | None:
         index += 1
     if not edits or first is None:
         return None
-    text = source
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        text = text[: edit.start] + edit.text + text[edit.end :]
-    return ConvertedPrints(text, tuple(sorted(edits, key=lambda e: e.start)), first)
+    return ConvertedPrints(applied(source, edits), tuple(sorted(edits, key=lambda e: e.start)), first)
 
 
 def python2_construct(source: str, line: int) -> str | None:
@@ -171,13 +154,6 @@ def _imports_print_function(tokens: list[tokenize.TokenInfo]) -> bool:
     return any(
         t.string == "print_function" and any(u.string == "__future__" for u in tokens[max(0, i - 8) : i]) for i, t in enumerate(tokens)
     )
-
-
-def _line_offsets(source: str) -> list[int]:
-    offsets = [0, 0]  # 1-based lines
-    for line in io.StringIO(source, newline="").readlines():
-        offsets.append(offsets[-1] + len(line))
-    return offsets
 
 
 def _starts_statement(tokens: list[tokenize.TokenInfo], index: int) -> bool:
