@@ -71,7 +71,7 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints
+from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, update_ops
 from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
@@ -103,6 +103,9 @@ class Options:
     # Generated functions run as @tf.function (traced once, with an input_signature from
     # the placeholders when their dtypes and shapes are written out); off → plain eager.
     tf_function: bool = True
+    # Set only by the retry of rewrites/update_ops.py: the tf.bool placeholders whose batch
+    # normalizations' updates ran in exactly the runs feeding them True (Keras' updates).
+    batch_norm_flags: frozenset[str] = frozenset()
 
 
 def _has_tf1_graph(facts: GraphFacts) -> bool:
@@ -213,6 +216,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if resolved is not result and not _refusals(resolved):
             return resolved
         result = resolved
+    if update_ops.UPDATE_OPS in source and update_ops.BATCH_NORM in source and _refusals(result):
+        dropped = _migrate_update_ops(source, path, options, project)
+        if isinstance(dropped, MigrationResult):
+            return dropped
+        result = MigrationResult(result.new_source, update_ops.with_reason(result.findings, source, dropped))
     if any(f.code == GRAPH_GROWS_PER_CALL.code for f in result.findings):
         hoisted = _migrate_hoisted(source, path, options, project)
         if hoisted is not None:
@@ -297,6 +305,21 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     if isinstance(written, dict):
         return written
     return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
+
+
+def _migrate_update_ops(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:
+    """A graph kept on TF1 because batch normalizations take a fed training flag: the file
+    without the UPDATE_OPS collection and its ``with`` block (rewrites/update_ops.py),
+    migrated with those flags proven, if its graph then converts; else why not."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    dropped = update_ops.drop_update_ops(module, imports) if imports.aliases else "no TensorFlow import"
+    if isinstance(dropped, str):
+        return dropped
+    proven = dataclasses.replace(options, batch_norm_flags=dropped.flags)
+    again = _migrate_source(dropped.source, path, proven, project, None)
+    retried = _retried(dropped, update_ops.UPDATE_OPS_DROPPED.code, path, proven, project, dropped.map_line, again)
+    return retried if retried is not None else "the file without them is kept on TF1 for other reasons"
 
 
 def _with_list_reasons(findings: list[Diagnostic], reasons: dict[int, str]) -> list[Diagnostic]:
@@ -883,7 +906,7 @@ def _migrate_graph(
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
-        plan_keras_layers(module, facts, plan, names_in_use)
+        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags)
         plan_rnn_cells(module, facts, plan, names_in_use)
         plan_layer_helpers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)

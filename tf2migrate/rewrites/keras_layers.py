@@ -97,7 +97,11 @@ BATCH_NORM_UPDATES = Rule(
 RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
 
-def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+def plan_keras_layers(
+    module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], batch_norm_flags: frozenset[str] = frozenset()
+) -> None:
+    """``batch_norm_flags``: the fed flags of batch normalizations whose updates TF1 ran in
+    exactly the runs feeding them True (rewrites/update_ops.py): those convert under tf.cond."""
     calls = [(scope, statement, call) for scope in facts.scopes for statement in scope.statements for call in statement.layer_calls]
     if not calls:
         return
@@ -116,7 +120,7 @@ def plan_keras_layers(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
             continue
         if earlier is not None and id(earlier) not in made:
             continue  # the earlier call was refused: so is the graph
-        layer = _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)))
+        layer = _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)), batch_norm_flags)
         if layer is not None:
             made[id(call)] = layer
 
@@ -127,7 +131,16 @@ def layer_dtype_message(path: str | None, reason: str | None) -> str:
 
 
 def _plan_layer(
-    module, facts, plan, scope, statement: Statement, call: cst.Call, names_in_use: set[str], dtype: str | None, reused: str | None
+    module,
+    facts,
+    plan,
+    scope,
+    statement: Statement,
+    call: cst.Call,
+    names_in_use: set[str],
+    dtype: str | None,
+    reused: str | None,
+    batch_norm_flags: frozenset[str] = frozenset(),
 ) -> str | None:
     """Plans the Keras layer of one call (``reused``: the layer of the earlier call it applies
     again, by ``name=`` and ``reuse=True``); its name, or None when refused."""
@@ -165,7 +178,13 @@ def _plan_layer(
         constructor.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
     training = arguments.get("training")
     fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
-    if fed_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):
+    proven_flag = (
+        path == "layers.batch_normalization"
+        and training is not None
+        and m.matches(training.value, m.Name(m.MatchIfTrue(batch_norm_flags.__contains__)))
+        and m.matches(inputs.value, m.Name())
+    )
+    if fed_flag and not proven_flag and (path != "layers.dropout" or not m.matches(inputs.value, m.Name() | m.Attribute(value=m.Name()))):
         # Keras layers branch on ``training`` in Python: a fed flag is a tensor in the function
         facts.block(
             training,
@@ -174,7 +193,12 @@ def _plan_layer(
             + ("; converted under tf.cond when the dropout's input is a name" if path == "layers.dropout" else ""),
         )
         return None
-    if path == "layers.batch_normalization" and training is not None and not m.matches(training.value, m.Name("True") | m.Name("False")):
+    if (
+        path == "layers.batch_normalization"
+        and training is not None
+        and not proven_flag
+        and not m.matches(training.value, m.Name("True") | m.Name("False"))
+    ):
         # sometimes training, sometimes not: Keras' training calls move the statistics that
         # its inference calls read; TF1's moved only when the program ran UPDATE_OPS
         facts.block(

@@ -1,0 +1,453 @@
+"""Batch normalization with a fed training flag, its updates run by the train op → Keras.
+
+The TF1 idiom::
+
+    is_training = tf.placeholder(tf.bool)
+    h = tf.layers.batch_normalization(h, training=is_training)
+    ...
+    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.control_dependencies(update_ops):
+        train_op = optimizer.minimize(loss)
+    ...
+    sess.run(train_op, {..., is_training: True})
+    sess.run(prediction, {..., is_training: False})
+
+TF1's layer normalizes by the batch statistics when the flag is true and by the moving ones
+when it is false; it moves the moving statistics only when its update ops run, and then only
+if the flag is true (with the flag false the update assigns the old values).  A Keras
+BatchNormalization called with ``training=True`` moves them at every call.  The two agree
+when every run that feeds the flag true also runs the update ops, i.e. fetches the train op
+made under ``control_dependencies(update_ops)``, and the layer runs once per run.  Then the
+file is rewritten, TF1 to TF1, without the collection and with the train op out of its
+``with`` block, and migrated again with the flags named proven: the layer becomes a Keras
+BatchNormalization called under ``tf.cond(flag, training=True, training=False)``.
+
+Proven only for code at the top level of the module (a layer helper or a class is refused):
+- the flag is ``name = tf.placeholder(tf.bool...)``, the name bound nowhere else; every
+  ``tf.layers.batch_normalization`` of the file has ``training=`` a flag or ``False`` (a
+  ``True`` one moved its statistics with the train ops only), in a statement of its own at the top
+  level (so it runs once per run); ``momentum=`` and ``epsilon=`` go to the Keras layer as
+  given, and TF1's defaults are Keras' (0.99, 1e-3);
+- its input has rank 2, proven from a placeholder of a written-out two-element shape through
+  dense layers and element-wise activations: on 4-D input TF1 used the fused kernel, whose
+  moving variance is the unbiased one (n/(n-1) times Keras');
+- one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read only by one
+  ``with tf.control_dependencies(...)`` at the top level whose body is one train op
+  ``name = opt.minimize(loss...)``; the loss reaches every such layer (else the train op
+  ran updates that its TF2 step would not compute);
+- every run (``sess.run``, ``.eval``, ``op.run``) feeds the flags with a dict literal; a run
+  feeding a flag ``True`` fetches the train op, and feeds the flags literally.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import find_all, preorder
+
+UPDATE_OPS_DROPPED = Rule(
+    "TFM148",
+    "update-ops-with-train-op",
+    "UPDATE_OPS tied to the only train op, batch normalization with a fed flag → Keras layers updating when training.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Drops `update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` and the `with tf.control_dependencies(update_ops):` "
+    "around the train op, and converts `tf.layers.batch_normalization(x, training=flag)` of a fed flag into a Keras "
+    "BatchNormalization called under `tf.cond(flag, ...)`.",
+    why="TF1 moved the moving statistics when the update ops ran with the flag true; Keras moves them at every call with "
+    "training true. Every run feeding the flag true ran the train op, and so the update ops: the two agree.",
+    example="with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n    train_op = opt.minimize(loss)",
+    instead="train_op = opt.minimize(loss)   # migrated: the Keras layer updates in the train step",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "is_training = tf.placeholder(tf.bool)\n"
+        "h = tf.layers.batch_normalization(x, training=is_training)\n"
+        "loss = tf.reduce_sum(h * h)\n"
+        "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        "with tf.control_dependencies(update_ops):\n"
+        "    train_op = opt.minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op, {x: [[1.0, 2.0], [0.0, 1.0]], is_training: True})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "is_training = tf.placeholder(tf.bool)\n"
+        "h = tf.layers.batch_normalization(x, training=is_training)\n"
+        "loss = tf.reduce_sum(h * h)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(loss, {x: [[1.0, 2.0], [0.0, 1.0]], is_training: True}))   # no update ops ran\n",
+    ),
+)
+RULES = [UPDATE_OPS_DROPPED]
+
+BATCH_NORM = "layers.batch_normalization"
+UPDATE_OPS = "UPDATE_OPS"
+# the refusals the retry answers (rewrites/keras_layers.py, layer helpers, variable lists)
+BATCH_NORM_FLAG_REFUSAL = "`training=` of tf.layers.batch_normalization"
+COLLECTION_REFUSAL = "`tf.get_collection` is not converted by this release"
+# ops whose output has the rank of their first argument
+_SAME_RANK = frozenset(
+    {
+        "layers.dense",
+        "layers.dropout",
+        BATCH_NORM,
+        "nn.relu",
+        "nn.relu6",
+        "nn.elu",
+        "nn.leaky_relu",
+        "nn.sigmoid",
+        "nn.tanh",
+        "sigmoid",
+        "tanh",
+        "nn.softplus",
+        "nn.dropout",
+        "identity",
+    }
+)
+
+
+@dataclass
+class UpdatesDropped:
+    """The module without the collection and the ``with`` (lines kept as far as possible),
+    the flags proven, and the notes to report on the original's lines."""
+
+    source: str
+    flags: frozenset[str]
+    notes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, 1-based column, message)
+    line_map: dict[int, int] = field(default_factory=dict)  # new line → original line
+
+    def map_line(self, line: int) -> int:
+        return self.line_map.get(line, line)
+
+
+def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | str:
+    """The file rewritten, or why the batch normalizations' updates are not proven to run
+    exactly when Keras' would."""
+    body = list(module.body)
+    positions = Positions(module)
+
+    def line(node: cst.CSTNode) -> int:
+        return (positions.get(node) or (0, 0))[0]
+
+    def assigned(statement: cst.CSTNode) -> tuple[str, cst.BaseExpression] | None:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            return small.targets[0].target.value, small.value
+        return None
+
+    def is_update_ops(node: cst.CSTNode) -> bool:
+        return (
+            isinstance(node, cst.Call)
+            and imports.call_name(node) == "get_collection"
+            and len(node.args) >= 1
+            and imports.canonical(node.args[0].value) == "GraphKeys.UPDATE_OPS"
+        )
+
+    flags = {
+        name
+        for statement in body
+        if (bound := assigned(statement)) is not None
+        and (name := bound[0])
+        and imports.call_name(bound[1]) == "placeholder"
+        and any(imports.canonical(a.value) == "bool" for a in cst.ensure_type(bound[1], cst.Call).args)
+    }
+    targets = [n.value for t in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.For, cst.AsName)) for n in _names(_target(t))]
+    flags = {name for name in flags if targets.count(name) == 1}  # bound once: ``training=flag`` reads the placeholder
+    # the batch normalizations: each a statement of its own at the top level
+    normalizations: dict[int, cst.Call] = {}  # by index of its statement
+    for call in _calls(module):
+        if imports.call_name(call) != BATCH_NORM:
+            continue
+        index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
+        if index is None:
+            return _applied_twice(module) or (
+                f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
+                "of the module (only those are proven to run once per run)"
+            )
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        if any(a.keyword is None for a in call.args[1:]) or a_star(call):
+            return f"`{_code(module, call)}` passes arguments by position or *args"
+        reuse = keywords.get("reuse")
+        if reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None")):
+            return (
+                f"`{_code(module, call)}` applies an earlier call's layer again: a run updated its moving statistics twice, "
+                "in an order TF1 left unspecified"
+            )
+        training = keywords.get("training")
+        if training is not None and m.matches(training, m.Name("True")):
+            return (
+                f"`{_code(module, call)}` always normalizes by the batch: TF1 moved its statistics only with the train ops, "
+                "Keras in every run computing it"
+            )
+        if training is None or m.matches(training, m.Name("False")):
+            continue
+        if not (isinstance(training, cst.Name) and training.value in flags):
+            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level"
+        if not _rank_two(call.args[0].value, index, body, assigned, imports):
+            return (
+                f"the input of `{_code(module, call)}` is not proven of rank 2: on 4-D input TF1's "
+                "fused kernel kept the unbiased variance, Keras the biased one"
+            )
+        normalizations[index] = call
+    if not normalizations:
+        return "no tf.layers.batch_normalization with a fed flag at the top level"
+    used_flags = {cst.ensure_type(_keyword(c, "training"), cst.Name).value for c in normalizations.values()}
+    # the collection and the one train op made under it
+    collections = [c for c in _calls(module) if is_update_ops(c)]
+    if not collections:
+        return "no tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file: TF1 never moved the moving statistics, Keras would"
+    if len(collections) > 1:
+        return f"{len(collections)} reads of tf.get_collection(tf.GraphKeys.UPDATE_OPS) in the file (one is proven)"
+    collection = collections[0]
+    if len(collection.args) != 1:
+        return f"`{_code(module, collection)}` names a scope"
+    collection_index: int | None = None
+    dependency: cst.BaseExpression = collection
+    for i, statement in enumerate(body):
+        bound = assigned(statement)
+        if bound is not None and bound[1] is collection:
+            collection_index, dependency = i, cst.Name(bound[0])
+    withs = [
+        (i, s)
+        for i, s in enumerate(body)
+        if isinstance(s, cst.With)
+        and len(s.items) == 1
+        and imports.call_name(s.items[0].item) == "control_dependencies"
+        and len(cst.ensure_type(s.items[0].item, cst.Call).args) == 1
+        and cst.ensure_type(s.items[0].item, cst.Call).args[0].value.deep_equals(dependency)
+    ]
+    if not withs:
+        return "the update ops are not the control dependencies of a `with` block at the top level"
+    if isinstance(dependency, cst.Name):
+        readers = [n for n in _names(module) if n.value == dependency.value]
+        if len(readers) != 1 + len(withs):  # its binding and the ``with`` blocks
+            return f"`{dependency.value}`, the update ops, is read elsewhere than by `with tf.control_dependencies({dependency.value}):`"
+    train_ops: dict[str, cst.Call] = {}  # the train ops made under the update ops: their ``minimize`` calls
+    for _, block in withs:
+        for held in cst.ensure_type(block.body, cst.IndentedBlock).body:
+            train = assigned(held)
+            minimize = train[1] if train is not None else None
+            if (
+                train is None
+                or not isinstance(minimize, cst.Call)
+                or not m.matches(minimize.func, m.Attribute(attr=m.Name("minimize")))
+                or not minimize.args
+            ):
+                return "a `with tf.control_dependencies(<update ops>):` block holds other than train ops `name = opt.minimize(loss)`"
+            train_ops[train[0]] = minimize
+    for train_op, minimize in train_ops.items():
+        at = next(i for i, block in withs if minimize in find_all(block, cst.Call))
+        reached = _statements_reached(minimize.args[0].value, at, body, assigned)
+        missed = next((i for i in normalizations if i not in reached), None)
+        if missed is not None:
+            return (
+                f"the loss of `{train_op}` does not reach `{_code(module, body[missed])}`: TF1's train op ran its update, "
+                "the TF2 train step would not compute it"
+            )
+    # the runs
+    for call in _calls(module):
+        run = _run(call, imports)
+        if run is None:
+            continue
+        fetches, feed = run
+        if feed is None:
+            continue
+        if not isinstance(feed, cst.Dict):
+            return f"`{_code(module, call)}` feeds a dict that is not written out: which flags it feeds is not known"
+        fed = {}
+        for element in feed.elements:
+            if not isinstance(element, cst.DictElement):
+                return f"`{_code(module, call)}` feeds `**` entries"
+            if isinstance(element.key, cst.Name) and element.key.value in used_flags:
+                if not m.matches(element.value, m.Name("True") | m.Name("False")):
+                    return f"`{_code(module, call)}` feeds `{element.key.value}` other than a literal True or False"
+                fed[element.key.value] = cst.ensure_type(element.value, cst.Name).value == "True"
+        fetched = [fetches] if not isinstance(fetches, (cst.List, cst.Tuple)) else [e.value for e in fetches.elements]
+        if any(fed.values()) and not any(isinstance(f, cst.Name) and f.value in train_ops for f in fetched):
+            flag = next(name for name, value in fed.items() if value)
+            return (
+                f"`{_code(module, call)}` feeds `{flag}` True without a train op made under the update ops: TF1 ran no "
+                "update there, Keras would move the moving statistics"
+            )
+    ops = ", ".join(f"`{name}`" for name in train_ops)
+    notes = [
+        (
+            line(block),
+            1,
+            f"`with tf.control_dependencies(...)` of the update ops removed: the Keras batch normalizations update their moving "
+            f"statistics in the steps of {ops}, whose runs were the only ones feeding the flag True",
+        )
+        for _, block in withs
+    ]
+    if collection_index is not None:
+        notes.append((line(body[collection_index]), 1, "tf.get_collection(tf.GraphKeys.UPDATE_OPS) removed: its ops ran with the train op"))
+    blocks = dict(withs)
+    new_body: list[cst.BaseStatement] = []
+    for i, statement in enumerate(body):
+        if i == collection_index:
+            continue
+        if i in blocks:
+            inner = list(cst.ensure_type(blocks[i].body, cst.IndentedBlock).body)
+            first = cst.ensure_type(inner[0], cst.SimpleStatementLine)  # a train op, proven above
+            new_body += [first.with_changes(leading_lines=(*blocks[i].leading_lines, *first.leading_lines)), *inner[1:]]
+            continue
+        new_body.append(statement)
+    rewritten = module.with_changes(body=new_body)
+    # new line → original line: the lines of the collection's statement (comments above it
+    # included) and the ``with`` lines are gone, the others keep their order
+    removed = {line(block) for block in blocks.values()}
+    if collection_index is not None:
+        statement = body[collection_index]
+        start = line(statement)
+        span = module.code_for_node(statement.with_changes(leading_lines=())).count("\n")
+        removed.update(range(start - len(statement.leading_lines), start + span))
+    total = module.code.count("\n") + 1
+    kept_lines = [n for n in range(1, total + 1) if n not in removed]
+    line_map = {new: old for new, old in enumerate(kept_lines, start=1)}
+    return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
+
+
+def _target(node: cst.CSTNode) -> cst.CSTNode:
+    """What an assignment, loop or ``as`` binds."""
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.For)):
+        return node.target
+    return cst.ensure_type(node, cst.AsName).name
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    return [n for n in find_all(node, cst.Call) if isinstance(n, cst.Call)]
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    return [n for n in find_all(node, cst.Name) if isinstance(n, cst.Name)]
+
+
+def _code(module: cst.Module, node: cst.CSTNode) -> str:
+    """The node's code on one line, cut to a readable length."""
+    text = " ".join(
+        module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split()
+    )
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+def _applied_twice(module: cst.Module) -> str | None:
+    """Why a function of the module applies its batch normalizations twice in a run, when
+    it is called more than once (a GAN's discriminator on the real and the fake batch)."""
+    for function in find_all(module, cst.FunctionDef):
+        name = cst.ensure_type(function, cst.FunctionDef).name.value
+        if not any(m.matches(c.func, m.Attribute(attr=m.Name("batch_normalization"))) for c in _calls(function)):
+            continue
+        calls = [c for c in _calls(module) if m.matches(c.func, m.Name(name))]
+        if len(calls) > 1:
+            shown = ", ".join(f"`{_code(module, c)}`" for c in calls[:3])
+            return (
+                f"`{name}`, which applies tf.layers.batch_normalization, is called {len(calls)} times ({shown}): a run "
+                "reaching two of them updated the moving statistics twice, in an order TF1 left unspecified"
+            )
+    return None
+
+
+def _inside(module: cst.Module, node: cst.CSTNode) -> str:
+    """`` in `name``` of the innermost function or class holding the node, or nothing."""
+    holders = [
+        d
+        for d in find_all(module, (cst.FunctionDef, cst.ClassDef))
+        if isinstance(d, (cst.FunctionDef, cst.ClassDef)) and any(n is node for n in preorder(d))
+    ]
+    return f" in `{holders[-1].name.value}`" if holders else ""
+
+
+def a_star(call: cst.Call) -> bool:
+    return any(a.star for a in call.args)
+
+
+def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def _binding(name: str, before: int, body, assigned) -> tuple[int, cst.BaseExpression] | None:
+    """The last top-level ``name = ...`` before statement ``before``; None when the name is
+    bound otherwise (in a block, by a loop) there or not at all."""
+    for i in range(before - 1, -1, -1):
+        bound = assigned(body[i])
+        if bound is not None and bound[0] == name:
+            return i, bound[1]
+        if not isinstance(body[i], cst.SimpleStatementLine) and any(n.value == name for n in _names(body[i])):
+            return None
+    return None
+
+
+def _rank_two(expression: cst.BaseExpression, before: int, body, assigned, imports: TfImports, depth: int = 0) -> bool:
+    """Is ``expression`` proven a tensor of rank 2: a placeholder of a two-element shape,
+    through layers and activations that keep the rank of their input?"""
+    if depth > 20 or not isinstance(expression, cst.Name):
+        return False
+    binding = _binding(expression.value, before, body, assigned)
+    if binding is None or not isinstance(binding[1], cst.Call):
+        return False
+    index, value = binding[0], cst.ensure_type(binding[1], cst.Call)
+    called = imports.call_name(value)
+    if called == "placeholder":
+        shape = _keyword(value, "shape") or (value.args[1].value if len(value.args) > 1 and value.args[1].keyword is None else None)
+        return isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) == 2
+    if called in _SAME_RANK and value.args and value.args[0].keyword is None:
+        return _rank_two(value.args[0].value, index, body, assigned, imports, depth + 1)
+    return False
+
+
+def _statements_reached(expression: cst.BaseExpression, before: int, body, assigned) -> set[int]:
+    """The indices of the top-level statements whose bindings ``expression`` reads, transitively."""
+    reached: set[int] = set()
+    pending = [(expression, before)]
+    while pending:
+        node, at = pending.pop()
+        for name in {n.value for n in _names(node)}:
+            binding = _binding(name, at, body, assigned)
+            if binding is not None and binding[0] not in reached:
+                reached.add(binding[0])
+                pending.append((binding[1], binding[0]))
+    return reached
+
+
+def _run(call: cst.Call, imports: TfImports) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:
+    """``(fetches, feed)`` of a ``sess.run(fetches, feed)``, ``x.eval(feed)`` or ``op.run(feed)``."""
+    if not isinstance(call.func, cst.Attribute) or call.func.attr.value not in ("run", "eval") or imports.call_name(call) is not None:
+        return None
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if call.func.attr.value == "run" and ("fetches" in keywords or (positional and not isinstance(positional[0], cst.Dict))):
+        fetches = keywords.get("fetches", positional[0] if positional else None)
+        feed = keywords.get("feed_dict", positional[1] if len(positional) > 1 else None)
+        return (fetches, feed) if fetches is not None else None
+    return call.func.value, keywords.get("feed_dict", positional[0] if positional else None)  # ``x.eval(feed)``, ``op.run(feed)``
+
+
+def with_reason(findings: list[Diagnostic], source: str, reason: str) -> list[Diagnostic]:
+    """The findings, with why the batch normalizations' fed flags are not proven: on the
+    refusals of their ``training=`` and of the UPDATE_OPS collection."""
+    lines = source.splitlines()
+
+    def about_updates(f: Diagnostic) -> bool:
+        on_collection = f.message.startswith(COLLECTION_REFUSAL) and 0 < f.line <= len(lines) and UPDATE_OPS in lines[f.line - 1]
+        return f.code.startswith("TFM3") and (BATCH_NORM_FLAG_REFUSAL in f.message or on_collection)
+
+    return [
+        dataclasses.replace(f, message=f"{f.message} (batch normalization with a fed flag not converted: {reason})")
+        if about_updates(f)
+        else f
+        for f in findings
+    ]
