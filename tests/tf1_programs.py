@@ -49,6 +49,17 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   called twice sharing its weights (``reuse=True``, ``tf.AUTO_REUSE``) or once, maybe on a
   float64 input;
 - TF functions passed as values (to a helper, to ``map``, bound to a name first);
+- ``tf.layers.dense`` / ``conv2d`` in graph code (cut or averaged to D), maybe applied again by
+  ``name=`` and ``reuse=True``, maybe under a ``tf.layers.dropout`` whose ``training`` is fed False;
+- layer helpers under variable scopes of their own, each trained over its scope's variables
+  (``tf.get_collection(TRAINABLE_VARIABLES, scope=...)``, ``tf.trainable_variables(scope=...)``,
+  name filters of ``tf.trainable_variables()``), two of them maybe stepped by one run (disjoint
+  variables, as a GAN's generator and discriminator);
+- loops whose body is one ``tf.name_scope`` / ``tf.variable_scope`` block making a variable per
+  iteration, chained or side by side (TextCNN), the variables maybe listed for an L2 penalty;
+- ``tf.py_func`` (keeps the graph on TF1), ``exponential_decay`` of a global step the train op
+  increments, a Python value the graph read rebound between two runs;
+- constructor locals read by the class's graph code: rebound, a list filled in a loop, ``len``;
 - a class whose method builds pure ops from the constructor's tensors at every call and runs
   them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
 
@@ -515,7 +526,10 @@ class _Builder:
             return
         scope = self.choice(["name_scope", "variable_scope", "variable_scope_get"])
         listed = self.flag()
-        self.feature(f"scoped-loop:{scope}{':list' if listed else ''}")
+        # chained (each iteration applies its variable to the last one's output) or side by side,
+        # the outputs appended to a list and summed (TextCNN's pooled outputs)
+        chained = self.flag()
+        self.feature(f"scoped-loop:{scope}{':list' if listed else ''}{':chained' if chained else ':side-by-side'}")
         h, ws, seed = self.fresh("h"), self.fresh("ws"), self.draw(st.integers(1, 90))
         block = f"block{self.counter}"
         made = (
@@ -525,12 +539,13 @@ class _Builder:
         )
         opener = "tf.name_scope" if scope == "name_scope" else "tf.variable_scope"
         self.graph += [f"{ws} = []"] if listed else []
+        outs = self.fresh("outs")
+        self.graph += [f"{h} = {a.name}"] if chained else [f"{outs} = []"]
         self.graph += [
-            f"{h} = {a.name}",
             f"for _k in range({self.draw(st.integers(1, 3))}):",
             f'    with {opener}("{block}_%d" % _k):',
             f"        w = {made}",
-            f"        {h} = tf.tanh(tf.matmul({h}, w))",
+            f"        {h} = tf.tanh(tf.matmul({h}, w))" if chained else f"        {outs}.append(tf.tanh(tf.matmul({a.name}, w)))",
         ]
         hidden = f"{block}/*"
         self.hidden.add(hidden)
@@ -540,6 +555,9 @@ class _Builder:
         self.fetchable.append(tensor)
         if listed:
             self.graph.append(f"        {ws}.append(w)")
+        if not chained:
+            self.graph.append(f"{h} = tf.add_n({outs})")
+        if listed:
             penalty = self.fresh("s")
             self.graph.append(f"{penalty} = tf.add_n([tf.reduce_sum(tf.square(w)) for w in {ws}]) * 0.01")
             tensor = Tensor(penalty, "S", frozenset(), frozenset({hidden}))
