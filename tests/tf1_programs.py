@@ -49,6 +49,17 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   called twice sharing its weights (``reuse=True``, ``tf.AUTO_REUSE``) or once, maybe on a
   float64 input;
 - TF functions passed as values (to a helper, to ``map``, bound to a name first);
+- ``tf.layers.dense`` / ``conv2d`` in graph code (cut or averaged to D), maybe applied again by
+  ``name=`` and ``reuse=True``, maybe under a ``tf.layers.dropout`` whose ``training`` is fed False;
+- layer helpers under variable scopes of their own, each trained over its scope's variables
+  (``tf.get_collection(TRAINABLE_VARIABLES, scope=...)``, ``tf.trainable_variables(scope=...)``,
+  name filters of ``tf.trainable_variables()``), two of them maybe stepped by one run (disjoint
+  variables, as a GAN's generator and discriminator);
+- loops whose body is one ``tf.name_scope`` / ``tf.variable_scope`` block making a variable per
+  iteration, chained or side by side (TextCNN), the variables maybe listed for an L2 penalty;
+- ``tf.py_func`` (keeps the graph on TF1), ``exponential_decay`` of a global step the train op
+  increments, a Python value the graph read rebound between two runs;
+- constructor locals read by the class's graph code: rebound, a list filled in a loop, ``len``;
 - a class whose method builds pure ops from the constructor's tensors at every call and runs
   them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
 
@@ -124,6 +135,10 @@ class _Builder:
         # (at their first call; verify wants as many)
         self.latest: list[Tensor] = []
         self.rnn_made = False  # tf.nn.dynamic_rnn's default scope admits one RNN
+        # trainable variables no Python name holds (layers', a scoped loop's): pseudo leaves in ``reads``,
+        # so that a train op's writes name them
+        self.hidden: set[str] = set()
+        self.global_step = False  # tf.train.get_or_create_global_step() made
 
     # -- helpers
     def choice(self, options):
@@ -401,6 +416,168 @@ class _Builder:
             self.new_tensor(self.fresh("t"), text, operand.diff, operand.reads)
             self.latest.append(self.tensors[-1])
 
+    def graph_layer(self) -> None:
+        """``tf.layers.dense`` or ``tf.layers.conv2d`` in graph code (Keras layers made once after
+        migration), maybe applied again by ``name=`` and ``reuse=True``, maybe followed by a
+        ``tf.layers.dropout`` whose ``training`` is fed False."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        width, layer = next(self.widths), self.fresh("layer")
+        kind = self.choice(["dense", "conv2d", "conv2d_same"])
+        activation = self.choice(["tf.nn.relu", "tf.nn.tanh", "None"])
+        again = self.draw(st.integers(0, 2)) == 0
+        self.feature(f"graph-layers:{kind}{':reused-by-name' if again else ''}")
+        hidden = f"{layer}/*"
+        self.hidden.add(hidden)
+        for index, operand in enumerate([a] + ([self.operand("BD") or a] if again else [])):
+            reuse = ", reuse=True" if index else ""
+            if kind == "dense":  # (a width of its own, cut to D: verify matches variables by shape)
+                x = f"tf.reshape({operand.name}, [-1, {D}])"
+                text = f'tf.layers.dense({x}, {width}, activation={activation}, name="{layer}"{reuse})[:, :{D}]'
+            else:  # [batch, D, 1, 1] images, averaged over the channels
+                x = f"tf.reshape({operand.name}, [-1, {D}, 1, 1])"
+                size = "1" if kind == "conv2d" else '(3, 1), padding="same"'
+                conv = f'tf.layers.conv2d({x}, {width}, {size}, activation={activation}, name="{layer}"{reuse})'
+                text = f"tf.reduce_mean({conv}, axis=[2, 3])"
+            if not again and self.draw(st.integers(0, 2)) == 0:
+                training = self.hyperparameter("training")
+                self.feature("graph-layers:dropout-training-fed")
+                text = f"tf.layers.dropout({text}, rate=0.3, training={training})"
+                operand = Tensor(operand.name, operand.kind, operand.diff, operand.reads | {training})
+            self.new_tensor(self.fresh("t"), text, operand.diff, operand.reads | {hidden})
+            self.latest.append(self.tensors[-1])
+
+    def scoped_training(self) -> None:
+        """One or two layer helpers under variable scopes of their own, each trained by an optimizer
+        whose ``var_list`` is its scope's variables (``tf.get_collection(TRAINABLE_VARIABLES,
+        scope=...)``, ``tf.trainable_variables()`` filtered by name); two of them may be stepped by
+        one run (a GAN's generator and discriminator), their losses reading disjoint variables."""
+        operands = [t for t in self.tensors if t.kind == "BD" and not (t.reads & self.hidden) and WHILE not in t.reads]
+        if not operands:
+            return
+        count = self.draw(st.integers(1, 2))
+        trains = []
+        for _ in range(count):
+            a = self.choice(operands)
+            helper = self.fresh("net")
+            scope, width = f"{helper}_scope", next(self.widths)
+            activation = self.choice(["tf.nn.relu", "tf.nn.tanh", "None"])
+            reuse = self.flag()
+            self.defs += [
+                f"def {helper}(x{', reuse=False' if reuse else ''}):",
+                f'    with tf.variable_scope("{scope}"{", reuse=reuse" if reuse else ""}):',
+                f"        h = tf.layers.dense(x, {width}, activation={activation})",
+                f"        return tf.layers.dense(h, {D})",
+                "",
+            ]
+            hidden = f"{scope}/*"
+            self.hidden.add(hidden)
+            out, loss = self.fresh("t"), self.fresh("loss")
+            self.new_tensor(out, f"{helper}(tf.reshape({a.name}, [-1, {D}]))", a.diff, a.reads | {hidden})
+            self.latest.append(self.tensors[-1])
+            if reuse and self.flag():  # applied again, sharing the variables
+                self.feature("scoped-training:reused")
+                b = self.choice(operands)
+                self.new_tensor(self.fresh("t"), f"{helper}(tf.reshape({b.name}, [-1, {D}]), reuse=True)", b.diff, b.reads | {hidden})
+            self.graph.append(f"{loss} = tf.reduce_mean(tf.square({out} - 0.5))")
+            tensor = Tensor(loss, "S", frozenset(), a.reads | {hidden})
+            self.tensors.append(tensor)
+            self.fetchable.append(tensor)
+            listing = self.choice(["collection", "trainable_scope", "name_filter", "op_name_filter"])
+            self.feature(f"scoped-training:var_list:{listing}")
+            variables = self.fresh("vars")
+            self.graph.append(
+                f"{variables} = "
+                + {
+                    "collection": f'tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope="{scope}")',
+                    "trainable_scope": f'tf.trainable_variables(scope="{scope}")',
+                    "name_filter": f'[v for v in tf.trainable_variables() if v.name.startswith("{scope}/")]',
+                    "op_name_filter": f'[v for v in tf.trainable_variables() if "{scope}" in v.op.name]',
+                }[listing]
+            )
+            kind = self.choice(["GradientDescent", "Adam", "Momentum"])
+            make = {
+                "GradientDescent": "tf.train.GradientDescentOptimizer(0.05)",
+                "Momentum": "tf.train.MomentumOptimizer(0.05, 0.9)",
+                "Adam": "tf.train.AdamOptimizer(0.01)",
+            }[kind]
+            train = self.fresh("train")
+            self.graph.append(f"{train} = {make}.minimize({loss}, var_list={variables})")
+            trains.append(Tensor(train, "train", frozenset({loss}), tensor.reads, frozenset({hidden})))
+        self.writers += trains
+        if count == 2 and not (trains[0].reads & trains[1].writes) and not (trains[1].reads & trains[0].writes):
+            self.feature("scoped-training:joint-run")
+            joint = Tensor(
+                f"{trains[0].name}, {trains[1].name}",
+                "joint",
+                frozenset({next(iter(t.diff)) for t in trains}),
+                trains[0].reads | trains[1].reads,
+                trains[0].writes | trains[1].writes,
+            )
+            self.writers += [joint, joint]
+
+    def scoped_loop(self) -> None:
+        """A loop whose body is one ``tf.name_scope`` / ``tf.variable_scope`` block making a variable
+        per iteration and applying it (dennybritz's TextCNN), the variables maybe kept in a list an
+        L2 penalty reads."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        scope = self.choice(["name_scope", "variable_scope", "variable_scope_get"])
+        listed = self.flag()
+        # chained (each iteration applies its variable to the last one's output) or side by side,
+        # the outputs appended to a list and summed (TextCNN's pooled outputs)
+        chained = self.flag()
+        self.feature(f"scoped-loop:{scope}{':list' if listed else ''}{':chained' if chained else ':side-by-side'}")
+        h, ws, seed = self.fresh("h"), self.fresh("ws"), self.draw(st.integers(1, 90))
+        block = f"block{self.counter}"
+        made = (
+            f'tf.get_variable("w", [{D}, {D}], initializer=tf.random_uniform_initializer(-0.5, 0.5, seed={seed} + _k))'
+            if scope == "variable_scope_get"
+            else f"tf.Variable(tf.random_normal([{D}, {D}], stddev=0.5, seed={seed} + _k))"
+        )
+        opener = "tf.name_scope" if scope == "name_scope" else "tf.variable_scope"
+        self.graph += [f"{ws} = []"] if listed else []
+        outs = self.fresh("outs")
+        self.graph += [f"{h} = {a.name}"] if chained else [f"{outs} = []"]
+        self.graph += [
+            f"for _k in range({self.draw(st.integers(1, 3))}):",
+            f'    with {opener}("{block}_%d" % _k):',
+            f"        w = {made}",
+            f"        {h} = tf.tanh(tf.matmul({h}, w))" if chained else f"        {outs}.append(tf.tanh(tf.matmul({a.name}, w)))",
+        ]
+        hidden = f"{block}/*"
+        self.hidden.add(hidden)
+        # (rebound: no gradient source itself)
+        tensor = Tensor(h, "BD", a.diff, a.reads | {hidden})
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+        if listed:
+            self.graph.append(f"        {ws}.append(w)")
+        if not chained:
+            self.graph.append(f"{h} = tf.add_n({outs})")
+        if listed:
+            penalty = self.fresh("s")
+            self.graph.append(f"{penalty} = tf.add_n([tf.reduce_sum(tf.square(w)) for w in {ws}]) * 0.01")
+            tensor = Tensor(penalty, "S", frozenset(), frozenset({hidden}))
+            self.tensors.append(tensor)
+            self.fetchable.append(tensor)
+
+    def py_func(self) -> None:
+        """``tf.py_func`` of a NumPy function of the file (``tf.numpy_function`` in TF2; the graph
+        stays on TF1); no gradient flows through it."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        function, style = self.fresh("np_op"), self.choice(["def", "lambda"])
+        self.feature(f"py_func:{style}")
+        if style == "def":
+            self.defs += [f"def {function}(z):", "    return (np.tanh(z) * 0.5).astype(np.float32)", ""]
+        else:
+            function = "lambda z: (z * 2.0 + 1.0).astype(np.float32)"
+        self.new_tensor(self.fresh("t"), f"tf.reshape(tf.py_func({function}, [{a.name}], tf.float32), [-1, {D}])", frozenset(), a.reads)
+
     def hyperparameter(self, role: str) -> str:
         """The fed ``keep_prob`` or ``is_training`` placeholder, made on first use; fed only the
         value that makes dropout the identity (1.0, False), since masks are random."""
@@ -647,7 +824,7 @@ class _Builder:
 
     def optimizer(self) -> None:
         def trains(t: Tensor) -> bool:
-            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff)
+            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff) or bool(t.reads & self.hidden)
 
         losses = [t for t in self.tensors if t.kind == "S" and trains(t)]
         if not losses or self.draw(st.integers(0, 2)) == 0:  # a loss of its own: a mean square
@@ -662,9 +839,16 @@ class _Builder:
         trained = sorted(leaf for leaf in loss.diff if leaf in self.variables)
         kind = self.choice(["GradientDescent", "Momentum", "Adam"])
         form = self.choice(["minimize", "var_list", "compute_apply", "clipped", "global_step"])
-        self.feature(f"optimizer:{kind}:{form}")
+        if not trained:  # (only variables no name holds: layers' or a scoped loop's)
+            form = "minimize"
         rate, reads = {"GradientDescent": "0.05", "Momentum": "0.05", "Adam": "0.01"}[kind], loss.reads
-        if self.draw(st.integers(0, 3)) == 0:  # a rate fed at each step, constant or decayed by the loop
+        decay_step = ""
+        if self.draw(st.integers(0, 4)) == 0:  # a rate decayed by the train op's own global step
+            rate, decay_step = self.decayed_rate()
+            reads = reads | {decay_step}
+            form = "global_step"
+        self.feature(f"optimizer:{kind}:{form}")
+        if not decay_step and self.draw(st.integers(0, 3)) == 0:  # a rate fed at each step, constant or decayed by the loop
             rate = self.fresh("lr")
             self.feature(f"optimizer:fed-rate:{kind}")
             self.graph.append(f"{rate} = tf.placeholder(tf.float32, [])")
@@ -682,16 +866,18 @@ class _Builder:
         self.graph.append(f"{opt} = {make}")
         if form == "minimize":
             self.graph.append(f"{name} = {opt}.minimize({loss.name})")
-            writes = frozenset(v for v, (_, trainable) in self.variables.items() if trainable)
+            writes = self.trainable()
         elif form == "var_list":
             self.graph.append(f"{name} = {opt}.minimize({loss.name}, {var_list})")
             writes = frozenset(trained)
         elif form == "global_step":
-            step = self.fresh("step")
-            self.graph.insert(0, f"{step} = tf.Variable(0, trainable=False)")
-            self.graph.append(f"{name} = {opt}.minimize({loss.name}, global_step={step}, {var_list})")
-            writes = frozenset(trained) | {step}
-            self.fetchable.append(Tensor(step, "variable", frozenset(), frozenset({step})))
+            step = decay_step or self.fresh("step")
+            if not decay_step:
+                self.graph.insert(0, f"{step} = tf.Variable(0, trainable=False)")
+                self.fetchable.append(Tensor(step, "variable", frozenset(), frozenset({step})))
+            listed = f", {var_list}" if trained and self.flag() else ""
+            self.graph.append(f"{name} = {opt}.minimize({loss.name}, global_step={step}{listed})")
+            writes = (frozenset(trained) if listed else self.trainable()) | {step}
         else:
             pairs = self.fresh("gvs")
             self.graph.append(f"{pairs} = {opt}.compute_gradients({loss.name}, {var_list})")
@@ -700,6 +886,25 @@ class _Builder:
             self.graph.append(f"{name} = {opt}.apply_gradients({pairs})")
             writes = frozenset(trained)
         self.writers.append(Tensor(name, "train", frozenset({loss.name}), reads, writes))
+
+    def trainable(self) -> frozenset:
+        """Every trainable variable, named or not (what a ``minimize`` without ``var_list`` may write)."""
+        return frozenset(v for v, (_, trainable) in self.variables.items() if trainable) | self.hidden
+
+    def decayed_rate(self) -> tuple[str, str]:
+        """``tf.train.exponential_decay`` of a global step (a variable of the file or
+        ``get_or_create_global_step``) that the train op increments: the rate and the step."""
+        step, rate = self.fresh("step"), self.fresh("lr")
+        made = "tf.Variable(0, trainable=False)"
+        if not self.global_step and self.flag():
+            self.global_step, made = True, "tf.train.get_or_create_global_step()"
+        staircase = self.flag()
+        self.feature(f"optimizer:exponential-decay:{made.split('(')[0]}{':staircase' if staircase else ''}")
+        self.graph.insert(0, f"{step} = {made}")
+        self.graph.append(f"{rate} = tf.train.exponential_decay(0.1, {step}, 2, 0.5{', staircase=True' if staircase else ''})")
+        self.fetchable.append(Tensor(step, "variable", frozenset(), frozenset({step})))
+        self.fetchable.append(Tensor(rate, "other", frozenset(), frozenset({step})))
+        return rate, step
 
     # -- session
     def feed(self, needed: frozenset, loop: bool, indent: str, written: frozenset = frozenset()) -> str:
@@ -825,13 +1030,41 @@ class _Builder:
         k, n = self.choice(["0.5", "1.5", "scale"]), self.draw(st.integers(1, 3))
         change = self.choice(["none", "none", "before", "after_item", "after_append", "after_rebound"])
         scale = "k[0]" if change != "none" else "k"
+        body = [
+            "        self.loss = 0",
+            "        for e in range(n):",
+            f"            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * {scale})) * (e + 1.0)",
+        ]
+        local = self.choice(["none", "none", "rebound", "list_filled", "len_of_list"])
+        if local != "none":  # constructor locals the graph code reads (stored on self after migration)
+            self.feature(f"class:constructor-local:{local}")
+            body = {
+                "rebound": [
+                    f"        c = {scale} * 2.0",
+                    "        h = tf.tanh(self.x * c)",
+                    "        c = c + 1.0",
+                    "        self.loss = tf.reduce_mean(h * c)",
+                    "        c = 0.0",
+                ],
+                "list_filled": [
+                    "        ks = []",
+                    "        for e in range(n):",
+                    f"            ks.append({scale} * (e + 1.0))",
+                    "        self.loss = 0",
+                    "        for c in ks:",
+                    "            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * c))",
+                ],
+                "len_of_list": [
+                    f"        ks = [{scale}] * n",
+                    "        m = len(ks)",
+                    f"        self.loss = tf.reduce_mean(tf.tanh(self.x * {scale})) * float(m)",
+                ],
+            }[local]
         self.defs += [
             f"class {cls}:",
             "    def __init__(self, k, n):",
             f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
-            "        self.loss = 0",
-            "        for e in range(n):",
-            f"            self.loss = self.loss + tf.reduce_mean(tf.tanh(self.x * {scale})) * (e + 1.0)",
+            *body,
             "        self.sess = tf.Session()",
             "",
             "    def predict(self, x):",
@@ -921,6 +1154,16 @@ class _Builder:
     def run_writer(self, writer: Tensor, indent: str, hist: str, loop: bool, eval_ok: bool) -> None:
         feed = self.feed(writer.reads, loop, indent, writer.writes)
         feed_arg = f", feed_dict={feed}" if feed else ""
+        if writer.kind == "joint":  # two train ops of disjoint variables in one run, maybe with their losses
+            losses = sorted(writer.diff)
+            if self.flag():
+                result = self.fresh("r")
+                self.session.append(f"{indent}_, _, {result}_0, {result}_1 = sess.run([{writer.name}, {', '.join(losses)}]{feed_arg})")
+                if loop:
+                    self.session.append(f"{indent}{hist}.append([{result}_0, {result}_1])")
+            else:
+                self.session.append(f"{indent}sess.run([{writer.name}]{feed_arg})")
+            return
         if writer.kind == "train":
             loss = next(iter(writer.diff))
             style = self.choice(["with_loss", "alone", "op_run"] if eval_ok else ["with_loss", "alone"])
@@ -974,6 +1217,14 @@ def tf1_programs(draw) -> Program:
     latest = {"loss": b.loss, "rnn": b.rnn, "layers": b.layer_helper}
     for step in draw(st.lists(st.sampled_from(list(latest)), max_size=2)):
         latest[step]()
+    # session 17's: rewrites that landed after the grammar's last change
+    recent = {"graph_layer": b.graph_layer, "scoped_training": b.scoped_training, "scoped_loop": b.scoped_loop}
+    for step in draw(st.lists(st.sampled_from(list(recent)), max_size=2)):
+        recent[step]()
+    if draw(st.integers(0, 15)) == 7:  # (keeps the graph on TF1: rare, so the conversion rate shows the rest)
+        b.py_func()
+    if draw(st.integers(0, 2)) == 0:
+        b.optimizer()
     if not b.fetchable:
         b.fetchable.append(b.tensors[-1])
 
@@ -1001,10 +1252,13 @@ def tf1_programs(draw) -> Program:
             "    config.gpu_options.allow_growth = True",
             "    idle = tf.Session(config=config)",
         ]
-    rebind = draw(st.booleans())
-    if rebind:
-        b.session.append(f"{indent}scale = 10.0  # TF1 built its graph with scale = 0.5")
-    for _ in range(draw(st.integers(1, 4))):
+    runs = draw(st.integers(1, 4))
+    # a Python value the graph read, rebound before the runs or between two of them
+    rebind_at = draw(st.sampled_from([None, 0] + list(range(1, runs))))
+    for index in range(runs):
+        if index == rebind_at:
+            b.feature(f"python:rebound-{'before' if index == 0 else 'between'}-runs")
+            b.session.append(f"{indent}scale = {10.0 * (index + 1)}  # TF1 built its graph with scale = 0.5")
         b.run(indent, eval_ok)
     if b.latest:
         b.run_latest(indent)

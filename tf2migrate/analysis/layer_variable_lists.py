@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument, calls_in
-from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
 from tf2migrate.analysis.layer_helpers import LayerHelperCall
 from tf2migrate.analysis.model import Kind, Scope, Statement
 from tf2migrate.analysis.tf_imports import TfImports
@@ -40,8 +40,6 @@ _LAYER_VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "layers.conv2d_transpose": ("conv2d_transpose", ("kernel", "bias")),
     "layers.conv3d_transpose": ("conv3d_transpose", ("kernel", "bias")),
 }
-# the layers that make no variables (pooling, dropout, flatten)
-_NO_VARIABLES = ("average_pooling", "max_pooling", "dropout", "flatten")
 _TRAINABLE_KEYS = frozenset({"GraphKeys.TRAINABLE_VARIABLES"})
 
 
@@ -99,7 +97,7 @@ def layer_variable_list(
         chosen = []
         for index, path in enumerate(layers):
             if path not in _LAYER_VARIABLES:
-                if path.rsplit(".", 1)[-1].startswith(_NO_VARIABLES):
+                if layer_makes_no_variables(path):
                     continue
                 return None  # batch normalization (and any other): its variables are not named here
             base, variables = _LAYER_VARIABLES[path]

@@ -137,6 +137,14 @@ def _renamed_prefix(path: str) -> str | None:
 SAME_IMPLEMENTATION = {"py_func": "numpy_function"}
 
 
+# ``tf.contrib.rnn``'s cells and RNN functions were TF1's ``tf.nn`` ones under another name (the
+# same objects in TF 1.15): where the graph stays on TF1 they are written as those, which
+# ``tf.compat.v1`` still has, instead of a ``tf.contrib`` that TF2 lacks (the file crashed)
+_CONTRIB_RNN_IN_COMPAT = frozenset(
+    path for path, target in RENAMES.items() if path.startswith("contrib.rnn.") and target.startswith("compat.v1.nn.")
+)
+
+
 def tf2_target(path: str) -> Target:
     """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
     if path == "":
@@ -151,6 +159,8 @@ def tf2_target(path: str) -> Target:
             return Target("logging" + (f".{name}" if name else ""), "absl", "logging")
     if head == "keras":
         return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
+    if path in _CONTRIB_RNN_IN_COMPAT:
+        return Target(f"tf.{RENAMES[path]}", "compat")
     if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
         return Target(f"tf.{path}", "removed")
     if path in SEMANTIC_CHANGES:

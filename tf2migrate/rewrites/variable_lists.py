@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument, calls_in
-from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -114,6 +114,8 @@ _VARIABLE_CALLS = frozenset({"Variable", "get_variable", "VariableV1", "get_loca
 
 def _may_make_variables(name: str) -> bool:
     """May calling ``tf.<name>`` make variables?"""
+    if layer_makes_no_variables(name):  # (tf.layers.dropout with a fed flag: TF1 made no variable)
+        return False
     return name in _VARIABLE_CALLS or makes_variables(name) or name in _MAY_MAKE_VARIABLES or name.startswith(_MAY_MAKE_PREFIXES)
 
 
