@@ -44,7 +44,7 @@ from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.random_streams import refuse_shared_random_streams
-from tf2migrate.traversal import walk
+from tf2migrate.traversal import find_all, walk
 
 # the first change of a value a graph statement read: (order, name, the graph statement,
 # the reason when it is not "rebound after the graph is built")
@@ -689,6 +689,14 @@ class SessionFunctions:
                 value = _assigned_name(binding.node)
                 if value is not None:
                     reads.setdefault(value, f"`{name}`, set to `{value}`,")
+        # and the attributes the class's methods it calls read (``self.net_u(x)`` whose
+        # ``neural_net`` reads ``self.lb``, set to the parameter ``lb``: a PINN's bounds)
+        for attribute, method in _attributes_read_by_methods(scope.cls, statement.reads).items():
+            binding = scope.resolve(attribute, statement.order)
+            if binding is not None and binding.kind is Kind.PYTHON and scope.graph_statement(attribute, statement.order) is None:
+                value = _assigned_name(binding.node)
+                if value is not None:
+                    reads.setdefault(value, f"`{attribute}` (through `self.{method}`), set to `{value}`,")
         helpers = self.rewrite.facts.helpers
         for helper in [h for h in reads if h in helpers]:
             for name in sorted(helpers[helper].free_reads):
@@ -804,3 +812,26 @@ def _train_op_held(scope: Scope, leaf: Leaf) -> str | None:
             if found[1].value_kind != "tensor":
                 pending.append(found[1])
     return None
+
+
+def _attributes_read_by_methods(cls: cst.ClassDef | None, reads) -> dict[str, str]:
+    """``self.<attribute>`` read by the methods of ``cls`` that ``reads`` call as ``self.<method>``,
+    and by the methods those call in turn, each with the first method found reading it."""
+    if cls is None:
+        return {}
+    methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
+    pending = [name[len("self.") :] for name in reads if name.startswith("self.") and name[len("self.") :] in methods]
+    seen: set[str] = set()
+    found: dict[str, str] = {}
+    while pending:
+        method = pending.pop()
+        if method in seen:
+            continue
+        seen.add(method)
+        for attribute in find_all(methods[method].body, cst.Attribute):
+            if isinstance(attribute, cst.Attribute) and m.matches(attribute.value, m.Name("self")):
+                if attribute.attr.value in methods:
+                    pending.append(attribute.attr.value)
+                else:
+                    found.setdefault(f"self.{attribute.attr.value}", method)
+    return found
