@@ -683,3 +683,39 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
                 )
                 break
     return found
+
+
+def arguments_changed_by_callees(node: cst.CSTNode, functions: dict[str, cst.FunctionDef]) -> set[str]:
+    """The names a statement passes to a function of the file (``functions``) that changes
+    the parameter receiving it in place (``a /= a.sum()``, ``a[0] = 0``, ``a.append(x)``):
+    the statement changes that name's object as much as ``w /= w.sum()`` written there would."""
+    changed: set[str] = set()
+    for call in find_all(node, cst.Call):
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in functions):
+            continue
+        function = functions[call.func.value]
+        changed_parameters = _parameters_changed_in_place(function)
+        if not changed_parameters:
+            continue
+        positional = tuple(p.name.value for p in [*function.params.posonly_params, *function.params.params])
+        arguments = bind_arguments(call, positional)
+        if arguments is None:  # (``*args``, unknown keywords): any argument may be the changed one
+            values = [a.value for a in call.args]
+        else:
+            values = [arguments[p].value for p in changed_parameters if p in arguments]
+        changed |= {root for value in values if (root := root_name(value)) is not None}
+    return changed
+
+
+def _parameters_changed_in_place(function: cst.FunctionDef) -> set[str]:
+    parameters = {p.name.value for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]}
+    # a parameter bound again (``a = a.copy()``) may be another object by the time it is changed
+    bound_again = {
+        t.target.value
+        for t in find_all(function.body, cst.AssignTarget)
+        if isinstance(t, cst.AssignTarget) and isinstance(t.target, cst.Name)
+    }
+    augmented = {
+        a.target.value for a in find_all(function.body, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
+    }
+    return ((set(changed_in_place(function.body)) | augmented) & parameters) - bound_again

@@ -666,7 +666,23 @@ class SessionFunctions:
                 continue
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
-            if later and (first is None or min(later) < first[0]):
+            # ``row = data[0]``: a NumPy view (or the same object) of another name, which a later
+            # ``data[0, 0] = 100.0`` changes too
+            source = _viewed_name(scope.resolve(name, statement.order))
+            through_view = (
+                [] if source is None or source == name else [o for o in scope.changed_in_place.get(source, []) if o > statement.order]
+            )
+            if through_view and (first is None or min(through_view) < first[0]) and (not later or min(through_view) < min(later)):
+                first = (
+                    min(through_view),
+                    name,
+                    statement,
+                    (
+                        f"the graph reads `{name}`, bound to `{source}` or a slice of it (a NumPy view), and `{source}` is changed in place "
+                        "after the graph is built; TF1 captured the earlier values"
+                    ),
+                )
+            elif later and (first is None or min(later) < first[0]):
                 first = min(later), name, statement, None
         return first
 
@@ -835,3 +851,14 @@ def _attributes_read_by_methods(cls: cst.ClassDef | None, reads) -> dict[str, st
                 else:
                     found.setdefault(f"self.{attribute.attr.value}", method)
     return found
+
+
+def _viewed_name(binding: Statement | None) -> str | None:
+    """``M`` of a binding ``name = M`` or ``name = M[...]`` (for a NumPy array, a view of ``M``)."""
+    node = binding.node if binding is not None else None
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    value = node.body[0].value
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    return value.value if isinstance(value, cst.Name) else None
