@@ -187,6 +187,7 @@ class GraphAnalyzer:
         self.facts = GraphFacts(imports, imported=imported)
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
+        self._changing_methods: frozenset[str] | None = None
         self.facts.calls = self.index.calls
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
         self._names: Counter[str] | None = None  # see _name_counts
@@ -643,6 +644,11 @@ class GraphAnalyzer:
             scope.origin.setdefault(id(node), method)
         return inner
 
+    def _self_changing_methods(self) -> frozenset[str]:
+        if self._changing_methods is None:
+            self._changing_methods = bindings.self_changing_methods(self.module)
+        return self._changing_methods
+
     def _functions_of_module(self) -> dict[str, cst.FunctionDef]:
         """The module's top-level functions, each bound once (one ``def`` of its name)."""
         if self._module_functions is None:
@@ -703,7 +709,7 @@ class GraphAnalyzer:
                     and (root := root_name(call.func.value)) is not None
                 }
                 # ``normalize(w)`` of a function of the file changing its parameter in place (``a /= a.sum()``)
-                mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module())
+                mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
             # (``data += 1.0`` changes a NumPy array in place, and so the views of it)
             augmented = {
                 a.target.value for a in find_all(node, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
