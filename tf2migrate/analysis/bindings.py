@@ -707,13 +707,19 @@ def arguments_changed_by_callees(
     ``self``'s state (``self_changing_methods``: ``sc.bump()`` whose ``self.s *= 10.0`` changes
     the ``sc.s`` a graph read)."""
     changed: set[str] = set()
+    statement_calls = {id(e.value) for e in find_all(node, cst.Expr) if isinstance(e, cst.Expr)}
     for call in find_all(node, cst.Call):
         if not isinstance(call, cst.Call):
             continue
         changed |= {
             root for a in call.args if a.keyword is not None and a.keyword.value == "out" and (root := root_name(a.value)) is not None
         }
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value in (_ARRAY_CHANGING_METHODS | self_changing_methods):
+        # a method called for its effect alone (``tf.image.resize(x, s)`` is a value, no ``w.resize``)
+        if (
+            id(call) in statement_calls
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in (_ARRAY_CHANGING_METHODS | self_changing_methods)
+        ):
             if (root := root_name(call.func.value)) is not None:
                 changed.add(root)
         if (get_full_name_for_node(call.func) or "") in _IN_PLACE_FUNCTIONS and call.args:
