@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.helpers import get_full_name_for_node
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
 from tf2migrate.analysis.catalogue import OPTIMIZERS, PLACEHOLDER_CALLS, SCHEDULE_PARAMETERS, SESSION_CALLS
@@ -683,3 +684,94 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
                 )
                 break
     return found
+
+
+# NumPy and ``random`` functions changing their first argument in place
+_IN_PLACE_FUNCTIONS = frozenset(
+    f"{prefix}.{name}"
+    for prefix in ("np", "numpy")
+    for name in ("random.shuffle", "copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis")
+) | {"random.shuffle"}
+# an array's methods changing it in place (``w.fill(0.0)``, ``w.sort()``)
+_ARRAY_CHANGING_METHODS = frozenset({"fill", "sort", "put", "resize", "partition", "itemset", "reverse", "setflags"})
+
+
+def arguments_changed_by_callees(
+    node: cst.CSTNode, functions: dict[str, cst.FunctionDef], self_changing_methods: frozenset[str] = frozenset()
+) -> set[str]:
+    """The names whose object a statement changes in place by a call: passed to a function
+    of the file (``functions``) that changes the parameter receiving it (``a /= a.sum()``,
+    ``a[0] = 0``, ``a.append(x)``), to a NumPy function that changes its first argument
+    (``np.random.shuffle(X)``, ``np.copyto(w, v)``) or as ``out=w``; an array method that changes
+    its array (``w.fill(0.0)``, ``w.sort()``); a method of the file's classes that sets
+    ``self``'s state (``self_changing_methods``: ``sc.bump()`` whose ``self.s *= 10.0`` changes
+    the ``sc.s`` a graph read)."""
+    changed: set[str] = set()
+    statement_calls = {id(e.value) for e in find_all(node, cst.Expr) if isinstance(e, cst.Expr)}
+    for call in find_all(node, cst.Call):
+        if not isinstance(call, cst.Call):
+            continue
+        changed |= {
+            root for a in call.args if a.keyword is not None and a.keyword.value == "out" and (root := root_name(a.value)) is not None
+        }
+        # a method called for its effect alone (``tf.image.resize(x, s)`` is a value, no ``w.resize``)
+        if (
+            id(call) in statement_calls
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in (_ARRAY_CHANGING_METHODS | self_changing_methods)
+        ):
+            if (root := root_name(call.func.value)) is not None:
+                changed.add(root)
+        if (get_full_name_for_node(call.func) or "") in _IN_PLACE_FUNCTIONS and call.args:
+            if (root := root_name(call.args[0].value)) is not None:
+                changed.add(root)
+        if not (isinstance(call.func, cst.Name) and call.func.value in functions):
+            continue
+        function = functions[call.func.value]
+        changed_parameters = _parameters_changed_in_place(function)
+        if not changed_parameters:
+            continue
+        positional = tuple(p.name.value for p in [*function.params.posonly_params, *function.params.params])
+        arguments = bind_arguments(call, positional)
+        if arguments is None:  # (``*args``, unknown keywords): any argument may be the changed one
+            values = [a.value for a in call.args]
+        else:
+            values = [arguments[p].value for p in changed_parameters if p in arguments]
+        changed |= {root for value in values if (root := root_name(value)) is not None}
+    return changed
+
+
+def _parameters_changed_in_place(function: cst.FunctionDef) -> set[str]:
+    parameters = {p.name.value for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]}
+    # a parameter bound again (``a = a.copy()``) may be another object by the time it is changed
+    bound_again = {
+        t.target.value
+        for t in find_all(function.body, cst.AssignTarget)
+        if isinstance(t, cst.AssignTarget) and isinstance(t.target, cst.Name)
+    }
+    augmented = {
+        a.target.value for a in find_all(function.body, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
+    }
+    return ((set(changed_in_place(function.body)) | augmented) & parameters) - bound_again
+
+
+def self_changing_methods(module: cst.Module) -> frozenset[str]:
+    """The names of the methods of the module's classes that set or change ``self``'s state
+    (``self.s = …``, ``self.s *= 10.0``, ``self.s[0] = …``, ``self.items.append(…)``)."""
+    names = set()
+    for cls in find_all(module, cst.ClassDef):
+        if not isinstance(cls, cst.ClassDef):
+            continue
+        for method in cls.body.body:
+            if not isinstance(method, cst.FunctionDef) or method.name.value == "__init__":
+                continue
+            targets = [
+                t.target
+                for t in find_all(method.body, (cst.AssignTarget, cst.AugAssign))
+                if isinstance(t, (cst.AssignTarget, cst.AugAssign))
+            ]
+            if any(root_name(t) == "self" for t in targets if isinstance(t, (cst.Attribute, cst.Subscript))) or any(
+                n.startswith("self.") for n in changed_in_place(method.body)
+            ):
+                names.add(method.name.value)
+    return frozenset(names)

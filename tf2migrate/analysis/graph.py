@@ -186,6 +186,8 @@ class GraphAnalyzer:
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
         self.index = index if index is not None else index_module(module)
+        self._module_functions: dict[str, cst.FunctionDef] | None = None
+        self._changing_methods: frozenset[str] | None = None
         self.facts.calls = self.index.calls
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
         self._names: Counter[str] | None = None  # see _name_counts
@@ -642,6 +644,19 @@ class GraphAnalyzer:
             scope.origin.setdefault(id(node), method)
         return inner
 
+    def _self_changing_methods(self) -> frozenset[str]:
+        if self._changing_methods is None:
+            self._changing_methods = bindings.self_changing_methods(self.module)
+        return self._changing_methods
+
+    def _functions_of_module(self) -> dict[str, cst.FunctionDef]:
+        """The module's top-level functions, each bound once (one ``def`` of its name)."""
+        if self._module_functions is None:
+            defs = [n for n in self.module.body if isinstance(n, cst.FunctionDef)]
+            counts = Counter(d.name.value for d in defs)
+            self._module_functions = {d.name.value: d for d in defs if counts[d.name.value] == 1}
+        return self._module_functions
+
     def _analyze_scope(self, scope: Scope, body) -> None:
         order = -1
         nodes = self._effective(body, scope)
@@ -693,6 +708,14 @@ class GraphAnalyzer:
                     and call.func.attr.value in MUTATING_METHODS
                     and (root := root_name(call.func.value)) is not None
                 }
+                # ``normalize(w)`` of a function of the file changing its parameter in place (``a /= a.sum()``)
+                mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
+            # (``data += 1.0`` changes a NumPy array in place, and so the views of it)
+            augmented = {
+                a.target.value for a in find_all(node, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
+            }
+            for name in mutated | augmented:
+                scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
             for name in (set(binds) - top_binds) | mutated:
                 scope.nested_bindings.setdefault(name, []).append(order)

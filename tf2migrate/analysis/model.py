@@ -186,6 +186,8 @@ class Scope:
     bindings: dict[str, list[int]] = field(default_factory=dict)
     # names bound anywhere below an effective statement (loops, nested blocks), with order
     nested_bindings: dict[str, list[int]] = field(default_factory=dict)
+    # by name: the statements changing its object in place (``data[0, 0] = 1.0``, ``normalize(data)``)
+    changed_in_place: dict[str, list[int]] = field(default_factory=dict)
 
     def resolve(self, name: str, before: int | None) -> Statement | None:
         """The effective statement whose binding of ``name`` reaches ``before``

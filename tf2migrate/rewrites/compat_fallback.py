@@ -67,7 +67,10 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     switches = [] if facts.v1_switches else [SWITCH]
     if ref_variables and not names & {"disable_resource_variables", "disable_v2_behavior"}:
         switches.append(REF_VARIABLES)
-    if names & _CONTROL_FLOW and not names & {"disable_control_flow_v2", "disable_v2_behavior"}:
+    # reference variables go with TF1's control flow, as in TF1: under TF2's functional cond a
+    # reference variable read in a branch is uninitialized (``v.initialized_value()``, the shadow
+    # variables of ``ExponentialMovingAverage.apply``: FailedPreconditionError at the first run)
+    if (names & _CONTROL_FLOW or ref_variables) and not names & {"disable_control_flow_v2", "disable_v2_behavior"}:
         switches.append(CONTROL_FLOW_V1)
     if not switches:
         return  # the file already switches TF2 behaviour off; its calls are kept (renamed)

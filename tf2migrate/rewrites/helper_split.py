@@ -84,6 +84,7 @@ import re
 from dataclasses import dataclass, field
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from tf2migrate.analysis import rnn, static_shapes
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
@@ -408,8 +409,25 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
     return name is not None and makes_variables(name)
 
 
+def _imported_names(module: cst.Module) -> set[str]:
+    """The names the module's top-level ``import``/``from … import`` statements bind."""
+    names: set[str] = set()
+    for line in module.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for statement in line.body:
+            if isinstance(statement, (cst.Import, cst.ImportFrom)) and not isinstance(statement.names, cst.ImportStar):
+                for alias in statement.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    names.add((get_full_name_for_node(bound) or "").split(".")[0])
+    return names
+
+
 def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set[str], name: str) -> _Helper | str:
     defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == name]
+    if not defs and name in _imported_names(module):
+        # the helper is another module's function: its body is not in this file to split
+        return f"`{name}` is imported from another module (only a helper defined in this file is split)"
     if len(defs) != 1:
         return f"`{name}` is not defined once by a `def` at the top of the module"
     node = defs[0]

@@ -44,7 +44,7 @@ from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.random_streams import refuse_shared_random_streams
-from tf2migrate.traversal import walk
+from tf2migrate.traversal import find_all, walk
 
 # the first change of a value a graph statement read: (order, name, the graph statement,
 # the reason when it is not "rebound after the graph is built")
@@ -666,7 +666,23 @@ class SessionFunctions:
                 continue
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
-            if later and (first is None or min(later) < first[0]):
+            # ``row = data[0]``: a NumPy view (or the same object) of another name, which a later
+            # ``data[0, 0] = 100.0`` changes too
+            source = _viewed_name(scope.resolve(name, statement.order))
+            through_view = (
+                [] if source is None or source == name else [o for o in scope.changed_in_place.get(source, []) if o > statement.order]
+            )
+            if through_view and (first is None or min(through_view) < first[0]) and (not later or min(through_view) < min(later)):
+                first = (
+                    min(through_view),
+                    name,
+                    statement,
+                    (
+                        f"the graph reads `{name}`, bound to `{source}` or a slice of it (a NumPy view), and `{source}` is changed in place "
+                        "after the graph is built; TF1 captured the earlier values"
+                    ),
+                )
+            elif later and (first is None or min(later) < first[0]):
                 first = min(later), name, statement, None
         return first
 
@@ -689,6 +705,14 @@ class SessionFunctions:
                 value = _assigned_name(binding.node)
                 if value is not None:
                     reads.setdefault(value, f"`{name}`, set to `{value}`,")
+        # and the attributes the class's methods it calls read (``self.net_u(x)`` whose
+        # ``neural_net`` reads ``self.lb``, set to the parameter ``lb``: a PINN's bounds)
+        for attribute, method in _attributes_read_by_methods(scope.cls, statement.reads).items():
+            binding = scope.resolve(attribute, statement.order)
+            if binding is not None and binding.kind is Kind.PYTHON and scope.graph_statement(attribute, statement.order) is None:
+                value = _assigned_name(binding.node)
+                if value is not None:
+                    reads.setdefault(value, f"`{attribute}` (through `self.{method}`), set to `{value}`,")
         helpers = self.rewrite.facts.helpers
         for helper in [h for h in reads if h in helpers]:
             for name in sorted(helpers[helper].free_reads):
@@ -804,3 +828,37 @@ def _train_op_held(scope: Scope, leaf: Leaf) -> str | None:
             if found[1].value_kind != "tensor":
                 pending.append(found[1])
     return None
+
+
+def _attributes_read_by_methods(cls: cst.ClassDef | None, reads) -> dict[str, str]:
+    """``self.<attribute>`` read by the methods of ``cls`` that ``reads`` call as ``self.<method>``,
+    and by the methods those call in turn, each with the first method found reading it."""
+    if cls is None:
+        return {}
+    methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
+    pending = [name[len("self.") :] for name in reads if name.startswith("self.") and name[len("self.") :] in methods]
+    seen: set[str] = set()
+    found: dict[str, str] = {}
+    while pending:
+        method = pending.pop()
+        if method in seen:
+            continue
+        seen.add(method)
+        for attribute in find_all(methods[method].body, cst.Attribute):
+            if isinstance(attribute, cst.Attribute) and m.matches(attribute.value, m.Name("self")):
+                if attribute.attr.value in methods:
+                    pending.append(attribute.attr.value)
+                else:
+                    found.setdefault(f"self.{attribute.attr.value}", method)
+    return found
+
+
+def _viewed_name(binding: Statement | None) -> str | None:
+    """``M`` of a binding ``name = M`` or ``name = M[...]`` (for a NumPy array, a view of ``M``)."""
+    node = binding.node if binding is not None else None
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    value = node.body[0].value
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    return value.value if isinstance(value, cst.Name) else None
