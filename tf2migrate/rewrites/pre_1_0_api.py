@@ -59,6 +59,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from tf2migrate.analysis.module_facts import ast_dotted_name
 from tf2migrate.analysis.tf_api import tf2_target
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.line_edits import Edit, applied, line_offsets
@@ -206,17 +207,6 @@ def _root_aliases(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _is_integer(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
@@ -268,7 +258,7 @@ class _Reader(ast.NodeVisitor):
 
     def _path(self, node: ast.AST) -> str | None:
         """The TF path of ``tf.a.b`` through a root alias, if TF 1.x has no such symbol."""
-        dotted = _dotted(node)
+        dotted = ast_dotted_name(node)
         head, _, rest = (dotted or "").partition(".")
         if head not in self.aliases or not rest or tf2_target(rest).kind != "unknown":
             return None
@@ -276,7 +266,7 @@ class _Reader(ast.NodeVisitor):
 
     def _rename(self, node: ast.expr, old: str, new: str) -> bool:
         """``tf.old`` → ``tf.new`` where it is written on one line as a plain dotted name."""
-        head = _dotted(node).partition(".")[0]  # type: ignore[union-attr]
+        head = ast_dotted_name(node).partition(".")[0]  # type: ignore[union-attr]
         line, end_line = node.lineno, node.end_lineno
         written = self.lines[line - 1].encode("utf-8")[node.col_offset : node.end_col_offset].decode("utf-8", errors="ignore")
         if line != end_line or written != f"{head}.{old}":
@@ -310,7 +300,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         self.called.add(id(node.func))
-        dotted = _dotted(node.func)
+        dotted = ast_dotted_name(node.func)
         head, _, path = (dotted or "").partition(".")
         if head in self.aliases and path:
             self._call(node, path)
