@@ -118,3 +118,26 @@ def test_refused_with_the_reason(body, reason):
     new, findings = _migrate(body)
     refusals = [f for f in findings if f.startswith("TFM306") and "not written out as a list" in f]
     assert refusals and reason in refusals[0], findings
+
+
+def test_layer_helper_lists_beside_contrib_flatten() -> None:
+    """``tf.contrib.layers.flatten`` makes no variable (TensorFlow-Examples' dcgan.py flattens
+    in its discriminator): the helpers' layer lists are still written out."""
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 2, 2, 1])\n"
+        "def disc(h, reuse=False):\n"
+        "    with tf.variable_scope('D', reuse=reuse):\n"
+        "        h = tf.contrib.layers.flatten(h)\n"
+        "        return tf.layers.dense(h, 1)\n"
+        "out = disc(x)\n"
+        "loss = tf.reduce_mean(tf.square(out))\n"
+        "d_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='D')\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, var_list=d_vars)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run(train_op, {x: np.ones([2, 2, 2, 1])})\n"
+    )
+    new, findings = migrate_source(source, "example.py")
+    assert not [f for f in findings if f.code.startswith("TFM3")], findings
+    assert "trainable_weights" in new

@@ -96,13 +96,15 @@ VARIABLE_CALL_PREFIXES = (
 # ``contrib.rnn.static_rnn`` / ``static_bidirectional_rnn`` call cells (whose statements make
 # the variables, analysis/rnn.py), as ``tf.nn.static_rnn`` does.
 NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten", "contrib.rnn.static_rnn", "contrib.rnn.static_bidirectional_rnn"})
-# the ``tf.layers`` functions that make no variables (pooling, dropout, flatten)
+# the ``tf.layers`` (and ``tf.contrib.layers``) functions that make no variables (pooling,
+# dropout, flatten)
 _LAYERS_WITHOUT_VARIABLES = ("average_pooling", "max_pooling", "dropout", "flatten")
 
 
 def layer_makes_no_variables(name: str) -> bool:
-    """Is ``tf.<name>`` a ``tf.layers`` function that makes no variable?"""
-    return name.startswith("layers.") and name.rsplit(".", 1)[-1].startswith(_LAYERS_WITHOUT_VARIABLES)
+    """Is ``tf.<name>`` a layer function that makes no variable (``layers.dropout``,
+    ``contrib.layers.flatten``)?"""
+    return name.startswith(("layers.", "contrib.layers.")) and name.rsplit(".", 1)[-1].startswith(_LAYERS_WITHOUT_VARIABLES)
 
 
 def makes_variables(name: str) -> bool:
