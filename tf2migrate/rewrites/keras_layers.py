@@ -72,11 +72,12 @@ BATCH_NORM_UPDATES = Rule(
     FixSafety.SAFE,
     what="Reports `tf.layers.batch_normalization(..., training=True)` converted to a Keras "
     "layer. With `training=` a flag or placeholder (sometimes true, sometimes false) the graph "
-    "stays on TF1 (TFM306).",
+    "converts only where TFM148 proves the moving statistics updated as TF1 did; else it stays on TF1 (TFM306).",
     why="TF1 updated the moving mean and variance only when the ops in the UPDATE_OPS "
     "collection ran; Keras updates them on every training-mode call. With training always true "
     "the outputs are the same (batch statistics), but the stored moving statistics differ "
-    "(a checkpoint of them, for instance).",
+    "(a checkpoint of them, for instance); on 4-D input TF1's fused kernel also stored the unbiased "
+    "batch variance (n/(n-1) times the batch's), where Keras stores the biased one.",
     invalid=(
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None, 2])\n"
