@@ -169,9 +169,11 @@ _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("lin
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
-    upgraded = _pre_1_0_upgraded(source, tree) if pre_1_0_api.may_be_pre_1_0(source) else None
-    if upgraded is not None:
-        return _migrate_pre_1_0(upgraded, source, path, options, project)
+    if pre_1_0_api.may_be_pre_1_0(source):
+        tree = _parsed(source, tree)  # (parsed once: handed on to the migration below)
+        upgraded = pre_1_0_api.upgrade(source, tree) if tree is not None and "tensorflow" in source else None
+        if upgraded is not None:
+            return _migrate_pre_1_0(upgraded, source, path, options, project)
     return _migrate_tf1(source, path, options, project, tree)
 
 
@@ -476,18 +478,17 @@ def _migrate_renamed(
 _RENAME_ROUNDS = 4
 
 
-def _pre_1_0_upgraded(source: str, tree: ast.Module | None) -> pre_1_0_api.Upgraded | None:
-    """The file with its TensorFlow 0.x references written as TF 1.x's, if it has any and
-    parses (a Python 2 file is read once its prints are calls, through here again)."""
-    if "tensorflow" not in source:
-        return None
+def _parsed(source: str, tree: ast.Module | None) -> ast.Module | None:
+    """CPython's tree of ``source`` (the one given, if any); None where it does not parse
+    (a Python 2 file is read once its prints are calls, through ``_migrate_source`` again)."""
+    if tree is not None:
+        return tree
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = tree or ast.parse(source)
+            return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return pre_1_0_api.upgrade(source, tree)
 
 
 def _migrate_pre_1_0(
