@@ -106,6 +106,14 @@ def test_an_alias_of_tensorflow_is_followed() -> None:
         ("from tensorflow import mul", "imported from tensorflow"),
         ("y = tf . mul(a, b)", "with spaces"),
         ("r = tf.reverse(x, [False,\n                   True])", "across lines"),
+        # TF 1.x tags a summary by its name scope, unique in the graph and cleaned; 0.x as given
+        ('tf.scalar_summary("loss", a)\ntf.scalar_summary("loss", b)', "given more than once"),
+        ('for i in range(2):\n    tf.scalar_summary("loss", l)', "given more than once"),
+        ('def track(v):\n    return tf.scalar_summary("v", v)\na = track(x)\nb = track(y)', "given more than once"),
+        ('l = tf.reduce_mean(x, name="loss")\ntf.scalar_summary("loss", l)', "name of another op"),
+        ('tf.scalar_summary("Mean", tf.reduce_mean(x))', "name of another op"),
+        ('tf.scalar_summary("train loss", l)', "not a clean name"),
+        ('tf.scalar_summary("acc:top1", l)', "not a clean name"),
     ],
 )
 def test_what_is_left_as_written_is_said(source: str, reason: str) -> None:
@@ -125,3 +133,27 @@ def test_findings_stand_on_the_original_columns() -> None:
     assert columns[("TFM415", 3)] == 5  # tf.mul, where the original wrote it
     assert "tf.multiply(x, 2.0)" in result.new_source
     assert migrate_source(result.new_source, "t.py").new_source == result.new_source
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "tf.nn.softmax_cross_entropy_with_logits(y, t)",
+        "tf.nn.sparse_softmax_cross_entropy_with_logits(y, t)",
+        "tf.nn.sigmoid_cross_entropy_with_logits(y, t)",
+    ],
+)
+def test_a_file_whose_only_0_x_call_is_a_cross_entropy_is_upgraded(call: str) -> None:
+    """TF2's cross entropies take ``(labels, logits)`` positionally: 0.x's ``(logits, labels)``
+    left as it was would swap them silently (the cheap word test once missed these names,
+    which have no word boundary before ``cross``)."""
+    source = HEAD + f"y = tf.placeholder(tf.float32, [None, 3])\nt = tf.placeholder(tf.float32, [None, 3])\ne = {call}\n"
+    result = migrate_source(source, "t.py")
+    assert "(logits=y, labels=" in result.new_source, result.new_source
+    assert any(f.code == "TFM415" for f in result.findings)
+
+
+def test_a_unique_clean_literal_tag_is_still_upgraded() -> None:
+    text = HEAD + 'l = tf.reduce_mean(x, name="cost")\ntf.scalar_summary("loss", l)\ntf.scalar_summary("acc_%d" % 1, l)\n'
+    upgraded = upgrade(text, ast.parse(text))
+    assert upgraded is not None and upgraded.source.count("tf.summary.scalar(") == 2

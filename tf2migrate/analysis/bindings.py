@@ -488,7 +488,9 @@ def _locals(function: cst.FunctionDef) -> set[str]:
 
 def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -> list[str]:
     """Names whose object a statement of the file changes in place (``grid[0] = 7``,
-    ``widths.append(10)``, ``grid *= 2``: an array changed in place), but in ``outside``."""
+    ``widths.append(10)``, ``grid *= 2``: an array changed in place; ``Net.count += 1`` or
+    ``cfg.scale = 5.0``: an attribute of the object set, which graph code reading
+    ``Net.count`` read when TF1 built it), but in ``outside``."""
     inside = {id(node) for node in find_all(outside, cst.SimpleStatementLine)} if outside is not None else set()
     names: list[str] = []
     for statement in find_all(module, cst.SimpleStatementLine):
@@ -499,7 +501,19 @@ def _changed_in_place_outside(module: cst.Module, outside: cst.CSTNode | None) -
                 for a in find_all(statement, cst.AugAssign)
                 if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
             ]
+            targets = [a.target for a in find_all(statement, cst.AugAssign) if isinstance(a, cst.AugAssign)]
+            targets += [t.target for t in find_all(statement, cst.AssignTarget) if isinstance(t, cst.AssignTarget)]
+            names += [root for target in targets if (root := _attribute_root(target)) is not None and root != "self"]
     return names
+
+
+def _attribute_root(target: cst.BaseExpression) -> str | None:
+    """``Net`` of ``Net.count`` (and of ``Net.sizes[0]``), the object whose attribute is set."""
+    if not isinstance(target, (cst.Attribute, cst.Subscript)):
+        return None
+    while isinstance(target, (cst.Attribute, cst.Subscript)):
+        target = target.value
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def module_values_changed(module: cst.Module) -> frozenset[str]:
@@ -613,6 +627,9 @@ def _self_alias(node: cst.CSTNode) -> str | None:
     return self_attribute(value)
 
 
+_ANY_ATTRIBUTE = "*"  # ``setattr(obj, name, v)`` of a name not written out: it may set any attribute
+
+
 def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dict[str, set[str]]) -> list[tuple[cst.CSTNode, str]]:
     """Graph code of the constructor reading ``self.x`` that is not a graph value of its
     own, where the file sets ``.x`` again outside the constructor (``model.scale = 10.0``,
@@ -651,6 +668,13 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and isinstance(func.value, cst.Attribute):
                 self._set(func.value)
+            # ``setattr(model, "scale", 4.0)`` sets ``.scale``; of a name not written out, any attribute
+            if m.matches(func, m.Name("setattr") | m.Name("delattr")):
+                name = node.args[1].value if len(node.args) > 1 else None
+                if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
+                    elsewhere.add(name.evaluated_value)
+                else:
+                    elsewhere.add(_ANY_ATTRIBUTE)
 
         def _set(self, target: cst.Attribute) -> None:
             if not (self.other_class and m.matches(target.value, m.Name("self"))):
@@ -673,7 +697,11 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
                 reads.append(alias)
         for name in dict.fromkeys(reads):
             binding = scope.resolve(name, statement.order)
-            if name[len("self.") :] in elsewhere and name not in helper_reads and (binding is None or binding.kind not in _MOVED):
+            if (
+                (name[len("self.") :] in elsewhere or _ANY_ATTRIBUTE in elsewhere)
+                and name not in helper_reads
+                and (binding is None or binding.kind not in _MOVED)
+            ):
                 found.append(
                     (
                         statement.node,

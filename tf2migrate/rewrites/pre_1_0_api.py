@@ -63,6 +63,7 @@ from tf2migrate.analysis.module_facts import ast_dotted_name
 from tf2migrate.analysis.tf_api import tf2_target
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.line_edits import Edit, applied, line_offsets
+from tf2migrate.rewrites.tf1_summaries import CLEAN_NAME, DEFAULT_OP_NAMES
 
 PRE_1_0_UPGRADED = Rule(
     "TFM415",
@@ -162,10 +163,11 @@ _SUMMARY_POSITIONALS = {"scalar_summary": 3, "histogram_summary": 3, "image_summ
 # 1.x's concat/split take the tensors first: 0.x's order shows by an integer literal there
 _INTEGER_FIRST = frozenset({"concat", "split"})
 _SCOPES = re.compile(r"\b(name_scope|variable_scope|op_scope)\b")
-# a cheap test before any parsing: a word only 0.x code writes
+# a cheap test before any parsing: a word only 0.x code writes (the cross-entropy functions
+# whole: ``softmax_cross_entropy_with_logits`` has no word boundary before ``cross``)
 _WORDS = re.compile(
     r"\b(mul|sub|neg|inv|list_?diff|pack|unpack|select|complex_abs|batch_\w+|per_image_whitening"
-    r"|SummaryWriter|merge_summary|merge_all_summaries|rnn|bidirectional_rnn|\w+_summary|concat|split|cross_entropy_with_logits"
+    r"|SummaryWriter|merge_summary|merge_all_summaries|rnn|bidirectional_rnn|\w+_summary|concat|split|\w*cross_entropy_with_logits"
     r"|reverse)\b"
 )
 
@@ -190,6 +192,7 @@ def upgrade(source: str, tree: ast.Module) -> Upgraded | None:
     if not aliases:
         return None
     reader = _Reader(source, aliases, scoped=_SCOPES.search(source) is not None)
+    reader.names = _GraphNames(tree, aliases)
     reader.visit(tree)
     if not reader.edits and not reader.notes:
         return None
@@ -238,6 +241,7 @@ class _Reader(ast.NodeVisitor):
         self.edits: list[Edit] = []
         self.notes: list[tuple[int, int, str]] = []
         self.called: set[int] = set()  # the ``func`` of each call: not a value passed on
+        self.names = _GraphNames(ast.Module(body=[], type_ignores=[]), aliases)
 
     # -- positions ------------------------------------------------------------------
 
@@ -348,13 +352,14 @@ class _Reader(ast.NodeVisitor):
         new = _SUMMARIES[path]
         tag = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("tag", "tags")), None)
         named = any(k.arg == "name" for k in node.keywords) or len(node.args) > _SUMMARY_POSITIONALS[path]
-        if self.scoped or tag is None or not _is_text(tag) or named:
+        kept = self.names.why_not_its_own_tag(node, tag) if tag is not None and _is_text(tag) else None
+        if self.scoped or tag is None or not _is_text(tag) or named or kept:
             why = (
                 "the file opens name scopes, which TF 1.x's summaries prefix to the tag"
                 if self.scoped
                 else "it names its op (1.x's summaries take a family there)"
                 if named
-                else "its tag is not one literal"
+                else kept or "its tag is not one literal"
             )
             self._note(node, f"`tf.{path}` (TensorFlow 0.x) {LEFT}: {why} (TF 1.x: `tf.{new}`)")
             return
@@ -375,3 +380,80 @@ class _Reader(ast.NodeVisitor):
         axes = "[" + ", ".join(str(i) for i, flag in enumerate(flags) if flag) + "]"
         self._edit(dims.lineno, dims.col_offset, dims.end_col_offset or dims.col_offset, axes)
         self._note(dims, f"`tf.reverse` of TensorFlow 0.x's booleans per dimension → the axes {axes}")
+
+
+# the statements whose body may run more than once: a summary there is built again
+_REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class _GraphNames:
+    """What decides whether TF 1.x's ``tf.summary.scalar("loss", x)`` tags its value ``loss``,
+    as 0.x's ``tf.scalar_summary("loss", x)`` did.  TF 1.x's tag is the summary's name scope,
+    which the graph makes unique among all the names in use (``loss_1`` when an op is named
+    ``loss`` already, or the summary is built twice) and cleans (``train loss`` →
+    ``train_loss``); 0.x wrote the tag as given.  A plain literal tag keeps its meaning when
+    it is clean, no other summary of the file has it, no TF call of the file is given it as
+    a name (``name="loss"``, ``get_variable("loss")``), it is not the default name of an op
+    (``add``, ``Mean``, the TF functions the file calls), and its call runs once: not in a
+    loop, comprehension or lambda, and in a function only one named once in the file, from
+    outside any of those.  A formatted tag (``"loss_%d" % i``) is written anew each time."""
+
+    def __init__(self, tree: ast.Module, aliases: frozenset[str]) -> None:
+        self.tags: dict[str, int] = {}  # lower-cased literal tags of 0.x summaries → calls
+        self.literal_names: set[str] = set()  # lower-cased string arguments of other TF calls
+        self.called_names: set[str] = set()  # lower-cased last names of the TF functions called
+        self.repeated: set[int] = set()  # calls that may run more than once
+        mentions: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                mentions[node.id] = mentions.get(node.id, 0) + 1
+            elif isinstance(node, ast.Attribute):
+                mentions[node.attr] = mentions.get(node.attr, 0) + 1
+            if isinstance(node, _REPEATING):
+                self.repeated |= {id(c) for c in ast.walk(node) if isinstance(c, ast.Call)}
+            if not isinstance(node, ast.Call):
+                continue
+            dotted = ast_dotted_name(node.func) or ""
+            head, _, path = dotted.partition(".")
+            if head not in aliases or not path:
+                continue
+            strings = [
+                a.value for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
+            if path in _SUMMARIES:
+                tag = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("tag", "tags")), None)
+                if isinstance(tag, ast.Constant) and isinstance(tag.value, str):
+                    self.tags[tag.value.lower()] = self.tags.get(tag.value.lower(), 0) + 1
+            else:
+                self.literal_names |= {text.lower() for text in strings}
+                self.called_names.add(path.rpartition(".")[2].lower())
+        for statement in tree.body:  # a function named more than once may be called more than once
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if mentions.get(statement.name, 0) != 1 or self._called_repeatedly(tree, statement.name):
+                    self.repeated |= {id(c) for c in ast.walk(statement) if isinstance(c, ast.Call)}
+        for node in ast.walk(tree):  # and a nested one
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node not in tree.body:
+                self.repeated |= {id(c) for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+    def _called_repeatedly(self, tree: ast.Module, name: str) -> bool:
+        return any(
+            isinstance(node, ast.Name) and node.id == name
+            for loop in ast.walk(tree)
+            if isinstance(loop, _REPEATING)
+            for node in ast.walk(loop)
+        )
+
+    def why_not_its_own_tag(self, call: ast.Call, tag: ast.expr) -> str | None:
+        """Why TF 1.x's summary may tag it otherwise than 0.x's did; None if it keeps the tag."""
+        if not (isinstance(tag, ast.Constant) and isinstance(tag.value, str)):
+            return None  # formatted: its own tag at each call
+        text = tag.value
+        if not all(CLEAN_NAME.fullmatch(part) for part in text.split("/")):
+            return f"its tag `{text}` is not a clean name (TF 1.x's summaries replace other characters with `_`)"
+        lowered = text.lower()
+        default = re.sub(r"_\d+$", "", lowered)
+        if self.tags.get(lowered, 0) > 1 or id(call) in self.repeated:
+            return f"its tag `{text}` is given more than once (TF 1.x's summaries make a repeated tag unique: `{text}_1`)"
+        if lowered in self.literal_names or default in self.called_names or default in DEFAULT_OP_NAMES:
+            return f"its tag `{text}` may be the name of another op (TF 1.x's summaries would make it unique: `{text}_1`)"
+        return None

@@ -696,7 +696,10 @@ class SessionFunctions:
         with the module's statements."""
         init = scope.owner
         assert isinstance(init, cst.FunctionDef)
-        own = set(read_and_bound(statement.node)[1]) | set(scope.bindings) | set(scope.nested_bindings)
+        # the constructor's own names: bound in it (``scope.nested_bindings`` also holds the names
+        # whose object it only changes, such as ``Net`` of ``Net.count += 1``: a module value)
+        bound_in_init = set(read_and_bound(init)[1])
+        own = set(read_and_bound(statement.node)[1]) | set(scope.bindings) | (set(scope.nested_bindings) & bound_in_init)
         # each name read, with how the graph code reads it
         reads = {name: f"`{name}`," for name in statement.reads}
         for name in statement.reads:  # ``self.grid`` set from a name (``self.grid = grid``): that name's object

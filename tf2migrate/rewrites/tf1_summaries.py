@@ -156,10 +156,12 @@ _NEUTRAL_CONTEXTS = frozenset({"Session", "InteractiveSession", "device"})
 # as statements of their own; flush and close are the same in TF2
 _WRITER_METHODS = frozenset({"add_summary", "add_graph", "flush", "close"})
 # TF1's name scopes accept these; tags of other names are cleaned (``a:0`` → ``a_0``)
-_CLEAN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
+CLEAN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 # default names of ops built by Python operators (``a + b`` is ``add``)
 _OPERATOR_OP_NAMES = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "div", "and", "or", "xor", "invert"})
-_OP_NAMES = frozenset(name.removeprefix("raw_ops.").lower() for name in SAME_IN_TF2 if name.startswith("raw_ops.")) | _OPERATOR_OP_NAMES
+DEFAULT_OP_NAMES = (
+    frozenset(name.removeprefix("raw_ops.").lower() for name in SAME_IN_TF2 if name.startswith("raw_ops.")) | _OPERATOR_OP_NAMES
+)
 
 
 @dataclass
@@ -350,7 +352,7 @@ class _Finder:
                 bound = bind_arguments(item.item, ("name",) if name == "name_scope" else ("name_or_scope",))
                 arg = bound and bound.get("name" if name == "name_scope" else "name_or_scope")
                 text = _literal(arg.value) if arg else None
-                if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
+                if text is None or not CLEAN_NAME.fullmatch(text) or self._taken(text):
                     if text is None or self._contains_summaries(statement):  # an unknown name may take a tag
                         self.refuse(
                             item.item,
@@ -390,7 +392,7 @@ class _Finder:
         """Could TF1 have found this name in use, and made it unique?"""
         lowered = text.lower()
         default = re.sub(r"_\d+$", "", lowered)  # TF1 named the second ``dense`` layer ``dense_1``
-        return lowered in self.literal_names or default in self.called_names or default in _OP_NAMES
+        return lowered in self.literal_names or default in self.called_names or default in DEFAULT_OP_NAMES
 
     def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
         value: cst.BaseExpression | None = None
@@ -456,7 +458,7 @@ class _Finder:
             self.refuse(call, f"`tf.{name}` with collections, family or unpacked arguments is not converted")
             return
         text = _literal(bound["name"].value) if "name" in bound else None
-        if text is None or not _CLEAN_NAME.fullmatch(text) or self._taken(text):
+        if text is None or not CLEAN_NAME.fullmatch(text) or self._taken(text):
             self.refuse(
                 call,
                 f"the name of this `tf.{name}` is not a literal, or may be the name of another op (TF1 would have made the tag unique)",
