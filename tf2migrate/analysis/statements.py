@@ -71,6 +71,20 @@ from tf2migrate.traversal import find_all, preorder
 
 # trainable-variable collections, written out over layer helpers' layers (analysis/layer_variable_lists.py)
 _COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
+# the graph's collections, read by runtime code around the runs (``mv = [v for v in
+# tf.global_variables() if "moving" in v.name]`` in a training loop)
+_GRAPH_STATE_READS = frozenset(
+    {
+        "get_collection",
+        "get_collection_ref",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "all_variables",
+        "moving_average_variables",
+        "model_variables",
+    }
+)
 
 # how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
 # retries such loops split in two (rewrites/loop_split.py)
@@ -493,6 +507,19 @@ class StatementClassifier:
             )
             return statement
         if has_run:
+            # (a collection fetched by a run, ``sess.run(tf.trainable_variables())``, is written
+            # out as its list by rewrites/inline_fetches.py; a statement of its own reading one
+            # is graph code, refused below)
+            fetched = {id(inner) for run in calls if looks_like_run_site(self.facts, run) for inner in calls_in(run)}
+            for read, read_name in tf_calls:
+                if read_name in _GRAPH_STATE_READS and id(read) not in fetched:
+                    self.facts.block(
+                        read,
+                        blockers.UNSUPPORTED_GRAPH_CODE,
+                        f"`tf.{read_name}` is not converted by this release (read in a block with session runs: eager TF2 keeps "
+                        f"no graph collections, and `tf.compat.v1.{read_name}()` there would return an empty list)",
+                    )
+                    return statement
             return statement  # runtime code; run sites are rewritten in place
         for call in calls:
             if iterators.iterator_made(self.tf, call) is not None:
