@@ -68,7 +68,7 @@ from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.session_parameters import find_session_parameters
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
-from tf2migrate.analysis.statements import StatementClassifier
+from tf2migrate.analysis.statements import GRAPH_STATE_READS, StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
@@ -396,12 +396,38 @@ class GraphAnalyzer:
             self._check_constructor_methods(scope, candidates)
         self._check_layer_helpers()
         find_run_sites(self.facts)
+        self._check_graph_state_reads()
         self._collect_feed_dicts()
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
         self.facts.nested_session_blocks = [
             w for w in self.index.withs if id(w) not in opened and all(self._is_session_context(i.item) for i in w.items)
         ]
         return self.facts
+
+    def _check_graph_state_reads(self) -> None:
+        """A graph's collections read in a function the analysis does not read as graph code (a
+        helper the training loop calls, ``def count(): return len(tf.global_variables())``; a
+        method running ``self.sess.run`` in a loop next to ``len(tf.trainable_variables())``):
+        kept as ``tf.compat.v1.global_variables()`` in an eager program, it would find no graph.
+        The statements of the scopes analysed are judged where they are classified (graph code
+        by its rules, a block with runs in analysis/statements.py).  Asked only of a graph
+        nothing else keeps on TF1."""
+        if self.facts.blockers or not self.facts.graph_evidence:
+            return
+        analysed = {id(scope.owner) for scope in self.facts.scopes}
+        taken = {id(inner) for scope in self.facts.scopes for site in scope.run_sites for inner in calls_in(site.call)}
+        finder = _CallsInFunctions()
+        walk(self.module, finder)
+        for call, function in finder.calls:
+            name = self.tf.call_name(call)
+            if name in GRAPH_STATE_READS and id(call) not in taken and id(function) not in analysed:
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`tf.{name}` is not converted by this release (read in `{function.name.value}`, which is no graph code: "
+                    f"eager TF2 keeps no graph, and `tf.compat.v1.{name}()` would find it empty)",
+                )
+                return
 
     def _collect_session_and_config_names(self) -> None:
         for call in self.index.calls:
@@ -796,3 +822,21 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
                     return small.value
     return None
+
+
+class _CallsInFunctions(cst.CSTVisitor):
+    """Each call in a function's body, with its innermost function."""
+
+    def __init__(self) -> None:
+        self.stack: list[cst.FunctionDef] = []
+        self.calls: list[tuple[cst.Call, cst.FunctionDef]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.stack:
+            self.calls.append((node, self.stack[-1]))

@@ -73,7 +73,7 @@ from tf2migrate.traversal import find_all, preorder
 _COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
 # the graph's collections, read by runtime code around the runs (``mv = [v for v in
 # tf.global_variables() if "moving" in v.name]`` in a training loop)
-_GRAPH_STATE_READS = frozenset(
+GRAPH_STATE_READS = frozenset(
     {
         "get_collection",
         "get_collection_ref",
@@ -83,6 +83,7 @@ _GRAPH_STATE_READS = frozenset(
         "all_variables",
         "moving_average_variables",
         "model_variables",
+        "get_default_graph",
     }
 )
 
@@ -512,7 +513,7 @@ class StatementClassifier:
             # is graph code, refused below)
             fetched = {id(inner) for run in calls if looks_like_run_site(self.facts, run) for inner in calls_in(run)}
             for read, read_name in tf_calls:
-                if read_name in _GRAPH_STATE_READS and id(read) not in fetched:
+                if read_name in GRAPH_STATE_READS and id(read) not in fetched:
                     self.facts.block(
                         read,
                         blockers.UNSUPPORTED_GRAPH_CODE,
