@@ -904,7 +904,7 @@ def _migrate_graph(
         # (calls rewritten whole, before the rewrites that write graph code into functions)
         plan_eager_calls(facts, plan, module, tree, names_in_use)
         plan_sequence_losses(facts, plan)
-        plan_tf1_losses(facts, plan)
+        plan_tf1_losses(module, facts, plan, names_in_use)
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
