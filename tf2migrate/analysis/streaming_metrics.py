@@ -43,16 +43,17 @@ def update_op_refusal(node: cst.BaseStatement, call: cst.Call) -> str | None:
 
 
 def update_op_statement(node: cst.BaseStatement, call: cst.Call) -> str | None:
-    """The name ``node`` binds to the update op of ``call``: ``acc = call[1]``, the
-    statement's only small statement; None otherwise (``_, acc = call`` binds the value too)."""
+    """The name ``node`` binds to the update op of ``call``: ``acc = call[1]`` (or
+    ``self.acc = call[1]`` in a constructor building the graph), the statement's only small
+    statement; None otherwise (``_, acc = call`` binds the value too)."""
     if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
         return None
     assign = node.body[0]
     if len(assign.targets) != 1:
         return None
     target, value = assign.targets[0].target, assign.value
-    if m.matches(target, m.Name()) and m.matches(
+    if m.matches(target, m.Name() | m.Attribute(value=m.Name("self"), attr=m.Name())) and m.matches(
         value, m.Subscript(value=m.MatchIfTrue(lambda v: v is call), slice=[m.SubscriptElement(m.Index(m.Integer("1")))])
     ):
-        return cst.ensure_type(target, cst.Name).value
+        return cst.Module([]).code_for_node(target)
     return None
