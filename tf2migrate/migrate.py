@@ -92,6 +92,7 @@ from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, impor
 from tf2migrate.rewrites.tf_names import REMOVED_MODULE, kept_import_findings
 from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
+from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.traversal import FastTransformer, find_all, walk
 
@@ -903,11 +904,12 @@ def _migrate_graph(
         # (calls rewritten whole, before the rewrites that write graph code into functions)
         plan_eager_calls(facts, plan, module, tree, names_in_use)
         plan_sequence_losses(facts, plan)
-        plan_tf1_losses(facts, plan)
+        plan_tf1_losses(module, facts, plan, names_in_use)
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
         plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags)
+        plan_streaming_metrics(module, facts, plan, names_in_use)
         plan_rnn_cells(module, facts, plan, names_in_use)
         plan_layer_helpers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)

@@ -106,6 +106,8 @@ class Statement:
     layer_helper_calls: tuple[LayerHelperCall, ...] = ()
     minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
     schedule_calls: tuple[cst.Call, ...] = ()  # tf.train.*_decay calls that become Keras schedules
+    # tf.metrics.accuracy calls whose update op alone the statement binds (rewrites/streaming_metrics.py)
+    metric_calls: tuple[cst.Call, ...] = ()
     global_step: cst.Call | None = None  # VARIABLE: ``tf.train.get_or_create_global_step()``
     # Python names a graph-building block binds (its loop variables): not graph values
     loop_targets: tuple[str, ...] = ()

@@ -11,7 +11,17 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis import bindings, blockers, helper_returns, imported_calls, iterators, layer_helpers, rnn, sequence_loss
+from tf2migrate.analysis import (
+    bindings,
+    blockers,
+    helper_returns,
+    imported_calls,
+    iterators,
+    layer_helpers,
+    rnn,
+    sequence_loss,
+    streaming_metrics,
+)
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.catalogue import (
@@ -564,9 +574,17 @@ class StatementClassifier:
             if tf_name is not None and tf_name.startswith(STREAMING_METRICS):
                 # TF1's streaming metrics keep their total and count in local variables, and
                 # tf.compat.v1.metrics raises under eager execution: graph code using one
-                # stays on TF1, placeholder-dependent or not
-                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{tf_name}` is not converted by this release")
+                # stays on TF1, placeholder-dependent or not, unless it binds an accuracy's
+                # update op alone (made once, updated where it is computed: rewrites/streaming_metrics.py)
+                refused = streaming_metrics.update_op_refusal(node, call) if tf_name == streaming_metrics.ACCURACY else None
+                if tf_name == streaming_metrics.ACCURACY and refused is None:
+                    statement.metric_calls += (call,)
+                    continue
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused or f"`tf.{tf_name}` is not converted by this release")
                 return statement
+        if statement.metric_calls:
+            # the metric's variables are made once, outside the computation
+            creates_variables = any(self.is_variable_call(c) for c in calls if not any(c is mc for mc in statement.metric_calls))
         if creates_variables:
             if reads_graph_tensor:
                 message = self._variables_in_computation(node, calls, tensors_read)
@@ -593,6 +611,8 @@ class StatementClassifier:
         if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:
+            if any(call is c for c in statement.metric_calls):
+                continue
             refused = _control_flow_refused(call, name) or self._singleton_branch(call, name)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)

@@ -166,8 +166,14 @@ def _plan_layer(
         return None
     normalizer = name_normalizer(plan, facts.imports)
     constructor = []
+    training = arguments.get("training")
     for name, arg in arguments.items():
         if name in CALL_TIME:
+            continue
+        if name == "noise_shape" and _never_drops(path, training) and _reads_graph_tensor(scope, statement, arg.value):
+            # TF1's layer returned its input unchanged without reading the noise shape
+            # (``tf.layers.dropout(x, 0.7, is_training)`` passes the flag as noise_shape)
+            plan.note(arg, LAYERS_TO_KERAS.code, "`noise_shape=` of tf.layers.dropout dropped: with training=False TF1 never read it")
             continue
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
@@ -177,7 +183,6 @@ def _plan_layer(
     constructor += [f"{name}={value}" for name, value in TF1_DEFAULTS.get(path, {}).items() if name not in given]
     if dtype is not None:
         constructor.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
-    training = arguments.get("training")
     fed_flag = training is not None and _reads_graph_tensor(scope, statement, training.value)
     proven_flag = (
         path == "layers.batch_normalization"
@@ -341,6 +346,12 @@ def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:
     if len(statement.defines) == 1:
         return f"{statement.defines[0]}_layer"
     return "layer"
+
+
+def _never_drops(path: str | None, training: cst.Arg | None) -> bool:
+    """A ``tf.layers.dropout`` whose ``training`` is TF1's default or ``False`` written out:
+    its layer picked the identity when the graph was built (``smart_cond`` of a Python bool)."""
+    return path == "layers.dropout" and (training is None or m.matches(training.value, m.Name("False")))
 
 
 def _reads_graph_tensor(scope: Scope, statement: Statement, expr: cst.BaseExpression) -> bool:
