@@ -103,8 +103,15 @@ class Options:
     # Generated functions run as @tf.function (traced once, with an input_signature from
     # the placeholders when their dtypes and shapes are written out); off → plain eager.
     tf_function: bool = True
-    # Set only by the retry of rewrites/update_ops.py: the tf.bool placeholders whose batch
-    # normalizations' updates ran in exactly the runs feeding them True (Keras' updates).
+
+
+@dataclass(frozen=True)
+class _ProvenFlags(Options):
+    """The options of update_ops' retry and of the retries nested in it: with the tf.bool
+    placeholders whose batch normalizations' updates ran in exactly the runs feeding them
+    True (Keras' updates). A proof about one file, so never a public option: a caller
+    setting it would assert what nothing checked."""
+
     batch_norm_flags: frozenset[str] = frozenset()
 
 
@@ -318,7 +325,7 @@ def _migrate_update_ops(source: str, path: str, options: Options, project: FileC
     dropped = update_ops.drop_update_ops(module, imports) if imports.aliases else "no TensorFlow import"
     if isinstance(dropped, str):
         return dropped
-    proven = dataclasses.replace(options, batch_norm_flags=dropped.flags)
+    proven = _ProvenFlags(**dataclasses.asdict(options) | {"batch_norm_flags": dropped.flags})
     again = _migrate_source(dropped.source, path, proven, project, None)
     retried = _retried(dropped, update_ops.UPDATE_OPS_DROPPED.code, path, proven, project, dropped.map_line, again)
     return retried if retried is not None else "the file without them is kept on TF1 for other reasons"
@@ -907,7 +914,7 @@ def _migrate_graph(
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
-        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags)
+        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags if isinstance(options, _ProvenFlags) else frozenset())
         plan_rnn_cells(module, facts, plan, names_in_use)
         plan_layer_helpers(module, facts, plan, names_in_use)
         plan_schedules(module, facts, plan, names_in_use)
