@@ -373,8 +373,11 @@ class StatementClassifier:
     def _optimizer_attribute(self, node: cst.CSTNode, scope: Scope, order: int) -> cst.Attribute | None:
         """The first ``opt.<attribute>`` in ``node`` where ``opt`` is bound to a TF1 optimizer
         (``opt.get_slot(w, "m")``, ``zip(*opt.compute_gradients(loss))``)."""
-        for attribute in m.findall(node, m.Attribute(value=m.Name())):
-            name = cst.ensure_type(cst.ensure_type(attribute, cst.Attribute).value, cst.Name).value
+        for attribute in find_all(node, cst.Attribute):
+            assert isinstance(attribute, cst.Attribute)
+            if not isinstance(attribute.value, cst.Name):
+                continue
+            name = attribute.value.value
             found = scope.resolve(name, order)
             if found is not None and found.kind is Kind.OPTIMIZER:
                 return cst.ensure_type(attribute, cst.Attribute)
