@@ -78,6 +78,7 @@ from tf2migrate.rewrites import (
     helper_split,
     scope_reuse,
     lambda_helpers,
+    main_guard,
     tf_callable_names,
     loop_split,
     per_call_ops,
@@ -193,6 +194,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         # this function, retries included; the retries below would parse ``source``, which
         # is no Python 3 (a TFM002 in place of the migration)
         return result
+    if main_guard.GUARD_TEXT in source and _refusals(result):
+        # (first: the moved file goes through every retry below on its own)
+        guarded = _migrate_main_guard(result, source, path, options, project)
+        if guarded is not None:
+            return guarded
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):
@@ -268,6 +274,19 @@ def _placed_on_original(module: cst.Module, renamed: Renamed, again: MigrationRe
     renames' notes placed on the original's lines and columns."""
     moved = [dataclasses.replace(f, column=renamed.map_column(f.line, f.column)) for f in again.findings]
     return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
+
+
+def _migrate_main_guard(
+    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | None:
+    """A graph kept on TF1 by graph code under ``if __name__ == "__main__":``: the file with
+    that block as a function the guard calls (rewrites/main_guard.py), if its graph then
+    converts, its findings placed on the original's lines; else None."""
+    module = parse_module(source)
+    moved = main_guard.move_into_function(module, source)
+    if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
+        return None
+    return _retried(moved, main_guard.MAIN_GUARD.code, path, options, project, moved.map_line)
 
 
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:

@@ -304,6 +304,8 @@ class StatementClassifier:
                     statement.defines = (target,)
                     return statement
                 if name in CONFIG_CALLS:
+                    if self._config_call_dropped(call):
+                        return statement
                     statement.kind = Kind.CONFIG
                     statement.defines = (target,)
                     return statement
@@ -354,9 +356,28 @@ class StatementClassifier:
                 return statement
             # config.gpu_options.allow_growth = True
             if all(root_name(t) in self.facts.config_names for t in targets):
+                if self._config_call_dropped(small.value):
+                    return statement
                 statement.kind = Kind.CONFIG
                 return statement
         return None
+
+    def _config_call_dropped(self, value: cst.BaseExpression) -> bool:
+        """Block a session configuration whose settings call a function other than TF's
+        configuration messages (``config.gpu_options.per_process_gpu_memory_fraction =
+        memory_fraction()``): TF2 has no session to configure, the setting goes, and the
+        call would go with it.  True when blocked."""
+        for call in find_all(value, cst.Call):
+            assert isinstance(call, cst.Call)
+            if self.tf.call_name(call) not in CONFIG_CALLS:
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{cst.Module([]).code_for_node(call.func)}(...)` is called by a setting of the session's configuration, "
+                    "which TF2 drops with the session: the call would be dropped too; make it a statement of its own",
+                )
+                return True
+        return False
 
     def _classify_scipy(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method=..., options=...)``."""
@@ -496,6 +517,13 @@ class StatementClassifier:
             )
             return statement
         if has_run:
+            if not isinstance(node, cst.SimpleStatementLine):
+                # a block both building and running the graph: its graph code is never
+                # converted (graph code is read at the top level of a module or function)
+                for call, tf_name in tf_calls:
+                    if tf_name in PLACEHOLDER_CALLS:
+                        self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.placeholder_beside_runs(node, tf_name))
+                        return statement
             return statement  # runtime code; run sites are rewritten in place
         for call in calls:
             if iterators.iterator_made(self.tf, call) is not None:
