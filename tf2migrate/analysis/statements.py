@@ -8,12 +8,15 @@ sharing the module's :class:`GraphFacts`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import bindings, blockers, helper_returns, imported_calls, iterators, layer_helpers, rnn, sequence_loss
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
+from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     STRUCTURE_CALLS,
     NUMPY_ARRAY_READS,
@@ -300,11 +303,13 @@ class StatementClassifier:
                 if name in PLACEHOLDER_CALLS:
                     return self.placeholder_statement(statement, target, call)
                 if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, call):
+                    if name in SESSION_CALLS and self._blocks_dropped_call(call.args, "the session's arguments"):
+                        return statement
                     statement.kind = Kind.SESSION
                     statement.defines = (target,)
                     return statement
                 if name in CONFIG_CALLS:
-                    if self._config_call_dropped(call):
+                    if self._blocks_dropped_call(call, "the session's configuration"):
                         return statement
                     statement.kind = Kind.CONFIG
                     statement.defines = (target,)
@@ -356,26 +361,18 @@ class StatementClassifier:
                 return statement
             # config.gpu_options.allow_growth = True
             if all(root_name(t) in self.facts.config_names for t in targets):
-                if self._config_call_dropped(small.value):
+                if self._blocks_dropped_call(small.value, "a setting of the session's configuration"):
                     return statement
                 statement.kind = Kind.CONFIG
                 return statement
         return None
 
-    def _config_call_dropped(self, value: cst.BaseExpression) -> bool:
-        """Block a session configuration whose settings call a function other than TF's
-        configuration messages (``config.gpu_options.per_process_gpu_memory_fraction =
-        memory_fraction()``): TF2 has no session to configure, the setting goes, and the
-        call would go with it.  True when blocked."""
-        for call in find_all(value, cst.Call):
-            assert isinstance(call, cst.Call)
-            if self.tf.call_name(call) not in CONFIG_CALLS:
-                self.facts.block(
-                    call,
-                    blockers.UNSUPPORTED_GRAPH_CODE,
-                    f"`{cst.Module([]).code_for_node(call.func)}(...)` is called by a setting of the session's configuration, "
-                    "which TF2 drops with the session: the call would be dropped too; make it a statement of its own",
-                )
+    def _blocks_dropped_call(self, node: cst.CSTNode | Sequence[cst.CSTNode], dropped: str) -> bool:
+        """Block a call in what the migration drops (analysis/dropped_calls.py).  True when blocked."""
+        for part in node if isinstance(node, Sequence) else [node]:
+            call = dropped_call(self.tf, part)
+            if call is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(call, dropped))
                 return True
         return False
 
