@@ -15,6 +15,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
@@ -323,6 +324,10 @@ class SessionFunctions:
         for site in sites:
             if site.statement is None:
                 self.rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of an initializer run is used")
+                continue
+            dropped = next(filter(None, (dropped_call(self.rewrite.facts.imports, a) for a in site.call.args)), None)
+            if dropped is not None:  # ``sess.run(tf.variables_initializer(pick(ws)), feed_dict={x: load()})``
+                self.rewrite.block(dropped, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(dropped, "an initializer run"))
                 continue
             self.rewrite.plan.remove.add(id(site.statement))
             self.rewrite.plan.note(
