@@ -367,6 +367,11 @@ class SessionFunctions:
         python_names: dict[str, None] = {}  # read by the fetch, not graph values
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
+            if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                # ``sess.run("y:0")``: TF1 looked the tensor (or op) up by name in the graph
+                message = f"a fetch by a tensor's name (`{self.rewrite.code(expr)}`) is not converted: fetch the tensor's Python name"
+                self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, message)
+                return
             if self._is_init(expr, scope, site.order):
                 self.rewrite.block(expr, blockers.UNSUPPORTED_SESSION, "an initializer fetched together with values")
                 return
