@@ -20,7 +20,7 @@ from tf2migrate.analysis.bindings import changed_by_caller, module_values_change
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
-from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound
+from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
@@ -375,8 +375,10 @@ class SessionFunctions:
             if self._is_init(expr, scope, site.order):
                 self.rewrite.block(expr, blockers.UNSUPPORTED_SESSION, "an initializer fetched together with values")
                 return
-            reads, _ = read_and_bound(expr)
+            reads, bound = read_and_bound(expr)
             for name in dict.fromkeys(reads):
+                if name in bound:
+                    continue  # ``[t * 2.0 for t in ts]``: the comprehension's own variable
                 found = lookup_graph_name(scope, name, site.order)
                 if found is None:
                     if "." in name or self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
@@ -393,12 +395,15 @@ class SessionFunctions:
                 leaf.kind = LeafKind.UNKNOWN  # ``sess.run(tf.nn.moments(x, [0]))``: a tuple, by its structure
             if (
                 isinstance(expr, cst.Call)
-                and isinstance(expr.func, cst.Name)
+                and isinstance(expr.func, (cst.Name, cst.Attribute))
                 and self.rewrite.facts.imports.call_name(expr) is None
-                and expr.func.value not in self.rewrite.facts.helpers
+                and not (isinstance(expr.func, cst.Name) and expr.func.value in self.rewrite.facts.helpers)
+                # (``W.assign(W * 2.0)``: a method of a graph value is an op)
+                and lookup_graph_name(scope, root_name(expr.func) or "", site.order) is None
             ):
-                # ``sess.run(Pair(lo, hi))``: a call of Python code may build a structure (a
-                # namedtuple TF1 returned as one, of arrays): walked as a structure
+                # ``sess.run(Pair(lo, hi))``, ``sess.run(collections.OrderedDict(...))``: a call of
+                # Python code may build a structure (a namedtuple or a dict TF1 returned as one,
+                # of arrays): walked as a structure
                 leaf.kind = LeafKind.UNKNOWN
             held = _train_op_held(scope, leaf)
             if held is not None:
