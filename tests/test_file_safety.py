@@ -95,3 +95,14 @@ def test_leftovers_of_a_killed_run_are_ignored_then_removed(tmp_path, capsys, mo
     assert main(["-j", "1", "--fix", "."]) == 1
     assert not leftover.exists() and foreign.exists()
     assert sorted(os.listdir(tmp_path)) == [".model.py.keep", "model.py", "other.py"]
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["named", "walked"])
+def test_symlink_loop_is_reported_not_a_crash(tmp_path, capsys, named):
+    (tmp_path / "loop.py").symlink_to("loop.py")  # resolving it raises: a loop
+    (tmp_path / "model.py").write_text(TF1)
+    assert main(["-j", "1", str(tmp_path / "loop.py") if named else str(tmp_path), str(tmp_path / "model.py")]) == 1
+    out = capsys.readouterr().out
+    assert "model.py:2:5: TFM101" in out  # the other file was migrated
+    if named:
+        assert "loop.py:1:1: TFM003 [error] is a symbolic link; not following it" in out

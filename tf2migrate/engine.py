@@ -32,7 +32,7 @@ from tf2migrate.linking import (
 )
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.output_check import check_parses
-from tf2migrate.source import SourceError, SourceText, read_source, write_atomic
+from tf2migrate.source import SourceError, SourceText, read_source, resolved, write_atomic
 
 # Directories that hold tooling, build output or third-party code, never the user's sources
 # (Jupyter's autosaved copies of notebooks included: rewriting them would double every
@@ -122,8 +122,8 @@ def process_file(path: Path, use_cache: bool = False, options: Options = Options
         source = read_source(path)
     except SourceError as exc:
         return _unreadable(path, exc)
-    project = ProjectReader({path.resolve()})
-    project.texts[path.resolve()] = source.text
+    project = ProjectReader({resolved(path)})
+    project.texts[resolved(path)] = source.text
     return process_text(source, path, use_cache, options, project.context_of(path, source.text))
 
 
@@ -288,7 +288,7 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
     summaries of the modules it imports (read from disk when the run does not name
     them: they are read, never written) and, if the project layer parsed it, its tree.
     A file that cannot be read has its result already."""
-    project = ProjectReader({path.resolve() for path in files})
+    project = ProjectReader({resolved(path) for path in files})
     work: list[_Work | FileResult] = []
     for path in files:
         try:
@@ -296,7 +296,7 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
         except SourceError as exc:
             work.append(_unreadable(path, exc))
             continue
-        project.texts[path.resolve()] = source.text
+        project.texts[resolved(path)] = source.text
         work.append(_Work(source))
     for path, item in zip(files, work, strict=True):
         if isinstance(item, _Work):
@@ -305,14 +305,14 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
     _give_builds(files, work, builds)
     for path, item in zip(files, work, strict=True):  # once every context is known: any may parse a file
         if isinstance(item, _Work):
-            item.tree = project.trees.get(path.resolve())
+            item.tree = project.trees.get(resolved(path))
     return work, project, builds
 
 
 def _give_builds(files: list[Path], work: list[_Work | FileResult], builds: Builds) -> None:
     """Each class module its classes' build steps (or why not), each caller the sessions
     that go with them (analysis/external_builds.py)."""
-    by_path = {path.resolve(): item for path, item in zip(files, work, strict=True)}
+    by_path = {resolved(path): item for path, item in zip(files, work, strict=True)}
     for groups in builds.sessions.values():
         for classes in groups.values():
             if not builds.proved(classes):  # the session stays: so do the parameters of all it is given to
@@ -341,7 +341,7 @@ def _settle_builds(files, work, results: list[FileResult], builds: Builds, use_c
     on TF1 (for reasons of its own, which its findings give), the caller is migrated again
     keeping its session; where the caller stayed, the classes that had lost the parameter
     are migrated again without the build step; until both sides agree."""
-    index = {path.resolve(): i for i, path in enumerate(files)}
+    index = {resolved(path): i for i, path in enumerate(files)}
     while True:
         withdrawn: set[tuple[Path, str]] = set()
         again: set[int] = set()
@@ -395,7 +395,7 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
     code imports, directly or through other helpers: its names then had TF1's meaning)."""
     finished = set(done)
     texts = {
-        path.resolve(): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
+        resolved(path): results[i].new_text if i in finished else (item.source.text if isinstance(item, _Work) else "")
         for i, (path, item) in enumerate(zip(files, work, strict=True))
     }
     # an importer the migration changed was TF1 code (TF2 code is left alone); a helper
@@ -409,7 +409,7 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
                 tf1.add(helper)
                 grown = True
     for helper in importers:
-        item, summary = work[helper], project.summary(files[helper].resolve())
+        item, summary = work[helper], project.summary(resolved(files[helper]))
         if isinstance(item, _Work) and summary is not None:
             removable = removable_factories(summary, item.source.text, texts)
             if removable:
@@ -429,7 +429,7 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
             continue
         for i in users:
             if results[i].changed and not kept_on_tf1(results[i].findings):
-                work[i].context = seen_as_unknown(work[i].context, files[helper].resolve())
+                work[i].context = seen_as_unknown(work[i].context, resolved(files[helper]))
                 results[i] = _process(files[i], work[i], use_cache, options[i])
         item = work[helper]
         if item.context is not None and item.context.removable:

@@ -26,7 +26,7 @@ from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.notebook import code_cells
 from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1
-from tf2migrate.source import SourceError, read_source
+from tf2migrate.source import SourceError, read_source, resolved
 
 
 class ProjectReader(Project):
@@ -58,7 +58,7 @@ class ProjectReader(Project):
 def importers_of(files: list[Path], contexts: list[FileContext | None]) -> dict[int, list[int]]:
     """The helper modules of the run (files other files of the run import), by index,
     each with the indices of the files that import it."""
-    index = {path.resolve(): i for i, path in enumerate(files)}
+    index = {resolved(path): i for i, path in enumerate(files)}
     importers: dict[int, list[int]] = {}
     for i, context in enumerate(contexts):
         for module in context.modules.values() if context is not None else ():
@@ -80,7 +80,7 @@ def _still_named(name: str, helper: Path, helper_text: str, texts: dict[Path, st
     if len(word.findall(helper_text)) > 1 or any(word.search(text) for path, text in texts.items() if path != helper):
         return True
     for sibling in helper.parent.glob("*.py"):
-        if sibling.resolve() not in texts:
+        if resolved(sibling) not in texts:
             try:
                 if word.search(sibling.read_text(encoding="utf-8", errors="replace")):
                     return True
@@ -127,7 +127,7 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
     builds = Builds()
     offering: dict[Path, dict[str, BuildClass]] = {}
     for path in files:
-        path = path.resolve()
+        path = resolved(path)
         text = texts.get(path, "")
         # (cheap test first: a class making placeholders or sessions)
         if path.suffix == ".py" and "class " in text and ("placeholder" in text or "Session" in text):
@@ -151,21 +151,21 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
         if method not in counts:
             word, total = re.compile(rf"\b{re.escape(method)}\b"), 0
             for path in files:
-                text = texts.get(path.resolve(), "")
+                text = texts.get(resolved(path), "")
                 if word.search(text):
-                    tree = _tree(project, path.resolve(), text) if path.suffix == ".py" else None
+                    tree = _tree(project, resolved(path), text) if path.suffix == ".py" else None
                     total += mentions(tree, method) if tree is not None else 2  # (unread: as good as named again)
             counts[method] = total
         return counts[method]
 
     for i, (path, context) in enumerate(zip(files, contexts, strict=True)):
-        text = texts.get(path.resolve(), "")
+        text = texts.get(resolved(path), "")
         if path.suffix != ".py" or not word.search(text):
             continue
         if context is None:
             context = project.context(path, text)  # a caller without TensorFlow of its own
-        offered = {m.path: offering[m.path] for m in context.modules.values() if m.path in offering and m.path != path.resolve()}
-        tree = _tree(project, path.resolve(), text) if offered else None
+        offered = {m.path: offering[m.path] for m in context.modules.values() if m.path in offering and m.path != resolved(path)}
+        tree = _tree(project, resolved(path), text) if offered else None
         if tree is None:
             continue
         classes = _imported_classes(tree, context, offered)
@@ -173,7 +173,7 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
             for name in found:
                 if all((p, c) != (module, name) for p, c, _ in classes.values()) and re.search(rf"\b{re.escape(name)}\b", text):
                     join(builds.classes, (module, name), f"{path.name} names `{name}` other than as imported by `from … import`")
-        facts = caller_facts(tree, tf_aliases(tree), classes, named, path.resolve() in imported)
+        facts = caller_facts(tree, tf_aliases(tree), classes, named, resolved(path) in imported)
         for key, proof in facts.builds.items():
             join(builds.classes, key, f"{proof} ({path.name})" if isinstance(proof, str) else proof)
         if facts.sessions:

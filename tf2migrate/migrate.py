@@ -78,6 +78,7 @@ from tf2migrate.rewrites import (
     helper_split,
     scope_reuse,
     lambda_helpers,
+    main_guard,
     tf_callable_names,
     loop_split,
     per_call_ops,
@@ -104,8 +105,15 @@ class Options:
     # Generated functions run as @tf.function (traced once, with an input_signature from
     # the placeholders when their dtypes and shapes are written out); off → plain eager.
     tf_function: bool = True
-    # Set only by the retry of rewrites/update_ops.py: the tf.bool placeholders whose batch
-    # normalizations' updates ran in exactly the runs feeding them True (Keras' updates).
+
+
+@dataclass(frozen=True)
+class _ProvenFlags(Options):
+    """The options of update_ops' retry and of the retries nested in it: with the tf.bool
+    placeholders whose batch normalizations' updates ran in exactly the runs feeding them
+    True (Keras' updates). A proof about one file, so never a public option: a caller
+    setting it would assert what nothing checked."""
+
     batch_norm_flags: frozenset[str] = frozenset()
 
 
@@ -187,6 +195,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         # this function, retries included; the retries below would parse ``source``, which
         # is no Python 3 (a TFM002 in place of the migration)
         return result
+    if main_guard.GUARD_TEXT in source and _refusals(result):
+        # (first: the moved file goes through every retry below on its own)
+        guarded = _migrate_main_guard(result, source, path, options, project)
+        if guarded is not None:
+            return guarded
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):
@@ -264,6 +277,19 @@ def _placed_on_original(module: cst.Module, renamed: Renamed, again: MigrationRe
     return MigrationResult(again.new_source, sorted_unique(moved + placed(renamed.notes, Positions(module), path)))
 
 
+def _migrate_main_guard(
+    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | None:
+    """A graph kept on TF1 by graph code under ``if __name__ == "__main__":``: the file with
+    that block as a function the guard calls (rewrites/main_guard.py), if its graph then
+    converts, its findings placed on the original's lines; else None."""
+    module = parse_module(source)
+    moved = main_guard.move_into_function(module, source)
+    if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
+        return None
+    return _retried(moved, main_guard.MAIN_GUARD.code, path, options, project, moved.map_line)
+
+
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
     """A graph kept on TF1 because methods build ops from it at every call (TFM309): the
     file with those ops built once in the constructor (rewrites/per_call_ops.py), if its
@@ -319,7 +345,7 @@ def _migrate_update_ops(source: str, path: str, options: Options, project: FileC
     dropped = update_ops.drop_update_ops(module, imports) if imports.aliases else "no TensorFlow import"
     if isinstance(dropped, str):
         return dropped
-    proven = dataclasses.replace(options, batch_norm_flags=dropped.flags)
+    proven = _ProvenFlags(**dataclasses.asdict(options) | {"batch_norm_flags": dropped.flags})
     again = _migrate_source(dropped.source, path, proven, project, None)
     retried = _retried(dropped, update_ops.UPDATE_OPS_DROPPED.code, path, proven, project, dropped.map_line, again)
     return retried if retried is not None else "the file without them is kept on TF1 for other reasons"
@@ -908,7 +934,7 @@ def _migrate_graph(
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
-        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags)
+        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags if isinstance(options, _ProvenFlags) else frozenset())
         plan_streaming_metrics(module, facts, plan, names_in_use)
         plan_rnn_cells(module, facts, plan, names_in_use)
         plan_layer_helpers(module, facts, plan, names_in_use)

@@ -37,6 +37,15 @@ class SourceText:
         return self.text.encode(self.encoding)
 
 
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, the key of a file in a run; a symlink loop (which ``read_source``
+    refuses) is its absolute path rather than an exception."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def read_source(path: str | os.PathLike[str]) -> SourceText:
     """Read ``path`` the way Python would decode it, without newline translation.
 

@@ -117,6 +117,15 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
     return f"`tf.{name}` must be assigned to a name at the top level of its scope"
 
 
+def placeholder_beside_runs(node: cst.BaseStatement, name: str) -> str:
+    """Why a placeholder made in a block that also runs the graph is not converted."""
+    header = cst.Module([]).code_for_node(node).strip().split("\n", 1)[0].rstrip(":")
+    return (
+        f"`tf.{name}` is made in a block that also runs the graph (`{header[:60]}:`): graph code is converted at the top "
+        "level of a module or function; build the graph before the block, or in a function"
+    )
+
+
 def spliced_methods(
     tf: TfImports,
     module: cst.Module,

@@ -34,6 +34,7 @@ from tf2migrate.analysis.helper_effects import is_property, member_uses, python_
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
 from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
 from tf2migrate.analysis.list_fills import list_fills
+from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -655,7 +656,12 @@ class GraphAnalyzer:
                 continue
             if isinstance(statement, cst.With):
                 kind = self._context_kind(statement)
-                if kind is not None:
+                call = next(filter(None, (dropped_call(self.tf, i.item) for i in statement.items)), None) if kind is not None else None
+                if call is not None:
+                    self.facts.block(
+                        call, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(call, "a context this with-statement opens")
+                    )
+                elif kind is not None:
                     scope.unwrapped[id(statement)] = (statement, kind)
                     out.extend(self._effective(statement.body.body, scope))
                     continue

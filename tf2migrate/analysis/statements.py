@@ -8,6 +8,8 @@ sharing the module's :class:`GraphFacts`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -24,6 +26,7 @@ from tf2migrate.analysis import (
 )
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
+from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     STRUCTURE_CALLS,
     NUMPY_ARRAY_READS,
@@ -325,10 +328,14 @@ class StatementClassifier:
                 if name in PLACEHOLDER_CALLS:
                     return self.placeholder_statement(statement, target, call)
                 if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, call):
+                    if name in SESSION_CALLS and self._blocks_dropped_call(call.args, "the session's arguments"):
+                        return statement
                     statement.kind = Kind.SESSION
                     statement.defines = (target,)
                     return statement
                 if name in CONFIG_CALLS:
+                    if self._blocks_dropped_call(call, "the session's configuration"):
+                        return statement
                     statement.kind = Kind.CONFIG
                     statement.defines = (target,)
                     return statement
@@ -379,9 +386,20 @@ class StatementClassifier:
                 return statement
             # config.gpu_options.allow_growth = True
             if all(root_name(t) in self.facts.config_names for t in targets):
+                if self._blocks_dropped_call(small.value, "a setting of the session's configuration"):
+                    return statement
                 statement.kind = Kind.CONFIG
                 return statement
         return None
+
+    def _blocks_dropped_call(self, node: cst.CSTNode | Sequence[cst.CSTNode], dropped: str) -> bool:
+        """Block a call in what the migration drops (analysis/dropped_calls.py).  True when blocked."""
+        for part in node if isinstance(node, Sequence) else [node]:
+            call = dropped_call(self.tf, part)
+            if call is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(call, dropped))
+                return True
+        return False
 
     def _classify_scipy(self, call: cst.Call, target: str, statement: Statement, scope: Scope) -> Statement:
         """``opt = tf.contrib.opt.ScipyOptimizerInterface(loss, method=..., options=...)``."""
@@ -398,8 +416,11 @@ class StatementClassifier:
     def _optimizer_attribute(self, node: cst.CSTNode, scope: Scope, order: int) -> cst.Attribute | None:
         """The first ``opt.<attribute>`` in ``node`` where ``opt`` is bound to a TF1 optimizer
         (``opt.get_slot(w, "m")``, ``zip(*opt.compute_gradients(loss))``)."""
-        for attribute in m.findall(node, m.Attribute(value=m.Name())):
-            name = cst.ensure_type(cst.ensure_type(attribute, cst.Attribute).value, cst.Name).value
+        for attribute in find_all(node, cst.Attribute):
+            assert isinstance(attribute, cst.Attribute)
+            if not isinstance(attribute.value, cst.Name):
+                continue
+            name = attribute.value.value
             found = scope.resolve(name, order)
             if found is not None and found.kind is Kind.OPTIMIZER:
                 return cst.ensure_type(attribute, cst.Attribute)
@@ -518,6 +539,13 @@ class StatementClassifier:
             )
             return statement
         if has_run:
+            if not isinstance(node, cst.SimpleStatementLine):
+                # a block both building and running the graph: its graph code is never
+                # converted (graph code is read at the top level of a module or function)
+                for call, tf_name in tf_calls:
+                    if tf_name in PLACEHOLDER_CALLS:
+                        self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, bindings.placeholder_beside_runs(node, tf_name))
+                        return statement
             # (a collection fetched by a run, ``sess.run(tf.trainable_variables())``, is written
             # out as its list by rewrites/inline_fetches.py; a statement of its own reading one
             # is graph code, refused below)

@@ -28,13 +28,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         for element in feed.elements:
             key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
             if key is None:
-                rewrite.block(
-                    element,
-                    blockers.UNSUPPORTED_FEED,
-                    f"`{rewrite.module.code_for_node(element.key)}` is fed but is not a placeholder"
-                    if isinstance(element, cst.DictElement)
-                    else "a feed dict unpacked into another (`**`) is not converted",
-                )
+                rewrite.block(element, blockers.UNSUPPORTED_FEED, _unnamed_key(rewrite, element))
                 return None
             placeholder = _placeholder(rewrite, key, site, owner)
             if placeholder is None:
@@ -285,3 +279,14 @@ def _side_effect_free(expr: cst.BaseExpression) -> bool:
             isinstance(e.slice, cst.Index) and _side_effect_free(e.slice.value) or isinstance(e.slice, cst.Slice) for e in expr.slice
         )
     return False
+
+
+def _unnamed_key(rewrite: SessionRewrite, element: cst.BaseDictElement) -> str:
+    """Why a feed key that names no graph value is not converted."""
+    if not isinstance(element, cst.DictElement):
+        return "a feed dict unpacked into another (`**`) is not converted"
+    key = rewrite.module.code_for_node(element.key)
+    if isinstance(element.key, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        # ``{"x:0": data}``: TF1 looked the tensor up by name in the graph
+        return f"a feed keyed by a tensor's name (`{key}`) is not converted: feed the placeholder's Python name"
+    return f"`{key}` is fed but is not a placeholder"

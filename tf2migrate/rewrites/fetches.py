@@ -53,6 +53,10 @@ def is_op_attribute(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Attribute) and expr.attr.value == "op" and graph_name(expr.value) is not None
 
 
+# expressions that make a Python list, tuple or set (no tensor): a fetch leaf of this kind is a structure
+_DISPLAYS = (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.GeneratorExp)
+
+
 def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind:
     if is_op_attribute(expr):
         return LeafKind.OPERATION
@@ -63,8 +67,12 @@ def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind
         if statement.kind is Kind.VARIABLE:
             return LeafKind.VARIABLE if statement.value_kind == "variable" else LeafKind.UNKNOWN
         return LeafKind(statement.value_kind)
-    if isinstance(expr, cst.BinaryOperation) and any(s.value_kind != "tensor" for s in statements):
-        return LeafKind.UNKNOWN  # ``g1 + g2`` of two lists is a list: converted by its structure
+    if isinstance(expr, cst.BinaryOperation) and (
+        any(s.value_kind != "tensor" for s in statements) or isinstance(expr.left, _DISPLAYS) or isinstance(expr.right, _DISPLAYS)
+    ):
+        return LeafKind.UNKNOWN  # ``g1 + g2`` of two lists, ``[y] * 2``, is a list: converted by its structure
+    if isinstance(expr, _DISPLAYS):
+        return LeafKind.UNKNOWN  # ``[t * 2 for t in ts]``: a list, by its structure
     if (
         isinstance(expr, cst.Subscript)
         and any(isinstance(element.slice, cst.Slice) for element in expr.slice)

@@ -15,11 +15,12 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
-from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound
+from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
@@ -324,6 +325,10 @@ class SessionFunctions:
             if site.statement is None:
                 self.rewrite.block(site.call, blockers.UNSUPPORTED_SESSION, "the value of an initializer run is used")
                 continue
+            dropped = next(filter(None, (dropped_call(self.rewrite.facts.imports, a) for a in site.call.args)), None)
+            if dropped is not None:  # ``sess.run(tf.variables_initializer(pick(ws)), feed_dict={x: load()})``
+                self.rewrite.block(dropped, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(dropped, "an initializer run"))
+                continue
             self.rewrite.plan.remove.add(id(site.statement))
             self.rewrite.plan.note(
                 site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created"
@@ -362,11 +367,18 @@ class SessionFunctions:
         python_names: dict[str, None] = {}  # read by the fetch, not graph values
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
+            if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                # ``sess.run("y:0")``: TF1 looked the tensor (or op) up by name in the graph
+                message = f"a fetch by a tensor's name (`{self.rewrite.code(expr)}`) is not converted: fetch the tensor's Python name"
+                self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, message)
+                return
             if self._is_init(expr, scope, site.order):
                 self.rewrite.block(expr, blockers.UNSUPPORTED_SESSION, "an initializer fetched together with values")
                 return
-            reads, _ = read_and_bound(expr)
+            reads, bound = read_and_bound(expr)
             for name in dict.fromkeys(reads):
+                if name in bound:
+                    continue  # ``[t * 2.0 for t in ts]``: the comprehension's own variable
                 found = lookup_graph_name(scope, name, site.order)
                 if found is None:
                     if "." in name or self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
@@ -383,12 +395,15 @@ class SessionFunctions:
                 leaf.kind = LeafKind.UNKNOWN  # ``sess.run(tf.nn.moments(x, [0]))``: a tuple, by its structure
             if (
                 isinstance(expr, cst.Call)
-                and isinstance(expr.func, cst.Name)
+                and isinstance(expr.func, (cst.Name, cst.Attribute))
                 and self.rewrite.facts.imports.call_name(expr) is None
-                and expr.func.value not in self.rewrite.facts.helpers
+                and not (isinstance(expr.func, cst.Name) and expr.func.value in self.rewrite.facts.helpers)
+                # (``W.assign(W * 2.0)``: a method of a graph value is an op)
+                and lookup_graph_name(scope, root_name(expr.func) or "", site.order) is None
             ):
-                # ``sess.run(Pair(lo, hi))``: a call of Python code may build a structure (a
-                # namedtuple TF1 returned as one, of arrays): walked as a structure
+                # ``sess.run(Pair(lo, hi))``, ``sess.run(collections.OrderedDict(...))``: a call of
+                # Python code may build a structure (a namedtuple or a dict TF1 returned as one,
+                # of arrays): walked as a structure
                 leaf.kind = LeafKind.UNKNOWN
             held = _train_op_held(scope, leaf)
             if held is not None:

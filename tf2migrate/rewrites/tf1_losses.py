@@ -44,7 +44,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.model import GraphFacts
@@ -52,6 +51,7 @@ from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
 from tf2migrate.rewrites.tf_names import API_RENAMED
+from tf2migrate.traversal import preorder
 
 _Expression = Callable[[str, str], str]
 
@@ -192,7 +192,7 @@ def _python_value(facts: GraphFacts, call: cst.Call, name: cst.BaseExpression) -
         return False
     for scope in facts.scopes:
         for statement in scope.statements:
-            if any(node is call for node in m.findall(statement.node, m.Call())):
+            if any(node is call for node in preorder(statement.node)):
                 bound = scope.resolve(name.value, statement.order)
                 return bound is not None and scope.graph_statement(name.value, statement.order) is None
     return False

@@ -16,6 +16,7 @@ printed. Results never go through stdout: scripts print.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import faulthandler
 import inspect
@@ -128,7 +129,7 @@ def run_job(mode, tf, job: Job, output_path: Path) -> ScriptResult:
             if job.driver:
                 values, result.error = _drive(script, Path(job.driver), mode.side)
             else:
-                values, result.error = _execute(script)
+                values, result.error = _execute(script, guard_locals=mode.side == "tf2")
     result.output = output_path.read_text(errors="replace")
     if values is not None:
         result.values = {name: _encode(value, tf, mode.final_value) for name, value in values.items()}
@@ -144,13 +145,21 @@ def _drive(script: Path, driver: Path, side: str):
         return None, _format(exc)
 
 
-def _execute(script: Path):
+def _execute(script: Path, guard_locals: bool = False):
     """Run ``script`` as ``__main__``; return (its public data globals or None,
     traceback or None).
 
     ``sys.exit(0)`` (e.g. from ``tf.app.run``) counts as success; the globals are
     then taken from the traceback, since runpy only returns them on a normal end.
+    ``guard_locals`` (the migration's side): when the script's ``__main__`` guard only
+    calls a function of its own (the guard's statements moved there, TFM149), that
+    call's locals stand for the globals the original's guard bound, where no global has
+    the name.
     """
+    moved: dict[str, object] = {}
+    function = _guard_function(script) if guard_locals else None
+    if function is not None:
+        sys.setprofile(_locals_at_return(script, function, moved))
     try:
         namespace = runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
@@ -160,11 +169,42 @@ def _execute(script: Path):
         namespace = dict(frame.tb_frame.f_globals) if frame else {}
     except BaseException as exc:  # noqa: BLE001 - the script's failure is data
         return None, _format(exc)
+    finally:
+        if function is not None:
+            sys.setprofile(None)
     return {
         name: value
-        for name, value in namespace.items()
+        for name, value in {**moved, **namespace}.items()
         if not name.startswith("_") and not isinstance(value, (types.ModuleType, type)) and not inspect.isroutine(value)
     }, None
+
+
+def _guard_function(script: Path) -> str | None:
+    """The module-level function that the script's ``if __name__ == "__main__":`` calls,
+    when the guard does nothing else."""
+    try:
+        tree = ast.parse(script.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError):
+        return None
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("__name__ == '__main__'", "'__main__' == __name__"):
+            statement = node.body[0] if len(node.body) == 1 and not node.orelse else None
+            call = statement.value if isinstance(statement, ast.Expr) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args and not call.keywords:
+                return call.func.id if call.func.id in functions else None
+    return None
+
+
+def _locals_at_return(script: Path, function: str, into: dict[str, object]):
+    """A profile hook keeping the locals of ``function`` of ``script`` as it returns."""
+    filename = str(script)
+
+    def hook(frame, event, arg):
+        if event == "return" and frame.f_code.co_name == function and frame.f_code.co_filename == filename:
+            into.update(frame.f_locals)
+
+    return hook
 
 
 def _script_traceback(exc: BaseException, script: Path):
