@@ -12,7 +12,7 @@ import ast
 import pytest
 
 from tf2migrate import migrate_source
-from tf2migrate.rewrites.pre_1_0_api import LEFT, upgrade
+from tf2migrate.rewrites.pre_1_0_api import LEFT, may_be_pre_1_0, upgrade
 
 HEAD = "import tensorflow as tf\n"
 
@@ -125,3 +125,14 @@ def test_findings_stand_on_the_original_columns() -> None:
     assert columns[("TFM415", 3)] == 5  # tf.mul, where the original wrote it
     assert "tf.multiply(x, 2.0)" in result.new_source
     assert migrate_source(result.new_source, "t.py").new_source == result.new_source
+
+
+@pytest.mark.parametrize("function", ["softmax", "sparse_softmax", "sigmoid"])
+def test_a_cross_entropy_alone_is_upgraded(function: str) -> None:
+    """A positional cross-entropy call is 0.x code even as the file's only 0.x spelling: the
+    cheap word test must see it, or TF2's (labels, logits) would read 0.x's (logits, labels)."""
+    call = f"tf.nn.{function}_cross_entropy_with_logits(y, t)"
+    assert may_be_pre_1_0(HEAD + f"loss = {call}\n")
+    result = migrate_source(HEAD + f"loss = tf.reduce_mean({call})\n", "t.py")
+    assert "logits=y" in result.new_source, result.new_source
+    assert any(f.code == "TFM415" for f in result.findings)

@@ -165,7 +165,7 @@ _SCOPES = re.compile(r"\b(name_scope|variable_scope|op_scope)\b")
 # a cheap test before any parsing: a word only 0.x code writes
 _WORDS = re.compile(
     r"\b(mul|sub|neg|inv|list_?diff|pack|unpack|select|complex_abs|batch_\w+|per_image_whitening"
-    r"|SummaryWriter|merge_summary|merge_all_summaries|rnn|bidirectional_rnn|\w+_summary|concat|split|cross_entropy_with_logits"
+    r"|SummaryWriter|merge_summary|merge_all_summaries|rnn|bidirectional_rnn|\w+_summary|concat|split|\w*cross_entropy_with_logits"
     r"|reverse)\b"
 )
 
