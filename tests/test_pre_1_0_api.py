@@ -127,11 +127,13 @@ def test_findings_stand_on_the_original_columns() -> None:
     assert migrate_source(result.new_source, "t.py").new_source == result.new_source
 
 
-@pytest.mark.parametrize("function", ["softmax", "sparse_softmax", "sigmoid"])
+@pytest.mark.parametrize("function", ["softmax", "sparse_softmax", "sigmoid", "sigmoid_targets"])
 def test_a_cross_entropy_alone_is_upgraded(function: str) -> None:
     """A positional cross-entropy call is 0.x code even as the file's only 0.x spelling: the
     cheap word test must see it, or TF2's (labels, logits) would read 0.x's (logits, labels)."""
     call = f"tf.nn.{function}_cross_entropy_with_logits(y, t)"
+    if function == "sigmoid_targets":  # 0.x's keyword, which TF2 does not take
+        call = "tf.nn.sigmoid_cross_entropy_with_logits(y, targets=t)"
     assert may_be_pre_1_0(HEAD + f"loss = {call}\n")
     result = migrate_source(HEAD + f"loss = tf.reduce_mean({call})\n", "t.py")
     assert "logits=y" in result.new_source, result.new_source
