@@ -12,7 +12,7 @@ import ast
 import pytest
 
 from tf2migrate import migrate_source
-from tf2migrate.rewrites.pre_1_0_api import LEFT, upgrade
+from tf2migrate.rewrites.pre_1_0_api import LEFT, may_be_pre_1_0, upgrade
 
 HEAD = "import tensorflow as tf\n"
 
@@ -135,21 +135,16 @@ def test_findings_stand_on_the_original_columns() -> None:
     assert migrate_source(result.new_source, "t.py").new_source == result.new_source
 
 
-@pytest.mark.parametrize(
-    "call",
-    [
-        "tf.nn.softmax_cross_entropy_with_logits(y, t)",
-        "tf.nn.sparse_softmax_cross_entropy_with_logits(y, t)",
-        "tf.nn.sigmoid_cross_entropy_with_logits(y, t)",
-    ],
-)
-def test_a_file_whose_only_0_x_call_is_a_cross_entropy_is_upgraded(call: str) -> None:
-    """TF2's cross entropies take ``(labels, logits)`` positionally: 0.x's ``(logits, labels)``
-    left as it was would swap them silently (the cheap word test once missed these names,
-    which have no word boundary before ``cross``)."""
-    source = HEAD + f"y = tf.placeholder(tf.float32, [None, 3])\nt = tf.placeholder(tf.float32, [None, 3])\ne = {call}\n"
-    result = migrate_source(source, "t.py")
-    assert "(logits=y, labels=" in result.new_source, result.new_source
+@pytest.mark.parametrize("function", ["softmax", "sparse_softmax", "sigmoid", "sigmoid_targets"])
+def test_a_cross_entropy_alone_is_upgraded(function: str) -> None:
+    """A positional cross-entropy call is 0.x code even as the file's only 0.x spelling: the
+    cheap word test must see it, or TF2's (labels, logits) would read 0.x's (logits, labels)."""
+    call = f"tf.nn.{function}_cross_entropy_with_logits(y, t)"
+    if function == "sigmoid_targets":  # 0.x's keyword, which TF2 does not take
+        call = "tf.nn.sigmoid_cross_entropy_with_logits(y, targets=t)"
+    assert may_be_pre_1_0(HEAD + f"loss = {call}\n")
+    result = migrate_source(HEAD + f"loss = tf.reduce_mean({call})\n", "t.py")
+    assert "logits=y" in result.new_source, result.new_source
     assert any(f.code == "TFM415" for f in result.findings)
 
 

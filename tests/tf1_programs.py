@@ -60,6 +60,15 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
 - ``tf.py_func`` (keeps the graph on TF1), ``exponential_decay`` of a global step the train op
   increments, a Python value the graph read rebound between two runs;
 - constructor locals read by the class's graph code: rebound, a list filled in a loop, ``len``;
+- TensorFlow 0.x spellings (``tf.mul``, ``tf.sub``, ``tf.neg``, ``tf.pack``/``unpack``, ``tf.select``,
+  ``tf.concat(1, [a, b])``, ``concat_dim=``, ``tf.split(1, n, x)``, positional cross-entropy,
+  ``tf.batch_matmul`` with adjoint flags, ``tf.reverse`` of booleans), which the migration upgrades
+  first (TFM415; the harness runs the original as TF 1.0 renamed it);
+- ``tf.while_loop``, ``tf.cond`` and ``tf.case`` in graph code whose body and branches read variables;
+- ``tf.layers.batch_normalization`` of a dense layer of a [batch, D] placeholder, ``training=`` a fed
+  ``tf.bool`` flag, trained by a train op under ``tf.control_dependencies(tf.get_collection(UPDATE_OPS))``
+  (TFM148): fed True by the train op's runs, False by the others (True in a rare program: kept);
+  the fed ``keep_prob``, ``is_training`` and flag placeholders are fetched too;
 - a class whose method builds pure ops from the constructor's tensors at every call and runs
   them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
 
@@ -139,6 +148,11 @@ class _Builder:
         # so that a train op's writes name them
         self.hidden: set[str] = set()
         self.global_step = False  # tf.train.get_or_create_global_step() made
+        self.two_d: list[str] = []  # placeholders of a written-out two-element shape (batch normalization's input)
+        # batch normalization's fed flag: its pseudo leaf of the moving statistics, which only the train op
+        # made under the UPDATE_OPS control dependencies moves (fed True), and the flag's value in other runs
+        self.bn_moving = ""
+        self.bn_other_runs = "False"
 
     # -- helpers
     def choice(self, options):
@@ -184,6 +198,8 @@ class _Builder:
             diff = frozenset()
         else:
             self.graph.append(f"{name} = tf.placeholder(tf.float32, {shape[style]})")
+            if style in ("none_d", "fixed"):
+                self.two_d.append(name)
         self.fed[name] = "int" if style == "int" else kind
         self.placeholders[name] = Tensor(name, kind, diff, leaf)
         self.tensors.append(Tensor(use, kind, diff, leaf))
@@ -564,6 +580,156 @@ class _Builder:
             self.tensors.append(tensor)
             self.fetchable.append(tensor)
 
+    # -- session 18: TensorFlow 0.x spellings, control flow reading variables, batch normalization
+    def zero_x(self) -> None:
+        """An op written as TensorFlow 0.x spelled it (``tf.mul``, ``tf.concat(1, [a, b])``,
+        ``tf.split(1, n, x)``, positional cross-entropy, ``tf.batch_matmul`` with adjoint flags,
+        ``tf.reverse`` of booleans): the migration upgrades them first (TFM415); the harness runs
+        the original as TF 1.0 renamed it."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        b = self.operand("BD") or a
+        style = self.choice(
+            ["mul", "sub", "neg", "pack", "unpack", "concat", "concat_dim", "split", "select", "reverse"]
+            + ["softmax_xent", "sigmoid_xent", "sparse_xent", "batch_matmul", "batch_matmul_positional"]
+        )
+        self.feature(f"pre-1.0:{style}")
+        both, reads, kind = a.diff | b.diff, a.reads | b.reads, "BD"
+        diff = both
+        if style == "mul":
+            text = f"tf.mul({a.name}, {b.name})"
+        elif style == "sub":
+            text = f"tf.sub({a.name}, {b.name} * 0.5)"
+        elif style == "neg":
+            text, diff, reads = f"tf.neg({a.name})", a.diff, a.reads
+        elif style == "pack":
+            text = f"tf.reduce_sum(tf.pack([{a.name}, {b.name} * 0.5]), 0)"
+        elif style == "unpack":
+            text = f"tf.unpack(tf.pack([tf.tanh({a.name}), {b.name}]))[{self.choice(['0', '1'])}]"
+        elif style == "concat":
+            text = f"tf.concat(1, [{a.name}, {b.name}])[:, 1:{D + 1}]"
+        elif style == "concat_dim":
+            text = f"tf.concat(concat_dim=1, values=[{b.name}, {a.name}])[:, 2:{D + 2}]"
+        elif style == "split":
+            text, diff, reads = f"tf.concat(1, tf.split(1, {D}, {a.name})[::-1])", a.diff, a.reads
+        elif style == "select":
+            text = f"tf.select({a.name} > 0.0, {a.name}, {b.name} * 2.0)"
+        elif style == "reverse":
+            text, diff, reads = f"tf.reverse({a.name}, [False, True])", a.diff, a.reads
+        elif style == "softmax_xent":  # (TF1 stops the labels' gradient)
+            kind, diff = "S", a.diff
+            text = f"tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits({a.name}, tf.nn.softmax({b.name})))"
+        elif style == "sigmoid_xent":
+            text = f"tf.nn.sigmoid_cross_entropy_with_logits({a.name}, {self.choice(['', 'targets='])}tf.sigmoid({b.name}))"
+        elif style == "sparse_xent":  # (TF1 has no second derivative of it: read as a while loop's)
+            kind, diff, reads = "S", a.diff, reads | {WHILE}
+            text = f"tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits({a.name}, tf.cast(tf.argmax({b.name}, 1), tf.int32)))"
+        elif style == "batch_matmul":  # [batch, D, 1] x [batch, D, 1] adjoint: [batch, D, D], summed to [batch, D]
+            left, right = (f"tf.reshape({t.name}, [-1, {D}, 1])" for t in (a, b))
+            text = f"tf.reduce_sum(tf.batch_matmul({left}, {right}, adj_y=True), 2)"
+        else:  # [batch, 1, D] adjoint x [batch, 1, D]
+            left, right = (f"tf.reshape({t.name}, [-1, 1, {D}])" for t in (a, b))
+            text = f"tf.reduce_sum(tf.batch_matmul({left}, {right}, True, False), 1)"
+        name = self.fresh("t")
+        self.graph.append(f"{name} = {text}")
+        tensor = Tensor(name, kind, frozenset(diff) | ({name} if diff else set()), frozenset(reads))
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+
+    def control_flow(self) -> None:
+        """``tf.while_loop``, ``tf.cond`` or ``tf.case`` in graph code, their branches and body reading
+        variables of the file (a trainable one: gradients flow to it through the control flow)."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        style = self.choice(["while", "cond", "case"])
+        matrices = [v for v, (shape, _) in self.variables.items() if shape == "DD"]
+        others = [v for v, (shape, _) in self.variables.items() if shape in ("D", "S")]
+        read = []
+        if matrices:
+            read.append(self.choice(matrices))
+        if others:
+            read.append(self.choice(others))
+        self.feature(f"control-flow:{style}:{len(read)}-variables")
+
+        def use(z: str, index: int) -> str:
+            if index < len(read) and read[index] in matrices:
+                return f"tf.tanh(tf.matmul({z}, {read[index]}))"
+            if index < len(read):
+                return f"{z} * {read[index]} + 0.1"
+            return f"tf.tanh({z}) * 0.9"
+
+        reads = a.reads | frozenset(read)
+        diff = a.diff | frozenset(v for v in read if self.variables[v][1])
+        if style == "while":
+            body = use("z", 0)
+            if len(read) > 1:
+                body = use(body, 1)
+            steps = self.draw(st.integers(1, 3))
+            text = f"tf.while_loop(lambda i, z: i < {steps}, lambda i, z: (i + 1, {body}), (tf.constant(0), {a.name}))[1]"
+            reads = reads | {WHILE}
+        elif style == "cond":
+            predicate = self.predicate()
+            text = f"tf.cond({predicate.name}, lambda: {use(a.name, 0)}, lambda: {use(a.name, 1)})"
+            reads = reads | predicate.reads
+        else:
+            first, second = self.predicate(), self.predicate()
+            text = (
+                f"tf.case([({first.name}, lambda: {use(a.name, 0)}), ({second.name}, lambda: {use(a.name, 1)})], "
+                f"default=lambda: {a.name} * 0.5)"
+            )
+            reads = reads | first.reads | second.reads
+        self.new_tensor(self.fresh("t"), text, diff, reads)
+
+    def batch_norm(self) -> None:
+        """``tf.layers.batch_normalization`` of a dense layer of a [batch, D] placeholder, its
+        ``training=`` a fed ``tf.bool`` placeholder, trained by a train op made under
+        ``tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`` (TFM148): runs of the
+        train op feed the flag True, the others False, or True in a rare program (whose moving
+        statistics then do not move: kept on TF1)."""
+        if self.bn_moving or not self.two_d:
+            return
+        x = self.choice(self.two_d)
+        flag, h, normed, out = "bn_training", self.fresh("h"), self.fresh("normed"), self.fresh("t")
+        width = next(self.widths)
+        self.bn_moving = f"{normed}:moving"
+        hidden = f"{normed}/*"
+        self.hidden.add(hidden)
+        self.graph.append(f"{flag} = tf.placeholder(tf.bool{', []' if self.flag() else ''})")
+        self.fed[flag] = "bn"
+        self.placeholders[flag] = Tensor(flag, "bn", frozenset(), frozenset({flag}))
+        self.fetchable.append(Tensor(flag, "placeholder", frozenset(), frozenset({flag})))
+        if self.draw(st.integers(0, 4)) == 4:  # (rare, and not the simplest choice: kept on TF1)
+            self.bn_other_runs = "True"
+            self.feature("batch-norm:true-without-train-op")
+        arguments = self.choice(["", ", momentum=0.9", ", momentum=0.5, epsilon=0.01"])
+        head = self.choice(["slice", "dense"])
+        self.feature(f"batch-norm:{head}{':momentum' if arguments else ''}")
+        # (a linear layer's bias before the normalization gets a gradient of rounding noise only, which Adam
+        # scales to whole steps, differently in each runtime: use_bias=False, as such models write it)
+        linear = self.choice(["activation=tf.nn.relu", "activation=None, use_bias=False"])
+        self.graph.append(f"{h} = tf.layers.dense({x}, {width}, {linear})")
+        self.graph.append(f"{normed} = tf.layers.batch_normalization({h}, training={flag}{arguments})")
+        text = f"{normed}[:, :{D}]" if head == "slice" else f"tf.layers.dense(tf.nn.relu({normed}), {D})"
+        reads = self.placeholders[x].reads | {flag, hidden, self.bn_moving}
+        self.new_tensor(out, text, self.placeholders[x].diff, reads)
+        self.latest.append(self.tensors[-1])
+        loss, updates, train = self.fresh("loss"), self.fresh("update_ops"), self.fresh("train")
+        self.graph.append(f"{loss} = tf.reduce_mean(tf.square({out} - 0.5))")
+        loss_tensor = Tensor(loss, "S", frozenset(), frozenset(reads))
+        self.tensors.append(loss_tensor)
+        self.fetchable.append(loss_tensor)
+        make = self.choice(
+            ["tf.train.GradientDescentOptimizer(0.1)", "tf.train.AdamOptimizer(0.01)", "tf.train.MomentumOptimizer(0.05, 0.9)"]
+        )
+        self.graph += [
+            f"{updates} = tf.get_collection(tf.GraphKeys.UPDATE_OPS)",
+            f"with tf.control_dependencies({updates}):",
+            f"    {train} = {make}.minimize({loss})",
+        ]
+        self.writers.append(Tensor(train, "train", frozenset({loss}), frozenset(reads), self.trainable() | {self.bn_moving}))
+
     def py_func(self) -> None:
         """``tf.py_func`` of a NumPy function of the file (``tf.numpy_function`` in TF2; the graph
         stays on TF1); no gradient flows through it."""
@@ -592,6 +758,7 @@ class _Builder:
             if default:
                 self.defaults.add(name)
             self.placeholders[name] = Tensor(name, role, frozenset(), frozenset({name}))
+            self.fetchable.append(Tensor(name, "placeholder", frozenset(), frozenset({name})))
         return self.hyper[role]
 
     # -- module functions and a net object that build ops from their arguments
@@ -922,7 +1089,11 @@ class _Builder:
             keys.append(self.choice(sorted(variables)))
         if not keys:
             return ""
-        items = ", ".join(f"{key}: {self.value(key, loop) if key in self.fed else self.replacement(key)}" for key in keys)
+        values = {key: self.value(key, loop) if key in self.fed else self.replacement(key) for key in keys}
+        for key in keys:  # batch normalization's flag: True with its update ops (the train op), as TF1 programs feed it
+            if self.fed.get(key) == "bn":
+                values[key] = "True" if self.bn_moving in written else self.bn_other_runs
+        items = ", ".join(f"{key}: {value}" for key, value in values.items())
         if self.draw(st.integers(0, 3)) == 0:
             self.feature("feed:named")
             feed = self.fresh("feed")
@@ -942,6 +1113,8 @@ class _Builder:
             return self.choice(["True", "False"] + (["i % 2 == 0"] if loop else []))
         if kind == "rate":
             return self.choice(["0.05", "np.float32(0.02)"] + (["0.05 * 0.9 ** i"] if loop else []))
+        if kind == "bn":  # (set by feed())
+            return "False"
         if kind in ("keep", "training"):
             return "1.0" if kind == "keep" else "False"
         if kind == "S":
@@ -1221,6 +1394,10 @@ def tf1_programs(draw) -> Program:
     recent = {"graph_layer": b.graph_layer, "scoped_training": b.scoped_training, "scoped_loop": b.scoped_loop}
     for step in draw(st.lists(st.sampled_from(list(recent)), max_size=2)):
         recent[step]()
+    # session 18's: the newest code (0.x spellings, batch normalization's UPDATE_OPS) and control flow
+    newest = {"zero_x": b.zero_x, "control_flow": b.control_flow, "batch_norm": b.batch_norm}
+    for step in draw(st.lists(st.sampled_from(list(newest)), max_size=2)):
+        newest[step]()
     if draw(st.integers(0, 15)) == 7:  # (keeps the graph on TF1: rare, so the conversion rate shows the rest)
         b.py_func()
     if draw(st.integers(0, 2)) == 0:

@@ -657,6 +657,11 @@ class StatementClassifier:
                         statement.rnn_calls += (call,)
                         continue  # the cell stepped over time in TF2 ops (rewrites/rnn_cells.py)
                     message = refusal
+                elif name in OPTIMIZERS and _under_control_dependencies(node):
+                    message = (
+                        f"`tf.{name}` makes a train op inside a `with` block (`tf.control_dependencies(...)`): "
+                        "a train op with dependencies of its own is not converted"
+                    )
                 elif name in OPTIMIZERS:
                     message = (
                         f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
@@ -1260,6 +1265,16 @@ def _numpy_array_read(func: cst.BaseExpression) -> bool:
     if isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name) and inner.value.value in ("np", "numpy"):
         return True
     return _numpy_array_read(inner)
+
+
+def _under_control_dependencies(node: cst.CSTNode) -> bool:
+    """A ``with tf.control_dependencies(...):`` block (the train op made in it waits for those ops)."""
+    return isinstance(node, cst.With) and any(
+        isinstance(item.item, cst.Call)
+        and isinstance(item.item.func, cst.Attribute)
+        and item.item.func.attr.value == "control_dependencies"
+        for item in node.items
+    )
 
 
 def _control_flow_refused(call: cst.Call, name: str) -> str | None:

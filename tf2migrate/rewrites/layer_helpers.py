@@ -47,6 +47,8 @@ def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_
             continue
         _plan_helper(module, facts, plan, helper, names_in_use, dtype, layer_lists)
     for listed in facts.layer_variable_lists:
+        if any(id(placed) not in layer_lists for placed, _ in listed.layers):
+            continue  # a helper kept on TF1 above (its layers' float type): the list stays with it
         text = _trainable_weights(listed, layer_lists)
         plan.call_replacements[id(listed.call)] = lambda _updated, text=text: cst.parse_expression(text)
         plan.note(

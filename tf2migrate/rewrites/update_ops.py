@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.names import names_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -381,12 +382,13 @@ def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 def _binding(name: str, before: int, body, assigned) -> tuple[int, cst.BaseExpression] | None:
     """The last top-level ``name = ...`` before statement ``before``; None when the name is
-    bound otherwise (in a block, by a loop) there or not at all."""
+    bound otherwise (in a block, by a loop, unpacked) there or not at all.  A block that only
+    reads the name (a loop summing ``tf.reduce_mean(x)``) leaves the binding as it was."""
     for i in range(before - 1, -1, -1):
         bound = assigned(body[i])
         if bound is not None and bound[0] == name:
             return i, bound[1]
-        if not isinstance(body[i], cst.SimpleStatementLine) and any(n.value == name for n in _names(body[i])):
+        if name in names_bound(body[i]):
             return None
     return None
 
