@@ -17,11 +17,15 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import find_all
 
 # ``g.as_default()`` of a graph, the one method call a dropped context makes
 _GRAPH_METHOD = m.Call(func=m.Attribute(value=m.Name() | m.Attribute() | m.Call(), attr=m.Name("as_default")), args=[])
+# calls that only read, whose dropping drops nothing (``int(os.environ.get("THREADS", 1))`` as a
+# setting); not ``map``/``sorted`` and kin, which may call a function given to them
+_READS = frozenset({"int", "float", "bool", "str", "len", "abs", "round", "list", "tuple", "dict"})
+_READ_ATTRIBUTES = frozenset({"os.environ.get", "os.getenv", "os.cpu_count", "multiprocessing.cpu_count"})
 
 
 def dropped_call(imports: TfImports, node: cst.CSTNode) -> cst.Call | None:
@@ -29,9 +33,17 @@ def dropped_call(imports: TfImports, node: cst.CSTNode) -> cst.Call | None:
     of TF's calls: dropping ``node`` would drop it."""
     for call in find_all(node, cst.Call):
         assert isinstance(call, cst.Call)
-        if imports.call_name(call) is None and not m.matches(call, _GRAPH_METHOD):
+        if imports.call_name(call) is None and not m.matches(call, _GRAPH_METHOD) and not _only_reads(call):
             return call
     return None
+
+
+def _only_reads(call: cst.Call) -> bool:
+    func = call.func
+    if isinstance(func, cst.Name):
+        # (``min``/``max`` without ``key=``: the function a key names would run)
+        return func.value in _READS or (func.value in ("min", "max") and all(a.keyword is None for a in call.args))
+    return dotted_name(func) in _READ_ATTRIBUTES
 
 
 def dropped_call_message(call: cst.Call, dropped: str) -> str:
