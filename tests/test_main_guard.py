@@ -42,6 +42,8 @@ def test_a_guard_alone_is_moved_and_its_graph_converts():
         ("class Report:\n    seen = y\n", ""),  # so does a class body
         ("", "print(value)\n"),  # a statement after the guard
         ("value = None\n", ""),  # the module binds the same name
+        ("import numpy as value\n", ""),  # or imports it
+        ("def value():\n    return 1\n", ""),  # or defines it
         ("", "del x\n"),
         ("print(globals())\n", ""),  # the module inspects its scopes
     ],

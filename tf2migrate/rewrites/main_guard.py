@@ -211,7 +211,8 @@ def _same_meaning(moved: str, name: str) -> bool:
         return False
     # the module scope itself: a statement after the guard reading a moved name, or a
     # binding of the same name elsewhere at the top level
-    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name and (s.is_referenced() or s.is_assigned())}
+    # (every name the top level mentions: read, assigned, imported, a def or class)
+    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
     if moved_names & module_names:
         return False
     return not any(_reads_globals(table, moved_names) for table in top.get_children() if table is not function)
