@@ -27,6 +27,7 @@ from tf2migrate.linking import (
     honoured,
     importers_of,
     kept_on_tf1,
+    switches_eager_off,
     removable_factories,
     seen_as_unknown,
 )
@@ -425,7 +426,7 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
     TF2: those are migrated again, seeing its functions as unknown, and are kept too,
     with a finding that names the module."""
     for helper, users in importers.items():
-        if not kept_on_tf1(results[helper].findings):
+        if not kept_on_tf1(results[helper].findings) and not switches_eager_off(results[helper].new_text):
             continue
         for i in users:
             if results[i].changed and not kept_on_tf1(results[i].findings):

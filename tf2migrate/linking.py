@@ -94,6 +94,18 @@ def kept_on_tf1(findings: list[Diagnostic]) -> bool:
     return any(d.code == GRAPH_KEPT_ON_TF1.code for d in findings)
 
 
+# ``tf.compat.v1.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` as a statement of
+# the module's top level (any alias, any prefix)
+_EAGER_OFF = re.compile(r"^[\w.]*\b(disable_eager_execution|disable_v2_behavior)\(\)", re.M)
+
+
+def switches_eager_off(text: str) -> bool:
+    """Does the module switch eager execution off when imported, at its top level?  A
+    helper kept on TF1 by an earlier run holds the fallback's switch, and is left as it is
+    (no TFM404 this time): its importers must stay on TF1 all the same."""
+    return _EAGER_OFF.search(text) is not None
+
+
 def seen_as_unknown(context: FileContext | None, path: Path) -> FileContext:
     """``context`` with every function of the module at ``path`` unknown: that module
     stays on TF1 semantics, so graph code calling it stays there too."""
