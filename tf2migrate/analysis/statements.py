@@ -392,6 +392,35 @@ class StatementClassifier:
                 return statement
         return None
 
+    def _session_block_refusal(self, node: cst.BaseStatement, calls: list[cst.Call], binds: list[str]) -> tuple[cst.CSTNode, str] | None:
+        """A block that makes a session and runs nothing itself (``if __name__ ==
+        "__main__": sess = tf.Session(); out = report()``, ``report`` running the graph)
+        counts as graph code — the session call is a TF call — and graph code no run fetches
+        is removed: the helper call and the Python values it binds would go with it.  The
+        first such call or name, and why; None when the block holds only sessions and
+        configurations (removed as TF1 code, rightly)."""
+        made = next(
+            (
+                c
+                for c in calls
+                if (self.tf.call_name(c) in SESSION_CALLS or imported_calls.is_session_factory(self.facts, c))
+                and id(c) not in self.facts.no_graph_calls
+            ),
+            None,
+        )
+        if made is None:
+            return None
+        why = "makes a session and runs nothing itself: it would be removed as graph code no run fetches"
+        # (the calls the block itself makes: not those in a function it defines)
+        kept = next((c for c in calls if dropped_call(self.tf, c) is c and not imported_calls.is_session_factory(self.facts, c)), None)
+        if kept is not None:
+            return kept, f"`{self.module.code_for_node(kept.func)}(...)` is called in a block that {why}, and the call with it (TF1 ran it)"
+        sessions = self.facts.session_names | self.facts.config_names
+        bound = next((n for n in binds if n not in sessions), None)
+        if bound is not None:
+            return made, f"`{bound}` is bound in a block that {why}, and the binding with it"
+        return None
+
     def _blocks_dropped_call(self, node: cst.CSTNode | Sequence[cst.CSTNode], dropped: str) -> bool:
         """Block a call in what the migration drops (analysis/dropped_calls.py).  True when blocked."""
         for part in node if isinstance(node, Sequence) else [node]:
@@ -697,6 +726,10 @@ class StatementClassifier:
                 return statement
         if not self._movable(node, [c for c in calls if not (fill and c is _fill_call(node))], scope, statement.order):
             return statement
+        session_block = self._session_block_refusal(node, calls, binds) if compound else None
+        if session_block is not None:
+            self.facts.block(session_block[0], blockers.UNSUPPORTED_SESSION, session_block[1])
+            return statement
         statement.kind = Kind.TENSOR
         if is_assignment:
             statement.defines = tuple(assigned_names(node))
@@ -722,7 +755,7 @@ class StatementClassifier:
             or imported_calls.takes_gradients(self.facts, c, scope, statement.order)
             for c in calls
         )
-        statement.value_kind = self._value_kind(node)
+        statement.value_kind = self._value_kind(node, scope, statement.order)
         self._take_starts(statement, scope)
         return statement
 
@@ -1176,14 +1209,28 @@ class StatementClassifier:
             return isinstance(value, cst.Call) and self.tf.call_name(value) in names
         return False
 
-    def _value_kind(self, node) -> str:
+    def _value_kind(self, node, scope: Scope | None = None, order: int = 0) -> str:
         """Whether the single name a TENSOR statement binds holds a tensor or a list."""
         if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
             return "unknown"
         small = node.body[0]
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or graph_name(small.targets[0].target) is None:
             return "unknown"
+        if scope is not None and isinstance(small.value, cst.BinaryOperation) and self._joins_lists(small.value, scope, order):
+            return "unknown"  # ``doubled = fetches * 2`` of a list of tensors: a list, converted by its structure
         return self.expression_kind(small.value)
+
+    def _joins_lists(self, value: cst.BaseExpression, scope: Scope, order: int) -> bool:
+        """``fetches * 2``, ``ts + [y]``: an operand (of ``+``/``*`` chains) is a list or tuple
+        of tensors, bound by a graph statement or written out with graph names in it (``x *
+        [1.0, 2.0]`` of numbers is a tensor), so the result is one too."""
+        if isinstance(value, cst.BinaryOperation):
+            return self._joins_lists(value.left, scope, order) or self._joins_lists(value.right, scope, order)
+        if isinstance(value, (cst.List, cst.Tuple, cst.ListComp)):
+            return any(scope.graph_statement(n, order) is not None for n in read_and_bound(value)[0])
+        name = graph_name(value)
+        found = scope.graph_statement(name, order) if name is not None else None
+        return found is not None and found.kind is Kind.TENSOR and found.value_kind == "list"
 
 
 def _optimization_statement(statement: Statement, kind: Kind, target: str, call: cst.Call, scope: Scope) -> Statement:

@@ -53,8 +53,8 @@ def is_op_attribute(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Attribute) and expr.attr.value == "op" and graph_name(expr.value) is not None
 
 
-# expressions that make a Python list, tuple or set (no tensor): a fetch leaf of this kind is a structure
-_DISPLAYS = (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.GeneratorExp)
+# expressions that make a Python list, tuple, set or dict (no tensor): a fetch leaf of this kind is a structure
+_DISPLAYS = (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind:
