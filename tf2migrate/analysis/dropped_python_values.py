@@ -32,7 +32,7 @@ import libcst as cst
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
-from tf2migrate.analysis.names import target_names
+from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.traversal import find_all
 
 _LITERALS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Ellipsis)
@@ -48,6 +48,7 @@ def find_dropped_python_values(facts: GraphFacts, module: cst.Module) -> None:
             continue  # a class's graph: its attributes are checked where they are read (escapes.py)
         python_valued: dict[int, cst.BaseExpression] = {}
         for statement in scope.statements:
+            _block_python_values_in_blocks(facts, module, scope, statement)
             value = _assigned_value(statement)
             # (one reading no graph value is a plain start a graph loop rebinds: it moves with the loop)
             if value is not None and _graph_reads(statement, scope) and _python_valued(facts, value, scope, statement.order, python_valued):
@@ -80,6 +81,33 @@ def find_dropped_python_values(facts: GraphFacts, module: cst.Module) -> None:
                 blockers.GRAPH_VALUE_OUTSIDE_RUN,
                 f"`{name}` is a Python value computed from graph objects while the graph is built (`{computed}`); {where}",
             )
+
+
+def _block_python_values_in_blocks(facts: GraphFacts, module: cst.Module, scope: Scope, statement: Statement) -> None:
+    """A block of graph code (``if``/``for``/``while``/``try``/``with``) moves into generated
+    functions, or is removed when no run fetches it, whole: a plain Python value it binds
+    (``z = 5`` next to ``unused = y * 2.0``) would be lost with it, and the code after it
+    reading ``z`` too.  Refused at the first such binding."""
+    if statement.kind is not Kind.TENSOR or isinstance(statement.node, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+        return
+    bound_in_block = set(read_and_bound(statement.node)[1])  # (a value of the block's own: a tensor, maybe)
+    for line in find_all(statement.node, cst.SimpleStatementLine):
+        assert isinstance(line, cst.SimpleStatementLine)
+        for small in line.body:
+            value = small.value if isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign)) else None
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
+            if value is None or not all(isinstance(t, cst.Name) for t in targets):
+                continue
+            reads = {n.value for n in find_all(value, cst.Name) if isinstance(n, cst.Name)}
+            if not reads & bound_in_block and _python_valued(facts, value, scope, statement.order, {}):
+                header = module.code_for_node(statement.node).strip().splitlines()[0]
+                facts.block(
+                    line,
+                    blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                    f"`{module.code_for_node(small).strip()}` binds a Python value inside a block of graph-building code "
+                    f"(`{header}`), which moves into generated functions or is removed whole: the value would be lost",
+                )
+                return
 
 
 def _assigned_value(statement: Statement) -> cst.BaseExpression | None:
