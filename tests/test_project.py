@@ -285,6 +285,17 @@ def test_a_run_of_the_project_removes_the_factory_and_its_import(tmp_path: Path)
     assert "def scaled" in results["helper.py"].new_text
 
 
+def test_the_factory_name_in_another_project_of_the_run_is_another_name(tmp_path: Path) -> None:
+    # a notebook of another project whose stored traceback mentions TF's own ``tf_session``
+    # module (as tensorflow_cookbook's do) once kept helper.py's factory, helper.py and its
+    # importers on TF1 in a run over several projects
+    _write(tmp_path / "project", {"helper.py": HELPER, "main.py": MAIN})
+    _write(tmp_path / "other", {"nb.py": "import tensorflow as tf\n# in session.py: tf_session.TF_SessionRun_wrapper(...)\n"})
+    results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
+    assert "def tf_session" not in results["helper.py"].new_text
+    assert "TFM404" not in {f.code for f in results["main.py"].findings}
+
+
 def test_a_factory_another_file_still_calls_is_kept_and_its_module_keeps_its_importers(tmp_path: Path) -> None:
     other = "import tensorflow as tf\nfrom helper import tf_session\nsess = tf_session()\nprint(sess.graph)\n"
     _write(tmp_path, {"helper.py": HELPER, "main.py": MAIN, "other.py": other})

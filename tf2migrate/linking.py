@@ -77,7 +77,13 @@ def removable_factories(summary: ModuleSummary, helper_text: str, texts: dict[Pa
 
 def _still_named(name: str, helper: Path, helper_text: str, texts: dict[Path, str]) -> bool:
     word = re.compile(rf"\b{re.escape(name)}\b")
-    if len(word.findall(helper_text)) > 1 or any(word.search(text) for path, text in texts.items() if path != helper):
+    # a file of the run calls the factory only through an import naming the helper's module
+    # (``from utilities import tf_session``, or a module that re-exports it, which names both):
+    # a `tf_session` of another project of the run is another name
+    module = re.compile(rf"\b{re.escape(helper.stem)}\b")
+    if len(word.findall(helper_text)) > 1 or any(
+        word.search(text) and module.search(text) for path, text in texts.items() if path != helper
+    ):
         return True
     for sibling in helper.parent.glob("*.py"):
         if resolved(sibling) not in texts:
