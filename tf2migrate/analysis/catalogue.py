@@ -363,3 +363,18 @@ RANDOM_OPS = frozenset(
 # branch not taken is zeros (TF1's too); run eagerly, a tape sees only the branch taken and
 # gives None there (a train step then skips the variable).
 CONTROL_FLOW_CALLS = frozenset({"cond", "case", "switch_case", "while_loop"})
+# the graph's collections, read by runtime code around the runs (``mv = [v for v in
+# tf.global_variables() if "moving" in v.name]`` in a training loop)
+GRAPH_STATE_READS = frozenset(
+    {
+        "get_collection",
+        "get_collection_ref",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "all_variables",
+        "moving_average_variables",
+        "model_variables",
+        "get_default_graph",
+    }
+)

@@ -36,6 +36,7 @@ from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
 from tf2migrate.analysis.list_fills import list_fills
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
+    GRAPH_STATE_READS,
     CONFIG_CALLS,
     GRADIENT_CALLS,
     NAMING_CONTEXTS,
@@ -69,7 +70,7 @@ from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.session_parameters import find_session_parameters
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
-from tf2migrate.analysis.statements import GRAPH_STATE_READS, StatementClassifier
+from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, walk
 
@@ -91,6 +92,8 @@ class NodeIndex(cst.CSTVisitor):
         # by id of each def: the calls anywhere in it, its decorators and defaults included
         # (``calls_in(def, enter_defs=True)``)
         self.calls_within: dict[int, list[cst.Call]] = {}
+        # by id of each call in a def: the innermost def it stands in
+        self.function_of_call: dict[int, cst.FunctionDef] = {}
         # by id of each def and class: the names whose objects an assignment in it changes
         # (the root of ``x[0] = …``, ``self.a = …``, ``obj.b += …``), however deep
         self.changed_within: dict[int, set[str]] = {}
@@ -146,6 +149,8 @@ class NodeIndex(cst.CSTVisitor):
         self.calls.append(node)
         for function in self._functions:
             self.calls_within[id(function)].append(node)
+        if self._functions:
+            self.function_of_call[id(node)] = self._functions[-1]
 
     def visit_Import(self, node: cst.Import) -> None:
         self.imports.append(node)
@@ -417,11 +422,11 @@ class GraphAnalyzer:
             return
         analysed = {id(scope.owner) for scope in self.facts.scopes}
         taken = {id(inner) for scope in self.facts.scopes for site in scope.run_sites for inner in calls_in(site.call)}
-        finder = _CallsInFunctions()
-        walk(self.module, finder)
-        for call, function in finder.calls:
-            name = self.tf.call_name(call)
+        for call in self.index.calls:
+            function = self.index.function_of_call.get(id(call))
+            name = self.tf.call_name(call) if function is not None else None
             if name in GRAPH_STATE_READS and id(call) not in taken and id(function) not in analysed:
+                assert function is not None
                 self.facts.block(
                     call,
                     blockers.UNSUPPORTED_GRAPH_CODE,
@@ -828,21 +833,3 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
                     return small.value
     return None
-
-
-class _CallsInFunctions(cst.CSTVisitor):
-    """Each call in a function's body, with its innermost function."""
-
-    def __init__(self) -> None:
-        self.stack: list[cst.FunctionDef] = []
-        self.calls: list[tuple[cst.Call, cst.FunctionDef]] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append(node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.stack.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.stack:
-            self.calls.append((node, self.stack[-1]))

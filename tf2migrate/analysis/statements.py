@@ -28,6 +28,7 @@ from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
+    GRAPH_STATE_READS,
     STRUCTURE_CALLS,
     NUMPY_ARRAY_READS,
     CONFIG_CALLS,
@@ -84,21 +85,6 @@ from tf2migrate.traversal import find_all, preorder
 
 # trainable-variable collections, written out over layer helpers' layers (analysis/layer_variable_lists.py)
 _COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
-# the graph's collections, read by runtime code around the runs (``mv = [v for v in
-# tf.global_variables() if "moving" in v.name]`` in a training loop)
-GRAPH_STATE_READS = frozenset(
-    {
-        "get_collection",
-        "get_collection_ref",
-        "trainable_variables",
-        "global_variables",
-        "local_variables",
-        "all_variables",
-        "moving_average_variables",
-        "model_variables",
-        "get_default_graph",
-    }
-)
 
 # how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
 # retries such loops split in two (rewrites/loop_split.py)
