@@ -43,7 +43,7 @@ def _only_reads(call: cst.Call) -> bool:
     if isinstance(func, cst.Name):
         # (``min``/``max`` without ``key=``: the function a key names would run)
         return func.value in _READS or (func.value in ("min", "max") and all(a.keyword is None for a in call.args))
-    if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.BaseString):
         return True  # ``"tower_{}".format(i)``: a string literal's method
     return dotted_name(func) in _READ_ATTRIBUTES
 

@@ -286,7 +286,7 @@ def _unnamed_key(rewrite: SessionRewrite, element: cst.BaseDictElement) -> str:
     if not isinstance(element, cst.DictElement):
         return "a feed dict unpacked into another (`**`) is not converted"
     key = rewrite.module.code_for_node(element.key)
-    if isinstance(element.key, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if isinstance(element.key, cst.BaseString):
         # ``{"x:0": data}``: TF1 looked the tensor up by name in the graph
         return f"a feed keyed by a tensor's name (`{key}`) is not converted: feed the placeholder's Python name"
     return f"`{key}` is fed but is not a placeholder"

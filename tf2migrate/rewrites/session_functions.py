@@ -367,7 +367,7 @@ class SessionFunctions:
         python_names: dict[str, None] = {}  # read by the fetch, not graph values
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
-            if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            if isinstance(expr, cst.BaseString):
                 # ``sess.run("y:0")``: TF1 looked the tensor (or op) up by name in the graph
                 message = f"a fetch by a tensor's name (`{self.rewrite.code(expr)}`) is not converted: fetch the tensor's Python name"
                 self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, message)
