@@ -146,7 +146,7 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
     call = cst.If(
         test=guard.test,
         body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.Call(cst.Name(name)))])]),
-        leading_lines=[cst.EmptyLine()],
+        leading_lines=[cst.EmptyLine(indent=False)] * 2,  # PEP 8: two blank lines after a module-level def
     )
     body = list(module.body)
     index = body.index(guard)
