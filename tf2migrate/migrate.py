@@ -904,6 +904,9 @@ def _migrate_graph(
     if facts is None:
         facts = analyze(module, imports, imported, _LINKS.get(), index) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
+    # an import of a TF module TF2 does not ship (``from tensorflow.contrib import slim``) names
+    # TF1's API as plainly as ``tf.contrib.slim`` does: the file is not TF2 code
+    names_v1_explicitly = names_v1_explicitly or bool(kept_import_findings(imports))
     traps = []
     numpy_imported = numpy_imports(imported)
     if may_have_traps(source, tree, numpy_imported):
