@@ -82,11 +82,11 @@ TRAIN_STEP = Rule(
     "not float32 (Keras keeps its rate in float32), a rate computed from a fed value, and other fed "
     "hyperparameters.",
     why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
-    "TF1 run step for step. One known difference: in float64 models TF1 rounds the "
-    "hyperparameters to float32 first (Adam's beta2 = 0.999 becomes 0.99900001), Keras does not, "
-    "so Adam's steps differ by about 1e-5 of their size.",
+    "TF1 run step for step, to the last digit: the emitted optimizers run TF1's kernels with TF1's "
+    "float32 hyperparameters (in float64 models TF1 rounded them to float32 first: Adam's beta2 = "
+    "0.999 became 0.99900001, which Keras' own Adam does not do).",
     example="train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)\n_, l = sess.run([train_op, loss], feed)",
-    instead="train_op_optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08)\n"
+    instead="train_op_optimizer = AdamFromTF1(learning_rate=1e-3, epsilon=1e-08)\n"
     "def train_step(x):\n    with tf.GradientTape() as train_tape:\n        loss = ...\n"
     "    variables = train_tape.watched_variables()\n"
     "    gradients = train_tape.gradient(loss, variables)\n"
