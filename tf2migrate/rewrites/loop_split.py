@@ -308,10 +308,13 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
     return name is not None and makes_variables(name)
 
 
-def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str], top: bool) -> _Sides | None:
+def _sides(
+    module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str], top: bool, why: list[str] | None = None
+) -> _Sides | None:
     """The body's statements on the variables' side and on the ops' side, and the names
     carried from one to the other; None when the loop is not split (module docstring).
-    ``top``: the loop runs once, with the module (not in a function or a branch)."""
+    ``top``: the loop runs once, with the module (not in a function or a branch); ``why``
+    gets the reason when a number read off the ops' static shapes keeps the loop."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     body = loop.body.body
@@ -348,9 +351,15 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         return None
     variable_reads = {n for i, s in enumerate(statements) if not side[i] for n in reads[i]}
     if variable_reads & (ops_bound | ops_changed):
-        return None  # the variables need the ops
+        if why is not None:  # the variables need the ops: through a shape statement?
+            why += [
+                _shape_refusal(s, top) for i, s in enumerate(statements) if side[i] and set(_bound(s)) & variable_reads and _shape_reads(s)
+            ][:1]
+        return None
     shaped = _shaped(module, loop, imports, statements, shaped_statements, ops_changed) if shaped_statements else []
-    if shaped is None:
+    if isinstance(shaped, str):
+        if why is not None:
+            why.append(shaped)
         return None  # a number read off the ops' shapes is not proven
     variables = [s for s in variables if not any(s is t for t, _, _ in shaped)]
     ops_reads = [n for s in ops for n in read_and_bound(s)[0]]
@@ -371,6 +380,23 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         if first_read < binding:
             return None
     return _Sides(variables, ops, carried, scope, shaped)
+
+
+def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> dict[int, str]:
+    """Why each loop starting on one of ``lines`` is not split, by line, when a number read
+    off the ops' static shapes keeps it (appended to its TFM304)."""
+    positions = Positions(module)
+    makers = _variable_makers(module, imports)
+    builders = _graph_builders(module, imports)
+    reasons: dict[int, str] = {}
+    for block in [module, *find_all(module, cst.IndentedBlock)]:
+        assert isinstance(block, (cst.Module, cst.IndentedBlock))
+        for loop in block.body:
+            if isinstance(loop, cst.For) and (line := _line(positions, loop)) in lines:
+                why: list[str] = []
+                if _sides(module, loop, imports, makers, builders, _top_level(module, block), why) is None and why:
+                    reasons[line] = why[0]
+    return reasons
 
 
 def _top_level(module: cst.Module, block: cst.Module | cst.IndentedBlock) -> bool:
@@ -433,32 +459,50 @@ def _shaped(
     statements: list[cst.SimpleStatementLine],
     shaped: list[cst.SimpleStatementLine],
     ops_changed: set[str],
-) -> list[tuple[cst.SimpleStatementLine, str, list[int]]] | None:
+) -> list[tuple[cst.SimpleStatementLine, str, list[int]]] | str:
     """Each shape statement's name and its value at each iteration, as TF1's shape inference
     fixed it (analysis/static_shapes.py follows the module, and this loop iteration by
-    iteration); None unless every value is a proven int and the name may be bound at the
+    iteration); why not, unless every value is a proven int and the name may be bound at the
     top of each iteration instead (bound by this statement only, read by none before it)."""
     found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), frozenset({id(loop)}))
     runs = found.runs.get(id(loop), [])
-    if len(runs) != 1 or found.evaluator is None:
-        return None  # not followed, or followed more than once (nested in a followed loop)
     out: list[tuple[cst.SimpleStatementLine, str, list[int]]] = []
     for statement in shaped:
         assign = cst.ensure_type(statement.body[0], cst.Assign)
         name = cst.ensure_type(assign.targets[0].target, cst.Name).value
         index = next(i for i, s in enumerate(statements) if s is statement)
-        if name in ops_changed or sum(name in _bound(s) for s in statements) != 1:
-            return None
-        if name in target_names(loop.target) or any(name in read_and_bound(s)[0] for s in statements[: index + 1]):
-            return None
+        reads = f"`{name}` is read off the static shapes the ops' side gives"
+        if name in ops_changed or sum(name in _bound(s) for s in statements) != 1 or name in target_names(loop.target):
+            return f"{reads}, and is bound again in the body"
+        if any(name in read_and_bound(s)[0] for s in statements[: index + 1]):
+            return f"{reads}, and is read in the body before it is bound (the iteration before's value)"
         envs = found.each.get(id(statement), [])
-        if len(envs) != runs[0]:
-            return None
+        if len(runs) != 1 or found.evaluator is None or len(envs) != runs[0]:
+            # not followed, or followed more than once (nested in a followed loop)
+            return (
+                f"{reads}, and the loop's iterations are not known (an iterable of literals and builtins, nothing leaving the body early)"
+            )
         values = [static_shapes.proven_int(found.evaluator.expression(assign.value, dict(env), 0)) for env in envs]
         if any(v is None for v in values):
-            return None
+            return (
+                f"{reads}, not proven at each iteration (a `None` dimension, or an op the shape rules do not follow: only "
+                "placeholders' declared shapes and literal reshapes, convolutions, pools, matmuls and element-wise ops are)"
+            )
         out.append((statement, name, [v for v in values if v is not None]))
     return out
+
+
+def _shape_refusal(statement: cst.SimpleStatementLine, top: bool) -> str:
+    """Why a statement reading the ops' static shapes did not stay with the variables."""
+    names = ", ".join(f"`{n}`" for n in _bound(statement))
+    if not top:
+        return (
+            f"{names} is read off the static shapes the ops' side gives, in a loop that does not run once with the module "
+            "(in a function, its numbers depend on each call's arguments)"
+        )
+    if not _shape_statement(statement):
+        return f"{names} is read off the static shapes the ops' side gives, but not as a Python int (`int(...)`, `.value`, `.as_list()[i]`)"
+    return f"{names} reads the ops' side other than through its static shapes"
 
 
 def _scope(body: Sequence[cst.BaseStatement], imports: TfImports) -> cst.With | None:
