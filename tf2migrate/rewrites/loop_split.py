@@ -370,7 +370,8 @@ def _sides(
         iterable_names |= {n for item in scope.items for n in read_and_bound(item.item)[0]}
     if iterable_names & ({n for s in statements for n in _bound(s)} | ops_changed | variables_changed):
         return None
-    variables_bound = [n for s in variables for n in _bound(s)]
+    # (the shape statements' names too: the header binds them in the variables' loop only)
+    variables_bound = [n for i, s in enumerate(statements) if not side[i] for n in _bound(s)]
     carried = [n for n in dict.fromkeys(variables_bound) if n in ops_reads]
     for name in carried:
         if variables_bound.count(name) != 1:
