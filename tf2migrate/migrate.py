@@ -218,6 +218,7 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         split = _migrate_split(mixed_loops, source, path, options, project)
         if split is not None:
             return split
+        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source))
     scaled = {f.line for f in result.findings if f.code.startswith("TFM3") and f.message == fed_expressions.UNNAMED_PLACEHOLDER}
     if scaled:
         unscaled = _migrate_unscaled(scaled, source, path, options, project)
@@ -456,6 +457,20 @@ def _migrate_split(lines: set[int], source: str, path: str, options: Options, pr
     imports = collect_tf_imports(module)
     split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
     return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
+
+
+def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str) -> list[Diagnostic]:
+    """The findings, with why a mixed loop was not split appended to its TFM304, when a number
+    read off the ops' static shapes keeps it (rewrites/loop_split.py)."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    reasons = loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {}
+    return [
+        dataclasses.replace(f, message=f"{f.message} (not split into variables and ops: {reasons[f.line]})")
+        if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK) and f.line in reasons
+        else f
+        for f in findings
+    ]
 
 
 def _retried(
