@@ -64,12 +64,13 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
     names = {facts.imports.call_name(c) for c in calls}
+    # TF1's shapes held Dimension objects: where the file switches TF2's shapes off, or reads a
+    # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
+    # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)
     v2_shapes_off = bool(names & {"disable_v2_tensorshape", "disable_v2_behavior"})
     dimension_read = None if v2_shapes_off else _dimension_read_left(module)
-    if dimension_read is not None:
-        # TF1's shapes as TF1 had them: the file's Dimension reads, and its renames of them, stay as written
-        plan.tf1_dimensions = True
-    elif not v2_shapes_off:
+    plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
+    if not plan.tf1_dimensions:
         _keep_dimension_comparisons(module, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
