@@ -997,7 +997,9 @@ def _migrate_graph(
             ],
         )
     positions = positions or Positions(original)
-    kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports) + _trap_findings(traps, positions)
+    # (an import the plan removes, ``import tensorflow.contrib.eager as tfe``, is no longer kept)
+    kept_imports = [finding for finding in kept_import_findings(imports) if id(finding[0]) not in plan.remove]
+    kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_imports + _trap_findings(traps, positions)
     made = [(f.node, f.code, f.message) for f in plan.findings] + (list(notes) if not facts.blockers else [])
     return outcome(source, render(new_module), tree, imports, path, positions, kept, made, plan.renames.findings)
 
