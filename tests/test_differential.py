@@ -52,6 +52,7 @@ OUTCOMES: dict[str, dict[str, str]] = {}
 FEATURES: Counter = Counter()
 REFUSALS: Counter = Counter()  # why programs were kept on TF1 (code and message), per program and mode
 _NUMBERS = itertools.count()
+PROJECT_MARK = "# --- "  # (in a project's key: its main.py, then each module after this mark and its path)
 
 
 @pytest.fixture(scope="module")
@@ -65,15 +66,17 @@ def workers(request):
 
 
 def campaign_summary() -> str:
-    lines = [f"differential campaign: {len(OUTCOMES)} distinct programs"]
+    projects = {key for key in OUTCOMES if PROJECT_MARK in key}
+    lines = [f"differential campaign: {len(OUTCOMES)} distinct programs, {len(projects)} of them projects"]
     for mode in MODES:
-        outcomes = Counter(outcome[mode] for outcome in OUTCOMES.values() if mode in outcome)
-        total = sum(outcomes.values()) or 1
-        converted = sum(count for outcome, count in outcomes.items() if outcome.startswith("converted"))
-        lines.append(
-            f"  {mode}: {converted} converted ({100 * converted / total:.0f}%); "
-            + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
-        )
+        for label, keys in ((mode, set(OUTCOMES)), (f"{mode} (projects)", projects)):
+            outcomes = Counter(OUTCOMES[key][mode] for key in keys if mode in OUTCOMES[key])
+            total = sum(outcomes.values()) or 1
+            converted = sum(count for outcome, count in outcomes.items() if outcome.startswith("converted"))
+            lines.append(
+                f"  {label}: {converted} converted ({100 * converted / total:.0f}%); "
+                + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
+            )
     lines.append("  refusals: " + "; ".join(f"{count}x {why}" for why, count in REFUSALS.most_common()))
     lines.append("  features: " + ", ".join(f"{name} {count}" for name, count in sorted(FEATURES.items())))
     return "\n".join(lines)
@@ -83,7 +86,7 @@ def check(program: Program, workers: Workers) -> None:
     """Migrate ``program`` in each mode and compare the values both versions compute."""
     folder = workers.root / f"p{next(_NUMBERS)}"
     folder.mkdir()
-    key = program.source + "".join(f"# --- {name}\n{text}" for name, text in sorted(program.modules.items()))
+    key = program.source + "".join(f"{PROJECT_MARK}{name}\n{text}" for name, text in sorted(program.modules.items()))
     if program.modules:  # a project: its modules beside main.py, as tests/test_fixtures.py runs project cases
         before = folder / "before" / "main.py"
         for name, text in {"main.py": program.source, **program.modules}.items():
