@@ -442,14 +442,17 @@ def _keep_helpers_of_kept_importers(files, work, results: list[FileResult], impo
     (``.numpy()`` of a symbolic tensor): it is migrated again, told which importers stay
     (FileContext.graph_mode_modules), and its graph is kept on TF1 too."""
     for helper, users in importers.items():
-        if not isinstance(work[helper], _Work) or kept_on_tf1(results[helper].findings) or not results[helper].changed:
+        item = work[helper]
+        if not isinstance(item, _Work) or kept_on_tf1(results[helper].findings) or not results[helper].changed:
             continue
+        if not any(word in item.source.text for word in ("Session", "placeholder")):
+            continue  # (no graph of its own to convert: its renames hold in graph mode too; a cheap test first)
         kept = [i for i in users if kept_on_tf1(results[i].findings) or switches_eager_off(results[i].new_text)]
         if kept:
-            context = work[helper].context or FileContext()
+            context = item.context or FileContext()
             names = tuple(sorted({*context.graph_mode_modules, *(files[i].name for i in kept)}))
-            work[helper].context = replace(context, graph_mode_modules=names)
-            results[helper] = _process(files[helper], work[helper], use_cache, options[helper])
+            item.context = replace(context, graph_mode_modules=names)
+            results[helper] = _process(files[helper], item, use_cache, options[helper])
 
 
 def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
