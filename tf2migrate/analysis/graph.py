@@ -481,6 +481,8 @@ class GraphAnalyzer:
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
             if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
+                if name not in SESSION_CALLS:
+                    self.facts.factory_calls.append(node.value)
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
         for item in self.index.with_items:
