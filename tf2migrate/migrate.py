@@ -32,7 +32,7 @@ from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
-from tf2migrate.analysis.summaries import Summary, numpy_imports
+from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.analysis.loop_state import find_stateful_loops
@@ -331,7 +331,9 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     by line (none when the rewritten file is refused for other reasons)."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
-    written = variable_lists.write_out(module, imports) if imports.aliases else {}
+    imported = local_summaries(ast.parse(source), project) if project is not None else {}
+    builders = frozenset(name for name, summary in imported.items() if summary.kind == BUILDER)
+    written = variable_lists.write_out(module, imports, builders) if imports.aliases else {}
     if isinstance(written, dict):
         return written
     return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}

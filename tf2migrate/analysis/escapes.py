@@ -312,8 +312,10 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             found = len(facts.blockers)
             walk(method, finder)
             grows = facts.blockers[found:]
-            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not named_elsewhere(module, method):
-                # dead code as far as this file goes: it cannot change what the rest computes
+            called = named_elsewhere(module, method) or method.name.value in facts.importer_names
+            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not called:
+                # dead code as far as the run goes (no importer of the run names it either):
+                # it cannot change what the rest computes
                 del facts.blockers[found:]
                 facts.notes.append(
                     (

@@ -191,6 +191,8 @@ class GraphAnalyzer:
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
+        if links is not None:
+            self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
@@ -383,6 +385,7 @@ class GraphAnalyzer:
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
+        self._check_graph_mode_modules()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes, self.links)
         if self.facts.session_names:
             self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf, self.index.lines)
@@ -435,6 +438,21 @@ class GraphAnalyzer:
                 )
                 return
 
+    def _check_graph_mode_modules(self) -> None:
+        """A module imported with modules that stay on TF1 runs in their graph mode (the
+        fallback's switch holds for the whole process): its own graph stays on TF1 too."""
+        modules = self.facts.graph_mode_modules
+        first = next((c for c in self.index.calls if id(c) in self._graph_calls), None)
+        if modules and first is not None:
+            names = ", ".join(f"`{name}`" for name in modules)
+            self.facts.block(
+                first,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"this module's graph stays on TF1: {names}, imported with it, stays on TF1 semantics, whose "
+                "`disable_eager_execution()` holds for the whole process, where this module's graph converted to eager "
+                "TF2 would not run",
+            )
+
     def _collect_session_and_config_names(self) -> None:
         for call in self.index.calls:
             name = self.tf.call_name(call)
@@ -463,6 +481,8 @@ class GraphAnalyzer:
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
             if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
+                if name not in SESSION_CALLS:
+                    self.facts.factory_calls.append(node.value)
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
         for item in self.index.with_items:

@@ -243,6 +243,7 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites, scope)
+        self._refuse_factory_reinitializations()
         tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
@@ -299,6 +300,25 @@ class SessionFunctions:
 
     def _is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
         return is_init_expression(self.rewrite.facts.imports, expr, scope, order)
+
+    def _refuse_factory_reinitializations(self) -> None:
+        """Another module's session factory runs the initializer when called (README
+        "Projects"), out of this file's sight: called twice, or besides an initializer run
+        of this file, it initialized the variables again, undoing what runs between had
+        assigned or trained; an eager variable is initialized once."""
+        facts = self.rewrite.facts
+        inits = [site for scope in facts.scopes for site in scope.run_sites if self._is_init_fetch(site, scope)]
+        if len(facts.factory_calls) + len(inits) < 2 or not facts.factory_calls:
+            return
+        factory = self.rewrite.module.code_for_node(facts.factory_calls[0].func)
+        again = "is called again" if len(facts.factory_calls) > 1 else "the file runs the initializer too"
+        for call in facts.factory_calls:
+            self.rewrite.block(
+                call,
+                blockers.REINITIALIZATION,
+                f"`{factory}()`, a session factory of another module, runs the variables' initializer, and {again}: "
+                "TF1 initialized them again there; an eager variable is initialized once, when created",
+            )
 
     def _plan_init_runs(self, sites: list[RunSite], scope: Scope) -> None:
         if len(sites) > 1:
