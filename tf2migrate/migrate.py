@@ -78,6 +78,7 @@ from tf2migrate.rewrites import (
     helper_split,
     scope_reuse,
     lambda_helpers,
+    factory_inline,
     main_guard,
     tf_callable_names,
     loop_split,
@@ -200,6 +201,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         guarded = _migrate_main_guard(result, source, path, options, project)
         if guarded is not None:
             return guarded
+    refused_lines = {f.line for f in _refusals(result)}
+    if refused_lines and _FUNCTION_TEXT in source:
+        inlined = _migrate_inlined(refused_lines, source, path, options, project)
+        if inlined is not None:
+            return inlined
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):
@@ -289,6 +295,21 @@ def _migrate_main_guard(
     if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
         return None
     return _retried(moved, main_guard.MAIN_GUARD.code, path, options, project, moved.map_line)
+
+
+# in the text of every file with a module function (a cheap test before parsing)
+_FUNCTION_TEXT = "def "
+
+
+def _migrate_inlined(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a refusal in a module function called once at the top level
+    (its tensors leave it through ``return``, TFM301; a mixed loop in it, TFM304): the file
+    with the function's body written out at its call (rewrites/factory_inline.py), if its
+    graph then converts, its findings placed on the original's lines; else None."""
+    inlined = factory_inline.inline_factories(parse_module(source), source, lines)
+    if inlined is None:
+        return None
+    return _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line)
 
 
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
