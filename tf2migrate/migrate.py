@@ -80,6 +80,7 @@ from tf2migrate.rewrites import (
     lambda_helpers,
     factory_inline,
     main_guard,
+    tensor_dicts,
     tf_callable_names,
     loop_split,
     per_call_ops,
@@ -206,6 +207,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         inlined = _migrate_inlined(refused_lines, source, path, options, project)
         if inlined is not None:
             return inlined
+    dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
+    if dict_reads:
+        resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
+        if resolved_reads is not None:
+            return resolved_reads
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):
@@ -310,6 +316,16 @@ def _migrate_inlined(lines: set[int], source: str, path: str, options: Options, 
     if inlined is None:
         return None
     return _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line)
+
+
+def _migrate_dict_reads(dicts: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a read of a dict of graph names (``ae['x']`` fed, TFM302): the
+    file with such reads written as the names (rewrites/tensor_dicts.py, on the same lines),
+    if its graph then converts; else None."""
+    resolved = tensor_dicts.resolve_reads(parse_module(source), source, dicts)
+    if resolved is None:
+        return None
+    return _retried(resolved, tensor_dicts.TENSOR_DICT_READ.code, path, options, project)
 
 
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
