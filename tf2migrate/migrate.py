@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, VARIABLE_IN_COMPUTATION
+from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import find_escapes
@@ -205,8 +205,9 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
     refused_lines = {f.line for f in _refusals(result)}
     if refused_lines and _FUNCTION_TEXT in source:
         inlined = _migrate_inlined(refused_lines, source, path, options, project)
-        if inlined is not None:
+        if isinstance(inlined, MigrationResult):
             return inlined
+        result = MigrationResult(result.new_source, _with_inline_reasons(result.findings, inlined))
     dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
     if dict_reads:
         resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
@@ -307,15 +308,30 @@ def _migrate_main_guard(
 _FUNCTION_TEXT = "def "
 
 
-def _migrate_inlined(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+def _migrate_inlined(
+    lines: set[int], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | dict[tuple[int, int], str]:
     """A graph kept on TF1 by a refusal in a module function called once at the top level
     (its tensors leave it through ``return``, TFM301; a mixed loop in it, TFM304): the file
     with the function's body written out at its call (rewrites/factory_inline.py), if its
-    graph then converts, its findings placed on the original's lines; else None."""
-    inlined = factory_inline.inline_factories(parse_module(source), source, lines)
-    if inlined is None:
-        return None
-    return _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line)
+    graph then converts, its findings placed on the original's lines; else why each such
+    function returning a value is not written out, by its lines."""
+    reasons: dict[tuple[int, int], str] = {}
+    inlined = factory_inline.inline_factories(parse_module(source), source, lines, reasons)
+    converted = _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line if inlined else None)
+    return converted if converted is not None else reasons
+
+
+def _with_inline_reasons(findings: list[Diagnostic], reasons: dict[tuple[int, int], str]) -> list[Diagnostic]:
+    """The findings, with why a function's body was not written out at its call appended to
+    the TFM301 of what it returns (rewrites/factory_inline.py)."""
+    out = []
+    for f in findings:
+        why = next((r for (first, last), r in reasons.items() if first <= f.line <= last), None)
+        if why is not None and f.code == GRAPH_VALUE_OUTSIDE_RUN.code:
+            f = dataclasses.replace(f, message=f"{f.message} (not written out at its call: {why})")
+        out.append(f)
+    return out
 
 
 def _migrate_dict_reads(dicts: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:

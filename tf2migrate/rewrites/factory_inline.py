@@ -119,9 +119,13 @@ class Inlined:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
 
 
-def inline_factories(module: cst.Module, source: str, refused_lines: set[int]) -> Inlined | None:
+def inline_factories(
+    module: cst.Module, source: str, refused_lines: set[int], reasons: dict[tuple[int, int], str] | None = None
+) -> Inlined | None:
     """The module with each function holding a refusal line written out at its one call, or
-    None when no such function may be (see the module's docstring)."""
+    None when no such function may be (see the module's docstring); ``reasons`` gets, for
+    each function returning a value that holds a refusal line and is not written out, why,
+    by its first and last lines."""
     if inspects_scopes(module):
         return None
     try:
@@ -141,11 +145,12 @@ def inline_factories(module: cst.Module, source: str, refused_lines: set[int]) -
         if start is None or not any(start[0] <= line <= end for line in refused_lines):
             continue
         call_statement = _only_call(module, function, names)
-        if call_statement is None or id(call_statement) in replaced:
+        statements = call_statement if isinstance(call_statement, str) else _inlined(module, top, function, call_statement, positions)
+        if isinstance(statements, str):
+            if reasons is not None and _result_bound_at_top(module, function.name.value):
+                reasons[(start[0], end)] = statements
             continue
-        statements = _inlined(module, top, function, call_statement, positions)
-        if statements is None:
-            continue
+        assert not isinstance(call_statement, str)
         call_line = (positions.get(call_statement) or (0, 0))[0]
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         removed.add(id(function))
@@ -169,6 +174,12 @@ def inline_factories(module: cst.Module, source: str, refused_lines: set[int]) -
     return _rendered(module, body, notes)
 
 
+def _result_bound_at_top(module: cst.Module, name: str) -> bool:
+    """Does a top-level statement bind what a call of ``name`` returns (a factory's use)?"""
+    factory_call = m.Assign(value=m.Call(func=m.Name(name)))
+    return any(isinstance(s, cst.SimpleStatementLine) and any(m.matches(small, factory_call) for small in s.body) for s in module.body)
+
+
 def _last_line(module: cst.Module, positions: Positions, index: int) -> int:
     """The last line of the module's statement ``index`` (the next one's start, less one)."""
     if index + 1 < len(module.body):
@@ -178,11 +189,13 @@ def _last_line(module: cst.Module, positions: Positions, index: int) -> int:
     return module.code.count("\n") + 1
 
 
-def _only_call(module: cst.Module, function: cst.FunctionDef, names: list[cst.Name]) -> cst.SimpleStatementLine | None:
-    """The top-level statement that is the function's one use: ``targets = f(...)`` or ``f(...)``."""
+def _only_call(module: cst.Module, function: cst.FunctionDef, names: list[cst.Name]) -> cst.SimpleStatementLine | str:
+    """The top-level statement that is the function's one use: ``targets = f(...)`` or
+    ``f(...)``; else why there is none."""
     name = function.name.value
-    if sum(1 for n in names if n.value == name) != 2:  # its definition and the call
-        return None
+    uses = sum(1 for n in names if n.value == name) - 1
+    if uses != 1:
+        return f"`{name}` is named {uses} times besides its definition; only a function called once is"
     for statement in module.body:
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             continue
@@ -190,9 +203,9 @@ def _only_call(module: cst.Module, function: cst.FunctionDef, names: list[cst.Na
         call = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
         if isinstance(call, cst.Call) and m.matches(call.func, m.Name(name)):
             if isinstance(small, cst.Assign) and (len(small.targets) != 1 or not _names_target(small.targets[0].target)):
-                return None
+                return f"the call of `{name}` binds other than names"
             return statement
-    return None
+    return f"`{name}` is not called by a statement of its own at the module's top level"
 
 
 def _names_target(target: cst.BaseExpression) -> bool:
@@ -205,14 +218,15 @@ def _names_target(target: cst.BaseExpression) -> bool:
 
 def _inlined(
     module: cst.Module, top: symtable.SymbolTable, function: cst.FunctionDef, call_statement: cst.SimpleStatementLine, positions: Positions
-) -> list[tuple[cst.BaseStatement, int | None]] | None:
+) -> list[tuple[cst.BaseStatement, int | None]] | str:
     """The statements that replace the call (each with its original line; None: the call's),
-    or None when the body may not be written there."""
+    or why the body may not be written there."""
+    name = function.name.value
     if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
-        return None
+        return f"`{name}` is decorated or async"
     params = function.params
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
-        return None
+        return f"`{name}` takes `*args`, `**kwargs` or positional-only parameters"
     body = list(function.body.body)
     if body and m.matches(body[0], m.SimpleStatementLine(body=[m.Expr(m.SimpleString() | m.ConcatenatedString())])):
         body = body[1:]  # the docstring
@@ -222,48 +236,55 @@ def _inlined(
         returned = cst.ensure_type(cst.ensure_type(body[-1], cst.SimpleStatementLine).body[0], cst.Return).value
         returned_line = (positions.get(body[-1]) or (None, 0))[0]
         body = body[:-1]
-    if not body or find_all(cst.IndentedBlock(body), (cst.Return, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef)):
-        return None
-    table = _function_table(top, function.name.value)
+    if find_all(
+        cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
+        (cst.Return, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef),
+    ):
+        return f"`{name}` returns other than by its last statement, or defines a function or class"
+    table = _function_table(top, name)
     if table is None or any(s.is_declared_global() or s.is_nonlocal() for s in table.get_symbols()):
-        return None
+        return f"`{name}` declares a global or nonlocal name"
     if any(c.get_name() not in INLINE_SCOPES for c in tables_under(table)):
-        return None
+        return f"`{name}` holds a scope other than lambdas and comprehensions"
     local_names = set(table.get_locals())
     small = call_statement.body[0]
     call = cst.ensure_type(cst.ensure_type(small, (cst.Assign, cst.Expr)).value, cst.Call)  # type: ignore[arg-type]
     target = small.targets[0].target if isinstance(small, cst.Assign) else None
     bound_by_call = {n.value for n in find_all(target, cst.Name) if isinstance(n, cst.Name)} if target is not None else set()
     arguments = _arguments(call, params, local_names)
-    if arguments is None:
-        return None
+    if isinstance(arguments, str):
+        return arguments
     # a parameter given the module's name of its own spelling (``build(dims)`` for ``dims``) is
     # that object already: it stays the module's name, unless the body binds it again
     rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
     aliased = {name for name, value in arguments if isinstance(value, cst.Name) and value.value == name and name not in rebound}
     # the module's names: only those the call binds may be the function's too
-    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != function.name.value}
+    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
     shared = (local_names & module_names) - aliased
     if not shared <= bound_by_call:
-        return None
+        clashes = ", ".join(f"`{n}`" for n in sorted(shared - bound_by_call))
+        return f"{clashes}, bound by `{name}`, also a name of the module's top level"
     others = [c for c in top.get_children() if c is not table]
     defined_here = {s.get_name() for s in top.get_symbols() if s.is_assigned() and not s.is_imported()}
     watched = (local_names if _calls_module_code(body, defined_here) else local_names - shared) - aliased
-    if any(reads_globals(c, watched) for c in others):
-        return None
+    readers = [c.get_name() for c in others if reads_globals(c, watched)]
+    if readers:
+        return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
     out: list[tuple[cst.BaseStatement, int | None]] = []
-    for name, value in arguments:
-        if name in aliased:
+    for parameter, value in arguments:
+        if parameter in aliased:
             continue
-        if isinstance(value, cst.Name) and value.value == name:
-            return None  # the body binds it again: the module's name would change
-        out.append((cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)]), None))
+        if isinstance(value, cst.Name) and value.value == parameter:
+            return f"`{name}` binds its parameter `{parameter}` again, given the module's `{parameter}`"
+        out.append((cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parameter))], value)]), None))
     out += [(statement, (positions.get(statement) or (None, 0))[0]) for statement in body]
-    # the call's comments and blank lines go above the written-out body
-    out[0] = (out[0][0].with_changes(leading_lines=call_statement.leading_lines), out[0][1])
     binding = _binding(small, target, returned)
     if binding is not None:
         out.append((binding, returned_line))
+    if not out:
+        return f"`{name}` computes nothing the call binds"
+    # the call's comments and blank lines go above the written-out body
+    out[0] = (out[0][0].with_changes(leading_lines=call_statement.leading_lines), out[0][1])
     return out
 
 
@@ -275,25 +296,25 @@ def _function_table(top: symtable.SymbolTable, name: str) -> symtable.Function |
     return table if isinstance(table, symtable.Function) else None
 
 
-def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) -> list[tuple[str, cst.BaseExpression]] | None:
-    """(parameter, the expression it gets), in the parameters' order; None when an argument
-    calls anything or reads a name of the function, or a parameter left out has no literal default."""
+def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) -> list[tuple[str, cst.BaseExpression]] | str:
+    """(parameter, the expression it gets), in the parameters' order; else why not (an argument
+    calls anything or reads a name of the function, a parameter left out has no literal default)."""
     ordered = [*params.params, *params.kwonly_params]
     positional = [a for a in call.args if a.keyword is None]
     if any(a.star for a in call.args) or len(positional) > len(params.params):
-        return None
+        return "the call unpacks its arguments (`*`, `**`) or gives more than the parameters"
     given: dict[str, cst.BaseExpression] = {p.name.value: a.value for p, a in zip(params.params, positional)}
     for argument in call.args:
         if argument.keyword is not None:
             if argument.keyword.value in given or argument.keyword.value not in {p.name.value for p in ordered}:
-                return None
+                return f"the call's keyword `{argument.keyword.value}` names no free parameter"
             given[argument.keyword.value] = argument.value
     for value in given.values():
         if find_all(value, (cst.Call, cst.NamedExpr, cst.Lambda, cst.Await, cst.Yield)):
-            return None
+            return "an argument of the call calls a function (it ran before the body; written out, it would run among its statements)"
         reads = {n.value for n in find_all(value, cst.Name) if isinstance(n, cst.Name)}
         if reads & local_names - {name for name, v in given.items() if v is value and isinstance(v, cst.Name) and v.value == name}:
-            return None
+            return "an argument of the call reads a name the function binds"
     out = []
     for param in ordered:
         name = param.name.value
@@ -302,7 +323,7 @@ def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) ->
         elif param.default is not None and _is_literal(param.default):
             out.append((name, param.default))
         else:
-            return None
+            return f"the parameter `{name}`, left out, defaults to other than a literal"
     return out
 
 
