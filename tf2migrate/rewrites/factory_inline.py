@@ -142,16 +142,17 @@ def inline_factories(
             continue
         start = positions.get(function)
         end = _last_line(module, positions, index)
-        if start is None or not any(start[0] <= line <= end for line in refused_lines):
-            continue
         call_statement = _only_call(module, function, names)
+        call_line = (positions.get(call_statement) or (0, 0))[0] if not isinstance(call_statement, str) else 0
+        # a refusal in the function, or at its call (``y = build(x)`` making variables from a placeholder)
+        if start is None or not any(start[0] <= line <= end or line == call_line for line in refused_lines):
+            continue
         statements = call_statement if isinstance(call_statement, str) else _inlined(module, top, function, call_statement, positions)
         if isinstance(statements, str):
             if reasons is not None and _result_bound_at_top(module, function.name.value):
                 reasons[(start[0], end)] = statements
             continue
         assert not isinstance(call_statement, str)
-        call_line = (positions.get(call_statement) or (0, 0))[0]
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         removed.add(id(function))
         notes.append(
@@ -251,7 +252,8 @@ def _inlined(
     call = cst.ensure_type(cst.ensure_type(small, (cst.Assign, cst.Expr)).value, cst.Call)  # type: ignore[arg-type]
     target = small.targets[0].target if isinstance(small, cst.Assign) else None
     bound_by_call = {n.value for n in find_all(target, cst.Name) if isinstance(n, cst.Name)} if target is not None else set()
-    arguments = _arguments(call, params, local_names)
+    imported = {s.get_name() for s in top.get_symbols() if s.is_imported()}
+    arguments = _arguments(call, params, local_names, imported)
     if isinstance(arguments, str):
         return arguments
     # a parameter given the module's name of its own spelling (``build(dims)`` for ``dims``) is
@@ -296,7 +298,9 @@ def _function_table(top: symtable.SymbolTable, name: str) -> symtable.Function |
     return table if isinstance(table, symtable.Function) else None
 
 
-def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) -> list[tuple[str, cst.BaseExpression]] | str:
+def _arguments(
+    call: cst.Call, params: cst.Parameters, local_names: set[str], imported: set[str]
+) -> list[tuple[str, cst.BaseExpression]] | str:
     """(parameter, the expression it gets), in the parameters' order; else why not (an argument
     calls anything or reads a name of the function, a parameter left out has no literal default)."""
     ordered = [*params.params, *params.kwonly_params]
@@ -320,11 +324,19 @@ def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) ->
         name = param.name.value
         if name in given:
             out.append((name, given[name]))
-        elif param.default is not None and _is_literal(param.default):
+        elif param.default is not None and (_is_literal(param.default) or _imported_member(param.default, imported)):
             out.append((name, param.default))
         else:
-            return f"the parameter `{name}`, left out, defaults to other than a literal"
+            return f"the parameter `{name}`, left out, defaults to other than a literal or an imported module's member"
     return out
+
+
+def _imported_member(node: cst.BaseExpression, imported: set[str]) -> bool:
+    """``tf.nn.relu`` of ``import tensorflow as tf``: the same object where the call is (the
+    module binds the import once, by the symbol tables' count, and no one rebinds it)."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in imported
 
 
 def _is_literal(node: cst.BaseExpression) -> bool:
