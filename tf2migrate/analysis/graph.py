@@ -698,6 +698,7 @@ class GraphAnalyzer:
         order = -1
         nodes = self._effective(body, scope)
         external = self._external.get(id(scope.owner))
+        scope.initializer_methods_run_once = external is not None
         if external is not None and all(external is not s for s in scope.spliced):
             # run by the caller right after the constructor: read as the constructor's last statement
             nodes.extend(self._spliced(external, scope))

@@ -316,7 +316,7 @@ class SessionFunctions:
         other_runs = [
             site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
         ]
-        reason = reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves, other_runs)
+        reason = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
         if reason is not None:
             for site in sites:
                 self.rewrite.block(site.call, blockers.REINITIALIZATION, reason)
