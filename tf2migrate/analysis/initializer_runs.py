@@ -285,3 +285,48 @@ class _NameUses(cst.CSTVisitor):
         return (isinstance(node, cst.Name) and node.value == self.name) or (
             isinstance(node, cst.Attribute) and node.attr.value == self.name
         )
+
+
+def repeated_factory_calls(scope: Scope, initializes: Callable[[cst.Call], bool]) -> list[cst.Call]:
+    """The calls of session factories that run the variables initializer (``initializes``)
+    in a graph scope's code, when there are two or more of them or one may run more than
+    once (in a loop, comprehension or lambda; in a def the scope does not call exactly once):
+    each call put the variables made so far back to their initial values, in a session of
+    its own, where eager variables have one value from their creation.  Empty otherwise."""
+    found: list[tuple[cst.Call, bool]] = []  # (call, may run more than once)
+
+    class _Calls(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.loops = 0
+            self.defs: list[cst.FunctionDef] = []
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False  # a class's graph is its own scope
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, (cst.For, cst.While, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+                self.loops += 1
+            if isinstance(node, cst.FunctionDef):
+                self.defs.append(node)
+            if isinstance(node, cst.Call) and initializes(node):
+                repeats = self.loops > 0 or any(not _def_runs_once(scope, d) for d in self.defs)
+                found.append((node, repeats))
+            return super().on_visit(node)
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            if isinstance(original_node, (cst.For, cst.While, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+                self.loops -= 1
+            if isinstance(original_node, cst.FunctionDef):
+                self.defs.pop()
+            super().on_leave(original_node)
+
+    owner = scope.owner
+    if scope.cls is not None:
+        return []  # the constructor's factory call: once per object, with the object's own variables
+    body = owner.body if isinstance(owner, cst.Module) else owner.body.body
+    visitor = _Calls()
+    for statement in body:
+        statement.visit(visitor)
+    if len(found) > 1 or any(repeats for _, repeats in found):
+        return [call for call, _ in found]
+    return []

@@ -18,7 +18,8 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
-from tf2migrate.analysis.initializer_runs import reinitializes
+from tf2migrate.analysis import imported_calls
+from tf2migrate.analysis.initializer_runs import reinitializes, repeated_factory_calls
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering
@@ -243,6 +244,7 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites, scope)
+            self._refuse_repeated_factories(scope)
         tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
@@ -332,6 +334,19 @@ class SessionFunctions:
             self.rewrite.plan.remove.add(id(site.statement))
             self.rewrite.plan.note(
                 site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created"
+            )
+
+    def _refuse_repeated_factories(self, scope: Scope) -> None:
+        """A session factory running the variables initializer (``utilities.tf_session()``)
+        called twice, or where it may run again: each call reset the variables in a new
+        session of their own, which the removed factory calls would not."""
+        facts = self.rewrite.facts
+        for call in repeated_factory_calls(scope, lambda c: imported_calls.initializing_session_factory(facts, c)):
+            self.rewrite.block(
+                call,
+                blockers.REINITIALIZATION,
+                f"`{self.rewrite.code(call.func)}` runs the variables initializer in a new session and is called more than once "
+                "(or where it may run again): each session started from the initial values; eager variables have one value",
             )
 
     def _restores_everything_next(self, site: RunSite) -> bool:
