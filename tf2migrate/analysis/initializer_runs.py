@@ -198,7 +198,9 @@ def _repeated_function(module: cst.Module, scope: Scope, site: RunSite) -> str |
     while the variables it covers live on; None when it runs once.  A run nested in a def
     of the graph's scope (a method of its class) repeats with that def; a run in a
     function of its own that initializes the enclosing scope's variables (a module-level
-    graph, ``def train():`` opening a session) repeats with the function."""
+    graph, ``def train():`` opening a session) repeats with the function, and one in the
+    constructor of a class whose objects each open a session on the module's graph
+    repeats with each construction."""
     function = site.function
     if site.order is None:
         if function is None:
@@ -209,15 +211,19 @@ def _repeated_function(module: cst.Module, scope: Scope, site: RunSite) -> str |
             once = _def_runs_once(scope, function)
         return None if once else function.name.value
     owner, parent = scope.owner, scope.parent
-    if not isinstance(owner, cst.FunctionDef) or scope.cls is not None:
+    if not isinstance(owner, cst.FunctionDef):
         return None
     enclosing_variables = False
     while parent is not None:
         enclosing_variables |= any(s.kind in _CREATING for s in parent.statements)
         parent = parent.parent
-    if not enclosing_variables or scope.parent is None or _def_runs_once(scope.parent, owner):
+    if not enclosing_variables or scope.parent is None:
         return None
-    return owner.name.value
+    if scope.cls is not None:
+        # a constructor initializing the module's variables: once per object, each in its own session
+        once = _called_once(module, scope.cls.name.value, scope.cls.name)
+        return None if once else f"{scope.cls.name.value}.__init__"
+    return None if _def_runs_once(scope.parent, owner) else owner.name.value
 
 
 def _def_runs_once(scope: Scope, function: cst.FunctionDef) -> bool:
@@ -244,7 +250,13 @@ def _method_called_once(module: cst.Module, cls: cst.ClassDef, method: cst.Funct
     as a value)?  Then each object runs it at most once."""
     if not any(statement is cls for statement in module.body) or not any(m is method for m in cls.body.body):
         return False
-    uses = _NameUses(method.name.value, method.name)
+    return _called_once(module, method.name.value, method.name)
+
+
+def _called_once(module: cst.Module, name: str, own: cst.Name) -> bool:
+    """Is ``name`` (a function, a method as ``x.name``, a class) called once in straight-line
+    module code and named nowhere else?"""
+    uses = _NameUses(name, own)
     module.visit(uses)
     return uses.calls == 1 and uses.other == 0
 
