@@ -9,7 +9,7 @@ import pytest
 
 from tf2migrate import migrate_source
 from tf2migrate.layout import parse_module
-from tf2migrate.rewrites.main_guard import move_into_function
+from tf2migrate.rewrites.main_guard import ADDED_LINES, move_into_function
 
 GRAPH = """\
     x = tf.placeholder(tf.float32, [None])
@@ -99,7 +99,7 @@ def test_lines_of_the_original_are_kept():
     last_block_line = moved.added_after
     assert original[:last_block_line][2:] == new[:last_block_line][2:]  # the block's lines, unchanged
     after = original.index("print('done')") + 1
-    assert new[after - 1 + 3] == "print('done')" and moved.map_line(after + 3) == after
+    assert new[after - 1 + ADDED_LINES] == "print('done')" and moved.map_line(after + ADDED_LINES) == after
 
 
 def test_a_placeholder_in_a_block_that_runs_the_graph_is_refused_with_its_reason():

@@ -228,3 +228,11 @@ def test_ipython_lines_come_back_with_their_trailing_spaces(tmp_path):
     new, _ = migrate_notebook(_notebook(tmp_path / "m.ipynb", cells), "m.ipynb")
     source = "".join(json.loads(new)["cells"][0]["source"])
     assert source.startswith("%matplotlib inline  \nimport tensorflow as tf\n") and "\n!ls -l \n" in source
+
+
+def test_json_without_nbformat_is_refused_with_tfm004():
+    # JSON that names TensorFlow but is no notebook (the migration crashed on it: TFM002)
+    text = json.dumps({"cells": 5, "note": "tensorflow"})
+    new, findings = migrate_notebook(text, "data.ipynb")
+    assert new == text
+    assert [f.code for f in findings] == ["TFM004"] and "names no nbformat version" in findings[0].message

@@ -206,3 +206,59 @@ def test_dimension_comprehension_and_unknown_folds() -> None:
     assert values["batch"] == static_shapes.Py(None)  # the fed size: no number
     assert values["pixels"] is static_shapes.UNKNOWN
     assert values["other"] is static_shapes.UNKNOWN  # only operator's mul, add, sub and lambdas
+
+
+FOLLOWED_LOOP = """
+import tensorflow as tf
+sizes = [6, 4, 3]
+cur = tf.placeholder(tf.float32, [None, 5])
+widths = []
+for i, (n, m) in enumerate(zip(sizes[1:], reversed(list(range(2))))):
+    n_in = int(cur.get_shape()[1])
+    widths.append(n_in)
+    cur = tf.nn.tanh(tf.matmul(cur, tf.Variable(tf.ones([n_in, n]))) + m)
+"""
+
+
+def _followed(source: str) -> tuple[list[int], list[object]]:
+    """The iteration counts of the module's first loop, and ``n_in`` at each iteration (the
+    values before the statement after its binding)."""
+    module = parse_module(textwrap.dedent(source))
+    loop = next(s for s in module.body if isinstance(s, cst.For))
+    body = cst.ensure_type(loop.body, cst.IndentedBlock).body
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(body[1])}, set(), frozenset({id(loop)}))
+    return found.runs.get(id(loop), []), [env.get("n_in") for env in found.each.get(id(body[1]), [])]
+
+
+def test_named_loops_are_followed_iteration_by_iteration() -> None:
+    runs, widths = _followed(FOLLOWED_LOOP)
+    assert runs == [2]
+    assert [static_shapes.proven_int(w) for w in widths] == [5, 4]
+    tf = pytest.importorskip("tensorflow").compat.v1
+    with tf.Graph().as_default():
+        scope: dict[str, object] = {}
+        exec(textwrap.dedent(FOLLOWED_LOOP).replace("import tensorflow as tf", ""), {"tf": tf}, scope)
+        assert scope["widths"] == [5, 4]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("for i, (n, m) in", "for i, (n, m) in"),  # (followed: the control case)
+        ("enumerate(zip(sizes[1:], reversed(list(range(2)))))", "enumerate(unknown_sizes)"),  # iterable not known
+        ("    widths.append(n_in)\n", "    widths.append(n_in)\n    if n_in > 5:\n        break\n"),  # may leave early
+        ("import tensorflow as tf\n", "import tensorflow as tf\nfrom sizes_module import *\n"),  # names may change behind the text
+        ("sizes = [6, 4, 3]\n", "sizes = [6, 4, 3]\ndef zip(*a):\n    return []\n"),  # not Python's zip
+    ],
+)
+def test_loops_not_known_are_not_followed(change: tuple[str, str]) -> None:
+    source = textwrap.dedent(FOLLOWED_LOOP).replace(*change)
+    runs, _ = _followed(source)
+    assert (runs == [2]) == (change[0] == change[1])
+
+
+def test_loops_not_named_run_any_number_of_times() -> None:
+    module = parse_module(textwrap.dedent(FOLLOWED_LOOP) + "pass\n")
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(module.body[-1])}, set())
+    assert found.before[id(module.body[-1])]["cur"] is static_shapes.UNKNOWN
+    assert not found.each and not found.runs

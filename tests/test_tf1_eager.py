@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("tensorflow")
 
-CASE = Path(__file__).parent / "fixtures" / "api" / "tf1_eager_program"
+CASES = [Path(__file__).parent / "fixtures" / "api" / name for name in ("tf1_eager_program", "tf1_eager_contrib_imported")]
 DRIVER = """
 import json, runpy, sys, types
 import numpy as np
@@ -30,12 +30,16 @@ if side == "tf1":
     from tensorflow.python.eager import backprop
     from tensorflow.python.ops import resource_variable_ops
     v1 = tf.compat.v1
-    v1.contrib = types.SimpleNamespace(eager=types.SimpleNamespace(
-        Variable=resource_variable_ops.ResourceVariable,
-        implicit_gradients=backprop.implicit_grad,
-        Iterator=iterator_ops.OwnedIterator,
-    ))
+    eager = types.ModuleType("tensorflow.contrib.eager")
+    eager.Variable = resource_variable_ops.ResourceVariable
+    eager.implicit_gradients = backprop.implicit_grad
+    eager.Iterator = iterator_ops.OwnedIterator
+    eager.enable_eager_execution = v1.enable_eager_execution
+    v1.contrib = types.ModuleType("tensorflow.contrib")
+    v1.contrib.eager = eager
     sys.modules["tensorflow"] = v1
+    # ``import tensorflow.contrib.eager as tfe`` finds these
+    sys.modules["tensorflow.contrib"], sys.modules["tensorflow.contrib.eager"] = v1.contrib, eager
 values = runpy.run_path(path)
 print(json.dumps({k: np.asarray(values[k]).tolist() for k in ("losses", "weights", "bias")}))
 """
@@ -47,8 +51,9 @@ def _run(side: str, path: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_migrated_eager_program_computes_the_same_values() -> None:
-    before, after = _run("tf1", CASE / "before.py"), _run("tf2", CASE / "after.py")
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_migrated_eager_program_computes_the_same_values(case: Path) -> None:
+    before, after = _run("tf1", case / "before.py"), _run("tf2", case / "after.py")
     assert before.keys() == after.keys()
     for name in before:
         np.testing.assert_allclose(after[name], before[name], rtol=1e-6, atol=1e-7, err_msg=name)

@@ -72,6 +72,14 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
 - a class whose method builds pure ops from the constructor's tensors at every call and runs
   them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
 
+A third of the programs with helpers (or a session not opened by ``with``) are projects:
+their module-level helpers, layer helpers and classes live in ``helpers.py`` or a package's
+``lib/helpers.py``, imported as research code does (``from helpers import f1, Net2``,
+``import helpers as H`` with ``H.f1(...)``, ``from helpers import *``), maybe with a session
+factory there (``sess = make_session()``: ``tf.Session`` or ``InteractiveSession``, maybe
+configured, the initializer run, returned), maybe with a second importer of the helper module
+(``wrappers.py``, whose ``via_f1`` main.py calls once in place of ``f1``).
+
 Every fetched value is bound to a module global (``r3``, ``hist2``), which is what
 ``tf2migrate verify`` compares.  Programs are deterministic: random ops appear only in
 initializers of trainable variables, whose initial values verify replays on the TF2
@@ -85,6 +93,7 @@ placeholder, one op and one run.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
@@ -112,10 +121,12 @@ class Tensor:
 
 @dataclass
 class Program:
-    """A generated program: its source and the grammar features it used."""
+    """A generated program: its source (the script, ``main.py`` of a project) and the grammar
+    features it used; a project's other modules by their paths (``helpers.py``, ``lib/helpers.py``)."""
 
     source: str
     features: set[str] = field(default_factory=set)
+    modules: dict[str, str] = field(default_factory=dict)
 
 
 class _Builder:
@@ -1457,7 +1468,14 @@ def tf1_programs(draw) -> Program:
         closing += b.model_class()
     if draw(st.integers(0, 7)) == 0:
         closing += b.per_call_class()
+    modules: dict[str, str] = {}
     lines = ["import numpy as np", "import tensorflow as tf", ""]
+    if (b.defs or session != "with") and draw(st.integers(0, 2)) == 0:
+        # a project: the helpers, net classes and maybe a session factory in modules of their own
+        opening, modules, imports = _project(b, draw, opening, session, closing)
+        main_code = _qualified(b.graph + idle + opening + b.session + closing, imports)
+        b.defs, b.graph, idle, opening, b.session, closing = [], main_code, [], [], [], []
+        lines[2:2] = imports.lines
     if draw(st.booleans()):
         b.feature("set_random_seed")
         lines.append(f"tf.set_random_seed({draw(st.integers(0, 9))})")
@@ -1469,4 +1487,99 @@ def tf1_programs(draw) -> Program:
         *b.defs,
         *b.graph,
     ]
-    return Program("\n".join(lines + idle + opening + b.session + closing) + "\n", b.features)
+    return Program("\n".join(lines + idle + opening + b.session + closing) + "\n", b.features, modules)
+
+
+# -- the project form: what research code keeps in modules of its own
+@dataclass
+class _Imports:
+    """How ``main.py`` imports the project's modules: its import lines, and the names it must
+    write qualified (``H.f1``) by their module alias (empty for ``from ... import`` forms)."""
+
+    lines: list[str]
+    qualified: dict[str, str]  # name -> the module alias main.py reaches it through
+    renamed: dict[str, str] = field(default_factory=dict)  # a helper main.py calls through a wrapper: its first use
+
+
+def _blocks(defs: list[str]) -> list[tuple[str, list[str]]]:
+    """The top-level ``def`` and ``class`` blocks of ``defs``, by name."""
+    blocks: list[tuple[str, list[str]]] = []
+    for line in defs:
+        if line.startswith(("def ", "class ")):
+            name = line.split()[1].split("(")[0].rstrip(":")
+            blocks.append((name, []))
+        blocks[-1][1].append(line)
+    return blocks
+
+
+def _project(b: _Builder, draw, opening: list[str], session: str, closing: list[str]) -> tuple[list[str], dict[str, str], _Imports]:
+    """Move the program's helpers, layer helpers and classes into a helper module (``helpers.py``
+    or ``lib/helpers.py`` of a package), maybe with a session factory that runs the initializer
+    (which main.py's session then comes from), maybe with a second module that imports the helper
+    module too and wraps one of its functions for main.py; main.py imports them as research code
+    does: ``from helpers import f, Net``, ``import helpers as H`` (``H.f(...)``) or
+    ``from helpers import *``.  Returns main.py's session opening, the modules, and its imports."""
+    module = draw(st.sampled_from(["helpers", "lib.helpers"]))
+    style = draw(st.sampled_from(["from", "alias", "star"]))
+    b.feature(f"project:{style}{':package' if '.' in module else ''}")
+    blocks = _blocks(b.defs)
+    helper_lines = ["import numpy as np", "import tensorflow as tf", "", *b.defs]
+    if session != "with" and draw(st.booleans()):  # a session factory: TF1's session, initialized
+        b.feature(f"project:session-factory:{session}")
+        made = "tf.InteractiveSession" if session == "interactive" else "tf.Session"
+        configured = draw(st.booleans())
+        helper_lines += [
+            "def make_session():",
+            *(["    config = tf.ConfigProto()", "    config.gpu_options.allow_growth = True"] if configured else []),
+            f"    sess = {made}({'config=config' if configured else ''})",
+            "    sess.run(tf.global_variables_initializer())",
+            "    return sess",
+            "",
+        ]
+        blocks.append(("make_session", []))
+        opening = ["sess = make_session()"]
+        del b.session[0]  # (the initializer's run, which the factory does)
+    names = [name for name, _ in blocks]
+    main_code = "\n".join(b.graph + opening + b.session + closing)
+    used = [name for name in names if _mentions(main_code, name)]
+    modules = {module.replace(".", "/") + ".py": "\n".join(helper_lines).rstrip() + "\n"}
+    if "." in module:
+        modules["lib/__init__.py"] = ""
+    alias = "H"
+    imports = {
+        "from": _Imports([f"from {module} import {', '.join(used)}"] if used else [f"import {module}"], {}),
+        "alias": _Imports([f"import {module} as {alias}"], dict.fromkeys(used, alias)),
+        "star": _Imports([f"from {module} import *"], {}),
+    }[style]
+    wrapped = [(name, block) for name, block in blocks if name in used and block and block[0].startswith("def ")]
+    if wrapped and draw(st.booleans()):  # a second importer of the helper module
+        name, block = draw(st.sampled_from(wrapped))
+        b.feature("project:two-importers")
+        signature = block[0][len("def ") + len(name) :].rstrip(":")
+        arguments = ", ".join(
+            p.split("=")[0].strip() + ("=" + p.split("=")[0].strip() if "=" in p else "") for p in signature[1:-1].split(",")
+        )
+        wrapper = f"via_{name}"
+        modules["wrappers.py"] = "\n".join(
+            [f"from {module} import {name}", "", "", f"def {wrapper}{signature}:", f"    return {name}({arguments})", ""]
+        )
+        imports.lines.append(
+            {"from": f"from wrappers import {wrapper}", "alias": "import wrappers as W", "star": "from wrappers import *"}[style]
+        )
+        imports.renamed[name] = ("W." if style == "alias" else "") + wrapper
+    return opening, modules, imports
+
+
+def _mentions(code: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b", code) is not None
+
+
+def _qualified(lines: list[str], imports: _Imports) -> list[str]:
+    """main.py's code, its helpers' names qualified by their module alias, and the first use of a
+    wrapped helper through its wrapper."""
+    code = "\n".join(lines)
+    for name, target in imports.renamed.items():
+        code = re.sub(rf"(?<![\w.]){re.escape(name)}\b", target, code, count=1)
+    for name, alias in imports.qualified.items():
+        code = re.sub(rf"(?<![\w.]){re.escape(name)}\b", f"{alias}.{name}", code)
+    return code.split("\n")

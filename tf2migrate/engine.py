@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import itertools
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -251,6 +252,7 @@ def run(
         # caller whose session a class had dropped; a few rounds at most)
         before = list(results)
         _settle_builds(files, work, results, builds, use_cache, options)  # type: ignore[arg-type]
+        _keep_helpers_of_kept_importers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
         _keep_importers_of_kept_helpers(files, work, results, importers, use_cache, options)  # type: ignore[arg-type]
         if all(a is b for a, b in zip(before, results, strict=True)) or not builds.sessions:
             break
@@ -417,7 +419,40 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
                 item.context = replace(item.context or FileContext(), removable=removable)
         if isinstance(item, _Work) and helper in tf1:
             item.context = replace(item.context or FileContext(), tf1_callers=True)
+        named = _names_written(work[i] for i in importers[helper])
+        if isinstance(item, _Work) and named:
+            item.context = replace(item.context or FileContext(), importer_names=named)
     return list(importers)
+
+
+def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
+    """The identifiers the importers' sources write: the helper module's methods they
+    may call (``predictor.predict(x)``), which the module alone cannot see called."""
+    texts = (item.source.text if isinstance(item, _Work) else item.old_text for item in importers)
+    return frozenset(name for text in texts for name in _IDENTIFIER.findall(text))
+
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _keep_helpers_of_kept_importers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
+    """The converse of _keep_importers_of_kept_helpers: an importer that stays on TF1
+    semantics switches eager execution off for the whole process, so a helper module whose
+    own graph (a class with its session) was converted to eager TF2 would run in graph mode
+    (``.numpy()`` of a symbolic tensor): it is migrated again, told which importers stay
+    (FileContext.graph_mode_modules), and its graph is kept on TF1 too."""
+    for helper, users in importers.items():
+        item = work[helper]
+        if not isinstance(item, _Work) or kept_on_tf1(results[helper].findings) or not results[helper].changed:
+            continue
+        if not any(word in item.source.text for word in ("Session", "placeholder")):
+            continue  # (no graph of its own to convert: its renames hold in graph mode too; a cheap test first)
+        kept = [i for i in users if kept_on_tf1(results[i].findings) or switches_eager_off(results[i].new_text)]
+        if kept:
+            context = item.context or FileContext()
+            names = tuple(sorted({*context.graph_mode_modules, *(files[i].name for i in kept)}))
+            item.context = replace(context, graph_mode_modules=names)
+            results[helper] = _process(files[helper], item, use_cache, options[helper])
 
 
 def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
@@ -432,6 +467,12 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
             if results[i].changed and not kept_on_tf1(results[i].findings):
                 work[i].context = seen_as_unknown(work[i].context, resolved(files[helper]))
                 results[i] = _process(files[i], work[i], use_cache, options[i])
+                if results[i].changed and not kept_on_tf1(results[i].findings):
+                    # its graph calls none of the module's functions: it stays on TF1 all the same
+                    context = work[i].context
+                    modules = tuple(sorted({*context.graph_mode_modules, files[helper].name}))
+                    work[i].context = replace(context, graph_mode_modules=modules)
+                    results[i] = _process(files[i], work[i], use_cache, options[i])
         item = work[helper]
         if item.context is not None and item.context.removable:
             # the importers kept on TF1 call its session factories again: they stay

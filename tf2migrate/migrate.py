@@ -32,7 +32,7 @@ from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
-from tf2migrate.analysis.summaries import Summary, numpy_imports
+from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.analysis.loop_state import find_stateful_loops
@@ -78,7 +78,9 @@ from tf2migrate.rewrites import (
     helper_split,
     scope_reuse,
     lambda_helpers,
+    factory_inline,
     main_guard,
+    tensor_dicts,
     tf_callable_names,
     loop_split,
     per_call_ops,
@@ -200,6 +202,16 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         guarded = _migrate_main_guard(result, source, path, options, project)
         if guarded is not None:
             return guarded
+    refused_lines = {f.line for f in _refusals(result)}
+    if refused_lines and _FUNCTION_TEXT in source:
+        inlined = _migrate_inlined(refused_lines, source, path, options, project)
+        if inlined is not None:
+            return inlined
+    dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
+    if dict_reads:
+        resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
+        if resolved_reads is not None:
+            return resolved_reads
     if any(f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) for f in result.findings):
         written = _migrate_written_out(source, path, options, project)
         if isinstance(written, MigrationResult):
@@ -218,6 +230,7 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         split = _migrate_split(mixed_loops, source, path, options, project)
         if split is not None:
             return split
+        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source))
     scaled = {f.line for f in result.findings if f.code.startswith("TFM3") and f.message == fed_expressions.UNNAMED_PLACEHOLDER}
     if scaled:
         unscaled = _migrate_unscaled(scaled, source, path, options, project)
@@ -290,6 +303,31 @@ def _migrate_main_guard(
     return _retried(moved, main_guard.MAIN_GUARD.code, path, options, project, moved.map_line)
 
 
+# in the text of every file with a module function (a cheap test before parsing)
+_FUNCTION_TEXT = "def "
+
+
+def _migrate_inlined(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a refusal in a module function called once at the top level
+    (its tensors leave it through ``return``, TFM301; a mixed loop in it, TFM304): the file
+    with the function's body written out at its call (rewrites/factory_inline.py), if its
+    graph then converts, its findings placed on the original's lines; else None."""
+    inlined = factory_inline.inline_factories(parse_module(source), source, lines)
+    if inlined is None:
+        return None
+    return _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line)
+
+
+def _migrate_dict_reads(dicts: set[str], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a read of a dict of graph names (``ae['x']`` fed, TFM302): the
+    file with such reads written as the names (rewrites/tensor_dicts.py, on the same lines),
+    if its graph then converts; else None."""
+    resolved = tensor_dicts.resolve_reads(parse_module(source), source, dicts)
+    if resolved is None:
+        return None
+    return _retried(resolved, tensor_dicts.TENSOR_DICT_READ.code, path, options, project)
+
+
 def _migrate_hoisted(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
     """A graph kept on TF1 because methods build ops from it at every call (TFM309): the
     file with those ops built once in the constructor (rewrites/per_call_ops.py), if its
@@ -330,7 +368,9 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     by line (none when the rewritten file is refused for other reasons)."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
-    written = variable_lists.write_out(module, imports) if imports.aliases else {}
+    imported = local_summaries(ast.parse(source), project) if project is not None else {}
+    builders = frozenset(name for name, summary in imported.items() if summary.kind == BUILDER)
+    written = variable_lists.write_out(module, imports, builders) if imports.aliases else {}
     if isinstance(written, dict):
         return written
     return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
@@ -456,6 +496,20 @@ def _migrate_split(lines: set[int], source: str, path: str, options: Options, pr
     imports = collect_tf_imports(module)
     split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
     return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
+
+
+def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str) -> list[Diagnostic]:
+    """The findings, with why a mixed loop was not split appended to its TFM304, when a number
+    read off the ops' static shapes keeps it (rewrites/loop_split.py)."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    reasons = loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {}
+    return [
+        dataclasses.replace(f, message=f"{f.message} (not split into variables and ops: {reasons[f.line]})")
+        if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK) and f.line in reasons
+        else f
+        for f in findings
+    ]
 
 
 def _retried(
@@ -904,6 +958,9 @@ def _migrate_graph(
     if facts is None:
         facts = analyze(module, imports, imported, _LINKS.get(), index) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
+    # an import of a TF module TF2 does not ship (``from tensorflow.contrib import slim``) names
+    # TF1's API as plainly as ``tf.contrib.slim`` does: the file is not TF2 code
+    names_v1_explicitly = names_v1_explicitly or bool(kept_import_findings(imports))
     traps = []
     numpy_imported = numpy_imports(imported)
     if may_have_traps(source, tree, numpy_imported):
@@ -979,7 +1036,9 @@ def _migrate_graph(
             ],
         )
     positions = positions or Positions(original)
-    kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_import_findings(imports) + _trap_findings(traps, positions)
+    # (an import the plan removes, ``import tensorflow.contrib.eager as tfe``, is no longer kept)
+    kept_imports = [finding for finding in kept_import_findings(imports) if id(finding[0]) not in plan.remove]
+    kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_imports + _trap_findings(traps, positions)
     made = [(f.node, f.code, f.message) for f in plan.findings] + (list(notes) if not facts.blockers else [])
     return outcome(source, render(new_module), tree, imports, path, positions, kept, made, plan.renames.findings)
 

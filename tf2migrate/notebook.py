@@ -42,7 +42,9 @@ def migrate_notebook(
         raw = json.loads(text)
     except Exception as exc:  # nbformat raises several kinds for a broken notebook
         return text, [_problem(path, f"not a readable notebook: {exc}")]
-    if notebook.nbformat not in (3, 4) or not isinstance(raw, dict):
+    if not isinstance(raw, dict) or "nbformat" not in raw:
+        return text, [_problem(path, "not a notebook: its JSON names no nbformat version")]
+    if notebook.get("nbformat") not in (3, 4):
         message = f"nbformat {notebook.get('nbformat')} is not supported; convert it first with "
         return text, [_problem(path, message + "`jupyter nbconvert --to notebook --nbformat 4`")]
     layout = _layout(text, raw)

@@ -49,6 +49,8 @@ class Plan:
     # moved statements whose comments were already written (once, not in every function)
     commented: set[int] = field(default_factory=set)
     root_is_tf1: bool = True  # see TfNameNormalizer
+    # a kept file switches TF2's shapes off: its TF1 ``Dimension`` reads (``d.value``) stay as written
+    tf1_dimensions: bool = False
     # helpers emitted once per file (rewrites/file_helpers.py): template name → name used
     file_helpers: dict[str, str] = field(default_factory=dict)
     # learning rates computed by Keras schedules: rate name → (schedule, step expression,

@@ -128,7 +128,7 @@ def migrate_renames_only(
     facts = module_facts(tree, imports, tf1_callers)
     if facts.graph or may_have_traps(source, tree, numpy_imports) or may_be_tf1_eager(source):
         return None
-    if not (facts.tf1 or facts.explicit_v1):
+    if not (facts.tf1 or facts.explicit_v1 or kept_import_findings(imports)):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
     if import_conflict(imports, facts, tree) is not None:
         return None

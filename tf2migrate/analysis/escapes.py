@@ -11,12 +11,13 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import blockers, descriptions
+from tf2migrate.analysis.catalogue import makes_variables
 from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
-from tf2migrate.analysis.names import LoopVariables, NameReferences, named_elsewhere, names_bound, self_attribute
-from tf2migrate.traversal import walk
+from tf2migrate.analysis.names import LoopVariables, NameReferences, assigned_names, named_elsewhere, names_bound, self_attribute
+from tf2migrate.traversal import find_all, walk
 
 
 class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
@@ -43,6 +44,10 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         # graph code, such as a ``close()`` method): the receivers' ids
         self.closed: set[int] = set()
         self.returned: set[int] = set()  # ``return sess``: a session factory some caller keeps
+        # by open block, the plain names its statements left so far bind (in order): a read of one
+        # of them reads that binding, made by this kept code (a split loop's ``b = tf.Variable(...)``
+        # then ``b_list.append(b)``), not an earlier graph binding of the name
+        self.block_bindings: list[set[str]] = []
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -129,15 +134,34 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         super().visit_For(node)
         self.mark_bound(node.target)
 
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        super().visit_IndentedBlock(node)
+        self.block_bindings.append(set())
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self.block_bindings.pop()
+        super().leave_IndentedBlock(original_node)
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
+        # (only statements the migration keeps as written: no TF call, or one making variables)
+        calls = [n for c in find_all(original_node, cst.Call) if (n := self.facts.imports.call_name(c)) is not None]
+        if self.block_bindings and (not calls or any(makes_variables(n) for n in calls)):
+            self.block_bindings[-1].update(n for n in assigned_names(original_node) if n.isidentifier())
+
+    def _bound_before(self, name: str) -> bool:
+        """Bound by an earlier statement of a block the read stands in, all run before it (no
+        def or lambda in between, whose body may run later)."""
+        return not self.local_names and any(name in bound for bound in self.block_bindings)
+
     def visit_Name(self, node: cst.Name) -> None:
         if not self.is_reference(node):
             return
         name = node.value
         if any(name in local for local in self.local_names) or self.is_loop_variable(name):
             return
-        self._check(node, name)
+        self._check(node, name, self._bound_before(name))
 
-    def _check(self, node: cst.CSTNode, name: str) -> None:
+    def _check(self, node: cst.CSTNode, name: str, bound_here: bool = False) -> None:
         if name in self.facts.session_names:
             if id(node) not in self.facts.allowed_session_reads:
                 # (a session passed to classes of other modules: why it stays, analysis/external_builds.py)
@@ -152,6 +176,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                 )
                 self.facts.block(node, blockers.UNSUPPORTED_SESSION, f"session `{name}` {use}{note}")
             return
+        if bound_here:
+            return  # the binding this kept code made just before
         before = None if self.local_names else self.order
         current: Scope | None = self.scope
         while current is not None:
@@ -286,8 +312,10 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             found = len(facts.blockers)
             walk(method, finder)
             grows = facts.blockers[found:]
-            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not named_elsewhere(module, method):
-                # dead code as far as this file goes: it cannot change what the rest computes
+            called = named_elsewhere(module, method) or method.name.value in facts.importer_names
+            if grows and all(b.rule is blockers.GRAPH_GROWS_PER_CALL for b in grows) and not called:
+                # dead code as far as the run goes (no importer of the run names it either):
+                # it cannot change what the rest computes
                 del facts.blockers[found:]
                 facts.notes.append(
                     (

@@ -191,6 +191,8 @@ class GraphAnalyzer:
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
+        if links is not None:
+            self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
@@ -383,6 +385,7 @@ class GraphAnalyzer:
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
+        self._check_graph_mode_modules()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes, self.links)
         if self.facts.session_names:
             self.facts.idle_sessions, self.facts.idle_configs = find_idle_sessions(self.module, self.tf, self.index.lines)
@@ -435,6 +438,21 @@ class GraphAnalyzer:
                 )
                 return
 
+    def _check_graph_mode_modules(self) -> None:
+        """A module imported with modules that stay on TF1 runs in their graph mode (the
+        fallback's switch holds for the whole process): its own graph stays on TF1 too."""
+        modules = self.facts.graph_mode_modules
+        first = next((c for c in self.index.calls if id(c) in self._graph_calls), None)
+        if modules and first is not None:
+            names = ", ".join(f"`{name}`" for name in modules)
+            self.facts.block(
+                first,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"this module's graph stays on TF1: {names}, imported with it, stays on TF1 semantics, whose "
+                "`disable_eager_execution()` holds for the whole process, where this module's graph converted to eager "
+                "TF2 would not run",
+            )
+
     def _collect_session_and_config_names(self) -> None:
         for call in self.index.calls:
             name = self.tf.call_name(call)
@@ -463,6 +481,8 @@ class GraphAnalyzer:
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
             if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
+                if name not in SESSION_CALLS:
+                    self.facts.factory_calls.append(node.value)
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
         for item in self.index.with_items:
@@ -725,33 +745,13 @@ class GraphAnalyzer:
                 top_binds.add(node.name.value)
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
+            # one walk for the changes in place (``coeffs[0] = 5.0``, ``sizes.append(5)``, ``data += 1.0``)
+            targets_changed, augmented = _changed_in_place(node)
             mutated = self.index.changed_within.get(id(node))
             if mutated is None:  # (a def's or class's were filed by the index's walk)
-                mutated = {
-                    root
-                    for target in (
-                        t.target
-                        for t in find_all(node, (cst.AssignTarget, cst.AugAssign))
-                        if isinstance(t, (cst.AssignTarget, cst.AugAssign))
-                    )
-                    if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None
-                }
-                # ``sizes.append(5)``, ``util.SIZES.append(5)``: a list the graph code read, changed in place
-                # (a statement of its own: ``tf.add(a, b)`` is no ``set.add``)
-                mutated |= {
-                    root
-                    for call in (e.value for e in find_all(node, (cst.Expr,)) if isinstance(e, cst.Expr))
-                    if isinstance(call, cst.Call)
-                    and isinstance(call.func, cst.Attribute)
-                    and call.func.attr.value in MUTATING_METHODS
-                    and (root := root_name(call.func.value)) is not None
-                }
+                mutated = targets_changed
                 # ``normalize(w)`` of a function of the file changing its parameter in place (``a /= a.sum()``)
                 mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
-            # (``data += 1.0`` changes a NumPy array in place, and so the views of it)
-            augmented = {
-                a.target.value for a in find_all(node, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
-            }
             for name in mutated | augmented:
                 scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
@@ -834,3 +834,31 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
                     return small.value
     return None
+
+
+def _changed_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
+    """In one walk of a statement: the roots of what it changes in place — an item or
+    attribute assigned (``coeffs[0] = 5.0``, ``self.n += 1``), a list changed by a method
+    called as a statement of its own (``sizes.append(5)``, ``util.SIZES.append(5)``; a
+    ``tf.add(a, b)`` is no ``set.add``) — and the names it augments (``data += 1.0`` changes
+    a NumPy array in place, and so the views of it)."""
+    roots: set[str] = set()
+    augmented: set[str] = set()
+    for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.Expr)):
+        if isinstance(found, cst.Expr):
+            call = found.value
+            if (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value in MUTATING_METHODS
+                and (root := root_name(call.func.value)) is not None
+            ):
+                roots.add(root)
+            continue
+        assert isinstance(found, (cst.AssignTarget, cst.AugAssign))
+        target = found.target
+        if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None:
+            roots.add(root)
+        elif isinstance(found, cst.AugAssign) and isinstance(target, cst.Name):
+            augmented.add(target.value)
+    return roots, augmented

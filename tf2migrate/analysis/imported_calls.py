@@ -53,13 +53,6 @@ def is_session_factory(facts: GraphFacts, call: cst.Call) -> bool:
     return found is not None and found.kind == SESSION and not any(find_all(a.value, (cst.Call,)) for a in call.args)
 
 
-def initializing_session_factory(facts: GraphFacts, call: cst.Call) -> bool:
-    """A session factory's call that also runs the variables initializer (``sess.run(init)``
-    before ``return sess``): TF1 put every variable made so far to its initial value there."""
-    found = summary_of(facts, call)
-    return is_session_factory(facts, call) and found is not None and found.initializes
-
-
 def builder_call(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> Summary | None:
     """The builder summary of a call that only makes graph ops: an imported pure builder
     (a function), or the call of a net object this graph made (``self.net(x)`` where

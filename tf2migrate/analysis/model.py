@@ -298,6 +298,12 @@ class GraphFacts:
     allowed_session_reads: set[int] = field(default_factory=set)
     # sessions passed to classes of other modules that stay on TF1: why (analysis/external_builds.py)
     session_notes: dict[str, str] = field(default_factory=dict)
+    # calls of other modules' session factories (``sess = make_session()``), which may run the initializer
+    factory_calls: list[cst.Call] = field(default_factory=list)
+    # the names the run's files importing this module write (FileContext.importer_names)
+    importer_names: frozenset[str] = frozenset()
+    # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
+    graph_mode_modules: tuple[str, ...] = ()
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
     saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
     # findings the analysis makes about code it leaves as it is: (node, code, message)

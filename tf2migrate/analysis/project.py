@@ -64,18 +64,38 @@ class FileContext:
     given_sessions: frozenset[tuple[str, str]] = frozenset()
     # (function, session name, why): a session kept because a class it is given to stays on TF1
     session_notes: frozenset[tuple[str, str, str]] = frozenset()
+    # the names the run's files importing this module write (``predictor.predict(...)``): a
+    # method named there is called, though nothing in this module names it
+    importer_names: frozenset[str] = frozenset()
+    # modules of the run this one imports or is imported by that stay on TF1 semantics (their
+    # fallback switches eager execution off, for the whole process): its own graph stays there too
+    graph_mode_modules: tuple[str, ...] = ()
 
     @property
     def linked(self) -> bool:
         """Does the file see more of the project than what it imports?"""
-        return bool(self.external_builds or self.build_refusals or self.given_sessions or self.session_notes)
+        return bool(
+            self.external_builds
+            or self.build_refusals
+            or self.given_sessions
+            or self.session_notes
+            or self.importer_names
+            or self.graph_mode_modules
+        )
 
     def digest(self) -> str:
         """Part of the result cache key: editing an imported module invalidates this file."""
         text = "".join(f"{k}={m.digest()};" for k, m in sorted(self.modules.items())) + ",".join(sorted(self.removable))
         text += ";tf1" if self.tf1_callers else ""
         if self.linked:  # (what its callers proved: editing them invalidates this file)
-            links = (self.external_builds.items(), self.build_refusals.items(), self.given_sessions, self.session_notes)
+            links = (
+                self.external_builds.items(),
+                self.build_refusals.items(),
+                self.given_sessions,
+                self.session_notes,
+                self.importer_names,
+                self.graph_mode_modules,
+            )
             text += repr([sorted(part) for part in links])
         return hashlib.sha256(text.encode()).hexdigest()
 

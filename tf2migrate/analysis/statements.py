@@ -459,10 +459,16 @@ class StatementClassifier:
                 if isinstance(optimizer, cst.Call)
                 else self.module.code_for_node(optimizer)
             )
-            reason = (
-                f"`{method}` of `{made_by}`, not known to be a TF1 optimizer: converted on `tf.train.<Name>Optimizer(...)` "
-                "or a name this code binds to one"
-            )
+            called = self.tf.call_name(optimizer) if isinstance(optimizer, cst.Call) else None
+            if called is not None and called.startswith("train.") and called.endswith("Optimizer"):
+                # a TF1 optimizer this release has no exact Keras counterpart for
+                converted = ", ".join(sorted(o.removeprefix("train.").removesuffix("Optimizer") for o in OPTIMIZERS))
+                reason = f"`tf.{called}` is not converted by this release (converted optimizers: {converted})"
+            else:
+                reason = (
+                    f"`{method}` of `{made_by}`, not known to be a TF1 optimizer: converted on `tf.train.<Name>Optimizer(...)` "
+                    "or a name this code binds to one"
+                )
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, reason)
             return statement
         for arg in call.args:

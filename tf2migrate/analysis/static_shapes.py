@@ -82,6 +82,13 @@ class Literalize(FastTransformer):
 # is a Python number, a tensor's shape (:class:`Tensor`), a ``TensorShape`` (:class:`Shape`),
 # a tuple of values, a TF function, or unknown; a dimension is an int only where TF1's own
 # shape inference gives that int (else None: unknown or unknowable, never read as a number).
+#
+# A top-level ``for`` loop the caller names (``loops``, for rewrites/loop_split.py) is followed
+# iteration by iteration when its iterable is a known sequence (literals, and ``range``,
+# ``enumerate``, ``zip``, ``reversed``, ``list``, ``tuple`` of known values) and its body
+# cannot leave it early; the values before each wanted statement of its body are kept, one
+# environment per iteration (:attr:`ModuleShapes.each`).  Every other loop may run its body
+# any number of times: the names it binds are unknown after it.
 
 
 class Unknown:
@@ -159,6 +166,10 @@ class ModuleShapes:
 
     before: dict[int, dict[str, object]] = field(default_factory=dict)
     frames: dict[int, Frame] = field(default_factory=dict)  # by id of the call
+    # statements in the body of a followed loop: the names' values before it, at each iteration
+    each: dict[int, list[dict[str, object]]] = field(default_factory=dict)
+    # followed loops: the number of iterations of each time the loop ran
+    runs: dict[int, list[int]] = field(default_factory=dict)
     evaluator: _Evaluator | None = None
 
     def value(self, statement: cst.CSTNode, expression: cst.BaseExpression) -> object:
@@ -190,6 +201,7 @@ _SHAPED = frozenset(
     {"truncated_normal", "random_normal", "random_uniform", "zeros", "ones", "random.truncated_normal", "random.normal", "random.uniform"}
 )
 _MAX_DEPTH = 6
+_MAX_ITERATIONS = 1000  # a followed loop's iterations
 # the functions of ``operator`` a fold may apply, as the binary operation each one is
 _OPERATORS: dict[str, Any] = {"operator.mul": cst.Multiply, "operator.add": cst.Add, "operator.sub": cst.Subtract}
 # the standard library functions the evaluation knows, by the module a file imports them from
@@ -206,9 +218,12 @@ _AUGMENTED: dict[type, Any] = {
 }
 
 
-def evaluate_module(module: cst.Module, imports: TfImports, wanted: set[int], helpers: set[str]) -> ModuleShapes:
+def evaluate_module(
+    module: cst.Module, imports: TfImports, wanted: set[int], helpers: set[str], loops: frozenset[int] = frozenset()
+) -> ModuleShapes:
     """The values before each top-level statement in ``wanted`` (ids), and the frames of the
-    calls of ``helpers`` in them.  Nothing is trusted where the module's names may change
+    calls of ``helpers`` in them; the top-level ``for`` loops in ``loops`` (ids) are followed,
+    their wanted body statements' values kept at each iteration.  Nothing is trusted where the module's names may change
     behind the text: ``from x import *``, ``globals()``, a name a function declares ``global``."""
     found = ModuleShapes()
     names = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
@@ -229,6 +244,9 @@ def evaluate_module(module: cst.Module, imports: TfImports, wanted: set[int], he
     evaluator = _Evaluator(
         imports, {n: f for n, f in functions.items() if n in bound_once and not f.decorators}, unsafe, found, wanted, helpers
     )
+    evaluator.loops = loops
+    # a builtin an iterable calls is Python's only when the module binds no name like it
+    evaluator.shadowed = {n for s in module.body for n in _bound_names(s)}
     found.evaluator = evaluator
     evaluator.block(list(module.body), {}, 0, top=True)
     return found
@@ -258,6 +276,9 @@ class _Evaluator:
         self.helpers = helpers
         self.frame: Frame | None = None
         self.globals: dict[str, object] = {}
+        self.loops: frozenset[int] = frozenset()
+        self.shadowed: set[str] = set()
+        self.following = 0  # inside a followed loop
 
     # statements ------------------------------------------------------------------------
 
@@ -266,6 +287,8 @@ class _Evaluator:
         for statement in statements:
             if top and id(statement) in self.wanted:
                 self.found.before[id(statement)] = {k: v for k, v in env.items() if k not in self.unsafe}
+            elif self.following and depth == 0 and id(statement) in self.wanted:
+                self.found.each.setdefault(id(statement), []).append({k: v for k, v in env.items() if k not in self.unsafe})
             returned = self.statement(statement, env, depth, top)
             if returned is not None:
                 return returned
@@ -315,12 +338,67 @@ class _Evaluator:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             env.pop(statement.name.value, None)  # functions are looked up in ``self.functions``
             return None
+        if isinstance(statement, cst.For) and id(statement) in self.loops and depth == 0 and (top or self.following):
+            items = self.followed_items(statement, env, depth)
+            if items is not None:
+                self.found.runs.setdefault(id(statement), []).append(len(items))
+                self.following += 1
+                try:
+                    for bound in items:
+                        self.bind(statement.target, bound, env)
+                        self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth)
+                finally:
+                    self.following -= 1
+                return None
         # anything else may run its body any number of times, or not at all
         for name in _bound_names(statement):
             env[name] = UNKNOWN
         if not top and find_all(statement, cst.Return):
             return UNKNOWN
         return None
+
+    def followed_items(self, loop: cst.For, env, depth) -> tuple[object, ...] | None:
+        """The values a loop binds to its target, one per iteration, when the loop runs its
+        whole body each time (no ``else``, nothing that leaves it early) over a known sequence."""
+        if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
+            return None
+        leaving = (cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Try, cst.While, cst.Global, cst.Nonlocal)
+        if find_all(loop.body, leaving) or find_all(loop.body, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return None
+        items = self.items(loop.iter, env, depth)
+        return items if items is not None and len(items) <= _MAX_ITERATIONS else None
+
+    def items(self, node: cst.BaseExpression, env, depth) -> tuple[object, ...] | None:
+        """The items of a sequence a loop iterates: a known list or tuple, or ``range``,
+        ``enumerate``, ``zip``, ``reversed``, ``list``, ``tuple`` of known values (Python's builtins)."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value not in self.shadowed:
+            name = node.func.value
+            if any(a.star or a.keyword is not None and not (name == "enumerate" and a.keyword.value == "start") for a in node.args):
+                return None
+            if name == "range" and 1 <= len(node.args) <= 3:
+                bounds = [_int(self.expression(a.value, env, depth)) for a in node.args]
+                if any(b is None for b in bounds) or len(bounds) == 3 and bounds[2] == 0:
+                    return None
+                numbers = range(*bounds)  # type: ignore[arg-type]
+                return tuple(Py(n) for n in numbers) if len(numbers) <= _MAX_ITERATIONS else None
+            if name == "enumerate" and 1 <= len(node.args) <= 2:
+                source = self.items(node.args[0].value, env, depth)
+                start = _int(self.expression(node.args[1].value, env, depth)) if len(node.args) == 2 else 0
+                if source is None or start is None:
+                    return None
+                return tuple(Sequence((Py(start + i), item), "tuple") for i, item in enumerate(source))
+            if name == "zip" and node.args:
+                sources = [self.items(a.value, env, depth) for a in node.args]
+                if any(s is None for s in sources):
+                    return None
+                return tuple(Sequence(tuple(group), "tuple") for group in zip(*sources))
+            if name in ("reversed", "list", "tuple") and len(node.args) == 1:
+                source = self.items(node.args[0].value, env, depth)
+                return None if source is None else tuple(reversed(source)) if name == "reversed" else source
+            if name in ("range", "enumerate", "zip", "reversed", "list", "tuple"):
+                return None
+        value = self.expression(node, env, depth)
+        return value.items if isinstance(value, Sequence) and value.kind in ("list", "tuple") else None
 
     def forget(self, name: str, env) -> None:
         """``name``'s object may have changed in place: it, and every name holding the same
@@ -763,6 +841,11 @@ def is_shape_read(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get_shape" and not node.args:
         return isinstance(node.func.value, cst.Name)
     return isinstance(node, cst.Attribute) and node.attr.value == "shape" and isinstance(node.value, cst.Name)
+
+
+def proven_int(value: object) -> int | None:
+    """The Python int a value is proven to be (a number read off static shapes, or a constant)."""
+    return _int(value)
 
 
 def _int(value: object) -> int | None:

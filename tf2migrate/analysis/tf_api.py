@@ -40,6 +40,7 @@ REMOVED_SUCCESSORS = {
     "contrib.rnn": "tf.keras.layers (RNN, LSTM, GRU, LSTMCell)",
     "contrib.seq2seq": "TensorFlow Addons' seq2seq",
     "contrib.distributions": "TensorFlow Probability (tfp.distributions)",
+    "contrib.keras": "tf.keras (its public name since TF 1.4)",
     "contrib.learn": "tf.keras",
     "contrib.slim": "tf.keras (tf-slim is a separate package)",
     "contrib.framework": "tf.keras / tf.nest",
@@ -145,6 +146,11 @@ _CONTRIB_RNN_IN_COMPAT = frozenset(
 )
 
 
+# ``tf.contrib.keras`` was TF1's alias of ``tf.keras`` (TF 1.4 made it public as ``tf.keras``);
+# its dataset loaders download and read files into NumPy arrays, the same functions in TF2
+_CONTRIB_KERAS_DATASETS = "contrib.keras.datasets."
+
+
 def tf2_target(path: str) -> Target:
     """The TF2 home of a canonical TF1 path, ignoring call-site arguments."""
     if path == "":
@@ -161,6 +167,8 @@ def tf2_target(path: str) -> Target:
         return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
     if path in _CONTRIB_RNN_IN_COMPAT:
         return Target(f"tf.{RENAMES[path]}", "compat")
+    if path.startswith(_CONTRIB_KERAS_DATASETS):
+        return Target(f"tf.{path[len('contrib.') :]}", "renamed")
     if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:
         return Target(f"tf.{path}", "removed")
     if path in SEMANTIC_CHANGES:

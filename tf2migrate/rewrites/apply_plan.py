@@ -9,6 +9,7 @@ Removed statements leave their comments to the next statement kept.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection
 
 import libcst as cst
@@ -27,6 +28,7 @@ class PlanApplier(TfNameNormalizer):
     def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = (), words: frozenset[str] | None = None) -> None:
         super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
         self.plan = plan
+        self.tf1_dimensions = plan.tf1_dimensions
         # statements that hold nothing to edit (analysis/edit_sites.py): not entered
         self.quiet = quiet
         # Inside the statements entered, only the parts that hold a name the renamer acts
@@ -119,6 +121,19 @@ class PlanApplier(TfNameNormalizer):
             self._filler_passes[id(filler)] = filler
             body = [filler]
         return updated_node.with_changes(body=body, footer=[*comments, *updated_node.footer])
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        # a generated def opening a function's body follows the ``def`` line directly
+        body = updated_node.body
+        first = body.body[0] if isinstance(body, cst.IndentedBlock) and body.body else None
+        if not isinstance(first, cst.FunctionDef) or id(first) not in self.plan.generated:
+            return updated_node
+        lines = list(itertools.dropwhile(lambda line: line.comment is None, first.leading_lines))
+        if len(lines) == len(first.leading_lines):
+            return updated_node
+        opened = first.with_changes(leading_lines=lines)
+        self.plan.generated[id(opened)] = opened
+        return updated_node.with_changes(body=body.with_changes(body=[opened, *body.body[1:]]))
 
     def _fold_markers(self, body, around_defs: int) -> tuple[list, list[cst.EmptyLine]]:
         """Drop removal markers, keeping one blank line where removed statements stood and

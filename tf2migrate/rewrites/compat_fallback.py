@@ -16,6 +16,7 @@ from tf2migrate.analysis.names import self_attribute
 from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.fetches import fetch_leaves
+from tf2migrate.rewrites.tf_names import is_dimension_comprehension, is_dimension_value
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.eager_calls import is_initialized_value
 from tf2migrate.traversal import find_all
@@ -47,6 +48,8 @@ REF_VARIABLES = "tf.compat.v1.disable_resource_variables()\n"
 # an op made outside it) whichever branch was taken; TF2's functional control flow runs it
 # only with its branch.
 CONTROL_FLOW_V1 = "tf.compat.v1.disable_control_flow_v2()\n"
+# TF1's shapes held Dimension objects (``shape[1].value``); TF2's hold ints
+TENSOR_SHAPE_V1 = "tf.compat.v1.disable_v2_tensorshape()\n"
 _CONTROL_FLOW = frozenset({"cond", "while_loop", "case"})
 
 
@@ -60,11 +63,18 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
-    _keep_dimension_comparisons(module, plan)
+    names = {facts.imports.call_name(c) for c in calls}
+    # TF1's shapes held Dimension objects: where the file switches TF2's shapes off, or reads a
+    # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
+    # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)
+    v2_shapes_off = bool(names & {"disable_v2_tensorshape", "disable_v2_behavior"})
+    dimension_read = None if v2_shapes_off else _dimension_read_left(module)
+    plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
+    if not plan.tf1_dimensions:
+        _keep_dimension_comparisons(module, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
             plan.call_replacements[id(call)] = _compat_cond
-    names = {facts.imports.call_name(c) for c in calls}
     switches = [] if facts.v1_switches else [SWITCH]
     if ref_variables and not names & {"disable_resource_variables", "disable_v2_behavior"}:
         switches.append(REF_VARIABLES)
@@ -73,12 +83,31 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     # variables of ``ExponentialMovingAverage.apply``: FailedPreconditionError at the first run)
     if (names & _CONTROL_FLOW or ref_variables) and not names & {"disable_control_flow_v2", "disable_v2_behavior"}:
         switches.append(CONTROL_FLOW_V1)
+    if dimension_read is not None:
+        switches.append(TENSOR_SHAPE_V1)
     if not switches:
         return  # the file already switches TF2 behaviour off; its calls are kept (renamed)
     anchor = end_of_import_block(module, facts.imports.statements[0])
     plan.add_after(anchor, [cst.parse_statement(line, config=module.config_for_parsing) for line in switches])
     added = " and ".join(line.strip() for line in switches)
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
+
+
+def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
+    """A ``.value`` read the TF2 renames do not cover (``dim = x.get_shape()[1]`` …
+    ``dim.value``, ``s[1].value`` of ``s = x.get_shape()``, ``for d in shape: d.value``): under
+    TF2's shapes the name holds an int, which has no ``.value``.  A method call
+    (``v.value()``) and an attribute of ``self`` are no Dimension reads."""
+    calls = {id(c.func) for c in find_all(module, cst.Call) if isinstance(c, cst.Call)}
+    comprehensions = {id(c.elt) for c in find_all(module, cst.ListComp) if isinstance(c, cst.ListComp) and is_dimension_comprehension(c)}
+    for attribute in find_all(module, cst.Attribute):
+        assert isinstance(attribute, cst.Attribute)
+        if attribute.attr.value != "value" or id(attribute) in calls or id(attribute) in comprehensions:
+            continue
+        if is_dimension_value(attribute) or m.matches(attribute.value, m.Name("self") | m.Name("cls")):
+            continue
+        return attribute
+    return None
 
 
 def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:

@@ -42,9 +42,44 @@ happens only when all of this holds (else nothing changes, and TFM304 stays):
   no name it (or the ``with``'s scopes) reads is bound or changed in place in the body
   (evaluated twice, it gives the same values);
 - the variables' side reads no name the ops' side binds or changes in place (it never
-  needs the ops), and the ops' side reads no name the variables' side changes in place;
+  needs the ops; but see the shape statements below), and the ops' side reads no name the
+  variables' side changes in place;
 - each name of the variables' side that the ops' side reads (carried through the list) is
   bound once in the body, before any statement of the ops' side reads it.
+
+Shape statements.  The common MLP sizes each weight by the static shape of the layer the
+ops' side computed in the iteration before (pkmital's autoencoders)::
+
+    for layer_i, n_output in enumerate(dimensions[1:]):
+        n_input = int(current_input.get_shape()[1])
+        W = tf.Variable(tf.random_uniform([n_input, n_output], ...))
+        current_input = tf.nn.tanh(tf.matmul(current_input, W) + b)
+
+TF1 fixed those numbers while it built the graph, from its shape inference; they are facts
+of the program text when analysis/static_shapes.py proves them.  A statement ``name = <int
+expression>`` that reads the ops' names only through shape reads (``h.get_shape()``,
+``h.shape``) stays with the variables when the loop runs once, with the module (its top
+level, or a top-level ``with``: a loop in a function has numbers that depend on each call's
+arguments), and :func:`evaluate_module` follows the module and this loop iteration by
+iteration and gives the statement's value at each one as an int.  The numbers are carried to
+the variables' loop as literals in its header, one list per name, zipped with the
+iterable, the statement dropped::
+
+    for (layer_i, n_output), n_input in zip(enumerate(dimensions[1:]), [784, 256]):
+        W = tf.Variable(tf.random_uniform([n_input, n_output], ...))
+
+so the output reads as the original with the numbers TF1 computed (also given in the TFM133
+note), and is exact: the variables' loop binds the same ints, in the same iterations, the
+last one left bound after it as before.  The statement must evaluate to a Python int in TF1
+(``int(...)``, ``len(...)``, ``.value``, ``.as_list()[i]``, ``.num_elements()``, integers
+and ``+ - * //`` of those; not a ``Dimension``, which behaves otherwise where it is used as
+one), be the only binding of its name in the body, with no statement before it (itself
+included) reading the name (bound at the top of the iteration, the name would otherwise be
+read before TF1 bound it); and every iteration's value must be proven (a ``None``
+dimension, an op without a shape rule, an unknown iterable: the loop stays, TFM304).  The
+ops' side reads the name through the list like any name of the variables' side.  A shape
+read inside a variable's statement (``tf.Variable(tf.ones([int(h.shape[1]), n]))``) is not
+carried: the loop stays.
 
 migrate.py keeps the split module only if its graph then converts.
 """
@@ -56,8 +91,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis import static_shapes
 from tf2migrate.analysis.catalogue import is_graph_op, makes_variables
-from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound
+from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -74,7 +110,8 @@ LOOP_SPLIT = Rule(
     "keeping them in a list, and a loop over the same values and that list that builds the ops, which then converts.",
     why="TF1 ran the loop once: its variables were made once, in this order, and its ops computed at every run. Moved "
     "whole into a generated function, the variables would be made again at each call (TFM304). The variables' part "
-    "of each iteration must not read the ops' part; the conditions are in `tf2migrate/rewrites/loop_split.py`.",
+    "of each iteration must not read the ops' part, except for static shapes TF1 fixed while building the graph, "
+    "which the variables' loop is given as the numbers they were; the conditions are in `tf2migrate/rewrites/loop_split.py`.",
     example="for i in range(3):\n    W = tf.Variable(tf.ones([4, 4]))\n    h = tf.matmul(h, W)",
     instead="W_list = []\nfor i in range(3):\n    W = tf.Variable(tf.ones([4, 4]))\n    W_list.append(W)\n"
     "# in the generated function:\nfor i, W in zip(range(3), W_list):\n    h = tf.matmul(h, W)",
@@ -157,7 +194,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
         for index, loop in enumerate(block.body):
             if not isinstance(loop, cst.For) or _line(positions, loop) not in lines:
                 continue
-            sides = _sides(module, loop, imports, makers, builders)
+            sides = _sides(module, loop, imports, makers, builders, _top_level(module, block))
             if sides is None:
                 continue
             starts = {name: _start(block.body[:index], name, imports, makers) for name in _state(sides)}
@@ -193,6 +230,9 @@ class _Sides:
     ops: list[cst.SimpleStatementLine]
     carried: list[str]
     scope: cst.With | None = None  # the body's one ``with`` of scopes, replayed on each side
+    # ``name = <number read off the ops' static shapes>`` statements: the name and its value
+    # at each iteration, bound by the variables' loop's header in their place
+    shaped: list[tuple[cst.SimpleStatementLine, str, list[int]]] = field(default_factory=list)
 
 
 def _state(sides: _Sides) -> list[str]:
@@ -268,9 +308,13 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
     return name is not None and makes_variables(name)
 
 
-def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str]) -> _Sides | None:
+def _sides(
+    module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str], top: bool, why: list[str] | None = None
+) -> _Sides | None:
     """The body's statements on the variables' side and on the ops' side, and the names
-    carried from one to the other; None when the loop is not split (module docstring)."""
+    carried from one to the other; None when the loop is not split (module docstring).
+    ``top``: the loop runs once, with the module (not in a function or a branch); ``why``
+    gets the reason when a number read off the ops' static shapes keeps the loop."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     body = loop.body.body
@@ -288,11 +332,15 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
     # True: on the ops' side.  A statement reading a name the ops' side binds joins it (within
     # an iteration and across iterations: until nothing moves)
     side = [not c and not _variables_side(s, imports, builders) for s, c in zip(statements, creating)]
+    # a shape statement (``n_in = int(h.get_shape()[1])``) reads the ops' names only for the
+    # static shapes TF1 fixed while building the graph: it stays with the variables if those are proven
+    reads = [_plain_reads(s) if top and not c and _shape_statement(s) else read_and_bound(s)[0] for s, c in zip(statements, creating)]
     ops_bound = _bound_by(statements, side)
-    while moved := [i for i, s in enumerate(statements) if not side[i] and not creating[i] and set(read_and_bound(s)[0]) & ops_bound]:
+    while moved := [i for i, s in enumerate(statements) if not side[i] and not creating[i] and set(reads[i]) & ops_bound]:
         for index in moved:
             side[index] = True
         ops_bound = _bound_by(statements, side)
+    shaped_statements = [s for i, s in enumerate(statements) if not side[i] and set(read_and_bound(s)[0]) - set(reads[i]) & ops_bound]
     variables: list[cst.SimpleStatementLine] = []
     ops: list[cst.SimpleStatementLine] = []
     ops_changed = {n for s, o in zip(statements, side) if o for n in changed_in_place(s)}
@@ -301,9 +349,19 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         (ops if on_ops else variables).append(statement)
     if not ops:
         return None
-    variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
+    variable_reads = {n for i, s in enumerate(statements) if not side[i] for n in reads[i]}
     if variable_reads & (ops_bound | ops_changed):
-        return None  # the variables need the ops
+        if why is not None:  # the variables need the ops: through a shape statement?
+            why += [
+                _shape_refusal(s, top) for i, s in enumerate(statements) if side[i] and set(_bound(s)) & variable_reads and _shape_reads(s)
+            ][:1]
+        return None
+    shaped = _shaped(module, loop, imports, statements, shaped_statements, ops_changed) if shaped_statements else []
+    if isinstance(shaped, str):
+        if why is not None:
+            why.append(shaped)
+        return None  # a number read off the ops' shapes is not proven
+    variables = [s for s in variables if not any(s is t for t, _, _ in shaped)]
     ops_reads = [n for s in ops for n in read_and_bound(s)[0]]
     if set(ops_reads) & variables_changed:
         return None
@@ -312,7 +370,8 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         iterable_names |= {n for item in scope.items for n in read_and_bound(item.item)[0]}
     if iterable_names & ({n for s in statements for n in _bound(s)} | ops_changed | variables_changed):
         return None
-    variables_bound = [n for s in variables for n in _bound(s)]
+    # (the shape statements' names too: the header binds them in the variables' loop only)
+    variables_bound = [n for i, s in enumerate(statements) if not side[i] for n in _bound(s)]
     carried = [n for n in dict.fromkeys(variables_bound) if n in ops_reads]
     for name in carried:
         if variables_bound.count(name) != 1:
@@ -321,7 +380,130 @@ def _sides(module: cst.Module, loop: cst.For, imports: TfImports, makers: set[st
         first_read = next(i for i, s in enumerate(statements) if side[i] and name in read_and_bound(s)[0])
         if first_read < binding:
             return None
-    return _Sides(variables, ops, carried, scope)
+    return _Sides(variables, ops, carried, scope, shaped)
+
+
+def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> dict[int, str]:
+    """Why each loop starting on one of ``lines`` is not split, by line, when a number read
+    off the ops' static shapes keeps it (appended to its TFM304)."""
+    positions = Positions(module)
+    makers = _variable_makers(module, imports)
+    builders = _graph_builders(module, imports)
+    reasons: dict[int, str] = {}
+    for block in [module, *find_all(module, cst.IndentedBlock)]:
+        assert isinstance(block, (cst.Module, cst.IndentedBlock))
+        for loop in block.body:
+            if isinstance(loop, cst.For) and (line := _line(positions, loop)) in lines:
+                why: list[str] = []
+                if _sides(module, loop, imports, makers, builders, _top_level(module, block), why) is None and why:
+                    reasons[line] = why[0]
+    return reasons
+
+
+def _top_level(module: cst.Module, block: cst.Module | cst.IndentedBlock) -> bool:
+    """``block`` is the module, or the body of a top-level ``with``: it runs once, with the module."""
+    return block is module or any(isinstance(s, cst.With) and s.body is block for s in module.body)
+
+
+def _shape_statement(statement: cst.SimpleStatementLine) -> bool:
+    """``name = <expression with a static shape read>`` (``n_in = int(h.get_shape()[1])``)."""
+    if len(statement.body) != 1 or not isinstance(assign := statement.body[0], cst.Assign):
+        return False
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return False
+    return bool(_shape_reads(assign.value)) and _python_int(assign.value)
+
+
+def _python_int(node: cst.BaseExpression) -> bool:
+    """An expression TF1 evaluated to a Python int (or None), not to a ``Dimension``:
+    ``int(...)``, ``len(...)``, ``d.value``, ``shape.as_list()[i]``, ``shape.num_elements()``,
+    integers and arithmetic on them.  The variables' loop is given plain ints in its place."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        return (
+            isinstance(func, cst.Name)
+            and func.value in ("int", "len")
+            or isinstance(func, cst.Attribute)
+            and func.attr.value == "num_elements"
+        )
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == "value"
+    if isinstance(node, cst.Subscript):
+        holder = node.value
+        return isinstance(holder, cst.Call) and isinstance(holder.func, cst.Attribute) and holder.func.attr.value == "as_list"
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+        return _python_int(node.left) and _python_int(node.right)
+    return False
+
+
+def _shape_reads(node: cst.CSTNode) -> list[cst.CSTNode]:
+    return [n for n in find_all(node, (cst.Call, cst.Attribute)) if static_shapes.is_shape_read(n)]
+
+
+def _plain_reads(statement: cst.SimpleStatementLine) -> list[str]:
+    """The names a statement reads other than through a shape read (``h`` of ``h.get_shape()``)."""
+    plain: cst.CSTNode = statement
+    for read in _shape_reads(statement):
+        holder = (
+            cst.ensure_type(read.func, cst.Attribute).value if isinstance(read, cst.Call) else cst.ensure_type(read, cst.Attribute).value
+        )
+        plain = plain.deep_replace(holder, cst.Integer("0"))
+    return read_and_bound(plain)[0]
+
+
+def _shaped(
+    module: cst.Module,
+    loop: cst.For,
+    imports: TfImports,
+    statements: list[cst.SimpleStatementLine],
+    shaped: list[cst.SimpleStatementLine],
+    ops_changed: set[str],
+) -> list[tuple[cst.SimpleStatementLine, str, list[int]]] | str:
+    """Each shape statement's name and its value at each iteration, as TF1's shape inference
+    fixed it (analysis/static_shapes.py follows the module, and this loop iteration by
+    iteration); why not, unless every value is a proven int and the name may be bound at the
+    top of each iteration instead (bound by this statement only, read by none before it)."""
+    found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), frozenset({id(loop)}))
+    runs = found.runs.get(id(loop), [])
+    out: list[tuple[cst.SimpleStatementLine, str, list[int]]] = []
+    for statement in shaped:
+        assign = cst.ensure_type(statement.body[0], cst.Assign)
+        name = cst.ensure_type(assign.targets[0].target, cst.Name).value
+        index = next(i for i, s in enumerate(statements) if s is statement)
+        reads = f"`{name}` is read off the static shapes the ops' side gives"
+        if name in ops_changed or sum(name in _bound(s) for s in statements) != 1 or name in target_names(loop.target):
+            return f"{reads}, and is bound again in the body"
+        if any(name in read_and_bound(s)[0] for s in statements[: index + 1]):
+            return f"{reads}, and is read in the body before it is bound (the iteration before's value)"
+        envs = found.each.get(id(statement), [])
+        if len(runs) != 1 or found.evaluator is None or len(envs) != runs[0]:
+            # not followed, or followed more than once (nested in a followed loop)
+            return (
+                f"{reads}, and the loop's iterations are not known (an iterable of literals and builtins, nothing leaving the body early)"
+            )
+        values = [static_shapes.proven_int(found.evaluator.expression(assign.value, dict(env), 0)) for env in envs]
+        if any(v is None for v in values):
+            return (
+                f"{reads}, not proven at each iteration (a `None` dimension, or an op the shape rules do not follow: only "
+                "placeholders' declared shapes and literal reshapes, convolutions, pools, matmuls and element-wise ops are)"
+            )
+        out.append((statement, name, [v for v in values if v is not None]))
+    return out
+
+
+def _shape_refusal(statement: cst.SimpleStatementLine, top: bool) -> str:
+    """Why a statement reading the ops' static shapes did not stay with the variables."""
+    names = ", ".join(f"`{n}`" for n in _bound(statement))
+    if not top:
+        return (
+            f"{names} is read off the static shapes the ops' side gives, in a loop that does not run once with the module "
+            "(in a function, its numbers depend on each call's arguments)"
+        )
+    if not _shape_statement(statement):
+        return f"{names} is read off the static shapes the ops' side gives, but not as a Python int (`int(...)`, `.value`, `.as_list()[i]`)"
+    return f"{names} reads the ops' side other than through its static shapes"
 
 
 def _scope(body: Sequence[cst.BaseStatement], imports: TfImports) -> cst.With | None:
@@ -385,7 +567,7 @@ def _render(
     original line it comes from; the note."""
     start = _line(positions, loop)
     indent = text[start - 1][: len(text[start - 1]) - len(text[start - 1].lstrip())]
-    chunks = {id(s): _chunk(module, s, positions) for s in [*sides.variables, *sides.ops]}
+    chunks = {id(s): _chunk(module, s, positions) for s in [*sides.variables, *sides.ops, *(s for s, _, _ in sides.shaped)]}
     body_first = min(first for first, _ in chunks.values())
     last = max(end for _, end in chunks.values())
     first_line = text[_line(positions, loop.body.body[0]) - 1]
@@ -406,7 +588,14 @@ def _render(
     else:
         listed = ""
         replay = f"{indent}for {module.code_for_node(loop.target)} in {iterable}:{newline}"
-    new += [(text[number - 1], number) for number in range(start, body_first)]
+    if sides.shaped:
+        # the shape statements' names bound by the header, to the numbers TF1 read at each iteration
+        names = ", ".join(name for _, name, _ in sides.shaped)
+        numbers = ", ".join(f"[{', '.join(map(str, values))}]" for _, _, values in sides.shaped)
+        new.append((f"{indent}for {target}, {names} in zip({iterable}, {numbers}):{newline}", start))
+        new += header
+    else:
+        new += [(text[number - 1], number) for number in range(start, body_first)]
     for statement in sides.variables:
         first, end = chunks[id(statement)]
         new += [(text[number - 1], number) for number in range(first, end + 1)]
@@ -419,9 +608,13 @@ def _render(
         first, end = chunks[id(statement)]
         new += [(text[number - 1], number) for number in range(first, end + 1)]
     kept = f" (the variables kept in `{listed}`)" if sides.carried else ""
+    shapes = "".join(
+        f"; `{name}` is read off the static shape TF1 gave the ops at each iteration ({', '.join(map(str, values))})"
+        for _, name, values in sides.shaped
+    )
     note = (
         "this loop both creates variables and builds ops: split into a loop that makes the variables, once, in TF1's "
-        f"order, and one over the same values that builds the ops{kept}"
+        f"order, and one over the same values that builds the ops{kept}{shapes}"
     )
     return start, last, new, note
 

@@ -43,12 +43,13 @@ keeps the moved module only if its graph then converts.
 from __future__ import annotations
 
 import symtable
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, inspects_scopes, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.traversal import find_all
 
@@ -103,10 +104,6 @@ _GUARD = m.If(
     ),
     orelse=None,
 )
-# calls that see or change scopes: a name moved into a function is no longer where they look
-_SCOPE_INSPECTION = frozenset({"globals", "locals", "vars", "exec", "eval", "dir"})
-# symbol tables of scopes a function's body may hold without changing what its names mean
-_INLINE_SCOPES = frozenset({"lambda", "listcomp", "setcomp", "dictcomp", "genexpr"})
 
 
 @dataclass
@@ -123,8 +120,8 @@ class Moved:
         return line - ADDED_LINES if line > self.added_after + ADDED_LINES else min(line, self.added_after)
 
 
-# the guard calling the function, after the block: a blank line, the `if`, the call
-ADDED_LINES = 3
+# the guard calling the function, after the block: two blank lines, the `if`, the call
+ADDED_LINES = 4
 
 
 def move_into_function(module: cst.Module, source: str) -> Moved | None:
@@ -135,7 +132,7 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
         return None
     guard = guards[0]
     assert isinstance(guard, cst.If)
-    if not isinstance(guard.body, cst.IndentedBlock) or _inspects_scopes(module):
+    if not isinstance(guard.body, cst.IndentedBlock) or inspects_scopes(module):
         return None
     if find_all(guard.body, (cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal, cst.ImportStar)):
         return None
@@ -146,7 +143,7 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
     call = cst.If(
         test=guard.test,
         body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.Call(cst.Name(name)))])]),
-        leading_lines=[cst.EmptyLine()],
+        leading_lines=[cst.EmptyLine(indent=False)] * 2,  # PEP 8: two blank lines after a module-level def
     )
     body = list(module.body)
     index = body.index(guard)
@@ -163,13 +160,6 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
 def _lines(module: cst.Module, statements: Sequence[cst.BaseStatement]) -> int:
     """How many lines the module's header and these statements take."""
     return module.with_changes(body=statements, footer=()).code.count("\n")
-
-
-def _inspects_scopes(module: cst.Module) -> bool:
-    return any(
-        isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in _SCOPE_INSPECTION
-        for call in find_all(module, cst.Call)
-    )
 
 
 def _function_name(source: str) -> str | None:
@@ -207,7 +197,7 @@ def _same_meaning(moved: str, name: str) -> bool:
     moved_names = set(function.get_locals())
     if any(s.is_declared_global() or s.is_nonlocal() for s in function.get_symbols()):
         return False
-    if any(c.get_name() not in _INLINE_SCOPES for c in _tables_under(function)):
+    if any(c.get_name() not in INLINE_SCOPES for c in tables_under(function)):
         return False
     # the module scope itself: a statement after the guard reading a moved name, or a
     # binding of the same name elsewhere at the top level
@@ -215,17 +205,4 @@ def _same_meaning(moved: str, name: str) -> bool:
     module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
     if moved_names & module_names:
         return False
-    return not any(_reads_globals(table, moved_names) for table in top.get_children() if table is not function)
-
-
-def _tables_under(table: symtable.SymbolTable) -> list[symtable.SymbolTable]:
-    out: list[symtable.SymbolTable] = []
-    for child in table.get_children():
-        out += [child, *_tables_under(child)]
-    return out
-
-
-def _reads_globals(table: symtable.SymbolTable, names: set[str]) -> bool:
-    """Does this scope, or one inside it, read or bind any of ``names`` as a global?"""
-    uses: Callable[[symtable.Symbol], bool] = lambda s: s.get_name() in names and (s.is_global() or s.is_declared_global())
-    return any(uses(s) for s in table.get_symbols()) or any(_reads_globals(c, names) for c in table.get_children())
+    return not any(reads_globals(table, moved_names) for table in top.get_children() if table is not function)

@@ -18,8 +18,7 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
-from tf2migrate.analysis import imported_calls
-from tf2migrate.analysis.initializer_runs import reinitializes, repeated_factory_calls
+from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering
@@ -244,7 +243,7 @@ class SessionFunctions:
                     continue
                 self._plan_run_site(site, scope)
             self._plan_init_runs(init_sites, scope)
-            self._refuse_repeated_factories(scope)
+        self._refuse_factory_reinitializations()
         tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
         invariant_feeds.convert(self.rewrite)
@@ -302,6 +301,25 @@ class SessionFunctions:
     def _is_init(self, expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
         return is_init_expression(self.rewrite.facts.imports, expr, scope, order)
 
+    def _refuse_factory_reinitializations(self) -> None:
+        """Another module's session factory runs the initializer when called (README
+        "Projects"), out of this file's sight: called twice, or besides an initializer run
+        of this file, it initialized the variables again, undoing what runs between had
+        assigned or trained; an eager variable is initialized once."""
+        facts = self.rewrite.facts
+        inits = [site for scope in facts.scopes for site in scope.run_sites if self._is_init_fetch(site, scope)]
+        if len(facts.factory_calls) + len(inits) < 2 or not facts.factory_calls:
+            return
+        factory = self.rewrite.module.code_for_node(facts.factory_calls[0].func)
+        again = "is called again" if len(facts.factory_calls) > 1 else "the file runs the initializer too"
+        for call in facts.factory_calls:
+            self.rewrite.block(
+                call,
+                blockers.REINITIALIZATION,
+                f"`{factory}()`, a session factory of another module, runs the variables' initializer, and {again}: "
+                "TF1 initialized them again there; an eager variable is initialized once, when created",
+            )
+
     def _plan_init_runs(self, sites: list[RunSite], scope: Scope) -> None:
         if len(sites) > 1:
             restored = [s for s in sites[1:] if self._restores_everything_next(s)]
@@ -334,19 +352,6 @@ class SessionFunctions:
             self.rewrite.plan.remove.add(id(site.statement))
             self.rewrite.plan.note(
                 site.call, session_cleanup.INITIALIZER_REMOVED.code, "initializer run removed: TF2 variables are initialized when created"
-            )
-
-    def _refuse_repeated_factories(self, scope: Scope) -> None:
-        """A session factory running the variables initializer (``utilities.tf_session()``)
-        called twice, or where it may run again: each call reset the variables in a new
-        session of their own, which the removed factory calls would not."""
-        facts = self.rewrite.facts
-        for call in repeated_factory_calls(scope, lambda c: imported_calls.initializing_session_factory(facts, c)):
-            self.rewrite.block(
-                call,
-                blockers.REINITIALIZATION,
-                f"`{self.rewrite.code(call.func)}` runs the variables initializer in a new session and is called more than once "
-                "(or where it may run again): each session started from the initial values; eager variables have one value",
             )
 
     def _restores_everything_next(self, site: RunSite) -> bool:

@@ -65,9 +65,14 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
     plan.note(enable, V1_SWITCH_REMOVED.code, "tf.enable_eager_execution() removed: TF2 runs eagerly")
     top_level = _top_level_assignments(module)
     names = find_all(module, cst.Name)
+    for line, alias in _imported_tfe(module, facts.imports):
+        # the import's uses but the switch, removed already
+        switch = cst.ensure_type(cst.ensure_type(enable.body[0], cst.Expr).value, cst.Call).func
+        uses = [n for n in _uses(alias, line, names) if not any(n is part for part in find_all(switch, cst.Name))]
+        _plan_tfe(module, facts, plan, names_in_use, line, alias, uses, "import tensorflow.contrib.eager as")
     for name, (statement, value) in top_level.items():
         if facts.imports.canonical(value) == "contrib.eager":
-            _plan_tfe(module, facts, plan, names_in_use, statement, name, names)
+            _plan_tfe(module, facts, plan, names_in_use, statement, name, _uses(name, statement, names))
         elif isinstance(value, cst.Call) and facts.imports.call_name(value) == "train.GradientDescentOptimizer":
             _plan_optimizer(module, plan, statement, value, name, names, top_level)
 
@@ -76,9 +81,27 @@ def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleState
     for statement in module.body:
         if m.matches(statement, m.SimpleStatementLine(body=[m.Expr(m.Call(args=[]))])):
             call = cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Expr).value
-            if imports.call_name(call) == "enable_eager_execution":
+            assert isinstance(call, cst.Call)
+            # ``tf.enable_eager_execution()``, or ``tfe.enable_eager_execution()`` of ``import tensorflow.contrib.eager as tfe``
+            if (
+                imports.call_name(call) == "enable_eager_execution"
+                or imports.kept_call_name(call) == "contrib.eager.enable_eager_execution"
+            ):
                 return cst.ensure_type(statement, cst.SimpleStatementLine)
     return None
+
+
+def _imported_tfe(module: cst.Module, imports: TfImports) -> list[tuple[cst.SimpleStatementLine, str]]:
+    """``import tensorflow.contrib.eager as tfe`` at the module's top, one alias to a line:
+    (the line, the alias)."""
+    found = []
+    for statement in module.body:
+        if m.matches(statement, m.SimpleStatementLine(body=[m.Import(names=[m.ImportAlias(asname=m.AsName(name=m.Name()))])])):
+            alias = cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Import).names[0]
+            name = alias.evaluated_alias
+            if name is not None and imports.kept_names.get(name) == "tensorflow.contrib.eager":
+                found.append((cst.ensure_type(statement, cst.SimpleStatementLine), name))
+    return found
 
 
 def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStatementLine, cst.BaseExpression]]:
@@ -104,8 +127,8 @@ def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStat
 
 def _uses(name: str, statement: cst.SimpleStatementLine, names: list[cst.CSTNode]) -> list[cst.Name]:
     """Every occurrence of ``name`` outside its binding ``statement``."""
-    target = cst.ensure_type(cst.ensure_type(statement.body[0], cst.Assign).targets[0].target, cst.Name)
-    return [n for n in names if isinstance(n, cst.Name) and n.value == name and n is not target]
+    bound = find_all(statement, cst.Name)
+    return [n for n in names if isinstance(n, cst.Name) and n.value == name and not any(n is b for b in bound)]
 
 
 def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[str]) -> list[tuple[cst.Call, str]] | None:
@@ -122,12 +145,18 @@ def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[s
     return out
 
 
-def _plan_tfe(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], statement, alias: str, names) -> None:
-    calls = _member_calls(module, _uses(alias, statement, names), _TFE_MEMBERS)
+def _plan_tfe(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], statement, alias: str, uses, binding="") -> None:
+    """``binding``: how the statement binds the alias (``import tensorflow.contrib.eager as``),
+    when it is not ``alias = tf.contrib.eager``."""
+    calls = _member_calls(module, uses, _TFE_MEMBERS)
     if calls is None or any(member != "Variable" and (len(call.args) != 1 or call.args[0].keyword) for call, member in calls):
         return
     plan.remove.add(id(statement))
-    plan.note(statement, API_RENAMED.code, f"`{alias} = tf.contrib.eager` removed: its members used here are TF2 core")
+    if binding:
+        # the import goes: its kept-import finding (TFM403) with it
+        plan.remove.add(id(cst.ensure_type(statement.body[0], cst.Import).names[0]))
+    written = f"{binding} {alias}" if binding else f"{alias} = tf.contrib.eager"
+    plan.note(statement, API_RENAMED.code, f"`{written}` removed: its members used here are TF2 core")
     for call, member in calls:
         if member == "Variable":
             plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.parse_expression("tf.Variable"))

@@ -133,7 +133,11 @@ def _tf2_takes_every_call(path: str) -> bool:
 def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
     """The renamer every rewrite writes code with: one rename log and call-replacement
     table per file (the plan's)."""
-    return TfNameNormalizer(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize)
+    normalizer = TfNameNormalizer(
+        imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize
+    )
+    normalizer.tf1_dimensions = plan.tf1_dimensions
+    return normalizer
 
 
 class TfNameNormalizer(NameReferences, FastTransformer):
@@ -163,6 +167,8 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         # absl module → the local name it is imported as (``flags`` or ``absl_flags``)
         self.absl_names = absl_names or {}
         self._calls_handled: set[int] = set()  # func nodes rewritten together with their call
+        # TF1's shapes kept (``disable_v2_tensorshape``): ``shape[i].value`` reads a Dimension still
+        self.tf1_dimensions = False
 
     # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -211,7 +217,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         return updated.with_changes(func=cst.parse_expression(f"tf.compat.v1.data.{method}"), args=[*args, *updated.args])
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        if is_dimension_value(original_node):
+        if is_dimension_value(original_node) and not self.tf1_dimensions:
             # TF1 shapes hold Dimension objects; TF2's hold ints (or None) already
             self.log.note(original_node, API_RENAMED.code, "`shape[i].value` → `shape[i]` (TF2 dimensions are ints)")
             return updated_node.value
@@ -220,7 +226,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         return self._reference(original_node, updated_node)
 
     def leave_ListComp(self, original_node: cst.ListComp, updated_node: cst.ListComp) -> cst.BaseExpression:
-        if is_dimension_comprehension(original_node) and isinstance(updated_node.elt, cst.Attribute):
+        if is_dimension_comprehension(original_node) and isinstance(updated_node.elt, cst.Attribute) and not self.tf1_dimensions:
             # iterating a TF2 shape gives ints (or None) already
             self.log.note(original_node, API_RENAMED.code, "`[d.value for d in shape]` → `[d for d in shape]` (TF2 dimensions are ints)")
             return updated_node.with_changes(elt=updated_node.elt.value)

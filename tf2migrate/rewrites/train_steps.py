@@ -76,16 +76,17 @@ TRAIN_STEP = Rule(
     "A rate fed at each step (`AdamOptimizer(lr)`, `lr` a float32 placeholder): TF1 read the value "
     "fed to each run; the Keras optimizer is made with `learning_rate=0.0` and every train step "
     "takes `lr` as an argument and assigns it (`opt.learning_rate.assign(lr)`) before "
-    "`apply_gradients`. Refused (TFM306): a fed rate of `MomentumOptimizer` (TF1 scales the "
-    "accumulated velocity by the current rate, Keras' SGD each gradient: the steps differ once the "
-    "rate changes), a fed rate that is not float32 (Keras keeps its rate in float32), a rate "
-    "computed from a fed value, and other fed hyperparameters.",
+    "`apply_gradients`. `MomentumOptimizer`'s rate may change too (fed, or decayed): `MomentumFromTF1` "
+    "runs TF1's kernel, which scales the accumulated velocity by the rate of the step, as TF1 did "
+    "(Keras' own SGD scales each gradient as it is accumulated). Refused (TFM306): a fed rate that is "
+    "not float32 (Keras keeps its rate in float32), a rate computed from a fed value, and other fed "
+    "hyperparameters.",
     why="TF2 has no train ops: a step is a function call. The losses and parameters match the "
-    "TF1 run step for step. One known difference: in float64 models TF1 rounds the "
-    "hyperparameters to float32 first (Adam's beta2 = 0.999 becomes 0.99900001), Keras does not, "
-    "so Adam's steps differ by about 1e-5 of their size.",
+    "TF1 run step for step, to the last digit: the emitted optimizers run TF1's kernels with TF1's "
+    "float32 hyperparameters (in float64 models TF1 rounded them to float32 first: Adam's beta2 = "
+    "0.999 became 0.99900001, which Keras' own Adam does not do).",
     example="train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)\n_, l = sess.run([train_op, loss], feed)",
-    instead="train_op_optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08)\n"
+    instead="train_op_optimizer = AdamFromTF1(learning_rate=1e-3, epsilon=1e-08)\n"
     "def train_step(x):\n    with tf.GradientTape() as train_tape:\n        loss = ...\n"
     "    variables = train_tape.watched_variables()\n"
     "    gradients = train_tape.gradient(loss, variables)\n"
@@ -377,14 +378,6 @@ def optimizer_code(
                 facts.block(
                     value, blockers.UNSUPPORTED_GRAPH_CODE, f"`{name}` of the optimizer is a graph tensor (a fed rate or a computed value)"
                 )
-            elif path == "train.MomentumOptimizer":
-                # TF1 scales the accumulated velocity by the current rate, Keras' SGD each
-                # gradient as it is accumulated: equal only while the rate is constant.
-                facts.block(
-                    value,
-                    blockers.UNSUPPORTED_GRAPH_CODE,
-                    "MomentumOptimizer with a decaying rate takes different steps from Keras' SGD(momentum=...)",
-                )
             parts.append(f"{renames.get(name, name)}={rate}")
             continue
         if any(facts.imports.call_name(c) is not None for c in calls_in(value)):
@@ -407,10 +400,6 @@ def optimizer_code(
 def _fed_rate_refused(facts: GraphFacts, path: str, rate: Statement) -> str | None:
     """Why a rate fed at each step cannot become the Keras optimizer's rate, if it cannot."""
     name = local_name(rate.defines[0])
-    if path == "train.MomentumOptimizer":
-        # TF1 scales the accumulated velocity by the current rate, Keras' SGD each
-        # gradient as it is accumulated: equal only while the rate is constant.
-        return f"MomentumOptimizer with a rate fed at each step (`{name}`) takes different steps from Keras' SGD(momentum=...) once the rate changes"
     placeholder = rate.placeholder
     assert placeholder is not None
     dtype = placeholder.dtype

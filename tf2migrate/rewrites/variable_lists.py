@@ -167,11 +167,13 @@ class _Site:
     variables: list[_Variable] | str  # what TF1 returned there, or why it is not known
 
 
-def write_out(module: cst.Module, imports: TfImports) -> Written | dict[int, str]:
+def write_out(module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset()) -> Written | dict[int, str]:
     """The module with every trainable-variable collection written as a list display, if
-    each is known; else why each site (by line) is not."""
+    each is known; else why each site (by line) is not.  ``builders``: the names (``f``,
+    ``H.f``) of other modules' pure graph builders it calls, which make no variables
+    (analysis/summaries.py)."""
     positions = Positions(module)
-    walker = _Walker(module, imports)
+    walker = _Walker(module, imports, builders)
     walker.statements(module.body, _Scopes())
     sites = walker.sites
     for call in walker.all_sites:
@@ -231,9 +233,10 @@ class _Walker:
     """The module's top-level statements in execution order: the trainable variables made
     so far, and the sites met."""
 
-    def __init__(self, module: cst.Module, imports: TfImports) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset()) -> None:
         self.module = module
         self.imports = imports
+        self.builders = builders
         self.variables: list[_Variable] | str = []
         self.sites: list[_Site] = []
         self.all_sites = [c for c in find_all(module, cst.Call) if isinstance(c, cst.Call) and self.site_scope(c) is not False]
@@ -527,6 +530,8 @@ class _Walker:
             return None
         if not isinstance(func, cst.Name):
             return f"`{self.module.code_for_node(call.func)}(...)` is not followed"
+        if self.module.code_for_node(call.func) in self.builders:
+            return None  # (another module's pure builder: it makes no variables)
         root = func.value
         method = isinstance(call.func, cst.Attribute)
         if root in self.functions:

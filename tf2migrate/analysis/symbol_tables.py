@@ -1,0 +1,40 @@
+"""Questions about names asked of Python's own symbol tables (``symtable``) and calls that
+see scopes: what moving statements between a function and its module
+(rewrites/main_guard.py, rewrites/factory_inline.py) may change."""
+
+from __future__ import annotations
+
+import symtable
+from collections.abc import Callable
+
+import libcst as cst
+
+from tf2migrate.traversal import find_all
+
+# calls that see or change scopes: a name moved between a function and its module is no
+# longer where they look
+SCOPE_INSPECTION = frozenset({"globals", "locals", "vars", "exec", "eval", "dir"})
+# symbol tables of scopes a function's body may hold without changing what its names mean
+INLINE_SCOPES = frozenset({"lambda", "listcomp", "setcomp", "dictcomp", "genexpr"})
+
+
+def inspects_scopes(module: cst.Module) -> bool:
+    """Does the module call one of SCOPE_INSPECTION by its builtin name?"""
+    return any(
+        isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in SCOPE_INSPECTION
+        for call in find_all(module, cst.Call)
+    )
+
+
+def tables_under(table: symtable.SymbolTable) -> list[symtable.SymbolTable]:
+    """Every scope inside ``table``, nested ones included."""
+    out: list[symtable.SymbolTable] = []
+    for child in table.get_children():
+        out += [child, *tables_under(child)]
+    return out
+
+
+def reads_globals(table: symtable.SymbolTable, names: set[str]) -> bool:
+    """Does this scope, or one inside it, read or bind any of ``names`` as a global?"""
+    uses: Callable[[symtable.Symbol], bool] = lambda s: s.get_name() in names and (s.is_global() or s.is_declared_global())
+    return any(uses(s) for s in table.get_symbols()) or any(reads_globals(c, names) for c in table.get_children())

@@ -1,0 +1,372 @@
+"""A module function that builds the graph and returns its tensors, called once at the top
+level → its body written out at the call.
+
+TF1 scripts often build their graph in a function and bind what it returns (pkmital's
+autoencoders, TensorFlow-Examples' ``conv_net`` factories)::
+
+    def build(n_in, n_out):
+        x = tf.placeholder(tf.float32, [None, n_in])
+        W = tf.Variable(tf.ones([n_in, n_out]))
+        y = tf.nn.tanh(tf.matmul(x, W))
+        return x, y
+
+    x, y = build(3, 2)
+    ... sess.run(y, {x: data}) ...
+
+The analysis converts a function's graph code where the function runs it; a placeholder or
+tensor that leaves its function through ``return`` is read outside any run (TFM301), so such
+a file stayed on TF1.  The module is first rewritten, TF1 to TF1, with the call replaced by
+the function's body, its parameters bound from the call's arguments and its result bound to
+the call's targets::
+
+    n_in = 3
+    n_out = 2
+    x = tf.placeholder(tf.float32, [None, n_in])
+    W = tf.Variable(tf.ones([n_in, n_out]))
+    y = tf.nn.tanh(tf.matmul(x, W))
+
+and that module is then migrated like any other.  The statements run at the moment the
+call ran them, in the same order, with the same values; only their names move from the
+function's locals to the module's globals, so the rewrite is made only where nothing can
+tell the two apart (judged on Python's symbol tables, as rewrites/main_guard.py judges the
+opposite move):
+
+- the function is defined at the module's top, undecorated, not async, with plain
+  parameters (no ``*args``/``**kwargs``, no positional-only ones), and nothing but that one
+  call names it (it is a script's builder: a module that calls it at import is no library);
+- the call is a top-level statement of its own: ``targets = build(...)`` (names, or a tuple
+  or list of names) or ``build(...)``; its arguments call nothing and read none of the
+  function's locals, and each parameter it leaves out defaults to a literal;
+- the body declares no ``global``/``nonlocal``, defines no function or class (lambdas and
+  comprehensions may stay), and returns only by a ``return`` that is its last statement;
+- no name the function binds is a name of the module's top level, unless the call binds it
+  too (``x, y = build()`` with ``return x, y``), and no other scope reads or binds one as a
+  global — the names the call binds excepted when the body runs no code of the module (no
+  call of a function, class or object the module defines), which alone could see them
+  between the body's binding and the call's;
+- the module calls none of ``globals``, ``locals``, ``vars``, ``exec``, ``eval``, ``dir``.
+
+migrate.py makes the rewrite only for a file kept on TF1 with a refusal inside such a
+function, and keeps it only if the graph then converts.
+"""
+
+from __future__ import annotations
+
+import symtable
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.names import read_and_bound
+from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, inspects_scopes, reads_globals, tables_under
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import find_all
+
+FACTORY_INLINED = Rule(
+    "TFM150",
+    "graph-factory-inlined",
+    "A module function that builds the graph and returns its tensors, called once at the top level → its body at the call.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Writes the body of a module function that builds a TF1 graph and returns its placeholders or tensors "
+    "(`x, y = build(3, 2)`) at its one call, its parameters bound from the arguments and its result to the call's "
+    "targets, when the returned tensors kept the file on TF1; the graph code is then converted as the module's is.",
+    why="The statements run at the same moment and in the same order; only their names move from the function's locals "
+    "to the module's globals, so the rewrite is made only when nothing else names the function and no other code reads "
+    "or binds those names (Python's symbol tables say). The conditions are in `tf2migrate/rewrites/factory_inline.py`.",
+    example="def build(n):\n    x = tf.placeholder(tf.float32, [None, n])\n    return x, x * 2.0\n\nx, y = build(3)",
+    instead="n = 3\n@tf.function(...)\ndef compute_y(x):\n    y = x * 2.0\n    return y",
+    invalid=(
+        "import tensorflow as tf\n"
+        "def build(n):\n"
+        "    x = tf.placeholder(tf.float32, [None, n])\n"
+        "    return x, x * 2.0\n"
+        "x, y = build(3)\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [[1.0, 2.0, 3.0]]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "def build(n):\n"
+        "    x = tf.placeholder(tf.float32, [None, n])\n"
+        "    return x, x * 2.0\n"
+        "x, y = build(3)\n"
+        "x2, y2 = build(4)\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(y, {x: [[1.0, 2.0, 3.0]]}))\n",
+    ),
+)
+RULES = [FACTORY_INLINED]
+
+# what a left-out parameter may default to: evaluated once where the function was defined,
+# the same value at the call
+_LITERAL = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)
+
+
+@dataclass
+class Inlined:
+    """The module with the factories' bodies at their calls, and the original's line of each
+    line of it (the findings of its migration are placed there)."""
+
+    source: str
+    lines: list[int]  # new line - 1 → original line
+    notes: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def map_line(self, line: int) -> int:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else line
+
+
+def inline_factories(module: cst.Module, source: str, refused_lines: set[int]) -> Inlined | None:
+    """The module with each function holding a refusal line written out at its one call, or
+    None when no such function may be (see the module's docstring)."""
+    if inspects_scopes(module):
+        return None
+    try:
+        top = symtable.symtable(source, "<module>", "exec")
+    except SyntaxError:
+        return None
+    positions = Positions(module)
+    names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
+    replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
+    removed: set[int] = set()
+    notes = []
+    for index, function in enumerate(module.body):
+        if not isinstance(function, cst.FunctionDef):
+            continue
+        start = positions.get(function)
+        end = _last_line(module, positions, index)
+        if start is None or not any(start[0] <= line <= end for line in refused_lines):
+            continue
+        call_statement = _only_call(module, function, names)
+        if call_statement is None or id(call_statement) in replaced:
+            continue
+        statements = _inlined(module, top, function, call_statement, positions)
+        if statements is None:
+            continue
+        call_line = (positions.get(call_statement) or (0, 0))[0]
+        replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
+        removed.add(id(function))
+        notes.append(
+            (
+                call_line,
+                1,
+                f"`{function.name.value}(...)`, called once here, written out in its place: its graph code converts as the module's",
+            )
+        )
+    if not replaced:
+        return None
+    body: list[tuple[cst.BaseStatement, int | None]] = []
+    for statement in module.body:
+        if id(statement) in removed:
+            continue
+        if id(statement) in replaced:
+            body += replaced[id(statement)]
+            continue
+        body.append((statement, (positions.get(statement) or (None, 0))[0]))
+    return _rendered(module, body, notes)
+
+
+def _last_line(module: cst.Module, positions: Positions, index: int) -> int:
+    """The last line of the module's statement ``index`` (the next one's start, less one)."""
+    if index + 1 < len(module.body):
+        following = positions.get(module.body[index + 1])
+        if following is not None:
+            return following[0] - 1
+    return module.code.count("\n") + 1
+
+
+def _only_call(module: cst.Module, function: cst.FunctionDef, names: list[cst.Name]) -> cst.SimpleStatementLine | None:
+    """The top-level statement that is the function's one use: ``targets = f(...)`` or ``f(...)``."""
+    name = function.name.value
+    if sum(1 for n in names if n.value == name) != 2:  # its definition and the call
+        return None
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        call = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+        if isinstance(call, cst.Call) and m.matches(call.func, m.Name(name)):
+            if isinstance(small, cst.Assign) and (len(small.targets) != 1 or not _names_target(small.targets[0].target)):
+                return None
+            return statement
+    return None
+
+
+def _names_target(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and all(
+        isinstance(e, cst.Element) and not isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name) for e in target.elements
+    )
+
+
+def _inlined(
+    module: cst.Module, top: symtable.SymbolTable, function: cst.FunctionDef, call_statement: cst.SimpleStatementLine, positions: Positions
+) -> list[tuple[cst.BaseStatement, int | None]] | None:
+    """The statements that replace the call (each with its original line; None: the call's),
+    or None when the body may not be written there."""
+    if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    params = function.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+        return None
+    body = list(function.body.body)
+    if body and m.matches(body[0], m.SimpleStatementLine(body=[m.Expr(m.SimpleString() | m.ConcatenatedString())])):
+        body = body[1:]  # the docstring
+    returned: cst.BaseExpression | None = None
+    returned_line: int | None = None
+    if body and m.matches(body[-1], m.SimpleStatementLine(body=[m.Return()])):
+        returned = cst.ensure_type(cst.ensure_type(body[-1], cst.SimpleStatementLine).body[0], cst.Return).value
+        returned_line = (positions.get(body[-1]) or (None, 0))[0]
+        body = body[:-1]
+    if not body or find_all(cst.IndentedBlock(body), (cst.Return, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef)):
+        return None
+    table = _function_table(top, function.name.value)
+    if table is None or any(s.is_declared_global() or s.is_nonlocal() for s in table.get_symbols()):
+        return None
+    if any(c.get_name() not in INLINE_SCOPES for c in tables_under(table)):
+        return None
+    local_names = set(table.get_locals())
+    small = call_statement.body[0]
+    call = cst.ensure_type(cst.ensure_type(small, (cst.Assign, cst.Expr)).value, cst.Call)  # type: ignore[arg-type]
+    target = small.targets[0].target if isinstance(small, cst.Assign) else None
+    bound_by_call = {n.value for n in find_all(target, cst.Name) if isinstance(n, cst.Name)} if target is not None else set()
+    arguments = _arguments(call, params, local_names)
+    if arguments is None:
+        return None
+    # a parameter given the module's name of its own spelling (``build(dims)`` for ``dims``) is
+    # that object already: it stays the module's name, unless the body binds it again
+    rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
+    aliased = {name for name, value in arguments if isinstance(value, cst.Name) and value.value == name and name not in rebound}
+    # the module's names: only those the call binds may be the function's too
+    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != function.name.value}
+    shared = (local_names & module_names) - aliased
+    if not shared <= bound_by_call:
+        return None
+    others = [c for c in top.get_children() if c is not table]
+    defined_here = {s.get_name() for s in top.get_symbols() if s.is_assigned() and not s.is_imported()}
+    watched = (local_names if _calls_module_code(body, defined_here) else local_names - shared) - aliased
+    if any(reads_globals(c, watched) for c in others):
+        return None
+    out: list[tuple[cst.BaseStatement, int | None]] = []
+    for name, value in arguments:
+        if name in aliased:
+            continue
+        if isinstance(value, cst.Name) and value.value == name:
+            return None  # the body binds it again: the module's name would change
+        out.append((cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)]), None))
+    out += [(statement, (positions.get(statement) or (None, 0))[0]) for statement in body]
+    # the call's comments and blank lines go above the written-out body
+    out[0] = (out[0][0].with_changes(leading_lines=call_statement.leading_lines), out[0][1])
+    binding = _binding(small, target, returned)
+    if binding is not None:
+        out.append((binding, returned_line))
+    return out
+
+
+def _function_table(top: symtable.SymbolTable, name: str) -> symtable.Function | None:
+    tables = [c for c in top.get_children() if c.get_name() == name and c.get_type() == "function"]
+    if len(tables) != 1:
+        return None
+    table = tables[0]
+    return table if isinstance(table, symtable.Function) else None
+
+
+def _arguments(call: cst.Call, params: cst.Parameters, local_names: set[str]) -> list[tuple[str, cst.BaseExpression]] | None:
+    """(parameter, the expression it gets), in the parameters' order; None when an argument
+    calls anything or reads a name of the function, or a parameter left out has no literal default."""
+    ordered = [*params.params, *params.kwonly_params]
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(params.params):
+        return None
+    given: dict[str, cst.BaseExpression] = {p.name.value: a.value for p, a in zip(params.params, positional)}
+    for argument in call.args:
+        if argument.keyword is not None:
+            if argument.keyword.value in given or argument.keyword.value not in {p.name.value for p in ordered}:
+                return None
+            given[argument.keyword.value] = argument.value
+    for value in given.values():
+        if find_all(value, (cst.Call, cst.NamedExpr, cst.Lambda, cst.Await, cst.Yield)):
+            return None
+        reads = {n.value for n in find_all(value, cst.Name) if isinstance(n, cst.Name)}
+        if reads & local_names - {name for name, v in given.items() if v is value and isinstance(v, cst.Name) and v.value == name}:
+            return None
+    out = []
+    for param in ordered:
+        name = param.name.value
+        if name in given:
+            out.append((name, given[name]))
+        elif param.default is not None and _is_literal(param.default):
+            out.append((name, param.default))
+        else:
+            return None
+    return out
+
+
+def _is_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, _LITERAL) or m.matches(node, m.Name("True") | m.Name("False") | m.Name("None")):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    return isinstance(node, cst.Tuple) and all(isinstance(e, cst.Element) and _is_literal(e.value) for e in node.elements)
+
+
+def _calls_module_code(body: Sequence[cst.BaseStatement], defined_here: set[str]) -> bool:
+    """Does the body call anything rooted at a name the module itself defines (a function,
+    class or object; not an import, whose code reads its own module's globals, not a
+    builtin): code that could read the module's globals between the body's bindings?"""
+    for call in find_all(cst.IndentedBlock(list(body)), cst.Call):
+        func = cst.ensure_type(call, cst.Call).func
+        while isinstance(func, (cst.Attribute, cst.Subscript, cst.Call)):
+            func = func.func if isinstance(func, cst.Call) else func.value
+        if isinstance(func, cst.Name) and func.value in defined_here:
+            return True
+    return False
+
+
+def _binding(
+    small: cst.BaseSmallStatement, target: cst.BaseExpression | None, returned: cst.BaseExpression | None
+) -> cst.BaseStatement | None:
+    """The statement binding the call's targets to what the function returned (None when
+    they are those names already, or the call binds nothing)."""
+    if target is None:
+        if returned is None or not find_all(returned, cst.Call):
+            return None
+        return cst.SimpleStatementLine([cst.Expr(returned)])
+    value: cst.BaseExpression = returned if returned is not None else cst.Name("None")
+    if (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements)
+    ):
+        pairs = [
+            (t.value, v.value)
+            for t, v in zip(target.elements, value.elements)
+            if not (isinstance(v.value, cst.Name) and cst.ensure_type(t.value, cst.Name).value == v.value.value)
+        ]
+        if not pairs:
+            return None
+        if len(pairs) == 1:
+            target, value = pairs[0]
+        else:
+            target = cst.Tuple([cst.Element(t) for t, _ in pairs], lpar=[], rpar=[])
+            value = cst.Tuple([cst.Element(v) for _, v in pairs], lpar=[], rpar=[])
+    elif isinstance(target, cst.Name) and isinstance(value, cst.Name) and target.value == value.value:
+        return None
+    assert isinstance(target, (cst.Name, cst.Tuple, cst.List))  # (_names_target)
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
+
+
+def _rendered(module: cst.Module, body: list[tuple[cst.BaseStatement, int | None]], notes) -> Inlined:
+    new = module.with_changes(body=[s for s, _ in body])
+    lines = list(range(1, len(module.header) + 1))  # (one line for each of the header's comments and blank lines)
+    for statement, start in body:
+        text = cst.Module(body=[statement], default_indent=module.default_indent, default_newline=module.default_newline).code  # type: ignore[list-item]
+        count = text.count("\n")
+        leading = len(getattr(statement, "leading_lines", ()))
+        origin = start if start is not None else (lines[-1] if lines else 1)
+        lines += [origin] * min(leading, count) + [origin + k for k in range(max(count - leading, 0))]
+    return Inlined(new.code, lines, notes)

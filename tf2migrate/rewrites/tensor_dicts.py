@@ -1,0 +1,210 @@
+"""A dict display of graph names read by literal keys → the names themselves.
+
+Model factories return their placeholders and tensors in a dict (pkmital's autoencoders,
+once written out at their call by rewrites/factory_inline.py)::
+
+    ae = {'x': x, 'z': z, 'y': y, 'cost': cost}
+    optimizer = tf.train.AdamOptimizer(0.01).minimize(ae['cost'])
+    sess.run(optimizer, feed_dict={ae['x']: batch})
+
+The analysis follows placeholders and tensors by name; ``ae['x']`` names none, so the feed
+was refused (TFM302, "is fed but is not a placeholder").  The module is first rewritten,
+TF1 to TF1, with each ``ae['x']`` written as ``x`` (the lines stay where they were), then
+migrated again; the dict, read by nothing any more, is graph code no run fetches (TFM110).  ``ae['x']`` and ``x`` are one object at every
+read only where (else nothing changes):
+
+- ``ae`` is bound once in the module, at its top level, by ``ae = {...}``, a display whose
+  keys are string literals and whose values are names;
+- every other use of ``ae`` is ``ae['key']`` with a key of the display, read (not assigned,
+  deleted or augmented), at the module's top level after the binding — no function or class
+  mentions ``ae``;
+- each name a read key stands for is bound once in the whole module, at its top level,
+  before the dict, and nothing mentions it in another scope in a way that could bind it
+  (it is read there as a global, or not at all);
+- the module calls none of ``globals``, ``locals``, ``vars``, ``exec``, ``eval``, ``dir``.
+
+migrate.py makes the rewrite only for a file kept on TF1 with a refusal naming such a read,
+and keeps it only if the graph then converts.
+"""
+
+from __future__ import annotations
+
+import re
+import symtable
+from dataclasses import dataclass, field
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.symbol_tables import inspects_scopes, tables_under
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.positions import Positions
+from tf2migrate.traversal import FastTransformer, find_all
+
+TENSOR_DICT_READ = Rule(
+    "TFM151",
+    "tensor-dict-read-as-name",
+    "`d['key']` of a dict display of graph names → the name it holds.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Writes each read `ae['x']` of a module-level dict display of graph names (`ae = {'x': x, 'cost': cost}`, what a "
+    "model factory returned) as the name the key stands for, when such a read kept the file on TF1 (a fed `ae['x']`); the "
+    "graph code is then converted as the module's is, and the dict, read no more, goes with the graph code no run fetches.",
+    why="The dict holds the very objects its names are bound to; the rewrite is made only when the dict and those names are "
+    "each bound once, at the module's top level, and every use of the dict is a read by a literal key. The conditions are "
+    "in `tf2migrate/rewrites/tensor_dicts.py`.",
+    example="ae = {'x': x, 'cost': cost}\nsess.run(train, {ae['x']: batch})",
+    instead="sess.run(train, {x: batch})  # then converted: train_step(x=batch)",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * 2.0\n"
+        "net = {'x': x, 'y': y}\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(net['y'], {net['x']: [1.0]}))\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None])\n"
+        "y = x * 2.0\n"
+        "net = {'x': x, 'y': y}\n"
+        "net['y'] = y * 3.0\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(net['y'], {net['x']: [1.0]}))\n",
+    ),
+)
+RULES = [TENSOR_DICT_READ]
+
+# a read named by a refusal: `ae['x']`
+REFUSED_READ = re.compile(r"`(\w+)\[['\"]")
+
+
+@dataclass
+class Resolved:
+    """The module with the reads written as names (on the original's lines), and the notes."""
+
+    source: str
+    notes: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+def resolve_reads(module: cst.Module, source: str, dicts: set[str]) -> Resolved | None:
+    """The module with the reads of each of ``dicts`` written as names, or None when none may be."""
+    if inspects_scopes(module):
+        return None
+    try:
+        top = symtable.symtable(source, "<module>", "exec")
+    except SyntaxError:
+        return None
+    positions = Positions(module)
+    replacements: dict[int, cst.Name] = {}
+    notes = []
+    for name in sorted(dicts):
+        found = _resolved(module, top, name)
+        if found is None:
+            continue
+        binding, reads = found
+        replacements.update(reads)
+        line = (positions.get(binding) or (1, 0))[0]
+        notes.append((line, 1, f"`{name}['…']` written as the names the dict holds (what `{name}` was read for)"))
+    if not replacements:
+        return None
+    return Resolved(module.visit(_Replace(replacements)).code, notes)
+
+
+def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple[cst.SimpleStatementLine, dict[int, cst.Name]] | None:
+    """The dict's binding and, for each read ``name['key']``, the name it stands for."""
+    bindings = [
+        s
+        for s in module.body
+        if m.matches(s, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name(name))], value=m.Dict())]))
+    ]
+    if len(bindings) != 1:
+        return None
+    binding = bindings[0]
+    assert isinstance(binding, cst.SimpleStatementLine)
+    display = cst.ensure_type(cst.ensure_type(binding.body[0], cst.Assign).value, cst.Dict)
+    held: dict[str, str] = {}
+    for element in display.elements:
+        if not m.matches(element, m.DictElement(key=m.SimpleString(), value=m.Name())):
+            return None
+        key = cst.ensure_type(cst.ensure_type(element, cst.DictElement).key, cst.SimpleString).evaluated_value
+        if not isinstance(key, str) or key in held:
+            return None
+        held[key] = cst.ensure_type(cst.ensure_type(element, cst.DictElement).value, cst.Name).value
+    # no other scope mentions the dict
+    if any(name in {s.get_name() for s in t.get_symbols()} for t in tables_under(top)):
+        return None
+    index = module.body.index(binding)
+    reads: dict[int, cst.Name] = {}
+    mentions = 0
+    for position, statement in enumerate(module.body):
+        for node in find_all(statement, cst.Name):
+            if isinstance(node, cst.Name) and node.value == name:
+                mentions += 1
+        if position <= index:
+            continue
+        for subscript in find_all(statement, m.Subscript(value=m.Name(name))):
+            assert isinstance(subscript, cst.Subscript)
+            if len(subscript.slice) != 1 or not m.matches(subscript.slice[0].slice, m.Index(value=m.SimpleString())):
+                return None
+            key = cst.ensure_type(cst.ensure_type(subscript.slice[0].slice, cst.Index).value, cst.SimpleString).evaluated_value
+            if key not in held:
+                return None
+            reads[id(subscript)] = cst.Name(held[key], lpar=subscript.lpar, rpar=subscript.rpar)
+    if mentions != 1 + len(reads) or not reads:
+        return None  # the dict is used otherwise (passed on, iterated, read before its binding)
+    if _written(module, reads):
+        return None
+    # each name read through the dict: bound once, at the top, before the dict; no other scope binds it
+    used = {cst.ensure_type(n, cst.Name).value for n in reads.values()}
+    for held_name in used:
+        symbol = _symbol(top, held_name)
+        if symbol is None or not _bound_once_before(module, held_name, index):
+            return None
+        if any(_binds(t, held_name) for t in tables_under(top)):
+            return None
+    return binding, reads
+
+
+def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
+    try:
+        return table.lookup(name)
+    except KeyError:
+        return None
+
+
+def _binds(table: symtable.SymbolTable, name: str) -> bool:
+    symbol = _symbol(table, name)
+    return symbol is not None and (symbol.is_assigned() or symbol.is_declared_global() or symbol.is_parameter())
+
+
+def _bound_once_before(module: cst.Module, name: str, index: int) -> bool:
+    """Is ``name`` bound exactly once in the module, by a top-level statement before ``index``?"""
+    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.Param, cst.NamedExpr)
+    where = []
+    for position, statement in enumerate(module.body):
+        for node in find_all(statement, binders):
+            target = getattr(node, "name", None) if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target", None)
+            if target is not None and any(isinstance(n, cst.Name) and n.value == name for n in find_all(target, cst.Name)):
+                where.append((position, node))
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
+            where.append((position, statement))
+    return len(where) == 1 and where[0][0] < index and m.matches(where[0][1], m.AssignTarget(m.Name(name)))
+
+
+def _written(module: cst.Module, reads: dict[int, cst.Name]) -> bool:
+    """Is one of the subscripts a target (assigned, augmented, deleted)?"""
+    for node in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign)):
+        target = getattr(node, "target")  # noqa: B009 - each node's own field
+        if any(id(s) in reads for s in find_all(target, cst.Subscript)):
+            return True
+    return False
+
+
+class _Replace(FastTransformer):
+    def __init__(self, replacements: dict[int, cst.Name]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), super().on_leave(original_node, updated_node))
