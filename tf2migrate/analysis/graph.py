@@ -481,7 +481,9 @@ class GraphAnalyzer:
             names |= {a for t in node.targets if (a := self_attribute(t.target)) is not None}
             if name in SESSION_CALLS or imported_calls.is_session_factory(self.facts, node.value):
                 self.facts.session_names |= names
-                if name not in SESSION_CALLS:
+                found = imported_calls.summary_of(self.facts, node.value) if name not in SESSION_CALLS else None
+                if found is not None and found.initializes:
+                    # (a factory that only makes the session initializes nothing: `make_session()`)
                     self.facts.factory_calls.append(node.value)
             elif name in CONFIG_CALLS:
                 self.facts.config_names |= names
@@ -718,6 +720,7 @@ class GraphAnalyzer:
         order = -1
         nodes = self._effective(body, scope)
         external = self._external.get(id(scope.owner))
+        scope.initializer_methods_run_once = external is not None
         if external is not None and all(external is not s for s in scope.spliced):
             # run by the caller right after the constructor: read as the constructor's last statement
             nodes.extend(self._spliced(external, scope))

@@ -41,6 +41,10 @@ _MORE_THAN_ONCE = "variables are initialized more than once; eager variables are
 _IN_TWO_SESSIONS = (
     "variables are initialized in {} and again in {}, each session holding its own values of them; an eager variable has one value"
 )
+_IN_FUNCTION = (
+    "variables are initialized by a run in `{}`, which may run more than once (each call put them back to their "
+    "initial values); eager variables are initialized once, when created"
+)
 
 #: the set of a graph's local variables (tables), apart from any statement's order
 _LOCALS = -1
@@ -48,6 +52,7 @@ _LOCALS = -1
 
 def reinitializes(
     tf: TfImports,
+    module: cst.Module,
     scope: Scope,
     sites: list[RunSite],
     leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]],
@@ -65,6 +70,10 @@ def reinitializes(
     others = list(other_runs)
     if any(site.in_loop for site in sites):
         return _MORE_THAN_ONCE
+    for site in sites:
+        repeated = _repeated_function(module, scope, site)
+        if repeated is not None:
+            return _IN_FUNCTION.format(repeated)
     if len(sites) < 2:
         return None
     if any(site.order is None for site in sites):
@@ -182,3 +191,109 @@ def _is_graph_reset(tf: TfImports, statement: Statement) -> bool:
     return isinstance(call, cst.Call) and (
         tf.call_name(call) == "reset_default_graph" or tf.kept_call_name(call) == "python.framework.ops.reset_default_graph"
     )
+
+
+def _repeated_function(module: cst.Module, scope: Scope, site: RunSite) -> str | None:
+    """The name of the function holding an initializer run that may run more than once
+    while the variables it covers live on; None when it runs once.  A run nested in a def
+    of the graph's scope (a method of its class) repeats with that def; a run in a
+    function of its own that initializes the enclosing scope's variables (a module-level
+    graph, ``def train():`` opening a session) repeats with the function, and one in the
+    constructor of a class whose objects each open a session on the module's graph
+    repeats with each construction."""
+    function = site.function
+    if site.order is None:
+        if function is None:
+            return "a function"
+        if scope.cls is not None:
+            once = scope.initializer_methods_run_once or _method_called_once(module, scope.cls, function)
+        else:
+            once = _def_runs_once(scope, function)
+        return None if once else function.name.value
+    owner, parent = scope.owner, scope.parent
+    if not isinstance(owner, cst.FunctionDef):
+        return None
+    enclosing_variables = False
+    while parent is not None:
+        enclosing_variables |= any(s.kind in _CREATING for s in parent.statements)
+        parent = parent.parent
+    if not enclosing_variables or scope.parent is None:
+        return None
+    if scope.cls is not None:
+        # a constructor initializing the module's variables: once per object, each in its own session
+        once = _called_once(module, scope.cls.name.value, scope.cls.name)
+        return None if once else f"{scope.cls.name.value}.__init__"
+    return None if _def_runs_once(scope.parent, owner) else owner.name.value
+
+
+def _def_runs_once(scope: Scope, function: cst.FunctionDef) -> bool:
+    """Does a def of the graph's scope run at most once per run of that scope?  So it
+    does when the scope's own body — the module, or the function building the graph —
+    defines it and calls it once, by name, outside any loop, def, lambda or comprehension,
+    and never names it otherwise (``main()`` under ``if __name__ == "__main__":``).  A
+    function called twice, in a loop, from another function or passed as a value is not
+    known to run once."""
+    owner = scope.owner
+    body = owner.body if isinstance(owner, cst.Module) else owner.body.body
+    if not any(statement is function for statement in body):
+        return False
+    uses = _NameUses(function.name.value, function.name)
+    for statement in body:
+        if statement is not function:
+            statement.visit(uses)
+    return uses.calls == 1 and uses.other == 0
+
+
+def _method_called_once(module: cst.Module, cls: cst.ClassDef, method: cst.FunctionDef) -> bool:
+    """Is a method of a module-level class called once in the module, ``model.fit(...)``
+    in straight-line module code, and named nowhere else (not by the class itself, not
+    as a value)?  Then each object runs it at most once."""
+    if not any(statement is cls for statement in module.body) or not any(m is method for m in cls.body.body):
+        return False
+    return _called_once(module, method.name.value, method.name)
+
+
+def _called_once(module: cst.Module, name: str, own: cst.Name) -> bool:
+    """Is ``name`` (a function, a method as ``x.name``, a class) called once in straight-line
+    module code and named nowhere else?"""
+    uses = _NameUses(name, own)
+    module.visit(uses)
+    return uses.calls == 1 and uses.other == 0
+
+
+class _NameUses(cst.CSTVisitor):
+    """Counts the uses of a name (``name`` or ``x.name``): calls of it in straight-line
+    code, and any other (a call in a loop, a def, a class, a lambda or a comprehension;
+    the name as a value).  ``own`` is the def's own name, not a use."""
+
+    _REPEATING = (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+    def __init__(self, name: str, own: cst.Name) -> None:
+        self.name = name
+        self.own = own
+        self.calls = 0
+        self.other = 0
+        self.depth = 0
+        self.called: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, self._REPEATING):
+            self.depth += 1
+        if isinstance(node, cst.Call) and self._names(node.func):
+            self.called.add(id(node.func))
+        if self._names(node) and node is not self.own:
+            if id(node) in self.called and self.depth == 0:
+                self.calls += 1
+            else:
+                self.other += 1
+            return False  # (the attribute's own Name node is not a second use)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, self._REPEATING):
+            self.depth -= 1
+
+    def _names(self, node: cst.CSTNode) -> bool:
+        return (isinstance(node, cst.Name) and node.value == self.name) or (
+            isinstance(node, cst.Attribute) and node.attr.value == self.name
+        )

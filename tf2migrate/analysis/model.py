@@ -183,6 +183,9 @@ class Scope:
     # the constructor's parameters that graph code reads, stored on ``self`` when it
     # starts (an ordered set: the order of the first reads)
     stored_parameters: dict[str, None] = field(default_factory=dict)
+    # a class built by a method its importers call (analysis/external_builds.py), which proved
+    # that they call a method running the variables initializer at most once, outside loops
+    initializer_methods_run_once: bool = False
     run_sites: list[RunSite] = field(default_factory=list)
     # name -> orders of effective statements that bind it (any kind)
     bindings: dict[str, list[int]] = field(default_factory=dict)

@@ -61,6 +61,7 @@ class Summary:
     reason: str = ""  # for ``unknown``: the first construct that made it so
     call: Summary | None = None  # a class: its ``__call__`` (a net object's builder)
     module: str = ""  # the file that defines it, for findings
+    initializes: bool = False  # a session factory that runs the variables initializer before returning
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -383,7 +384,8 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
         return None
     if session is None or body[-1].value.id != session:
         return None
-    return Summary(SESSION)
+    # (the only expression statements the loop lets through are ``sess.run(init)``)
+    return Summary(SESSION, initializes=any(isinstance(s, ast.Expr) for s in body[:-1]))
 
 
 def _parameter(value: ast.expr, node: ast.FunctionDef) -> bool:

@@ -9,6 +9,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
+from tf2migrate.analysis.calls import closure
 from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.names import graph_name, local_name, names_bound
@@ -85,9 +86,30 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     fed.update(taken)
     missing = [n for n, p in params.items() if n not in fed and (p.placeholder is None or p.placeholder.default is None)]
     if missing:
-        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, "placeholder " + ", ".join(f"`{n}`" for n in missing) + " is not fed here")
+        rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+
+
+def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statement]) -> str:
+    """Why the run lacks a placeholder its generated function takes.  A statement binding
+    several tensors at once (``d_real, d_fake = D(real), D(fake)``) runs whole in the
+    function: a fetch of one of them needs every placeholder the statement reads, though
+    TF1's run of that one tensor did not."""
+    names = ", ".join(f"`{local_name(argument_name(p))}`" for p in missing)
+    orders = {p.order for p in missing}
+    shared = next(
+        (s for s in generated.body if len(s.defines) > 1 and orders & {p.order for p in closure(generated.scope, [s])[1]}),
+        None,
+    )
+    if shared is None:
+        return f"placeholder {names} is not fed here"
+    bound = ", ".join(f"`{n}`" for n in shared.defines)
+    return (
+        f"placeholder {names}, which this run does not feed, is read by a statement binding {bound} at once: the "
+        "generated function would run that statement whole, where TF1 ran only the ops the fetch needs "
+        "(a tensor bound by a statement of its own is run alone)"
+    )
 
 
 def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:

@@ -66,14 +66,6 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
     """The fetch evaluated eagerly where the run stood, its tensors as NumPy in the
     structure sess.run returned (None, with a blocker, when that would not be TF1's run).
     For a fetch of variables, Python values and constants only."""
-    if site.feed is not None:
-        # TF1 still evaluated the fed values (a call, a random draw): not dropped silently
-        rewrite.block(
-            site.feed,
-            blockers.UNSUPPORTED_FEED,
-            "a run feeds placeholders that its fetch, built in the run from Python values, does not read",
-        )
-        return None
     for leaf in leaves:
         for call in calls_in(leaf.expr):
             name = rewrite.facts.imports.call_name(call)
@@ -86,6 +78,14 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
             rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, _unknown_fetch(rewrite, leaf.expr))
             return None
         leaf.kind = kind
+    if site.feed is not None:
+        # TF1 still evaluated the fed values (a call, a random draw): not dropped silently
+        rewrite.block(
+            site.feed,
+            blockers.UNSUPPORTED_FEED,
+            "a run feeds placeholders that its fetch, built in the run from Python values, does not read",
+        )
+        return None
     code = rewrite.code(site.fetch)
     if site.statement is not None:
         return code  # run for its effect (an assign op): evaluated, its value unused
@@ -99,7 +99,13 @@ def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
         # with effects on module state, say) is why, not the user's code
         return (
             f"the fetch `{expr.value}` is bound by code not read as graph code (a call whose effects this release "
-            "does not follow, or a Python value); its run is not converted"
+            "does not follow, a Python value, or a function enclosing the one that runs it); its run is not converted"
+        )
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+        # ``sess.run(g["train"])``, ``g = build_graph()``: the container's items are not followed
+        return (
+            f"the fetch `{rewrite.code(expr)}` is an item of `{expr.value.value}`, a container "
+            "whose items this release does not read as graph values; its run is not converted"
         )
     return (
         "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "

@@ -336,7 +336,7 @@ class SessionFunctions:
         other_runs = [
             site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
         ]
-        reason = reinitializes(self.rewrite.facts.imports, scope, sites, fetch_leaves, other_runs)
+        reason = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
         if reason is not None:
             for site in sites:
                 self.rewrite.block(site.call, blockers.REINITIALIZATION, reason)
@@ -610,10 +610,16 @@ class SessionFunctions:
         if pairs and trains:
             # ``sess.run([gvs, apply_gradients])``: each pair holds the variable, read in the
             # run that updates it, with no order between the two
+            code = self.rewrite.module.code_for_node(pairs[0].expr)
             self.rewrite.block(
                 pairs[0].expr,
                 blockers.UNSUPPORTED_GRAPH_CODE,
-                f"the fetched `{self.rewrite.module.code_for_node(pairs[0].expr)}` holds the (gradient, variable) pairs "
+                # ``grads[0][0]``: a gradient alone, which the update reads first; but TF1's pairs
+                # follow the trainable variables' order, the tape's the order they were used in
+                f"the fetched `{code}` is a gradient picked from compute_gradients' (gradient, variable) pairs by position: "
+                "TF1's pairs follow the order the variables were made, a tape's the order the computation used them"
+                if _gradient_only(pairs[0].expr)
+                else f"the fetched `{code}` holds the (gradient, variable) pairs "
                 "of compute_gradients, run with the apply_gradients that updates those variables: TF1 read each "
                 "variable before or after the update, in no fixed order",
             )
@@ -844,6 +850,20 @@ def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | N
 
     walk(module, _Blocks())
     return following
+
+
+def _gradient_only(expr: cst.BaseExpression) -> bool:
+    """``grads[0][0]``: the gradient of one (gradient, variable) pair of compute_gradients,
+    which the update reads first, not the variable it updates."""
+    return (
+        isinstance(expr, cst.Subscript)
+        and isinstance(expr.value, cst.Subscript)
+        and isinstance(expr.value.value, cst.Name)
+        and len(expr.slice) == 1
+        and isinstance(expr.slice[0].slice, cst.Index)
+        and isinstance(expr.slice[0].slice.value, cst.Integer)
+        and expr.slice[0].slice.value.value == "0"
+    )
 
 
 def _train_op_held(scope: Scope, leaf: Leaf) -> str | None:
