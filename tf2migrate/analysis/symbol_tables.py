@@ -26,6 +26,17 @@ def inspects_scopes(module: cst.Module) -> bool:
     )
 
 
+def module_table(module: cst.Module, source: str) -> symtable.SymbolTable | None:
+    """The symbol table of the module (``source`` its text), or None when its names cannot be
+    judged on it: it calls a builtin that sees scopes, or does not compile."""
+    if inspects_scopes(module):
+        return None
+    try:
+        return symtable.symtable(source, "<module>", "exec")
+    except SyntaxError:
+        return None
+
+
 def tables_under(table: symtable.SymbolTable) -> list[symtable.SymbolTable]:
     """Every scope inside ``table``, nested ones included."""
     out: list[symtable.SymbolTable] = []

@@ -60,7 +60,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.names import read_and_bound
-from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, inspects_scopes, reads_globals, tables_under
+from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, module_table, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 from tf2migrate.traversal import find_all
@@ -126,11 +126,8 @@ def inline_factories(
     None when no such function may be (see the module's docstring); ``reasons`` gets, for
     each function returning a value that holds a refusal line and is not written out, why,
     by its first and last lines."""
-    if inspects_scopes(module):
-        return None
-    try:
-        top = symtable.symtable(source, "<module>", "exec")
-    except SyntaxError:
+    top = module_table(module, source)
+    if top is None:
         return None
     positions = Positions(module)
     names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]

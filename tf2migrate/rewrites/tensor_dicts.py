@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.symbol_tables import inspects_scopes, tables_under
+from tf2migrate.analysis.symbol_tables import module_table, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 from tf2migrate.traversal import FastTransformer, find_all
@@ -89,11 +89,8 @@ class Resolved:
 
 def resolve_reads(module: cst.Module, source: str, dicts: set[str]) -> Resolved | None:
     """The module with the reads of each of ``dicts`` written as names, or None when none may be."""
-    if inspects_scopes(module):
-        return None
-    try:
-        top = symtable.symtable(source, "<module>", "exec")
-    except SyntaxError:
+    top = module_table(module, source)
+    if top is None:
         return None
     positions = Positions(module)
     replacements: dict[int, cst.Name] = {}
