@@ -122,9 +122,10 @@ HELPER_SPLIT = Rule(
         "    return tf.matmul(x, W)\n"
         "x = tf.placeholder(tf.float32, [None, 2])\n"
         "h = layer(x, 2, 3)\n"
+        "out = layer(h, 3, 1)   # called twice: not written out at a call (TFM150)\n"
         "with tf.Session() as sess:\n"
         "    sess.run(tf.global_variables_initializer())\n"
-        "    print(sess.run(h, {x: [[1.0, 2.0]]}))\n",
+        "    print(sess.run(out, {x: [[1.0, 2.0]]}))\n",
     ),
     valid=(
         "import numpy as np\n"
