@@ -92,7 +92,7 @@ from tf2migrate.rewrites import (
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
-from tf2migrate.rewrites.tf_names import REMOVED_MODULE, kept_import_findings
+from tf2migrate.rewrites.tf_names import REMOVED_MODULE, imports_absent_module, kept_import_findings
 from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
@@ -974,9 +974,8 @@ def _migrate_graph(
     if facts is None:
         facts = analyze(module, imports, imported, _LINKS.get(), index) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
-    # an import of a TF module TF2 does not ship (``from tensorflow.contrib import slim``) names
-    # TF1's API as plainly as ``tf.contrib.slim`` does: the file is not TF2 code
-    names_v1_explicitly = names_v1_explicitly or bool(kept_import_findings(imports))
+    # (a file importing a TF module TF2 does not ship is not TF2 code)
+    names_v1_explicitly = names_v1_explicitly or imports_absent_module(imports)
     traps = []
     numpy_imported = numpy_imports(imported)
     if may_have_traps(source, tree, numpy_imported):

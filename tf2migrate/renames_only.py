@@ -49,7 +49,7 @@ from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.import_edits import absl_import, absl_names, import_conflict, plan_tf_import, tf_import_index
 from tf2migrate.rewrites.predict_trap import may_have_traps
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager
-from tf2migrate.rewrites.tf_names import kept_import_findings
+from tf2migrate.rewrites.tf_names import imports_absent_module, kept_import_findings
 from tf2migrate.spliced_check import NESTED_HEADER, Splice, spliced_problem
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -128,7 +128,7 @@ def migrate_renames_only(
     facts = module_facts(tree, imports, tf1_callers)
     if facts.graph or may_have_traps(source, tree, numpy_imports) or may_be_tf1_eager(source):
         return None
-    if not (facts.tf1 or facts.explicit_v1 or kept_import_findings(imports)):
+    if not (facts.tf1 or facts.explicit_v1 or imports_absent_module(imports)):
         return MigrationResult(source, [])  # TF2 code, and no trap to report
     if import_conflict(imports, facts, tree) is not None:
         return None

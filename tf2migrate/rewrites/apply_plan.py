@@ -26,9 +26,16 @@ class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
     def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = (), words: frozenset[str] | None = None) -> None:
-        super().__init__(imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1)
+        super().__init__(
+            imports,
+            plan.renames,
+            plan.absl_names,
+            plan.defines_main,
+            plan.call_replacements,
+            plan.root_is_tf1,
+            tf1_dimensions=plan.tf1_dimensions,
+        )
         self.plan = plan
-        self.tf1_dimensions = plan.tf1_dimensions
         # statements that hold nothing to edit (analysis/edit_sites.py): not entered
         self.quiet = quiet
         # Inside the statements entered, only the parts that hold a name the renamer acts

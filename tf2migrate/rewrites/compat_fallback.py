@@ -98,15 +98,17 @@ def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
     ``dim.value``, ``s[1].value`` of ``s = x.get_shape()``, ``for d in shape: d.value``): under
     TF2's shapes the name holds an int, which has no ``.value``.  A method call
     (``v.value()``) and an attribute of ``self`` are no Dimension reads."""
-    calls = {id(c.func) for c in find_all(module, cst.Call) if isinstance(c, cst.Call)}
-    comprehensions = {id(c.elt) for c in find_all(module, cst.ListComp) if isinstance(c, cst.ListComp) and is_dimension_comprehension(c)}
-    for attribute in find_all(module, cst.Attribute):
-        assert isinstance(attribute, cst.Attribute)
-        if attribute.attr.value != "value" or id(attribute) in calls or id(attribute) in comprehensions:
-            continue
-        if is_dimension_value(attribute) or m.matches(attribute.value, m.Name("self") | m.Name("cls")):
-            continue
-        return attribute
+    # (one walk, in document order: a call or comprehension comes before the attribute it holds)
+    not_reads: set[int] = set()  # ``v.value()``'s attribute, ``[d.value for d in shape]``'s element
+    for node in find_all(module, (cst.Call, cst.ListComp, cst.Attribute)):
+        if isinstance(node, cst.Call):
+            not_reads.add(id(node.func))
+        elif isinstance(node, cst.ListComp):
+            if is_dimension_comprehension(node):
+                not_reads.add(id(node.elt))
+        elif isinstance(node, cst.Attribute) and node.attr.value == "value" and id(node) not in not_reads:
+            if not is_dimension_value(node) and not m.matches(node.value, m.Name("self") | m.Name("cls")):
+                return node
     return None
 
 

@@ -256,7 +256,7 @@ def _inlined(
     # a parameter given the module's name of its own spelling (``build(dims)`` for ``dims``) is
     # that object already: it stays the module's name, unless the body binds it again
     rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
-    aliased = {name for name, value in arguments if isinstance(value, cst.Name) and value.value == name and name not in rebound}
+    aliased = {p for p, value in arguments if isinstance(value, cst.Name) and value.value == p and p not in rebound}
     # the module's names: only those the call binds may be the function's too
     module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
     shared = (local_names & module_names) - aliased

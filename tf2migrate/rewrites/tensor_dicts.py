@@ -155,8 +155,7 @@ def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple
     # each name read through the dict: bound once, at the top, before the dict; no other scope binds it
     used = {cst.ensure_type(n, cst.Name).value for n in reads.values()}
     for held_name in used:
-        symbol = _symbol(top, held_name)
-        if symbol is None or not _bound_once_before(module, held_name, index):
+        if not _bound_once_before(module, held_name, index):
             return None
         if any(_binds(t, held_name) for t in tables_under(top)):
             return None

@@ -89,13 +89,23 @@ RULES = [COMPAT_FALLBACK, API_RENAMED, REMOVED_MODULE]
 _ABSENT_MODULES = ("contrib", "examples")
 
 
+def imports_absent_module(imports) -> bool:
+    """Does the file import a TF module TF2 does not ship (``from tensorflow.contrib import
+    slim``)?  Such an import names TF1's API as plainly as ``tf.contrib.slim`` does."""
+    return any(_absent(dotted) for _, dotted in imports.kept)
+
+
+def _absent(dotted: str) -> bool:
+    return dotted.partition(".")[2].split(".")[0] in _ABSENT_MODULES
+
+
 def kept_import_findings(imports) -> list[tuple[cst.CSTNode, str, str]]:
     """Imports of TF modules TF2 lacks are kept as written (so their names stay bound)
     and reported: the file cannot run until they are replaced."""
     out = []
     for node, dotted in imports.kept:
         relative = dotted.partition(".")[2]
-        if relative.split(".")[0] in _ABSENT_MODULES:
+        if _absent(dotted):
             successor = removed_successor(relative) or "none known"
             message = f"`{dotted}` is not part of TensorFlow 2; import kept as written (replacement: {successor})"
             out.append((node, REMOVED_MODULE.code, message))
@@ -133,11 +143,9 @@ def _tf2_takes_every_call(path: str) -> bool:
 def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
     """The renamer every rewrite writes code with: one rename log and call-replacement
     table per file (the plan's)."""
-    normalizer = TfNameNormalizer(
-        imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize
+    return TfNameNormalizer(
+        imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize, plan.tf1_dimensions
     )
-    normalizer.tf1_dimensions = plan.tf1_dimensions
-    return normalizer
 
 
 class TfNameNormalizer(NameReferences, FastTransformer):
@@ -152,6 +160,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         call_replacements: dict | None = None,
         root_is_tf1: bool = True,
         localize: frozenset[str] = frozenset(),
+        tf1_dimensions: bool = False,
     ) -> None:
         super().__init__()
         # ``self.x`` graph names that are locals in the generated method being written
@@ -168,7 +177,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         self.absl_names = absl_names or {}
         self._calls_handled: set[int] = set()  # func nodes rewritten together with their call
         # TF1's shapes kept (``disable_v2_tensorshape``): ``shape[i].value`` reads a Dimension still
-        self.tf1_dimensions = False
+        self.tf1_dimensions = tf1_dimensions
 
     # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
