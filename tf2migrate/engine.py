@@ -449,10 +449,15 @@ def _keep_helpers_of_kept_importers(files, work, results: list[FileResult], impo
             continue  # (no graph of its own to convert: its renames hold in graph mode too; a cheap test first)
         kept = [i for i in users if kept_on_tf1(results[i].findings) or switches_eager_off(results[i].new_text)]
         if kept:
-            context = item.context or FileContext()
-            names = tuple(sorted({*context.graph_mode_modules, *(files[i].name for i in kept)}))
-            item.context = replace(context, graph_mode_modules=names)
+            item.context = _in_graph_mode_of(item.context, [files[i].name for i in kept])
             results[helper] = _process(files[helper], item, use_cache, options[helper])
+
+
+def _in_graph_mode_of(context: FileContext | None, modules: list[str]) -> FileContext:
+    """The context of a file that runs in the same process as ``modules``, which stay on TF1
+    semantics (they switch eager execution off): its graph is kept on TF1 too."""
+    context = context or FileContext()
+    return replace(context, graph_mode_modules=tuple(sorted({*context.graph_mode_modules, *modules})))
 
 
 def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:
@@ -469,9 +474,7 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
                 results[i] = _process(files[i], work[i], use_cache, options[i])
                 if results[i].changed and not kept_on_tf1(results[i].findings):
                     # its graph calls none of the module's functions: it stays on TF1 all the same
-                    context = work[i].context
-                    modules = tuple(sorted({*context.graph_mode_modules, files[helper].name}))
-                    work[i].context = replace(context, graph_mode_modules=modules)
+                    work[i].context = _in_graph_mode_of(work[i].context, [files[helper].name])
                     results[i] = _process(files[i], work[i], use_cache, options[i])
         item = work[helper]
         if item.context is not None and item.context.removable:
