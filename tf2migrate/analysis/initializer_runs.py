@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
+from tf2migrate.traversal import walk
 from tf2migrate.analysis.model import Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.tf_imports import TfImports
 
@@ -240,7 +241,7 @@ def _def_runs_once(scope: Scope, function: cst.FunctionDef) -> bool:
     uses = _NameUses(function.name.value, function.name)
     for statement in body:
         if statement is not function:
-            statement.visit(uses)
+            walk(statement, uses)
     return uses.calls == 1 and uses.other == 0
 
 
@@ -257,7 +258,7 @@ def _called_once(module: cst.Module, name: str, own: cst.Name) -> bool:
     """Is ``name`` (a function, a method as ``x.name``, a class) called once in straight-line
     module code and named nowhere else?"""
     uses = _NameUses(name, own)
-    module.visit(uses)
+    walk(module, uses)  # (the project's traversal: libcst's visit rebuilds the tree)
     return uses.calls == 1 and uses.other == 0
 
 
