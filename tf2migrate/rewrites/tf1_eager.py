@@ -68,7 +68,8 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
     for line, alias in _imported_tfe(module, facts.imports):
         # the import's uses but the switch, removed already
         switch = cst.ensure_type(cst.ensure_type(enable.body[0], cst.Expr).value, cst.Call).func
-        uses = [n for n in _uses(alias, line, names) if not any(n is part for part in find_all(switch, cst.Name))]
+        in_switch = {id(part) for part in find_all(switch, cst.Name)}
+        uses = [n for n in _uses(alias, line, names) if id(n) not in in_switch]
         _plan_tfe(module, facts, plan, names_in_use, line, alias, uses, "import tensorflow.contrib.eager as")
     for name, (statement, value) in top_level.items():
         if facts.imports.canonical(value) == "contrib.eager":
@@ -94,13 +95,14 @@ def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleState
 def _imported_tfe(module: cst.Module, imports: TfImports) -> list[tuple[cst.SimpleStatementLine, str]]:
     """``import tensorflow.contrib.eager as tfe`` at the module's top, one alias to a line:
     (the line, the alias)."""
+    # (the imports' reading kept the aliases; a line of its own holds one of them)
+    aliases = {id(alias) for alias, dotted in imports.kept if dotted == "tensorflow.contrib.eager" and isinstance(alias, cst.ImportAlias)}
     found = []
     for statement in module.body:
         if m.matches(statement, m.SimpleStatementLine(body=[m.Import(names=[m.ImportAlias(asname=m.AsName(name=m.Name()))])])):
             alias = cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Import).names[0]
-            name = alias.evaluated_alias
-            if name is not None and imports.kept_names.get(name) == "tensorflow.contrib.eager":
-                found.append((cst.ensure_type(statement, cst.SimpleStatementLine), name))
+            if id(alias) in aliases and alias.evaluated_alias is not None:
+                found.append((cst.ensure_type(statement, cst.SimpleStatementLine), alias.evaluated_alias))
     return found
 
 
@@ -127,8 +129,8 @@ def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStat
 
 def _uses(name: str, statement: cst.SimpleStatementLine, names: list[cst.CSTNode]) -> list[cst.Name]:
     """Every occurrence of ``name`` outside its binding ``statement``."""
-    bound = find_all(statement, cst.Name)
-    return [n for n in names if isinstance(n, cst.Name) and n.value == name and not any(n is b for b in bound)]
+    bound = {id(n) for n in find_all(statement, cst.Name)}
+    return [n for n in names if isinstance(n, cst.Name) and n.value == name and id(n) not in bound]
 
 
 def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[str]) -> list[tuple[cst.Call, str]] | None:
