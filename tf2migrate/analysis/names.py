@@ -10,6 +10,7 @@ built in a constructor keeps its tensors there, and they are its names.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import libcst as cst
@@ -268,6 +269,22 @@ def names_bound(node: cst.CSTNode) -> list[str]:
     collector = NameCollector()
     walk(node, collector)
     return collector.binds
+
+
+def bound_once_at_top(module: cst.Module) -> dict[str, tuple[cst.SimpleStatementLine, cst.BaseExpression]]:
+    """The names the whole module binds once (every scope counted: a function's assignment,
+    parameter, import or loop variable of the same name is a second binding), by a
+    ``name = value`` statement at its top: name → (that statement, the value)."""
+    counts = Counter(names_bound(module))
+    found = {}
+    for statement in module.body:
+        if m.matches(statement, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name())])])):
+            line = cst.ensure_type(statement, cst.SimpleStatementLine)
+            assign = cst.ensure_type(line.body[0], cst.Assign)
+            name = cst.ensure_type(assign.targets[0].target, cst.Name).value
+            if counts[name] == 1:
+                found[name] = (line, assign.value)
+    return found
 
 
 @dataclass

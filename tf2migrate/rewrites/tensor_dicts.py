@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.names import bound_once_at_top
 from tf2migrate.analysis.symbol_tables import module_table, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -152,40 +153,13 @@ def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple
         return None  # the dict is used otherwise (passed on, iterated, read before its binding)
     if _written(module, reads):
         return None
-    # each name read through the dict: bound once, at the top, before the dict; no other scope binds it
-    used = {cst.ensure_type(n, cst.Name).value for n in reads.values()}
-    for held_name in used:
-        if not _bound_once_before(module, held_name, index):
-            return None
-        if any(_binds(t, held_name) for t in tables_under(top)):
+    # each name read through the dict: bound once in the whole module (no other scope binds
+    # it), by a statement at the top before the dict
+    once = bound_once_at_top(module)
+    for held_name in {n.value for n in reads.values()}:
+        if held_name not in once or module.body.index(once[held_name][0]) >= index:
             return None
     return binding, reads
-
-
-def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
-    try:
-        return table.lookup(name)
-    except KeyError:
-        return None
-
-
-def _binds(table: symtable.SymbolTable, name: str) -> bool:
-    symbol = _symbol(table, name)
-    return symbol is not None and (symbol.is_assigned() or symbol.is_declared_global() or symbol.is_parameter())
-
-
-def _bound_once_before(module: cst.Module, name: str, index: int) -> bool:
-    """Is ``name`` bound exactly once in the module, by a top-level statement before ``index``?"""
-    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.Param, cst.NamedExpr)
-    where = []
-    for position, statement in enumerate(module.body):
-        for node in find_all(statement, binders):
-            target = getattr(node, "name", None) if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target", None)
-            if target is not None and any(isinstance(n, cst.Name) and n.value == name for n in find_all(target, cst.Name)):
-                where.append((position, node))
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
-            where.append((position, statement))
-    return len(where) == 1 and where[0][0] < index and m.matches(where[0][1], m.AssignTarget(m.Name(name)))
 
 
 def _written(module: cst.Module, reads: dict[int, cst.Name]) -> bool:

@@ -21,12 +21,12 @@ optimizer used otherwise) is left as it was, with the findings the names get.
 
 from __future__ import annotations
 
-from collections import Counter
 
 import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.analysis.names import bound_once_at_top
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
@@ -63,7 +63,7 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
         return
     plan.remove.add(id(enable))
     plan.note(enable, V1_SWITCH_REMOVED.code, "tf.enable_eager_execution() removed: TF2 runs eagerly")
-    top_level = _top_level_assignments(module)
+    top_level = bound_once_at_top(module)
     names = find_all(module, cst.Name)
     for line, alias in _imported_tfe(module, facts.imports):
         # the import's uses but the switch, removed already
@@ -103,27 +103,6 @@ def _imported_tfe(module: cst.Module, imports: TfImports) -> list[tuple[cst.Simp
             alias = cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Import).names[0]
             if id(alias) in aliases and alias.evaluated_alias is not None:
                 found.append((cst.ensure_type(statement, cst.SimpleStatementLine), alias.evaluated_alias))
-    return found
-
-
-def _top_level_assignments(module: cst.Module) -> dict[str, tuple[cst.SimpleStatementLine, cst.BaseExpression]]:
-    """Names bound once in the whole module, by ``name = value`` at its top: name → (statement, value)."""
-    bound: Counter[str] = Counter()
-    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName, cst.Param)
-    for node in find_all(module, (*binders, cst.Global, cst.Nonlocal)):
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
-            bound.update({item.name.value: 2 for item in node.names})
-            continue
-        target = node.name if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target")  # noqa: B009 - each binder's own field
-        bound.update(cst.ensure_type(n, cst.Name).value for n in find_all(target, cst.Name))
-    found = {}
-    for statement in module.body:
-        if m.matches(statement, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name())])])):
-            line = cst.ensure_type(statement, cst.SimpleStatementLine)
-            assign = cst.ensure_type(line.body[0], cst.Assign)
-            name = cst.ensure_type(assign.targets[0].target, cst.Name).value
-            if bound[name] == 1:
-                found[name] = (line, assign.value)
     return found
 
 
