@@ -97,3 +97,53 @@ def test_a_left_out_mutable_default_is_left():
     reasons: dict = {}
     assert _inline(source, reasons) is None
     assert any("defaults to other than a literal" in reason for reason in reasons.values())
+
+
+_IN_FUNCTION = """
+import tensorflow as tf
+scale = 0.5
+
+
+def build(n):
+    x = tf.placeholder(tf.float32, [None, n])
+    y = x * scale
+    return x, y
+
+
+def main():
+    {before}
+    x, y = build(3)
+    with tf.Session() as sess:
+        return sess.run(y, {{x: [[1.0] * 3]}})
+
+
+out = main()
+"""
+
+
+def test_a_call_in_a_function_is_written_out_there():
+    source = textwrap.dedent(_IN_FUNCTION.format(before="import tensorflow as tf"))
+    inlined = _inline(source)
+    assert inlined is not None
+    assert "def build" not in inlined.source
+    assert "    n = 3\n    x = tf.placeholder(tf.float32, [None, n])\n    y = x * scale\n" in inlined.source
+    original = source.split("\n")
+    for number, line in enumerate(inlined.source.split("\n"), start=1):
+        if line.strip() and not line.strip().startswith("n = "):
+            assert original[inlined.map_line(number) - 1].strip() == line.strip(), (number, line)
+
+
+@pytest.mark.parametrize(
+    ("before", "why"),
+    [
+        ("n = 7", "`n`, bound by `build`, also a name of `main`"),  # the caller's own `n`
+        ("scale = 2.0", "`build` reads the module's `scale`, which `main` binds as its own"),
+        ("import numpy as tf", "`build` reads the module's `tf`, which `main` binds as its own"),  # not the same import
+        ("peek = lambda: x", "`lambda` in `main` mentions a name `build` binds"),
+        ("global y", "`main` declares a name `build` binds global"),
+    ],
+)
+def test_a_call_in_a_function_whose_names_would_change_says_why(before, why):
+    reasons: dict = {}
+    assert _inline(_IN_FUNCTION.format(before=before), reasons) is None
+    assert why in " ".join(reasons.values()), reasons

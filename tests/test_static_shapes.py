@@ -262,3 +262,40 @@ def test_loops_not_named_run_any_number_of_times() -> None:
     found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(module.body[-1])}, set())
     assert found.before[id(module.body[-1])]["cur"] is static_shapes.UNKNOWN
     assert not found.each and not found.runs
+
+
+def _followed_in_function(source: str) -> list[int | None]:
+    """``n_in`` at each iteration of the first loop of the module's function ``build``,
+    followed through the body alone (evaluate_function)."""
+    module = parse_module(textwrap.dedent(source))
+    function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    loop = next(s for s in cst.ensure_type(function.body, cst.IndentedBlock).body if isinstance(s, cst.For))
+    body = cst.ensure_type(loop.body, cst.IndentedBlock).body
+    found = static_shapes.evaluate_function(module, function, collect_tf_imports(module), {id(body[1])}, frozenset({id(loop)}))
+    return [static_shapes.proven_int(env.get("n_in")) for env in found.each.get(id(body[1]), [])]
+
+
+FUNCTION_LOOP = """
+import tensorflow as tf
+width = 6
+def build(sizes):
+    x = tf.placeholder(tf.float32, [None, 6])
+    cur = x
+    for n in [4, 3]:
+        n_in = int(cur.get_shape()[1])
+        cur = tf.nn.tanh(tf.matmul(cur, tf.Variable(tf.ones([n_in, n]))))
+    return cur
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "widths"),
+    [
+        (("for n in", "for n in"), [6, 4]),  # the body's own literals: the same at every call
+        (("for n in [4, 3]", "for n in sizes"), []),  # the parameter: each call may give others
+        (("[None, 6]", "[None, width]"), [None, 4]),  # a module name: it may change between calls (the matmul fixes the next)
+        (("    cur = x\n", "    cur = x\n    def reset():\n        nonlocal cur\n"), []),  # a scope inside may rebind
+    ],
+)
+def test_function_bodies_are_followed_with_their_own_values_only(change: tuple[str, str], widths: list[int | None]) -> None:
+    assert _followed_in_function(FUNCTION_LOOP.replace(*change)) == widths

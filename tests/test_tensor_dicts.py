@@ -45,3 +45,43 @@ def test_reads_become_the_names_on_the_same_lines():
 )
 def test_a_dict_whose_reads_may_differ_from_the_names_is_left(between):
     assert _resolved(between) is None
+
+
+_IN_FUNCTION = """
+import tensorflow as tf
+
+
+def main(scale):
+    x = tf.placeholder(tf.float32, [None])
+    h = x * 2.0
+    h = h * scale
+    net = {"x": x, "y": h, "scale": scale}
+    {between}
+    with tf.Session() as sess:
+        return sess.run(net["y"], {net["x"]: [1.0]}) * net["scale"]
+"""
+
+
+def _resolved_in_function(between: str):
+    source = textwrap.dedent(_IN_FUNCTION.replace("{between}", between))
+    return resolve_reads(parse_module(source), source, {"net"})
+
+
+def test_reads_of_a_functions_dict_become_its_names():
+    # `h` rebound before the dict holds its last value; the parameter never changes
+    resolved = _resolved_in_function("")
+    assert resolved is not None
+    assert "return sess.run(h, {x: [1.0]}) * scale" in resolved.source
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "h = h + 1.0",  # rebound after the dict: the dict keeps the earlier tensor
+        "del x",
+        "peek = lambda: net",  # a scope inside mentions the dict
+        "def grow():\n        nonlocal h\n        h = h * 3.0",  # a scope inside may rebind a held name
+    ],
+)
+def test_a_functions_dict_whose_reads_may_differ_is_left(between):
+    assert _resolved_in_function(between) is None

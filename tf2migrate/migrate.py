@@ -311,8 +311,9 @@ _FUNCTION_TEXT = "def "
 def _migrate_inlined(
     lines: set[int], source: str, path: str, options: Options, project: FileContext | None
 ) -> MigrationResult | dict[tuple[int, int], str]:
-    """A graph kept on TF1 by a refusal in a module function called once at the top level
-    (its tensors leave it through ``return``, TFM301; a mixed loop in it, TFM304): the file
+    """A graph kept on TF1 by a refusal in a module function called once, at the top level or
+    at the top of another module function (its tensors leave it through ``return``, TFM301;
+    a mixed loop in it, TFM304): the file
     with the function's body written out at its call (rewrites/factory_inline.py), if its
     graph then converts, its findings placed on the original's lines; else why each such
     function returning a value is not written out, by its lines."""

@@ -11,6 +11,7 @@ built in a constructor keeps its tensors there, and they are its names.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -285,6 +286,14 @@ def bound_once_at_top(module: cst.Module) -> dict[str, tuple[cst.SimpleStatement
             if counts[name] == 1:
                 found[name] = (line, assign.value)
     return found
+
+
+def scope_body(scope: cst.Module | cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    """The statements at the top of a module or of a function's body (none for ``def f(): ...``
+    on one line)."""
+    if isinstance(scope, cst.Module):
+        return scope.body
+    return scope.body.body if isinstance(scope.body, cst.IndentedBlock) else ()
 
 
 @dataclass

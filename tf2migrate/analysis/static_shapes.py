@@ -226,13 +226,46 @@ def evaluate_module(
     their wanted body statements' values kept at each iteration.  Nothing is trusted where the module's names may change
     behind the text: ``from x import *``, ``globals()``, a name a function declares ``global``."""
     found = ModuleShapes()
+    evaluator = _module_evaluator(module, imports, found, wanted, helpers, loops)
+    if evaluator is not None:
+        evaluator.block(list(module.body), {}, 0, top=True)
+    return found
+
+
+def evaluate_function(
+    module: cst.Module, function: cst.FunctionDef, imports: TfImports, wanted: set[int], loops: frozenset[int]
+) -> ModuleShapes:
+    """What :func:`evaluate_module` finds for the ``for`` loops in ``loops`` (ids) at the top
+    of ``function``'s body, followed through one call of it where its parameters and the
+    module's names it reads are unknown: a value proven there is the same at every call
+    (it comes from the body's literals and TF1's shape rules alone).  Nothing is proven
+    where a scope inside it may rebind its names (``nonlocal``, ``:=``) or it declares one
+    ``global``."""
+    found = ModuleShapes()
+    if find_all(function.body, (cst.Nonlocal, cst.Global, cst.NamedExpr)) or not isinstance(function.body, cst.IndentedBlock):
+        return found
+    evaluator = _module_evaluator(module, imports, found, wanted, set(), loops)
+    if evaluator is not None:
+        # its names are its own from the start (unknown until bound): no read of one falls
+        # back to a module function or a builtin of the same name
+        local = _local_names(function) | {p.name.value for p in find_all(function.params, cst.Param) if isinstance(p, cst.Param)}
+        evaluator.shadowed |= local
+        evaluator.block(list(function.body.body), dict.fromkeys(local, UNKNOWN), 0, top=True)
+    return found
+
+
+def _module_evaluator(
+    module: cst.Module, imports: TfImports, found: ModuleShapes, wanted: set[int], helpers: set[str], loops: frozenset[int]
+) -> _Evaluator | None:
+    """The evaluator of the module's statements (its functions followed as helpers), None
+    where the module's names may change behind the text."""
     names = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     if (
         "globals" in names
         or "vars" in names
         or any(isinstance(cst.ensure_type(i, cst.ImportFrom).names, cst.ImportStar) for i in find_all(module, cst.ImportFrom))
     ):
-        return found
+        return None
     unsafe = {n.name.value for g in find_all(module, cst.Global) for n in cst.ensure_type(g, cst.Global).names}
     for function in find_all(module, cst.FunctionDef):
         # a function changing a module list in place (``sizes[0] = 8``, ``sizes.append(3)``)
@@ -248,8 +281,7 @@ def evaluate_module(
     # a builtin an iterable calls is Python's only when the module binds no name like it
     evaluator.shadowed = {n for s in module.body for n in _bound_names(s)}
     found.evaluator = evaluator
-    evaluator.block(list(module.body), {}, 0, top=True)
-    return found
+    return evaluator
 
 
 def _bound_names(statement: cst.CSTNode) -> set[str]:

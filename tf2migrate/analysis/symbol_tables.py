@@ -49,3 +49,10 @@ def reads_globals(table: symtable.SymbolTable, names: set[str]) -> bool:
     """Does this scope, or one inside it, read or bind any of ``names`` as a global?"""
     uses: Callable[[symtable.Symbol], bool] = lambda s: s.get_name() in names and (s.is_global() or s.is_declared_global())
     return any(uses(s) for s in table.get_symbols()) or any(reads_globals(c, names) for c in table.get_children())
+
+
+def function_table(top: symtable.SymbolTable, function: cst.FunctionDef, line: int) -> symtable.Function | None:
+    """The symbol table of ``function`` (its ``def`` on ``line``) among the scopes under
+    ``top``; None when it is not found once."""
+    tables = [t for t in tables_under(top) if t.get_type() == "function" and t.get_name() == function.name.value and t.get_lineno() == line]
+    return tables[0] if len(tables) == 1 and isinstance(tables[0], symtable.Function) else None

@@ -34,9 +34,10 @@ opposite move):
 - the function is defined at the module's top, undecorated, not async, with plain
   parameters (no ``*args``/``**kwargs``, no positional-only ones), and nothing but that one
   call names it (it is a script's builder: a module that calls it at import is no library);
-- the call is a top-level statement of its own: ``targets = build(...)`` (names, or a tuple
-  or list of names) or ``build(...)``; its arguments call nothing and read none of the
-  function's locals, and each parameter it leaves out defaults to a literal;
+- the call is a statement of its own at the module's top level, or at the top of another
+  module function's body (see below): ``targets = build(...)`` (names, or a tuple or list
+  of names) or ``build(...)``; its arguments call nothing and read none of the function's
+  locals, and each parameter it leaves out defaults to a literal;
 - the body declares no ``global``/``nonlocal``, defines no function or class (lambdas and
   comprehensions may stay), and returns only by a ``return`` that is its last statement;
 - no name the function binds is a name of the module's top level, unless the call binds it
@@ -45,6 +46,20 @@ opposite move):
   call of a function, class or object the module defines), which alone could see them
   between the body's binding and the call's;
 - the module calls none of ``globals``, ``locals``, ``vars``, ``exec``, ``eval``, ``dir``.
+
+Scripts as often call the factory from their own function (pkmital's ``test_mnist()``, a
+``main()``): the body is then written out in that function, its names becoming the caller's
+locals, in place of the conditions on the module's names:
+
+- no name the function binds is one of the caller's (a local, a parameter, or a global it
+  reads), unless the call binds it, and the caller declares none of them ``global`` or
+  ``nonlocal``; no scope inside the caller (a nested function, lambda or comprehension)
+  mentions one;
+- each name the body reads from the module (and each name a left-out parameter's default
+  reads) means the same in the caller: the caller does not bind it, or binds it once, before
+  the call, by the same import as the module's (``import tensorflow as tf`` in both: one
+  module object);
+- the caller is not itself written out in the same pass (the retry writes out the next).
 
 migrate.py makes the rewrite only for a file kept on TF1 with a refusal inside such a
 function, and keeps it only if the graph then converts.
@@ -59,8 +74,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.names import read_and_bound
-from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, module_table, reads_globals, tables_under
+from tf2migrate.analysis.names import names_bound, read_and_bound, scope_body
+from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, function_table, module_table, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 from tf2migrate.traversal import find_all
@@ -68,7 +84,8 @@ from tf2migrate.traversal import find_all
 FACTORY_INLINED = Rule(
     "TFM150",
     "graph-factory-inlined",
-    "A module function that builds the graph and returns its tensors, called once at the top level → its body at the call.",
+    "A module function that builds the graph and returns its tensors, called once (at the top level or in a script's "
+    "function) → its body at the call.",
     Severity.INFO,
     FixSafety.SAFE,
     what="Writes the body of a module function that builds a TF1 graph and returns its placeholders or tensors "
@@ -133,49 +150,81 @@ def inline_factories(
     names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
     replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
     removed: set[int] = set()
+    callers: set[int] = set()  # functions a call written out in
     notes = []
     for index, function in enumerate(module.body):
         if not isinstance(function, cst.FunctionDef):
             continue
         start = positions.get(function)
         end = _last_line(module, positions, index)
-        call_statement = _only_call(module, function, names)
-        call_line = (positions.get(call_statement) or (0, 0))[0] if not isinstance(call_statement, str) else 0
+        found = _only_call(module, function, names)
+        call_line = (positions.get(found[0]) or (0, 0))[0] if not isinstance(found, str) else 0
         # a refusal in the function, or at its call (``y = build(x)`` making variables from a placeholder)
         if start is None or not any(start[0] <= line <= end or line == call_line for line in refused_lines):
             continue
-        statements = call_statement if isinstance(call_statement, str) else _inlined(module, top, function, call_statement, positions)
+        statements = found if isinstance(found, str) else _inlined(module, top, function, found, positions)
         if isinstance(statements, str):
-            if reasons is not None and _result_bound_at_top(module, function.name.value):
+            if reasons is not None and _result_bound(module, function.name.value):
                 reasons[(start[0], end)] = statements
             continue
-        assert not isinstance(call_statement, str)
+        assert not isinstance(found, str)
+        call_statement, caller = found
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         removed.add(id(function))
+        if caller is not None:
+            callers.add(id(caller))
         notes.append(
             (
                 call_line,
                 1,
-                f"`{function.name.value}(...)`, called once here, written out in its place: its graph code converts as the module's",
+                f"`{function.name.value}(...)`, called once here, written out in its place: its graph code converts as "
+                + ("the module's" if caller is None else f"`{caller.name.value}`'s"),
             )
         )
+    if callers & removed:
+        return None  # a function both written out and written into: one at a time (the retry takes the next)
     if not replaced:
         return None
-    body: list[tuple[cst.BaseStatement, int | None]] = []
+    origins: dict[int, int | None] = {}  # id of a statement of the new module → its original line (None: from its place)
+    body: list[cst.BaseStatement] = []
     for statement in module.body:
         if id(statement) in removed:
             continue
-        if id(statement) in replaced:
-            body += replaced[id(statement)]
+        if id(statement) in callers:
+            caller = cst.ensure_type(statement, cst.FunctionDef)
+            block = cst.ensure_type(caller.body, cst.IndentedBlock)
+            new_caller = caller.with_changes(body=block.with_changes(body=_expanded(block.body, replaced, origins)))
+            origins[id(new_caller)] = (positions.get(caller) or (None, 0))[0]
+            body.append(new_caller)
             continue
-        body.append((statement, (positions.get(statement) or (None, 0))[0]))
-    return _rendered(module, body, notes)
+        body += _expanded([statement], replaced, origins)
+    return _rendered(module, module.with_changes(body=body), positions, origins, notes)
 
 
-def _result_bound_at_top(module: cst.Module, name: str) -> bool:
-    """Does a top-level statement bind what a call of ``name`` returns (a factory's use)?"""
+def _expanded(
+    statements: Sequence[cst.BaseStatement], replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]], origins: dict[int, int | None]
+) -> list[cst.BaseStatement]:
+    """The statements with each call written out replaced by its statements (whose lines are
+    noted in ``origins``)."""
+    out: list[cst.BaseStatement] = []
+    for statement in statements:
+        if id(statement) not in replaced:
+            out.append(statement)
+            continue
+        for new, line in replaced[id(statement)]:
+            origins[id(new)] = line
+            out.append(new)
+    return out
+
+
+def _result_bound(module: cst.Module, name: str) -> bool:
+    """Does a statement at the top of the module or of a module function bind what a call
+    of ``name`` returns (a factory's use)?"""
     factory_call = m.Assign(value=m.Call(func=m.Name(name)))
-    return any(isinstance(s, cst.SimpleStatementLine) and any(m.matches(small, factory_call) for small in s.body) for s in module.body)
+    bodies = [module.body, *(scope_body(s) for s in module.body if isinstance(s, cst.FunctionDef))]
+    return any(
+        isinstance(s, cst.SimpleStatementLine) and any(m.matches(small, factory_call) for small in s.body) for body in bodies for s in body
+    )
 
 
 def _last_line(module: cst.Module, positions: Positions, index: int) -> int:
@@ -187,23 +236,29 @@ def _last_line(module: cst.Module, positions: Positions, index: int) -> int:
     return module.code.count("\n") + 1
 
 
-def _only_call(module: cst.Module, function: cst.FunctionDef, names: list[cst.Name]) -> cst.SimpleStatementLine | str:
-    """The top-level statement that is the function's one use: ``targets = f(...)`` or
-    ``f(...)``; else why there is none."""
+def _only_call(
+    module: cst.Module, function: cst.FunctionDef, names: list[cst.Name]
+) -> tuple[cst.SimpleStatementLine, cst.FunctionDef | None] | str:
+    """The statement that is the function's one use, ``targets = f(...)`` or ``f(...)``, at
+    the module's top or at the top of another module function's body (that function, else
+    None); else why there is none."""
     name = function.name.value
     uses = sum(1 for n in names if n.value == name) - 1
     if uses != 1:
         return f"`{name}` is named {uses} times besides its definition; only a function called once is"
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-            continue
-        small = statement.body[0]
-        call = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
-        if isinstance(call, cst.Call) and m.matches(call.func, m.Name(name)):
-            if isinstance(small, cst.Assign) and (len(small.targets) != 1 or not _names_target(small.targets[0].target)):
-                return f"the call of `{name}` binds other than names"
-            return statement
-    return f"`{name}` is not called by a statement of its own at the module's top level"
+    scopes: list[tuple[Sequence[cst.BaseStatement], cst.FunctionDef | None]] = [(module.body, None)]
+    scopes += [(scope_body(s), s) for s in module.body if isinstance(s, cst.FunctionDef) and s is not function]
+    for body, caller in scopes:
+        for statement in body:
+            if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+                continue
+            small = statement.body[0]
+            call = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+            if isinstance(call, cst.Call) and m.matches(call.func, m.Name(name)):
+                if isinstance(small, cst.Assign) and (len(small.targets) != 1 or not _names_target(small.targets[0].target)):
+                    return f"the call of `{name}` binds other than names"
+                return statement, caller
+    return f"`{name}` is not called by a statement of its own at the top of the module or of a module function"
 
 
 def _names_target(target: cst.BaseExpression) -> bool:
@@ -215,10 +270,15 @@ def _names_target(target: cst.BaseExpression) -> bool:
 
 
 def _inlined(
-    module: cst.Module, top: symtable.SymbolTable, function: cst.FunctionDef, call_statement: cst.SimpleStatementLine, positions: Positions
+    module: cst.Module,
+    top: symtable.SymbolTable,
+    function: cst.FunctionDef,
+    found: tuple[cst.SimpleStatementLine, cst.FunctionDef | None],
+    positions: Positions,
 ) -> list[tuple[cst.BaseStatement, int | None]] | str:
     """The statements that replace the call (each with its original line; None: the call's),
     or why the body may not be written there."""
+    call_statement, caller = found
     name = function.name.value
     if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
         return f"`{name}` is decorated or async"
@@ -239,7 +299,7 @@ def _inlined(
         (cst.Return, cst.Yield, cst.Await, cst.FunctionDef, cst.ClassDef),
     ):
         return f"`{name}` returns other than by its last statement, or defines a function or class"
-    table = _function_table(top, name)
+    table = function_table(top, function, (positions.get(function.name) or (0, 0))[0])
     if table is None or any(s.is_declared_global() or s.is_nonlocal() for s in table.get_symbols()):
         return f"`{name}` declares a global or nonlocal name"
     if any(c.get_name() not in INLINE_SCOPES for c in tables_under(table)):
@@ -257,18 +317,30 @@ def _inlined(
     # that object already: it stays the module's name, unless the body binds it again
     rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
     aliased = {p for p, value in arguments if isinstance(value, cst.Name) and value.value == p and p not in rebound}
-    # the module's names: only those the call binds may be the function's too
-    module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
-    shared = (local_names & module_names) - aliased
-    if not shared <= bound_by_call:
-        clashes = ", ".join(f"`{n}`" for n in sorted(shared - bound_by_call))
-        return f"{clashes}, bound by `{name}`, also a name of the module's top level"
-    others = [c for c in top.get_children() if c is not table]
-    defined_here = {s.get_name() for s in top.get_symbols() if s.is_assigned() and not s.is_imported()}
-    watched = (local_names if _calls_module_code(body, defined_here) else local_names - shared) - aliased
-    readers = [c.get_name() for c in others if reads_globals(c, watched)]
-    if readers:
-        return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
+    if caller is not None:
+        defaults = {
+            n.value
+            for p in (*params.params, *params.kwonly_params)
+            if p.default is not None
+            for n in find_all(p.default, cst.Name)
+            if isinstance(n, cst.Name)
+        }
+        clash = _caller_clash(module, top, table, found, local_names - aliased, bound_by_call, defaults, positions)
+        if clash is not None:
+            return clash
+    else:
+        # the module's names: only those the call binds may be the function's too
+        module_names = {s.get_name() for s in top.get_symbols() if s.get_name() != name}
+        shared = (local_names & module_names) - aliased
+        if not shared <= bound_by_call:
+            clashes = ", ".join(f"`{n}`" for n in sorted(shared - bound_by_call))
+            return f"{clashes}, bound by `{name}`, also a name of the module's top level"
+        others = [c for c in top.get_children() if c is not table]
+        defined_here = {s.get_name() for s in top.get_symbols() if s.is_assigned() and not s.is_imported()}
+        watched = (local_names if _calls_module_code(body, defined_here) else local_names - shared) - aliased
+        readers = [c.get_name() for c in others if reads_globals(c, watched)]
+        if readers:
+            return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
     out: list[tuple[cst.BaseStatement, int | None]] = []
     for parameter, value in arguments:
         if parameter in aliased:
@@ -287,12 +359,76 @@ def _inlined(
     return out
 
 
-def _function_table(top: symtable.SymbolTable, name: str) -> symtable.Function | None:
-    tables = [c for c in top.get_children() if c.get_name() == name and c.get_type() == "function"]
-    if len(tables) != 1:
+def _caller_clash(
+    module: cst.Module,
+    top: symtable.SymbolTable,
+    table: symtable.Function,
+    found: tuple[cst.SimpleStatementLine, cst.FunctionDef | None],
+    local_names: set[str],
+    bound_by_call: set[str],
+    defaults: set[str],
+    positions: Positions,
+) -> str | None:
+    """Why the body may not be written out in the calling function ``caller``, if it may not:
+    a name the body binds is one of the caller's other than those the call binds, or one a
+    scope inside the caller mentions, or is declared global there; a name the body reads as
+    a global (or a left-out parameter's default reads) is one the caller binds other than by
+    the module's own import of it."""
+    call_statement, caller = found
+    assert caller is not None
+    name, calling = table.get_name(), caller.name.value
+    caller_table = function_table(top, caller, (positions.get(caller.name) or (0, 0))[0])
+    if caller_table is None:
+        return f"`{calling}`'s names are not known"
+    caller_names = {s.get_name(): s for s in caller_table.get_symbols()}
+    shared = local_names & set(caller_names)
+    if not shared <= bound_by_call:
+        clashes = ", ".join(f"`{n}`" for n in sorted(shared - bound_by_call))
+        return f"{clashes}, bound by `{name}`, also a name of `{calling}`"
+    if any(caller_names[n].is_declared_global() or caller_names[n].is_nonlocal() for n in shared):
+        return f"`{calling}` declares a name `{name}` binds global"
+    inside = [t.get_name() for t in tables_under(caller_table) if local_names & {s.get_name() for s in t.get_symbols()}]
+    if inside:
+        return f"`{inside[0]}` in `{calling}` mentions a name `{name}` binds"
+    read = {s.get_name() for s in table.get_symbols() if s.is_global()} | defaults
+    for global_name in sorted(read):
+        symbol = caller_names.get(global_name)
+        if symbol is not None and symbol.is_local() and not _same_import(module, caller, call_statement, global_name):
+            return f"`{name}` reads the module's `{global_name}`, which `{calling}` binds as its own"
+    return None
+
+
+def _same_import(module: cst.Module, caller: cst.FunctionDef, call_statement: cst.SimpleStatementLine, name: str) -> bool:
+    """Do the module and ``caller`` each bind ``name`` once, by the same import (the caller's
+    before the call), so that it is one object at the call (``import tensorflow as tf`` in
+    both: Python's modules are imported once)?"""
+    body = list(scope_body(caller))
+    binds = lambda s: s.name.value == name if isinstance(s, (cst.FunctionDef, cst.ClassDef)) else name in names_bound(s)  # noqa: E731
+    in_module = [s for s in module.body if binds(s)]
+    in_caller = [s for s in body if binds(s)]
+    if len(in_module) != 1 or len(in_caller) != 1 or names_bound(caller).count(name) != 1:
+        return False
+    if call_statement not in body or body.index(in_caller[0]) > body.index(call_statement):
+        return False
+    module_import, caller_import = _import_of(in_module[0], name), _import_of(in_caller[0], name)
+    return module_import is not None and module_import == caller_import
+
+
+def _import_of(statement: cst.BaseStatement, name: str) -> tuple[str, ...] | None:
+    """What a simple ``import``/``from … import`` statement binds ``name`` to, as
+    (module, member) text; None for any other statement."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
-    table = tables[0]
-    return table if isinstance(table, symtable.Function) else None
+    small = statement.body[0]
+    if not isinstance(small, (cst.Import, cst.ImportFrom)) or isinstance(small.names, cst.ImportStar):
+        return None
+    source = "" if isinstance(small, cst.Import) else "." * len(small.relative) + (dotted_name(small.module) or "" if small.module else "")
+    for alias in small.names:
+        bound = cst.ensure_type(alias.asname.name, cst.Name).value if alias.asname is not None else None
+        dotted = dotted_name(alias.name) or ""
+        if bound == name or bound is None and dotted.partition(".")[0] == name:
+            return (source, dotted, bound or "")
+    return None
 
 
 def _arguments(
@@ -390,13 +526,37 @@ def _binding(
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
 
 
-def _rendered(module: cst.Module, body: list[tuple[cst.BaseStatement, int | None]], notes) -> Inlined:
-    new = module.with_changes(body=[s for s, _ in body])
-    lines = list(range(1, len(module.header) + 1))  # (one line for each of the header's comments and blank lines)
-    for statement, start in body:
-        text = cst.Module(body=[statement], default_indent=module.default_indent, default_newline=module.default_newline).code  # type: ignore[list-item]
-        count = text.count("\n")
-        leading = len(getattr(statement, "leading_lines", ()))
-        origin = start if start is not None else (lines[-1] if lines else 1)
-        lines += [origin] * min(leading, count) + [origin + k for k in range(max(count - leading, 0))]
-    return Inlined(new.code, lines, notes)
+def _rendered(
+    module: cst.Module, new: cst.Module, positions: Positions, origins: dict[int, int | None], notes: list[tuple[int, int, str]]
+) -> Inlined:
+    """The new module's text, each of its lines mapped to the original's: a statement carried
+    over (from its place or from the function's body) keeps its lines, one written for the
+    call maps to the call's (``origins`` gives both kinds' lines by statement id, the others
+    are the original's own nodes), and the lines after a statement's first follow it."""
+    placed = Positions(new)
+    anchors: list[tuple[int, int]] = []  # (new line, original line)
+    for node in find_all(new, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        at = placed.get(node)
+        if at is None:
+            continue
+        if id(node) in origins:
+            origin = origins[id(node)]
+            if origin is not None:
+                anchors.append((at[0], origin))
+            continue
+        before = positions.get(node)
+        if before is not None:
+            anchors.append((at[0], before[0]))
+    anchors.sort()
+    text = new.code
+    lines: list[int] = []
+    index = -1
+    for number in range(1, text.count("\n") + 2):
+        while index + 1 < len(anchors) and anchors[index + 1][0] <= number:
+            index += 1
+        if index < 0:
+            lines.append(number)
+            continue
+        start, origin = anchors[index]
+        lines.append(origin + number - start)
+    return Inlined(text, lines, notes)

@@ -58,10 +58,14 @@ ops' side computed in the iteration before (pkmital's autoencoders)::
 TF1 fixed those numbers while it built the graph, from its shape inference; they are facts
 of the program text when analysis/static_shapes.py proves them.  A statement ``name = <int
 expression>`` that reads the ops' names only through shape reads (``h.get_shape()``,
-``h.shape``) stays with the variables when the loop runs once, with the module (its top
-level, or a top-level ``with``: a loop in a function has numbers that depend on each call's
-arguments), and :func:`evaluate_module` follows the module and this loop iteration by
-iteration and gives the statement's value at each one as an int.  The numbers are carried to
+``h.shape``) stays with the variables when the loop sits at the top of the module or of a
+function's body (or of a ``with`` there: not in a branch or another loop), and
+:func:`evaluate_module` follows the module and this loop iteration by iteration and gives
+the statement's value at each one as an int.  In a function, :func:`evaluate_function`
+follows its body alone, its parameters and the names it reads from the module unknown: a
+number proven there comes from the body's own literals and TF1's shape rules, the same at
+every call (a script's ``main()``, a factory written out in it); one that depends on the
+arguments is not proven, and the loop stays.  The numbers are carried to
 the variables' loop as literals in its header, one list per name, zipped with the
 iterable, the statement dropped::
 
@@ -194,7 +198,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
         for index, loop in enumerate(block.body):
             if not isinstance(loop, cst.For) or _line(positions, loop) not in lines:
                 continue
-            sides = _sides(module, loop, imports, makers, builders, _top_level(module, block))
+            sides = _sides(module, loop, imports, makers, builders, _runs_once_in(module, block))
             if sides is None:
                 continue
             starts = {name: _start(block.body[:index], name, imports, makers) for name in _state(sides)}
@@ -309,11 +313,18 @@ def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) ->
 
 
 def _sides(
-    module: cst.Module, loop: cst.For, imports: TfImports, makers: set[str], builders: set[str], top: bool, why: list[str] | None = None
+    module: cst.Module,
+    loop: cst.For,
+    imports: TfImports,
+    makers: set[str],
+    builders: set[str],
+    top: cst.Module | cst.FunctionDef | None,
+    why: list[str] | None = None,
 ) -> _Sides | None:
     """The body's statements on the variables' side and on the ops' side, and the names
     carried from one to the other; None when the loop is not split (module docstring).
-    ``top``: the loop runs once, with the module (not in a function or a branch); ``why``
+    ``top``: the module or function whose body the loop runs once in, each time it runs (not
+    in a branch or another loop), or None; ``why``
     gets the reason when a number read off the ops' static shapes keeps the loop."""
     if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.body, cst.IndentedBlock):
         return None
@@ -334,7 +345,9 @@ def _sides(
     side = [not c and not _variables_side(s, imports, builders) for s, c in zip(statements, creating)]
     # a shape statement (``n_in = int(h.get_shape()[1])``) reads the ops' names only for the
     # static shapes TF1 fixed while building the graph: it stays with the variables if those are proven
-    reads = [_plain_reads(s) if top and not c and _shape_statement(s) else read_and_bound(s)[0] for s, c in zip(statements, creating)]
+    reads = [
+        _plain_reads(s) if top is not None and not c and _shape_statement(s) else read_and_bound(s)[0] for s, c in zip(statements, creating)
+    ]
     ops_bound = _bound_by(statements, side)
     while moved := [i for i, s in enumerate(statements) if not side[i] and not creating[i] and set(reads[i]) & ops_bound]:
         for index in moved:
@@ -356,7 +369,9 @@ def _sides(
                 _shape_refusal(s, top) for i, s in enumerate(statements) if side[i] and set(_bound(s)) & variable_reads and _shape_reads(s)
             ][:1]
         return None
-    shaped = _shaped(module, loop, imports, statements, shaped_statements, ops_changed) if shaped_statements else []
+    shaped = (
+        _shaped(module, top, loop, imports, statements, shaped_statements, ops_changed) if top is not None and shaped_statements else []
+    )
     if isinstance(shaped, str):
         if why is not None:
             why.append(shaped)
@@ -395,14 +410,22 @@ def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> 
         for loop in block.body:
             if isinstance(loop, cst.For) and (line := _line(positions, loop)) in lines:
                 why: list[str] = []
-                if _sides(module, loop, imports, makers, builders, _top_level(module, block), why) is None and why:
+                if _sides(module, loop, imports, makers, builders, _runs_once_in(module, block), why) is None and why:
                     reasons[line] = why[0]
     return reasons
 
 
-def _top_level(module: cst.Module, block: cst.Module | cst.IndentedBlock) -> bool:
-    """``block`` is the module, or the body of a top-level ``with``: it runs once, with the module."""
-    return block is module or any(isinstance(s, cst.With) and s.body is block for s in module.body)
+def _runs_once_in(module: cst.Module, block: cst.Module | cst.IndentedBlock) -> cst.Module | cst.FunctionDef | None:
+    """The module or function whose body ``block`` is, or the body of a ``with`` at its top:
+    a loop there runs once each time the module or function runs; else None."""
+    if block is module or any(isinstance(s, cst.With) and s.body is block for s in module.body):
+        return module
+    for function in find_all(module, cst.FunctionDef):
+        assert isinstance(function, cst.FunctionDef)
+        body = function.body
+        if body is block or isinstance(body, cst.IndentedBlock) and any(isinstance(s, cst.With) and s.body is block for s in body.body):
+            return function
+    return None
 
 
 def _shape_statement(statement: cst.SimpleStatementLine) -> bool:
@@ -455,6 +478,7 @@ def _plain_reads(statement: cst.SimpleStatementLine) -> list[str]:
 
 def _shaped(
     module: cst.Module,
+    scope: cst.Module | cst.FunctionDef,
     loop: cst.For,
     imports: TfImports,
     statements: list[cst.SimpleStatementLine],
@@ -465,7 +489,11 @@ def _shaped(
     fixed it (analysis/static_shapes.py follows the module, and this loop iteration by
     iteration); why not, unless every value is a proven int and the name may be bound at the
     top of each iteration instead (bound by this statement only, read by none before it)."""
-    found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), frozenset({id(loop)}))
+    followed = frozenset({id(loop)})
+    if isinstance(scope, cst.Module):
+        found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), followed)
+    else:
+        found = static_shapes.evaluate_function(module, scope, imports, {id(s) for s in shaped}, followed)
     runs = found.runs.get(id(loop), [])
     out: list[tuple[cst.SimpleStatementLine, str, list[int]]] = []
     for statement in shaped:
@@ -480,6 +508,11 @@ def _shaped(
         envs = found.each.get(id(statement), [])
         if len(runs) != 1 or found.evaluator is None or len(envs) != runs[0]:
             # not followed, or followed more than once (nested in a followed loop)
+            if isinstance(scope, cst.FunctionDef):
+                return (
+                    f"{reads}, and the loop's iterations are not known from `{scope.name.value}`'s own values (they depend on "
+                    "its arguments or on names it reads from elsewhere: each call may give others)"
+                )
             return (
                 f"{reads}, and the loop's iterations are not known (an iterable of literals and builtins, nothing leaving the body early)"
             )
@@ -493,13 +526,13 @@ def _shaped(
     return out
 
 
-def _shape_refusal(statement: cst.SimpleStatementLine, top: bool) -> str:
+def _shape_refusal(statement: cst.SimpleStatementLine, top: cst.Module | cst.FunctionDef | None) -> str:
     """Why a statement reading the ops' static shapes did not stay with the variables."""
     names = ", ".join(f"`{n}`" for n in _bound(statement))
-    if not top:
+    if top is None:
         return (
-            f"{names} is read off the static shapes the ops' side gives, in a loop that does not run once with the module "
-            "(in a function, its numbers depend on each call's arguments)"
+            f"{names} is read off the static shapes the ops' side gives, in a loop that does not run once each time its "
+            "module or function runs (in a branch or another loop)"
         )
     if not _shape_statement(statement):
         return f"{names} is read off the static shapes the ops' side gives, but not as a Python int (`int(...)`, `.value`, `.as_list()[i]`)"

@@ -10,17 +10,22 @@ once written out at their call by rewrites/factory_inline.py)::
 The analysis follows placeholders and tensors by name; ``ae['x']`` names none, so the feed
 was refused (TFM302, "is fed but is not a placeholder").  The module is first rewritten,
 TF1 to TF1, with each ``ae['x']`` written as ``x`` (the lines stay where they were), then
-migrated again; the dict, read by nothing any more, is graph code no run fetches (TFM110).  ``ae['x']`` and ``x`` are one object at every
-read only where (else nothing changes):
+migrated again; the dict, read by nothing any more, is graph code no run fetches (TFM110).
 
-- ``ae`` is bound once in the module, at its top level, by ``ae = {...}``, a display whose
-  keys are string literals and whose values are names;
+The dict may live at the module's top level or at the top of a function's body (a script's
+``main()`` or ``test_mnist()`` that calls the factory); "the scope" below is that one.
+``ae['x']`` and ``x`` are one object at every read only where (else nothing changes):
+
+- ``ae`` is bound once in the scope, at its top level, by ``ae = {...}``, a display whose
+  keys are string literals and whose values are names (in a function: a plain local of it,
+  no parameter, not declared ``global`` or ``nonlocal``);
 - every other use of ``ae`` is ``ae['key']`` with a key of the display, read (not assigned,
-  deleted or augmented), at the module's top level after the binding — no function or class
-  mentions ``ae``;
-- each name a read key stands for is bound once in the whole module, at its top level,
-  before the dict, and nothing mentions it in another scope in a way that could bind it
-  (it is read there as a global, or not at all);
+  deleted or augmented), at the scope's top level after the binding — no function, class or
+  comprehension inside the scope mentions ``ae``;
+- each name a read key stands for is bound before the dict, by statements at the scope's
+  top level (or as the function's parameter), and never after it: no later statement binds
+  or deletes it, and no scope inside binds it (``cur`` rebound by the layer loop before
+  ``ae = {'y': cur}`` is the object the dict holds at every read after it);
 - the module calls none of ``globals``, ``locals``, ``vars``, ``exec``, ``eval``, ``dir``.
 
 migrate.py makes the rewrite only for a file kept on TF1 with a refusal naming such a read,
@@ -36,8 +41,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.names import bound_once_at_top
-from tf2migrate.analysis.symbol_tables import module_table, tables_under
+from tf2migrate.analysis.names import names_bound, scope_body
+from tf2migrate.analysis.symbol_tables import function_table, module_table, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 from tf2migrate.traversal import FastTransformer, find_all
@@ -97,24 +102,35 @@ def resolve_reads(module: cst.Module, source: str, dicts: set[str]) -> Resolved 
     replacements: dict[int, cst.Name] = {}
     notes = []
     for name in sorted(dicts):
-        found = _resolved(module, top, name)
-        if found is None:
-            continue
-        binding, reads = found
-        replacements.update(reads)
-        line = (positions.get(binding) or (1, 0))[0]
-        notes.append((line, 1, f"`{name}['…']` written as the names the dict holds (what `{name}` was read for)"))
+        for scope in _scopes_binding(module, name):
+            table = top if isinstance(scope, cst.Module) else function_table(top, scope, (positions.get(scope.name) or (0, 0))[0])
+            found = _resolved(scope, table, name) if table is not None else None
+            if found is None:
+                continue
+            binding, reads = found
+            replacements.update(reads)
+            line = (positions.get(binding) or (1, 0))[0]
+            notes.append((line, 1, f"`{name}['…']` written as the names the dict holds (what `{name}` was read for)"))
     if not replacements:
         return None
     return Resolved(module.visit(_Replace(replacements)).code, notes)
 
 
-def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple[cst.SimpleStatementLine, dict[int, cst.Name]] | None:
-    """The dict's binding and, for each read ``name['key']``, the name it stands for."""
+def _scopes_binding(module: cst.Module, name: str) -> list[cst.Module | cst.FunctionDef]:
+    """The module and the functions whose top binds ``name`` to a dict display."""
+    display = m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name(name))], value=m.Dict())])
+    scopes: list[cst.Module | cst.FunctionDef] = [module, *(f for f in find_all(module, cst.FunctionDef) if isinstance(f, cst.FunctionDef))]
+    return [scope for scope in scopes if any(m.matches(s, display) for s in scope_body(scope))]
+
+
+def _resolved(
+    scope: cst.Module | cst.FunctionDef, table: symtable.SymbolTable, name: str
+) -> tuple[cst.SimpleStatementLine, dict[int, cst.Name]] | None:
+    """The dict's binding at the top of ``scope`` (the module or a function; ``table``, its
+    symbol table) and, for each read ``name['key']``, the name it stands for."""
+    body = list(scope_body(scope))
     bindings = [
-        s
-        for s in module.body
-        if m.matches(s, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name(name))], value=m.Dict())]))
+        s for s in body if m.matches(s, m.SimpleStatementLine(body=[m.Assign(targets=[m.AssignTarget(m.Name(name))], value=m.Dict())]))
     ]
     if len(bindings) != 1:
         return None
@@ -129,13 +145,15 @@ def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple
         if not isinstance(key, str) or key in held:
             return None
         held[key] = cst.ensure_type(cst.ensure_type(element, cst.DictElement).value, cst.Name).value
-    # no other scope mentions the dict
-    if any(name in {s.get_name() for s in t.get_symbols()} for t in tables_under(top)):
+    # no other scope mentions the dict; in a function, it is the function's own local
+    if any(name in {s.get_name() for s in t.get_symbols()} for t in tables_under(table)):
         return None
-    index = module.body.index(binding)
+    if isinstance(scope, cst.FunctionDef) and not _plain_local(table, name):
+        return None
+    index = body.index(binding)
     reads: dict[int, cst.Name] = {}
     mentions = 0
-    for position, statement in enumerate(module.body):
+    for position, statement in enumerate(body):
         for node in find_all(statement, cst.Name):
             if isinstance(node, cst.Name) and node.value == name:
                 mentions += 1
@@ -151,18 +169,49 @@ def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple
             reads[id(subscript)] = cst.Name(held[key], lpar=subscript.lpar, rpar=subscript.rpar)
     if mentions != 1 + len(reads) or not reads:
         return None  # the dict is used otherwise (passed on, iterated, read before its binding)
-    if _written(module, reads):
+    if _written(scope, reads):
         return None
-    # each name read through the dict: bound once in the whole module (no other scope binds
-    # it), by a statement at the top before the dict
-    once = bound_once_at_top(module)
+    # each name read through the dict holds, at every read, what it held when the dict was made
     for held_name in {n.value for n in reads.values()}:
-        if held_name not in once or module.body.index(once[held_name][0]) >= index:
+        if not _not_bound_again(scope, table, body, index, held_name):
             return None
     return binding, reads
 
 
-def _written(module: cst.Module, reads: dict[int, cst.Name]) -> bool:
+def _plain_local(table: symtable.SymbolTable, name: str) -> bool:
+    """Is ``name`` a local of the function (no parameter, not declared global or nonlocal)?"""
+    try:
+        symbol = table.lookup(name)
+    except KeyError:
+        return False
+    return symbol.is_local() and not symbol.is_parameter() and not symbol.is_declared_global() and not symbol.is_nonlocal()
+
+
+def _not_bound_again(
+    scope: cst.Module | cst.FunctionDef, table: symtable.SymbolTable, body: list[cst.BaseStatement], index: int, name: str
+) -> bool:
+    """Is ``name`` bound before the dict's statement (``body[index]``) — by statements at the
+    scope's top, or as a parameter of the function — and never after it, nor deleted, nor
+    bound by any scope inside (a function rebinding it as a global or nonlocal could run
+    between the dict and a read)?"""
+    if any(name in names_bound(s) for s in body[index:]):
+        return False
+    for deleted in find_all(scope, cst.Del):
+        if name in {n.value for n in find_all(cst.ensure_type(deleted, cst.Del).target, cst.Name) if isinstance(n, cst.Name)}:
+            return False
+    for inner in tables_under(table):
+        if any(s.get_name() == name and (s.is_assigned() or s.is_declared_global() or s.is_nonlocal()) for s in inner.get_symbols()):
+            return False
+    if isinstance(scope, cst.FunctionDef):
+        symbol = table.lookup(name) if name in {s.get_name() for s in table.get_symbols()} else None
+        if symbol is None or not symbol.is_local() or symbol.is_declared_global() or symbol.is_nonlocal():
+            return False
+        if symbol.is_parameter():
+            return True
+    return any(name in names_bound(s) for s in body[:index])
+
+
+def _written(module: cst.Module | cst.FunctionDef, reads: dict[int, cst.Name]) -> bool:
     """Is one of the subscripts a target (assigned, augmented, deleted)?"""
     for node in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign)):
         target = getattr(node, "target")  # noqa: B009 - each node's own field
