@@ -220,7 +220,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
         for line, number in new:
             out.append(line)
             origin.append(number)
-        notes.append((first, 1, note))
+        notes.append((first, len(text[first - 1]) - len(text[first - 1].lstrip()) + 1, note))  # (at the statement, indented or not)
         current = last + 1
     for number in range(current, len(text) + 1):
         out.append(text[number - 1])
