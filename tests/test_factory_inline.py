@@ -147,3 +147,14 @@ def test_a_call_in_a_function_whose_names_would_change_says_why(before, why):
     reasons: dict = {}
     assert _inline(_IN_FUNCTION.format(before=before), reasons) is None
     assert why in " ".join(reasons.values()), reasons
+
+
+def test_a_scope_after_the_call_may_read_what_the_call_binds():
+    source = _IN_FUNCTION.format(before="import tensorflow as tf").replace(
+        "    with tf.Session() as sess:", "    feeds = [{x: [[1.0] * 3]} for _ in range(2)]\n    with tf.Session() as sess:"
+    )
+    assert _inline(source) is not None
+    reasons: dict = {}
+    before = _IN_FUNCTION.format(before="peek = [x for x in range(2)]")  # before the call: its own `x`, but not proven so
+    assert _inline(before, reasons) is None
+    assert "in `main` mentions a name `build` binds" in " ".join(reasons.values())

@@ -387,7 +387,15 @@ def _caller_clash(
         return f"{clashes}, bound by `{name}`, also a name of `{calling}`"
     if any(caller_names[n].is_declared_global() or caller_names[n].is_nonlocal() for n in shared):
         return f"`{calling}` declares a name `{name}` binds global"
-    inside = [t.get_name() for t in tables_under(caller_table) if local_names & {s.get_name() for s in t.get_symbols()}]
+    # a scope inside the caller may read what the call binds when it comes after the call
+    # (``[sess.run(y, {x: b}) for b in batches]``): it sees those names bound, as before
+    after = _last_line_of(call_statement, positions)
+    inside = [
+        t.get_name()
+        for t in tables_under(caller_table)
+        if (mentioned := local_names & {s.get_name() for s in t.get_symbols()})
+        and not (mentioned <= bound_by_call and t.get_lineno() > after)
+    ]
     if inside:
         return f"`{inside[0]}` in `{calling}` mentions a name `{name}` binds"
     read = {s.get_name() for s in table.get_symbols() if s.is_global()} | defaults
@@ -396,6 +404,12 @@ def _caller_clash(
         if symbol is not None and symbol.is_local() and not _same_import(module, caller, call_statement, global_name):
             return f"`{name}` reads the module's `{global_name}`, which `{calling}` binds as its own"
     return None
+
+
+def _last_line_of(statement: cst.SimpleStatementLine, positions: Positions) -> int:
+    """The line a simple statement ends on (its start, and the line breaks inside it)."""
+    start = (positions.get(statement) or (0, 0))[0]
+    return start + cst.Module(body=[statement.with_changes(leading_lines=[])]).code.rstrip("\n").count("\n")
 
 
 def _same_import(module: cst.Module, caller: cst.FunctionDef, call_statement: cst.SimpleStatementLine, name: str) -> bool:
