@@ -14,7 +14,7 @@ import dataclasses
 import re
 import warnings
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -310,27 +310,51 @@ _FUNCTION_TEXT = "def "
 
 def _migrate_inlined(
     lines: set[int], source: str, path: str, options: Options, project: FileContext | None
-) -> MigrationResult | dict[tuple[int, int], str]:
+) -> MigrationResult | _NotInlined:
     """A graph kept on TF1 by a refusal in a module function called once, at the top level or
     at the top of another module function (its tensors leave it through ``return``, TFM301;
-    a mixed loop in it, TFM304): the file
-    with the function's body written out at its call (rewrites/factory_inline.py), if its
-    graph then converts, its findings placed on the original's lines; else why each such
-    function returning a value is not written out, by its lines."""
-    reasons: dict[tuple[int, int], str] = {}
-    inlined = factory_inline.inline_factories(parse_module(source), source, lines, reasons)
-    converted = _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line if inlined else None)
-    return converted if converted is not None else reasons
+    a mixed loop in it, TFM304): the file with the function's body written out at its call
+    (rewrites/factory_inline.py), if its graph then converts, its findings placed on the
+    original's lines; else why each such function returning a value is not written out, by
+    its lines, or what still kept the graph once it was."""
+    not_inlined = _NotInlined()
+    inlined = factory_inline.inline_factories(parse_module(source), source, lines, not_inlined.reasons)
+    if inlined is None:
+        return not_inlined
+    again = _migrate_source(inlined.source, path, options, project, None)
+    converted = _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line, again)
+    if converted is not None:
+        return converted
+    not_inlined.written_out = inlined.written_out
+    not_inlined.still_kept = {(inlined.map_line(f.line), f.code): f.message for f in _refusals(again)}
+    return not_inlined
 
 
-def _with_inline_reasons(findings: list[Diagnostic], reasons: dict[tuple[int, int], str]) -> list[Diagnostic]:
+@dataclass
+class _NotInlined:
+    """Why graph factories were not written out at their calls (by each function's first and
+    last lines), or, when they were and the graph was kept all the same, the refusals of
+    that migration (by original line and code) and the functions written out."""
+
+    reasons: dict[tuple[int, int], str] = field(default_factory=dict)
+    written_out: list[tuple[int, int]] = field(default_factory=list)
+    still_kept: dict[tuple[int, str], str] = field(default_factory=dict)
+
+
+def _with_inline_reasons(findings: list[Diagnostic], why: _NotInlined) -> list[Diagnostic]:
     """The findings, with why a function's body was not written out at its call appended to
-    the TFM301 of what it returns (rewrites/factory_inline.py)."""
+    the TFM301 of what it returns (rewrites/factory_inline.py); when it was and the graph
+    still did not convert, a mixed loop in the function says why it stays there, its
+    numbers known from the call's arguments (in the function alone, they are not)."""
     out = []
     for f in findings:
-        why = next((r for (first, last), r in reasons.items() if first <= f.line <= last), None)
-        if why is not None and f.code == GRAPH_VALUE_OUTSIDE_RUN.code:
-            f = dataclasses.replace(f, message=f"{f.message} (not written out at its call: {why})")
+        reason = next((r for (first, last), r in why.reasons.items() if first <= f.line <= last), None)
+        written = any(first <= f.line <= last for first, last in why.written_out)
+        if reason is not None and f.code == GRAPH_VALUE_OUTSIDE_RUN.code:
+            f = dataclasses.replace(f, message=f"{f.message} (not written out at its call: {reason})")
+        elif written and _NOT_SPLIT in why.still_kept.get((f.line, f.code), ""):
+            # a loop whose numbers the call's arguments decide: why it stays once they are known
+            f = dataclasses.replace(f, message=f"{why.still_kept[f.line, f.code]} (as written out at its call)")
         out.append(f)
     return out
 
@@ -515,6 +539,10 @@ def _migrate_split(lines: set[int], source: str, path: str, options: Options, pr
     return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
 
 
+# the reason a mixed loop was not split, appended once (a refusal taken from a retry has it)
+_NOT_SPLIT = "not split into variables and ops:"
+
+
 def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str) -> list[Diagnostic]:
     """The findings, with why a mixed loop was not split appended to its TFM304, when a number
     read off the ops' static shapes keeps it (rewrites/loop_split.py)."""
@@ -522,8 +550,11 @@ def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str)
     imports = collect_tf_imports(module)
     reasons = loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {}
     return [
-        dataclasses.replace(f, message=f"{f.message} (not split into variables and ops: {reasons[f.line]})")
-        if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK) and f.line in reasons
+        dataclasses.replace(f, message=f"{f.message} ({_NOT_SPLIT} {reasons[f.line]})")
+        if f.code == VARIABLE_IN_COMPUTATION.code
+        and f.message.startswith(MIXED_BLOCK)
+        and f.line in reasons
+        and _NOT_SPLIT not in f.message
         else f
         for f in findings
     ]

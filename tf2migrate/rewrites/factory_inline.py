@@ -131,6 +131,7 @@ class Inlined:
     source: str
     lines: list[int]  # new line - 1 → original line
     notes: list[tuple[int, int, str]] = field(default_factory=list)
+    written_out: list[tuple[int, int]] = field(default_factory=list)  # each function's first and last original lines
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -150,6 +151,7 @@ def inline_factories(
     names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
     replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
     removed: set[int] = set()
+    written_out: list[tuple[int, int]] = []
     callers: set[int] = set()  # functions a call written out in
     notes = []
     for index, function in enumerate(module.body):
@@ -171,6 +173,7 @@ def inline_factories(
         call_statement, caller = found
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         removed.add(id(function))
+        written_out.append((start[0], end))
         if caller is not None:
             callers.add(id(caller))
         notes.append(
@@ -198,7 +201,9 @@ def inline_factories(
             body.append(new_caller)
             continue
         body += _expanded([statement], replaced, origins)
-    return _rendered(module, module.with_changes(body=body), positions, origins, notes)
+    inlined = _rendered(module, module.with_changes(body=body), positions, origins, notes)
+    inlined.written_out = written_out
+    return inlined
 
 
 def _expanded(
