@@ -262,9 +262,16 @@ class _Finder:
             return
         for body in building:
             self.tracked = {id(item.item) for item in _with_items(body)}
+        # a scope's name can take a summary's only where the file builds summaries
+        summarized = any(self.tf.call_name(call) in _OPS for call in calls_in(self.module, enter_defs=True))
         for call in calls_in(self.module, enter_defs=True):
             called = self.tf.call_name(call)
-            if called in _SCOPES and id(call) not in self.tracked and not (call.args and _literal(call.args[0].value) is not None):
+            if (
+                called in _SCOPES
+                and summarized
+                and id(call) not in self.tracked
+                and not (call.args and _literal(call.args[0].value) is not None)
+            ):
                 self.refuse(
                     call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)"
                 )
