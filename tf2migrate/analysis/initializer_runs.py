@@ -39,6 +39,14 @@ _LOCAL = frozenset({"local_variables_initializer", "initialize_local_variables",
 _CREATING = (Kind.VARIABLE, Kind.TRAIN)
 
 _MORE_THAN_ONCE = "variables are initialized more than once; eager variables are initialized when created"
+_IN_LOOP = (
+    "variables are initialized by a run in a loop (each pass put them back to their initial values); eager variables "
+    "are initialized once, when created"
+)
+_AGAIN_AFTER_RUNS = (
+    "{} initialized again after other runs since the first initialization: TF1 put {} "
+    "(a random initializer draws anew); eager variables are initialized once, when created"
+)
 _IN_TWO_SESSIONS = (
     "variables are initialized in {} and again in {}, each session holding its own values of them; an eager variable has one value"
 )
@@ -70,7 +78,7 @@ def reinitializes(
     one session: two sessions of a graph each hold their own values of its variables."""
     others = list(other_runs)
     if any(site.in_loop for site in sites):
-        return _MORE_THAN_ONCE
+        return _IN_LOOP
     for site in sites:
         repeated = _repeated_function(module, scope, site)
         if repeated is not None:
@@ -96,7 +104,19 @@ def reinitializes(
             covered |= part
         again = [initialized[v] for v in covered if v in initialized]
         if again and any(run is None or min(again) < run < site.order for run in others):
-            return _MORE_THAN_ONCE
+            names = [
+                f"`{name}`" if scope.statements[v].kind is not Kind.TRAIN else f"the optimizer state of `{name}`"
+                for v in sorted(covered)
+                if v in initialized
+                for name in scope.statements[v].defines
+            ]
+            if not names:
+                return _MORE_THAN_ONCE
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            return _AGAIN_AFTER_RUNS.format(
+                f"{shown} {'is' if len(names) == 1 else 'are'}",
+                "it back to its initial value" if len(names) == 1 else "them back to their initial values",
+            )
         session = _session_name(site)
         if again and any(session is None or session_of[run] != session for run in again):
             return _IN_TWO_SESSIONS.format(_session_label(session_of[min(again)]), _session_label(session))

@@ -113,12 +113,14 @@ def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in
     if not savers:
         return
     reads_state = any(facts.imports.call_name(c) in _STATE_READERS for c in facts.calls)
+    if _savers_kept_for_restores(module, facts, savers):
+        return
     for scope, statement, saver_call in savers:
         settings = _plan_saver(module, facts, plan, scope, statement, saver_call)
         if settings is None:
             continue
         calls = [call for call, saver in facts.saver_calls if saver is statement]
-        uses = _references(module, statement.defines[0])
+        uses = _references(module, scope, statement.defines[0])
         if uses != 1 + len(calls):
             facts.block(
                 saver_call, blockers.UNSUPPORTED_GRAPH_CODE, "the saver is used other than by save(sess, ...) and restore(sess, ...)"
@@ -129,6 +131,49 @@ def plan_checkpoints(module: cst.Module, facts: GraphFacts, plan: Plan, names_in
     for call in facts.calls:
         if facts.imports.call_name(call) == "train.checkpoint_exists":
             _plan_checkpoint_exists(module, plan, call)
+
+
+def _savers_kept_for_restores(module: cst.Module, facts: GraphFacts, savers: list[tuple[Scope, Statement, cst.Call]]) -> bool:
+    """Refuses every Saver of a file that builds several and restores with one a path it
+    does not save to itself (True then).
+
+    A TF1 Saver found each variable in a checkpoint by its graph name, so one Saver read what
+    another wrote (``save()`` and ``reload()`` each build the net and a Saver: both name the
+    kernel ``dense/kernel``).  The Checkpoint replacing a Saver names its objects by this
+    file's names at that Saver (``l_layer`` in one function, ``l__layer`` in the other), so a
+    read by one of what another wrote would restore nothing, silently.  All the Savers stay
+    on TF1: a TF1 restore of what a Checkpoint wrote is no better."""
+    if len(savers) < 2:
+        return False
+
+    def path(call: cst.Call) -> str | None:
+        found = call_argument(call, "save_path", 1)
+        return module.code_for_node(found) if found is not None else None
+
+    def method(call: cst.Call) -> str:
+        return cst.ensure_type(call.func, cst.Attribute).attr.value
+
+    # a restore of the path its own Saver saved to (written the same way) reads that Saver's keys
+    saved = {(id(saver), path(call)) for call, saver in facts.saver_calls if method(call) == "save"}
+    restores = [call for call, saver in facts.saver_calls if method(call) == "restore" and (id(saver), path(call)) not in saved]
+    if not restores:
+        return False
+    where = ", ".join(
+        f"`{module.code_for_node(call)}` in `{scope.owner.name.value}`"
+        if isinstance(scope.owner, cst.FunctionDef)
+        else f"`{module.code_for_node(call)}` at the top level"
+        for scope, _, call in savers
+    )
+    restore = module.code_for_node(restores[0])
+    for _, _, call in savers:
+        facts.block(
+            call,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"this file builds {len(savers)} tf.train.Savers ({where}), and `{restore}` reads a path its own Saver does not save to: "
+            "TF1's Savers found variables by their graph names, so one read what another wrote; the tf.train.Checkpoints replacing them "
+            "would name objects by this file's names at each Saver, and one would not restore what another wrote",
+        )
+    return True
 
 
 def _plan_checkpoint_exists(module: cst.Module, plan: Plan, call: cst.Call) -> None:
@@ -273,7 +318,16 @@ def _replace_call(module: cst.Module, plan: Plan, call: cst.Call, indexes: tuple
     )
 
 
-def _references(module: cst.Module, name: str) -> int:
+def _references(module: cst.Module, scope: Scope, name: str) -> int:
+    """The mentions of the saver's name where it can be this saver: the function binding a
+    plain name (a local of its own, unless it declares the name ``global``/``nonlocal``;
+    another function's ``saver`` is another saver), else the whole module."""
     if name.startswith("self."):
         return len(find_all(module, m.Attribute(value=m.Name("self"), attr=m.Name(local_name(name)))))
+    owner = scope.owner
+    declared = find_all(owner, m.Global(names=[m.ZeroOrMore(), m.NameItem(m.Name(name)), m.ZeroOrMore()])) + find_all(
+        owner, m.Nonlocal(names=[m.ZeroOrMore(), m.NameItem(m.Name(name)), m.ZeroOrMore()])
+    )
+    if isinstance(owner, cst.FunctionDef) and not declared:
+        return len(find_all(owner, m.Name(name)))
     return len(find_all(module, m.Name(name)))

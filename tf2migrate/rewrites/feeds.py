@@ -131,8 +131,26 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
     return f"tf.cast({value}, {dtype})"
 
 
+def _sparse_placeholder(rewrite: SessionRewrite, statement: Statement) -> bool:
+    """Is the statement ``x = tf.sparse_placeholder(...)``?"""
+    node = statement.node
+    small = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+    return (
+        isinstance(small, cst.Assign)
+        and isinstance(small.value, cst.Call)
+        and rewrite.facts.imports.call_name(small.value) == "sparse_placeholder"
+    )
+
+
 def _placeholder(rewrite: SessionRewrite, name: str, site: RunSite, owner: Scope) -> Statement | None:
     found = lookup_graph_name(owner, name, site.order if site in owner.run_sites else None)
+    if found is not None and found[1].kind is Kind.TENSOR and _sparse_placeholder(rewrite, found[1]):
+        rewrite.block(
+            site.call,
+            blockers.UNSUPPORTED_FEED,
+            f"`{name}` is a `tf.sparse_placeholder`, fed a sparse value: sparse placeholders are not converted by this release",
+        )
+        return None
     if found is not None and found[1].kind is Kind.TENSOR:
         rewrite.block(
             site.call,

@@ -262,9 +262,16 @@ class _Finder:
             return
         for body in building:
             self.tracked = {id(item.item) for item in _with_items(body)}
+        # a scope's name can take a summary's only where the file builds summaries
+        summarized = any(self.tf.call_name(call) in _OPS for call in calls_in(self.module, enter_defs=True))
         for call in calls_in(self.module, enter_defs=True):
             called = self.tf.call_name(call)
-            if called in _SCOPES and id(call) not in self.tracked and not (call.args and _literal(call.args[0].value) is not None):
+            if (
+                called in _SCOPES
+                and summarized
+                and id(call) not in self.tracked
+                and not (call.args and _literal(call.args[0].value) is not None)
+            ):
                 self.refuse(
                     call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)"
                 )
@@ -390,9 +397,19 @@ class _Finder:
 
     def _taken(self, text: str) -> bool:
         """Could TF1 have found this name in use, and made it unique?"""
+        return self._taken_by(text) is not None
+
+    def _taken_by(self, text: str) -> str | None:
+        """What may have taken this name in TF1's graph (then TF1 made the tag unique), or None."""
         lowered = text.lower()
         default = re.sub(r"_\d+$", "", lowered)  # TF1 named the second ``dense`` layer ``dense_1``
-        return lowered in self.literal_names or default in self.called_names or default in DEFAULT_OP_NAMES
+        if lowered in self.literal_names:
+            return f"a TF call of the file is given the name `{text}`"
+        if default in self.called_names:
+            return f"`{default}` is the default name of ops of a TF function the file calls"
+        if default in DEFAULT_OP_NAMES:
+            return f"`{default}` is the default name of a TF op"
+        return None
 
     def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
         value: cst.BaseExpression | None = None
@@ -459,10 +476,14 @@ class _Finder:
             return
         text = _literal(bound["name"].value) if "name" in bound else None
         if text is None or not CLEAN_NAME.fullmatch(text) or self._taken(text):
-            self.refuse(
-                call,
-                f"the name of this `tf.{name}` is not a literal, or may be the name of another op (TF1 would have made the tag unique)",
+            why = (
+                "is not a literal"
+                if text is None
+                else _unclean(text)
+                if not CLEAN_NAME.fullmatch(text)
+                else f"`{text}` may be taken by another op: {self._taken_by(text)} (TF1 would have made the tag unique)"
             )
+            self.refuse(call, f"this `tf.{name}`'s name {why}")
             return
         tag = self._unique(scope, text)
         value = cst.Module([]).code_for_node(bound[parameters[1]].value)
@@ -538,6 +559,17 @@ class _Finder:
 def _lines(module: cst.Module, statement: cst.SimpleStatementLine | cst.BaseCompoundStatement) -> int:
     """The lines a statement spans, without its leading blank and comment lines."""
     return module.code_for_node(statement).count("\n") - len(statement.leading_lines)
+
+
+def _unclean(text: str) -> str:
+    """Why a literal summary name is not a plain op name, whose tag is followed."""
+    others = dict.fromkeys(re.sub(r"[A-Za-z0-9_.\-]", "", text))
+    if not others:
+        return f"`{text}` does not start with a letter, a digit or `.`, as an op name must (TF1 cleaned it)"
+    shown = ", ".join(f"`{c}`" for c in others)
+    return (
+        f"`{text}` holds characters other than letters, digits, `_`, `.` and `-` ({shown}): TF1 cleaned such names, and read `/` as scopes"
+    )
 
 
 def _literal(node: cst.BaseExpression) -> str | None:

@@ -35,13 +35,17 @@ def train_run_refusals(facts: GraphFacts, desugared: Desugared) -> list[tuple[cs
                 continue
             updated = _ancestors(scope, trains)
             for statement in _ancestors(scope, fetched).values():
-                if statement.order in holders and statement.order not in updated and _reads_variable(scope, statement):
+                variables = _variables_read(scope, statement)
+                if statement.order in holders and statement.order not in updated and variables:
+                    read = ", ".join(f"`{name}`" for name in variables)
+                    steps = ", ".join(f"`{name}`" for train in trains for name in train.defines)
                     for original in holders[statement.order]:
                         refused[id(original)] = (
                             original,
                             SUMMARY_KEPT.code,
-                            "this summary reads a variable directly and is fetched in the same run as a train op: TF1 "
-                            "read it before or after the update, in no fixed order; fetch it in a run without the train op",
+                            f"this summary reads the variable{'s' if len(variables) > 1 else ''} {read} directly and is fetched "
+                            f"in the same run as the train op {steps}: TF1 read {read} before or after the update, in no fixed "
+                            "order; fetch the summary in a run without the train op",
                         )
     return list(refused.values())
 
@@ -58,8 +62,13 @@ def _ancestors(scope: Scope, roots: list[Statement]) -> dict[int, Statement]:
     return seen
 
 
-def _reads_variable(scope: Scope, statement: Statement) -> bool:
-    return any(scope.statements[o].kind is Kind.VARIABLE for o in statement.deps)
+def _variables_read(scope: Scope, statement: Statement) -> list[str]:
+    """The names of the variables the statement reads directly."""
+    return list(
+        dict.fromkeys(
+            name for o in sorted(statement.deps) if scope.statements[o].kind is Kind.VARIABLE for name in scope.statements[o].defines
+        )
+    )
 
 
 def lay_out(module: cst.Module, writers: set[str]) -> cst.Module:

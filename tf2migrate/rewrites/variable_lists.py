@@ -33,7 +33,9 @@ statements of the module's top level (``with tf.variable_scope("s")`` / ``tf.nam
 blocks give their names' prefixes), each name bound once in the module and never changed in
 place.  ``trainable=False`` (a literal) leaves a variable out.  Refused, with the reason:
 a site inside a function (the list depends on when it runs), in a loop or a branch; a
-variable made in a loop, a branch or inside an expression; a TF call that makes variables
+variable made in a loop, a branch or inside an expression (an ``if``/``else`` whose two
+branches each assign one name, bound nowhere else, a display making the same variables —
+the same references and TF1 names, in the same order — makes those whichever runs); a TF call that makes variables
 not written out here (``tf.layers``, Keras, RNN cells, contrib, ``make_template``); a call
 of a helper of the file that makes variables; a call of a module this analysis cannot see
 (only the standard library and the common data libraries are known to make no TF
@@ -243,7 +245,8 @@ class _Walker:
         self.functions = {
             s.name.value: s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))
         }  # top-level defs: calls of them are followed
-        self.bound_once = _bound_once_at_top(module)
+        self.bindings = _bindings_at_top(module)
+        self.bound_once = {name for name, count in self.bindings.items() if count == 1}
         self.assigned = _module_assignments(module)
         self.imported = _imported_modules(module)
         self.reuse = any(
@@ -296,6 +299,8 @@ class _Walker:
             for small in statement.body:
                 self.small(small, scopes)
             return
+        if isinstance(statement, cst.If) and self.alike_branches(statement, scopes):
+            return
         # a loop, a branch, try: its sites are refused (all_sites) but a loop's iterable,
         # evaluated once before it; and any variable it makes spoils the list
         if isinstance(statement, cst.For):
@@ -303,6 +308,32 @@ class _Walker:
         self.spoil_if_creating(
             statement, "a variable is made in a loop, a branch or a `try` before it: which variables TF1 made there is not followed"
         )
+
+    def alike_branches(self, statement: cst.If, scopes: _Scopes) -> bool:
+        """``if use_gray: weights = {"wc1": tf.Variable(...), ...} else: weights = {...}``:
+        each of the two branches is one assignment to the same name (bound nowhere else)
+        making the same variables — the same references, TF1 names and order — so whichever
+        branch runs, the variables made are those; they are added to the list (True)."""
+        orelse = statement.orelse
+        if not isinstance(orelse, cst.Else) or calls_in(statement.test):
+            return False
+        made: list[list[_Variable]] = []
+        for body in (statement.body, orelse.body):
+            lines = body.body if isinstance(body, cst.IndentedBlock) else ()
+            line = lines[0] if len(lines) == 1 else None
+            small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+            if not isinstance(small, cst.Assign) or not isinstance(target, cst.Name) or self.bindings.get(target.value) != 2:
+                return False
+            variables = self.made(small, scopes, branch_name=target.value)
+            if not isinstance(variables, list) or not variables:
+                return False
+            made.append(variables)
+        if made[0] != made[1]:
+            return False
+        if isinstance(self.variables, list):
+            self.variables = self.variables + made[0]
+        return True
 
     def small(self, small: cst.BaseSmallStatement, scopes: _Scopes) -> None:
         if isinstance(small, (cst.Import, cst.ImportFrom)):
@@ -368,9 +399,10 @@ class _Walker:
                 return reason
         return None
 
-    def made(self, assign: cst.Assign, scopes: _Scopes) -> list[_Variable] | str | None:
+    def made(self, assign: cst.Assign, scopes: _Scopes, branch_name: str | None = None) -> list[_Variable] | str | None:
         """The variables ``name = tf.Variable(...)`` (or a dict or list display of such calls)
-        makes; None when it makes no variable itself (its calls are judged as others)."""
+        makes; None when it makes no variable itself (its calls are judged as others).
+        ``branch_name``: the name the two alike branches of an ``if`` bind (and nothing else)."""
         value = assign.value
         maker = self._maker(value)
         if maker is not None:
@@ -402,7 +434,7 @@ class _Walker:
         else:
             return None
         target = assign.targets[0].target if len(assign.targets) == 1 else None
-        if not isinstance(target, cst.Name) or target.value not in self.bound_once:
+        if not isinstance(target, cst.Name) or (target.value not in self.bound_once and target.value != branch_name):
             return "a variable is bound to something other than a module name bound once"
         if calls[0][0] and _changed_in_place(self.module, target.value):
             # ``weights["h1"]`` names the variable only while no item of the display is replaced
@@ -866,9 +898,9 @@ def _imported_modules(module: cst.Module) -> dict[str, str]:
     return out
 
 
-def _bound_once_at_top(module: cst.Module) -> set[str]:
-    """The module's names bound once by its own statements (a def's parameters and locals
-    are other names), and declared ``global`` nowhere."""
+def _bindings_at_top(module: cst.Module) -> dict[str, int]:
+    """How many times the module's own statements bind each of its names (a def's
+    parameters and locals are other names), for the names declared ``global`` nowhere."""
     binds: list[str] = []
     for statement in module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
@@ -876,7 +908,7 @@ def _bound_once_at_top(module: cst.Module) -> set[str]:
         else:
             binds.extend(read_and_bound(statement)[1])
     declared = {n.name.value for g in find_all(module, cst.Global) if isinstance(g, cst.Global) for n in g.names}
-    return {n for n in set(binds) if binds.count(n) == 1 and n not in declared}
+    return {n: binds.count(n) for n in set(binds) if n not in declared}
 
 
 def _module_assignments(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
