@@ -2,11 +2,19 @@
 (analysis/bindings.py): which statements are read as one placeholder per target, and
 which graph-building methods are candidates, with the reason for each that is not."""
 
+import textwrap
+
 import libcst as cst
 import pytest
 
 from tf2migrate.analysis.calls import calls_in
-from tf2migrate.analysis.bindings import local_names, module_values_changed, placeholder_targets, spliced_methods
+from tf2migrate.analysis.bindings import (
+    arguments_changed_by_callees,
+    local_names,
+    module_values_changed,
+    placeholder_targets,
+    spliced_methods,
+)
 from tf2migrate.analysis.tf_imports import collect_tf_imports
 
 PLACEHOLDER = "tf.placeholder(tf.float32, [None, 1])"
@@ -124,3 +132,44 @@ def test_local_names_are_parameters_and_plain_bindings() -> None:
 )
 def test_module_values_the_file_may_change(source: str, changed: set[str]) -> None:
     assert module_values_changed(cst.parse_module(source)) == changed
+
+
+_CALLEES = """
+sizes = [2.0]
+
+
+def grow():
+    sizes[0] = 10.0
+
+
+def grow_through():
+    grow()
+
+
+def bump(c):
+    c.factor = 10.0
+
+
+def summed(values):
+    return tf.add(values[0], values[1])
+
+
+def log(values):
+    print(len(values))
+"""
+
+
+@pytest.mark.parametrize(
+    ("statement", "changed"),
+    [
+        ("grow()", {"sizes"}),  # the module's list, changed by the function called
+        ("grow_through()", {"sizes"}),  # through a function it calls
+        ("bump(cfg)", {"cfg"}),  # the argument whose attribute the function assigns
+        ("y = summed(cfg)", set()),  # `tf.add(...)` is a value, no `set.add`
+        ("log(cfg)", set()),  # read only
+    ],
+)
+def test_calls_change_what_their_callees_change(statement: str, changed: set[str]) -> None:
+    module = cst.parse_module(textwrap.dedent(_CALLEES))
+    functions = {f.name.value: f for f in module.body if isinstance(f, cst.FunctionDef)}
+    assert arguments_changed_by_callees(cst.parse_statement(statement + "\n"), functions) == changed

@@ -738,7 +738,8 @@ def arguments_changed_by_callees(
 ) -> set[str]:
     """The names whose object a statement changes in place by a call: passed to a function
     of the file (``functions``) that changes the parameter receiving it (``a /= a.sum()``,
-    ``a[0] = 0``, ``a.append(x)``), to a NumPy function that changes its first argument
+    ``a[0] = 0``, ``a.append(x)``, ``c.factor = 10.0``), or the module values such a function
+    changes itself (``sizes[0] = 10.0`` in ``grow()``); passed to a NumPy function that changes its first argument
     (``np.random.shuffle(X)``, ``np.copyto(w, v)``) or as ``out=w``; an array method that changes
     its array (``w.fill(0.0)``, ``w.sort()``); a method of the file's classes that sets
     ``self``'s state (``self_changing_methods``: ``sc.bump()`` whose ``self.s *= 10.0`` changes
@@ -765,6 +766,8 @@ def arguments_changed_by_callees(
         if not (isinstance(call.func, cst.Name) and call.func.value in functions):
             continue
         function = functions[call.func.value]
+        # ``grow()`` whose ``sizes[0] = 10.0`` changes the module's list
+        changed |= _module_values_changed_by(function, functions, {call.func.value})
         changed_parameters = _parameters_changed_in_place(function)
         if not changed_parameters:
             continue
@@ -779,7 +782,7 @@ def arguments_changed_by_callees(
 
 
 def _parameters_changed_in_place(function: cst.FunctionDef) -> set[str]:
-    parameters = {p.name.value for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]}
+    parameters = _parameters_of(function)
     # a parameter bound again (``a = a.copy()``) may be another object by the time it is changed
     bound_again = {
         t.target.value
@@ -789,7 +792,49 @@ def _parameters_changed_in_place(function: cst.FunctionDef) -> set[str]:
     augmented = {
         a.target.value for a in find_all(function.body, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
     }
-    return ((set(changed_in_place(function.body)) | augmented) & parameters) - bound_again
+    return ((roots_changed(function.body) | augmented) & parameters) - bound_again
+
+
+def _parameters_of(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    named = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    stars = [s.name.value for s in (params.star_arg, params.star_kwarg) if isinstance(s, cst.Param)]
+    return named | set(stars)
+
+
+def roots_changed(node: cst.CSTNode) -> set[str]:
+    """The names whose objects a block changes in place, at any depth: an item or attribute
+    assigned, augmented or deleted (``a[0] = 0``, ``cfg.factor = 10.0``, ``c.n += 1``), a
+    method that changes a list, dict or array called as a statement of its own
+    (``sizes.append(3)``, ``w.fill(0.0)``)."""
+    roots: set[str] = set()
+    for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.Expr)):
+        if isinstance(found, cst.Expr):
+            # called for its effect alone: a ``tf.add(a, b)`` that is a value is no ``set.add``
+            func = found.value.func if isinstance(found.value, cst.Call) else None
+            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS | _ARRAY_CHANGING_METHODS:
+                if (root := root_name(func.value)) is not None:
+                    roots.add(root)
+            continue
+        target = getattr(found, "target")  # noqa: B009 - each node's own field
+        for part in find_all(target, (cst.Subscript, cst.Attribute)):
+            if (root := root_name(cst.ensure_type(part, (cst.Subscript, cst.Attribute)))) is not None:  # type: ignore[arg-type]
+                roots.add(root)
+    return roots
+
+
+def _module_values_changed_by(function: cst.FunctionDef, functions: dict[str, cst.FunctionDef], seen: set[str]) -> set[str]:
+    """The module's names whose objects a call of ``function`` changes in place (``sizes[0] =
+    10.0`` in ``def grow():``), through the file's functions it calls too: the roots it
+    changes that are none of its own names."""
+    own = _parameters_of(function) | set(names_bound(function.body))
+    changed = roots_changed(function.body) - own
+    for call in find_all(function.body, cst.Call):
+        func = cst.ensure_type(call, cst.Call).func
+        if isinstance(func, cst.Name) and func.value in functions and func.value not in seen and func.value not in own:
+            seen.add(func.value)
+            changed |= _module_values_changed_by(functions[func.value], functions, seen) - own
+    return changed
 
 
 def self_changing_methods(module: cst.Module) -> frozenset[str]:

@@ -382,6 +382,7 @@ class GraphAnalyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
+        self._self_contained = self._self_contained_methods()
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
@@ -502,7 +503,11 @@ class GraphAnalyzer:
             methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
             init = next((m_ for m_ in methods if m_.name.value == "__init__"), None)
             graph_calls = [
-                (method, call) for method in methods for call in self.index.calls_within[id(method)] if id(call) in self._graph_calls
+                (method, call)
+                for method in methods
+                if method not in self._self_contained
+                for call in self.index.calls_within[id(method)]
+                if id(call) in self._graph_calls
             ]
             if not graph_calls:
                 continue
@@ -573,14 +578,42 @@ class GraphAnalyzer:
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
 
     def _function_scopes(self) -> list[cst.FunctionDef]:
-        """Functions (at any depth, outside classes) that build or run their own graph."""
+        """Functions (at any depth, outside classes) that build or run their own graph, and
+        the methods that do so on their own (:meth:`_self_contained_methods`)."""
         return [
             node
-            for node in self.index.functions
+            for node in [*self.index.functions, *self._self_contained]
             # (only a def with one anywhere in it can have one in its own body)
             if any(id(c) in self._graph_calls for c in self.index.calls_within[id(node)])
             and any(self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in calls_in(node.body))
         ]
+
+    def _self_contained_methods(self) -> list[cst.FunctionDef]:
+        """Methods of module-level classes that build a graph and run it in a session of their
+        own, as a function would (``def run(self): x = tf.placeholder(...) … with
+        tf.Session() as sess: …``), in a class no other method of which builds or runs graph
+        code: nothing of the graph is kept on ``self`` (the method changes nothing of it) or
+        reaches another method, so the method is read as a function whose parameter
+        ``self`` holds Python values (the class's own methods, attributes the constructor set)."""
+        top_level = {id(s) for s in self.module.body}
+        found: list[cst.FunctionDef] = []
+        for node in self.index.classes:
+            if id(node) not in top_level:
+                continue
+            methods = [m_ for m_ in node.body.body if isinstance(m_, cst.FunctionDef)]
+            graph = [m_ for m_ in methods if any(id(c) in self._graph_calls for c in self.index.calls_within[id(m_)])]
+            own = [
+                m_
+                for m_ in graph
+                if m_.name.value != "__init__"
+                and not m_.decorators
+                and any(self.tf.call_name(c) in SESSION_CALLS for c in calls_in(m_.body))
+                and "self" not in bindings.roots_changed(m_.body)
+                and not find_all(m_.body, (cst.FunctionDef, cst.ClassDef, cst.Yield))
+            ]
+            if own and len(own) == len(graph):
+                found += own
+        return found
 
     # ------------------------------------------------------- contexts (with)
     def _is_session_context(self, expr: cst.BaseExpression) -> bool:

@@ -707,6 +707,11 @@ class SessionFunctions:
                 continue
             later = [o for o in scope.bindings.get(name, []) if o > statement.order]
             later += [o for o in scope.nested_bindings.get(name, []) if o >= statement.order]
+            if "." in name and scope.cls is None:
+                # ``self.factor`` read in a method that builds its own graph: ``self.bump()``
+                # changes the object it is read from (a constructor's own ``self.x = …`` are
+                # its graph's bindings, followed apart)
+                later += [o for o in scope.nested_bindings.get(name.partition(".")[0], []) if o > statement.order]
             # ``row = data[0]``: a NumPy view (or the same object) of another name, which a later
             # ``data[0, 0] = 100.0`` changes too
             source = _viewed_name(scope.resolve(name, statement.order))
