@@ -1,0 +1,94 @@
+"""``d.value`` of a name holding a TF1 ``Dimension`` → ``tf.compat.dimension_value(d)``.
+
+TF1's shapes held ``Dimension`` objects; a script reads one through a name::
+
+    d = x.get_shape()[1]          # Dimension(3)
+    n = d.value                   # 3
+    shape = h.get_shape()
+    m = shape[2].value
+    for dim in x.get_shape():
+        sizes.append(dim.value)
+
+TF2's shapes hold ints (``None`` for an unknown size), which have no ``.value``: the
+converted file failed (``AttributeError: 'int' object has no attribute 'value'``), and the
+static-shape rewrites write such a ``d`` out as the int it is (``d = 3``).
+``tf.compat.dimension_value`` gives a ``Dimension``'s value and gives an int or ``None``
+back as it is, so the read means what it meant in TF1 whichever the name holds.  The read
+is rewritten only where the name can hold nothing else: every binding of it in the whole
+module (each scope counted) is ``name = t.get_shape()[i]`` / ``t.shape[i]`` (or, for the
+``shape[2].value`` form, ``shape = t.get_shape()`` / ``t.shape``) or a ``for name in
+t.get_shape():`` / ``t.shape`` loop; an ``Enum`` member's or any other object's ``.value``
+is left alone.  A kept file switches TF2's shapes off instead (rewrites/compat_fallback.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import libcst as cst
+import libcst.matchers as m
+
+from tf2migrate.analysis.names import names_bound
+from tf2migrate.analysis.static_shapes import is_shape_read
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import API_RENAMED, is_dimension_comprehension, is_dimension_value
+from tf2migrate.traversal import find_all
+
+
+def plan_dimension_name_reads(module: cst.Module, plan: Plan) -> None:
+    """Rewrite each ``.value`` read of a name (or an item of a name) that holds TF1 Dimensions
+    (or a TF1 shape) at every binding."""
+    dimensions, shapes = _dimension_and_shape_names(module)
+    if not dimensions and not shapes:
+        return
+    not_reads: set[int] = set()  # ``v.value()``'s attribute, ``[d.value for d in shape]``'s element
+    for node in find_all(module, (cst.Call, cst.ListComp, cst.Attribute)):
+        if isinstance(node, cst.Call):
+            not_reads.add(id(node.func))
+        elif isinstance(node, cst.ListComp):
+            if is_dimension_comprehension(node):
+                not_reads.add(id(node.elt))
+        elif isinstance(node, cst.Attribute) and node.attr.value == "value" and id(node) not in not_reads:
+            if is_dimension_value(node) or not _holds_dimension(node.value, dimensions, shapes):
+                continue
+            plan.dimension_name_reads.add(id(node))
+            plan.note(node, API_RENAMED.code, "`d.value` of a TF1 Dimension → `tf.compat.dimension_value(d)` (TF2 dimensions are ints)")
+
+
+def _holds_dimension(receiver: cst.BaseExpression, dimensions: set[str], shapes: set[str]) -> bool:
+    if isinstance(receiver, cst.Name):
+        return receiver.value in dimensions
+    return (
+        isinstance(receiver, cst.Subscript)
+        and isinstance(receiver.value, cst.Name)
+        and receiver.value.value in shapes
+        and len(receiver.slice) == 1
+        and isinstance(receiver.slice[0].slice, cst.Index)
+    )
+
+
+def _dimension_and_shape_names(module: cst.Module) -> tuple[set[str], set[str]]:
+    """The names every binding of which is a Dimension (a shape's item, a loop over a shape),
+    and those every binding of which is a shape."""
+    dimension_bindings: Counter[str] = Counter()
+    shape_bindings: Counter[str] = Counter()
+    for node in find_all(module, (cst.Assign, cst.For)):
+        if isinstance(node, cst.For):
+            if isinstance(node.target, cst.Name) and is_shape_read(node.iter):
+                dimension_bindings[node.target.value] += 1
+            continue
+        assert isinstance(node, cst.Assign)
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+            continue
+        name, value = node.targets[0].target.value, node.value
+        if is_shape_read(value):
+            shape_bindings[name] += 1
+        elif m.matches(value, m.Subscript(slice=[m.SubscriptElement(m.Index())])) and is_shape_read(
+            cst.ensure_type(value, cst.Subscript).value
+        ):
+            dimension_bindings[name] += 1
+    counts = Counter(names_bound(module))
+    return (
+        {n for n, c in dimension_bindings.items() if counts[n] == c},
+        {n for n, c in shape_bindings.items() if counts[n] == c},
+    )
