@@ -36,7 +36,10 @@ opposite move):
   call names it (it is a script's builder: a module that calls it at import is no library);
 - the call is a top-level statement of its own: ``targets = build(...)`` (names, or a tuple
   or list of names) or ``build(...)``; its arguments call nothing and read none of the
-  function's locals, and each parameter it leaves out defaults to a literal;
+  function's locals, and each parameter it leaves out defaults to a literal or an imported
+  module's member (``act=tf.nn.relu``, ``scale=settings.SCALE``: bound to the parameter's name
+  where the function was defined, when Python evaluated it, not at the call: the module may
+  assign the member in between);
 - the body declares no ``global``/``nonlocal``, defines no function or class (lambdas and
   comprehensions may stay), and returns only by a ``return`` that is its last statement;
 - no name the function binds is a name of the module's top level, unless the call binds it
@@ -132,7 +135,6 @@ def inline_factories(
     positions = Positions(module)
     names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
     replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
-    removed: set[int] = set()
     notes = []
     for index, function in enumerate(module.body):
         if not isinstance(function, cst.FunctionDef):
@@ -144,14 +146,17 @@ def inline_factories(
         # a refusal in the function, or at its call (``y = build(x)`` making variables from a placeholder)
         if start is None or not any(start[0] <= line <= end or line == call_line for line in refused_lines):
             continue
-        statements = call_statement if isinstance(call_statement, str) else _inlined(module, top, function, call_statement, positions)
-        if isinstance(statements, str):
+        inlined = call_statement if isinstance(call_statement, str) else _inlined(module, top, function, call_statement, positions)
+        if isinstance(inlined, str):
             if reasons is not None and _result_bound_at_top(module, function.name.value):
-                reasons[(start[0], end)] = statements
+                reasons[(start[0], end)] = inlined
             continue
         assert not isinstance(call_statement, str)
+        statements, at_definition = inlined
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
-        removed.add(id(function))
+        if at_definition:  # (the definition's blank lines and comments go above them)
+            at_definition[0] = at_definition[0].with_changes(leading_lines=function.leading_lines)
+        replaced[id(function)] = [(s, start[0]) for s in at_definition]
         notes.append(
             (
                 call_line,
@@ -163,8 +168,6 @@ def inline_factories(
         return None
     body: list[tuple[cst.BaseStatement, int | None]] = []
     for statement in module.body:
-        if id(statement) in removed:
-            continue
         if id(statement) in replaced:
             body += replaced[id(statement)]
             continue
@@ -216,9 +219,9 @@ def _names_target(target: cst.BaseExpression) -> bool:
 
 def _inlined(
     module: cst.Module, top: symtable.SymbolTable, function: cst.FunctionDef, call_statement: cst.SimpleStatementLine, positions: Positions
-) -> list[tuple[cst.BaseStatement, int | None]] | str:
-    """The statements that replace the call (each with its original line; None: the call's),
-    or why the body may not be written there."""
+) -> tuple[list[tuple[cst.BaseStatement, int | None]], list[cst.BaseStatement]] | str:
+    """The statements that replace the call (each with its original line; None: the call's)
+    and those that replace the definition, or why the body may not be written there."""
     name = function.name.value
     if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
         return f"`{name}` is decorated or async"
@@ -270,12 +273,21 @@ def _inlined(
     if readers:
         return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
     out: list[tuple[cst.BaseStatement, int | None]] = []
+    # a default read off a module (``scale=settings.SCALE``) is the value it had where the function
+    # was defined (``settings.SCALE = 4.0`` may run before the call): bound there, to the parameter's
+    # name, which no other code mentions (above)
+    at_definition: list[cst.BaseStatement] = []
+    defaults = {id(p.default) for p in (*params.params, *params.kwonly_params) if p.default is not None}
     for parameter, value in arguments:
         if parameter in aliased:
             continue
         if isinstance(value, cst.Name) and value.value == parameter:
             return f"`{name}` binds its parameter `{parameter}` again, given the module's `{parameter}`"
-        out.append((cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parameter))], value)]), None))
+        parameter_binding = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parameter))], value)])
+        if id(value) in defaults and not _is_literal(value):
+            at_definition.append(parameter_binding)
+        else:
+            out.append((parameter_binding, None))
     out += [(statement, (positions.get(statement) or (None, 0))[0]) for statement in body]
     binding = _binding(small, target, returned)
     if binding is not None:
@@ -284,7 +296,7 @@ def _inlined(
         return f"`{name}` computes nothing the call binds"
     # the call's comments and blank lines go above the written-out body
     out[0] = (out[0][0].with_changes(leading_lines=call_statement.leading_lines), out[0][1])
-    return out
+    return out, at_definition
 
 
 def _function_table(top: symtable.SymbolTable, name: str) -> symtable.Function | None:
