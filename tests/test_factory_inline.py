@@ -76,6 +76,12 @@ def test_a_default_read_off_a_module_is_bound_where_the_definition_stood():
     assert inlined.map_line(text[: text.index("scale = settings.SCALE")].count("\n") + 1) == 6  # the ``def``'s line
 
 
+def test_keyword_only_parameters_are_bound_as_the_others():
+    inlined = _inline(_FACTORY.format(call="x, y = build(3, scale=0.5)").replace("def build(n):", "def build(n, *, scale, shift=1.0):"))
+    assert inlined is not None
+    assert "n = 3\nscale = 0.5\nshift = 1.0\nx = tf.placeholder" in inlined.source
+
+
 def test_other_targets_are_bound_from_what_the_body_returned():
     inlined = _inline(_FACTORY.format(call="inputs, doubled = build(3)").replace("{x:", "{inputs:").replace("run(y", "run(doubled"))
     assert inlined is not None and "inputs, doubled = x, y\n" in inlined.source

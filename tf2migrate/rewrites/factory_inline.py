@@ -32,7 +32,8 @@ tell the two apart (judged on Python's symbol tables, as rewrites/main_guard.py 
 opposite move):
 
 - the function is defined at the module's top, undecorated, not async, with plain
-  parameters (no ``*args``/``**kwargs``, no positional-only ones), and nothing but that one
+  parameters (no ``*args``/``**kwargs``, no positional-only ones; keyword-only ones after a
+  bare ``*`` are bound as the others), and nothing but that one
   call names it (it is a script's builder: a module that calls it at import is no library);
 - the call is a top-level statement of its own: ``targets = build(...)`` (names, or a tuple
   or list of names) or ``build(...)``; its arguments call nothing and read none of the
@@ -226,7 +227,8 @@ def _inlined(
     if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
         return f"`{name}` is decorated or async"
     params = function.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+    # (a bare ``*`` only marks the keyword-only parameters that follow it)
+    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
         return f"`{name}` takes `*args`, `**kwargs` or positional-only parameters"
     body = list(function.body.body)
     if body and m.matches(body[0], m.SimpleStatementLine(body=[m.Expr(m.SimpleString() | m.ConcatenatedString())])):
