@@ -14,11 +14,12 @@ converted file failed (``AttributeError: 'int' object has no attribute 'value'``
 static-shape rewrites write such a ``d`` out as the int it is (``d = 3``).
 ``tf.compat.dimension_value`` gives a ``Dimension``'s value and gives an int or ``None``
 back as it is, so the read means what it meant in TF1 whichever the name holds.  The read
-is rewritten only where the name can hold nothing else: every binding of it in the whole
-module (each scope counted) is ``name = t.get_shape()[i]`` / ``t.shape[i]`` (or, for the
-``shape[2].value`` form, ``shape = t.get_shape()`` / ``t.shape``) or a ``for name in
-t.get_shape():`` / ``t.shape`` loop; an ``Enum`` member's or any other object's ``.value``
-is left alone.  A kept file switches TF2's shapes off instead (rewrites/compat_fallback.py).
+is rewritten only where the name can hold nothing else: it is the module's global (read at
+the top, or in a function that does not bind it: a parameter ``d`` is the function's own), every
+binding of it at the module's top level is ``name = t.get_shape()[i]`` / ``t.shape[i]`` (or, for
+the ``shape[2].value`` form, ``shape = t.get_shape()`` / ``t.shape``) or a ``for name in
+t.get_shape():`` / ``t.shape`` loop, and no function declares it ``global``; an ``Enum``
+member's or any other object's ``.value`` is left alone.  A kept file switches TF2's shapes off instead (rewrites/compat_fallback.py).
 """
 
 from __future__ import annotations
