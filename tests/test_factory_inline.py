@@ -50,6 +50,38 @@ def test_each_line_maps_to_the_line_it_came_from():
             assert original[inlined.map_line(number) - 1].strip() == line.strip(), (number, line)
 
 
+def test_a_default_read_off_a_module_is_bound_where_the_definition_stood():
+    # Python evaluated ``settings.SCALE`` at the ``def``; the script changes it before the call
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+        import settings
+
+
+        def build(n, scale=settings.SCALE):
+            x = tf.placeholder(tf.float32, [None, n])
+            return x, x * scale
+
+
+        settings.SCALE = 4.0
+        x, y = build(3)
+        with tf.Session() as sess:
+            out = sess.run(y, {x: [[1.0] * 3]})
+        """
+    )
+    inlined = _inline(source)
+    assert inlined is not None
+    text = inlined.source
+    assert text.index("scale = settings.SCALE") < text.index("settings.SCALE = 4.0") < text.index("n = 3")
+    assert inlined.map_line(text[: text.index("scale = settings.SCALE")].count("\n") + 1) == 6  # the ``def``'s line
+
+
+def test_keyword_only_parameters_are_bound_as_the_others():
+    inlined = _inline(_FACTORY.format(call="x, y = build(3, scale=0.5)").replace("def build(n):", "def build(n, *, scale, shift=1.0):"))
+    assert inlined is not None
+    assert "n = 3\nscale = 0.5\nshift = 1.0\nx = tf.placeholder" in inlined.source
+
+
 def test_other_targets_are_bound_from_what_the_body_returned():
     inlined = _inline(_FACTORY.format(call="inputs, doubled = build(3)").replace("{x:", "{inputs:").replace("run(y", "run(doubled"))
     assert inlined is not None and "inputs, doubled = x, y\n" in inlined.source

@@ -54,6 +54,7 @@ from tf2migrate.positions import Positions, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.dimension_names import plan_dimension_name_reads
 from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
 from tf2migrate.rewrites.keras_layers import plan_keras_layers
@@ -1031,6 +1032,7 @@ def _migrate_graph(
         find_shared_variables(facts)
     if graph and not facts.blockers:
         names_in_use = set(module_names)
+        plan_dimension_name_reads(module, plan)  # (first: every pass that writes code reads them)
         # (calls rewritten whole, before the rewrites that write graph code into functions)
         plan_eager_calls(facts, plan, module, tree, names_in_use)
         plan_sequence_losses(facts, plan)

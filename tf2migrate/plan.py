@@ -51,6 +51,9 @@ class Plan:
     root_is_tf1: bool = True  # see TfNameNormalizer
     # a kept file switches TF2's shapes off: its TF1 ``Dimension`` reads (``d.value``) stay as written
     tf1_dimensions: bool = False
+    # ``d.value`` reads of names holding TF1 Dimensions, wherever their statement is written:
+    # → ``tf.compat.dimension_value(d)`` (rewrites/dimension_names.py)
+    dimension_name_reads: set[int] = field(default_factory=set)
     # helpers emitted once per file (rewrites/file_helpers.py): template name → name used
     file_helpers: dict[str, str] = field(default_factory=dict)
     # learning rates computed by Keras schedules: rate name → (schedule, step expression,
@@ -65,7 +68,15 @@ class Plan:
 
     def edited_nodes(self) -> set[int]:
         """Ids of the original nodes the plan edits (the walk that applies it must reach them)."""
-        return {*self.remove, *self.replace, *self.insert_before, *self.insert_after, *self.unwrap, *self.call_replacements}
+        return {
+            *self.remove,
+            *self.replace,
+            *self.insert_before,
+            *self.insert_after,
+            *self.unwrap,
+            *self.call_replacements,
+            *self.dimension_name_reads,
+        }
 
     def add_after(self, statement: cst.CSTNode, new: list[cst.BaseStatement]) -> None:
         self.insert_after.setdefault(id(statement), []).extend(new)

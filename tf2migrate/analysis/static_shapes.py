@@ -531,6 +531,13 @@ class _Evaluator:
             if result is None:
                 return UNKNOWN
             return Derived(result()) if derived else Py(result())
+        if _scalar(left) and _scalar(right):
+            # a float scale (``W * (0.1 * n)``): never a dimension, only a scalar a tensor keeps its shape with
+            x, y = _number_value(left), _number_value(right)
+            floats = {cst.Add: lambda: x + y, cst.Subtract: lambda: x - y, cst.Multiply: lambda: x * y}.get(type(operator))
+            if isinstance(operator, cst.Divide) and y != 0:
+                return Py(x / y)
+            return Py(floats()) if floats is not None else UNKNOWN
         if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
             if isinstance(left, Tensor) and isinstance(right, Tensor):
                 return _broadcast(left, right)
@@ -893,6 +900,12 @@ def _scalar(value: object) -> bool:
     return (
         isinstance(value, Derived) or isinstance(value, Py) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
     )
+
+
+def _number_value(value: object) -> int | float:
+    """The number a :func:`_scalar` value holds."""
+    assert isinstance(value, (Derived, Py)) and isinstance(value.value, (int, float))
+    return value.value
 
 
 def _number(result: int, like: object) -> object:

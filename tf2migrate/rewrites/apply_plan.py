@@ -34,6 +34,7 @@ class PlanApplier(TfNameNormalizer):
             plan.call_replacements,
             plan.root_is_tf1,
             tf1_dimensions=plan.tf1_dimensions,
+            dimension_name_reads=plan.dimension_name_reads,
         )
         self.plan = plan
         # statements that hold nothing to edit (analysis/edit_sites.py): not entered

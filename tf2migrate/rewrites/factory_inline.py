@@ -32,12 +32,16 @@ tell the two apart (judged on Python's symbol tables, as rewrites/main_guard.py 
 opposite move):
 
 - the function is defined at the module's top, undecorated, not async, with plain
-  parameters (no ``*args``/``**kwargs``, no positional-only ones), and nothing but that one
+  parameters (no ``*args``/``**kwargs``, no positional-only ones; keyword-only ones after a
+  bare ``*`` are bound as the others), and nothing but that one
   call names it (it is a script's builder: a module that calls it at import is no library);
 - the call is a statement of its own at the module's top level, or at the top of another
   module function's body (see below): ``targets = build(...)`` (names, or a tuple or list
   of names) or ``build(...)``; its arguments call nothing and read none of the function's
-  locals, and each parameter it leaves out defaults to a literal;
+  locals, and each parameter it leaves out defaults to a literal or an imported module's
+  member (``act=tf.nn.relu``, ``scale=settings.SCALE``: bound to the parameter's name where
+  the function was defined, when Python evaluated it, not at the call: the module may assign
+  the member in between);
 - the body declares no ``global``/``nonlocal``, defines no function or class (lambdas and
   comprehensions may stay), and returns only by a ``return`` that is its last statement;
 - no name the function binds is a name of the module's top level, unless the call binds it
@@ -164,14 +168,18 @@ def inline_factories(
         # a refusal in the function, or at its call (``y = build(x)`` making variables from a placeholder)
         if start is None or not any(start[0] <= line <= end or line == call_line for line in refused_lines):
             continue
-        statements = found if isinstance(found, str) else _inlined(module, top, function, found, positions)
-        if isinstance(statements, str):
+        inlined = found if isinstance(found, str) else _inlined(module, top, function, found, positions)
+        if isinstance(inlined, str):
             if reasons is not None and _result_bound(module, function.name.value):
-                reasons[(start[0], end)] = statements
+                reasons[(start[0], end)] = inlined
             continue
         assert not isinstance(found, str)
         call_statement, caller = found
+        statements, at_definition = inlined
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
+        if at_definition:  # (the definition's blank lines and comments go above them)
+            at_definition[0] = at_definition[0].with_changes(leading_lines=function.leading_lines)
+        replaced[id(function)] = [(s, start[0]) for s in at_definition]
         removed.add(id(function))
         written_out.append((start[0], end))
         if caller is not None:
@@ -191,8 +199,6 @@ def inline_factories(
     origins: dict[int, int | None] = {}  # id of a statement of the new module → its original line (None: from its place)
     body: list[cst.BaseStatement] = []
     for statement in module.body:
-        if id(statement) in removed:
-            continue
         if id(statement) in callers:
             caller = cst.ensure_type(statement, cst.FunctionDef)
             block = cst.ensure_type(caller.body, cst.IndentedBlock)
@@ -201,9 +207,9 @@ def inline_factories(
             body.append(new_caller)
             continue
         body += _expanded([statement], replaced, origins)
-    inlined = _rendered(module, module.with_changes(body=body), positions, origins, notes)
-    inlined.written_out = written_out
-    return inlined
+    result = _rendered(module, module.with_changes(body=body), positions, origins, notes)
+    result.written_out = written_out
+    return result
 
 
 def _expanded(
@@ -280,15 +286,16 @@ def _inlined(
     function: cst.FunctionDef,
     found: tuple[cst.SimpleStatementLine, cst.FunctionDef | None],
     positions: Positions,
-) -> list[tuple[cst.BaseStatement, int | None]] | str:
-    """The statements that replace the call (each with its original line; None: the call's),
-    or why the body may not be written there."""
+) -> tuple[list[tuple[cst.BaseStatement, int | None]], list[cst.BaseStatement]] | str:
+    """The statements that replace the call (each with its original line; None: the call's)
+    and those that replace the definition, or why the body may not be written there."""
     call_statement, caller = found
     name = function.name.value
     if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
         return f"`{name}` is decorated or async"
     params = function.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+    # (a bare ``*`` only marks the keyword-only parameters that follow it)
+    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
         return f"`{name}` takes `*args`, `**kwargs` or positional-only parameters"
     body = list(function.body.body)
     if body and m.matches(body[0], m.SimpleStatementLine(body=[m.Expr(m.SimpleString() | m.ConcatenatedString())])):
@@ -323,14 +330,14 @@ def _inlined(
     rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
     aliased = {p for p, value in arguments if isinstance(value, cst.Name) and value.value == p and p not in rebound}
     if caller is not None:
-        defaults = {
+        default_reads = {
             n.value
             for p in (*params.params, *params.kwonly_params)
             if p.default is not None
             for n in find_all(p.default, cst.Name)
             if isinstance(n, cst.Name)
         }
-        clash = _caller_clash(module, top, table, found, local_names - aliased, bound_by_call, defaults, positions)
+        clash = _caller_clash(module, top, table, found, local_names - aliased, bound_by_call, default_reads, positions)
         if clash is not None:
             return clash
     else:
@@ -347,12 +354,35 @@ def _inlined(
         if readers:
             return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
     out: list[tuple[cst.BaseStatement, int | None]] = []
+    # a default read off a module (``scale=settings.SCALE``) is the value it had where the function
+    # was defined (``settings.SCALE = 4.0`` may run before the call): bound there, to the parameter's
+    # name, which no other code mentions (above; in a calling function, checked below)
+    at_definition: list[cst.BaseStatement] = []
+    defaults = {id(p.default) for p in (*params.params, *params.kwonly_params) if p.default is not None}
     for parameter, value in arguments:
         if parameter in aliased:
             continue
         if isinstance(value, cst.Name) and value.value == parameter:
             return f"`{name}` binds its parameter `{parameter}` again, given the module's `{parameter}`"
-        out.append((cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parameter))], value)]), None))
+        parameter_binding = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(parameter))], value)])
+        if id(value) in defaults and not _is_literal(value):
+            at_definition.append(parameter_binding)
+        else:
+            out.append((parameter_binding, None))
+    if caller is not None and at_definition:
+        # bound where the function stood, the parameter becomes a name of the module's top
+        # level: one no other code may mention
+        names_at_top = {
+            cst.ensure_type(
+                cst.ensure_type(cst.ensure_type(b, cst.SimpleStatementLine).body[0], cst.Assign).targets[0].target, cst.Name
+            ).value
+            for b in at_definition
+        }
+        module_names = {s.get_name() for s in top.get_symbols()}
+        mentioned = [c.get_name() for c in top.get_children() if c is not table and names_at_top & {s.get_name() for s in c.get_symbols()}]
+        if names_at_top & module_names or mentioned:
+            clashes = ", ".join(f"`{n}`" for n in sorted(names_at_top))
+            return f"{clashes}, the default read off a module where `{name}` is defined, is also a name of the module or of `{(mentioned or [name])[0]}`"
     out += [(statement, (positions.get(statement) or (None, 0))[0]) for statement in body]
     binding = _binding(small, target, returned)
     if binding is not None:
@@ -361,7 +391,7 @@ def _inlined(
         return f"`{name}` computes nothing the call binds"
     # the call's comments and blank lines go above the written-out body
     out[0] = (out[0][0].with_changes(leading_lines=call_statement.leading_lines), out[0][1])
-    return out
+    return out, at_definition
 
 
 def _caller_clash(

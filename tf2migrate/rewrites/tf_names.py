@@ -16,6 +16,7 @@ References are recognised through the file's imports, whatever the alias, and wr
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 import libcst as cst
@@ -144,7 +145,15 @@ def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = f
     """The renamer every rewrite writes code with: one rename log and call-replacement
     table per file (the plan's)."""
     return TfNameNormalizer(
-        imports, plan.renames, plan.absl_names, plan.defines_main, plan.call_replacements, plan.root_is_tf1, localize, plan.tf1_dimensions
+        imports,
+        plan.renames,
+        plan.absl_names,
+        plan.defines_main,
+        plan.call_replacements,
+        plan.root_is_tf1,
+        localize,
+        plan.tf1_dimensions,
+        plan.dimension_name_reads,
     )
 
 
@@ -161,6 +170,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         root_is_tf1: bool = True,
         localize: frozenset[str] = frozenset(),
         tf1_dimensions: bool = False,
+        dimension_name_reads: Collection[int] = (),
     ) -> None:
         super().__init__()
         # ``self.x`` graph names that are locals in the generated method being written
@@ -178,6 +188,8 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         self._calls_handled: set[int] = set()  # func nodes rewritten together with their call
         # TF1's shapes kept (``disable_v2_tensorshape``): ``shape[i].value`` reads a Dimension still
         self.tf1_dimensions = tf1_dimensions
+        # ``d.value`` of names holding TF1 Dimensions (rewrites/dimension_names.py), by id
+        self.dimension_name_reads = dimension_name_reads
 
     # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -230,6 +242,9 @@ class TfNameNormalizer(NameReferences, FastTransformer):
             # TF1 shapes hold Dimension objects; TF2's hold ints (or None) already
             self.log.note(original_node, API_RENAMED.code, "`shape[i].value` → `shape[i]` (TF2 dimensions are ints)")
             return updated_node.value
+        if id(original_node) in self.dimension_name_reads:
+            # the name holds a TF2 int (or None) where TF1's held a Dimension
+            return cst.Call(func=cst.parse_expression("tf.compat.dimension_value"), args=[cst.Arg(updated_node.value)])
         if self.localize and self_attribute(original_node) in self.localize:
             return cst.Name(original_node.attr.value, lpar=updated_node.lpar, rpar=updated_node.rpar)
         return self._reference(original_node, updated_node)
