@@ -41,7 +41,17 @@ SAVER_CALL = "train.Saver"  # → tf.train.Checkpoint (rewrites/checkpoints.py)
 PLACEHOLDER_CALLS = frozenset({"placeholder", "placeholder_with_default"})
 # Calls building an Operation, not a tensor: sess.run gave None for it, and a tf.function
 # cannot return one.
-OPERATION_CALLS = frozenset({"group", "no_op"})
+_ASSERTIONS = (
+    "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater", "assert_greater_equal",
+    "assert_positive", "assert_negative", "assert_non_negative", "assert_non_positive", "assert_near", "assert_rank",
+    "assert_rank_at_least", "assert_integer", "assert_type", "assert_scalar",
+)  # fmt: skip
+OPERATION_CALLS = frozenset(
+    {
+        "group", "no_op", "write_file", "io.write_file", "print", "tables_initializer",
+        *_ASSERTIONS, *(f"debugging.{name}" for name in _ASSERTIONS),
+    }
+)  # fmt: skip
 SESSION_CALLS = frozenset({"Session", "InteractiveSession"})
 # Sessions tf2migrate does not convert: their graphs stay on TF1.
 OTHER_SESSION_CALLS = frozenset(
