@@ -268,6 +268,23 @@ SCRIPTS["tf2_fallback_v1.py"] = (
     .replace("tf.random.normal([3, 2])", "tf.random.normal([3, 2], seed=1)")
 )
 SCRIPTS["tf2_clear_session.py"] = _variant("    w = tf.Variable", "    tf.keras.backend.clear_session()\n    w = tf.Variable")
+# a deterministic initial value is compared, not injected; a drawn one is injected
+SCRIPTS["tf1_start.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.ones([2]) * 0.5)
+R = tf.Variable(tf.random_normal([2]))
+x = tf.placeholder(tf.float32, [2])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(W * x + R, {x: [1.0, 2.0]})
+"""
+SCRIPTS["tf2_start_kept.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.ones([2]) * 0.5)
+R = tf.Variable(tf.random.normal([2]))
+out = (W * [1.0, 2.0] + R).numpy()
+"""
+SCRIPTS["tf2_start_changed.py"] = SCRIPTS["tf2_start_kept.py"].replace("* 0.5", "* 0.7")
 
 PAIRS = {
     # First, so the graph worker runs before the eager one.
@@ -290,6 +307,8 @@ PAIRS = {
     "layers": ("tf1_layers.py", "tf2_keras.py"),
     "flags_a": ("tf1_flags_a.py", "tf2_flags.py"),
     "flags_b": ("tf1_flags_b.py", "tf2_flags.py"),
+    "start_kept": ("tf1_start.py", "tf2_start_kept.py"),
+    "start_changed": ("tf1_start.py", "tf2_start_changed.py"),
 }
 
 
@@ -559,3 +578,12 @@ def test_compare_values_rules():
     assert rows["stacked[0]"].ok
     assert rows["stacked[1]"].status == "TF2 value is a tf.Tensor, TF1 gave a list item"
     assert rows["gone"].status == "missing in TF2"
+
+
+def test_deterministic_initial_values_are_compared_not_injected(reports):
+    # `R` draws (random_normal): TF1's value is injected; `W` is the program's text alone:
+    # a migration that changed it (0.7 for 0.5) is caught, not hidden by the injection
+    assert reports["start_kept"].verdict == "equal", reports["start_kept"].render()
+    changed = reports["start_changed"]
+    assert changed.verdict == "different"
+    assert any("starts at a value other than TF1's" in message for message in changed.messages), changed.messages

@@ -139,13 +139,41 @@ class _Recorder:
             return None
 
     def initial_values(self) -> list:
-        """``[(name, shape, value or None)]`` in creation order (see ScriptResult)."""
+        """``[(name, shape, value or None, drawn)]`` in creation order (see ScriptResult);
+        ``drawn``: the initial value may differ from run to run (a random op, a fed value or
+        another variable's value reaches it), so the TF2 run's own value is not expected to
+        equal it."""
         recorded = []
         for index, variable in enumerate(self.variables):
             value = self._values.get(index)
             shape = value.shape if value is not None else _static_shape(variable)
-            recorded.append((variable.name, tuple(shape), value))
+            recorded.append((variable.name, tuple(shape), value, _drawn(variable)))
         return recorded
+
+
+# ops whose value is not the program's text alone: random draws, fed values, variables'
+# states (an initial value read off another variable, itself perhaps drawn)
+_DRAWN_OPS = ("Random", "TruncatedNormal", "Multinomial", "Shuffle", "Placeholder", "Variable", "VarHandle", "Stateless")
+
+
+def _drawn(variable) -> bool:
+    """Does an op of ``_DRAWN_OPS`` reach the variable's initial value? (True when unknown.)"""
+    try:
+        start = variable.initial_value.op
+    except Exception:  # noqa: BLE001 - any variable the recorder cannot read back is taken as drawn
+        return True
+    seen = set()
+    stack = [start]
+    while stack:
+        op = stack.pop()
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if any(kind in op.type for kind in _DRAWN_OPS):
+            return True
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return False
 
 
 def _static_shape(variable) -> tuple:

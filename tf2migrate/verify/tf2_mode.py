@@ -86,6 +86,15 @@ class Tf2Mode:
         polymorphic_function.UnliftedInitializerVariable = InjectedVariable
 
 
+def _same_start(initial, value) -> bool:
+    """Is the TF2 variable's own initial value (a tensor) TF1's (a NumPy array), to float32's
+    last digits?"""
+    import numpy as np  # (the worker's: importing the package imports neither TensorFlow nor NumPy)
+
+    own = np.asarray(initial.numpy())
+    return own.shape == value.shape and bool(np.allclose(own, value, rtol=1e-6, atol=1e-7, equal_nan=True))
+
+
 class _Injector:
     """A variable creator that replaces the ``initial_value`` of each trainable
     variable by a recorded TF1 value.
@@ -141,14 +150,19 @@ class _Injector:
                     f"has shape {shape}, but no TF1 trainable variable of that shape is left "
                     f"to match ({self._unmatched()}): its initial value was not injected"
                 )
-            _, _, value = matches.popleft()
+            name, _, value, drawn = matches.popleft()
             if value is None:
                 return initial, None
             dtype = initial.dtype.base_dtype
+            if not drawn and self._tf.executing_eagerly() and not _same_start(initial, value):
+                # an initializer of the program's text alone (zeros, ones, constants, their
+                # arithmetic) starts where TF1 started: injecting TF1's value would hide a
+                # migration that changed it
+                return initial, f"starts at a value other than TF1's {name!r}, whose initializer draws nothing"
             return self._tf.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype), None
 
     def _unmatched(self, limit: int = 4) -> str:
-        left = [f"{name!r} {shape}" for queue in self._by_shape.values() for name, shape, _ in queue]
+        left = [f"{name!r} {shape}" for queue in self._by_shape.values() for name, shape, _, _ in queue]
         if not left:
             return "TF1 has none left"
         return "TF1 has left " + ", ".join(left[:limit]) + (f" and {len(left) - limit} more" if len(left) > limit else "")
@@ -163,7 +177,7 @@ class _Injector:
     def problems(self) -> list[str]:
         """The shape mismatches, plus a count mismatch if there is one."""
         if len(self._created) != len(self._recorded):
-            tf1_names = [name for name, _, _ in self._recorded]
+            tf1_names = [name for name, _, _, _ in self._recorded]
             return self._problems + [
                 f"TF2 created {len(self._created)} trainable variables {self._created}, "
                 f"TF1 had {len(self._recorded)} {tf1_names}: initial values are "
