@@ -385,6 +385,12 @@ def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | 
     # (in place first: ``scales.append(10.0)`` is a nested binding too)
     if any(name in changed_in_place(s.node) for s in scope.statements):
         return "it is changed in place"
+    assigned = m.Attribute(value=m.Name(name))
+    for statement in scope.statements:
+        # ``args.batch_size = 1`` (char-rnn's sampling model): a change in place, not a binding
+        for target in find_all(statement.node, m.AssignTarget(target=assigned) | m.AugAssign(target=assigned)):
+            attribute = target.target  # type: ignore[attr-defined]
+            return f"it is changed in place (`{name}.{attribute.attr.value}` is assigned)"
     if name in scope.bindings or name in scope.nested_bindings:
         return "the constructor binds it again"
     return _attribute_taken(module, name)

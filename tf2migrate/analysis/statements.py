@@ -683,6 +683,10 @@ class StatementClassifier:
                         f"`tf.{name}` makes a train op inside a `with` block (`tf.control_dependencies(...)`): "
                         "a train op with dependencies of its own is not converted"
                     )
+                elif name in OPTIMIZERS and (block := _BLOCK_KINDS.get(type(node))) is not None:
+                    # ``if MODE == "gp": train_op = tf.train.AdamOptimizer(...).minimize(cost)``: the
+                    # statement is not one the train-op rewrite reads; name the block, not an expression
+                    message = f"`tf.{name}` makes a train op inside {block}: a train op built in a block is not converted"
                 elif name in OPTIMIZERS:
                     message = (
                         f"`tf.{name}` is used inside another expression (a train op inside `tf.group`, an optimizer "
@@ -1304,6 +1308,15 @@ def _numpy_array_read(func: cst.BaseExpression) -> bool:
     if isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name) and inner.value.value in ("np", "numpy"):
         return True
     return _numpy_array_read(inner)
+
+
+# The compound statements a train op may be built in, as a refusal names them.
+_BLOCK_KINDS: dict[type[cst.CSTNode], str] = {
+    cst.If: "an `if` block",
+    cst.For: "a `for` loop",
+    cst.While: "a `while` loop",
+    cst.Try: "a `try` block",
+}
 
 
 def _under_control_dependencies(node: cst.CSTNode) -> bool:

@@ -12,7 +12,7 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import closure
 from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
-from tf2migrate.analysis.names import graph_name, local_name, names_bound
+from tf2migrate.analysis.names import graph_name, local_name, names_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
@@ -329,4 +329,11 @@ def _unnamed_key(rewrite: SessionRewrite, element: cst.BaseDictElement) -> str:
     if isinstance(element.key, cst.BaseString):
         # ``{"x:0": data}``: TF1 looked the tensor up by name in the graph
         return f"a feed keyed by a tensor's name (`{key}`) is not converted: feed the placeholder's Python name"
+    if isinstance(element.key, cst.Attribute) and (root := root_name(element.key)) not in (None, "self"):
+        # ``{model.x: data}`` with ``model = Model()``: the key may well be a placeholder, but the
+        # analysis does not read an object's attributes there; say so, not that the key is wrong
+        return (
+            f"`{key}` is fed, but it is an attribute of `{root}`: this release follows a fed placeholder only "
+            "through a name or, in a class's methods, an attribute of `self`; not converted"
+        )
     return f"`{key}` is fed but is not a placeholder"

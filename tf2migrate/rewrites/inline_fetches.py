@@ -26,7 +26,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
-from tf2migrate.analysis.names import local_name, names_bound
+from tf2migrate.analysis.names import local_name, names_bound, root_name
 from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
 from tf2migrate.rewrites.generated import SessionRewrite
 
@@ -106,6 +106,13 @@ def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
         return (
             f"the fetch `{rewrite.code(expr)}` is an item of `{expr.value.value}`, a container "
             "whose items this release does not read as graph values; its run is not converted"
+        )
+    if isinstance(expr, cst.Attribute) and (root := root_name(expr)) not in (None, "self"):
+        # ``sess.run(model.out)`` with ``model = Model()``: the analysis does not read an
+        # object's attributes there, so the fetch may well be a tensor
+        return (
+            f"the fetch `{rewrite.code(expr)}` is an attribute of `{root}`: this release reads a fetch as a "
+            "graph value only through a name or, in a class's methods, an attribute of `self`; its run is not converted"
         )
     return (
         "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
