@@ -114,6 +114,7 @@ class Inlined:
     source: str
     lines: list[int]  # new line - 1 → original line
     notes: list[tuple[int, int, str]] = field(default_factory=list)
+    functions: list[tuple[int, int]] = field(default_factory=list)  # (first, last line) of each function written out
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -133,6 +134,7 @@ def inline_factories(
     names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
     replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
     removed: set[int] = set()
+    written: list[tuple[int, int]] = []
     notes = []
     for index, function in enumerate(module.body):
         if not isinstance(function, cst.FunctionDef):
@@ -152,6 +154,7 @@ def inline_factories(
         assert not isinstance(call_statement, str)
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         removed.add(id(function))
+        written.append((start[0], end))
         notes.append(
             (
                 call_line,
@@ -169,7 +172,7 @@ def inline_factories(
             body += replaced[id(statement)]
             continue
         body.append((statement, (positions.get(statement) or (None, 0))[0]))
-    return _rendered(module, body, notes)
+    return _rendered(module, body, notes, written)
 
 
 def _result_bound_at_top(module: cst.Module, name: str) -> bool:
@@ -390,7 +393,7 @@ def _binding(
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
 
 
-def _rendered(module: cst.Module, body: list[tuple[cst.BaseStatement, int | None]], notes) -> Inlined:
+def _rendered(module: cst.Module, body: list[tuple[cst.BaseStatement, int | None]], notes, functions: list[tuple[int, int]]) -> Inlined:
     new = module.with_changes(body=[s for s, _ in body])
     lines = list(range(1, len(module.header) + 1))  # (one line for each of the header's comments and blank lines)
     for statement, start in body:
@@ -399,4 +402,4 @@ def _rendered(module: cst.Module, body: list[tuple[cst.BaseStatement, int | None
         leading = len(getattr(statement, "leading_lines", ()))
         origin = start if start is not None else (lines[-1] if lines else 1)
         lines += [origin] * min(leading, count) + [origin + k for k in range(max(count - leading, 0))]
-    return Inlined(new.code, lines, notes)
+    return Inlined(new.code, lines, notes, functions)

@@ -18,9 +18,10 @@ read only where (else nothing changes):
 - every other use of ``ae`` is ``ae['key']`` with a key of the display, read (not assigned,
   deleted or augmented), at the module's top level after the binding — no function or class
   mentions ``ae``;
-- each name a read key stands for is bound once in the whole module, at its top level,
-  before the dict, and nothing mentions it in another scope in a way that could bind it
-  (it is read there as a global, or not at all);
+- each name a read key stands for is bound only by statements at the module's top level
+  before the dict (more than once, as a loop's ``cur = ...`` is: pkmital's
+  ``{'x': x, 'y': current_input}``), never deleted, and nothing mentions it in another scope
+  in a way that could bind it (it is read there as a global, or not at all);
 - the module calls none of ``globals``, ``locals``, ``vars``, ``exec``, ``eval``, ``dir``.
 
 migrate.py makes the rewrite only for a file kept on TF1 with a refusal naming such a read,
@@ -31,12 +32,13 @@ from __future__ import annotations
 
 import re
 import symtable
+from collections import Counter
 from dataclasses import dataclass, field
 
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.names import bound_once_at_top
+from tf2migrate.analysis.names import names_bound
 from tf2migrate.analysis.symbol_tables import module_table, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -51,8 +53,9 @@ TENSOR_DICT_READ = Rule(
     what="Writes each read `ae['x']` of a module-level dict display of graph names (`ae = {'x': x, 'cost': cost}`, what a "
     "model factory returned) as the name the key stands for, when such a read kept the file on TF1 (a fed `ae['x']`); the "
     "graph code is then converted as the module's is, and the dict, read no more, goes with the graph code no run fetches.",
-    why="The dict holds the very objects its names are bound to; the rewrite is made only when the dict and those names are "
-    "each bound once, at the module's top level, and every use of the dict is a read by a literal key. The conditions are "
+    why="The dict holds the very objects its names are bound to; the rewrite is made only when the dict is bound once, at the "
+    "module's top level, those names only at the top before it, and every use of the dict is a read by a literal key after "
+    "it. The conditions are "
     "in `tf2migrate/rewrites/tensor_dicts.py`.",
     example="ae = {'x': x, 'cost': cost}\nsess.run(train, {ae['x']: batch})",
     instead="sess.run(train, {x: batch})  # then converted: train_step(x=batch)",
@@ -153,13 +156,20 @@ def _resolved(module: cst.Module, top: symtable.SymbolTable, name: str) -> tuple
         return None  # the dict is used otherwise (passed on, iterated, read before its binding)
     if _written(module, reads):
         return None
-    # each name read through the dict: bound once in the whole module (no other scope binds
-    # it), by a statement at the top before the dict
-    once = bound_once_at_top(module)
+    # each name read through the dict: bound only by statements at the top before the dict
+    # (a loop's `cur = ...` too), in no other scope, never deleted: at every read it holds
+    # what the dict holds
+    bound = Counter(names_bound(module))
     for held_name in {n.value for n in reads.values()}:
-        if held_name not in once or module.body.index(once[held_name][0]) >= index:
+        before = sum(names_bound(s).count(held_name) for s in module.body[:index] if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))
+        if not before or before != bound[held_name] or _deleted(module, held_name):
             return None
     return binding, reads
+
+
+def _deleted(module: cst.Module, name: str) -> bool:
+    """Does a ``del`` statement anywhere in the module delete ``name``?"""
+    return any(m.findall(node.target, m.Name(name)) for node in find_all(module, cst.Del) if isinstance(node, cst.Del))
 
 
 def _written(module: cst.Module, reads: dict[int, cst.Name]) -> bool:
