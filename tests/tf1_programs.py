@@ -681,7 +681,9 @@ class _Builder:
         elif style == "pack":
             text = f"tf.reduce_sum(tf.pack([{a.name}, {b.name} * 0.5]), 0)"
         elif style == "unpack":
-            text = f"tf.unpack(tf.pack([tf.tanh({a.name}), {b.name}]))[{self.choice(['0', '1'])}]"
+            # (of known rank whatever the operands' shapes: TF1's unpack infers its count from the static shape)
+            pair = f"tf.pack([tf.tanh(tf.reshape({a.name}, [-1, {D}])), tf.reshape({b.name}, [-1, {D}])])"
+            text = f"tf.unpack({pair})[{self.choice(['0', '1'])}]"
         elif style == "concat":
             text = f"tf.concat(1, [{a.name}, {b.name}])[:, 1:{D + 1}]"
         elif style == "concat_dim":
