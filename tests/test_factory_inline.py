@@ -97,3 +97,32 @@ def test_a_left_out_mutable_default_is_left():
     reasons: dict = {}
     assert _inline(source, reasons) is None
     assert any("defaults to other than a literal" in reason for reason in reasons.values())
+
+
+_READ_BY_LAMBDA = """
+import tensorflow as tf
+{defs}
+
+def build():
+    x = tf.placeholder(tf.float32, [None, 3])
+    h = {h}
+    n = h.get_shape().as_list()[-1]
+    return x, h
+
+
+x, h = build()
+t = tf.cond(tf.reduce_sum(h) > 0.1, lambda: h * 2.0, lambda: h * 0.5)
+"""
+
+
+def test_a_lambda_may_read_the_calls_names_when_the_body_calls_methods_of_tf_objects():
+    """``h.get_shape()`` runs TF's code, not the module's: the lambda reading ``h`` cannot tell."""
+    assert _inline(_READ_BY_LAMBDA.format(defs="", h="tf.nn.tanh(x)")) is not None
+
+
+def test_a_lambda_reading_the_calls_names_keeps_a_body_calling_the_modules_objects():
+    """``h`` is the module's object (``Net()``): its method may read the module's globals."""
+    reasons: dict = {}
+    source = _READ_BY_LAMBDA.format(defs="class Net:\n    def get_shape(self):\n        return h\n", h="Net()")
+    assert _inline(source, reasons) is None
+    assert any("reads or binds a name `build` binds" in why for why in reasons.values())
