@@ -1068,7 +1068,8 @@ class _Builder:
 
     def optimizer(self) -> None:
         def trains(t: Tensor) -> bool:
-            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff) or bool(t.reads & self.hidden)
+            # (hidden variables only through a path gradients take: not after tf.py_func, whose output has no sources)
+            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff) or bool(t.reads & self.hidden and t.diff)
 
         losses = [t for t in self.tensors if t.kind == "S" and trains(t)]
         if not losses or self.draw(st.integers(0, 2)) == 0:  # a loss of its own: a mean square
