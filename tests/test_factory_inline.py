@@ -190,3 +190,32 @@ def test_a_scope_after_the_call_may_read_what_the_call_binds():
     before = _IN_FUNCTION.format(before="peek = [x for x in range(2)]")  # before the call: its own `x`, but not proven so
     assert _inline(before, reasons) is None
     assert "in `main` mentions a name `build` binds" in " ".join(reasons.values())
+
+
+_READ_BY_LAMBDA = """
+import tensorflow as tf
+{defs}
+
+def build():
+    x = tf.placeholder(tf.float32, [None, 3])
+    h = {h}
+    n = h.get_shape().as_list()[-1]
+    return x, h
+
+
+x, h = build()
+t = tf.cond(tf.reduce_sum(h) > 0.1, lambda: h * 2.0, lambda: h * 0.5)
+"""
+
+
+def test_a_lambda_may_read_the_calls_names_when_the_body_calls_methods_of_tf_objects():
+    """``h.get_shape()`` runs TF's code, not the module's: the lambda reading ``h`` cannot tell."""
+    assert _inline(_READ_BY_LAMBDA.format(defs="", h="tf.nn.tanh(x)")) is not None
+
+
+def test_a_lambda_reading_the_calls_names_keeps_a_body_calling_the_modules_objects():
+    """``h`` is the module's object (``Net()``): its method may read the module's globals."""
+    reasons: dict = {}
+    source = _READ_BY_LAMBDA.format(defs="class Net:\n    def get_shape(self):\n        return h\n", h="Net()")
+    assert _inline(source, reasons) is None
+    assert any("reads or binds a name `build` binds" in why for why in reasons.values())

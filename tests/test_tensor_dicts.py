@@ -85,3 +85,41 @@ def test_reads_of_a_functions_dict_become_its_names():
 )
 def test_a_functions_dict_whose_reads_may_differ_is_left(between):
     assert _resolved_in_function(between) is None
+
+
+_LOOP_PROGRAM = """
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 2])
+cur = x
+for k in range(2):
+    cur = tf.tanh(cur) * 2.0
+net = {"x": x, "y": cur}
+{after}
+with tf.Session() as sess:
+    out = sess.run(net["y"], {net["x"]: [[1.0, 2.0]]})
+"""
+
+
+def _loop_resolved(after: str):
+    source = _LOOP_PROGRAM.replace("{after}", after)
+    return resolve_reads(parse_module(source), source, {"net"})
+
+
+def test_a_name_bound_again_before_the_dict_only_is_read_as_the_name():
+    """pkmital's ``{'x': x, 'y': current_input}``: the loop's last ``cur`` is what the dict holds."""
+    resolved = _loop_resolved("")
+    assert resolved is not None
+    assert "out = sess.run(cur, {x: [[1.0, 2.0]]})" in resolved.source
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "cur = cur * 3.0",  # bound again after the dict
+        "for k in range(1):\n    cur = x",  # in a loop after it
+        "del cur",  # deleted: the dict still holds the tensor
+        "def rebind():\n    global cur\n    cur = x",  # a function may bind it
+    ],
+)
+def test_a_name_bound_after_the_dict_or_elsewhere_is_left(after):
+    assert _loop_resolved(after) is None

@@ -71,6 +71,17 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   the fed ``keep_prob``, ``is_training`` and flag placeholders are fetched too;
 - a class whose method builds pure ops from the constructor's tensors at every call and runs
   them (DeepVIV's ``predict_drag_lift``, TFM116), or ops reading its argument (kept).
+- loops making a layer's variables and ops per iteration, each weight sized by the static shape of
+  the layer before (``n_in = int(cur.get_shape()[1])``, ``.as_list()[-1]``, ``int(cur.shape[-1])``;
+  TFM133), over a list of widths, its ``enumerate`` or a slice of a named list, the width maybe read
+  by the ops too; ``MomentumOptimizer`` (maybe ``use_nesterov=True``) with a fed rate, constant or
+  decayed by the loop;
+- the graph's first statements (maybe such a loop) built by a module function the script calls
+  once at the top level, returning its tensors as a tuple, a single tensor or a dict read by literal
+  keys (``net = build()``, ``net['x1']``), maybe sized by a parameter (TFM150, TFM151), or called twice
+  (TF1 built the graph twice: kept); or tensors read through a dict display of them made after the
+  graph's first statements or after all of it (``model3 = {"x1": x1}``, ``feed_dict={model3['x1']: ...}``;
+  TFM151).  The function stays in ``main.py`` of a project.
 
 A third of the programs with helpers (or a session not opened by ``with``) are projects:
 their module-level helpers, layer helpers and classes live in ``helpers.py`` or a package's
@@ -93,6 +104,7 @@ placeholder, one op and one run.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -591,6 +603,58 @@ class _Builder:
             self.tensors.append(tensor)
             self.fetchable.append(tensor)
 
+    # -- session 19's: loops sized by static shapes (graph factories and dicts of tensors: _factory, _tensor_dict)
+    def mlp_loop(self) -> None:
+        """A loop making a layer's variables and ops per iteration, each weight sized by the static
+        shape of the layer before (``n_in = int(cur.get_shape()[1])``, ``.as_list()[-1]``; pkmital's
+        autoencoders, TFM133): over a list of widths, ``enumerate`` of one, or a slice of a named
+        one; the width maybe read by the ops too (``tf.reshape(cur, [-1, n_in])``)."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        number = self.counter + 1
+        cur, w, bias, n_in, n_out = (f"{name}{number}" for name in ("h", "W", "b", "n_in", "n_out"))
+        self.counter = number
+        widths = [next(self.widths) for _ in range(self.draw(st.integers(0, 2)))] + [D]
+        header = self.choice(["list", "enumerate", "named"])
+        read = self.choice(["int_index", "as_list", "int_shape"])
+        carried, biased = self.draw(st.integers(0, 3)) == 0, self.flag()
+        activation = self.choice(["tf.nn.tanh", "tf.nn.relu", "tf.sigmoid"])
+        self.feature(f"mlp-loop:{header}:{read}{':carried' if carried else ''}{':bias' if biased else ''}")
+        seed = self.draw(st.integers(1, 90))
+        # (a known last dimension whatever the operand's shape: TF1 fixed n_in from it)
+        start = a.name if a.name in self.two_d else f"tf.reshape({a.name}, [-1, {D}])"
+        if header == "named":
+            self.graph.append(f"dims{number} = {[D, *widths]}")
+        self.graph.append(f"{cur} = {start}")
+        self.graph.append(
+            {
+                "list": f"for {n_out} in {widths}:",
+                "enumerate": f"for layer{number}, {n_out} in enumerate({widths}):",
+                "named": f"for layer{number}, {n_out} in enumerate(dims{number}[1:]):",
+            }[header]
+        )
+        self.graph.append(
+            "    "
+            + {
+                "int_index": f"{n_in} = int({cur}.get_shape()[1])",
+                "as_list": f"{n_in} = {cur}.get_shape().as_list()[-1]",
+                "int_shape": f"{n_in} = int({cur}.shape[-1])",
+            }[read]
+        )
+        layer_seed = f"{seed}" if header == "list" else f"{seed} + layer{number}"
+        self.graph.append(f"    {w} = tf.Variable(tf.random_normal([{n_in}, {n_out}], stddev=0.5, seed={layer_seed}))")
+        if biased:
+            self.graph.append(f"    {bias} = tf.Variable(tf.zeros([{n_out}]))")
+        operand = f"tf.reshape({cur}, [-1, {n_in}])" if carried else cur
+        self.graph.append(f"    {cur} = {activation}(tf.matmul({operand}, {w}){' + ' + bias if biased else ''})")
+        hidden = f"mlp{number}/*"
+        self.hidden.add(hidden)
+        # (rebound: no gradient source itself)
+        tensor = Tensor(cur, "BD", a.diff, a.reads | {hidden})
+        self.tensors.append(tensor)
+        self.fetchable.append(tensor)
+
     # -- session 18: TensorFlow 0.x spellings, control flow reading variables, batch normalization
     def zero_x(self) -> None:
         """An op written as TensorFlow 0.x spelled it (``tf.mul``, ``tf.concat(1, [a, b])``,
@@ -617,7 +681,9 @@ class _Builder:
         elif style == "pack":
             text = f"tf.reduce_sum(tf.pack([{a.name}, {b.name} * 0.5]), 0)"
         elif style == "unpack":
-            text = f"tf.unpack(tf.pack([tf.tanh({a.name}), {b.name}]))[{self.choice(['0', '1'])}]"
+            # (of known rank whatever the operands' shapes: TF1's unpack infers its count from the static shape)
+            pair = f"tf.pack([tf.tanh(tf.reshape({a.name}, [-1, {D}])), tf.reshape({b.name}, [-1, {D}])])"
+            text = f"tf.unpack({pair})[{self.choice(['0', '1'])}]"
         elif style == "concat":
             text = f"tf.concat(1, [{a.name}, {b.name}])[:, 1:{D + 1}]"
         elif style == "concat_dim":
@@ -1002,7 +1068,8 @@ class _Builder:
 
     def optimizer(self) -> None:
         def trains(t: Tensor) -> bool:
-            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff) or bool(t.reads & self.hidden)
+            # (hidden variables only through a path gradients take: not after tf.py_func, whose output has no sources)
+            return any(self.variables.get(leaf, ("", False))[1] for leaf in t.diff) or bool(t.reads & self.hidden and t.diff)
 
         losses = [t for t in self.tensors if t.kind == "S" and trains(t)]
         if not losses or self.draw(st.integers(0, 2)) == 0:  # a loss of its own: a mean square
@@ -1026,7 +1093,8 @@ class _Builder:
             reads = reads | {decay_step}
             form = "global_step"
         self.feature(f"optimizer:{kind}:{form}")
-        if not decay_step and self.draw(st.integers(0, 3)) == 0:  # a rate fed at each step, constant or decayed by the loop
+        # a rate fed at each step, constant or decayed by the loop (more often for Momentum: TFM121 converts it since session 19)
+        if not decay_step and self.draw(st.integers(0, 1 if kind == "Momentum" else 3)) == 0:
             rate = self.fresh("lr")
             self.feature(f"optimizer:fed-rate:{kind}")
             self.graph.append(f"{rate} = tf.placeholder(tf.float32, [])")
@@ -1034,9 +1102,12 @@ class _Builder:
             self.placeholders[rate] = Tensor(rate, "rate", frozenset(), frozenset({rate}))
             self.fetchable.append(Tensor(rate, "placeholder", frozenset(), frozenset({rate})))
             reads = reads | {rate}
+        nesterov = kind == "Momentum" and self.flag()
+        if nesterov:
+            self.feature("optimizer:Momentum:nesterov")
         make = {
             "GradientDescent": f"tf.train.GradientDescentOptimizer({rate})",
-            "Momentum": f"tf.train.MomentumOptimizer({rate}, 0.9)",
+            "Momentum": f"tf.train.MomentumOptimizer({rate}, 0.9{', use_nesterov=True' if nesterov else ''})",
             "Adam": f"tf.train.AdamOptimizer(learning_rate={rate})",
         }[kind]
         name, opt = self.fresh("train"), self.fresh("opt")
@@ -1388,6 +1459,9 @@ def tf1_programs(draw) -> Program:
         b.dataset()
     for _ in range(draw(st.integers(1, 5))):
         b.op()
+    if draw(st.integers(0, 3)) == 0:  # (maybe in a graph factory's body: pkmital's autoencoder)
+        b.mlp_loop()
+    b.graph.append(FACTORY_END)
     builders = {
         "gradient": b.gradient,
         "assign": b.assign,
@@ -1405,8 +1479,8 @@ def tf1_programs(draw) -> Program:
     recent = {"graph_layer": b.graph_layer, "scoped_training": b.scoped_training, "scoped_loop": b.scoped_loop}
     for step in draw(st.lists(st.sampled_from(list(recent)), max_size=2)):
         recent[step]()
-    # session 18's: the newest code (0.x spellings, batch normalization's UPDATE_OPS) and control flow
-    newest = {"zero_x": b.zero_x, "control_flow": b.control_flow, "batch_norm": b.batch_norm}
+    # session 18's: 0.x spellings, batch normalization's UPDATE_OPS and control flow; session 19's MLP loops
+    newest = {"zero_x": b.zero_x, "control_flow": b.control_flow, "batch_norm": b.batch_norm, "mlp_loop": b.mlp_loop}
     for step in draw(st.lists(st.sampled_from(list(newest)), max_size=2)):
         newest[step]()
     if draw(st.integers(0, 15)) == 7:  # (keeps the graph on TF1: rare, so the conversion rate shows the rest)
@@ -1468,6 +1542,14 @@ def tf1_programs(draw) -> Program:
         closing += b.model_class()
     if draw(st.integers(0, 7)) == 0:
         closing += b.per_call_class()
+    # session 19's: the graph's first statements built by a factory the script calls, or tensors read through a dict
+    later = [idle, opening, b.session, closing]
+    form = draw(st.sampled_from(["none", "none", "factory", "tensor_dict"]))
+    if form == "factory":
+        _factory(b, draw, later)
+    elif form == "tensor_dict":
+        _tensor_dict(b, draw, later)
+    b.graph.remove(FACTORY_END)
     modules: dict[str, str] = {}
     lines = ["import numpy as np", "import tensorflow as tf", ""]
     if (b.defs or session != "with") and draw(st.integers(0, 2)) == 0:
@@ -1488,6 +1570,107 @@ def tf1_programs(draw) -> Program:
         *b.graph,
     ]
     return Program("\n".join(lines + idle + opening + b.session + closing) + "\n", b.features, modules)
+
+
+# -- session 19's: graph factories and dicts of tensors (rewrites/factory_inline.py, rewrites/tensor_dicts.py)
+FACTORY_END = "# <the end of the statements a graph factory may build>"  # (a marker in _Builder.graph, removed)
+
+
+def _bound_at_top(tree: ast.AST) -> list[str]:
+    """The names the module-level code of ``tree`` binds (in blocks too; not in functions, lambdas,
+    comprehensions), in order, each once; a binding per occurrence in ``_bindings``."""
+    return list(dict.fromkeys(_bindings(tree)))
+
+
+def _bindings(tree: ast.AST) -> list[str]:
+    names: list[str] = []
+    scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, scoped):
+                visit(child)
+
+    visit(tree)
+    return names
+
+
+def _read_through(lists: list[list[str]], holder: str, names: list[str]) -> None:
+    """Each read of one of ``names`` in ``lists`` (in place) written as ``holder['name']``; a
+    binding of the name (``t5 = sess.run(t5)``) stays."""
+    for lines in lists:
+        for index, line in enumerate(lines):
+            for name in names:
+                line = re.sub(rf"(?<![\w.'\"]){re.escape(name)}\b(?!\s*=(?!=))", f"{holder}['{name}']", line)
+            lines[index] = line
+
+
+def _factory(b: _Builder, draw, later: list[list[str]]) -> None:
+    """The graph's first statements (placeholders, variables, ops, maybe an MLP loop) moved into a
+    module function the script calls once at the top level, returning the tensors the rest reads:
+    as a tuple (``x1, t3 = build5(3)``), a single tensor, or a dict (``net = build5()``, read as
+    ``net['x1']``), maybe sized by a parameter; or called twice (TF1 built the graph twice: kept).
+    The function stays in main.py of a project (TFM150 writes out only a function of the module)."""
+    end = b.graph.index(FACTORY_END)
+    body, after = b.graph[:end], b.graph[end + 1 :]
+    bound = [name for name in _bound_at_top(ast.parse("\n".join(body))) if not name.startswith("_")]
+    if not bound:
+        return
+    rest = "\n".join(after + [line for lines in later for line in lines])
+    returned = [name for name in bound if _mentions(rest, name)] or bound[-1:]
+    body_text = "\n".join(body)
+    style = draw(st.sampled_from(["tuple", "dict", "twice"]))
+    if style == "twice" and ("get_variable" in body_text or "get_or_create_global_step" in body_text):
+        style = "tuple"  # (TF1 refuses a second variable of one name)
+    sized = (f"[None, {D}]" in body_text or f"[{D}, {D}]" in body_text) and draw(st.booleans())
+    default = sized and draw(st.booleans())
+    b.feature(f"factory:{style}{':sized' if sized else ''}{':default' if default else ''}")
+    function = b.fresh("build")
+    lines = []
+    for line in body:
+        line = re.sub(r"\b_k\b", "_j", line)  # (no local of the module's: TFM150 would refuse the clash)
+        if sized:
+            line = line.replace(f"[None, {D}]", "[None, n_in]").replace(f"[{D}, {D}]", "[n_in, n_in]")
+        lines.append("    " + line)
+    parameters, arguments = ("n_in=3", "") if default else ("n_in", f"{D}") if sized else ("", "")
+    if style == "dict":
+        holder = b.fresh("net")
+        result, target = "{" + ", ".join(f'"{name}": {name}' for name in returned) + "}", holder
+        _read_through([after, *later], holder, returned)
+    else:
+        result = target = ", ".join(returned)
+    call = [f"{target} = {function}({arguments})"]
+    if style == "twice":
+        call.append(f"_again = {function}({arguments})")
+    b.graph[:] = [f"def {function}({parameters}):", *lines, f"    return {result}", "", "", *call, FACTORY_END, *after]
+
+
+def _tensor_dict(b: _Builder, draw, later: list[list[str]]) -> None:
+    """A dict display of graph names bound once at the top (``model3 = {"x1": x1, "t4": t4}``), after
+    the graph's first statements or after all of it, the code after it reading them as
+    ``model3['x1']`` in feeds, fetches and graph code."""
+    at_end = draw(st.booleans())
+    end = len(b.graph) if at_end else b.graph.index(FACTORY_END)
+    before, after = b.graph[:end], b.graph[end:]
+    everything = [line for line in b.graph if line != FACTORY_END] + [line for lines in later for line in lines]
+    counts: dict[str, int] = {}
+    for name in _bindings(ast.parse("\n".join(everything))):
+        counts[name] = counts.get(name, 0) + 1
+    rest = "\n".join(after + [line for lines in later for line in lines])
+    candidates = [
+        name
+        for name in _bound_at_top(ast.parse("\n".join(line for line in before if line != FACTORY_END)))
+        if counts.get(name) == 1 and not name.startswith("_") and _mentions(rest, name)
+    ]
+    if not candidates:
+        return
+    chosen = draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=3, unique=True))
+    b.feature(f"tensor-dict:{'end' if at_end else 'start'}:{len(chosen)}")
+    holder = b.fresh("model")
+    _read_through([after, *later], holder, chosen)
+    b.graph[:] = [*before, f"{holder} = {{" + ", ".join(f'"{name}": {name}' for name in chosen) + "}", *after]
 
 
 # -- the project form: what research code keeps in modules of its own

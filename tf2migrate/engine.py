@@ -16,10 +16,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Callable, Iterable
 
+import libcst as cst
+
 from tf2migrate import cache
+from tf2migrate.analysis.names import changed_in_place, root_name
 from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
+from tf2migrate.layout import parse_module
 from tf2migrate.migrate import Options, migrate_source
 from tf2migrate.linking import (
     Builds,
@@ -35,6 +39,7 @@ from tf2migrate.linking import (
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.output_check import check_parses
 from tf2migrate.source import SourceError, SourceText, read_source, resolved, write_atomic
+from tf2migrate.traversal import find_all
 
 # Directories that hold tooling, build output or third-party code, never the user's sources
 # (Jupyter's autosaved copies of notebooks included: rewriting them would double every
@@ -422,6 +427,9 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
         named = _names_written(work[i] for i in importers[helper])
         if isinstance(item, _Work) and named:
             item.context = replace(item.context or FileContext(), importer_names=named)
+        given_changed = _called_with_changed_objects(work[i] for i in importers[helper])
+        if isinstance(item, _Work) and given_changed:
+            item.context = replace(item.context or FileContext(), importer_changed_arguments=given_changed)
     return list(importers)
 
 
@@ -433,6 +441,31 @@ def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _called_with_changed_objects(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
+    """The names the importers call (``Model(ks)``, ``H.Model(ks)``) passing a name whose object
+    they change in place anywhere (``ks[0] = 2.5``, ``ks.append(...)``): a class of the helper
+    module that stores such an argument for its generated methods would read the changed object
+    when they run, where TF1 built its graph with the object as it was at the construction."""
+    called: set[str] = set()
+    for item in importers:
+        text = item.source.text if isinstance(item, _Work) else item.old_text
+        if not any(change in text for change in ("[", ".")):
+            continue
+        try:
+            module = parse_module(text)
+        except (cst.ParserSyntaxError, RecursionError):  # (reported as the importer's own finding)
+            continue
+        changed = set(changed_in_place(module))
+        if not changed:
+            continue
+        for call in find_all(module, cst.Call):
+            assert isinstance(call, cst.Call)
+            callee = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+            if isinstance(callee, cst.Name) and any(root_name(a.value) in changed for a in call.args):
+                called.add(callee.value)
+    return frozenset(called)
 
 
 def _keep_helpers_of_kept_importers(files, work, results: list[FileResult], importers, use_cache: bool, options) -> None:

@@ -14,7 +14,7 @@ import dataclasses
 import re
 import warnings
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -230,9 +230,9 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
     mixed_loops = {f.line for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK)}
     if mixed_loops:
         split = _migrate_split(mixed_loops, source, path, options, project)
-        if split is not None:
+        if isinstance(split, MigrationResult):
             return split
-        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source))
+        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source, split))
     scaled = {f.line for f in result.findings if f.code.startswith("TFM3") and f.message == fed_expressions.UNNAMED_PLACEHOLDER}
     if scaled:
         unscaled = _migrate_unscaled(scaled, source, path, options, project)
@@ -311,51 +311,35 @@ _FUNCTION_TEXT = "def "
 
 def _migrate_inlined(
     lines: set[int], source: str, path: str, options: Options, project: FileContext | None
-) -> MigrationResult | _NotInlined:
+) -> MigrationResult | dict[tuple[int, int], str]:
     """A graph kept on TF1 by a refusal in a module function called once, at the top level or
     at the top of another module function (its tensors leave it through ``return``, TFM301;
     a mixed loop in it, TFM304): the file with the function's body written out at its call
     (rewrites/factory_inline.py), if its graph then converts, its findings placed on the
-    original's lines; else why each such function returning a value is not written out, by
-    its lines, or what still kept the graph once it was."""
-    not_inlined = _NotInlined()
-    inlined = factory_inline.inline_factories(parse_module(source), source, lines, not_inlined.reasons)
+    original's lines; else why each such function returning a value is not written out, or
+    what keeps the graph on TF1 once it is, by its lines."""
+    reasons: dict[tuple[int, int], str] = {}
+    inlined = factory_inline.inline_factories(parse_module(source), source, lines, reasons)
     if inlined is None:
-        return not_inlined
+        return reasons
     again = _migrate_source(inlined.source, path, options, project, None)
     converted = _retried(inlined, factory_inline.FACTORY_INLINED.code, path, options, project, inlined.map_line, again)
     if converted is not None:
         return converted
-    not_inlined.written_out = inlined.written_out
-    not_inlined.still_kept = {(inlined.map_line(f.line), f.code): f.message for f in _refusals(again)}
-    return not_inlined
+    why = _still_kept(_refusals(again), _WRITTEN_OUT)
+    return {**dict.fromkeys(inlined.written_out, why), **reasons} if why else reasons
 
 
-@dataclass
-class _NotInlined:
-    """Why graph factories were not written out at their calls (by each function's first and
-    last lines), or, when they were and the graph was kept all the same, the refusals of
-    that migration (by original line and code) and the functions written out."""
-
-    reasons: dict[tuple[int, int], str] = field(default_factory=dict)
-    written_out: list[tuple[int, int]] = field(default_factory=list)
-    still_kept: dict[tuple[int, str], str] = field(default_factory=dict)
-
-
-def _with_inline_reasons(findings: list[Diagnostic], why: _NotInlined) -> list[Diagnostic]:
-    """The findings, with why a function's body was not written out at its call appended to
-    the TFM301 of what it returns (rewrites/factory_inline.py); when it was and the graph
-    still did not convert, a mixed loop in the function says why it stays there, its
-    numbers known from the call's arguments (in the function alone, they are not)."""
+def _with_inline_reasons(findings: list[Diagnostic], reasons: dict[tuple[int, int], str]) -> list[Diagnostic]:
+    """The findings, with why a function's body was not written out at its call (or what keeps
+    the graph once it is) appended to the TFM301 of what it returns, or to the TFM304 of a loop
+    in it (rewrites/factory_inline.py)."""
     out = []
     for f in findings:
-        reason = next((r for (first, last), r in why.reasons.items() if first <= f.line <= last), None)
-        written = any(first <= f.line <= last for first, last in why.written_out)
-        if reason is not None and f.code == GRAPH_VALUE_OUTSIDE_RUN.code:
-            f = dataclasses.replace(f, message=f"{f.message} (not written out at its call: {reason})")
-        elif written and _NOT_SPLIT in why.still_kept.get((f.line, f.code), ""):
-            # a loop whose numbers the call's arguments decide: why it stays once they are known
-            f = dataclasses.replace(f, message=f"{why.still_kept[f.line, f.code]} (as written out at its call)")
+        why = next((r for (first, last), r in reasons.items() if first <= f.line <= last), None)
+        if why is not None and f.code in (GRAPH_VALUE_OUTSIDE_RUN.code, VARIABLE_IN_COMPUTATION.code):
+            said = why if why.startswith(_WRITTEN_OUT) else f"not {_WRITTEN_OUT}: {why}"
+            f = dataclasses.replace(f, message=f"{f.message} ({said})")
         out.append(f)
     return out
 
@@ -517,7 +501,7 @@ def _migrate_split_helpers(
         return MigrationResult(done_split.new_source, sorted_unique(done_split.findings + reused))
     # the split file's graph stays on TF1 all the same: say what keeps it there
     # (no line number: a notebook's lines are its joined program's)
-    why = f"once split, the graph is still kept on TF1 by {refused[0].code}: {refused[0].message.split(': ')[0][:160]}" if refused else ""
+    why = _still_kept(refused, "once split")
     if why and split.unsplit:
         # a helper applied under reuse that could not be split keeps the reuse, and the graph
         helper, reason = next(iter(sorted(split.unsplit.items())))
@@ -530,32 +514,65 @@ def _migrate_split_helpers(
 _SPLITTING_HELPERS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("splitting_helpers", default=frozenset())
 
 
-def _migrate_split(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+def _still_kept(refused: list[Diagnostic], rewritten: str) -> str:
+    """What still keeps the graph of a rewritten file (its loops or helpers split, a function
+    written out at its call: ``rewritten`` says which) on TF1: the rewritten file's first refusal
+    (no line number: a notebook's lines are its joined program's); "" if none.  A refusal that
+    says what keeps the graph once rewritten in turn (a loop of a function written out, then
+    split) is followed to that."""
+    if not refused:
+        return ""
+    _, chained, reason = refused[0].message.rpartition(_STILL_KEPT)
+    if chained:  # (the end of its parenthesis, and of the refusal's)
+        reason = reason.split(") (")[0].removesuffix(")")
+    else:
+        reason = f"{refused[0].code}: {refused[0].message.split(': ')[0][:160]}"
+        _, unsplit, why = refused[0].message.partition(f"({_NOT_SPLIT}")
+        if unsplit:  # (a loop of the rewritten file: why it stays there, which its arguments no longer decide)
+            reason += f", {_NOT_SPLIT}{why.removesuffix(')')}"
+    return f"{rewritten}, {_STILL_KEPT}{reason}"
+
+
+_STILL_KEPT = "the graph is still kept on TF1 by "
+_NOT_SPLIT = "not split into variables and ops:"
+_WRITTEN_OUT = "written out at its call"
+
+
+def _migrate_split(
+    lines: set[int], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | dict[int, str]:
     """A graph kept on TF1 because loops on ``lines`` both create variables and build ops
     (TFM304): the file with those loops split in two (rewrites/loop_split.py), if its graph
-    then converts, its findings placed on the original's lines; else None."""
+    then converts, its findings placed on the original's lines; else, for the loops that were
+    split, what keeps the split file's graph on TF1 all the same (the TFM304 alone would blame
+    the loop), by their lines."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
     split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
-    return _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line if split is not None else None)
+    if split is None:
+        return {}
+    again = _migrate_source(split.source, path, options, project, None)
+    converted = _retried(split, loop_split.LOOP_SPLIT.code, path, options, project, split.map_line, again)
+    if converted is not None:
+        return converted
+    why = _still_kept(_refusals(again), "once split")
+    return {line: why for line, _, _ in split.notes if line in lines} if why else {}
 
 
-# the reason a mixed loop was not split, appended once (a refusal taken from a retry has it)
-_NOT_SPLIT = "not split into variables and ops:"
-
-
-def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str) -> list[Diagnostic]:
+def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str, kept: dict[int, str]) -> list[Diagnostic]:
     """The findings, with why a mixed loop was not split appended to its TFM304, when a number
-    read off the ops' static shapes keeps it (rewrites/loop_split.py)."""
+    read off the ops' static shapes keeps it (rewrites/loop_split.py), or what keeps the graph
+    once it is split (``kept``, by the loops' lines)."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
-    reasons = loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {}
+    reasons = {**kept, **(loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {})}
     return [
         dataclasses.replace(f, message=f"{f.message} ({_NOT_SPLIT} {reasons[f.line]})")
+        # (not when it says what keeps the graph once its function is written out, where it would be split)
         if f.code == VARIABLE_IN_COMPUTATION.code
         and f.message.startswith(MIXED_BLOCK)
         and f.line in reasons
-        and _NOT_SPLIT not in f.message
+        and _STILL_KEPT not in f.message
         else f
         for f in findings
     ]

@@ -193,6 +193,7 @@ class GraphAnalyzer:
         self.facts = GraphFacts(imports, imported=imported)
         if links is not None:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
+            self.facts.importer_changed_arguments = links.importer_changed_arguments
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None

@@ -302,6 +302,8 @@ class GraphFacts:
     factory_calls: list[cst.Call] = field(default_factory=list)
     # the names the run's files importing this module write (FileContext.importer_names)
     importer_names: frozenset[str] = frozenset()
+    # the names they call with an object they change in place (FileContext.importer_changed_arguments)
+    importer_changed_arguments: frozenset[str] = frozenset()
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)

@@ -67,6 +67,9 @@ class FileContext:
     # the names the run's files importing this module write (``predictor.predict(...)``): a
     # method named there is called, though nothing in this module names it
     importer_names: frozenset[str] = frozenset()
+    # the names those files call with an object they change in place (``Model(ks)`` … ``ks[0] = 2.5``):
+    # a class of this module storing that argument would read the changed object, TF1 built with the first
+    importer_changed_arguments: frozenset[str] = frozenset()
     # modules of the run this one imports or is imported by that stay on TF1 semantics (their
     # fallback switches eager execution off, for the whole process): its own graph stays there too
     graph_mode_modules: tuple[str, ...] = ()
@@ -80,6 +83,7 @@ class FileContext:
             or self.given_sessions
             or self.session_notes
             or self.importer_names
+            or self.importer_changed_arguments
             or self.graph_mode_modules
         )
 
@@ -94,6 +98,7 @@ class FileContext:
                 self.given_sessions,
                 self.session_notes,
                 self.importer_names,
+                self.importer_changed_arguments,
                 self.graph_mode_modules,
             )
             text += repr([sorted(part) for part in links])

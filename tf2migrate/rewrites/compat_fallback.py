@@ -12,7 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
-from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.names import graph_name, self_attribute
 from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.fetches import fetch_leaves
@@ -58,7 +58,10 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     # a fed variable, ``v.initialized_value()``, or a variable fetched by the run that updates
     # it: what only reference variables do
     ref_variables = (
-        _feeds_other_than_placeholders(facts) or _fetches_variable_beside_update(facts) or any(is_initialized_value(c) for c in calls)
+        _feeds_other_than_placeholders(facts)
+        or _feeds_unnamed_keys(module, facts)
+        or _fetches_variable_beside_update(facts)
+        or any(is_initialized_value(c) for c in calls)
     )
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
@@ -176,6 +179,24 @@ def _feeds_other_than_placeholders(facts: GraphFacts) -> bool:
                     found = lookup_graph_name(scope, name, site.order) if name is not None else None
                     if found is None or found[1].kind is not Kind.PLACEHOLDER:
                         return True
+    return False
+
+
+def _feeds_unnamed_keys(module: cst.Module, facts: GraphFacts) -> bool:
+    """Is a run's feed a name bound to a dict display with a key that is no name
+    (``feed = {model['v']: value}``: a variable read through a dict, which the analysis does
+    not record as a feed dict)?  Its keys may be variables: the kept program needs TF1's."""
+    fed = {site.feed.value for scope in facts.scopes for site in scope.run_sites if isinstance(site.feed, cst.Name)}
+    if not fed:
+        return False
+    for assign in find_all(module, cst.Assign):
+        assert isinstance(assign, cst.Assign)
+        if (
+            isinstance(assign.value, cst.Dict)
+            and any(isinstance(t.target, cst.Name) and t.target.value in fed for t in assign.targets)
+            and any(isinstance(e, cst.DictElement) and graph_name(e.key) is None for e in assign.value.elements)
+        ):
+            return True
     return False
 
 

@@ -349,7 +349,9 @@ def _inlined(
             return f"{clashes}, bound by `{name}`, also a name of the module's top level"
         others = [c for c in top.get_children() if c is not table]
         defined_here = {s.get_name() for s in top.get_symbols() if s.is_assigned() and not s.is_imported()}
-        watched = (local_names if _calls_module_code(body, defined_here) else local_names - shared) - aliased
+        # (a call rooted at a local holding what imported code made, `h.get_shape()`, runs no code of the module)
+        module_code = defined_here - _made_by_imports(body, local_names - {p.name.value for p in params.params}, imported)
+        watched = (local_names if _calls_module_code(body, module_code) else local_names - shared) - aliased
         readers = [c.get_name() for c in others if reads_globals(c, watched)]
         if readers:
             return f"`{readers[0]}` reads or binds a name `{name}` binds, as a global"
@@ -527,6 +529,40 @@ def _is_literal(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return isinstance(node.expression, (cst.Integer, cst.Float))
     return isinstance(node, cst.Tuple) and all(isinstance(e, cst.Element) and _is_literal(e.value) for e in node.elements)
+
+
+def _made_by_imports(body: Sequence[cst.BaseStatement], local_names: set[str], imported: set[str]) -> set[str]:
+    """The locals among ``local_names`` (parameters left out) whose every binding in the body is
+    ``name = value``, the value rooted at an imported name (``tf.placeholder(...)``,
+    ``tf.nn.tanh(...)``) or at such a local (``h = x``, ``n_in = h.get_shape()[-1]``): objects of
+    imported code, whose methods run no code of the module."""
+    bindings: dict[str, list[cst.BaseExpression | None]] = {}
+    for node in find_all(cst.IndentedBlock(list(body)), (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr)):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            bindings.setdefault(node.targets[0].target.value, []).append(node.value)
+            continue
+        targets = [getattr(node, "target", None)] + [t.target for t in getattr(node, "targets", ())]
+        targets += [item.asname.name for item in getattr(node, "items", ()) if item.asname is not None]
+        for target in targets:
+            for bound in find_all(target, cst.Name) if target is not None else ():
+                bindings.setdefault(cst.ensure_type(bound, cst.Name).value, []).append(None)  # (bound otherwise)
+    made: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for local in local_names - made:
+            values = bindings.get(local, [])
+            if values and all(value is not None and _root(value) in imported | made for value in values):
+                made.add(local)
+                grown = True
+    return made
+
+
+def _root(expression: cst.BaseExpression) -> str | None:
+    """The name a chain of calls, attributes and subscripts starts from (``tf`` of ``tf.nn.tanh(x)[0]``)."""
+    while isinstance(expression, (cst.Attribute, cst.Subscript, cst.Call)):
+        expression = expression.func if isinstance(expression, cst.Call) else expression.value
+    return expression.value if isinstance(expression, cst.Name) else None
 
 
 def _calls_module_code(body: Sequence[cst.BaseStatement], defined_here: set[str]) -> bool:

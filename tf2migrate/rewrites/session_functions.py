@@ -775,7 +775,7 @@ class SessionFunctions:
             if name in parameters:
                 key = (id(scope), name)
                 if key not in self._caller_changes:
-                    self._caller_changes[key] = changed_by_caller(self.rewrite.module, scope, name)
+                    self._caller_changes[key] = changed_by_caller(self.rewrite.module, scope, name) or self._changed_by_importer(scope)
                 why = self._caller_changes[key]
                 if why is not None:
                     return statement.order, name, statement, f"graph code reads {how} a parameter of the constructor: {why}"
@@ -788,6 +788,18 @@ class SessionFunctions:
                     "with its value when the constructor ran, a generated method would read it when it runs",
                 )
         return None
+
+    def _changed_by_importer(self, scope: Scope) -> str | None:
+        """Why a constructor parameter cannot be stored: a module importing this one calls the
+        class with an object it changes in place (the importer's code is not followed further:
+        any argument of such a call counts)."""
+        cls = scope.cls
+        if cls is None or cls.name.value not in self.rewrite.facts.importer_changed_arguments:
+            return None
+        return (
+            f"a module importing this one calls `{cls.name.value}` with an object it changes in place (TF1 built the graph "
+            "with the object as it was then)"
+        )
 
     def _store_parameters(self, scope: Scope) -> None:
         """``self.grid = grid`` for each constructor parameter the generated methods read,
