@@ -19,23 +19,14 @@ from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.layout import leading_lines
 from tf2migrate.plan import Plan
 from tf2migrate.traversal import is_a
-from tf2migrate.rewrites.tf_names import TfNameNormalizer
+from tf2migrate.rewrites.tf_names import TfNameNormalizer, plan_settings
 
 
 class PlanApplier(TfNameNormalizer):
     """Applies a plan and normalises TF names in one pass over the module."""
 
     def __init__(self, plan: Plan, imports: TfImports, quiet: Collection[int] = (), words: frozenset[str] | None = None) -> None:
-        super().__init__(
-            imports,
-            plan.renames,
-            plan.absl_names,
-            plan.defines_main,
-            plan.call_replacements,
-            plan.root_is_tf1,
-            tf1_dimensions=plan.tf1_dimensions,
-            dimension_name_reads=plan.dimension_name_reads,
-        )
+        super().__init__(imports, **plan_settings(plan))
         self.plan = plan
         # statements that hold nothing to edit (analysis/edit_sites.py): not entered
         self.quiet = quiet

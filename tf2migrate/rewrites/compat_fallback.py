@@ -16,7 +16,7 @@ from tf2migrate.analysis.names import graph_name, self_attribute
 from tf2migrate.analysis.statements import singleton_branch
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.rewrites.fetches import fetch_leaves
-from tf2migrate.rewrites.tf_names import is_dimension_comprehension, is_dimension_value
+from tf2migrate.rewrites.tf_names import value_reads_by_name
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.eager_calls import is_initialized_value
 from tf2migrate.traversal import find_all
@@ -102,16 +102,9 @@ def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
     TF2's shapes the name holds an int, which has no ``.value``.  A method call
     (``v.value()``) and an attribute of ``self`` are no Dimension reads."""
     # (one walk, in document order: a call or comprehension comes before the attribute it holds)
-    not_reads: set[int] = set()  # ``v.value()``'s attribute, ``[d.value for d in shape]``'s element
-    for node in find_all(module, (cst.Call, cst.ListComp, cst.Attribute)):
-        if isinstance(node, cst.Call):
-            not_reads.add(id(node.func))
-        elif isinstance(node, cst.ListComp):
-            if is_dimension_comprehension(node):
-                not_reads.add(id(node.elt))
-        elif isinstance(node, cst.Attribute) and node.attr.value == "value" and id(node) not in not_reads:
-            if not is_dimension_value(node) and not m.matches(node.value, m.Name("self") | m.Name("cls")):
-                return node
+    for node in value_reads_by_name(find_all(module, (cst.Call, cst.ListComp, cst.Attribute))):
+        if not m.matches(cst.ensure_type(node, cst.Attribute).value, m.Name("self") | m.Name("cls")):
+            return cst.ensure_type(node, cst.Attribute)
     return None
 
 

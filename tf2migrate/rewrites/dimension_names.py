@@ -33,7 +33,7 @@ import libcst.matchers as m
 from tf2migrate.analysis.names import names_bound
 from tf2migrate.analysis.static_shapes import is_shape_read
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites.tf_names import API_RENAMED, is_dimension_comprehension, is_dimension_value
+from tf2migrate.rewrites.tf_names import API_RENAMED, value_reads_by_name
 from tf2migrate.traversal import children, find_all
 
 
@@ -47,18 +47,11 @@ def plan_dimension_name_reads(module: cst.Module, plan: Plan) -> None:
     dimensions, shapes = _dimension_and_shape_names(module)
     if not dimensions and not shapes:
         return
-    not_reads: set[int] = set()  # ``v.value()``'s attribute, ``[d.value for d in shape]``'s element
-    for node, own in _with_own_names(module, frozenset()):
-        if isinstance(node, cst.Call):
-            not_reads.add(id(node.func))
-        elif isinstance(node, cst.ListComp):
-            if is_dimension_comprehension(node):
-                not_reads.add(id(node.elt))
-        elif isinstance(node, cst.Attribute) and node.attr.value == "value" and id(node) not in not_reads:
-            if is_dimension_value(node) or not _holds_dimension(node.value, dimensions - own, shapes - own):
-                continue
-            plan.dimension_name_reads.add(id(node))
-            plan.note(node, API_RENAMED.code, "`d.value` of a TF1 Dimension → `tf.compat.dimension_value(d)` (TF2 dimensions are ints)")
+    for node, own in value_reads_by_name(_with_own_names(module, frozenset())):
+        read = cst.ensure_type(node, cst.Attribute)
+        if _holds_dimension(read.value, dimensions - own, shapes - own):
+            plan.dimension_name_reads.add(id(read))
+            plan.note(read, API_RENAMED.code, "`d.value` of a TF1 Dimension → `tf.compat.dimension_value(d)` (TF2 dimensions are ints)")
 
 
 def _with_own_names(node: cst.CSTNode, own: frozenset[str]) -> Iterator[tuple[cst.CSTNode, frozenset[str]]]:

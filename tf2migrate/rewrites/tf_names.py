@@ -16,8 +16,8 @@ References are recognised through the file's imports, whatever the alias, and wr
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import NamedTuple
+from collections.abc import Collection, Iterable, Iterator
+from typing import Any, NamedTuple, TypeVar
 
 import libcst as cst
 
@@ -144,17 +144,21 @@ def _tf2_takes_every_call(path: str) -> bool:
 def name_normalizer(plan: Plan, imports: TfImports, localize: frozenset[str] = frozenset()) -> TfNameNormalizer:
     """The renamer every rewrite writes code with: one rename log and call-replacement
     table per file (the plan's)."""
-    return TfNameNormalizer(
-        imports,
-        plan.renames,
-        plan.absl_names,
-        plan.defines_main,
-        plan.call_replacements,
-        plan.root_is_tf1,
-        localize,
-        plan.tf1_dimensions,
-        plan.dimension_name_reads,
-    )
+    return TfNameNormalizer(imports, localize=localize, **plan_settings(plan))
+
+
+def plan_settings(plan: Plan) -> dict[str, Any]:
+    """What a renamer takes from the file's plan (its rename log, call replacements and the
+    file's facts), for each renamer of the file: the rewrites' and the plan's applier."""
+    return {
+        "log": plan.renames,
+        "absl_names": plan.absl_names,
+        "module_defines_main": plan.defines_main,
+        "call_replacements": plan.call_replacements,
+        "root_is_tf1": plan.root_is_tf1,
+        "tf1_dimensions": plan.tf1_dimensions,
+        "dimension_name_reads": plan.dimension_name_reads,
+    }
 
 
 class TfNameNormalizer(NameReferences, FastTransformer):
@@ -581,6 +585,27 @@ def _string_valued(expression: cst.BaseExpression) -> bool:
         return isinstance(expression.left, cst.BaseString)
     func = expression.func if isinstance(expression, cst.Call) else None
     return isinstance(func, cst.Attribute) and isinstance(func.value, cst.BaseString) and func.attr.value == "format"
+
+
+T = TypeVar("T")  # a node, or a (node, …) tuple
+
+
+def value_reads_by_name(nodes: Iterable[T]) -> Iterator[T]:
+    """Of ``nodes`` (in document order: a call or a comprehension before the attributes in
+    it), the items whose node (the item itself, or its first member) is a ``.value`` read a
+    name stands for — no method call (``v.value()``), no element of a Dimension comprehension
+    (``[d.value for d in shape]``), no direct read of a shape's item (``x.get_shape()[1].value``,
+    which the renames cover): where a TF1 ``Dimension`` held by a name may be read."""
+    not_reads: set[int] = set()
+    for item in nodes:
+        node = item[0] if isinstance(item, tuple) else item
+        if isinstance(node, cst.Call):
+            not_reads.add(id(node.func))
+        elif isinstance(node, cst.ListComp):
+            if is_dimension_comprehension(node):
+                not_reads.add(id(node.elt))
+        elif isinstance(node, cst.Attribute) and node.attr.value == "value" and id(node) not in not_reads and not is_dimension_value(node):
+            yield item
 
 
 def is_dimension_value(node: cst.Attribute) -> bool:
