@@ -120,7 +120,7 @@ def test_tags_are_made_unique_as_tf1_made_them() -> None:
 def test_refused_with_the_reason() -> None:
     cases = {
         "tf.summary.scalar(name_of(y), y)": "is not a literal",
-        'z = tf.identity(y, name="mean")\ntf.summary.scalar("mean", z)': "may be the name of another op",
+        'z = tf.identity(y, name="mean")\ntf.summary.scalar("mean", z)': "may be taken by another op",
         'tf.summary.scalar("y", y, family="f")': "with collections, family",
         'tf.summary.text("t", tf.as_string(y))': "`tf.summary.text` is not converted",
         'if True:\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in an `if` branch",
