@@ -27,7 +27,7 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
-from tf2migrate.analysis.python2_semantics import PYTHON2_SEMANTICS, python2_semantics
+from tf2migrate.analysis.python2_semantics import PYTHON2_NAME_TEXT, PYTHON2_SEMANTICS, python2_names, python2_semantics
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
@@ -143,7 +143,9 @@ def migrate_source(
     # retry of the same file below, which all pass through here: set once, read by the analysis
     token = _LINKS.set(project if project is not None and project.linked else None)
     try:
-        return _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
+        return _with_python2_names(
+            source, _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path), path, tree
+        )
     except RecursionError:
         return MigrationResult(
             source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)]
@@ -153,6 +155,24 @@ def migrate_source(
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
     finally:
         _LINKS.reset(token)
+
+
+def _with_python2_names(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:
+    """A file rewritten that Python 3 parses but that reads names only Python 2 had
+    (``xrange``, ``unicode``, ``raw_input`` …, bound nowhere in it): each read reported (TFM009,
+    a warning), as in a file whose print statements were converted: the migrated file would
+    fail there when the line runs.  (Files converted from Python 2 had theirs reported.)"""
+    if result.new_source == source or not PYTHON2_NAME_TEXT.search(source):
+        return result
+    if any(f.code in (python2_prints.PRINTS_CONVERTED.code, PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings):
+        return result
+    parsed = _parsed(source, tree)
+    if parsed is None:
+        return result
+    found = [
+        Diagnostic(PYTHON2_SEMANTICS.code, message, path, line, column, Severity.WARNING) for line, column, message in python2_names(parsed)
+    ]
+    return MigrationResult(result.new_source, sorted_unique(result.findings + found)) if found else result
 
 
 def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> MigrationResult:

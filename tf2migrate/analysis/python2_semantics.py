@@ -31,6 +31,7 @@ Python 2 only, with a walk of CPython's tree of its own: the module-wide walk
 from __future__ import annotations
 
 import ast
+import re
 from tf2migrate.analysis.float_values import FloatValues
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 
@@ -81,6 +82,45 @@ _VIEWS = frozenset({"keys", "values", "items"})
 def python2_semantics(tree: ast.Module) -> list[tuple[int, int, str]]:
     """``(line, column, message)`` of each site, 1-based columns, in file order."""
     return sorted(set(_Finder(tree).sites))
+
+
+# a word of _PYTHON2_NAMES in the text: the cheap test before parsing a Python 3 file for them
+PYTHON2_NAME_TEXT = re.compile(r"\b(?:" + "|".join(sorted(_PYTHON2_NAMES)) + r")\b")
+
+
+def python2_names(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """In a file Python 3 parses (no print statement told it was Python 2): the reads of the
+    names Python 3 lacks that the file binds nowhere (``xrange(n)``), which fail when their
+    line runs — not under a test of the version (``if six.PY2:``, ``sys.version_info``) nor in
+    a ``try`` that catches the ``NameError``.  ``(line, column, message)``, in file order."""
+    bound = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)} | {
+        a.asname or a.name.partition(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for a in node.names
+    }
+    bound |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {
+        a.arg for node in ast.walk(tree) if isinstance(node, ast.arguments) for a in (*node.posonlyargs, *node.args, *node.kwonlyargs)
+    }
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(node.test)):
+            guarded |= {id(n) for n in ast.walk(node)}
+        elif isinstance(node, ast.Try) and any(
+            h.type is None or "NameError" in ast.unparse(h.type) or "Exception" in ast.unparse(h.type) for h in node.handlers
+        ):
+            guarded |= {id(n) for statement in node.body for n in ast.walk(statement)}
+    sites = {
+        (node.lineno, node.col_offset + 1, _PYTHON2_NAMES[node.id])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id in _PYTHON2_NAMES
+        and node.id not in bound
+        and id(node) not in guarded
+    }
+    return sorted(sites)
 
 
 class _Finder(FloatValues):
