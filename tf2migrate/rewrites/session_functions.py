@@ -729,8 +729,21 @@ class SessionFunctions:
                     ),
                 )
             elif later and (first is None or min(later) < first[0]):
-                first = min(later), name, statement, None
+                first = min(later), name, statement, self._changed_by(scope, min(later), name)
         return first
+
+    def _changed_by(self, scope: Scope, order: int, name: str) -> str | None:
+        """The refusal of a graph reading ``name``, naming the statement of ``scope`` (at
+        ``order``) that binds or changes it after the graph is built (``bump(cfg)``)."""
+        changing = next((s for s in scope.statements if s.order == order), None)
+        if changing is None:
+            return None
+        code = self.rewrite.module.code_for_node(changing.node).strip().splitlines()[0]
+        code = code if len(code) <= 60 else code[:57] + "..."
+        return (
+            f"the graph reads `{name}`, which is rebound or changed in place after the graph is built (by `{code}`); "
+            "TF1 captured its earlier value"
+        )
 
     def _changed_outside(self, scope: Scope, statement: Statement) -> Rebinding | None:
         """A Python value from outside a class's graph code that the file may change after the
