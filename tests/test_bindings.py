@@ -173,3 +173,18 @@ def test_calls_change_what_their_callees_change(statement: str, changed: set[str
     module = cst.parse_module(textwrap.dedent(_CALLEES))
     functions = {f.name.value: f for f in module.body if isinstance(f, cst.FunctionDef)}
     assert arguments_changed_by_callees(cst.parse_statement(statement + "\n"), functions) == changed
+
+
+@pytest.mark.parametrize(
+    ("statement", "roots", "augmented"),
+    [
+        ("a[0], b.x = 1, 2", {"a", "b"}, set()),  # each target of a tuple
+        ("out[self.i] = v", {"out"}, set()),  # what the index reads is not changed
+        ("del d[k]", {"d"}, set()),
+        ("data += 1.0", set(), {"data"}),
+        ("sizes.append(3)", {"sizes"}, set()),
+        ("y = tf.add(a, b)", set(), set()),  # a value, no set.add
+    ],
+)
+def test_changes_in_place(statement: str, roots: set[str], augmented: set[str]) -> None:
+    assert changes_in_place(cst.parse_statement(statement + "\n")) == (roots, augmented)

@@ -795,10 +795,8 @@ def _parameters_changed_in_place(function: cst.FunctionDef) -> set[str]:
         for t in find_all(function.body, cst.AssignTarget)
         if isinstance(t, cst.AssignTarget) and isinstance(t.target, cst.Name)
     }
-    augmented = {
-        a.target.value for a in find_all(function.body, cst.AugAssign) if isinstance(a, cst.AugAssign) and isinstance(a.target, cst.Name)
-    }
-    return ((roots_changed(function.body) | augmented) & parameters) - bound_again
+    roots, augmented = changes_in_place(function.body)
+    return ((roots | augmented) & parameters) - bound_again
 
 
 def _parameters_of(function: cst.FunctionDef) -> set[str]:
@@ -813,7 +811,14 @@ def roots_changed(node: cst.CSTNode) -> set[str]:
     assigned, augmented or deleted (``a[0] = 0``, ``cfg.factor = 10.0``, ``c.n += 1``), a
     method that changes a list, dict or array called as a statement of its own
     (``sizes.append(3)``, ``w.fill(0.0)``)."""
+    return changes_in_place(node)[0]
+
+
+def changes_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
+    """In one walk: :func:`roots_changed`, and the names augmented (``data += 1.0``, which
+    changes a NumPy array in place)."""
     roots: set[str] = set()
+    augmented: set[str] = set()
     for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.Expr)):
         if isinstance(found, cst.Expr):
             # called for its effect alone: a ``tf.add(a, b)`` that is a value is no ``set.add``
@@ -822,11 +827,20 @@ def roots_changed(node: cst.CSTNode) -> set[str]:
                 if (root := root_name(func.value)) is not None:
                     roots.add(root)
             continue
-        target = getattr(found, "target")  # noqa: B009 - each node's own field
-        for part in find_all(target, (cst.Subscript, cst.Attribute)):
-            if (root := root_name(cst.ensure_type(part, (cst.Subscript, cst.Attribute)))) is not None:  # type: ignore[arg-type]
+        if isinstance(found, cst.AugAssign) and isinstance(found.target, cst.Name):
+            augmented.add(found.target.value)
+        for target in _target_elements(getattr(found, "target")):  # noqa: B009 - each node's own field
+            # (the item or attribute set, not what its index reads: ``out[self.i] = v`` changes ``out``)
+            if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None:
                 roots.add(root)
-    return roots
+    return roots, augmented
+
+
+def _target_elements(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The targets a target stands for: itself, or each element of a tuple or list of them."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [t for e in target.elements for t in _target_elements(e.value)]
+    return [target]
 
 
 def _module_values_changed_by(function: cst.FunctionDef, functions: dict[str, cst.FunctionDef], seen: set[str]) -> set[str]:

@@ -56,7 +56,6 @@ from tf2migrate.analysis.model import (
     Statement,
 )
 from tf2migrate.analysis.names import (
-    MUTATING_METHODS,
     assigned_names,
     function_facts,
     names_bound,
@@ -782,7 +781,7 @@ class GraphAnalyzer:
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
             # one walk for the changes in place (``coeffs[0] = 5.0``, ``sizes.append(5)``, ``data += 1.0``)
-            targets_changed, augmented = _changed_in_place(node)
+            targets_changed, augmented = bindings.changes_in_place(node)
             mutated = self.index.changed_within.get(id(node))
             if mutated is None:  # (a def's or class's were filed by the index's walk)
                 mutated = targets_changed
@@ -870,31 +869,3 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
                     return small.value
     return None
-
-
-def _changed_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
-    """In one walk of a statement: the roots of what it changes in place — an item or
-    attribute assigned (``coeffs[0] = 5.0``, ``self.n += 1``), a list changed by a method
-    called as a statement of its own (``sizes.append(5)``, ``util.SIZES.append(5)``; a
-    ``tf.add(a, b)`` is no ``set.add``) — and the names it augments (``data += 1.0`` changes
-    a NumPy array in place, and so the views of it)."""
-    roots: set[str] = set()
-    augmented: set[str] = set()
-    for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.Expr)):
-        if isinstance(found, cst.Expr):
-            call = found.value
-            if (
-                isinstance(call, cst.Call)
-                and isinstance(call.func, cst.Attribute)
-                and call.func.attr.value in MUTATING_METHODS
-                and (root := root_name(call.func.value)) is not None
-            ):
-                roots.add(root)
-            continue
-        assert isinstance(found, (cst.AssignTarget, cst.AugAssign))
-        target = found.target
-        if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None:
-            roots.add(root)
-        elif isinstance(found, cst.AugAssign) and isinstance(target, cst.Name):
-            augmented.add(target.value)
-    return roots, augmented

@@ -172,43 +172,46 @@ def _resolved(
     if _written(scope, reads):
         return None
     # each name read through the dict holds, at every read, what it held when the dict was made
-    for held_name in {n.value for n in reads.values()}:
-        if not _not_bound_again(scope, table, body, index, held_name):
-            return None
+    held_names = {n.value for n in reads.values()}
+    if held_names - _not_bound_again(scope, table, body, index, held_names):
+        return None
     return binding, reads
 
 
-def _plain_local(table: symtable.SymbolTable, name: str) -> bool:
-    """Is ``name`` a local of the function (no parameter, not declared global or nonlocal)?"""
+def _plain_local(table: symtable.SymbolTable, name: str, parameter: bool = False) -> bool:
+    """Is ``name`` a local of the function, not declared global or nonlocal (and no parameter,
+    unless ``parameter``)?"""
     try:
         symbol = table.lookup(name)
     except KeyError:
         return False
-    return symbol.is_local() and not symbol.is_parameter() and not symbol.is_declared_global() and not symbol.is_nonlocal()
+    return symbol.is_local() and (parameter or not symbol.is_parameter()) and not symbol.is_declared_global() and not symbol.is_nonlocal()
 
 
 def _not_bound_again(
-    scope: cst.Module | cst.FunctionDef, table: symtable.SymbolTable, body: list[cst.BaseStatement], index: int, name: str
-) -> bool:
-    """Is ``name`` bound before the dict's statement (``body[index]``) — by statements at the
-    scope's top, or as a parameter of the function — and never after it, nor deleted, nor
-    bound by any scope inside (a function rebinding it as a global or nonlocal could run
-    between the dict and a read)?"""
-    if any(name in names_bound(s) for s in body[index:]):
-        return False
-    for deleted in find_all(scope, cst.Del):
-        if name in {n.value for n in find_all(cst.ensure_type(deleted, cst.Del).target, cst.Name) if isinstance(n, cst.Name)}:
-            return False
-    for inner in tables_under(table):
-        if any(s.get_name() == name and (s.is_assigned() or s.is_declared_global() or s.is_nonlocal()) for s in inner.get_symbols()):
-            return False
+    scope: cst.Module | cst.FunctionDef, table: symtable.SymbolTable, body: list[cst.BaseStatement], index: int, names: set[str]
+) -> set[str]:
+    """Those of ``names`` bound before the dict's statement (``body[index]``) — by statements at
+    the scope's top, or as a parameter of the function — and never after it, nor deleted, nor
+    bound by any scope inside (a function rebinding one as a global or nonlocal could run
+    between the dict and a read)."""
+    bound = [set(names_bound(s)) for s in body]
+    deleted = {
+        n.value for d in find_all(scope, cst.Del) for n in find_all(cst.ensure_type(d, cst.Del).target, cst.Name) if isinstance(n, cst.Name)
+    }
+    bound_inside = {
+        s.get_name()
+        for inner in tables_under(table)
+        for s in inner.get_symbols()
+        if s.is_assigned() or s.is_declared_global() or s.is_nonlocal()
+    }
+    kept = names - deleted - bound_inside - {n for b in bound[index:] for n in b}
     if isinstance(scope, cst.FunctionDef):
-        symbol = table.lookup(name) if name in {s.get_name() for s in table.get_symbols()} else None
-        if symbol is None or not symbol.is_local() or symbol.is_declared_global() or symbol.is_nonlocal():
-            return False
-        if symbol.is_parameter():
-            return True
-    return any(name in names_bound(s) for s in body[:index])
+        kept = {n for n in kept if _plain_local(table, n, parameter=True)}
+        parameters = {n for n in kept if table.lookup(n).is_parameter()}
+    else:
+        parameters = set()
+    return parameters | {n for n in kept - parameters if any(n in b for b in bound[:index])}
 
 
 def _written(module: cst.Module | cst.FunctionDef, reads: dict[int, cst.Name]) -> bool:
