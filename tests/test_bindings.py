@@ -10,6 +10,7 @@ import pytest
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.bindings import (
     arguments_changed_by_callees,
+    changes_in_place,
     local_names,
     module_values_changed,
     placeholder_targets,
