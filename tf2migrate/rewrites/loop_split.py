@@ -97,7 +97,7 @@ import libcst as cst
 
 from tf2migrate.analysis import static_shapes
 from tf2migrate.analysis.catalogue import is_graph_op, makes_variables
-from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound, target_names
+from tf2migrate.analysis.names import assigned_names, changed_in_place, fresh_name, read_and_bound, scope_body, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -418,13 +418,11 @@ def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> 
 def _runs_once_in(module: cst.Module, block: cst.Module | cst.IndentedBlock) -> cst.Module | cst.FunctionDef | None:
     """The module or function whose body ``block`` is, or the body of a ``with`` at its top:
     a loop there runs once each time the module or function runs; else None."""
-    if block is module or any(isinstance(s, cst.With) and s.body is block for s in module.body):
-        return module
-    for function in find_all(module, cst.FunctionDef):
-        assert isinstance(function, cst.FunctionDef)
-        body = function.body
-        if body is block or isinstance(body, cst.IndentedBlock) and any(isinstance(s, cst.With) and s.body is block for s in body.body):
-            return function
+    scopes: list[cst.Module | cst.FunctionDef] = [module, *(f for f in find_all(module, cst.FunctionDef) if isinstance(f, cst.FunctionDef))]
+    for scope in scopes:
+        own_block = scope if isinstance(scope, cst.Module) else scope.body
+        if block is own_block or any(isinstance(s, cst.With) and s.body is block for s in scope_body(scope)):
+            return scope
     return None
 
 
