@@ -93,34 +93,30 @@ def python2_names(tree: ast.Module) -> list[tuple[int, int, str]]:
     names Python 3 lacks that the file binds nowhere (``xrange(n)``), which fail when their
     line runs — not under a test of the version (``if six.PY2:``, ``sys.version_info``) nor in
     a ``try`` that catches the ``NameError``.  ``(line, column, message)``, in file order."""
-    bound = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)} | {
-        a.asname or a.name.partition(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for a in node.names
-    }
-    bound |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    bound |= {
-        a.arg for node in ast.walk(tree) if isinstance(node, ast.arguments) for a in (*node.posonlyargs, *node.args, *node.kwonlyargs)
-    }
-    guarded: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(node.test)):
-            guarded |= {id(n) for n in ast.walk(node)}
+    bound: set[str] = set()
+    reads: list[ast.Name] = []
+    guards: list[ast.AST] = []  # the parts under a version test or a NameError-catching try
+    for node in ast.walk(tree):  # (one walk; the guarded parts are walked again, when there are any)
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+            elif node.id in _PYTHON2_NAMES:
+                reads.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {a.asname or a.name.partition(".")[0] for a in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(node.test)):
+            guards.append(node)
         elif isinstance(node, ast.Try) and any(
             h.type is None or "NameError" in ast.unparse(h.type) or "Exception" in ast.unparse(h.type) for h in node.handlers
         ):
-            guarded |= {id(n) for statement in node.body for n in ast.walk(statement)}
-    sites = {
-        (node.lineno, node.col_offset + 1, _PYTHON2_NAMES[node.id])
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Name)
-        and isinstance(node.ctx, ast.Load)
-        and node.id in _PYTHON2_NAMES
-        and node.id not in bound
-        and id(node) not in guarded
-    }
-    return sorted(sites)
+            guards += node.body
+    reads = [node for node in reads if node.id not in bound]
+    guarded = {id(n) for guard in guards for n in ast.walk(guard)} if reads and guards else set()
+    return sorted({(node.lineno, node.col_offset + 1, _PYTHON2_NAMES[node.id]) for node in reads if id(node) not in guarded})
 
 
 class _Finder(FloatValues):
