@@ -103,7 +103,14 @@ def test_lines_of_the_original_are_kept():
 
 
 def test_a_placeholder_in_a_block_that_runs_the_graph_is_refused_with_its_reason():
-    result = migrate_source(_program("TRAIN = True\n", guard="if TRAIN:"))
+    result = migrate_source(_program("import sys\nTRAIN = len(sys.argv) > 0\n", guard="if TRAIN:"))
     refusals = [f for f in result.findings if f.code == "TFM306"]
     assert refusals and "made in a block that also runs the graph (`if TRAIN:`)" in refusals[0].message
     assert not any(f.code == "TFM302" for f in result.findings)
+
+
+def test_a_block_under_a_module_constant_is_the_branch_tf1_took():
+    """``TRAIN = True`` decides the test: the block's statements replace the ``if`` (TFM152)."""
+    result = migrate_source(_program("TRAIN = True\n", guard="if TRAIN:"))
+    assert "TFM152" in {f.code for f in result.findings} and "if TRAIN" not in result.new_source
+    assert "placeholder" not in result.new_source and "Session" not in result.new_source

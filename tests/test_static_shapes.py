@@ -299,3 +299,71 @@ def build(sizes):
 )
 def test_function_bodies_are_followed_with_their_own_values_only(change: tuple[str, str], widths: list[int | None]) -> None:
     assert _followed_in_function(FUNCTION_LOOP.replace(*change)) == widths
+
+
+def _decided(source: str) -> list[bool | None]:
+    """The branch each top-level ``if`` takes, in order (None: not decided)."""
+    module = parse_module(textwrap.dedent(source))
+    branches = [s for s in module.body if isinstance(s, cst.If)]
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(b) for b in branches}, set())
+    return [found.tests.get(id(b)) for b in branches]
+
+
+def test_branch_tests_are_decided_as_tf1_decided_them() -> None:
+    """A test of known numbers, strings and bools is decided; a Dimension TF1 did not know is
+    no None (its ``.value`` is), and is never compared or read as a bool."""
+    assert _decided(
+        """
+        import tensorflow as tf
+        import numpy as np
+        x = tf.placeholder(tf.float32, [None, 784])
+        mode = 'train'
+        if len(x.get_shape()) == 2 and mode == 'train':
+            pass
+        if x.get_shape()[0] is None:
+            pass
+        if x.get_shape()[0].value is None:
+            pass
+        if not x.get_shape().as_list()[1] != 784:
+            pass
+        if x.get_shape()[1] > 1000 or mode != 'train':
+            pass
+        """
+    ) == [True, False, True, True, False]
+    assert _decided(
+        """
+        import tensorflow as tf
+        import numpy as np
+        x = tf.placeholder(tf.float32, [None, 3])
+        if x.get_shape()[0] == 2:
+            pass
+        if x.get_shape()[1]:
+            pass
+        if int(x.get_shape()[0] or 0) == 0:
+            pass
+        if len(x.get_shape().as_list()) == 2 and np.sqrt(4) == 2:
+            pass
+        """
+    ) == [None, None, None, None]
+
+
+def test_decided_branch_is_followed() -> None:
+    """What the branch taken binds is known after it; the other branch never runs."""
+    module = parse_module(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            debug = False
+            x = tf.placeholder(tf.float32, [None, 6])
+            if debug:
+                h = tf.reshape(x, [-1, 2, 3])
+            else:
+                h = tf.reshape(x, [-1, 3, 2])
+            pass
+            """
+        )
+    )
+    branch, last = module.body[-2], module.body[-1]
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(branch), id(last)}, set())
+    assert found.tests[id(branch)] is False
+    assert _dims(found.before[id(last)]["h"]) == (None, 3, 2)

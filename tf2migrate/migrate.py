@@ -84,6 +84,7 @@ from tf2migrate.rewrites import (
     tensor_dicts,
     tf_callable_names,
     loop_split,
+    static_branches,
     per_call_ops,
     tf1_queues,
     tf1_summaries,
@@ -229,6 +230,10 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if isinstance(inlined, MigrationResult):
             return inlined
         result = MigrationResult(result.new_source, _with_inline_reasons(result.findings, inlined))
+    if refused_lines and _IF_TEXT in source:
+        decided = _migrate_decided(refused_lines, source, path, options, project)
+        if decided is not None:
+            return decided
     dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
     if dict_reads:
         resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
@@ -556,6 +561,20 @@ def _still_kept(refused: list[Diagnostic], rewritten: str) -> str:
 _STILL_KEPT = "the graph is still kept on TF1 by "
 _NOT_SPLIT = "not split into variables and ops:"
 _WRITTEN_OUT = "written out at its call"
+
+
+# in the text of every file with an ``if`` statement (a cheap test before parsing)
+_IF_TEXT = "if "
+
+
+def _migrate_decided(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a refusal in an ``if`` whose test TF1 decided from literals and
+    static shapes: the file with the branch taken in its place (rewrites/static_branches.py),
+    if its graph then converts, its findings placed on the original's lines; else None."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    decided = static_branches.decide_branches(module, imports, lines) if imports.aliases else None
+    return _retried(decided, static_branches.BRANCH_DECIDED.code, path, options, project, decided.map_line if decided else None)
 
 
 def _migrate_split(

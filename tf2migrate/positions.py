@@ -131,3 +131,50 @@ class _SyntacticStart:
         node, start_node, start = self.stack.pop()
         starts = self.state.starts
         starts[id(node)] = starts[id(start_node)] if start_node is not None else start
+
+
+def anchored_lines(new: cst.Module, original: Positions, origins: dict[int, int | None] | None = None) -> list[int]:
+    """The original's line of each line of ``new``, a module rewritten from the one ``original``
+    reads (a TF1-to-TF1 rewrite: its migration's findings are placed there).  Each statement
+    carried over unchanged keeps its line, one the rewrite wrote maps to the line ``origins``
+    gives by its id (None: no line of its own), and the lines after a statement's first
+    follow it.  Index 0 holds line 1's."""
+    origins = origins or {}
+    placed = Positions(new)
+    anchors: list[tuple[int, int]] = []  # (new line, original line)
+    for node in _statements(new):
+        at = placed.get(node)
+        if at is None:
+            continue
+        if id(node) in origins:
+            origin = origins[id(node)]
+            if origin is not None:
+                anchors.append((at[0], origin))
+            continue
+        before = original.get(node)
+        if before is not None:
+            anchors.append((at[0], before[0]))
+    anchors.sort()
+    lines: list[int] = []
+    index = -1
+    for number in range(1, new.code.count("\n") + 2):
+        while index + 1 < len(anchors) and anchors[index + 1][0] <= number:
+            index += 1
+        if index < 0:
+            lines.append(number)
+            continue
+        start, origin = anchors[index]
+        lines.append(origin + number - start)
+    return lines
+
+
+def _statements(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements under ``node`` (simple lines and compound ones), in source order."""
+    found: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            found.append(current)
+        stack.extend(reversed(current.children))
+    return found

@@ -8,7 +8,8 @@ each call, without ``tf.function``); TF1 ran it once.  A Python call there is re
 ``n = int(h.get_shape()[1])``, ``x.shape.as_list()``, ``W.get_shape().num_elements()``,
 ``[d.value for d in x.get_shape()]``: numbers TF1 read off the static shapes it inferred.
 The module's evaluation (analysis/static_shapes.py: declared placeholder and variable
-shapes, the shape rules of common ops, the module's helpers) gives the value; when every
+shapes, the shape rules of common ops, the module's helpers; in a module function, the
+function's own statements followed alone) gives the value; when every
 dimension it reads is a number TF1 knew, the same expression gives the same number in a
 trace (the generated function's input signature is the placeholder's declared shape) and
 when run eagerly (a fed value has the declared sizes), and code kept outside the functions
@@ -33,8 +34,10 @@ from tf2migrate.analysis.static_shapes import (
     UNKNOWN,
     Derived,
     ModuleShapes,
+    NoneDimension,
     Py,
     Sequence,
+    evaluate_function,
     evaluate_module,
     is_shape_read,
 )
@@ -66,6 +69,7 @@ class StaticPython:
         self.module = module
         self.imports = imports
         self._shapes: ModuleShapes | None = None
+        self._in_functions: dict[int, ModuleShapes] = {}  # a statement of a module function → its function's evaluation
         self._dead: set[int] | None = None
 
     # static shape values ---------------------------------------------------------------
@@ -77,7 +81,7 @@ class StaticPython:
         out = StatementValues()
         if not isinstance(statement, cst.SimpleStatementLine) or not _asks_value(statement):
             return out
-        shapes = self._module_shapes()
+        shapes = self._shapes_before(statement)
         for small in statement.body:
             value = getattr(small, "value", None)
             if isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr, cst.Return)) and value is not None:
@@ -98,11 +102,19 @@ class StaticPython:
             if not isinstance(child, (cst.Lambda, cst.FunctionDef)):
                 self._visit(shapes, statement, child, out)
 
-    def _module_shapes(self) -> ModuleShapes:
+    def _shapes_before(self, statement: cst.BaseStatement) -> ModuleShapes:
+        """The evaluation that reached ``statement``: the module's, or that of the module
+        function whose body holds it (followed alone, its parameters and the module's names
+        unknown: what it proves comes from the function's own statements, the same at every
+        call, as in a script's ``main()`` a factory was written out into)."""
         if self._shapes is None:
             wanted = {id(s) for s in find_all(self.module, cst.SimpleStatementLine) if _asks_value(s)}
             self._shapes = evaluate_module(self.module, self.imports, wanted, set())
-        return self._shapes
+            for function in self.module.body:
+                if isinstance(function, cst.FunctionDef) and any(id(s) in wanted for s in find_all(function.body, cst.SimpleStatementLine)):
+                    found = evaluate_function(self.module, function, self.imports, wanted, frozenset())
+                    self._in_functions.update(dict.fromkeys(found.before, found))
+        return self._in_functions.get(id(statement), self._shapes)
 
     # branches ruled out ----------------------------------------------------------------
 
@@ -145,6 +157,8 @@ def literal(value: object) -> str | None:
 
 
 def _unknown_dimension(value: object) -> bool:
+    if isinstance(value, NoneDimension):
+        return True
     if isinstance(value, Py):
         return value.value is None
     return isinstance(value, Sequence) and any(_unknown_dimension(i) for i in value.items)

@@ -11,6 +11,7 @@ Only dimensions written as integers count; ``None`` dimensions are the fed value
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,6 +124,15 @@ class Derived:
 
 
 @dataclass(frozen=True)
+class NoneDimension:
+    """A TF1 ``Dimension`` TF1 did not know (``x.get_shape()[0]`` of a ``[None, 3]``
+    placeholder): no None (``is None`` is false, and it is true as a bool), its ``.value`` is."""
+
+
+NONE_DIMENSION = NoneDimension()
+
+
+@dataclass(frozen=True)
 class Py:
     """A Python constant: int, float, bool, str or None."""
 
@@ -170,6 +180,9 @@ class ModuleShapes:
     each: dict[int, list[dict[str, object]]] = field(default_factory=dict)
     # followed loops: the number of iterations of each time the loop ran
     runs: dict[int, list[int]] = field(default_factory=dict)
+    # ``if`` statements asked about, met where the statements run once in order: the branch
+    # their test takes (True: the body), when it is proven (for rewrites/static_branches.py)
+    tests: dict[int, bool] = field(default_factory=dict)
     evaluator: _Evaluator | None = None
 
     def value(self, statement: cst.CSTNode, expression: cst.BaseExpression) -> object:
@@ -205,7 +218,12 @@ _MAX_ITERATIONS = 1000  # a followed loop's iterations
 # the functions of ``operator`` a fold may apply, as the binary operation each one is
 _OPERATORS: dict[str, Any] = {"operator.mul": cst.Multiply, "operator.add": cst.Add, "operator.sub": cst.Subtract}
 # the standard library functions the evaluation knows, by the module a file imports them from
-_PYTHON_FUNCTIONS = frozenset({"functools.reduce", *_OPERATORS})
+_PYTHON_FUNCTIONS = frozenset({"functools.reduce", "math.sqrt", "numpy.sqrt", *_OPERATORS})
+# the modules whose functions above an import binds (``import numpy as np``: ``np.sqrt``)
+_PYTHON_MODULES = frozenset({"functools", "operator", "math", "numpy"})
+# square roots: ``x_dim = np.sqrt(n_features)`` of a flattened square image; both round
+# correctly (IEEE 754), so NumPy's float64 holds the number Python's float does
+_SQUARE_ROOTS = frozenset({"math.sqrt", "numpy.sqrt"})
 # what changes a list in place
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "__setitem__", "__iadd__"})
 _AUGMENTED: dict[type, Any] = {
@@ -250,7 +268,15 @@ def evaluate_function(
         # back to a module function or a builtin of the same name
         local = _local_names(function) | {p.name.value for p in find_all(function.params, cst.Param) if isinstance(p, cst.Param)}
         evaluator.shadowed |= local
-        evaluator.block(list(function.body.body), dict.fromkeys(local, UNKNOWN), 0, top=True)
+        env: dict[str, object] = {}
+        for statement in module.body:  # ``import numpy as np`` at the top: the same module at every call
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        env.update(_python_imports(small))
+        bound_once = {n for n in env if sum(1 for s in module.body if n in _bound_names(s)) == 1 and n not in evaluator.unsafe}
+        env = {n: v for n, v in env.items() if n in bound_once}
+        evaluator.block(list(function.body.body), {**env, **dict.fromkeys(local, UNKNOWN)}, 0, top=True)
     return found
 
 
@@ -356,6 +382,18 @@ class _Evaluator:
                 for name in _bound_names(item.asname) if item.asname is not None else ():
                     env[name] = UNKNOWN
             return self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth, top)
+        if isinstance(statement, cst.If) and top and id(statement) in self.wanted:
+            test = _branch_truth(self.expression(statement.test, env, depth)) if _decidable(statement.test, env) else None
+            if test is not None:
+                # the branch TF1 took while it built the graph: followed as statements run once
+                self.found.tests[id(statement)] = test
+                if test:
+                    return self.block(list(cst.ensure_type(statement.body, cst.IndentedBlock).body), env, depth, top)
+                if isinstance(statement.orelse, cst.If):
+                    return self.statement(statement.orelse, env, depth, top)
+                if statement.orelse is not None:
+                    return self.block(list(cst.ensure_type(statement.orelse.body, cst.IndentedBlock).body), env, depth, top)
+                return None
         if isinstance(statement, cst.If) and not top:
             test = self.truth(self.expression(statement.test, env, depth))
             if test is True:
@@ -497,11 +535,24 @@ class _Evaluator:
             right = self.expression(node.comparisons[0].comparator, env, depth)
             operator = node.comparisons[0].operator
             if isinstance(operator, (cst.Is, cst.IsNot)) and isinstance(right, Py) and right.value is None:
-                known = isinstance(left, (Py, Function, Tensor))
+                # (a Dimension, known or not, is no None)
+                known = isinstance(left, (Py, Function, Tensor, Derived, NoneDimension))
                 if known:
                     is_none = isinstance(left, Py) and left.value is None
                     return Py(is_none if isinstance(operator, cst.Is) else not is_none)
-            return UNKNOWN
+            return _compared(operator, left, right)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            truth = _branch_truth(self.expression(node.expression, env, depth))
+            return Py(not truth) if truth is not None else UNKNOWN
+        if isinstance(node, cst.BooleanOperation):
+            # Python's short circuit: the right operand is read only when the left does not decide
+            left = self.expression(node.left, env, depth)
+            truth = _branch_truth(left)
+            if truth is None:
+                return UNKNOWN
+            if truth is isinstance(node.operator, cst.Or):
+                return left
+            return self.expression(node.right, env, depth)
         if isinstance(node, cst.Attribute):
             return self.attribute(node, env, depth)
         if isinstance(node, cst.Subscript):
@@ -556,8 +607,8 @@ class _Evaluator:
             return Shape(holder.dims)
         if attr == "value" and isinstance(holder, (Derived, Py)) and isinstance(_int(holder), int):
             return holder  # a TF1 Dimension's value
-        if attr == "value" and isinstance(holder, Py) and holder.value is None:
-            return holder
+        if attr == "value" and (isinstance(holder, NoneDimension) or isinstance(holder, Py) and holder.value is None):
+            return Py(None)
         if isinstance(holder, PythonFunction) and f"{holder.name}.{attr}" in _PYTHON_FUNCTIONS:
             return PythonFunction(f"{holder.name}.{attr}")  # ``operator.mul``
         if attr == "ndims" and isinstance(holder, Shape) and holder.dims is not None:
@@ -579,7 +630,7 @@ class _Evaluator:
                     return UNKNOWN
                 item = items[position]
                 if isinstance(holder, Shape):
-                    return Derived(item) if isinstance(item, int) else Py(None)
+                    return Derived(item) if isinstance(item, int) else NONE_DIMENSION
                 return item
             if isinstance(index, cst.Slice) and index.step is None:
                 bounds = [None if b is None else _int(self.expression(b, env, depth)) for b in (index.lower, index.upper)]
@@ -614,8 +665,8 @@ class _Evaluator:
         if isinstance(func, cst.Attribute) and self.imports.canonical(func) is None:
             holder = self.expression(func.value, env, depth)
             method = func.attr.value
-            if isinstance(holder, PythonFunction):  # ``functools.reduce(...)``
-                return self.reduce(node, env, depth) if f"{holder.name}.{method}" == "functools.reduce" else UNKNOWN
+            if isinstance(holder, PythonFunction):  # ``functools.reduce(...)``, ``np.sqrt(...)``
+                return self.python_call(f"{holder.name}.{method}", node, env, depth)
             if method == "get_shape" and isinstance(holder, Tensor) and not node.args:
                 return Shape(holder.dims)
             if isinstance(holder, Shape) and holder.dims is not None and not node.args:
@@ -629,6 +680,8 @@ class _Evaluator:
         if isinstance(func, cst.Name) and func.value not in env:
             if func.value == "int" and len(node.args) == 1 and not node.args[0].keyword:
                 value = self.expression(node.args[0].value, env, depth)
+                if isinstance(value, Py) and isinstance(value.value, float) and math.isfinite(value.value):
+                    return Py(int(value.value))  # Python truncates toward zero
                 return value if isinstance(value, (Derived, Py)) and isinstance(_int(value), int) else UNKNOWN
             if func.value == "len" and len(node.args) == 1:
                 value = self.expression(node.args[0].value, env, depth)
@@ -640,8 +693,18 @@ class _Evaluator:
         callee = self.expression(func, env, depth)
         if isinstance(callee, Function):
             return self.op(callee.name, node, env, depth)
-        if isinstance(callee, PythonFunction) and callee.name == "functools.reduce":
+        if isinstance(callee, PythonFunction):
+            return self.python_call(callee.name, node, env, depth)
+        return UNKNOWN
+
+    def python_call(self, name: str, node: cst.Call, env, depth) -> object:
+        """A call of a standard library (or NumPy) function the evaluation knows."""
+        if name == "functools.reduce":
             return self.reduce(node, env, depth)
+        if name in _SQUARE_ROOTS and len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
+            value = self.expression(node.args[0].value, env, depth)
+            if _scalar(value) and _number_value(value) >= 0:
+                return Py(math.sqrt(_number_value(value)))
         return UNKNOWN
 
     def pure(self, func: cst.BaseExpression, env, depth) -> bool:
@@ -687,7 +750,7 @@ class _Evaluator:
             return UNKNOWN
         source = self.expression(loop.iter, env, depth)
         if isinstance(source, Shape) and source.dims is not None:
-            items: tuple[object, ...] = tuple(Derived(d) if d is not None else Py(None) for d in source.dims)
+            items: tuple[object, ...] = tuple(Derived(d) if d is not None else NONE_DIMENSION for d in source.dims)
         elif isinstance(source, Sequence):
             items = source.items
         else:
@@ -829,6 +892,57 @@ class _Evaluator:
         return Tensor((source.dims[0], sizes[0], sizes[1], channels if conv else source.dims[3]))
 
 
+def _branch_truth(value: object) -> bool | None:
+    """The truth of a bool the program made (a literal, a comparison); of nothing else: a
+    number may be a TF1 ``Dimension``, which is true even when it is 0 or unknown (None)."""
+    return value.value if isinstance(value, Py) and isinstance(value.value, bool) else None
+
+
+# the comparisons a branch's test may make of two numbers (or two strings: ``==``, ``!=``)
+_COMPARED: dict[type, Any] = {
+    cst.Equal: lambda a, b: a == b,
+    cst.NotEqual: lambda a, b: a != b,
+    cst.LessThan: lambda a, b: a < b,
+    cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b,
+    cst.GreaterThanEqual: lambda a, b: a >= b,
+}
+
+
+def _compared(operator: cst.BaseCompOp, left: object, right: object) -> object:
+    """Python's comparison of two known numbers, or the equality of two known strings.  Never
+    of None: TF1 read ``x.get_shape()[0] != 3`` of an unknown dimension as a ``Dimension``
+    comparison (None, false), where the None this evaluation gives it compares true."""
+    compare = _COMPARED.get(type(operator))
+    if compare is None:
+        return UNKNOWN
+    if _scalar(left) and _scalar(right):
+        return Py(bool(compare(_number_value(left), _number_value(right))))
+    if isinstance(left, Py) and isinstance(right, Py) and isinstance(left.value, str) and isinstance(right.value, str):
+        return Py(bool(compare(left.value, right.value))) if isinstance(operator, (cst.Equal, cst.NotEqual)) else UNKNOWN
+    return UNKNOWN
+
+
+# the calls a decided test may make: Python's ``len``/``int`` and a tensor's static shape
+# (the evaluation knows nothing else a test calls, and none of these runs code of the module)
+_TEST_CALLS = frozenset({"get_shape", "as_list", "num_elements"})
+
+
+def _decidable(test: cst.BaseExpression, env: dict[str, object]) -> bool:
+    """May the test be read without running it: no call but those of :data:`_TEST_CALLS` and
+    ``len``/``int`` (Python's: not names the code binds), no ``:=``, no lambda?"""
+    if find_all(test, (cst.NamedExpr, cst.Lambda, cst.Await, cst.Yield)):
+        return False
+    for call in find_all(test, cst.Call):
+        func = cst.ensure_type(call, cst.Call).func
+        if isinstance(func, cst.Name) and func.value in ("len", "int") and func.value not in env:
+            continue
+        if isinstance(func, cst.Attribute) and func.attr.value in _TEST_CALLS:
+            continue
+        return False
+    return True
+
+
 def _python_imports(statement: cst.Import | cst.ImportFrom) -> dict[str, object]:
     """The names an import binds to the standard library functions the evaluation knows
     (``from functools import reduce``, ``from operator import mul``), or to their modules
@@ -846,7 +960,7 @@ def _python_imports(statement: cst.Import | cst.ImportFrom) -> dict[str, object]
         return found
     for alias in statement.names:
         module = dotted_name(alias.name)
-        if module in ("functools", "operator"):
+        if module in _PYTHON_MODULES:
             bound = alias.asname.name if alias.asname is not None else alias.name
             found[cst.ensure_type(bound, cst.Name).value] = PythonFunction(module)
     return found

@@ -38,7 +38,8 @@ opposite move):
 - the call is a statement of its own at the module's top level, or at the top of another
   module function's body (see below): ``targets = build(...)`` (names, or a tuple or list
   of names) or ``build(...)``; its arguments call nothing and read none of the function's
-  locals, and each parameter it leaves out defaults to a literal or an imported module's
+  locals, and each parameter it leaves out defaults to a literal (a number, string,
+  ``True``/``False``/``None``, or a tuple or list display of them) or an imported module's
   member (``act=tf.nn.relu``, ``scale=settings.SCALE``: bound to the parameter's name where
   the function was defined, when Python evaluated it, not at the call: the module may assign
   the member in between);
@@ -79,10 +80,10 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.names import names_bound, read_and_bound, scope_body
-from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.analysis.tf_imports import collect_tf_imports, dotted_name
 from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, function_table, module_table, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.positions import Positions
+from tf2migrate.positions import anchored_lines, Positions
 from tf2migrate.traversal import find_all
 
 FACTORY_INLINED = Rule(
@@ -207,7 +208,10 @@ def inline_factories(
             body.append(new_caller)
             continue
         body += _expanded([statement], replaced, origins)
-    result = _rendered(module, module.with_changes(body=body), positions, origins, notes)
+    # each line of the new module mapped to the original's: a statement carried over (from its
+    # place or from the function's body) keeps its lines, one written for the call maps to the call's
+    new = module.with_changes(body=body)
+    result = Inlined(new.code, anchored_lines(new, positions, origins), notes)
     result.written_out = written_out
     return result
 
@@ -325,6 +329,12 @@ def _inlined(
     arguments = _arguments(call, params, local_names, imported)
     if isinstance(arguments, str):
         return arguments
+    defaults = {id(p.default) for p in (*params.params, *params.kwonly_params) if p.default is not None}
+    for parameter, value in arguments:
+        if caller is not None and isinstance(value, cst.List) and id(value) in defaults and not _list_only_read(parameter, body, module):
+            # Python made the list once, at the definition: a caller that runs again calls the
+            # function again with the same list, changed or kept by the first call
+            return f"the parameter `{parameter}`, left out, defaults to a list the body may change or keep (written out in `{caller.name.value}`, which may run again, each run would make a new one)"
     # a parameter given the module's name of its own spelling (``build(dims)`` for ``dims``) is
     # that object already: it stays the module's name, unless the body binds it again
     rebound = set(read_and_bound(cst.IndentedBlock(body))[1])
@@ -515,6 +525,27 @@ def _arguments(
     return out
 
 
+def _list_only_read(name: str, body: Sequence[cst.BaseStatement], module: cst.Module) -> bool:
+    """Is the list ``name`` only read in ``body``: indexed (``shape[1]``, not assigned or
+    deleted), measured (``len``) or handed to a TensorFlow function, which copies it
+    (``tf.placeholder(tf.float32, shape)``)?"""
+    block = cst.IndentedBlock(list(body) or [cst.SimpleStatementLine([cst.Pass()])])
+    tf_aliases = collect_tf_imports(module).aliases
+    changed = {id(n) for target in find_all(block, (cst.AssignTarget, cst.AugAssign, cst.Del)) for n in find_all(target, cst.Subscript)}
+    read: set[int] = set()
+    for node in find_all(block, (cst.Subscript, cst.Call)):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and id(node) not in changed:
+            read.add(id(node.value))
+        elif isinstance(node, cst.Call):
+            root = node.func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            measured = m.matches(node.func, m.Name("len")) and len(node.args) == 1
+            if measured or isinstance(root, cst.Name) and root.value in tf_aliases and root is not node.func:
+                read |= {id(a.value) for a in node.args if not a.star}
+    return all(id(n) in read for n in find_all(block, cst.Name) if cst.ensure_type(n, cst.Name).value == name)
+
+
 def _imported_member(node: cst.BaseExpression, imported: set[str]) -> bool:
     """``tf.nn.relu`` of ``import tensorflow as tf``: the same object where the call is (the
     module binds the import once, by the symbol tables' count, and no one rebinds it)."""
@@ -528,7 +559,10 @@ def _is_literal(node: cst.BaseExpression) -> bool:
         return True
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return isinstance(node.expression, (cst.Integer, cst.Float))
-    return isinstance(node, cst.Tuple) and all(isinstance(e, cst.Element) and _is_literal(e.value) for e in node.elements)
+    # a list display too (``input_shape=[None, 784]``): Python made one list at the definition,
+    # shared by every call, but the function written out has no other call to share it with, so
+    # a new list at the call is the same value, changed or not by the body
+    return isinstance(node, (cst.Tuple, cst.List)) and all(isinstance(e, cst.Element) and _is_literal(e.value) for e in node.elements)
 
 
 def _made_by_imports(body: Sequence[cst.BaseStatement], local_names: set[str], imported: set[str]) -> set[str]:
@@ -609,39 +643,3 @@ def _binding(
         return None
     assert isinstance(target, (cst.Name, cst.Tuple, cst.List))  # (_names_target)
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
-
-
-def _rendered(
-    module: cst.Module, new: cst.Module, positions: Positions, origins: dict[int, int | None], notes: list[tuple[int, int, str]]
-) -> Inlined:
-    """The new module's text, each of its lines mapped to the original's: a statement carried
-    over (from its place or from the function's body) keeps its lines, one written for the
-    call maps to the call's (``origins`` gives both kinds' lines by statement id, the others
-    are the original's own nodes), and the lines after a statement's first follow it."""
-    placed = Positions(new)
-    anchors: list[tuple[int, int]] = []  # (new line, original line)
-    for node in find_all(new, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        at = placed.get(node)
-        if at is None:
-            continue
-        if id(node) in origins:
-            origin = origins[id(node)]
-            if origin is not None:
-                anchors.append((at[0], origin))
-            continue
-        before = positions.get(node)
-        if before is not None:
-            anchors.append((at[0], before[0]))
-    anchors.sort()
-    text = new.code
-    lines: list[int] = []
-    index = -1
-    for number in range(1, text.count("\n") + 2):
-        while index + 1 < len(anchors) and anchors[index + 1][0] <= number:
-            index += 1
-        if index < 0:
-            lines.append(number)
-            continue
-        start, origin = anchors[index]
-        lines.append(origin + number - start)
-    return Inlined(text, lines, notes)
