@@ -149,7 +149,12 @@ def underived_shape_read(node: cst.CSTNode) -> cst.BaseExpression | None:
     expression: ``init_image[:, 1:].get_shape()``), to name in the refusal of a Python value
     made of it that :meth:`StaticPython.values` did not prove."""
     for found in preorder(node):
-        if isinstance(found, cst.Call) and isinstance(found.func, cst.Attribute) and found.func.attr.value == "get_shape" and not found.args:
+        if (
+            isinstance(found, cst.Call)
+            and isinstance(found.func, cst.Attribute)
+            and found.func.attr.value == "get_shape"
+            and not found.args
+        ):
             return found
         if isinstance(found, cst.Attribute) and found.attr.value == "shape":
             return found
