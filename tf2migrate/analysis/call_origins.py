@@ -11,7 +11,8 @@ what the user must look at instead of the call alone:
   graph is built is unknown; naming the module tells the user which file to look at.
   (Not said of Python's own modules and NumPy's, which are no file of the project.)
 * ``seq2seq.rnn_decoder(...)`` where nothing in the file binds ``seq2seq`` (no import,
-  assignment, parameter or definition; no star import, ``globals()`` or ``exec`` that could):
+  assignment, parameter or definition; no star import, ``globals()``, ``exec`` or notebook
+  magic line that could):
   TF1 itself fails there with a ``NameError``; the file is kept as it is.
 
 The refusal itself is unchanged; this only names its cause.
@@ -32,8 +33,9 @@ from tf2migrate.traversal import find_all
 # modules that are no file of a project: Python's own, and NumPy (the numeric library TF1 code
 # computes its Python values with)
 _LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy"}
-# names through which a module may bind names the text does not show
-_DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec", "eval", "locals", "setattr", "__import__"})
+# names through which a module may bind names the text does not show; the last is what a
+# notebook's IPython lines are masked as (notebook.py): ``%run tools.py``, ``files = !ls`` bind names
+_DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec", "eval", "locals", "setattr", "__import__", "__tf2migrate_magic__"})
 
 
 def call_origin(module: cst.Module, call: cst.Call) -> str | None:
