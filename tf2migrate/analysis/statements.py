@@ -24,6 +24,7 @@ from tf2migrate.analysis import (
     sequence_loss,
     streaming_metrics,
 )
+from tf2migrate.analysis.call_origins import call_origin
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
@@ -77,7 +78,7 @@ from tf2migrate.analysis.names import (
 from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
-from tf2migrate.analysis.static_python import StaticPython
+from tf2migrate.analysis.static_python import StaticPython, underived_shape_read
 from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, preorder
@@ -1028,10 +1029,22 @@ class StatementClassifier:
                 call,
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 f"`{self.module.code_for_node(call.func)}(...)` is a Python call in graph-building code: it would run on "
-                "every call of the generated function (TF1 ran it once, while building the graph)",
+                "every call of the generated function (TF1 ran it once, while building the graph)"
+                + (f"; {why}" if (why := call_origin(self.module, call) or self._underived_shape(call)) is not None else ""),
             )
             return False
         return True
+
+    def _underived_shape(self, call: cst.Call) -> str | None:
+        """Why a Python call reading a static shape is refused: its value was not derived."""
+        read = underived_shape_read(call)
+        if read is None:
+            return None
+        return (
+            f"`{self.module.code_for_node(read)}` is a static shape this release does not derive from the program text "
+            "(it follows declared placeholder and variable shapes, literal sizes and the shape rules of common ops, through "
+            "the module's helpers): a Python value made of it is not proven the same at each trace"
+        )
 
     def _block_unknown_dimension(self, node: cst.CSTNode) -> bool:
         """Refuse ``node`` when it reads a dimension TF1 did not know; was it refused?"""

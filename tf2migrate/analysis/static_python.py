@@ -156,6 +156,23 @@ def literal(value: object) -> str | None:
     return None
 
 
+def underived_shape_read(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The first static-shape read below ``node`` (``x.get_shape()``, ``x.shape``, of any
+    expression: ``init_image[:, 1:].get_shape()``), to name in the refusal of a Python value
+    made of it that :meth:`StaticPython.values` did not prove."""
+    for found in preorder(node):
+        if (
+            isinstance(found, cst.Call)
+            and isinstance(found.func, cst.Attribute)
+            and found.func.attr.value == "get_shape"
+            and not found.args
+        ):
+            return found
+        if isinstance(found, cst.Attribute) and found.attr.value == "shape":
+            return found
+    return None
+
+
 def _unknown_dimension(value: object) -> bool:
     if isinstance(value, NoneDimension):
         return True
