@@ -20,7 +20,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
-from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.names import root_name, self_attribute
 from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.traversal import find_all
@@ -32,6 +32,20 @@ def summary_of(facts: GraphFacts, call: cst.Call) -> Summary | None:
         return None
     name = dotted_name(call.func)
     return facts.imported.get(name) if name is not None else None
+
+
+def arguments_changed(facts: GraphFacts, node: cst.CSTNode) -> set[str]:
+    """The names whose objects a statement passes to another module's function that changes
+    what it is given in place (``bump(c)`` of ``def bump(v): v[0] = …`` in a helper module):
+    each argument's root name, the changed parameter not told apart."""
+    if not facts.imported:
+        return set()
+    changed: set[str] = set()
+    for call in find_all(node, cst.Call):
+        found = summary_of(facts, cst.ensure_type(call, cst.Call))
+        if found is not None and found.changes_arguments:
+            changed |= {root for a in cst.ensure_type(call, cst.Call).args if (root := root_name(a.value)) is not None}
+    return changed
 
 
 def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -62,6 +62,9 @@ class Summary:
     call: Summary | None = None  # a class: its ``__call__`` (a net object's builder)
     module: str = ""  # the file that defines it, for findings
     initializes: bool = False  # a session factory that runs the variables initializer before returning
+    # changes an object it is given in place (``v[0] = 0.0``, ``v.append(x)``, ``c.factor = 2.0``): a
+    # caller's value a graph read may be another by the run
+    changes_arguments: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -143,6 +146,27 @@ def _changed_in_place(node: ast.AST) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
+def _changes_parameters(function: ast.FunctionDef) -> bool:
+    """Does the function change an object one of its parameters holds, in place (an item or
+    attribute set, a list's, dict's or array's method changing it, ``+=``, ``setattr``)?  A
+    parameter bound again first may hold another object; read conservatively, any such
+    change counts."""
+    arguments = function.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    parameters.discard("self")
+    for node in ast.walk(function):
+        if _changed_in_place(node) in parameters:
+            return True
+        if isinstance(node, ast.Call) and _last(node.func) in ("setattr", "delattr") and node.args:
+            root: ast.expr = node.args[0]
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in parameters:
+                return True
+    return False
+
+
 def _is_literal(node: ast.AST) -> bool:
     try:
         ast.literal_eval(node)
@@ -176,7 +200,8 @@ class _ModuleSummarizer:
     def function(self, name: str) -> Summary:
         if name not in self.done:
             node = self.functions[name]
-            self.done[name] = _session_factory(node, self.tf) or self._body(node, method_of=None)
+            made = _session_factory(node, self.tf) or self._body(node, method_of=None)
+            self.done[name] = replace(made, changes_arguments=True) if _changes_parameters(node) else made
         return self.done[name]
 
     def _class(self, node: ast.ClassDef) -> Summary:
