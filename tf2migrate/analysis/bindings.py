@@ -844,22 +844,27 @@ def changes_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
     return roots, augmented
 
 
-def objects_seen_through(nodes: Sequence[cst.CSTNode]) -> dict[str, set[str]]:
+def objects_seen_through(nodes: Sequence[cst.CSTNode], shared_roots: frozenset[str] = frozenset()) -> dict[str, set[str]]:
     """For each name of a scope's statements, the other names through which a change in place
     of its object is seen: ``alias = cfg`` (either way: one object), ``cfg = {"w": inner}``
-    or ``[inner]`` (``inner[0] = 6.0`` changes what ``cfg["w"][0]`` reads), at any depth.  A
-    graph built from ``cfg`` captured its values; ``alias[0] = 5.0`` before the run changes
-    them as ``cfg[0] = 5.0`` would.  Read over the whole scope, whatever the order."""
+    or ``[inner]`` (``inner[0] = 6.0`` changes what ``cfg["w"][0]`` reads), at any depth; and
+    ``cfg = settings.CFG`` (either way) for a name of ``shared_roots`` (the names the file's
+    imports bind: ``settings.CFG["k"] = 7.0`` changes ``cfg``).  A graph built
+    from ``cfg`` captured its values; ``alias[0] = 5.0`` before the run changes them as
+    ``cfg[0] = 5.0`` would.  Read over the whole scope, whatever the order."""
     edges: dict[str, set[str]] = {}
     for node in nodes:
         for assign in find_all(node, cst.Assign):
             assert isinstance(assign, cst.Assign)
             targets = [t.target.value for t in assign.targets if isinstance(t.target, cst.Name)]
             value = assign.value
-            if isinstance(value, cst.Name):
+            shared = root_name(value) if isinstance(value, (cst.Attribute, cst.Subscript)) else None
+            if isinstance(value, cst.Name) or shared in shared_roots:
+                source = value.value if isinstance(value, cst.Name) else shared
+                assert source is not None
                 for target in targets:
-                    edges.setdefault(value.value, set()).add(target)
-                    edges.setdefault(target, set()).add(value.value)
+                    edges.setdefault(source, set()).add(target)
+                    edges.setdefault(target, set()).add(source)
             elif isinstance(value, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
                 for element in value.elements:
                     held = getattr(element, "value", None)

@@ -382,6 +382,7 @@ class GraphAnalyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
+        self._sources: dict[str, str] | None = None  # each imported name's module
         self._self_changing_runs: dict[int, str] = {}  # such a method changing ``self``: the first statement that does
         self._self_contained = self._self_contained_methods()
         function_scopes = self._function_scopes()
@@ -752,6 +753,11 @@ class GraphAnalyzer:
             self._changing_methods = bindings.self_changing_methods(self.module)
         return self._changing_methods
 
+    def _import_sources(self) -> dict[str, str]:
+        if self._sources is None:
+            self._sources = imported_calls.import_sources(self.module)
+        return self._sources
+
     def _functions_of_module(self) -> dict[str, cst.FunctionDef]:
         """The module's top-level functions, each bound once (one ``def`` of its name)."""
         if self._module_functions is None:
@@ -799,14 +805,14 @@ class GraphAnalyzer:
                 # ``normalize(w)`` of a function of the file changing its parameter in place (``a /= a.sum()``)
                 mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
                 # ``bump(c)`` of another module's function changing its parameter in place
-                mutated |= imported_calls.arguments_changed(self.facts, node)
+                mutated |= imported_calls.arguments_changed(self.facts, node, self._import_sources())
             for name in mutated | augmented:
                 scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
             for name in (set(binds) - top_binds) | mutated:
                 scope.nested_bindings.setdefault(name, []).append(order)
         # ``alias[0] = 5.0`` (``alias = cfg``), ``inner[0] = 6.0`` (``cfg = {"w": inner}``) change ``cfg``'s values too
-        seen_through = bindings.objects_seen_through(nodes)
+        seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()))
         for name, orders in list(scope.changed_in_place.items()):
             for other in seen_through.get(name, ()):
                 for changes in (scope.changed_in_place, scope.nested_bindings):

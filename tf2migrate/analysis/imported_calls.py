@@ -34,18 +34,51 @@ def summary_of(facts: GraphFacts, call: cst.Call) -> Summary | None:
     return facts.imported.get(name) if name is not None else None
 
 
-def arguments_changed(facts: GraphFacts, node: cst.CSTNode) -> set[str]:
-    """The names whose objects a statement passes to another module's function that changes
-    what it is given in place (``bump(c)`` of ``def bump(v): v[0] = …`` in a helper module):
-    each argument's root name, the changed parameter not told apart."""
+def arguments_changed(facts: GraphFacts, node: cst.CSTNode, sources: dict[str, str]) -> set[str]:
+    """The names whose objects a statement may change through another module's function:
+    each argument's root name when the function changes what it is given in place (``bump(c)``
+    of ``def bump(v): v[0] = …``), the changed parameter not told apart; and when it changes
+    its own module's state (``grow()`` whose ``SIZES[0] = 10.0``, ``settings.set_f(9.0)``
+    whose ``global F``), every name this file imports from that module (``SIZES``,
+    ``settings``): ``sources``, each imported name's module (:func:`import_sources`)."""
     if not facts.imported:
         return set()
     changed: set[str] = set()
-    for call in find_all(node, cst.Call):
-        found = summary_of(facts, cst.ensure_type(call, cst.Call))
-        if found is not None and found.changes_arguments:
-            changed |= {root for a in cst.ensure_type(call, cst.Call).args if (root := root_name(a.value)) is not None}
+    for found_call in find_all(node, cst.Call):
+        call = cst.ensure_type(found_call, cst.Call)
+        found = summary_of(facts, call)
+        if found is None:
+            continue
+        if found.changes_arguments:
+            changed |= {root for a in call.args if (root := root_name(a.value)) is not None}
+        if found.changes_module_state and (source := sources.get(root_name(call.func) or "")) is not None:
+            changed |= {name for name, module in sources.items() if module == source}
     return changed
+
+
+def import_sources(module: cst.Module) -> dict[str, str]:
+    """The module each name a top-level import binds comes from (``import settings as s``:
+    ``s`` → ``settings``; ``from settings import SIZES``: ``SIZES`` → ``settings``)."""
+    sources: dict[str, str] = {}
+    for line in module.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name) or ""
+                    local = (
+                        alias.asname.name.value
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                        else full.split(".")[0]
+                    )
+                    sources[local] = full if alias.asname is not None else local
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar) and small.module is not None:
+                origin = "." * len(small.relative) + (dotted_name(small.module) or "")
+                for alias in small.names:
+                    renamed = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
+                    sources[renamed or (dotted_name(alias.name) or "")] = origin
+    return sources
 
 
 def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:
