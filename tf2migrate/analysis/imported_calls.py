@@ -52,7 +52,8 @@ def arguments_changed(facts: GraphFacts, node: cst.CSTNode, sources: dict[str, s
         if found.changes_arguments:
             changed |= {root for a in call.args if (root := root_name(a.value)) is not None}
         if found.changes_module_state and (source := sources.get(root_name(call.func) or "")) is not None:
-            changed |= {name for name, module in sources.items() if module == source}
+            # (its functions and classes aside: a graph calling ``build`` reads no state of theirs)
+            changed |= {name for name, module in sources.items() if module == source and name not in facts.imported}
     return changed
 
 
