@@ -22,7 +22,7 @@ names the methods whose bodies the analysis reads as part of the constructor's g
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -735,6 +735,8 @@ _IN_PLACE_FUNCTIONS = frozenset(
     for prefix in ("np", "numpy")
     for name in ("random.shuffle", "copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis")
 ) | {"random.shuffle"}
+# the builtins setting or deleting an attribute of their first argument
+_ATTRIBUTE_SETTERS = frozenset({"setattr", "delattr"})
 # an array's methods changing it in place (``w.fill(0.0)``, ``w.sort()``)
 _ARRAY_CHANGING_METHODS = frozenset({"fill", "sort", "put", "resize", "partition", "itemset", "reverse", "setflags"})
 
@@ -808,7 +810,8 @@ def _parameters_of(function: cst.FunctionDef) -> set[str]:
 
 def roots_changed(node: cst.CSTNode) -> set[str]:
     """The names whose objects a block changes in place, at any depth: an item or attribute
-    assigned, augmented or deleted (``a[0] = 0``, ``cfg.factor = 10.0``, ``c.n += 1``), a
+    assigned, augmented or deleted (``a[0] = 0``, ``cfg.factor = 10.0``, ``c.n += 1``,
+    ``setattr(cfg, "factor", 10.0)``), a
     method that changes a list, dict or array called as a statement of its own
     (``sizes.append(3)``, ``w.fill(0.0)``)."""
     return changes_in_place(node)[0]
@@ -822,9 +825,14 @@ def changes_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
     for found in find_all(node, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.Expr)):
         if isinstance(found, cst.Expr):
             # called for its effect alone: a ``tf.add(a, b)`` that is a value is no ``set.add``
-            func = found.value.func if isinstance(found.value, cst.Call) else None
+            call = found.value if isinstance(found.value, cst.Call) else None
+            func = call.func if call is not None else None
             if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS | _ARRAY_CHANGING_METHODS:
                 if (root := root_name(func.value)) is not None:
+                    roots.add(root)
+            # ``setattr(cfg, "factor", 10.0)`` sets an attribute as ``cfg.factor = 10.0`` does
+            elif call is not None and isinstance(func, cst.Name) and func.value in _ATTRIBUTE_SETTERS and call.args:
+                if (root := root_name(call.args[0].value)) is not None:
                     roots.add(root)
             continue
         if isinstance(found, cst.AugAssign) and isinstance(found.target, cst.Name):
@@ -834,6 +842,45 @@ def changes_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
             if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := root_name(target)) is not None:
                 roots.add(root)
     return roots, augmented
+
+
+def objects_seen_through(nodes: Sequence[cst.CSTNode], shared_roots: frozenset[str] = frozenset()) -> dict[str, set[str]]:
+    """For each name of a scope's statements, the other names through which a change in place
+    of its object is seen: ``alias = cfg`` (either way: one object), ``cfg = {"w": inner}``
+    or ``[inner]`` (``inner[0] = 6.0`` changes what ``cfg["w"][0]`` reads), at any depth; and
+    ``cfg = settings.CFG`` (either way) for a name of ``shared_roots`` (the names the file's
+    imports bind: ``settings.CFG["k"] = 7.0`` changes ``cfg``).  A graph built
+    from ``cfg`` captured its values; ``alias[0] = 5.0`` before the run changes them as
+    ``cfg[0] = 5.0`` would.  Read over the whole scope, whatever the order."""
+    edges: dict[str, set[str]] = {}
+    for node in nodes:
+        for assign in find_all(node, cst.Assign):
+            assert isinstance(assign, cst.Assign)
+            targets = [t.target.value for t in assign.targets if isinstance(t.target, cst.Name)]
+            value = assign.value
+            shared = root_name(value) if isinstance(value, (cst.Attribute, cst.Subscript)) else None
+            if isinstance(value, cst.Name) or shared in shared_roots:
+                source = value.value if isinstance(value, cst.Name) else shared
+                assert source is not None
+                for target in targets:
+                    edges.setdefault(source, set()).add(target)
+                    edges.setdefault(target, set()).add(source)
+            elif isinstance(value, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+                for element in value.elements:
+                    held = getattr(element, "value", None)
+                    if isinstance(held, cst.Name):
+                        edges.setdefault(held.value, set()).update(targets)
+    seen_through: dict[str, set[str]] = {}
+    for start in edges:
+        reached: set[str] = set()
+        todo = [start]
+        while todo:
+            for other in edges.get(todo.pop(), ()):
+                if other not in reached and other != start:
+                    reached.add(other)
+                    todo.append(other)
+        seen_through[start] = reached
+    return seen_through
 
 
 def _target_elements(target: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -382,6 +382,8 @@ class GraphAnalyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
+        self._sources: dict[str, str] | None = None  # each imported name's module
+        self._self_changing_runs: dict[int, str] = {}  # such a method changing ``self``: the first statement that does
         self._self_contained = self._self_contained_methods()
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
@@ -536,15 +538,19 @@ class GraphAnalyzer:
             if id(node) not in top_level or init is None or outside:
                 method, call = (outside or graph_calls)[0]
                 reason = refused.get(method.name.value) if id(node) in top_level else None
+                changes_self = self._self_changing_runs.get(id(method))
+                if changes_self is not None:
+                    why = (
+                        "a method building and running a graph of its own is converted as a function when it changes nothing "
+                        f"of `self`; `{changes_self}` does (TF1 built the graph with the values `self` held then, a generated "
+                        "function would read them when called)"
+                    )
+                elif reason is not None:
+                    why = f"a graph-building method is converted when the constructor calls it once, as a statement of its own; {reason}"
+                else:
+                    why = "only graphs built in `__init__` of a module-level class (or in methods it calls) are converted"
                 self.facts.block(
-                    call,
-                    blockers.CLASS_BASED_GRAPH,
-                    f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: "
-                    + (
-                        f"a graph-building method is converted when the constructor calls it once, as a statement of its own; {reason}"
-                        if reason is not None
-                        else "only graphs built in `__init__` of a module-level class (or in methods it calls) are converted"
-                    ),
+                    call, blockers.CLASS_BASED_GRAPH, f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: {why}"
                 )
                 continue
             self._class_scopes.append((node, init, candidates))
@@ -608,11 +614,17 @@ class GraphAnalyzer:
                 if m_.name.value != "__init__"
                 and not m_.decorators
                 and any(self.tf.call_name(c) in SESSION_CALLS for c in calls_in(m_.body))
-                and "self" not in bindings.roots_changed(m_.body)
                 and not find_all(m_.body, (cst.FunctionDef, cst.ClassDef, cst.Yield))
             ]
             if own and len(own) == len(graph):
-                found += own
+                for m_ in own:
+                    change = next(
+                        (line for line in find_all(m_.body, cst.SimpleStatementLine) if "self" in bindings.roots_changed(line)), None
+                    )
+                    if change is None:
+                        found.append(m_)
+                    else:
+                        self._self_changing_runs[id(m_)] = self.module.code_for_node(change).strip()
         return found
 
     # ------------------------------------------------------- contexts (with)
@@ -741,6 +753,11 @@ class GraphAnalyzer:
             self._changing_methods = bindings.self_changing_methods(self.module)
         return self._changing_methods
 
+    def _import_sources(self) -> dict[str, str]:
+        if self._sources is None:
+            self._sources = imported_calls.import_sources(self.module)
+        return self._sources
+
     def _functions_of_module(self) -> dict[str, cst.FunctionDef]:
         """The module's top-level functions, each bound once (one ``def`` of its name)."""
         if self._module_functions is None:
@@ -787,11 +804,19 @@ class GraphAnalyzer:
                 mutated = targets_changed
                 # ``normalize(w)`` of a function of the file changing its parameter in place (``a /= a.sum()``)
                 mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
+                # ``bump(c)`` of another module's function changing its parameter in place
+                mutated |= imported_calls.arguments_changed(self.facts, node, self._import_sources())
             for name in mutated | augmented:
                 scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
             for name in (set(binds) - top_binds) | mutated:
                 scope.nested_bindings.setdefault(name, []).append(order)
+        # ``alias[0] = 5.0`` (``alias = cfg``), ``inner[0] = 6.0`` (``cfg = {"w": inner}``) change ``cfg``'s values too
+        seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()))
+        for name, orders in list(scope.changed_in_place.items()):
+            for other in seen_through.get(name, ()):
+                for changes in (scope.changed_in_place, scope.nested_bindings):
+                    changes[other] = sorted({*changes.get(other, []), *orders})
         self.facts.scopes.append(scope)
 
     def _collect_feed_dicts(self) -> None:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
-from tf2migrate.analysis.names import self_attribute
+from tf2migrate.analysis.names import root_name, self_attribute
 from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.traversal import find_all
@@ -32,6 +32,54 @@ def summary_of(facts: GraphFacts, call: cst.Call) -> Summary | None:
         return None
     name = dotted_name(call.func)
     return facts.imported.get(name) if name is not None else None
+
+
+def arguments_changed(facts: GraphFacts, node: cst.CSTNode, sources: dict[str, str]) -> set[str]:
+    """The names whose objects a statement may change through another module's function:
+    each argument's root name when the function changes what it is given in place (``bump(c)``
+    of ``def bump(v): v[0] = …``), the changed parameter not told apart; and when it changes
+    its own module's state (``grow()`` whose ``SIZES[0] = 10.0``, ``settings.set_f(9.0)``
+    whose ``global F``), every name this file imports from that module (``SIZES``,
+    ``settings``): ``sources``, each imported name's module (:func:`import_sources`)."""
+    if not facts.imported:
+        return set()
+    changed: set[str] = set()
+    for found_call in find_all(node, cst.Call):
+        call = cst.ensure_type(found_call, cst.Call)
+        found = summary_of(facts, call)
+        if found is None:
+            continue
+        if found.changes_arguments:
+            changed |= {root for a in call.args if (root := root_name(a.value)) is not None}
+        if found.changes_module_state and (source := sources.get(root_name(call.func) or "")) is not None:
+            # (its functions and classes aside: a graph calling ``build`` reads no state of theirs)
+            changed |= {name for name, module in sources.items() if module == source and name not in facts.imported}
+    return changed
+
+
+def import_sources(module: cst.Module) -> dict[str, str]:
+    """The module each name a top-level import binds comes from (``import settings as s``:
+    ``s`` → ``settings``; ``from settings import SIZES``: ``SIZES`` → ``settings``)."""
+    sources: dict[str, str] = {}
+    for line in module.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name) or ""
+                    local = (
+                        alias.asname.name.value
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                        else full.split(".")[0]
+                    )
+                    sources[local] = full if alias.asname is not None else local
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar) and small.module is not None:
+                origin = "." * len(small.relative) + (dotted_name(small.module) or "")
+                for alias in small.names:
+                    renamed = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
+                    sources[renamed or (dotted_name(alias.name) or "")] = origin
+    return sources
 
 
 def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:

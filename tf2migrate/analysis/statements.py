@@ -653,6 +653,7 @@ class StatementClassifier:
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)
             statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else self._value_kind(node)
+            statement.loop_targets = self._python_loop_targets(node, scope, statement.order)
             return statement
         is_assignment = isinstance(node, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body
@@ -755,6 +756,22 @@ class StatementClassifier:
         statement.value_kind = self._value_kind(node, scope, statement.order)
         self._take_starts(statement, scope)
         return statement
+
+    def _python_loop_targets(self, node: cst.CSTNode, scope: Scope, order: int) -> tuple[str, ...]:
+        """The targets of a loop making variables (``for n, n_in in zip([3, 2], [4, 3]):``,
+        the variables' loop loop_split.py leaves) that hold the Python values of an iterable
+        reading no graph name and calling no TensorFlow: plain Python values the loop leaves
+        bound where it stood, which code after it reads as such (``last_in = n_in``), not
+        graph code that moves into generated functions (or is removed) with them.  A target
+        the body binds again (``W = tf.Variable(...)``) is not one."""
+        if not isinstance(node, cst.For):
+            return ()
+        if any(self.tf.call_name(c) is not None for c in calls_in(node.iter)) or any(
+            isinstance(n, cst.Name) and scope.graph_statement(n.value, order) is not None for n in find_all(node.iter, cst.Name)
+        ):
+            return ()
+        rebound = set(read_and_bound(node.body)[1])
+        return tuple(n for n in dict.fromkeys(target_names(node.target)) if n not in rebound)
 
     def _iterator_elsewhere(self, call: cst.Call) -> str | None:
         """Why ``call`` takes an element of a TF1 iterator this analysis does not follow:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tf2migrate.analysis.catalogue import (
     CONFIG_CALLS,
@@ -62,6 +62,11 @@ class Summary:
     call: Summary | None = None  # a class: its ``__call__`` (a net object's builder)
     module: str = ""  # the file that defines it, for findings
     initializes: bool = False  # a session factory that runs the variables initializer before returning
+    # changes an object it is given in place (``v[0] = 0.0``, ``v.append(x)``, ``c.factor = 2.0``): a
+    # caller's value a graph read may be another by the run
+    changes_arguments: bool = False
+    # changes its module's state (``SIZES[0] = 10.0``, ``global F``), itself or through its module's functions
+    changes_module_state: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -143,6 +148,37 @@ def _changed_in_place(node: ast.AST) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
+def _changed_by_statement(node: ast.AST) -> str | None:
+    """:func:`_changed_in_place`, a method counting only when called as a statement of its own
+    (``sizes.append(3)``; ``tf.add(a, b)`` is a value, no ``set.add``)."""
+    if isinstance(node, ast.Call):
+        return None
+    if isinstance(node, ast.Expr):
+        return _changed_in_place(node.value) if isinstance(node.value, ast.Call) else None
+    return _changed_in_place(node)
+
+
+def _changes_parameters(function: ast.FunctionDef) -> bool:
+    """Does the function change an object one of its parameters holds, in place (an item or
+    attribute set, a list's, dict's or array's method changing it, ``+=``, ``setattr``)?  A
+    parameter bound again first may hold another object; read conservatively, any such
+    change counts."""
+    arguments = function.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    parameters.discard("self")
+    for node in ast.walk(function):
+        if _changed_by_statement(node) in parameters:
+            return True
+        if isinstance(node, ast.Call) and _last(node.func) in ("setattr", "delattr") and node.args:
+            root: ast.expr = node.args[0]
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in parameters:
+                return True
+    return False
+
+
 def _is_literal(node: ast.AST) -> bool:
     try:
         ast.literal_eval(node)
@@ -176,8 +212,29 @@ class _ModuleSummarizer:
     def function(self, name: str) -> Summary:
         if name not in self.done:
             node = self.functions[name]
-            self.done[name] = _session_factory(node, self.tf) or self._body(node, method_of=None)
+            made = _session_factory(node, self.tf) or self._body(node, method_of=None)
+            self.done[name] = replace(
+                made, changes_arguments=_changes_parameters(node), changes_module_state=self._changes_module_state(name, set())
+            )
         return self.done[name]
+
+    def _changes_module_state(self, name: str, seen: set[str]) -> bool:
+        """Does the module function ``name`` change a value of its module (a name it does not
+        bind changed in place, one declared ``global``), or call a function of the module that does?"""
+        seen.add(name)
+        node = self.functions[name]
+        own = {sub.arg for sub in ast.walk(node.args) if isinstance(sub, ast.arg)}
+        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Global):
+                return True
+            changed = _changed_by_statement(sub)
+            if changed is not None and changed not in own:
+                return True
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in self.functions:
+                if sub.func.id not in seen and self._changes_module_state(sub.func.id, seen):
+                    return True
+        return False
 
     def _class(self, node: ast.ClassDef) -> Summary:
         methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
