@@ -123,7 +123,7 @@ def test_refused_with_the_reason() -> None:
         'z = tf.identity(y, name="mean")\ntf.summary.scalar("mean", z)': "may be taken by another op",
         'tf.summary.scalar("y", y, family="f")': "with collections, family",
         'tf.summary.text("t", tf.as_string(y))': "`tf.summary.text` is not converted",
-        'if True:\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in an `if` branch",
+        'if __debug__:\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in an `if` branch",
         'for i in range(2):\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in a `for` loop",
         'ys = [tf.summary.scalar("y", y)]': "`tf.summary.scalar` inside an expression",
         'sums = {}\nsums["y"] = tf.summary.scalar("y", y)': '`tf.summary.scalar` bound to `sums["y"]`',

@@ -289,6 +289,8 @@ def _module_evaluator(
     if (
         "globals" in names
         or "vars" in names
+        or "exec" in names  # (``exec("DEBUG = True")`` binds behind the text)
+        or "eval" in names
         or any(isinstance(cst.ensure_type(i, cst.ImportFrom).names, cst.ImportStar) for i in find_all(module, cst.ImportFrom))
     ):
         return None
@@ -298,6 +300,10 @@ def _module_evaluator(
         function = cst.ensure_type(function, cst.FunctionDef)
         local = _local_names(function) | {p.name.value for p in find_all(function.params, cst.Param) if isinstance(p, cst.Param)}
         unsafe |= {root for root in _changed_roots(function, _LIST_METHODS) if root not in local}
+    for held in find_all(module, cst.Lambda):  # (``grow = lambda: sizes.append(3)``, called later)
+        held = cst.ensure_type(held, cst.Lambda)
+        local = {p.name.value for p in find_all(held.params, cst.Param) if isinstance(p, cst.Param)}
+        unsafe |= {root for root in _changed_roots(held.body, _LIST_METHODS) if root not in local}
     functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     bound_once = {name for name, node in functions.items() if sum(1 for s in module.body if name in _bound_names(s)) == 1}
     evaluator = _Evaluator(
@@ -708,8 +714,12 @@ class _Evaluator:
         return UNKNOWN
 
     def pure(self, func: cst.BaseExpression, env, depth) -> bool:
-        """Is ``func`` a standard library function the evaluation knows (it changes nothing it is given)?"""
-        return isinstance(func, (cst.Name, cst.Attribute)) and isinstance(self.expression(func, env, depth), PythonFunction)
+        """Is ``func`` a standard library function the evaluation knows (it changes nothing it is
+        given)?  Not a lambda called by name: its body may change what it reads (``box.append``)."""
+        if not isinstance(func, (cst.Name, cst.Attribute)):
+            return False
+        value = self.expression(func, env, depth)
+        return isinstance(value, PythonFunction) and value.node is None
 
     def reduce(self, node: cst.Call, env, depth) -> object:
         """``functools.reduce(operator.mul, dims[, 1])`` (or a lambda of two names computing
