@@ -82,6 +82,10 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   (TF1 built the graph twice: kept); or tensors read through a dict display of them made after the
   graph's first statements or after all of it (``model3 = {"x1": x1}``, ``feed_dict={model3['x1']: ...}``;
   TFM151).  The function stays in ``main.py`` of a project.
+- one of the graph's first statements under an ``if`` TF1 decided while building the graph (TFM152):
+  on a flag or a mode string bound before it, or on the rank of a placeholder declared before it
+  (``len(x1.get_shape()) == 2``, ``x1.get_shape()[0] is None``, a Dimension being no None); the
+  branch not taken raises, maybe through an ``elif``; maybe then in a factory's body.
 
 A third of the programs with helpers (or a session not opened by ``with``) are projects:
 their module-level helpers, layer helpers and classes live in ``helpers.py`` or a package's
@@ -1542,6 +1546,8 @@ def tf1_programs(draw) -> Program:
         closing += b.model_class()
     if draw(st.integers(0, 7)) == 0:
         closing += b.per_call_class()
+    if draw(st.integers(0, 3)) == 0:  # session 22's: a statement under an ``if`` TF1 decided while building
+        _static_branch(b, draw)
     # session 19's: the graph's first statements built by a factory the script calls, or tensors read through a dict
     later = [idle, opening, b.session, closing]
     form = draw(st.sampled_from(["none", "none", "factory", "tensor_dict"]))
@@ -1570,6 +1576,51 @@ def tf1_programs(draw) -> Program:
         *b.graph,
     ]
     return Program("\n".join(lines + idle + opening + b.session + closing) + "\n", b.features, modules)
+
+
+# -- session 22's: branches TF1 decided while building the graph (rewrites/static_branches.py)
+def _static_branch(b: _Builder, draw) -> None:
+    """One of the graph's first statements put under an ``if`` whose test TF1 decided from the text:
+    a flag or a mode string bound just before it, or the rank of a placeholder declared before it;
+    the branch not taken raises (maybe through an ``elif``), or the statement follows a test that
+    takes no branch.  Maybe then in a graph factory's body (pkmital's ``if len(x.get_shape()) == 2``,
+    ``if debug:``)."""
+    end = b.graph.index(FACTORY_END)
+    candidates = [i for i, line in enumerate(b.graph[:end]) if _one_simple_statement(line)]
+    if not candidates:
+        return
+    index = draw(st.sampled_from(candidates))
+    ranked = [m.group(1) for line in b.graph[:index] if (m := re.match(rf"(\w+) = tf\.placeholder\(tf\.float32, \[None, {D}\]\)$", line))]
+    flag, mode = b.fresh("debug"), b.fresh("mode")
+    true_tests = [f"not {flag}", f"{mode} == 'train'", f"{flag} or {mode} != 'eval'"]
+    false_tests = [flag, f"{mode} == 'eval'", f"{flag} and {mode} == 'train'"]
+    if ranked:
+        true_tests.append(f"len({ranked[-1]}.get_shape()) == 2")
+        false_tests.append(f"{ranked[-1]}.get_shape()[0] is None")  # (a Dimension is no None)
+        true_tests.append(f"{ranked[-1]}.get_shape()[0].value is None")
+    test, other = draw(st.sampled_from(true_tests)), draw(st.sampled_from(false_tests))
+    line = b.graph[index]
+    kind = draw(st.sampled_from(["body", "else", "elif", "none"]))
+    b.feature(f"static-branch:{kind}")
+    raised = "    raise ValueError('unsupported input')"
+    shapes = {
+        "body": [f"if {test}:", f"    {line}", "else:", raised],
+        "else": [f"if {other}:", raised, "else:", f"    {line}"],
+        "elif": [f"if {other}:", raised, f"elif {test}:", f"    {line}", "else:", raised],
+        "none": [f"if {other}:", raised, line],
+    }
+    b.graph[index : index + 1] = [f"{flag} = False", f"{mode} = 'train'", *shapes[kind]]
+
+
+def _one_simple_statement(line: str) -> bool:
+    """A line of its own that is one simple statement at the top (no block, no continuation)."""
+    if not line or line[0].isspace() or line == FACTORY_END:
+        return False
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        return False
+    return len(tree.body) == 1 and isinstance(tree.body[0], (ast.Assign, ast.AugAssign, ast.Expr))
 
 
 # -- session 19's: graph factories and dicts of tensors (rewrites/factory_inline.py, rewrites/tensor_dicts.py)
