@@ -16,6 +16,7 @@ far, ``sess.run([train_op, merged])`` evaluates them with the step, and
   (before the train step's update, as the rest of the forward pass), and the run returns the
   same bytes (``.numpy()`` of a string tensor);
 - ``tf.summary.FileWriter(logdir, graph)`` becomes ``tf.summary.create_file_writer(logdir)``
+  (also one bound to nothing, in any block: ``if OUTPUT_GRAPH: tf.summary.FileWriter(...)``)
   and ``writer.add_summary(s, step)`` ``tf.summary.experimental.write_raw_pb(s, step=step)``
   under ``writer.as_default()``: the event file holds TF1's tags, steps and values;
 - in a class, the same statements bound to attributes of ``self`` (``self.d_sum = merge(...)``
@@ -64,7 +65,9 @@ SUMMARY_WRITES = Rule(
     "`writer.add_summary(s, step)` with `tf.summary.experimental.write_raw_pb(s, step=step)` under "
     "`writer.as_default()`. The summaries are computed by the generated function of the run that "
     "fetched them, as the other fetches are. Summaries and writers may be bound to attributes of `self` "
-    "(a class whose method builds the graph; its writer made in any method). A `merge_all()` with no "
+    "(a class whose method builds the graph; its writer made in any method). A FileWriter bound to "
+    "nothing, a statement of its own in any block (`if OUTPUT_GRAPH: tf.summary.FileWriter(logdir, sess.graph)`), "
+    "becomes `tf.summary.create_file_writer(logdir)` where it stood. A `merge_all()` with no "
     "summary op built before it, whose value nothing reads, becomes None, as TF1 returned.",
     why="TF2 has no summary collection and no graph to evaluate it in. Written this way, the event "
     "file holds what TF1 wrote — the same tags, steps and values, histograms with TF1's buckets, "
@@ -283,6 +286,9 @@ class _Finder:
         for body in bodies:
             if not any(body is b for b in building):
                 self._writers_and_merges(body, after_ops=bool(building))
+        for statement, call in _discarded_writers(self.module, self.tf):
+            if id(call) not in self.placed:
+                self._discarded_writer(statement, call)
         unplaced = [c for c in calls_in(self.module, enter_defs=True) if id(c) not in self.placed]
         places = _where(
             self.module, [c for c in unplaced if self.tf.call_name(c) in (*_OPS, _MERGE_ALL, _MERGE, _WRITER)], self.skipped_withs
@@ -511,6 +517,22 @@ class _Finder:
             message += " (TF2 writes no graph: the graph argument is dropped)"
         self._swap(statement, f"{target} = {self.tf_name}.summary.create_file_writer({logdir})", message)
 
+    def _discarded_writer(self, statement: cst.SimpleStatementLine, call: cst.Call) -> None:
+        """``tf.summary.FileWriter("logs/", sess.graph)`` as a statement of its own, in any
+        block (MorvanZhou's ``if OUTPUT_GRAPH:``): the writer is bound to nothing, so no
+        summary is written through it; TF1 made its event file where the statement stood,
+        as TF2's writer does there, in the same branch or loop."""
+        self.placed.add(id(call))
+        bound = bind_arguments(call, ("logdir", "graph", "max_queue", "flush_secs", "graph_def", "filename_suffix", "session"))
+        if bound is None or "logdir" not in bound or set(bound) - {"logdir", "graph", "graph_def"}:
+            self.refuse(call, "`tf.summary.FileWriter` with a queue, flush or session setting is not converted")
+            return
+        logdir = cst.Module([]).code_for_node(bound["logdir"].value)
+        message = "`tf.summary.FileWriter` bound to nothing → tf.summary.create_file_writer"
+        if "graph" in bound or "graph_def" in bound:
+            message += " (TF2 writes no graph: the graph argument is dropped)"
+        self._swap(statement, f"{self.tf_name}.summary.create_file_writer({logdir})", message)
+
     def _swap(self, statement: cst.SimpleStatementLine, code: str, message: str, original: cst.Call | None = None) -> None:
         new = cst.parse_statement(code, config=self.module.config_for_parsing)
         if isinstance(new, cst.SimpleStatementLine):
@@ -554,6 +576,21 @@ class _Finder:
 
     def notes(self) -> list[tuple[cst.CSTNode, str, str]]:
         return [(node, SUMMARY_WRITES.code, message) for node, message in self.noted]
+
+
+def _discarded_writers(module: cst.Module, imports: TfImports) -> list[tuple[cst.SimpleStatementLine, cst.Call]]:
+    """The statements ``tf.summary.FileWriter(...)`` alone on their line, whose writer is
+    bound to nothing, wherever they stand."""
+    found: list[tuple[cst.SimpleStatementLine, cst.Call]] = []
+
+    class _Statements(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+            small = node.body[0] if len(node.body) == 1 else None
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and imports.call_name(small.value) == _WRITER:
+                found.append((node, small.value))
+
+    walk(module, _Statements())
+    return found
 
 
 def _lines(module: cst.Module, statement: cst.SimpleStatementLine | cst.BaseCompoundStatement) -> int:
