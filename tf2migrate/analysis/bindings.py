@@ -108,13 +108,40 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
             "a placeholder stored in a dict is not converted (its feed key is not a name a "
             "generated function can take as a parameter); bind it to a name or a `self.` attribute"
         )
-    if find_all(node, (cst.ListComp, cst.GeneratorExp)):
+    # a comprehension or block elsewhere in the statement (MorvanZhou's A3C: a placeholder in
+    # one branch of an ``if``, a comprehension of assigns in the other) says nothing of this call
+    if any(_holds(comprehension, call) for comprehension in find_all(node, (cst.ListComp, cst.GeneratorExp))):
         return (
             "placeholders made by a comprehension are converted only when unpacked one per target; write "
             "`[a, b] = [tf.placeholder(...) for _ in range(2)]` (one literal range, as many targets, a call "
             "that does not read the loop variable)"
         )
+    for block in find_all(node, tuple(_BLOCKS)):  # the outermost first
+        if _holds(block, call):
+            return (
+                f"`tf.{name}` in {_BLOCKS[type(block)]} (`{_header(block)[:60]}:`) is not converted: a placeholder is "
+                "converted where it is bound at the top level of its scope"
+            )
     return f"`tf.{name}` must be assigned to a name at the top level of its scope"
+
+
+_BLOCKS = {cst.If: "an `if` branch", cst.For: "a `for` loop", cst.While: "a `while` loop", cst.Try: "a `try` statement"}
+
+
+def _header(block: cst.CSTNode) -> str:
+    """``if test``, ``for x in xs``, ``while test``, ``try``: the block's first line, without its comment."""
+    code = cst.Module([]).code_for_node
+    if isinstance(block, cst.If):
+        return f"if {code(block.test)}"
+    if isinstance(block, cst.For):
+        return f"for {code(block.target)} in {code(block.iter)}"
+    if isinstance(block, cst.While):
+        return f"while {code(block.test)}"
+    return "try"
+
+
+def _holds(node: cst.CSTNode, call: cst.Call) -> bool:
+    return bool(find_all(node, m.MatchIfTrue(lambda n: n is call)))
 
 
 def placeholder_beside_runs(node: cst.BaseStatement, name: str) -> str:
