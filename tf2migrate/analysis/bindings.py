@@ -191,6 +191,7 @@ def spliced_methods(
     candidates: dict[str, cst.FunctionDef] = {}
     refused: dict[str, str] = {}
     counts = None
+    by_init = {(self_attribute(c.func) or "")[len("self.") :] for c in calls_within[id(init)]}
     for name in builds:
         method = methods[name]
         if counts is None:
@@ -204,6 +205,10 @@ def spliced_methods(
             refused[name] = "it returns or yields"
         elif name == external and mentions == 0:
             candidates[name] = method
+        elif mentions > 1 and name not in by_init:
+            # other code calls it (kvfrans' VAE: ``model.train()`` opens the session): the count
+            # would also take in attributes of that name (``mnist.train``)
+            refused[name] = "`__init__` does not call it"
         elif mentions != 1:
             refused[name] = f"it is named {mentions} times in this file"
         else:
