@@ -310,8 +310,9 @@ def _decided(source: str) -> list[bool | None]:
 
 
 def test_branch_tests_are_decided_as_tf1_decided_them() -> None:
-    """A test of known numbers, strings and bools is decided; a Dimension TF1 did not know is
-    no None (its ``.value`` is), and is never compared or read as a bool."""
+    """A test of known numbers, strings and bools is decided; a dimension TF1 did not know is
+    never compared or read as a bool, nor tested against None (a TF1 Dimension is no None, but
+    TF2's shapes, which ``tensorflow.compat.v1`` code runs with, give None); its ``.value`` is None."""
     assert _decided(
         """
         import tensorflow as tf
@@ -320,7 +321,7 @@ def test_branch_tests_are_decided_as_tf1_decided_them() -> None:
         mode = 'train'
         if len(x.get_shape()) == 2 and mode == 'train':
             pass
-        if x.get_shape()[0] is None:
+        if x.get_shape()[1] is None:
             pass
         if x.get_shape()[0].value is None:
             pass
@@ -328,8 +329,10 @@ def test_branch_tests_are_decided_as_tf1_decided_them() -> None:
             pass
         if x.get_shape()[1] > 1000 or mode != 'train':
             pass
+        if x.get_shape()[0] is None:
+            pass
         """
-    ) == [True, False, True, True, False]
+    ) == [True, False, True, True, False, None]
     assert _decided(
         """
         import tensorflow as tf

@@ -84,7 +84,7 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   TFM151).  The function stays in ``main.py`` of a project.
 - one of the graph's first statements under an ``if`` TF1 decided while building the graph (TFM152):
   on a flag or a mode string bound before it, or on the rank of a placeholder declared before it
-  (``len(x1.get_shape()) == 2``, ``x1.get_shape()[0] is None``, a Dimension being no None); the
+  (``len(x1.get_shape()) == 2``, ``x1.get_shape()[0].value is None``); the
   branch not taken raises, maybe through an ``elif``; maybe then in a factory's body.
 
 A third of the programs with helpers (or a session not opened by ``with``) are projects:
@@ -1596,7 +1596,7 @@ def _static_branch(b: _Builder, draw) -> None:
     false_tests = [flag, f"{mode} == 'eval'", f"{flag} and {mode} == 'train'"]
     if ranked:
         true_tests.append(f"len({ranked[-1]}.get_shape()) == 2")
-        false_tests.append(f"{ranked[-1]}.get_shape()[0] is None")  # (a Dimension is no None)
+        false_tests.append(f"{ranked[-1]}.get_shape()[1].value is None")  # (a known dimension)
         true_tests.append(f"{ranked[-1]}.get_shape()[0].value is None")
     test, other = draw(st.sampled_from(true_tests)), draw(st.sampled_from(false_tests))
     line = b.graph[index]

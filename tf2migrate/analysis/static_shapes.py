@@ -125,8 +125,9 @@ class Derived:
 
 @dataclass(frozen=True)
 class NoneDimension:
-    """A TF1 ``Dimension`` TF1 did not know (``x.get_shape()[0]`` of a ``[None, 3]``
-    placeholder): no None (``is None`` is false, and it is true as a bool), its ``.value`` is."""
+    """A dimension TF1 did not know (``x.get_shape()[0]`` of a ``[None, 3]`` placeholder): a
+    ``Dimension`` whose ``.value`` is None in TF1 (itself no None, and true as a bool), None
+    itself with TF2's shapes (``tensorflow.compat.v1`` on TF2): neither is assumed."""
 
 
 NONE_DIMENSION = NoneDimension()
@@ -541,8 +542,9 @@ class _Evaluator:
             right = self.expression(node.comparisons[0].comparator, env, depth)
             operator = node.comparisons[0].operator
             if isinstance(operator, (cst.Is, cst.IsNot)) and isinstance(right, Py) and right.value is None:
-                # (a Dimension, known or not, is no None)
-                known = isinstance(left, (Py, Function, Tensor, Derived, NoneDimension))
+                # (a known dimension is no None; one TF1 did not know is no None either, but is
+                # with TF2's shapes, which code importing ``tensorflow.compat.v1`` runs with: unknown)
+                known = isinstance(left, (Py, Function, Tensor, Derived))
                 if known:
                     is_none = isinstance(left, Py) and left.value is None
                     return Py(is_none if isinstance(operator, cst.Is) else not is_none)
