@@ -34,8 +34,9 @@ then migrated like any other.  The rewrite is made only where the test's value i
   ``as_list()`` and ``num_elements()``, and compares only known numbers (``==``, ``<``, …) or
   strings (``==``, ``!=``), with ``not``, ``and``, ``or``: reading it runs no code, so
   leaving it out changes nothing but the branch no longer taken;
-- a comparison with a dimension TF1 did not know is never decided (TF1 compared a
-  ``Dimension(None)``, whose comparisons are None).
+- a test of a dimension TF1 did not know is never decided but by its ``.value is None``
+  (TF1's ``Dimension(None)`` is no None and compares as None; TF2's shapes, which code
+  importing ``tensorflow.compat.v1`` runs with on TF2, give None).
 
 Only an ``if`` holding a line a refusal named is rewritten: a script's other switches stay as
 written.  The branch's statements keep their lines; findings of the migration are placed on
