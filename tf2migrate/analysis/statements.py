@@ -79,7 +79,7 @@ from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
 from tf2migrate.analysis.static_python import StaticPython, underived_shape_read
-from tf2migrate.analysis.static_shapes import Literalize, static_dimensions
+from tf2migrate.analysis.static_shapes import Literalize, binds_dimension_compared, static_dimensions
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, preorder
 
@@ -509,7 +509,7 @@ class StatementClassifier:
             self.facts.static_dimensions.update(dimensions)
             literals.update(dimensions)
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
-            literals.update(self._static_values(node))
+            literals.update(self._static_values(node, binds, scope))
         if literals:
             literal = node.visit(Literalize(literals))
             assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only
@@ -914,10 +914,14 @@ class StatementClassifier:
             current.kind = Kind.PYTHON  # stays where it is and runs once, eagerly
         return True
 
-    def _static_values(self, node: cst.BaseStatement) -> dict[int, tuple[cst.BaseExpression, str]]:
+    def _static_values(self, node: cst.BaseStatement, binds: list[str], scope: Scope) -> dict[int, tuple[cst.BaseExpression, str]]:
         """The Python values of static shapes ``node`` computes (analysis/static_python.py),
         recorded for the plan (the number written where the code stays outside the generated
-        functions); those reading a dimension TF1 did not know are kept for the refusal."""
+        functions); those reading a dimension TF1 did not know are kept for the refusal.  None
+        where a name it binds is compared as TF1's ``Dimension`` and an int compare apart
+        (``d = x.get_shape()[1]`` … ``d == 3.0``: False in TF1, True of the number)."""
+        if binds_dimension_compared(node, binds, scope.owner):
+            return {}
         values = self.static_python.values(node)
         declared = {id(n) for expression, _ in self.facts.static_dimensions.values() for n in preorder(expression)}
         values.found = {key: found for key, found in values.found.items() if key not in declared}  # said already

@@ -12,6 +12,9 @@ Only dimensions written as integers count; ``None`` dimensions are the fed value
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
+from operator import is_
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +35,16 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
     by id: (expression, the integer's text)."""
     found: dict[int, tuple[cst.BaseExpression, str]] = {}
     inner: set[int] = set()
+    compared = compared_unlike_ints(node, lambda operand: m.matches(operand, m.Subscript(value=_SHAPE)))
+    for assign in find_all(node, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        # ``d = x.get_shape()[1]`` (``* 2``) binds a Dimension: its comparisons where the scope reads it
+        assert isinstance(assign, cst.Assign)
+        if cst.ensure_type(assign.targets[0].target, cst.Name).value in names_compared_unlike_ints(scope.owner):
+            compared.update(id(subscript) for subscript in find_all(assign.value, m.Subscript(value=_SHAPE)))
     for subscript in find_all(node, m.Subscript(value=_SHAPE, slice=[m.SubscriptElement(slice=m.Index(value=m.Integer()))])):
         assert isinstance(subscript, cst.Subscript)
+        if id(subscript) in compared:
+            continue
         shape = subscript.value
         # the matcher's shapes: ``x.shape`` or ``x.get_shape()``, indexed by an integer
         holder = (
@@ -54,6 +65,63 @@ def static_dimensions(node: cst.CSTNode, scope: Scope, order: int | None) -> dic
             inner.add(id(value_attribute.value))
             found[id(value_attribute)] = (value_attribute, found[id(value_attribute.value)][1])
     return {key: value for key, value in found.items() if key not in inner}
+
+
+_INTEGER = m.Integer() | m.UnaryOperation(operator=m.Minus(), expression=m.Integer())
+# the comparisons in which a TF1 ``Dimension`` of a known size gave what its int gives
+_INT_COMPARISONS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+
+def compared_unlike_ints(node: cst.CSTNode, is_dimension: Callable[[cst.BaseExpression], bool]) -> set[int]:
+    """The operands below ``node`` holding a ``Dimension`` itself (``is_dimension``) compared
+    with anything but an integer literal (``-1`` too) or another such, or by ``is``/``in``: TF1's
+    ``Dimension(3) == 3.0`` was False, ``Dimension(3) is 3`` False, where the int TF2's shape
+    holds gives True.  Such a read is no declared number (a function moving it would read
+    TF2's int)."""
+    found: set[int] = set()
+    for comparison in find_all(node, cst.Comparison):
+        operands = _operands(cst.ensure_type(comparison, cst.Comparison))
+        if not _like_ints(cst.ensure_type(comparison, cst.Comparison), is_dimension):
+            found.update(id(o) for o in operands if is_dimension(o))
+    return found
+
+
+def _operands(comparison: cst.Comparison) -> list[cst.BaseExpression]:
+    return [comparison.left, *(target.comparator for target in comparison.comparisons)]
+
+
+def _like_ints(comparison: cst.Comparison, is_dimension: Callable[[cst.BaseExpression], bool]) -> bool:
+    """Does the comparison give of a known ``Dimension`` what it gives of its int?"""
+    return all(isinstance(t.operator, _INT_COMPARISONS) for t in comparison.comparisons) and all(
+        m.matches(o, _INTEGER) or is_dimension(o) for o in _operands(comparison)
+    )
+
+
+def binds_dimension_compared(node: cst.CSTNode, binds: list[str], owner: cst.Module | cst.FunctionDef) -> bool:
+    """Does ``node`` bind a name to a value reading a ``Dimension`` itself (``d =
+    x.get_shape()[1] * 2``) that ``owner`` compares unlike an int (:func:`compared_unlike_ints`)?"""
+    return bool(set(binds) & names_compared_unlike_ints(owner)) and bool(find_all(node, m.Subscript(value=_SHAPE)))
+
+
+_NAMES_COMPARED: dict[int, tuple[cst.CSTNode, frozenset[str]]] = {}
+
+
+def names_compared_unlike_ints(owner: cst.Module | cst.FunctionDef) -> frozenset[str]:
+    """The names ``owner`` compares as :func:`compared_unlike_ints` would a Dimension (each
+    scope's walked once: each statement binding a name asks)."""
+    cached = _NAMES_COMPARED.get(id(owner))
+    if cached is not None and cached[0] is owner:
+        return cached[1]
+    names: set[str] = set()
+    for comparison in find_all(owner, cst.Comparison):
+        assert isinstance(comparison, cst.Comparison)
+        for operand in _operands(comparison):
+            if isinstance(operand, cst.Name) and not _like_ints(comparison, partial(is_, operand)):
+                names.add(operand.value)
+    if len(_NAMES_COMPARED) > 64:
+        _NAMES_COMPARED.clear()
+    _NAMES_COMPARED[id(owner)] = (owner, frozenset(names))
+    return frozenset(names)
 
 
 class Literalize(FastTransformer):
@@ -922,13 +990,17 @@ _COMPARED: dict[type, Any] = {
 
 
 def _compared(operator: cst.BaseCompOp, left: object, right: object) -> object:
-    """Python's comparison of two known numbers, or the equality of two known strings.  Never
-    of None: TF1 read ``x.get_shape()[0] != 3`` of an unknown dimension as a ``Dimension``
+    """Python's comparison of two known numbers (both ints or both floats), or the equality of
+    two known strings.  Never of None: TF1 read ``x.get_shape()[0] != 3`` of an unknown dimension as a ``Dimension``
     comparison (None, false), where the None this evaluation gives it compares true."""
     compare = _COMPARED.get(type(operator))
     if compare is None:
         return UNKNOWN
     if _scalar(left) and _scalar(right):
+        if isinstance(_number_value(left), float) is not isinstance(_number_value(right), float):
+            # an int may be a TF1 ``Dimension``, which compares with no float (``x.get_shape()[1]
+            # == 3.0`` of a declared 3 was False, ``< 3.5`` raised)
+            return UNKNOWN
         return Py(bool(compare(_number_value(left), _number_value(right))))
     if isinstance(left, Py) and isinstance(right, Py) and isinstance(left.value, str) and isinstance(right.value, str):
         return Py(bool(compare(left.value, right.value))) if isinstance(operator, (cst.Equal, cst.NotEqual)) else UNKNOWN

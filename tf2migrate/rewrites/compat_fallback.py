@@ -71,7 +71,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
     # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)
     v2_shapes_off = bool(names & {"disable_v2_tensorshape", "disable_v2_behavior"})
-    dimension_read = None if v2_shapes_off else _dimension_read_left(module)
+    dimension_read: cst.BaseExpression | None = None if v2_shapes_off else _dimension_read_left(module) or _dimension_compared(module)
     plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
     if not plan.tf1_dimensions:
         _keep_dimension_comparisons(module, plan)
@@ -105,6 +105,29 @@ def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
     for node in value_reads_by_name(find_all(module, (cst.Call, cst.ListComp, cst.Attribute))):
         if not m.matches(cst.ensure_type(node, cst.Attribute).value, m.Name("self") | m.Name("cls")):
             return cst.ensure_type(node, cst.Attribute)
+    return None
+
+
+def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
+    """A ``Dimension`` compared with anything but None (``x.get_shape()[0] != 5``,
+    ``x.shape[1] == 3.0``), or through a name bound to one (``d = x.get_shape()[0]`` … ``d is
+    None``): TF1 compared Dimensions (None, false, for one it did not know; False with a float;
+    no Dimension is None), TF2's ints compare as numbers (True; ``<`` raises with None).  A
+    subscript compared with None is read through :func:`_keep_dimension_comparisons`; any other
+    comparison needs TF1's shapes."""
+    # (names bound to a value reading a dimension anywhere in the file, ``d = x.shape[1] * 2``:
+    # a comparison of one in any scope counts; TF1's shapes are TF1's, whatever the value is)
+    named = set()
+    for node in find_all(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        assign = cst.ensure_type(node, cst.Assign)
+        if any(_is_shape_subscript(cst.ensure_type(part, cst.Subscript)) for part in find_all(assign.value, cst.Subscript)):
+            named.add(cst.ensure_type(assign.targets[0].target, cst.Name).value)
+    for comparison in find_all(module, cst.Comparison):
+        assert isinstance(comparison, cst.Comparison)
+        with_none = len(comparison.comparisons) == 1 and m.matches(comparison.comparisons[0].comparator, m.Name("None"))
+        for operand in (comparison.left, *(target.comparator for target in comparison.comparisons)):
+            if (_is_shape_subscript(operand) and not with_none) or (isinstance(operand, cst.Name) and operand.value in named):
+                return operand
     return None
 
 

@@ -31,9 +31,10 @@ then migrated like any other.  The rewrite is made only where the test's value i
   statements alone (its parameters and the module's names are unknown), so it is the same at
   every call;
 - the test calls nothing but Python's ``len`` and ``int`` and a tensor's ``get_shape()``,
-  ``as_list()`` and ``num_elements()``, and compares only known numbers (``==``, ``<``, …) or
-  strings (``==``, ``!=``), with ``not``, ``and``, ``or``: reading it runs no code, so
-  leaving it out changes nothing but the branch no longer taken;
+  ``as_list()`` and ``num_elements()``, and compares only known numbers (``==``, ``<``, …; ints
+  with ints, floats with floats: TF1's ``Dimension(3) == 3.0`` was False) or strings (``==``,
+  ``!=``), with ``not``, ``and``, ``or``: reading it runs no code, so leaving it out changes
+  nothing but the branch no longer taken;
 - a test of a dimension TF1 did not know is never decided but by its ``.value is None``
   (TF1's ``Dimension(None)`` is no None and compares as None; TF2's shapes, which code
   importing ``tensorflow.compat.v1`` runs with on TF2, give None).
