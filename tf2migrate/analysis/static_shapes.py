@@ -311,7 +311,7 @@ def evaluate_module(
     """The values before each top-level statement in ``wanted`` (ids), and the frames of the
     calls of ``helpers`` in them; the top-level ``for`` loops in ``loops`` (ids) are followed,
     their wanted body statements' values kept at each iteration.  Nothing is trusted where the module's names may change
-    behind the text: ``from x import *``, ``globals()``, a name a function declares ``global``."""
+    behind the text: ``from x import *``, ``globals()``, ``sys.modules``, a name a function declares ``global``."""
     found = ModuleShapes()
     evaluator = _module_evaluator(module, imports, found, wanted, helpers, loops)
     if evaluator is not None:
@@ -360,6 +360,9 @@ def _module_evaluator(
         or "vars" in names
         or "exec" in names  # (``exec("DEBUG = True")`` binds behind the text)
         or "eval" in names
+        # (the module object itself, whose attributes are its names: ``setattr(sys.modules[__name__],
+        # "mode", "eval")``, ``import __main__`` … ``__main__.mode = "eval"``)
+        or names & {"modules", "import_module", "__import__", "__main__"}
         or any(isinstance(cst.ensure_type(i, cst.ImportFrom).names, cst.ImportStar) for i in find_all(module, cst.ImportFrom))
     ):
         return None

@@ -111,7 +111,7 @@ def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
 def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
     """A ``Dimension`` compared with anything but None (``x.get_shape()[0] != 5``,
     ``x.shape[1] == 3.0``), or through a name bound to one (``d = x.get_shape()[0]`` … ``d is
-    None``): TF1 compared Dimensions (None, false, for one it did not know; False with a float;
+    None``, ``for d in x.get_shape():``): TF1 compared Dimensions (None, false, for one it did not know; False with a float;
     no Dimension is None), TF2's ints compare as numbers (True; ``<`` raises with None).  A
     subscript compared with None is read through :func:`_keep_dimension_comparisons`; any other
     comparison needs TF1's shapes."""
@@ -122,6 +122,11 @@ def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
         assign = cst.ensure_type(node, cst.Assign)
         if any(_is_shape_subscript(cst.ensure_type(part, cst.Subscript)) for part in find_all(assign.value, cst.Subscript)):
             named.add(cst.ensure_type(assign.targets[0].target, cst.Name).value)
+    for loop in find_all(module, (cst.For, cst.CompFor)):
+        # ``for d in x.get_shape():``, ``[d is None for d in x.shape]``: each item a Dimension
+        assert isinstance(loop, (cst.For, cst.CompFor))
+        if isinstance(loop.target, cst.Name) and m.matches(loop.iter, _SHAPE):
+            named.add(loop.target.value)
     for comparison in find_all(module, cst.Comparison):
         assert isinstance(comparison, cst.Comparison)
         with_none = len(comparison.comparisons) == 1 and m.matches(comparison.comparisons[0].comparator, m.Name("None"))
@@ -149,12 +154,15 @@ def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
         plan.note(left, GRAPH_KEPT_ON_TF1.code, "a dimension compared with None read as TF1 did: tf.compat.dimension_at_index")
 
 
+_SHAPE = m.Attribute(attr=m.Name("shape")) | m.Call(func=m.Attribute(attr=m.Name("get_shape")), args=[])
+
+
 def _is_shape_subscript(node: cst.BaseExpression) -> bool:
     """``x.shape[i]`` or ``x.get_shape()[i]`` with one plain index."""
     if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return False
     shape = node.value
-    return m.matches(shape, m.Attribute(attr=m.Name("shape")) | m.Call(func=m.Attribute(attr=m.Name("get_shape")), args=[]))
+    return m.matches(shape, _SHAPE)
 
 
 def _dimension_at_index(updated: cst.Subscript) -> cst.Call:
