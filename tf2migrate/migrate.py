@@ -99,6 +99,7 @@ from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
+from tf2migrate.rewrites.written_helpers import written_definitions
 from tf2migrate.traversal import FastTransformer, find_all, walk
 
 
@@ -1110,7 +1111,7 @@ def _migrate_graph(
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
         plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
-        plan_compat_fallback(module, facts, plan)
+        plan_compat_fallback(module, facts, plan, written_definitions(module))
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
     elif not graph and may_be_tf1_eager(source):

@@ -8,6 +8,8 @@ switched on once, right after the imports, so the program runs as it did under T
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -53,13 +55,19 @@ TENSOR_SHAPE_V1 = "tf.compat.v1.disable_v2_tensorshape()\n"
 _CONTROL_FLOW = frozenset({"cond", "while_loop", "case"})
 
 
-def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    calls = facts.calls
+def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, written: Sequence[cst.BaseStatement] = ()) -> None:
+    """Keep the graph on TF1 semantics, with the switches its code needs.  ``written``: the
+    definitions tf2migrate wrote into the file on an earlier run (rewrites/written_helpers.py),
+    TF2 code whose calls and shapes ask for no switch."""
+    # (the module without them: the same nodes, so the plan's edits by node still apply)
+    user_code = module.with_changes(body=[statement for statement in module.body if all(statement is not w for w in written)])
+    own = {id(node) for statement in written for node in find_all(statement, cst.Call)}
+    calls = [call for call in facts.calls if id(call) not in own]
     # a fed variable, ``v.initialized_value()``, or a variable fetched by the run that updates
     # it: what only reference variables do
     ref_variables = (
         _feeds_other_than_placeholders(facts)
-        or _feeds_unnamed_keys(module, facts)
+        or _feeds_unnamed_keys(user_code, facts)
         or _fetches_variable_beside_update(facts)
         or any(is_initialized_value(c) for c in calls)
     )
@@ -71,10 +79,10 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
     # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)
     v2_shapes_off = bool(names & {"disable_v2_tensorshape", "disable_v2_behavior"})
-    dimension_read: cst.BaseExpression | None = None if v2_shapes_off else _dimension_read_left(module) or _dimension_compared(module)
+    dimension_read: cst.BaseExpression | None = None if v2_shapes_off else _dimension_read_left(user_code) or _dimension_compared(user_code)
     plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
     if not plan.tf1_dimensions:
-        _keep_dimension_comparisons(module, plan)
+        _keep_dimension_comparisons(user_code, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
             plan.call_replacements[id(call)] = _compat_cond

@@ -291,6 +291,10 @@ _STATIC_BIDIRECTIONAL_RNN = '''def tf1_static_bidirectional_rnn(cell_fw, cell_bw
 '''
 
 
+# every definition this module writes out (rewrites/written_helpers.py recognises them)
+TEMPLATES = (_BASE, *_CELLS.values(), _MULTI, _DYNAMIC_RNN, _STATIC_RNN, _STATIC_BIDIRECTIONAL_RNN)
+
+
 def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
     """The cells and dynamic_rnn calls the analysis converted (analysis/statements.py)."""
     for scope in facts.scopes:
