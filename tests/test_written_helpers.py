@@ -82,3 +82,15 @@ def test_written_code_asks_for_no_switch(name):
     with_template, _ = migrate_source(f"{head}\n\n{TEMPLATES[name]}\n\nx = {graph}", "kept.py")
     assert _switches(kept) == ["tf.compat.v1.disable_eager_execution()"]
     assert _switches(with_template) == _switches(kept)
+
+
+def test_a_helper_indented_as_its_module_is_recognised():
+    """The helper is written with the module's indentation (two spaces here), docstring too."""
+    from tf2migrate.layout import indented_as
+
+    module = cst.parse_module("import tensorflow as tf\n\nif True:\n  x = 1\n")
+    code = written_helpers.TEMPLATES[0]
+    two_spaces = indented_as(module, code)
+    assert "\n  " in two_spaces and "\n    " not in two_spaces.split('"""')[1]
+    written = written_helpers.written_definitions(cst.parse_module(f"import tensorflow as tf\n\n{two_spaces}\n"))
+    assert len(written) == 1

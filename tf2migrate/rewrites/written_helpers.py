@@ -42,7 +42,7 @@ TEMPLATES: tuple[str, ...] = (
 
 
 def _fingerprint(definition: cst.ClassDef | cst.FunctionDef) -> tuple[str, str | None]:
-    return re.sub(r"_\d+$", "", definition.name.value), definition.get_docstring(clean=False)
+    return re.sub(r"_\d+$", "", definition.name.value), definition.get_docstring()
 
 
 def _template_fingerprints() -> frozenset[tuple[str, str | None]]:
