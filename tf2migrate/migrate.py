@@ -70,7 +70,7 @@ from tf2migrate.rewrites.predict_trap import (
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
-from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager, plan_tf1_eager
+from tf2migrate.rewrites.tf1_eager import enables_eager_execution, may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, update_ops
 from tf2migrate.rewrites.line_edits import original_column
@@ -1073,7 +1073,9 @@ def _migrate_graph(
         walk(module, trap_facts)
         traps = find_traps(module, imports, trap_facts, numpy_imported)
     plan = Plan(absl_names=absl_names(module.body, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
-    graph = _has_tf1_graph(facts)
+    # (a program switching eager execution on ran its ops eagerly: TF1 eager code, not a graph)
+    graph_objects = _has_tf1_graph(facts)
+    graph = graph_objects and not (may_be_tf1_eager(source) and enables_eager_execution(module, imports))
     if not graph:
         facts.blockers.clear()
     conflict = import_conflict(imports, file_facts, tree) if graph or root_is_tf1 or names_v1_explicitly else None
@@ -1115,7 +1117,7 @@ def _migrate_graph(
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
     elif not graph and may_be_tf1_eager(source):
-        plan_tf1_eager(module, facts, plan, set(module_names))
+        plan_tf1_eager(module, facts, plan, set(module_names), graph_objects)
     decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
     for factory in factories:
         plan.note(factory, SESSION_REMOVED.code, f"session factory `{factory.name.value}` removed: no module of the run calls it any more")

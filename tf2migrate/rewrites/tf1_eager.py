@@ -57,12 +57,29 @@ def may_be_tf1_eager(source: str) -> bool:
     return "enable_eager_execution" in source
 
 
-def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+def enables_eager_execution(module: cst.Module, imports: TfImports) -> bool:
+    """Does the module switch eager execution on at its top level?  Then it ran eagerly from
+    its first op (TF1 raised when the switch came after one): its sessions and module-level
+    ops are no graph to convert or keep (a kept graph's ``disable_eager_execution()`` would
+    turn the program into the graph program it never was)."""
+    return _enable_statement(module, imports) is not None
+
+
+def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], graph_objects: bool = False) -> None:
+    """``graph_objects``: the file also makes what reads as a TF1 graph (a session, which
+    stays ``tf.compat.v1.Session``).  The switch then stays too, as
+    ``tf.compat.v1.enable_eager_execution()`` (nothing in TF2): it tells a later run that
+    the program runs eagerly, which the session alone would hide."""
     enable = _enable_statement(module, facts.imports)
     if enable is None:
         return
-    plan.remove.add(id(enable))
-    plan.note(enable, V1_SWITCH_REMOVED.code, "tf.enable_eager_execution() removed: TF2 runs eagerly")
+    if graph_objects:
+        # (the switch is renamed as any TF1 name is, with its TFM401 finding)
+        if facts.imports.call_name(cst.ensure_type(cst.ensure_type(enable.body[0], cst.Expr).value, cst.Call)) is None:
+            return  # ``tfe.enable_eager_execution()``: the ``tfe`` import stays with it
+    else:
+        plan.remove.add(id(enable))
+        plan.note(enable, V1_SWITCH_REMOVED.code, "tf.enable_eager_execution() removed: TF2 runs eagerly")
     top_level = bound_once_at_top(module)
     names = find_all(module, cst.Name)
     for line, alias in _imported_tfe(module, facts.imports):
