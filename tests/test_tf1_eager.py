@@ -19,7 +19,10 @@ import pytest
 
 pytest.importorskip("tensorflow")
 
-CASES = [Path(__file__).parent / "fixtures" / "api" / name for name in ("tf1_eager_program", "tf1_eager_contrib_imported", "tf1_eager_with_session")]
+CASES = [
+    Path(__file__).parent / "fixtures" / "api" / name
+    for name in ("tf1_eager_program", "tf1_eager_contrib_imported", "tf1_eager_with_session")
+]
 DRIVER = """
 import json, runpy, sys, types
 import numpy as np
