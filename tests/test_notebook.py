@@ -236,3 +236,43 @@ def test_json_without_nbformat_is_refused_with_tfm004():
     new, findings = migrate_notebook(text, "data.ipynb")
     assert new == text
     assert [f.code for f in findings] == ["TFM004"] and "names no nbformat version" in findings[0].message
+
+
+def test_a_cell_ipython_reads_indented_migrates_and_keeps_its_indentation(tmp_path):
+    """IPython takes a cell's first-line indentation off every line (``leading_indent``):
+    such a cell is valid, and a changed one gets its indentation back; an unchanged one is
+    kept to the byte, and findings point at the cell's own columns."""
+    cells = [
+        nbformat.v4.new_code_cell("  import numpy as np\n  import tensorflow as tf\n  x = tf.placeholder(tf.float32, [None, 1])\n"),
+        nbformat.v4.new_code_cell("  y = x * 2.0\n\n  with tf.Session() as sess:\n      y_val = sess.run(y, {x: np.ones((2, 1))})"),
+        nbformat.v4.new_code_cell("   n = 3\n   print(n)"),
+    ]
+    text = _notebook(tmp_path / "i.ipynb", cells)
+    new, findings = migrate_notebook(text, "i.ipynb")
+    assert not [f for f in findings if f.code == "TFM001"], findings
+    sources = ["".join(c["source"]) for c in json.loads(new)["cells"]]
+    assert "  def compute_y(x):" in sources[1] and "  y_val = compute_y(x=np.ones((2, 1))).numpy()" in sources[1]
+    assert all(line.startswith("  ") for line in sources[1].splitlines() if line.strip())
+    assert sources[2] == "   n = 3\n   print(n)"  # unchanged: byte for byte
+    assert any(f.render().startswith("i.ipynb:cell 1:3:7: TFM101") for f in findings)  # ``x = tf.placeholder``: column 7
+    again, _ = migrate_notebook(new, "i.ipynb")
+    assert again == new
+
+
+def test_a_shell_escape_continued_by_backslashes_is_masked_whole(tmp_path):
+    """``!cmd \\`` goes on at the next line, as IPython joins it (a backslash then a space
+    does not continue: IPython reads the next line as Python, and so does the migration);
+    automagic aliases (``ls ./data/``) are IPython too where the line is no Python."""
+    command = "!t2t-datagen \\\n  --data_dir=$DATA_DIR \\\n  --problem=$PROBLEM"
+    cells = [
+        nbformat.v4.new_code_cell("import tensorflow as tf\n" + command + "\nls ./data/train/\npwd = 1"),
+        nbformat.v4.new_code_cell("x = tf.placeholder(tf.float32, [])\nwith tf.Session() as sess:\n    v = sess.run(x * 2.0, {x: 1.0})"),
+    ]
+    text = _notebook(tmp_path / "e.ipynb", cells)
+    new, findings = migrate_notebook(text, "e.ipynb")
+    assert not [f for f in findings if f.code == "TFM001"], findings
+    sources = ["".join(c["source"]) for c in json.loads(new)["cells"]]
+    assert command + "\nls ./data/train/\npwd = 1" in sources[0]
+    assert "placeholder" not in sources[1]
+    broken = _notebook(tmp_path / "b.ipynb", [nbformat.v4.new_code_cell("import tensorflow as tf\n!echo \\ \n  --flag")])
+    assert [f.code for f in migrate_notebook(broken, "b.ipynb")[1]] == ["TFM001"]

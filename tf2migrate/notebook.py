@@ -5,7 +5,11 @@ joined into a single module — each cell opened by a marker statement that no r
 (``__tf2migrate_cell__(N)``) — migrated, and split back at the markers.  IPython syntax
 (``%matplotlib inline``, ``!pip …``, ``files = !ls``, ``obj?``) is masked by placeholder
 statements and restored exactly; a cell magic such as ``%%bash`` keeps its cell out of the
-program, ``%%time`` only hides its first line.  Outputs and metadata are untouched, and the
+program, ``%%time`` only hides its first line.  Cells are read as IPython's input transformers
+read them: a shell escape ending in a backslash goes on at the next line, an alias run without
+``%`` (automagic: ``ls ./data``) is IPython where the line is no Python, and a cell may start
+indented (``leading_indent``: the first line's indentation comes off every line that has it,
+and goes back on a cell the migration changed).  Outputs and metadata are untouched, and the
 JSON is written back with the notebook's own indentation, key order and final newline (or
 its absence), so a diff shows only the changed source lines.  nbformat 3 notebooks (cells in
 ``worksheets``, code in ``input``) are migrated in their own format rather than upgraded:
@@ -15,9 +19,10 @@ the notebook is left as it was with a finding.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import nbformat
 
@@ -31,6 +36,21 @@ _CELL_LINE = re.compile(r"^__tf2migrate_cell__\((\d+)\)$")
 _MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)\)$")
 # IPython-only lines: magics, shell escapes, assignments from them, and help (``obj?``)
 _IPYTHON = re.compile(r"^\s*(%|!)|^\s*[\w.,\s]+=\s*[!%]|^\s*[\w.]+\?\??\s*$")
+# IPython's aliases and magics it runs without ``%`` (automagic): a line starting with one that
+# is no Python (``ls ./data/train/``, ``cd ..``; ``pwd`` alone is a name Python reads too)
+_AUTOMAGIC = re.compile(r"^\s*(ls|ll|cd|pwd|pip|conda|cat|cp|mv|rm|mkdir|rmdir)(\s|$)")
+
+
+def _ipython_line(line: str) -> bool:
+    if _IPYTHON.match(line):
+        return True
+    if not _AUTOMAGIC.match(line):
+        return False
+    try:
+        ast.parse(line.strip())
+    except SyntaxError:
+        return True
+    return False
 
 
 def migrate_notebook(
@@ -56,18 +76,19 @@ def migrate_notebook(
         return text, [_problem(path, "the notebook's cells could not be read")]
     numbers = [n for n, _ in numbered]
     cells = [c for _, c in numbered]
-    masked, magics, starts = _join([_source(c, key) for c in cells])
-    new_program, findings = migrate_source(masked, path, options, project=project)
-    findings = [_locate(f, starts, numbers) for f in findings]
-    if new_program == masked:
+    joined = _join([_source(c, key) for c in cells])
+    new_program, findings = migrate_source(joined.program, path, options, project=project)
+    findings = [_locate(f, joined.starts, joined.indents, numbers) for f in findings]
+    if new_program == joined.program:
         return text, findings
-    sources = _split(new_program, len(cells), magics)
+    sources = _split(new_program, len(cells), joined.magics)
     if sources is None:
         return text, [_problem(path, "the migrated cells could not be mapped back to the notebook; left unchanged")]
-    for cell, source in zip(cells, sources):
+    for cell, source, read, indent in zip(cells, sources, joined.cells, joined.indents):
         old = cell[key]
-        if source.rstrip("\n") == _source(cell, key).rstrip("\n"):
+        if source.rstrip("\n") == read.rstrip("\n"):
             continue  # unchanged cell: keep its text to the byte
+        source = "\n".join(indent + line if line.strip() else line for line in source.split("\n"))
         cell[key] = source if isinstance(old, str) else source.splitlines(keepends=True)
     return _dump(raw, layout), findings
 
@@ -109,29 +130,55 @@ def _source(cell: dict, key: str) -> str:
     return source if isinstance(source, str) else "".join(source)
 
 
-def _join(cells: list[str]) -> tuple[str, list[str], list[int]]:
-    """The cells' sources as one program (IPython masked), the masked lines, each cell's first line."""
+@dataclass
+class _Joined:
+    """The cells as one program: its text (IPython masked), the masked text, the line each
+    cell starts on, each cell as read (its IPython indentation taken off) and that indentation."""
+
+    program: str
+    magics: list[str]
+    starts: list[int]
+    cells: list[str]
+    indents: list[str]
+
+
+def _join(cells: list[str]) -> _Joined:
     lines: list[str] = []
-    magics: list[str] = []
-    starts: list[int] = []
+    joined = _Joined("", [], [], [], [])
     for index, source in enumerate(cells):
         lines.append(_CELL.format(index))
-        starts.append(len(lines) + 1)
+        joined.starts.append(len(lines) + 1)
         body = source.split("\n")
+        # IPython takes the first code line's indentation off every line that has it
+        # (its ``leading_indent`` transformer): a cell may start indented
+        first = next((line for line in body if line.strip()), "")
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        body = [line[len(indent) :] if line.startswith(indent) else line for line in body]
+        joined.indents.append(indent)
+        joined.cells.append("\n".join(body))
         if body and body[0].startswith("%%") and not body[0].startswith(("%%time", "%%timeit")):
-            magics.append(source)
-            lines.append(_MAGIC.format(len(magics) - 1))
+            joined.magics.append("\n".join(body))
+            lines.append(_MAGIC.format(len(joined.magics) - 1))
             continue
         continuation = _Continuation()
+        escaped: str | None = None  # the indentation of an IPython line ending in a backslash
         for line in body:
-            if continuation.starts_statement() and _IPYTHON.match(line):
-                indent = line[: len(line) - len(line.lstrip())]
-                magics.append(line[len(indent) :])  # trailing spaces kept: restored to the byte
-                lines.append(indent + _MAGIC.format(len(magics) - 1))
+            if escaped is not None and line.startswith(escaped):
+                # the escaped line goes on (``!t2t-datagen \`` then ``  --data_dir=...``)
+                joined.magics.append(line[len(escaped) :])
+                lines.append(escaped + _MAGIC.format(len(joined.magics) - 1))
+                escaped = escaped if line.endswith("\\") else None
+            elif continuation.starts_statement() and _ipython_line(line):
+                start = line[: len(line) - len(line.lstrip())]
+                joined.magics.append(line[len(start) :])  # trailing spaces kept: restored to the byte
+                lines.append(start + _MAGIC.format(len(joined.magics) - 1))
+                escaped = start if line.endswith("\\") else None
             else:
+                escaped = None
                 continuation.read(line)
                 lines.append(line)
-    return "\n".join(lines) + "\n", magics, starts
+    joined.program = "\n".join(lines) + "\n"
+    return joined
 
 
 class _Continuation:
@@ -206,10 +253,16 @@ def _split(program: str, count: int, magics: list[str]) -> list[str] | None:
     return sources
 
 
-def _locate(finding: Diagnostic, starts: list[int], numbers: list[int]) -> Diagnostic:
-    """Point a finding at ``cell N`` (the notebook's 1-based cell number) and its line there."""
+def _locate(finding: Diagnostic, starts: list[int], indents: list[str], numbers: list[int]) -> Diagnostic:
+    """Point a finding at ``cell N`` (the notebook's 1-based cell number) and its line and
+    column there (the cell's IPython indentation given back)."""
     cell = max((i for i, start in enumerate(starts) if start <= finding.line), default=0)
-    return replace(finding, path=f"{finding.path}:cell {numbers[cell]}", line=max(finding.line - starts[cell] + 1, 1))
+    return replace(
+        finding,
+        path=f"{finding.path}:cell {numbers[cell]}",
+        line=max(finding.line - starts[cell] + 1, 1),
+        column=finding.column + len(indents[cell]),
+    )
 
 
 def _layout(text: str, raw: dict) -> dict | None:
