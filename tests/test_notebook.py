@@ -276,3 +276,17 @@ def test_a_shell_escape_continued_by_backslashes_is_masked_whole(tmp_path):
     assert "placeholder" not in sources[1]
     broken = _notebook(tmp_path / "b.ipynb", [nbformat.v4.new_code_cell("import tensorflow as tf\n!echo \\ \n  --flag")])
     assert [f.code for f in migrate_notebook(broken, "b.ipynb")[1]] == ["TFM001"]
+
+
+def test_a_colab_notebook_keeps_its_html_safe_escapes(tmp_path):
+    """Colab writes ``<``, ``>`` and ``&`` in strings as ``\\u003c``, ``\\u003e``, ``\\u0026``;
+    the notebook is written back so, only its changed source lines differing."""
+    text = _tf1_notebook(tmp_path / "c.ipynb")
+    raw = json.loads(text)
+    raw["cells"][2]["outputs"][0]["text"] = "<matplotlib.figure.Figure at 0x7f> & more\n"
+    colab = json.dumps(raw, indent=2, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") + "\n"
+    new, findings = migrate_notebook(colab, "c.ipynb")
+    assert not [f for f in findings if f.code == "TFM004"], findings
+    assert "def compute_y(x):" in new and "\\u003cmatplotlib.figure.Figure at 0x7f\\u003e \\u0026 more" in new
+    changed = [line for line in new.splitlines() if line not in colab.splitlines()]
+    assert changed and all(line.strip().startswith('"') for line in changed)

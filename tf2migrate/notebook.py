@@ -270,6 +270,8 @@ def _layout(text: str, raw: dict) -> dict | None:
 
     A setting the text's first lines already rule out is not tried (``json.dumps`` with an
     indent runs in Python, and a large notebook's dump costs a tenth of a second)."""
+    # Colab writes ``<``, ``>`` and ``&`` as ``\u003c``, ``\u003e``, ``\u0026`` (HTML-safe JSON)
+    html_safe = any(escape in text for escape in _HTML_ESCAPES.values())
     for end in ("\n", ""):
         if not text.endswith(end) or (not end and text.endswith("\n")):
             continue
@@ -277,10 +279,14 @@ def _layout(text: str, raw: dict) -> dict | None:
             if raw and not _may_be_indented(text, indent):
                 continue
             for sort_keys in (True, False):
-                layout = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": False, "end": end}
+                layout = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": False, "end": end, "html_safe": html_safe}
                 if _dump(raw, layout) == text:
                     return layout
     return None
+
+
+# (JSON's own syntax holds none of these characters: each one stands in a string)
+_HTML_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
 
 def _may_be_indented(text: str, indent: int | None) -> bool:
@@ -294,8 +300,11 @@ def _may_be_indented(text: str, indent: int | None) -> bool:
 
 def _dump(raw: dict, layout: dict) -> str:
     settings = dict(layout)
-    end = settings.pop("end")
-    return json.dumps(raw, **settings) + end
+    end, html_safe = settings.pop("end"), settings.pop("html_safe")
+    text = json.dumps(raw, **settings)
+    for character, escape in _HTML_ESCAPES.items() if html_safe else ():
+        text = text.replace(character, escape)
+    return text + end
 
 
 def _problem(path: str, message: str) -> Diagnostic:
