@@ -94,3 +94,34 @@ def test_a_helper_indented_as_its_module_is_recognised():
     assert "\n  " in two_spaces and "\n    " not in two_spaces.split('"""')[1]
     written = written_helpers.written_definitions(cst.parse_module(f"import tensorflow as tf\n\n{two_spaces}\n"))
     assert len(written) == 1
+
+
+def test_a_helper_the_user_edited_is_read_as_theirs():
+    """Same name and docstring, another body: the user's code now, which TF1's shapes serve."""
+    code = next(c for c in written_helpers.TEMPLATES if c.startswith("def tf1_div("))
+    edited = code.replace("    x = tf.convert_to_tensor(x)\n", "    x = tf.convert_to_tensor(x)\n    assert x.shape[0] == 2\n")
+    assert edited != code
+    head, _, graph = KEPT.partition("\nx = ")
+    new, _ = migrate_source(f"{head}\n\n{edited}\n\nx = {graph}", "kept.py")
+    assert "tf.compat.v1.disable_v2_tensorshape()" in _switches(new)
+    assert written_helpers.written_definitions(cst.parse_module(f"import tensorflow as tf\n\n{code}\n"))
+    assert not written_helpers.written_definitions(cst.parse_module(f"import tensorflow as tf\n\n{edited}\n"))
+
+
+def test_every_helper_the_fixtures_write_out_is_recognised():
+    """What the rewrites really emit (names renamed, parents and callees substituted,
+    indented as the module) is what the recogniser knows: each definition in a fixture's
+    ``after.py`` with a template's name and docstring is recognised whole."""
+    from pathlib import Path
+
+    seen = 0
+    for after in sorted((Path(__file__).parent / "fixtures").glob("**/after*.py")):
+        module = cst.parse_module(after.read_text(encoding="utf-8"))
+        named = [
+            s
+            for s in module.body
+            if isinstance(s, (cst.ClassDef, cst.FunctionDef)) and written_helpers._fingerprint(s) in written_helpers._SHAPES
+        ]
+        assert written_helpers.written_definitions(module) == named, after
+        seen += len(named)
+    assert seen >= 20  # optimizer classes, RNN cells, the MNIST port, tf1_div… in the fixtures

@@ -4,13 +4,16 @@ reader's port …), recognised when a later run reads the file.
 They are TF2 code the tool wrote: when that file is kept on TF1 (a construct added since, or
 the MNIST port, which a kept file gets too), the fallback's checks for TF1 semantics must not
 read them, or the second run would add switches the first did not
-(rewrites/compat_fallback.py).  A top-level class or function is one of them when its name
-is a template's (or the template's with a ``_2`` … suffix: analysis/names.fresh_name) and
-its docstring is the template's: a user's own definition of the same name is read as theirs.
+(rewrites/compat_fallback.py).  A top-level class or function is one of them when it is a
+template as written out: the same name (or with a ``_2`` … suffix, analysis/names.fresh_name),
+the same docstring, the same code (CPython's tree, so the module's indentation does not count,
+nor a ``_2`` suffix a written-out name got).  A user's own definition of the name, or a helper
+the user edited since, is read as theirs.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -34,7 +37,8 @@ TEMPLATES: tuple[str, ...] = (
     mnist_reader_port.DATA_SET_CODE,
     mnist_reader_port.READ_DATA_SETS_CODE,
     *rnn_cells.TEMPLATES,
-    scipy_optimizer.HELPER,
+    scipy_optimizer.helper_code(tf_function=True),
+    scipy_optimizer.helper_code(tf_function=False),
     streaming_metrics.HELPER,
     tf1_eager.IMPLICIT_GRADIENTS,
     tf1_losses.SPARSE_HELPER,
@@ -42,25 +46,50 @@ TEMPLATES: tuple[str, ...] = (
 
 
 def _fingerprint(definition: cst.ClassDef | cst.FunctionDef) -> tuple[str, str | None]:
-    return re.sub(r"_\d+$", "", definition.name.value), definition.get_docstring()
+    """Cheap, read first: the name without a fresh-name suffix, and the docstring."""
+    return _unsuffixed(definition.name.value), definition.get_docstring()
 
 
-def _template_fingerprints() -> frozenset[tuple[str, str | None]]:
-    fingerprints = set()
+def _unsuffixed(name: str) -> str:
+    return re.sub(r"_\d+$", "", name)
+
+
+def _code_shape(code: str) -> str:
+    """The definition's tree without its docstring, every name without a fresh-name suffix
+    (the template's names and the written-out ones alike: ``TF1RNNCell_2`` is ``TF1RNNCell``)."""
+    definition = ast.parse(code).body[0]
+    assert isinstance(definition, (ast.ClassDef, ast.FunctionDef))
+    definition.body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+    for node in ast.walk(definition):
+        for field in ("id", "name", "arg", "attr"):
+            value = getattr(node, field, None)
+            if isinstance(value, str):
+                setattr(node, field, _unsuffixed(value))
+    return ast.dump(definition)
+
+
+def _template_shapes() -> dict[tuple[str, str | None], frozenset[str]]:
+    shapes: dict[tuple[str, str | None], set[str]] = {}
     for code in TEMPLATES:
         definition = cst.parse_statement(code)
         assert isinstance(definition, (cst.ClassDef, cst.FunctionDef)) and definition.get_docstring() is not None, code[:60]
-        fingerprints.add(_fingerprint(definition))
-    return frozenset(fingerprints)
+        shapes.setdefault(_fingerprint(definition), set()).add(_code_shape(code))
+    return {key: frozenset(value) for key, value in shapes.items()}
 
 
-_FINGERPRINTS = _template_fingerprints()
+_SHAPES = _template_shapes()
 
 
 def written_definitions(module: cst.Module) -> list[cst.BaseStatement]:
     """The module's top-level definitions that tf2migrate wrote."""
-    return [
-        statement
-        for statement in module.body
-        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) and _fingerprint(statement) in _FINGERPRINTS
-    ]
+    written: list[cst.BaseStatement] = []
+    for statement in module.body:
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) and (shapes := _SHAPES.get(_fingerprint(statement))):
+            # (its own text: the module's leading lines and decorators are the statement's)
+            try:
+                shape = _code_shape(module.code_for_node(statement.with_changes(leading_lines=[])))
+            except SyntaxError:
+                continue  # (what libcst reads and CPython does not: no code of ours)
+            if shape in shapes:
+                written.append(statement)
+    return written
