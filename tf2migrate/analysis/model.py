@@ -307,7 +307,7 @@ class GraphFacts:
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
     # a run TF1 left unordered whose order the kept graph reproduces with reference variables
-    # only (analysis/run_ordering.py's rate reads): compat_fallback switches them on
+    # only (analysis/run_ordering.py's trained and rate reads): compat_fallback switches them on
     unordered_ref_reads: bool = False
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
     saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)

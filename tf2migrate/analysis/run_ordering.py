@@ -29,6 +29,19 @@ reads and updates of their statement for other statements, but not against each 
 are not followed.  A variable fetched as it is beside its update is not concerned: TF1
 returned it after the update, and so does the migration.
 
+- *trained read*: a train op of the run and another op of the run that reads a variable the
+  train op updates (``w_doubled = W * 2.0``, ``w_snap = tf.identity(W)``,
+  ``sess.run([train_op, w_doubled])``), not on the way to the loss or the gradients the
+  update follows.  TF1 read it before or after the update as its scheduler went (measured:
+  ``W * 2.0`` before in some runs, after in others; the identity, through the aliased
+  buffer, after); the migration reads it in the forward pass, before.  The trained
+  variables: the names of a ``var_list`` holding one variable each, else those the way to
+  the loss reads (not ``trainable=False``); the train op's own global-step increment is
+  left out (a decayed rate fetched beside the train op, ``sess.run([train_op, lr])``, was
+  measured before the increment, as the migration computes it), and so are the forward
+  passes of every train op of the run (joint train steps compute them all before the
+  updates: analysis/train_variables.py).  The kept graph makes reference variables, which
+  read as TF1 did.
 - *rate read*: a train op of the run whose learning rate a decay schedule computes from a
   variable (``lr = tf.train.exponential_decay(0.5, global_step, …)``,
   ``GradientDescentOptimizer(lr)``) and another op of the run that updates that variable
@@ -129,6 +142,37 @@ class RunOrdering:
         for writer in units:
             for variable, call in writer.updates:
                 found += self._across(units, before, writer, variable, call, fetched)
+        return found
+
+    def train_refusals(self, scope: Scope, body: list[Statement], trains: list[Statement]) -> list[tuple[cst.CSTNode, str]]:
+        """The *trained read* shape, among ``body`` (the statements the function runs) and
+        the run's train ops ``trains``."""
+        if not trains:
+            return []
+        units: list[_Unit] = []
+        for statement in body:
+            self._units(statement.node, (), units)
+        before = self._ancestors(units)
+        # each train op follows the units binding what its call reads, and their inputs: the
+        # forward passes of every train op of the run come before all their updates
+        follows: dict[int, set[int]] = {}
+        for train in trains:
+            inputs = {n for a in train.minimize_call().args for n, _ in _mentions(a.value)}
+            direct = {self._defined_by[n] for n in inputs if n in self._defined_by}
+            follows[train.order] = direct | {d for u in direct for d in before[u]}
+        forward = set().union(*follows.values())
+        found: list[tuple[cst.CSTNode, str]] = []
+        for train in trains:
+            var_list = call_argument(train.minimize_call(), "var_list", 2)
+            listed = {n for n, _ in _mentions(var_list)} if var_list is not None else set()
+            trained = {n for n in listed if _is_variable(scope, n, train.order, trainable_only=False)}
+            if not trained:
+                trained = {n for u in follows[train.order] for n in units[u].mentions if _is_variable(scope, n, train.order)}
+            for unit in units:
+                read = sorted(unit.mentions & trained)
+                if read and unit.index not in forward:
+                    found.append((unit.node, self._trained_message(train.defines[0], read[0], self.code(unit.node).strip())))
+                    break
         return found
 
     def rate_refusals(self, body: list[Statement], rate_reads: dict[str, str]) -> list[tuple[cst.CSTNode, str]]:
@@ -262,6 +306,13 @@ class RunOrdering:
             "program order (order them with `tf.control_dependencies`, or run them in two runs)"
         )
 
+    def _trained_message(self, train: str, variable: str, other: str) -> str:
+        return (
+            f"one run steps `{train}`, which updates `{variable}`, and runs `{other}`, which reads it, with no dependency "
+            "between the two: TF1 read it before or after the update, in no fixed order, the migration would read it "
+            "before (run it in a run of its own, or fetch the variable itself)"
+        )
+
     def _rate_message(self, variable: str, call: cst.Call, rate: str) -> str:
         return (
             f"one run updates `{variable}` (`{self.code(call)}`) and steps a train op whose learning rate `{rate}` is "
@@ -276,6 +327,20 @@ class RunOrdering:
             "after the update; the migration would return the value before it (fetch the snapshot in a run of its own, "
             "or compute a new value from it, `v * 1.0`)"
         )
+
+
+def _is_variable(scope: Scope, name: str, before: int, trainable_only: bool = True) -> bool:
+    """``name`` holds one variable (not a dict or list of them, nor a graph step:
+    ``get_or_create_global_step``), made without ``trainable=False`` unless not ``trainable_only``."""
+    found = scope.graph_statement(name, before)
+    if found is None or found.kind is not Kind.VARIABLE or found.value_kind != "variable" or found.global_step is not None:
+        return False
+    return not trainable_only or not any(
+        isinstance(arg.value, cst.Name) and arg.value.value == "False"
+        for call in _calls(found.node)
+        for arg in call.args
+        if arg.keyword is not None and arg.keyword.value == "trainable"
+    )
 
 
 def scheduled_rate_reads(scope: Scope, trains: list[Statement]) -> dict[str, str]:

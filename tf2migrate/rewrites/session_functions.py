@@ -591,11 +591,13 @@ class SessionFunctions:
             self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
         # updates and reads TF1 ran in no fixed order (analysis/run_ordering.py)
         unordered = self._ordering.refusals(body, inline, whole)
-        rate_reads = self._ordering.rate_refusals(body, scheduled_rate_reads(owner, trains))
-        if rate_reads:
-            # TF1 read the step before the update: the kept graph does too with reference variables only
+        # a read beside a train op: TF1's reference variables fixed when it saw the update, and
+        # the kept graph reads as TF1 did with reference variables only
+        beside_train = self._ordering.rate_refusals(body, scheduled_rate_reads(owner, trains))
+        beside_train += self._ordering.train_refusals(owner, body, trains)
+        if beside_train:
             self.rewrite.facts.unordered_ref_reads = True
-        unordered += rate_reads
+        unordered += beside_train
         for node, message in unordered:
             self.rewrite.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
         if partly or unordered:
