@@ -262,6 +262,9 @@ class Helper:
     # refused at each call (StatementClassifier._helper_runs); and whether a function it
     # calls holds one (refused)
     rnn_runs: tuple[cst.Call, ...] = ()
+    # a TF1 optimizer it makes (``tf.train.AdamOptimizer(rate)``), in its body or a function it
+    # calls: a train op built by a call in graph code is refused there (StatementClassifier)
+    optimizer: cst.Call | None = None
     nested_runs: bool = False
 
 
