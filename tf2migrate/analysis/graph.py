@@ -243,6 +243,7 @@ class GraphAnalyzer:
                 member_uses=member_uses(node, self.tf, facts),
                 iterator=next((c for c in facts.calls if iterators.iterator_made(self.tf, c) is not None), None),
                 rnn_runs=tuple(c for c in facts.calls if self.tf.call_name(c) in rnn.RUN_CALLS),
+                optimizer=next((c for c in facts.calls if _is_optimizer(self.tf.call_name(c))), None),
             )
         self.facts.helpers = helpers
         for name, defined in methods.items():
@@ -282,6 +283,9 @@ class GraphAnalyzer:
                         changed = True
                     if callee is not None and callee.iterator is not None and helper.iterator is None:
                         helper.iterator = callee.iterator
+                        changed = True
+                    if callee is not None and callee.optimizer is not None and helper.optimizer is None:
+                        helper.optimizer = callee.optimizer
                         changed = True
                 for decorator in helper.node.decorators:
                     # ``@counted`` of the file: its wrapper runs at each call of the helper
@@ -894,3 +898,8 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name)):
                     return small.value
     return None
+
+
+def _is_optimizer(name: str | None) -> bool:
+    """A TF1 optimizer class (``train.AdamOptimizer``, ``train.ProximalAdagradOptimizer``)."""
+    return name is not None and name.startswith("train.") and name.endswith("Optimizer")

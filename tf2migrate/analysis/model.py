@@ -262,6 +262,9 @@ class Helper:
     # refused at each call (StatementClassifier._helper_runs); and whether a function it
     # calls holds one (refused)
     rnn_runs: tuple[cst.Call, ...] = ()
+    # a TF1 optimizer it makes (``tf.train.AdamOptimizer(rate)``), in its body or a function it
+    # calls: a train op built by a call in graph code is refused there (StatementClassifier)
+    optimizer: cst.Call | None = None
     nested_runs: bool = False
 
 
@@ -306,6 +309,9 @@ class GraphFacts:
     importer_changed_arguments: frozenset[str] = frozenset()
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
+    # a run TF1 left unordered whose order the kept graph reproduces with reference variables
+    # only (analysis/run_ordering.py's trained and rate reads): compat_fallback switches them on
+    unordered_ref_reads: bool = False
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
     saver_calls: list[tuple[cst.Call, Statement]] = field(default_factory=list)
     # findings the analysis makes about code it leaves as it is: (node, code, message)

@@ -28,6 +28,27 @@ reads and updates of their statement for other statements, but not against each 
 (or ``self`` attribute) of the variables outside the run, and updates made by helpers,
 are not followed.  A variable fetched as it is beside its update is not concerned: TF1
 returned it after the update, and so does the migration.
+
+- *trained read*: a train op of the run and another op of the run that reads a variable the
+  train op updates (``w_doubled = W * 2.0``, ``w_snap = tf.identity(W)``,
+  ``sess.run([train_op, w_doubled])``), not on the way to the loss or the gradients the
+  update follows.  TF1 read it before or after the update as its scheduler went (measured:
+  ``W * 2.0`` before in some runs, after in others; the identity, through the aliased
+  buffer, after); the migration reads it in the forward pass, before.  The trained
+  variables: the names of a ``var_list`` holding one variable each, else those the way to
+  the loss reads (not ``trainable=False``); the train op's own global-step increment is
+  left out (a decayed rate fetched beside the train op, ``sess.run([train_op, lr])``, was
+  measured before the increment, as the migration computes it), and so are the forward
+  passes of every train op of the run (joint train steps compute them all before the
+  updates: analysis/train_variables.py).  The kept graph makes reference variables, which
+  read as TF1 did.
+- *rate read*: a train op of the run whose learning rate a decay schedule computes from a
+  variable (``lr = tf.train.exponential_decay(0.5, global_step, …)``,
+  ``GradientDescentOptimizer(lr)``) and another op of the run that updates that variable
+  (``inc = tf.assign_add(global_step, 1)``, ``sess.run([train_op, inc])``).  The rate was
+  built outside the run, ordered after nothing in it: TF1 read the step before or after
+  the update (measured: before); the migration's schedule, called by the Keras update after
+  the forward pass, reads it after.
 """
 
 from __future__ import annotations
@@ -37,8 +58,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument
-from tf2migrate.analysis.model import Statement
-from tf2migrate.analysis.names import graph_name, target_names
+from tf2migrate.analysis.model import Kind, Scope, Statement
+from tf2migrate.analysis.names import graph_name, read_and_bound, self_attribute, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.analysis.unrun_ops import STATEFUL_METHODS
 
@@ -122,6 +143,52 @@ class RunOrdering:
             for variable, call in writer.updates:
                 found += self._across(units, before, writer, variable, call, fetched)
         return found
+
+    def train_refusals(self, scope: Scope, body: list[Statement], trains: list[Statement]) -> list[tuple[cst.CSTNode, str]]:
+        """The *trained read* shape, among ``body`` (the statements the function runs) and
+        the run's train ops ``trains``."""
+        if not trains:
+            return []
+        units: list[_Unit] = []
+        for statement in body:
+            self._units(statement.node, (), units)
+        before = self._ancestors(units)
+        # each train op follows the units binding what its call reads, and their inputs: the
+        # forward passes of every train op of the run come before all their updates
+        follows: dict[int, set[int]] = {}
+        for train in trains:
+            inputs = {n for a in train.minimize_call().args for n, _ in _mentions(a.value)}
+            direct = {self._defined_by[n] for n in inputs if n in self._defined_by}
+            follows[train.order] = direct | {d for u in direct for d in before[u]}
+        forward = set().union(*follows.values())
+        found: list[tuple[cst.CSTNode, str]] = []
+        for train in trains:
+            var_list = call_argument(train.minimize_call(), "var_list", 2)
+            listed = {n for n, _ in _mentions(var_list)} if var_list is not None else set()
+            trained = {n for n in listed if _is_variable(scope, n, train.order, trainable_only=False)}
+            if not trained:
+                trained = {n for u in follows[train.order] for n in units[u].mentions if _is_variable(scope, n, train.order)}
+            for unit in units:
+                read = sorted(unit.mentions & trained)
+                if read and unit.index not in forward:
+                    found.append((unit.node, self._trained_message(train.defines[0], read[0], self.code(unit.node).strip())))
+                    break
+        return found
+
+    def rate_refusals(self, body: list[Statement], rate_reads: dict[str, str]) -> list[tuple[cst.CSTNode, str]]:
+        """The *rate read* shape: updates among ``body`` (the statements the function
+        runs) of the variables in ``rate_reads`` (``scheduled_rate_reads``)."""
+        if not rate_reads:
+            return []
+        units: list[_Unit] = []
+        for statement in body:
+            self._units(statement.node, (), units)
+        return [
+            (call, self._rate_message(variable, call, rate_reads[variable]))
+            for writer in units
+            for variable, call in writer.updates
+            if variable in rate_reads and not _bound_in_run(units, writer, variable)
+        ]
 
     # -- the units and their dependencies ----------------------------------------------
 
@@ -239,6 +306,20 @@ class RunOrdering:
             "program order (order them with `tf.control_dependencies`, or run them in two runs)"
         )
 
+    def _trained_message(self, train: str, variable: str, other: str) -> str:
+        return (
+            f"one run steps `{train}`, which updates `{variable}`, and runs `{other}`, which reads it, with no dependency "
+            "between the two: TF1 read it before or after the update, in no fixed order, the migration would read it "
+            "before (run it in a run of its own, or fetch the variable itself)"
+        )
+
+    def _rate_message(self, variable: str, call: cst.Call, rate: str) -> str:
+        return (
+            f"one run updates `{variable}` (`{self.code(call)}`) and steps a train op whose learning rate `{rate}` is "
+            f"computed from `{variable}`, with no dependency between the two: TF1 computed the rate before or after the "
+            "update, in no fixed order, the migration would compute it after (run the update in a run of its own)"
+        )
+
     def _aliased(self, variable: str, call: cst.Call, snapshot: str) -> str:
         return (
             f"`{snapshot}` is fetched in a run that then updates `{variable}` (`{self.code(call)}`): TF1's ref variables "
@@ -246,6 +327,50 @@ class RunOrdering:
             "after the update; the migration would return the value before it (fetch the snapshot in a run of its own, "
             "or compute a new value from it, `v * 1.0`)"
         )
+
+
+def _is_variable(scope: Scope, name: str, before: int, trainable_only: bool = True) -> bool:
+    """``name`` holds one variable (not a dict or list of them, nor a graph step:
+    ``get_or_create_global_step``), made without ``trainable=False`` unless not ``trainable_only``."""
+    found = scope.graph_statement(name, before)
+    if found is None or found.kind is not Kind.VARIABLE or found.value_kind != "variable" or found.global_step is not None:
+        return False
+    return not trainable_only or not any(
+        isinstance(arg.value, cst.Name) and arg.value.value == "False"
+        for call in _calls(found.node)
+        for arg in call.args
+        if arg.keyword is not None and arg.keyword.value == "trainable"
+    )
+
+
+def scheduled_rate_reads(scope: Scope, trains: list[Statement]) -> dict[str, str]:
+    """The variables the learning rates of ``trains`` read through a decay schedule
+    (``lr = tf.train.exponential_decay(0.5, global_step, …)``), each with the rate's name:
+    the migration's schedule reads them when the Keras update runs."""
+    reads: dict[str, str] = {}
+    for train in trains:
+        if train.minimize is None or not isinstance(train.minimize.func, cst.Attribute):
+            continue
+        optimizer = train.minimize.func.value  # ``opt`` in ``opt.minimize(loss)``, or the constructor inline
+        if not isinstance(optimizer, cst.Call):
+            name = graph_name(optimizer) or self_attribute(optimizer)
+            found = scope.resolve(name, train.order) if name is not None else None
+            if found is None or found.kind is not Kind.OPTIMIZER or not isinstance(found.node, cst.SimpleStatementLine):
+                continue
+            assign = found.node.body[0]
+            if not isinstance(assign, cst.Assign) or not isinstance(assign.value, cst.Call):
+                continue
+            optimizer = assign.value
+        rate = call_argument(optimizer, "learning_rate", 0)
+        rate_name = graph_name(rate) if rate is not None else None
+        schedule = scope.graph_statement(rate_name, train.order) if rate_name is not None else None
+        if rate_name is None or schedule is None or not schedule.schedule_calls:
+            continue
+        for name in read_and_bound(schedule.node)[0]:
+            variable = scope.graph_statement(name, schedule.order)
+            if variable is not None and variable.kind is Kind.VARIABLE:
+                reads.setdefault(name, rate_name)
+    return reads
 
 
 def _calls(node: cst.CSTNode, skip_lambdas: bool = False) -> list[cst.Call]:

@@ -706,6 +706,22 @@ class StatementClassifier:
         if refused_run is not None:
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, refused_run)
             return statement
+        if reads_graph_tensor:
+            builder = next((c for c in calls if (h := self.helper_for(c)) is not None and h.optimizer is not None), None)
+            if builder is not None:
+                # the call would move into a generated function, whose every call would make a
+                # TF1 optimizer and its slots anew (TF1 built one train op, once)
+                helper = self.helper_for(builder)
+                assert helper is not None and helper.optimizer is not None
+                self.facts.block(
+                    builder,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`{self.module.code_for_node(builder.func)}(...)` makes a TF1 optimizer "
+                    f"(`{self.module.code_for_node(helper.optimizer)}`) at a call given graph values: an optimizer made in a "
+                    "function of the file is not converted (make it in graph code: `opt = tf.train.AdamOptimizer(lr)`, "
+                    "`train_op = opt.minimize(loss)`)",
+                )
+                return statement
         fill = id(node) in self.list_fills
         if isinstance(node, cst.SimpleStatementLine) and not is_assignment and not fill:
             # Kept as Python: a TF call for its effect on the runtime, or code that reads

@@ -63,10 +63,12 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
     user_code = module.with_changes(body=[statement for statement in module.body if all(statement is not w for w in written)])
     own = {id(node) for statement in written for node in find_all(statement, cst.Call)}
     calls = [call for call in facts.calls if id(call) not in own]
-    # a fed variable, ``v.initialized_value()``, or a variable fetched by the run that updates
-    # it: what only reference variables do
+    # a fed variable, ``v.initialized_value()``, a variable fetched by the run that updates
+    # it, or a run whose reads TF1 left unordered (a decayed rate's step updated beside the
+    # train op: read before the update): what only reference variables do
     ref_variables = (
-        _feeds_other_than_placeholders(facts)
+        facts.unordered_ref_reads
+        or _feeds_other_than_placeholders(facts)
         or _feeds_unnamed_keys(user_code, facts)
         or _fetches_variable_beside_update(facts)
         or any(is_initialized_value(c) for c in calls)

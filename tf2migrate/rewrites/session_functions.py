@@ -21,7 +21,7 @@ from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
-from tf2migrate.analysis.run_ordering import RunOrdering
+from tf2migrate.analysis.run_ordering import RunOrdering, scheduled_rate_reads
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
 from tf2migrate.analysis.train_variables import joint_refusal
@@ -591,6 +591,13 @@ class SessionFunctions:
             self.rewrite.block(call, blockers.UNRUN_STATE_CHANGE, message)
         # updates and reads TF1 ran in no fixed order (analysis/run_ordering.py)
         unordered = self._ordering.refusals(body, inline, whole)
+        # a read beside a train op: TF1's reference variables fixed when it saw the update, and
+        # the kept graph reads as TF1 did with reference variables only
+        beside_train = self._ordering.rate_refusals(body, scheduled_rate_reads(owner, trains))
+        beside_train += self._ordering.train_refusals(owner, body, trains)
+        if beside_train:
+            self.rewrite.facts.unordered_ref_reads = True
+        unordered += beside_train
         for node, message in unordered:
             self.rewrite.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
         if partly or unordered:
