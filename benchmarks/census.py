@@ -43,7 +43,7 @@ from pathlib import Path
 
 from tf2migrate.diagnostics import Diagnostic, Severity
 from tf2migrate.engine import FileResult, run
-from tf2migrate.notebook import _code_cells, _join, _source, _source_key
+from tf2migrate.notebook import notebook_program
 
 CATEGORIES = ("fully", "partial", "kept", "error")
 FILE_ERRORS = frozenset({"TFM001", "TFM002", "TFM003", "TFM004", "TFM005"})
@@ -112,8 +112,7 @@ def tf1_left(text: str, notebook: bool = False, elsewhere: Mapping[str, bool] = 
     module's ``fwd_gradients``).  A notebook's code cells are read as one program, IPython masked,
     by tf2migrate.notebook's own helpers: exactly the program the migration read."""
     if notebook:
-        raw = json.loads(text)
-        text = _join([_source(cell, _source_key(raw)) for _, cell in _code_cells(raw)])[0]
+        text = notebook_program(text)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -188,3 +188,17 @@ model = PINN(operator, 2.0)
     # the constructor also calls it itself, untraced
     eager_init = source.replace("        self.operator = operator\n", "        self.operator = operator\n        operator(scale, scale)\n")
     assert census.tf1_left(eager_init) == ["tf.gradients outside tf.function"]
+
+
+def test_a_notebook_is_classified_from_its_cells(tmp_path):
+    """A notebook's code cells are read as the one program the migration read (IPython masked)."""
+    import nbformat
+
+    converts, kept = nbformat.v4.new_notebook(), nbformat.v4.new_notebook()
+    converts.cells = [nbformat.v4.new_code_cell("%matplotlib inline\n" + FULLY)]
+    kept.cells = [nbformat.v4.new_code_cell("!pip --version\n" + KEPT)]
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    nbformat.write(converts, str(root / "converts.ipynb"))
+    nbformat.write(kept, str(root / "kept.ipynb"))
+    assert census.counts(census.census(root, jobs=1)) == {"files": 2, "fully": 1, "partial": 0, "kept": 1, "error": 0}

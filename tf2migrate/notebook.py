@@ -93,6 +93,14 @@ def migrate_notebook(
     return _dump(raw, layout), findings
 
 
+def notebook_program(text: str) -> str:
+    """The code cells as the one program the migration reads (IPython masked): what a tool
+    counting a notebook's constructs reads (benchmarks/census.py)."""
+    raw = json.loads(text)
+    key = _source_key(raw)
+    return _join([_source(cell, key) for _, cell in _code_cells(raw)]).program
+
+
 def code_cells(text: str) -> list[tuple[int, str]]:
     """``(cell number, source)`` of each code cell (1-based over all cells); [] if unreadable."""
     try:
