@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from tf2migrate.analysis.external_builds import BuildClass, ExternalBuild, build_classes, caller_facts, join, mentions
+from tf2migrate.analysis.module_facts import ast_dotted_name
 from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
 from tf2migrate.analysis.summaries import tf_aliases
 from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
@@ -190,7 +191,12 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
         for module, found in offered.items():
             for name in found:
                 if all((p, c) != (module, name) for p, c, _ in classes.values()) and re.search(rf"\b{re.escape(name)}\b", text):
-                    join(builds.classes, (module, name), f"{path.name} names `{name}` other than as imported by `from … import`")
+                    how = _named_otherwise(tree, context, module, name)
+                    join(
+                        builds.classes,
+                        (module, name),
+                        f"{path.name} {how} (a build step is followed for a class imported by `from … import {name}`)",
+                    )
         facts = caller_facts(tree, tf_aliases(tree), classes, named, resolved(path) in imported)
         for key, proof in facts.builds.items():
             join(builds.classes, key, f"{proof} ({path.name})" if isinstance(proof, str) else proof)
@@ -207,6 +213,22 @@ def _tree(project: Project, path: Path, text: str) -> ast.Module | None:
             return None
         project.trees[path] = tree
     return project.trees[path]
+
+
+def _named_otherwise(tree: ast.Module, context: FileContext, module: Path, name: str) -> str:
+    """How a caller names a build class other than by ``from … import`` of it, as the user
+    wrote it: a star import (``from models.GAN_models import *``), the module's attribute
+    (``seq2seq_wrapper.Seq2Seq``)."""
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
+            written = "." * statement.level + (statement.module or "")
+            found = context.modules.get(written)
+            if found is not None and found.path == module:
+                return f"imports `{name}` by `from {written} import *`"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == name and (owner := ast_dotted_name(node.value)) is not None:
+            return f"names `{name}` as `{owner}.{name}`"
+    return f"names `{name}` other than as imported by `from … import`"
 
 
 def _imported_classes(tree: ast.Module, context: FileContext, offered: dict[Path, dict[str, BuildClass]]) -> dict:

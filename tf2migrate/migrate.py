@@ -72,7 +72,7 @@ from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.tf1_eager import enables_eager_execution, may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, update_ops
+from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, unused_absent_imports, update_ops
 from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
@@ -94,7 +94,7 @@ from tf2migrate.rewrites import (
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
-from tf2migrate.rewrites.tf_names import REMOVED_MODULE, imports_absent_module, kept_import_findings
+from tf2migrate.rewrites.tf_names import API_RENAMED, REMOVED_MODULE, imports_absent_module, kept_import_findings
 from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
@@ -145,9 +145,8 @@ def migrate_source(
     # retry of the same file below, which all pass through here: set once, read by the analysis
     token = _LINKS.set(project if project is not None and project.linked else None)
     try:
-        return _with_python2_names(
-            source, _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path), path, tree
-        )
+        migrated = _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
+        return _with_python2_names(source, _without_unused_absent_imports(migrated, path, project), path, tree)
     except RecursionError:
         return MigrationResult(
             source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)]
@@ -197,6 +196,28 @@ def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> Migra
         if not (f.code == REMOVED_MODULE.code and f.line == edit.removed_import_line and mnist_input_data.MODULE in f.message)
     ]
     return MigrationResult(edit.new_source, sorted_unique(kept + edit.findings))
+
+
+def _without_unused_absent_imports(result: MigrationResult, path: str, project: FileContext | None) -> MigrationResult:
+    """The post-pass of every file: module-level imports of ``tensorflow.contrib`` /
+    ``tensorflow.examples`` the file never reads removed (rewrites/unused_absent_imports.py),
+    the TFM403 of each dropped."""
+    if not unused_absent_imports.may_import_absent_module(result.new_source) or any(
+        f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
+    ):
+        return result
+    removal = unused_absent_imports.remove_unused_absent_imports(
+        result.new_source, project.importer_names if project is not None else frozenset()
+    )
+    if removal is None:
+        return result
+    lines = {line for line, _ in removal.removed}
+    kept = [f for f in result.findings if not (f.code == REMOVED_MODULE.code and f.line in lines)]
+    notes = [
+        Diagnostic(API_RENAMED.code, f"unused `{written}` removed (TF2 does not ship the module)", path, line, 1, Severity.INFO)
+        for line, written in removal.removed
+    ]
+    return MigrationResult(removal.new_source, sorted_unique(kept + notes))
 
 
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)

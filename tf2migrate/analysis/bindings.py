@@ -116,7 +116,9 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
             "`[a, b] = [tf.placeholder(...) for _ in range(2)]` (one literal range, as many targets, a call "
             "that does not read the loop variable)"
         )
-    for block in find_all(node, tuple(_BLOCKS)):  # the outermost first
+    # the outermost first; a `with` block (a session's, a scope's) only when no branch or loop holds the call
+    blocks = find_all(node, tuple(k for k in _BLOCKS if k is not cst.With)) + find_all(node, cst.With)
+    for block in blocks:
         if _holds(block, call):
             return (
                 f"`tf.{name}` in {_BLOCKS[type(block)]} (`{_header(block)[:60]}:`) is not converted: a placeholder is "
@@ -125,11 +127,17 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
     return f"`tf.{name}` must be assigned to a name at the top level of its scope"
 
 
-_BLOCKS = {cst.If: "an `if` branch", cst.For: "a `for` loop", cst.While: "a `while` loop", cst.Try: "a `try` statement"}
+_BLOCKS = {
+    cst.If: "an `if` branch",
+    cst.For: "a `for` loop",
+    cst.While: "a `while` loop",
+    cst.Try: "a `try` statement",
+    cst.With: "a `with` block",  # (AYLIEN's gan-intro: ``with tf.variable_scope('G'): self.z = tf.placeholder(...)``)
+}
 
 
 def _header(block: cst.CSTNode) -> str:
-    """``if test``, ``for x in xs``, ``while test``, ``try``: the block's first line, without its comment."""
+    """``if test``, ``for x in xs``, ``while test``, ``with item``, ``try``: the block's first line, without its comment."""
     code = cst.Module([]).code_for_node
     if isinstance(block, cst.If):
         return f"if {code(block.test)}"
@@ -137,6 +145,8 @@ def _header(block: cst.CSTNode) -> str:
         return f"for {code(block.target)} in {code(block.iter)}"
     if isinstance(block, cst.While):
         return f"while {code(block.test)}"
+    if isinstance(block, cst.With):
+        return "with " + ", ".join(code(item).rstrip(", ") for item in block.items)
     return "try"
 
 

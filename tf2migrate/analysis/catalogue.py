@@ -104,8 +104,17 @@ VARIABLE_CALL_PREFIXES = (
 )
 # Calls under those prefixes that are plain ops: they make no variable.  The RNN runs
 # ``contrib.rnn.static_rnn`` / ``static_bidirectional_rnn`` call cells (whose statements make
-# the variables, analysis/rnn.py), as ``tf.nn.static_rnn`` does.
-NO_VARIABLE_CALLS = frozenset({"contrib.layers.flatten", "contrib.rnn.static_rnn", "contrib.rnn.static_bidirectional_rnn"})
+# the variables, analysis/rnn.py), as ``tf.nn.static_rnn`` does; ``LSTMStateTuple`` is a
+# namedtuple of the (c, h) tensors given to it (A3C feeds an LSTM's state through one).
+NO_VARIABLE_CALLS = frozenset(
+    {
+        "contrib.layers.flatten",
+        "contrib.rnn.static_rnn",
+        "contrib.rnn.static_bidirectional_rnn",
+        "nn.rnn_cell.LSTMStateTuple",
+        "contrib.rnn.LSTMStateTuple",
+    }
+)
 # the ``tf.layers`` (and ``tf.contrib.layers``) functions that make no variables (pooling,
 # dropout, flatten)
 _LAYERS_WITHOUT_VARIABLES = ("average_pooling", "max_pooling", "dropout", "flatten")
@@ -154,6 +163,9 @@ UNSUPPORTED_CALLS = frozenset(
         "nn.bidirectional_dynamic_rnn",
         "nn.static_bidirectional_rnn",
         "nn.raw_rnn",
+        # a namedtuple of the (c, h) tensors given to it, but only tf-keras has it in TF2
+        # (tf.compat.v1.nn.rnn_cell.LSTMStateTuple raises under Keras 3)
+        "nn.rnn_cell.LSTMStateTuple",
     }
 )
 # TF calls that give Python objects or configure the runtime rather than build tensors.

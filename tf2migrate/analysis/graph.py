@@ -71,7 +71,7 @@ from tf2migrate.analysis.session_parameters import find_session_parameters
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.traversal import find_all, walk
+from tf2migrate.traversal import find_all, preorder, walk
 
 
 class NodeIndex(cst.CSTVisitor):
@@ -553,6 +553,8 @@ class GraphAnalyzer:
                     why = f"a graph-building method is converted when the constructor calls it once, as a statement of its own; {reason}"
                 else:
                     why = "only graphs built in `__init__` of a module-level class (or in methods it calls) are converted"
+                    if id(node) not in top_level:
+                        why += f"; `{node.name.value}` is defined inside {self._enclosing_block(node)}"
                 self.facts.block(
                     call, blockers.CLASS_BASED_GRAPH, f"`{self.tf.call_name(call)}` in `{node.name.value}.{method.name.value}`: {why}"
                 )
@@ -560,6 +562,23 @@ class GraphAnalyzer:
             self._class_scopes.append((node, init, candidates))
             if external is not None:
                 self._external[id(init)] = candidates[external.method]
+
+    def _enclosing_block(self, node: cst.ClassDef) -> str:
+        """The module-level statement a nested class is defined in, as a user sees it:
+        ``with tf.device('/gpu:0'):`` (scripts indented whole under a device scope), a
+        function, an ``if``."""
+        statement = next((s for s in self.module.body if any(n is node for n in preorder(s))), None)
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            kind = "function" if isinstance(statement, cst.FunctionDef) else "class"
+            return f"{kind} `{statement.name.value}`"
+        if isinstance(statement, (cst.With, cst.If, cst.For, cst.While)):
+            # the block's header, without its body: ``with tf.device('/gpu:0'):``
+            header = self.module.code_for_node(statement.with_changes(body=cst.IndentedBlock(body=[cst.SimpleStatementLine([cst.Pass()])])))
+            head = header.strip().splitlines()[0].strip()
+            return f"`{head}`"
+        if isinstance(statement, cst.Try):
+            return "a `try` block"
+        return "another statement"
 
     def _check_constructor_methods(self, scope: Scope, candidates: dict[str, cst.FunctionDef]) -> None:
         """A graph-building method the constructor does not call as a statement of its own

@@ -1,0 +1,118 @@
+"""Unused imports of TF modules TF2 does not ship, removed.
+
+Tutorials import ``tensorflow.contrib.slim as slim`` (awjuliani/DeepRL-Agents' bandits) or
+``from tensorflow.contrib import rnn`` out of habit, and never use the name.  TF2 has no
+``tensorflow.contrib``: the migrated file failed at that import (TFM403, "import kept as
+written"), whatever became of its graph, although nothing in it needs the module.  A
+module-level import whose every bound name the file never reads again is removed, its
+comments kept for the next statement, and said (TFM402); its TFM403 goes with it.
+
+The post-pass of every file (migrate.py), on the migrated text: an import the migration
+kept is kept with its finding when the file reads the name anywhere (any ``Name`` of it
+but the import's own), declares ``__all__`` (a name it exports), or another file of the
+run imports the module and writes the name (``from script import slim``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.traversal import find_all
+
+# the TF packages TF2 does not ship (rewrites/tf_names.py reports their imports)
+_ABSENT_PACKAGES = ("tensorflow.contrib", "tensorflow.examples")
+
+
+@dataclass
+class Removal:
+    """The text without the unused imports, and for each one removed: its line (1-based)
+    and how it was written."""
+
+    new_source: str
+    removed: list[tuple[int, str]] = field(default_factory=list)
+
+
+def may_import_absent_module(source: str) -> bool:
+    """A cheap test that there is nothing to do: no text of the packages."""
+    return any(package in source for package in _ABSENT_PACKAGES)
+
+
+def remove_unused_absent_imports(source: str, importer_names: frozenset[str] = frozenset()) -> Removal | None:
+    """The source without its unused module-level imports of ``tensorflow.contrib`` /
+    ``tensorflow.examples``; None when there is none (or the text does not parse)."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return None
+    names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
+    if any(n.value == "__all__" for n in names):
+        return None
+    unused: list[cst.SimpleStatementLine] = []
+    for statement in module.body:
+        bound = _absent_import_names(statement)
+        if not bound:
+            continue
+        own = {id(n) for n in find_all(statement, cst.Name)}
+        if not any(n.value in bound and id(n) not in own for n in names) and not bound & importer_names:
+            unused.append(statement)  # type: ignore[arg-type]  # (_absent_import_names checked the kind)
+    if not unused:
+        return None
+    lines = _statement_lines(module)
+    removed = [(lines[id(s)], module.code_for_node(s.body[0])) for s in unused]
+    return Removal(_without(module, {id(s) for s in unused}).code, removed)
+
+
+def _absent_import_names(statement: cst.CSTNode) -> set[str]:
+    """The names a line holding one import of an absent package binds (``slim`` of ``import
+    tensorflow.contrib.slim as slim``, ``rnn`` of ``from tensorflow.contrib import rnn``);
+    empty for anything else, and for ``import tensorflow.contrib.x`` without ``as`` (it binds
+    ``tensorflow``) and star imports."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return set()
+    small = statement.body[0]
+    if isinstance(small, cst.Import):
+        if not all(_absent(_dotted(a.name)) and a.asname is not None for a in small.names):
+            return set()
+        return {a.evaluated_alias for a in small.names if a.evaluated_alias is not None}
+    if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+        if isinstance(small.names, cst.ImportStar) or not _absent(_dotted(small.module)):
+            return set()
+        return {a.evaluated_alias or a.evaluated_name for a in small.names}
+    return set()
+
+
+def _absent(dotted: str) -> bool:
+    return any(dotted == p or dotted.startswith(p + ".") for p in _ABSENT_PACKAGES)
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _statement_lines(module: cst.Module) -> dict[int, int]:
+    """The line of each module-level statement (its leading comments and blank lines not counted)."""
+    out, line = {}, 1 + len(module.header)
+    for statement in module.body:
+        line += len(statement.leading_lines)
+        out[id(statement)] = line
+        line += module.code_for_node(statement).count("\n") - len(statement.leading_lines)
+    return out
+
+
+def _without(module: cst.Module, removed: set[int]) -> cst.Module:
+    """The module without those statements; the comments above each go to the next one."""
+    body: list[cst.BaseStatement] = []
+    comments: list[cst.EmptyLine] = []
+    for statement in module.body:
+        if id(statement) in removed:
+            comments += [line for line in statement.leading_lines if line.comment is not None]
+            continue
+        body.append(statement.with_changes(leading_lines=[*comments, *statement.leading_lines]))
+        comments = []
+    return module.with_changes(body=body, footer=[*comments, *module.footer])
