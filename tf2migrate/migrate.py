@@ -85,6 +85,7 @@ from tf2migrate.rewrites import (
     tf_callable_names,
     loop_split,
     static_branches,
+    device_blocks,
     per_call_ops,
     tf1_queues,
     tf1_summaries,
@@ -256,6 +257,10 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         decided = _migrate_decided(refused_lines, source, path, options, project)
         if decided is not None:
             return decided
+    if refused_lines and device_blocks.DEVICE_TEXT in source:
+        unwrapped = _migrate_unwrapped(refused_lines, source, path, options, project)
+        if unwrapped is not None:
+            return unwrapped
     dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
     if dict_reads:
         resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
@@ -599,6 +604,20 @@ def _migrate_decided(lines: set[int], source: str, path: str, options: Options, 
     return _retried(decided, static_branches.BRANCH_DECIDED.code, path, options, project, decided.map_line if decided else None)
 
 
+def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+    """A graph kept on TF1 by a refusal inside a top-level ``with tf.device(...):`` block:
+    the file with the block's statements at the module's top (rewrites/device_blocks.py), if
+    its graph then converts, its findings placed on the original's lines and columns; else None."""
+    module = parse_module(source)
+    imports = collect_tf_imports(module)
+    unwrapped = device_blocks.unwrap_device_blocks(module, imports, lines) if imports.aliases else None
+    if unwrapped is None:
+        return None
+    return _retried(
+        unwrapped, device_blocks.DEVICE_BLOCK_UNWRAPPED.code, path, options, project, unwrapped.map_line, map_column=unwrapped.map_column
+    )
+
+
 def _migrate_split(
     lines: set[int], source: str, path: str, options: Options, project: FileContext | None
 ) -> MigrationResult | dict[int, str]:
@@ -640,19 +659,31 @@ def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str,
 
 
 def _retried(
-    rewritten, code: str, path: str, options: Options, project: FileContext | None, map_line=None, again: MigrationResult | None = None
+    rewritten,
+    code: str,
+    path: str,
+    options: Options,
+    project: FileContext | None,
+    map_line=None,
+    again: MigrationResult | None = None,
+    map_column=None,
 ) -> MigrationResult | None:
     """The migration of a TF1-to-TF1 rewrite of the file (``rewritten.source``; its notes,
     ``(line, column, message)``, become ``code`` findings), if its graph then converts;
-    else None. ``map_line`` places the findings on the original's lines; ``again``: that
-    migration, when the caller made it."""
+    else None. ``map_line`` places the findings on the original's lines (``map_column``, given
+    the rewrite's line and column, on its columns); ``again``: that migration, when the caller
+    made it."""
     if rewritten is None:
         return None
     if again is None:
         again = _migrate_source(rewritten.source, path, options, project, None)
     if again.new_source == rewritten.source or _refusals(again):
         return None
-    findings = again.findings if map_line is None else [dataclasses.replace(f, line=map_line(f.line)) for f in again.findings]
+    findings = again.findings
+    if map_column is not None:
+        findings = [dataclasses.replace(f, column=map_column(f.line, f.column)) for f in findings]
+    if map_line is not None:
+        findings = [dataclasses.replace(f, line=map_line(f.line)) for f in findings]
     notes = [Diagnostic(code, message, path, line, column) for line, column, message in rewritten.notes]
     return MigrationResult(again.new_source, sorted_unique(findings + notes))
 
