@@ -154,6 +154,13 @@ UNSUPPORTED_CALLS = frozenset(
         "nn.bidirectional_dynamic_rnn",
         "nn.static_bidirectional_rnn",
         "nn.raw_rnn",
+        # a queue is state of the graph: each generated function would make a queue of its
+        # own, empty (a dequeue after an enqueue of another run blocks for ever)
+        *(
+            f"{space}{queue}"
+            for space in ("", "io.", "queue.")
+            for queue in ("FIFOQueue", "PaddingFIFOQueue", "PriorityQueue", "RandomShuffleQueue")
+        ),
     }
 )
 # TF calls that give Python objects or configure the runtime rather than build tensors.

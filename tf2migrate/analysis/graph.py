@@ -193,6 +193,7 @@ class GraphAnalyzer:
         if links is not None:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
             self.facts.importer_changed_arguments = links.importer_changed_arguments
+            self.facts.names_sharing_state = imported_calls.names_sharing_state(imported_calls.import_sources(module), links.modules)
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
@@ -815,6 +816,12 @@ class GraphAnalyzer:
         seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()))
         for name, orders in list(scope.changed_in_place.items()):
             for other in seen_through.get(name, ()):
+                for changes in (scope.changed_in_place, scope.nested_bindings):
+                    changes[other] = sorted({*changes.get(other, []), *orders})
+        # ``U.SCALE = 3.0`` (``import utils as U``), ``cfg.SCALE = 5.0`` (read by ``utils``'s
+        # builders) change what a graph built from ``utils`` read
+        for name, orders in list(scope.changed_in_place.items()):
+            for other in self.facts.names_sharing_state.get(name, ()):
                 for changes in (scope.changed_in_place, scope.nested_bindings):
                     changes[other] = sorted({*changes.get(other, []), *orders})
         self.facts.scopes.append(scope)

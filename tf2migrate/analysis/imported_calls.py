@@ -21,6 +21,7 @@ import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import root_name, self_attribute
+from tf2migrate.analysis.project import ModuleSummary, submodule
 from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.traversal import find_all
@@ -80,6 +81,31 @@ def import_sources(module: cst.Module) -> dict[str, str]:
                     renamed = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
                     sources[renamed or (dotted_name(alias.name) or "")] = origin
     return sources
+
+
+def names_sharing_state(sources: dict[str, str], modules: dict[str, ModuleSummary]) -> dict[str, set[str]]:
+    """For each name a top-level import binds from a module of the project, the other such
+    names through which a change of its module's state is seen: every name bound from the
+    same module (``import utils as U`` besides ``import utils``; ``scaled`` and ``CONFIG`` of
+    ``from utils import scaled, CONFIG``, whose ``CONFIG["scale"] = 6.0`` changes what
+    ``scaled`` reads), and every name bound from a module that imports it, directly or
+    through others (``utils``, whose builders read ``cfg.SCALE``, for ``cfg.SCALE = 5.0``).
+    A graph built from one of them captured the module's values of that moment.
+    ``sources``: :func:`import_sources`; ``modules``: the file's project modules by the
+    dotted name its imports write (FileContext.modules)."""
+    located: dict[str, ModuleSummary] = {}
+    for name, source in sources.items():
+        # (``from pkg import model``: the submodule ``pkg.model`` when it is one)
+        found = modules.get(submodule(source, name)) if source else None
+        found = found or modules.get(source)
+        if found is not None:
+            located[name] = found
+    return {
+        name: {
+            other for other, reader in located.items() if other != name and (reader.path == module.path or module.path in reader.reaches)
+        }
+        for name, module in located.items()
+    }
 
 
 def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:

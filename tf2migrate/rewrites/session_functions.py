@@ -780,7 +780,10 @@ class SessionFunctions:
             for name in sorted(helpers[helper].free_reads):
                 reads.setdefault(name, f"`{name}` (through `{helper}`),")
         if self._module_changed is None:
-            self._module_changed = module_values_changed(self.rewrite.module)
+            changed = module_values_changed(self.rewrite.module)
+            # (``U.SCALE = 3.0`` changes what a method calling ``utils.scaled`` reads too)
+            sharing = self.rewrite.facts.names_sharing_state
+            self._module_changed = changed | {other for name in changed for other in sharing.get(name, ())}
         parameters = {p.name.value for p in [*init.params.posonly_params, *init.params.params, *init.params.kwonly_params]}
         for name, how in reads.items():
             if "." in name or (name in own and name not in parameters):
