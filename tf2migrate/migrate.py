@@ -143,7 +143,7 @@ def migrate_source(
     read it, when the project layer already parsed it."""
     # what the file's callers proved of it (analysis/external_builds.py) holds for every
     # retry of the same file below, which all pass through here: set once, read by the analysis
-    # (and the modules it imports, whose state its graph reads: analysis/imported_calls.names_sharing_state)
+    # (and the modules it imports, whose state its graph reads: analysis/imported_calls.state_links)
     token = _LINKS.set(project if project is not None and (project.linked or project.modules) else None)
     try:
         return _with_python2_names(

@@ -193,7 +193,8 @@ class GraphAnalyzer:
         if links is not None:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
             self.facts.importer_changed_arguments = links.importer_changed_arguments
-            self.facts.names_sharing_state = imported_calls.names_sharing_state(imported_calls.import_sources(module), links.modules)
+            links_of_state = imported_calls.state_links(module, imported_calls.import_sources(module), links.modules)
+            self.facts.names_sharing_state, self.facts.names_changed_by_calls = links_of_state
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
@@ -807,6 +808,8 @@ class GraphAnalyzer:
                 mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
                 # ``bump(c)`` of another module's function changing its parameter in place
                 mutated |= imported_calls.arguments_changed(self.facts, node, self._import_sources())
+                # ``set_scale(4.0)`` of a module setting ``cfg.SCALE``: what the graph's helpers read
+                mutated |= imported_calls.module_state_changed(self.facts, node)
             for name in mutated | augmented:
                 scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured

@@ -305,8 +305,11 @@ class GraphFacts:
     # the names they call with an object they change in place (FileContext.importer_changed_arguments)
     importer_changed_arguments: frozenset[str] = frozenset()
     # each name an import binds from a module of the project: the others a change of its
-    # module's state is seen through (analysis/imported_calls.py's names_sharing_state)
+    # module's state is seen through (analysis/imported_calls.py's state_links)
     names_sharing_state: dict[str, set[str]] = field(default_factory=dict)
+    # each name bound to a project function: the names whose values a call of it may change,
+    # when it changes module state
+    names_changed_by_calls: dict[str, set[str]] = field(default_factory=dict)
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
     # ``saver.save(sess, path, ...)`` / ``saver.restore(sess, path)``: (call, the SAVER statement)
