@@ -144,7 +144,8 @@ def migrate_source(
     read it, when the project layer already parsed it."""
     # what the file's callers proved of it (analysis/external_builds.py) holds for every
     # retry of the same file below, which all pass through here: set once, read by the analysis
-    token = _LINKS.set(project if project is not None and project.linked else None)
+    # (and the modules it imports, whose state its graph reads: analysis/imported_calls.state_links)
+    token = _LINKS.set(project if project is not None and (project.linked or project.modules) else None)
     try:
         migrated = _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
         return _with_python2_names(source, _without_unused_absent_imports(migrated, path, project), path, tree)

@@ -166,6 +166,13 @@ UNSUPPORTED_CALLS = frozenset(
         # a namedtuple of the (c, h) tensors given to it, but only tf-keras has it in TF2
         # (tf.compat.v1.nn.rnn_cell.LSTMStateTuple raises under Keras 3)
         "nn.rnn_cell.LSTMStateTuple",
+        # a queue is state of the graph: each generated function would make a queue of its
+        # own, empty (a dequeue after an enqueue of another run blocks for ever)
+        *(
+            f"{space}{queue}"
+            for space in ("", "io.", "queue.")
+            for queue in ("FIFOQueue", "PaddingFIFOQueue", "PriorityQueue", "RandomShuffleQueue")
+        ),
     }
 )
 # TF calls that give Python objects or configure the runtime rather than build tensors.

@@ -193,6 +193,8 @@ class GraphAnalyzer:
         if links is not None:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
             self.facts.importer_changed_arguments = links.importer_changed_arguments
+            links_of_state = imported_calls.state_links(module, imported_calls.import_sources(module), links.modules)
+            self.facts.names_sharing_state, self.facts.names_changed_by_calls = links_of_state
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
@@ -829,6 +831,8 @@ class GraphAnalyzer:
                 mutated |= bindings.arguments_changed_by_callees(node, self._functions_of_module(), self._self_changing_methods())
                 # ``bump(c)`` of another module's function changing its parameter in place
                 mutated |= imported_calls.arguments_changed(self.facts, node, self._import_sources())
+                # ``set_scale(4.0)`` of a module setting ``cfg.SCALE``: what the graph's helpers read
+                mutated |= imported_calls.module_state_changed(self.facts, node)
             for name in mutated | augmented:
                 scope.changed_in_place.setdefault(name, []).append(order)
             # ``coeffs[0] = 5.0`` changes what a graph built from ``coeffs`` captured
@@ -838,6 +842,12 @@ class GraphAnalyzer:
         seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()))
         for name, orders in list(scope.changed_in_place.items()):
             for other in seen_through.get(name, ()):
+                for changes in (scope.changed_in_place, scope.nested_bindings):
+                    changes[other] = sorted({*changes.get(other, []), *orders})
+        # ``U.SCALE = 3.0`` (``import utils as U``), ``cfg.SCALE = 5.0`` (read by ``utils``'s
+        # builders) change what a graph built from ``utils`` read
+        for name, orders in list(scope.changed_in_place.items()):
+            for other in self.facts.names_sharing_state.get(name, ()):
                 for changes in (scope.changed_in_place, scope.nested_bindings):
                     changes[other] = sorted({*changes.get(other, []), *orders})
         self.facts.scopes.append(scope)

@@ -15,12 +15,14 @@ builder) is made once and called in the generated function.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import libcst as cst
 
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, lookup_graph_name
 from tf2migrate.analysis.names import root_name, self_attribute
+from tf2migrate.analysis.project import ModuleSummary, submodule
 from tf2migrate.analysis.summaries import BUILDER, MAKES_ITERATOR, NUMPY, SESSION, UNKNOWN, VARIABLES, Summary
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.traversal import find_all
@@ -57,6 +59,21 @@ def arguments_changed(facts: GraphFacts, node: cst.CSTNode, sources: dict[str, s
     return changed
 
 
+def module_state_changed(facts: GraphFacts, node: cst.CSTNode) -> set[str]:
+    """The names whose values a statement may change through a project function changing
+    module state (``set_scale(4.0)`` whose ``cfg.SCALE = s``; :func:`state_links`): the names bound from its module and from any module reading one it
+    imports."""
+    if not facts.names_changed_by_calls:
+        return set()
+    changed: set[str] = set()
+    for found_call in find_all(node, cst.Call):
+        call = cst.ensure_type(found_call, cst.Call)
+        found = summary_of(facts, call)
+        if found is not None and found.changes_module_state:
+            changed |= facts.names_changed_by_calls.get(root_name(call.func) or "", set())
+    return changed
+
+
 def import_sources(module: cst.Module) -> dict[str, str]:
     """The module each name a top-level import binds comes from (``import settings as s``:
     ``s`` → ``settings``; ``from settings import SIZES``: ``SIZES`` → ``settings``)."""
@@ -80,6 +97,60 @@ def import_sources(module: cst.Module) -> dict[str, str]:
                     renamed = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
                     sources[renamed or (dotted_name(alias.name) or "")] = origin
     return sources
+
+
+class StateLinks(NamedTuple):
+    """How a change of a project module's state reaches the names a file's graph reads."""
+
+    # each name a change of whose object changes its module's state: the other names that see it
+    sharing: dict[str, set[str]]
+    # each name bound to a function of the project: the names a call of it may change what
+    # they read, when its summary says it changes module state (its module's, or another's)
+    changed_by_calls: dict[str, set[str]]
+
+
+def state_links(module: cst.Module, sources: dict[str, str], modules: dict[str, ModuleSummary]) -> StateLinks:
+    """The names through which a change of a project module's state is seen: every name bound
+    from the same module (``import utils as U`` besides ``import utils``; ``scaled`` and ``CONFIG``
+    of ``from utils import scaled, CONFIG``, whose ``CONFIG["scale"] = 6.0`` changes what
+    ``scaled`` reads; ``from utils import *``), every name bound from a module that imports it,
+    directly or through others (``utils``, whose builders read ``cfg.SCALE``, for ``cfg.SCALE =
+    5.0``), and the objects the module's functions and classes made (``net = nets.Net()``, whose
+    ``__call__`` reads ``nets.SCALE``: a reader only, ``net.scale = 2.0`` changes no module).
+    A function of the project that changes module state (``tools.set_scale`` setting
+    ``cfg.SCALE``) may change any module its module imports (its own module's state is in
+    its module's summaries already: a function reading it is no builder).  A graph built from one
+    of them captured the module's values of that moment.  ``sources``: :func:`import_sources`;
+    ``modules``: the file's project modules by the dotted name its imports write
+    (FileContext.modules)."""
+    located: dict[str, ModuleSummary] = {}
+    for name, source in sources.items():
+        # (``from pkg import model``: the submodule ``pkg.model`` when it is one)
+        found = modules.get(submodule(source, name)) if source else None
+        found = found or modules.get(source)
+        if found is not None:
+            located[name] = found
+    made: dict[str, ModuleSummary] = {}
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar) and small.module is not None:
+                star = modules.get("." * len(small.relative) + (dotted_name(small.module) or ""))
+                located.update(dict.fromkeys(star.exported, star) if star is not None else {})
+            elif isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
+                maker = located.get(root_name(small.value.func) or "")
+                if maker is not None:
+                    made.update({t.target.value: maker for t in small.targets if isinstance(t.target, cst.Name)})
+    readers = {**made, **located}
+
+    def reading(changed: set[Path]) -> set[str]:
+        return {name for name, reader in readers.items() if reader.path in changed or reader.reaches & changed}
+
+    return StateLinks(
+        {name: reading({home.path}) - {name} for name, home in located.items()},
+        # (not its own module's: a builder reading what a function of its module changes is none,
+        # analysis/summaries.py)
+        {name: reading(set(home.reaches)) for name, home in located.items()},
+    )
 
 
 def creates_variables(facts: GraphFacts, call: cst.Call) -> bool:

@@ -307,6 +307,12 @@ class GraphFacts:
     importer_names: frozenset[str] = frozenset()
     # the names they call with an object they change in place (FileContext.importer_changed_arguments)
     importer_changed_arguments: frozenset[str] = frozenset()
+    # each name an import binds from a module of the project: the others a change of its
+    # module's state is seen through (analysis/imported_calls.py's state_links)
+    names_sharing_state: dict[str, set[str]] = field(default_factory=dict)
+    # each name bound to a project function: the names whose values a call of it may change,
+    # when it changes module state
+    names_changed_by_calls: dict[str, set[str]] = field(default_factory=dict)
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
     # a run TF1 left unordered whose order the kept graph reproduces with reference variables

@@ -38,9 +38,12 @@ class ModuleSummary:
     path: Path
     names: dict[str, Summary] = field(default_factory=dict)
     exported: frozenset[str] = frozenset()  # what ``from module import *`` binds
+    # the modules of the project it imports, directly or through them: whose state its
+    # functions may read (``cfg.SCALE`` in a builder of ``utils``, which imports ``cfg``)
+    reaches: frozenset[Path] = frozenset()
 
     def digest(self) -> str:
-        text = repr((sorted(self.names.items()), sorted(self.exported)))
+        text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches))))
         return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
 
 
@@ -255,14 +258,16 @@ class Project:
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         self.trees[path] = tree
-        names = summarize_module(tree, local_summaries(tree, self.context(path, text)))
+        context = self.context(path, text)
+        names = summarize_module(tree, local_summaries(tree, context))
+        reaches = frozenset(m.path for m in context.modules.values()).union(*(m.reaches for m in context.modules.values()))
         if path not in self.run:
             facts = module_facts(tree, tf_aliases(tree))
             if facts.tf1 or facts.explicit_v1:
                 # code that is still TF1 and that this run does not migrate: not callable from TF2
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
                 names = {name: Summary(UNKNOWN, reason=reason) for name in names}
-        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree))
+        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree), reaches)
 
 
 def _exported(tree: ast.Module) -> frozenset[str]:

@@ -16,6 +16,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
+from tf2migrate.analysis.imported_calls import module_state_changed
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
@@ -57,6 +58,15 @@ def _assigned_name(node: cst.CSTNode) -> str | None:
     if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):
         value = node.body[0].value
         return value.value if isinstance(value, cst.Name) else None
+    return None
+
+
+def _maker_name(node: cst.CSTNode) -> str | None:
+    """``nets`` of ``self.net = nets.Net()``, ``Net`` of ``self.net = Net()``: the root name of the
+    call an attribute is bound to, alone."""
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign):
+        value = node.body[0].value
+        return root_name(value.func) if isinstance(value, cst.Call) else None
     return None
 
 
@@ -774,6 +784,10 @@ class SessionFunctions:
                 value = _assigned_name(binding.node)
                 if value is not None:
                     reads.setdefault(value, f"`{name}`, set to `{value}`,")
+            # ``self.net = nets.Net()``: the object reads what its module holds (``nets.SCALE``)
+            maker = _maker_name(binding.node) if binding is not None else None
+            if maker is not None and maker in self.rewrite.facts.names_sharing_state:  # (a module of the project's)
+                reads.setdefault(maker, f"`{name}`, made by `{maker}`,")
         # and the attributes the class's methods it calls read (``self.net_u(x)`` whose
         # ``neural_net`` reads ``self.lb``, set to the parameter ``lb``: a PINN's bounds)
         for attribute, method in _attributes_read_by_methods(scope.cls, statement.reads).items():
@@ -787,7 +801,11 @@ class SessionFunctions:
             for name in sorted(helpers[helper].free_reads):
                 reads.setdefault(name, f"`{name}` (through `{helper}`),")
         if self._module_changed is None:
-            self._module_changed = module_values_changed(self.rewrite.module)
+            # (and by a call of a project function setting another module's state: ``set_scale(4.0)``)
+            changed = module_values_changed(self.rewrite.module) | module_state_changed(self.rewrite.facts, self.rewrite.module)
+            # (``U.SCALE = 3.0`` changes what a method calling ``utils.scaled`` reads too)
+            sharing = self.rewrite.facts.names_sharing_state
+            self._module_changed = changed | {other for name in changed for other in sharing.get(name, ())}
         parameters = {p.name.value for p in [*init.params.posonly_params, *init.params.params, *init.params.kwonly_params]}
         for name, how in reads.items():
             if "." in name or (name in own and name not in parameters):
