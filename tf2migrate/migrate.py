@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
+from tf2migrate.analysis.blockers import CLASS_BASED_GRAPH, GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import find_escapes
@@ -260,8 +260,10 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
             return decided
     if refused_lines and device_blocks.DEVICE_TEXT in source:
         unwrapped = _migrate_unwrapped(refused_lines, source, path, options, project)
-        if unwrapped is not None:
+        if isinstance(unwrapped, MigrationResult):
             return unwrapped
+        if unwrapped:  # (the class's TFM307 says the block is not all that keeps the graph)
+            result = MigrationResult(result.new_source, _with_device_reason(result.findings, unwrapped))
     dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
     if dict_reads:
         resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
@@ -605,18 +607,31 @@ def _migrate_decided(lines: set[int], source: str, path: str, options: Options, 
     return _retried(decided, static_branches.BRANCH_DECIDED.code, path, options, project, decided.map_line if decided else None)
 
 
-def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:
     """A graph kept on TF1 by a refusal inside a top-level ``with tf.device(...):`` block:
     the file with the block's statements at the module's top (rewrites/device_blocks.py), if
-    its graph then converts, its findings placed on the original's lines and columns; else None."""
+    its graph then converts, its findings placed on the original's lines and columns; else
+    what keeps the unwrapped file on TF1 ("" if no block was unwrapped)."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
     unwrapped = device_blocks.unwrap_device_blocks(module, imports, lines) if imports.aliases else None
     if unwrapped is None:
-        return None
-    return _retried(
-        unwrapped, device_blocks.DEVICE_BLOCK_UNWRAPPED.code, path, options, project, unwrapped.map_line, map_column=unwrapped.map_column
-    )
+        return ""
+    again = _migrate_source(unwrapped.source, path, options, project, None)
+    code = device_blocks.DEVICE_BLOCK_UNWRAPPED.code
+    converted = _retried(unwrapped, code, path, options, project, unwrapped.map_line, again, unwrapped.map_column)
+    return converted if converted is not None else _still_kept(_refusals(again), "with its device block unwrapped")
+
+
+def _with_device_reason(findings: list[Diagnostic], reason: str) -> list[Diagnostic]:
+    """The findings, with what keeps the graph once its device block is unwrapped appended to
+    the TFM307 of a class defined in that block."""
+    return [
+        dataclasses.replace(f, message=f"{f.message} ({reason})")
+        if f.code == CLASS_BASED_GRAPH.code and device_blocks.DEFINED_INSIDE in f.message
+        else f
+        for f in findings
+    ]
 
 
 def _migrate_split(

@@ -81,6 +81,8 @@ RULES = [DEVICE_BLOCK_UNWRAPPED]
 
 # (the cheap test: the text of the call)
 DEVICE_TEXT = "device("
+# what TFM307 says of a class defined in a block (analysis/graph.py)
+DEFINED_INSIDE = "is defined inside `with "
 
 
 @dataclass
