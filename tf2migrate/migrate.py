@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from tf2migrate.analysis.blockers import GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
+from tf2migrate.analysis.blockers import CLASS_BASED_GRAPH, GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import find_escapes
@@ -260,8 +260,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
             return decided
     if refused_lines and device_blocks.DEVICE_TEXT in source:
         unwrapped = _migrate_unwrapped(refused_lines, source, path, options, project)
-        if unwrapped is not None:
+        if isinstance(unwrapped, MigrationResult):
             return unwrapped
+        if unwrapped:
+            # the block's TFM307 alone would blame the block, which the graph would outlive
+            result = MigrationResult(result.new_source, _with_block_reason(result.findings, unwrapped))
     dict_reads = {m.group(1) for f in _refusals(result) if (m := tensor_dicts.REFUSED_READ.search(f.message))}
     if dict_reads:
         resolved_reads = _migrate_dict_reads(dict_reads, source, path, options, project)
@@ -589,6 +592,8 @@ def _still_kept(refused: list[Diagnostic], rewritten: str) -> str:
 _STILL_KEPT = "the graph is still kept on TF1 by "
 _NOT_SPLIT = "not split into variables and ops:"
 _WRITTEN_OUT = "written out at its call"
+_UNWRAPPED = "once the block is unwrapped"
+_INSIDE_DEVICE_BLOCK = "is defined inside `with tf.device("
 
 
 # in the text of every file with an ``if`` statement (a cheap test before parsing)
@@ -605,18 +610,32 @@ def _migrate_decided(lines: set[int], source: str, path: str, options: Options, 
     return _retried(decided, static_branches.BRANCH_DECIDED.code, path, options, project, decided.map_line if decided else None)
 
 
-def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | None:
+def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:
     """A graph kept on TF1 by a refusal inside a top-level ``with tf.device(...):`` block:
     the file with the block's statements at the module's top (rewrites/device_blocks.py), if
-    its graph then converts, its findings placed on the original's lines and columns; else None."""
+    its graph then converts, its findings placed on the original's lines and columns; else
+    what keeps the unwrapped file's graph on TF1 ("" if no block was unwrapped)."""
     module = parse_module(source)
     imports = collect_tf_imports(module)
     unwrapped = device_blocks.unwrap_device_blocks(module, imports, lines) if imports.aliases else None
     if unwrapped is None:
-        return None
-    return _retried(
-        unwrapped, device_blocks.DEVICE_BLOCK_UNWRAPPED.code, path, options, project, unwrapped.map_line, map_column=unwrapped.map_column
+        return ""
+    again = _migrate_source(unwrapped.source, path, options, project, None)
+    converted = _retried(
+        unwrapped, device_blocks.DEVICE_BLOCK_UNWRAPPED.code, path, options, project, unwrapped.map_line, again, unwrapped.map_column
     )
+    return converted if converted is not None else _still_kept(_refusals(again), _UNWRAPPED)
+
+
+def _with_block_reason(findings: list[Diagnostic], why: str) -> list[Diagnostic]:
+    """The findings, with what keeps the graph once its device block is unwrapped appended to
+    each TFM307 naming the block (``... is defined inside `with tf.device(...)```)."""
+    return [
+        dataclasses.replace(f, message=f"{f.message} ({why})")
+        if f.code == CLASS_BASED_GRAPH.code and _INSIDE_DEVICE_BLOCK in f.message and _STILL_KEPT not in f.message
+        else f
+        for f in findings
+    ]
 
 
 def _migrate_split(
