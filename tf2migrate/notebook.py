@@ -40,6 +40,7 @@ _MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)(?:, [\w, ]+)?\)$")
 # the Python an IPython line reads: a line magic's argument is code (``%timeit sess.run(y)``), a
 # shell escape or alias interpolates ``{expression}`` and ``$name``
 _SHELL = re.compile(r"^\s*!|^\s*[\w.,\s]+=\s*!|^\s*[a-z]+(\s|$)")
+_CODE_MAGIC = re.compile(r"^\s*%\s*(?:time|timeit|prun|debug)\s(.*)$")  # the magics whose argument is Python
 _INTERPOLATED = re.compile(r"\{([^{}]*)\}|\$\{?([A-Za-z_]\w*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # IPython-only lines: magics, shell escapes, assignments from them, and help (``obj?``)
@@ -222,11 +223,14 @@ def _with_reads(program: str, magics: list[str]) -> str:
         if magic:
             text = magics[int(magic.group(2))]
             if "\n" not in text:  # (a cell magic's cell is no Python)
-                if _SHELL.match(text) and not text.lstrip().startswith("%"):
+                code = _CODE_MAGIC.match(text)
+                if code:
+                    spans = re.sub(r"(^|\s)-\w+(\s+\d+)?", " ", code.group(1))  # (``-n 10``: its options)
+                elif _SHELL.match(text) or text.lstrip().startswith("%"):
+                    # (``%tensorflow_version 1.x``, ``%watermark -p numpy``: words, not names)
                     spans = " ".join(a or b for a, b in _INTERPOLATED.findall(text.split("!", 1)[-1]))
                 else:
-                    spans = text.lstrip().lstrip("%")
-                    spans = spans.split(None, 1)[1] if " " in spans.strip() else ""  # the magic's own name reads nothing
+                    spans = ""  # help, ``obj?``: an object IPython does not find is a message, no error
                 reads = sorted({name for name in _IDENTIFIER.findall(spans) if name in bound})
                 if reads:
                     line = f"{magic.group(1)}__tf2migrate_magic__({magic.group(2)}, {', '.join(reads)})"
