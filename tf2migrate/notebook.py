@@ -4,9 +4,9 @@ A placeholder defined in one cell and fed in another is one graph, so the code c
 joined into a single module — each cell opened by a marker statement that no rewrite moves
 (``__tf2migrate_cell__(N)``) — migrated, and split back at the markers.  IPython syntax
 (``%matplotlib inline``, ``!pip …``, ``files = !ls``, ``obj?``) is masked by placeholder
-statements and restored exactly, each reading the program's names its line reads (a line
-magic's code, ``%timeit sess.run(y, {x: data})``; a shell escape's ``{expression}`` and
-``$name``): a graph such a line reads stays on TF1 rather than leave it a NameError; a cell magic such as ``%%bash`` keeps its cell out of the
+statements and restored exactly, each reading the program's names its line reads (the code
+of ``%timeit sess.run(y, {x: data})``; other magics' and shell escapes' ``{expression}``
+and ``$name``): a graph such a line reads stays on TF1 rather than leave it a NameError; a cell magic such as ``%%bash`` keeps its cell out of the
 program, ``%%time`` only hides its first line.  Cells are read as IPython's input transformers
 read them: a shell escape ending in a backslash goes on at the next line, an alias run without
 ``%`` (automagic: ``ls ./data``) is IPython where the line is no Python, and a cell may start
