@@ -315,6 +315,8 @@ def test_an_ipython_line_reading_graph_names_keeps_the_graph(tmp_path):
         assert "disable_eager_execution()" in new, line
         assert any(f.code == code and f.path == "m.ipynb:cell 2" for f in findings), (line, findings)
         assert not any("__tf2migrate" in f.message for f in findings)
+        # placed at the IPython line's start (the columns of its mask are no columns of the cell)
+        assert {f.column for f in findings if f.code == code} == {3 if line.startswith("if") else 1}, findings
         assert line.splitlines()[-1] in "".join(json.loads(new)["cells"][1]["source"])
     cells = [
         nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf\nsteps = 3\n" + graph),

@@ -87,6 +87,9 @@ def migrate_notebook(
     cells = [c for _, c in numbered]
     joined = _join([_source(c, key) for c in cells])
     new_program, findings = migrate_source(joined.program, path, options, project=project)
+    masked = {n + 1: len(m.group(1)) + 1 for n, line in enumerate(joined.program.split("\n")) if (m := _MAGIC_LINE.match(line))}
+    # a finding on a masked line is placed at the line's start: its columns are the mask's
+    findings = [replace(f, column=masked[f.line]) if f.line in masked else f for f in findings]
     findings = [_locate(f, joined.starts, joined.indents, numbers) for f in findings]
     # a refusal naming a masked line names it as the user wrote it: an IPython line
     findings = [replace(f, message=f.message.replace(_MASKED_CALL, "an IPython line")) for f in findings]
