@@ -290,3 +290,38 @@ def test_a_colab_notebook_keeps_its_html_safe_escapes(tmp_path):
     assert "def compute_y(x):" in new and "\\u003cmatplotlib.figure.Figure at 0x7f\\u003e \\u0026 more" in new
     changed = [line for line in new.splitlines() if line not in colab.splitlines()]
     assert changed and all(line.strip().startswith('"') for line in changed)
+
+
+def test_an_ipython_line_reading_graph_names_keeps_the_graph(tmp_path):
+    """A line magic's argument is Python (``%timeit sess.run(y, {x: ...})``), a shell escape
+    interpolates ``{expression}`` and ``$name``: converted, the session, placeholder and tensor
+    they read were gone (a NameError where the notebook ran), so the graph stays on TF1 with
+    findings; an IPython line reading plain values (``!echo {steps}``) converts as before."""
+    graph = "x = tf.placeholder(tf.float32, [None])\ny = x * 2.0\nsess = tf.Session()\n"
+    for line, code in (
+        ("%timeit sess.run(y, {x: np.ones(2)})", "TFM303"),
+        ("!echo {y.name}", "TFM301"),
+        ("!echo $y", "TFM301"),
+        ("  %time z = x * 3.0", "TFM306"),
+    ):
+        if line.startswith("  "):
+            line = "if True:\n" + line
+        cells = [
+            nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf\n" + graph),
+            nbformat.v4.new_code_cell(line + "\nv = sess.run(y, {x: np.ones(2)})"),
+        ]
+        text = _notebook(tmp_path / "m.ipynb", cells)
+        new, findings = migrate_notebook(text, "m.ipynb")
+        assert "disable_eager_execution()" in new, line
+        assert any(f.code == code and f.path == "m.ipynb:cell 2" for f in findings), (line, findings)
+        assert not any("__tf2migrate" in f.message for f in findings)
+        # placed at the IPython line's start (the columns of its mask are no columns of the cell)
+        assert {f.column for f in findings if f.code == code} == {3 if line.startswith("if") else 1}, findings
+        assert line.splitlines()[-1] in "".join(json.loads(new)["cells"][1]["source"])
+    cells = [
+        nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf\nsteps = 3\n" + graph),
+        nbformat.v4.new_code_cell("!echo {steps} $steps\n%time n = steps + 1\nv = sess.run(y, {x: np.ones(2)})"),
+    ]
+    new, _ = migrate_notebook(_notebook(tmp_path / "p.ipynb", cells), "p.ipynb")
+    assert "def compute_y(x):" in new and "disable_eager_execution" not in new
+    assert "!echo {steps} $steps\\n" in new and "%time n = steps + 1" in new

@@ -4,7 +4,9 @@ A placeholder defined in one cell and fed in another is one graph, so the code c
 joined into a single module — each cell opened by a marker statement that no rewrite moves
 (``__tf2migrate_cell__(N)``) — migrated, and split back at the markers.  IPython syntax
 (``%matplotlib inline``, ``!pip …``, ``files = !ls``, ``obj?``) is masked by placeholder
-statements and restored exactly; a cell magic such as ``%%bash`` keeps its cell out of the
+statements and restored exactly, each reading the program's names its line reads (the code
+of ``%timeit sess.run(y, {x: data})``; other magics' and shell escapes' ``{expression}``
+and ``$name``): a graph such a line reads stays on TF1 rather than leave it a NameError; a cell magic such as ``%%bash`` keeps its cell out of the
 program, ``%%time`` only hides its first line.  Cells are read as IPython's input transformers
 read them: a shell escape ending in a backslash goes on at the next line, an alias run without
 ``%`` (automagic: ``ls ./data``) is IPython where the line is no Python, and a cell may start
@@ -33,7 +35,14 @@ from tf2migrate.migrate import Options, migrate_source
 _CELL = "__tf2migrate_cell__({})"
 _MAGIC = "__tf2migrate_magic__({})"
 _CELL_LINE = re.compile(r"^__tf2migrate_cell__\((\d+)\)$")
-_MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)\)$")
+_MASKED_CALL = "`__tf2migrate_magic__(...)`"
+_MAGIC_LINE = re.compile(r"^(\s*)__tf2migrate_magic__\((\d+)(?:, [\w, ]+)?\)$")
+# the Python an IPython line reads: a line magic's argument is code (``%timeit sess.run(y)``), a
+# shell escape or alias interpolates ``{expression}`` and ``$name``
+_SHELL = re.compile(r"^\s*!|^\s*[\w.,\s]+=\s*!|^\s*[a-z]+(\s|$)")
+_CODE_MAGIC = re.compile(r"^\s*%\s*(?:time|timeit|prun|debug)\s(.*)$")  # the magics whose argument is Python
+_INTERPOLATED = re.compile(r"\{([^{}]*)\}|\$\{?([A-Za-z_]\w*)")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # IPython-only lines: magics, shell escapes, assignments from them, and help (``obj?``)
 _IPYTHON = re.compile(r"^\s*(%|!)|^\s*[\w.,\s]+=\s*[!%]|^\s*[\w.]+\?\??\s*$")
 # IPython's aliases and magics it runs without ``%`` (automagic): a line starting with one that
@@ -78,7 +87,12 @@ def migrate_notebook(
     cells = [c for _, c in numbered]
     joined = _join([_source(c, key) for c in cells])
     new_program, findings = migrate_source(joined.program, path, options, project=project)
+    masked = {n + 1: len(m.group(1)) + 1 for n, line in enumerate(joined.program.split("\n")) if (m := _MAGIC_LINE.match(line))}
+    # a finding on a masked line is placed at the line's start: its columns are the mask's
+    findings = [replace(f, column=masked[f.line]) if f.line in masked else f for f in findings]
     findings = [_locate(f, joined.starts, joined.indents, numbers) for f in findings]
+    # a refusal naming a masked line names it as the user wrote it: an IPython line
+    findings = [replace(f, message=f.message.replace(_MASKED_CALL, "an IPython line")) for f in findings]
     if new_program == joined.program:
         return text, findings
     sources = _split(new_program, len(cells), joined.magics)
@@ -185,8 +199,46 @@ def _join(cells: list[str]) -> _Joined:
                 escaped = None
                 continuation.read(line)
                 lines.append(line)
-    joined.program = "\n".join(lines) + "\n"
+    joined.program = _with_reads("\n".join(lines) + "\n", joined.magics)
     return joined
+
+
+def _with_reads(program: str, magics: list[str]) -> str:
+    """The program, each masked line given the names of the program it reads as arguments
+    (``__tf2migrate_magic__(3, sess, x)``): a line magic timing ``sess.run(y, {x: data})``
+    reads the session and the placeholder the migration would otherwise remove, leaving the
+    magic a NameError; so read, they keep the graph (or stay bound)."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return program
+    bound = {
+        alias.asname or alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    bound |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    bound |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    out = []
+    for line in program.split("\n"):
+        magic = _MAGIC_LINE.match(line)
+        if magic:
+            text = magics[int(magic.group(2))]
+            if "\n" not in text:  # (a cell magic's cell is no Python)
+                code = _CODE_MAGIC.match(text)
+                if code:
+                    spans = re.sub(r"(^|\s)-\w+(\s+\d+)?", " ", code.group(1))  # (``-n 10``: its options)
+                elif _SHELL.match(text) or text.lstrip().startswith("%"):
+                    # (``%tensorflow_version 1.x``, ``%watermark -p numpy``: words, not names)
+                    spans = " ".join(a or b for a, b in _INTERPOLATED.findall(text.split("!", 1)[-1]))
+                else:
+                    spans = ""  # help, ``obj?``: an object IPython does not find is a message, no error
+                reads = sorted({name for name in _IDENTIFIER.findall(spans) if name in bound})
+                if reads:
+                    line = f"{magic.group(1)}__tf2migrate_magic__({magic.group(2)}, {', '.join(reads)})"
+        out.append(line)
+    return "\n".join(out)
 
 
 class _Continuation:
