@@ -278,6 +278,27 @@ def test_a_shell_escape_continued_by_backslashes_is_masked_whole(tmp_path):
     assert [f.code for f in migrate_notebook(broken, "b.ipynb")[1]] == ["TFM001"]
 
 
+def test_a_syntax_error_names_lines_as_the_notebook_numbers_them(tmp_path):
+    """CPython names a line of the joined program (``... after 'for' statement on line 7``):
+    the message names the line in its cell, as the finding's position does (an exercise left
+    blank, udacity/deep-learning's face_generation notebook)."""
+    cells = [
+        nbformat.v4.new_code_cell("import tensorflow as tf\nx = 1\ny = 2"),
+        nbformat.v4.new_code_cell("z = 3\nfor step in range(2):\n    # TODO: train\n    "),
+    ]
+    text = _notebook(tmp_path / "blank.ipynb", cells)
+    (finding,) = migrate_notebook(text, "blank.ipynb")[1]
+    assert (finding.code, finding.path, finding.line) == ("TFM001", "blank.ipynb:cell 2", 4)
+    assert finding.message.endswith("expected an indented block after 'for' statement on line 2")
+    # a line of another cell says which (the bracket cell 1 left open is closed in cell 2)
+    opened = _notebook(
+        tmp_path / "open.ipynb", [nbformat.v4.new_code_cell("import tensorflow as tf\nx = [1,"), nbformat.v4.new_code_cell("2)")]
+    )
+    (finding,) = migrate_notebook(opened, "open.ipynb")[1]
+    assert (finding.code, finding.path, finding.line) == ("TFM001", "open.ipynb:cell 2", 1)
+    assert finding.message.endswith("does not match opening parenthesis '[' on line 2 of cell 1")
+
+
 def test_a_colab_notebook_keeps_its_html_safe_escapes(tmp_path):
     """Colab writes ``<``, ``>`` and ``&`` in strings as ``\\u003c``, ``\\u003e``, ``\\u0026``;
     the notebook is written back so, only its changed source lines differing."""

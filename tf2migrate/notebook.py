@@ -316,13 +316,31 @@ def _split(program: str, count: int, magics: list[str]) -> list[str] | None:
 def _locate(finding: Diagnostic, starts: list[int], indents: list[str], numbers: list[int]) -> Diagnostic:
     """Point a finding at ``cell N`` (the notebook's 1-based cell number) and its line and
     column there (the cell's IPython indentation given back)."""
-    cell = max((i for i, start in enumerate(starts) if start <= finding.line), default=0)
+    cell = _cell_of(finding.line, starts)
     return replace(
         finding,
         path=f"{finding.path}:cell {numbers[cell]}",
         line=max(finding.line - starts[cell] + 1, 1),
         column=finding.column + len(indents[cell]),
+        message=_LINE_IN_MESSAGE.sub(lambda match: _cell_line(int(match[1]), cell, starts, numbers), finding.message),
     )
+
+
+# a line CPython's syntax error names (``expected an indented block after 'for' statement on
+# line 191``, ``'(' was never closed``'s opener): a line of the joined program
+_LINE_IN_MESSAGE = re.compile(r"\bon line (\d+)\b")
+
+
+def _cell_of(line: int, starts: list[int]) -> int:
+    return max((i for i, start in enumerate(starts) if start <= line), default=0)
+
+
+def _cell_line(line: int, finding_cell: int, starts: list[int], numbers: list[int]) -> str:
+    """``on line N`` of the joined program as the notebook numbers it: the line in its cell,
+    and the cell when it is not the finding's."""
+    cell = _cell_of(line, starts)
+    where = f"on line {max(line - starts[cell] + 1, 1)}"
+    return where if cell == finding_cell else f"{where} of cell {numbers[cell]}"
 
 
 def _layout(text: str, raw: dict) -> dict | None:

@@ -978,6 +978,10 @@ class StatementClassifier:
             ):
                 target = scope.graph_statement(attribute.value.value, order)
                 if target is not None and target.kind in (Kind.TENSOR, Kind.PLACEHOLDER):
+                    if attribute.attr.value == "dtype":
+                        # known while tracing, the same as TF1's: a placeholder's argument is
+                        # given its dtype (the signature, or a cast), a tensor's ops are the same
+                        continue
                     if self._block_unknown_dimension(attribute):
                         return False
                     self.facts.block(

@@ -55,11 +55,15 @@ def _unsuffixed(name: str) -> str:
 
 
 def _code_shape(code: str) -> str:
-    """The definition's tree without its docstring, every name without a fresh-name suffix
-    (the template's names and the written-out ones alike: ``TF1RNNCell_2`` is ``TF1RNNCell``)."""
+    """The definition's tree without its docstrings (its own and its methods': written into a
+    file indented otherwise, a docstring's continuation lines are re-indented, and its text
+    changes), every name without a fresh-name suffix (the template's names and the written-out
+    ones alike: ``TF1RNNCell_2`` is ``TF1RNNCell``)."""
     definition = ast.parse(code).body[0]
     assert isinstance(definition, (ast.ClassDef, ast.FunctionDef))
-    definition.body = definition.body[1:] if ast.get_docstring(definition) is not None else definition.body
+    for node in ast.walk(definition):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node, clean=False) is not None:
+            node.body = node.body[1:]
     for node in ast.walk(definition):
         for field in ("id", "name", "arg", "attr"):
             value = getattr(node, field, None)
