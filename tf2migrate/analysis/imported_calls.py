@@ -15,6 +15,7 @@ builder) is made once and called in the generated function.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -46,11 +47,7 @@ def arguments_changed(facts: GraphFacts, node: cst.CSTNode, sources: dict[str, s
     if not facts.imported:
         return set()
     changed: set[str] = set()
-    for found_call in find_all(node, cst.Call):
-        call = cst.ensure_type(found_call, cst.Call)
-        found = summary_of(facts, call)
-        if found is None:
-            continue
+    for call, found in _summarised_calls(facts, node):
         if found.changes_arguments:
             changed |= {root for a in call.args if (root := root_name(a.value)) is not None}
         if found.changes_module_state and (source := sources.get(root_name(call.func) or "")) is not None:
@@ -66,12 +63,19 @@ def module_state_changed(facts: GraphFacts, node: cst.CSTNode) -> set[str]:
     if not facts.names_changed_by_calls:
         return set()
     changed: set[str] = set()
+    for call, found in _summarised_calls(facts, node):
+        if found.changes_module_state:
+            changed |= facts.names_changed_by_calls.get(root_name(call.func) or "", set())
+    return changed
+
+
+def _summarised_calls(facts: GraphFacts, node: cst.CSTNode) -> Iterator[tuple[cst.Call, Summary]]:
+    """The calls below ``node`` of other modules' functions, with their summaries."""
     for found_call in find_all(node, cst.Call):
         call = cst.ensure_type(found_call, cst.Call)
         found = summary_of(facts, call)
-        if found is not None and found.changes_module_state:
-            changed |= facts.names_changed_by_calls.get(root_name(call.func) or "", set())
-    return changed
+        if found is not None:
+            yield call, found
 
 
 def import_sources(module: cst.Module) -> dict[str, str]:
