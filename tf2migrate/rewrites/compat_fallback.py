@@ -81,10 +81,19 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
     # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
     # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)
     v2_shapes_off = bool(names & {"disable_v2_tensorshape", "disable_v2_behavior"})
-    dimension_read: cst.BaseExpression | None = None if v2_shapes_off else _dimension_read_left(user_code) or _dimension_compared(user_code)
+    # (one walk of the file for the three checks below, in document order)
+    walked = (
+        []
+        if v2_shapes_off
+        else find_all(user_code, (cst.Call, cst.ListComp, cst.Attribute, cst.Assign, cst.For, cst.CompFor, cst.Comparison))
+    )
+    comparisons = [cst.ensure_type(n, cst.Comparison) for n in walked if isinstance(n, cst.Comparison)]
+    dimension_read: cst.BaseExpression | None = (
+        None if v2_shapes_off else _dimension_read_left(walked) or _dimension_compared(walked, comparisons)
+    )
     plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
     if not plan.tf1_dimensions:
-        _keep_dimension_comparisons(user_code, plan)
+        _keep_dimension_comparisons(comparisons, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:
             plan.call_replacements[id(call)] = _compat_cond
@@ -106,19 +115,19 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
     plan.note(anchor, GRAPH_KEPT_ON_TF1.code, f"graph kept on TF1 semantics; {added} added")
 
 
-def _dimension_read_left(module: cst.Module) -> cst.Attribute | None:
+def _dimension_read_left(walked: list[cst.CSTNode]) -> cst.Attribute | None:
     """A ``.value`` read the TF2 renames do not cover (``dim = x.get_shape()[1]`` …
     ``dim.value``, ``s[1].value`` of ``s = x.get_shape()``, ``for d in shape: d.value``): under
     TF2's shapes the name holds an int, which has no ``.value``.  A method call
-    (``v.value()``) and an attribute of ``self`` are no Dimension reads."""
-    # (one walk, in document order: a call or comprehension comes before the attribute it holds)
-    for node in value_reads_by_name(find_all(module, (cst.Call, cst.ListComp, cst.Attribute))):
+    (``v.value()``) and an attribute of ``self`` are no Dimension reads.  ``walked``: the
+    file's nodes in document order (a call or comprehension before the attribute it holds)."""
+    for node in value_reads_by_name([n for n in walked if isinstance(n, (cst.Call, cst.ListComp, cst.Attribute))]):
         if not m.matches(cst.ensure_type(node, cst.Attribute).value, m.Name("self") | m.Name("cls")):
             return cst.ensure_type(node, cst.Attribute)
     return None
 
 
-def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
+def _dimension_compared(walked: list[cst.CSTNode], comparisons: list[cst.Comparison]) -> cst.BaseExpression | None:
     """A ``Dimension`` compared with anything but None (``x.get_shape()[0] != 5``,
     ``x.shape[1] == 3.0``), or through a name bound to one (``d = x.get_shape()[0]`` … ``d is
     None``, ``for d in x.get_shape():``): TF1 compared Dimensions (None, false, for one it did not know; False with a float;
@@ -128,17 +137,14 @@ def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
     # (names bound to a value reading a dimension anywhere in the file, ``d = x.shape[1] * 2``:
     # a comparison of one in any scope counts; TF1's shapes are TF1's, whatever the value is)
     named = set()
-    for node in find_all(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])):
-        assign = cst.ensure_type(node, cst.Assign)
-        if any(_is_shape_subscript(cst.ensure_type(part, cst.Subscript)) for part in find_all(assign.value, cst.Subscript)):
-            named.add(cst.ensure_type(assign.targets[0].target, cst.Name).value)
-    for loop in find_all(module, (cst.For, cst.CompFor)):
-        # ``for d in x.get_shape():``, ``[d is None for d in x.shape]``: each item a Dimension
-        assert isinstance(loop, (cst.For, cst.CompFor))
-        if isinstance(loop.target, cst.Name) and m.matches(loop.iter, _SHAPE):
-            named.add(loop.target.value)
-    for comparison in find_all(module, cst.Comparison):
-        assert isinstance(comparison, cst.Comparison)
+    for node in walked:
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(target := node.targets[0].target, cst.Name):
+            if any(_is_shape_subscript(cst.ensure_type(part, cst.Subscript)) for part in find_all(node.value, cst.Subscript)):
+                named.add(target.value)
+        elif isinstance(node, (cst.For, cst.CompFor)) and isinstance(node.target, cst.Name) and m.matches(node.iter, _SHAPE):
+            # ``for d in x.get_shape():``, ``[d is None for d in x.shape]``: each item a Dimension
+            named.add(node.target.value)
+    for comparison in comparisons:
         with_none = len(comparison.comparisons) == 1 and m.matches(comparison.comparisons[0].comparator, m.Name("None"))
         for operand in (comparison.left, *(target.comparator for target in comparison.comparisons)):
             if (_is_shape_subscript(operand) and not with_none) or (isinstance(operand, cst.Name) and operand.value in named):
@@ -146,14 +152,12 @@ def _dimension_compared(module: cst.Module) -> cst.BaseExpression | None:
     return None
 
 
-def _keep_dimension_comparisons(module: cst.Module, plan: Plan) -> None:
+def _keep_dimension_comparisons(comparisons: list[cst.Comparison], plan: Plan) -> None:
     """``x.shape[0] is None``: a TF1 shape held Dimension objects, never None (the test was
     False, ``== None`` None); TF2's shape holds None for an unknown size, graph mode too.  The
     kept comparison reads the TF1 Dimension: ``tf.compat.dimension_at_index(tf.TensorShape(x.shape), 0)``
     (a NumPy array's shape, a tuple, gives a known Dimension: ``is None`` False, as in TF1)."""
-    # (the project's own walk: libcst's findall rebuilds the module, a seventh of a kept file's time)
-    for comparison in find_all(module, cst.Comparison):
-        assert isinstance(comparison, cst.Comparison)
+    for comparison in comparisons:
         if len(comparison.comparisons) != 1 or not m.matches(comparison.comparisons[0].comparator, m.Name("None")):
             continue
         operator = comparison.comparisons[0].operator
