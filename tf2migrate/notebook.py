@@ -208,6 +208,16 @@ def _with_reads(program: str, magics: list[str]) -> str:
     (``__tf2migrate_magic__(3, sess, x)``): a line magic timing ``sess.run(y, {x: data})``
     reads the session and the placeholder the migration would otherwise remove, leaving the
     magic a NameError; so read, they keep the graph (or stay bound)."""
+    lines = program.split("\n")
+    # (the identifiers each masked line reads, first: most notebooks' magics read none, and
+    # then the program is not parsed for the names it binds)
+    wanted: dict[int, set[str]] = {}
+    for number, line in enumerate(lines):
+        magic = _MAGIC_LINE.match(line)
+        if magic and (identifiers := set(_IDENTIFIER.findall(_read_text(magics[int(magic.group(2))])))):
+            wanted[number] = identifiers
+    if not wanted:
+        return program
     try:
         tree = ast.parse(program)
     except SyntaxError:
@@ -220,25 +230,26 @@ def _with_reads(program: str, magics: list[str]) -> str:
     }
     bound |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     bound |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    out = []
-    for line in program.split("\n"):
-        magic = _MAGIC_LINE.match(line)
-        if magic:
-            text = magics[int(magic.group(2))]
-            if "\n" not in text:  # (a cell magic's cell is no Python)
-                code = _CODE_MAGIC.match(text)
-                if code:
-                    spans = re.sub(r"(^|\s)-\w+(\s+\d+)?", " ", code.group(1))  # (``-n 10``: its options)
-                elif _SHELL.match(text) or text.lstrip().startswith("%"):
-                    # (``%tensorflow_version 1.x``, ``%watermark -p numpy``: words, not names)
-                    spans = " ".join(a or b for a, b in _INTERPOLATED.findall(text.split("!", 1)[-1]))
-                else:
-                    spans = ""  # help, ``obj?``: an object IPython does not find is a message, no error
-                reads = sorted({name for name in _IDENTIFIER.findall(spans) if name in bound})
-                if reads:
-                    line = f"{magic.group(1)}__tf2migrate_magic__({magic.group(2)}, {', '.join(reads)})"
-        out.append(line)
-    return "\n".join(out)
+    for number, identifiers in wanted.items():
+        reads = sorted(identifiers & bound)
+        if reads:
+            magic = _MAGIC_LINE.match(lines[number])
+            assert magic is not None
+            lines[number] = f"{magic.group(1)}__tf2migrate_magic__({magic.group(2)}, {', '.join(reads)})"
+    return "\n".join(lines)
+
+
+def _read_text(text: str) -> str:
+    """The part of a masked IPython line that is Python it reads."""
+    if "\n" in text:
+        return ""  # (a cell magic's cell is no Python)
+    code = _CODE_MAGIC.match(text)
+    if code:
+        return re.sub(r"(^|\s)-\w+(\s+\d+)?", " ", code.group(1))  # (``-n 10``: its options)
+    if _SHELL.match(text) or text.lstrip().startswith("%"):
+        # (``%tensorflow_version 1.x``, ``%watermark -p numpy``: words, not names)
+        return " ".join(a or b for a, b in _INTERPOLATED.findall(text.split("!", 1)[-1]))
+    return ""  # help, ``obj?``: an object IPython does not find is a message, no error
 
 
 class _Continuation:

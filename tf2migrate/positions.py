@@ -133,14 +133,24 @@ class _SyntacticStart:
         starts[id(node)] = starts[id(start_node)] if start_node is not None else start
 
 
-def anchored_lines(new: cst.Module, original: Positions, origins: dict[int, int | None] | None = None) -> list[int]:
+def holds_line(statement: cst.CSTNode, positions: Positions, lines: set[int]) -> bool:
+    """Does ``statement`` span one of ``lines``: from its start to the line its last simple
+    statement starts on (a refused line of a block, TF1-to-TF1 rewrites ask)?"""
+    start = positions.get(statement)
+    starts = [at[0] for node in _statements(statement) if isinstance(node, cst.SimpleStatementLine) and (at := positions.get(node))]
+    return start is not None and any(start[0] <= line <= max(starts, default=0) for line in lines)
+
+
+def anchored_lines(
+    new: cst.Module, original: Positions, origins: dict[int, int | None] | None = None, placed: Positions | None = None
+) -> list[int]:
     """The original's line of each line of ``new``, a module rewritten from the one ``original``
     reads (a TF1-to-TF1 rewrite: its migration's findings are placed there).  Each statement
     carried over unchanged keeps its line, one the rewrite wrote maps to the line ``origins``
     gives by its id (None: no line of its own), and the lines after a statement's first
-    follow it.  Index 0 holds line 1's."""
+    follow it.  Index 0 holds line 1's.  ``placed``: ``Positions(new)``, when the caller made it."""
     origins = origins or {}
-    placed = Positions(new)
+    placed = placed if placed is not None else Positions(new)
     anchors: list[tuple[int, int]] = []  # (new line, original line)
     for node in _statements(new):
         at = placed.get(node)

@@ -121,7 +121,7 @@ def refused_binding(node: cst.BaseStatement, call: cst.Call, name: str) -> str:
     for block in blocks:
         if _holds(block, call):
             return (
-                f"`tf.{name}` in {_BLOCKS[type(block)]} (`{_header(block)[:60]}:`) is not converted: a placeholder is "
+                f"`tf.{name}` in {_BLOCKS[type(block)]} (`{block_header(block)[:60]}:`) is not converted: a placeholder is "
                 "converted where it is bound at the top level of its scope"
             )
     return f"`tf.{name}` must be assigned to a name at the top level of its scope"
@@ -136,7 +136,7 @@ _BLOCKS = {
 }
 
 
-def _header(block: cst.CSTNode) -> str:
+def block_header(block: cst.CSTNode) -> str:
     """``if test``, ``for x in xs``, ``while test``, ``with item``, ``try``: the block's first line, without its comment."""
     code = cst.Module([]).code_for_node
     if isinstance(block, cst.If):

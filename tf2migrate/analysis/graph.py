@@ -190,10 +190,11 @@ class GraphAnalyzer:
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
+        self._sources: dict[str, str] | None = None  # each imported name's module
         if links is not None:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
             self.facts.importer_changed_arguments = links.importer_changed_arguments
-            links_of_state = imported_calls.state_links(module, imported_calls.import_sources(module), links.modules)
+            links_of_state = imported_calls.state_links(module, self._import_sources(), links.modules)
             self.facts.names_sharing_state, self.facts.names_changed_by_calls = links_of_state
         self.index = index if index is not None else index_module(module)
         self._module_functions: dict[str, cst.FunctionDef] | None = None
@@ -388,7 +389,6 @@ class GraphAnalyzer:
 
     # ------------------------------------------------------------------ entry
     def analyze(self) -> GraphFacts:
-        self._sources: dict[str, str] | None = None  # each imported name's module
         self._self_changing_runs: dict[int, str] = {}  # such a method changing ``self``: the first statement that does
         self._self_contained = self._self_contained_methods()
         function_scopes = self._function_scopes()
@@ -574,10 +574,7 @@ class GraphAnalyzer:
             kind = "function" if isinstance(statement, cst.FunctionDef) else "class"
             return f"{kind} `{statement.name.value}`"
         if isinstance(statement, (cst.With, cst.If, cst.For, cst.While)):
-            # the block's header, without its body: ``with tf.device('/gpu:0'):``
-            header = self.module.code_for_node(statement.with_changes(body=cst.IndentedBlock(body=[cst.SimpleStatementLine([cst.Pass()])])))
-            head = header.strip().splitlines()[0].strip()
-            return f"`{head}`"
+            return f"`{bindings.block_header(statement)}:`"  # ``with tf.device('/gpu:0'):``
         if isinstance(statement, cst.Try):
             return "a `try` block"
         return "another statement"

@@ -53,6 +53,7 @@ returned it after the update, and so does the migration.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -124,13 +125,12 @@ class RunOrdering:
     def __init__(self, imports: TfImports, module: cst.Module) -> None:
         self.imports = imports
         self.code = module.code_for_node
+        self._last_body: tuple[list[cst.CSTNode], list[_Unit]] | None = None
 
     def refusals(self, body: list[Statement], inline: list[cst.BaseExpression], fetched: set[str]) -> list[tuple[cst.CSTNode, str]]:
         """``body``: the statements the function runs, in order; ``inline``: fetched
         expressions that are not a name; ``fetched``: the names the run fetches."""
-        units: list[_Unit] = []
-        for statement in body:
-            self._units(statement.node, (), units)
+        units = [*self._body_units(body)]
         for expression in inline:
             units.append(self._unit(expression, (), len(units), ()))
         if not any(u.updates for u in units):
@@ -149,9 +149,7 @@ class RunOrdering:
         the run's train ops ``trains``."""
         if not trains:
             return []
-        units: list[_Unit] = []
-        for statement in body:
-            self._units(statement.node, (), units)
+        units = self._body_units(body)
         before = self._ancestors(units)
         # each train op follows the units binding what its call reads, and their inputs: the
         # forward passes of every train op of the run come before all their updates
@@ -180,9 +178,7 @@ class RunOrdering:
         runs) of the variables in ``rate_reads`` (``scheduled_rate_reads``)."""
         if not rate_reads:
             return []
-        units: list[_Unit] = []
-        for statement in body:
-            self._units(statement.node, (), units)
+        units = self._body_units(body)
         return [
             (call, self._rate_message(variable, call, rate_reads[variable]))
             for writer in units
@@ -191,6 +187,18 @@ class RunOrdering:
         ]
 
     # -- the units and their dependencies ----------------------------------------------
+
+    def _body_units(self, body: list[Statement]) -> list[_Unit]:
+        """The units of the statements a function runs, made once for the run's three checks
+        (asked again for the same statements, the last units are given back)."""
+        nodes: list[cst.CSTNode] = [statement.node for statement in body]
+        if self._last_body is not None and len(nodes) == len(self._last_body[0]) and all(map(operator.is_, nodes, self._last_body[0])):
+            return self._last_body[1]
+        units: list[_Unit] = []
+        for node in nodes:
+            self._units(node, (), units)
+        self._last_body = (nodes, units)
+        return units
 
     def _units(self, node: cst.CSTNode, controls: tuple[int, ...], units: list[_Unit]) -> None:
         if isinstance(node, cst.SimpleStatementLine):

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.bindings import block_header
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.positions import Positions, anchored_lines
-from tf2migrate.traversal import find_all
+from tf2migrate.positions import Positions, anchored_lines, holds_line
 
 DEVICE_BLOCK_UNWRAPPED = Rule(
     "TFM153",
@@ -134,20 +134,19 @@ def unwrap_device_blocks(module: cst.Module, imports: TfImports, refused_lines: 
         blocks.append((len(body), len(body) + len(statements), len(indent.expandtabs(8))))
         body += statements
         pending = list(block.footer)
-        items = ", ".join(module.code_for_node(item.item) for item in with_node.items)
-        message = f"`with {items}:` unwrapped: its statements moved to the module's top level (eager TF2 places ops itself)"
+        message = f"`{block_header(with_node)}:` unwrapped: its statements moved to the module's top level (eager TF2 places ops itself)"
         notes.append((line, column + 1, message))
     if not notes:
         return None
     new = module.with_changes(body=body, footer=[*pending, *module.footer])
-    lines = anchored_lines(new, positions, origins)
-    return Unwrapped(new.code, lines, _dedents(new, body, blocks, len(lines)), notes)
-
-
-def _dedents(new: cst.Module, body: list[cst.BaseStatement], blocks: list[tuple[int, int, int]], count: int) -> list[int]:
-    """Per line of ``new``: how far left it moved.  A block's lines run from its first
-    statement to the line before the next statement of the module."""
     placed = Positions(new)
+    lines = anchored_lines(new, positions, origins, placed)
+    return Unwrapped(new.code, lines, _dedents(placed, body, blocks, len(lines)), notes)
+
+
+def _dedents(placed: Positions, body: list[cst.BaseStatement], blocks: list[tuple[int, int, int]], count: int) -> list[int]:
+    """Per line of the new module (``placed``): how far left it moved.  A block's lines run
+    from its first statement to the line before the next statement of the module."""
     dedents = [0] * count
     for first, after, width in blocks:
         start = (placed.get(body[first]) or (1, 0))[0]
@@ -166,14 +165,4 @@ def _device_block(statement: cst.BaseStatement, imports: TfImports, positions: P
         isinstance(item.item, cst.Call) and item.asname is None and imports.call_name(item.item) == "device" for item in statement.items
     ):
         return None
-    start = positions.get(statement)
-    end = _last_line(statement, positions)
-    if start is None or not any(start[0] <= line <= end for line in refused_lines):
-        return None
-    return statement
-
-
-def _last_line(statement: cst.CSTNode, positions: Positions) -> int:
-    """The last line a statement's simple statements start on."""
-    lines = [at[0] for node in find_all(statement, cst.SimpleStatementLine) if (at := positions.get(node)) is not None]
-    return max(lines, default=0)
+    return statement if holds_line(statement, positions, refused_lines) else None

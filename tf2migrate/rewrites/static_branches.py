@@ -54,7 +54,7 @@ import libcst as cst
 from tf2migrate.analysis import static_shapes
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.positions import anchored_lines, Positions
+from tf2migrate.positions import anchored_lines, holds_line, Positions
 from tf2migrate.traversal import find_all
 
 BRANCH_DECIDED = Rule(
@@ -114,12 +114,7 @@ def decide_branches(module: cst.Module, imports: TfImports, refused_lines: set[i
     proven test takes; None if there is none."""
     positions = Positions(module)
 
-    def holds_refusal(statement: cst.If) -> bool:
-        start = positions.get(statement)
-        end = _last_line(statement, positions)
-        return start is not None and any(start[0] <= line <= end for line in refused_lines)
-
-    candidates = [i for i in (cst.ensure_type(n, cst.If) for n in find_all(module, cst.If)) if holds_refusal(i)]
+    candidates = [i for i in (cst.ensure_type(n, cst.If) for n in find_all(module, cst.If)) if holds_line(i, positions, refused_lines)]
     if not candidates:
         return None
     wanted: set[int] = set()
@@ -150,12 +145,6 @@ def decide_branches(module: cst.Module, imports: TfImports, refused_lines: set[i
     replace = _Replace(tests, positions)
     new = module.with_changes(body=replace.statements(module.body))
     return Decided(new.code, anchored_lines(new, positions, replace.origins), notes)
-
-
-def _last_line(statement: cst.CSTNode, positions: Positions) -> int:
-    """The last line a statement spans (its last simple statement's)."""
-    lines = [at[0] for node in find_all(statement, cst.SimpleStatementLine) if (at := positions.get(node)) is not None]
-    return max(lines, default=0)
 
 
 def _taken_text(statement: cst.If, tests: dict[int, bool]) -> str:

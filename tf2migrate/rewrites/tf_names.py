@@ -100,6 +100,16 @@ def _absent(dotted: str) -> bool:
     return dotted.partition(".")[2].split(".")[0] in _ABSENT_MODULES
 
 
+def absent_module(dotted: str) -> bool:
+    """Is ``dotted`` a module of a TF package TF2 does not ship (``tensorflow.contrib.slim``,
+    ``tensorflow.examples.tutorials.mnist``)?"""
+    return dotted.partition(".")[0] == "tensorflow" and _absent(dotted)
+
+
+# the packages' text, for a cheap test of a file (``tensorflow.contrib``, ``tensorflow.examples``)
+ABSENT_PACKAGES = tuple(f"tensorflow.{module}" for module in _ABSENT_MODULES)
+
+
 def kept_import_findings(imports) -> list[tuple[cst.CSTNode, str, str]]:
     """Imports of TF modules TF2 lacks are kept as written (so their names stay bound)
     and reported: the file cannot run until they are replaced."""

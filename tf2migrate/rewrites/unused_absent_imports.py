@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.positions import Positions
+from tf2migrate.rewrites.tf_names import ABSENT_PACKAGES, absent_module
 from tf2migrate.traversal import find_all
-
-# the TF packages TF2 does not ship (rewrites/tf_names.py reports their imports)
-_ABSENT_PACKAGES = ("tensorflow.contrib", "tensorflow.examples")
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Removal:
 
 def may_import_absent_module(source: str) -> bool:
     """A cheap test that there is nothing to do: no text of the packages."""
-    return any(package in source for package in _ABSENT_PACKAGES)
+    return any(package in source for package in ABSENT_PACKAGES)
 
 
 def remove_unused_absent_imports(source: str, importer_names: frozenset[str] = frozenset()) -> Removal | None:
@@ -59,8 +59,8 @@ def remove_unused_absent_imports(source: str, importer_names: frozenset[str] = f
             unused.append(statement)  # type: ignore[arg-type]  # (_absent_import_names checked the kind)
     if not unused:
         return None
-    lines = _statement_lines(module)
-    removed = [(lines[id(s)], module.code_for_node(s.body[0])) for s in unused]
+    positions = Positions(module)
+    removed = [((positions.get(s) or (0, 0))[0], module.code_for_node(s.body[0])) for s in unused]
     return Removal(_without(module, {id(s) for s in unused}).code, removed)
 
 
@@ -73,36 +73,14 @@ def _absent_import_names(statement: cst.CSTNode) -> set[str]:
         return set()
     small = statement.body[0]
     if isinstance(small, cst.Import):
-        if not all(_absent(_dotted(a.name)) and a.asname is not None for a in small.names):
+        if not all(absent_module(dotted_name(a.name) or "") and a.asname is not None for a in small.names):
             return set()
         return {a.evaluated_alias for a in small.names if a.evaluated_alias is not None}
     if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-        if isinstance(small.names, cst.ImportStar) or not _absent(_dotted(small.module)):
+        if isinstance(small.names, cst.ImportStar) or not absent_module(dotted_name(small.module) or ""):
             return set()
         return {a.evaluated_alias or a.evaluated_name for a in small.names}
     return set()
-
-
-def _absent(dotted: str) -> bool:
-    return any(dotted == p or dotted.startswith(p + ".") for p in _ABSENT_PACKAGES)
-
-
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return ""
-
-
-def _statement_lines(module: cst.Module) -> dict[int, int]:
-    """The line of each module-level statement (its leading comments and blank lines not counted)."""
-    out, line = {}, 1 + len(module.header)
-    for statement in module.body:
-        line += len(statement.leading_lines)
-        out[id(statement)] = line
-        line += module.code_for_node(statement).count("\n") - len(statement.leading_lines)
-    return out
 
 
 def _without(module: cst.Module, removed: set[int]) -> cst.Module:

@@ -14,6 +14,7 @@ the user edited since, is read as theirs.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 import libcst as cst
@@ -46,7 +47,8 @@ TEMPLATES: tuple[str, ...] = (
 
 
 def _fingerprint(definition: cst.ClassDef | cst.FunctionDef) -> tuple[str, str | None]:
-    """Cheap, read first: the name without a fresh-name suffix, and the docstring."""
+    """Cheap, read first: the name without a fresh-name suffix, and the docstring (cleaned as
+    ``ast.get_docstring`` cleans it: the templates' fingerprints are read by CPython's parser)."""
     return _unsuffixed(definition.name.value), definition.get_docstring()
 
 
@@ -72,23 +74,24 @@ def _code_shape(code: str) -> str:
     return ast.dump(definition)
 
 
+@functools.cache
 def _template_shapes() -> dict[tuple[str, str | None], frozenset[str]]:
+    """Each template's fingerprint and code shapes, made at the first kept file that needs them
+    (CPython's parser alone: a process that keeps no file pays nothing)."""
     shapes: dict[tuple[str, str | None], set[str]] = {}
     for code in TEMPLATES:
-        definition = cst.parse_statement(code)
-        assert isinstance(definition, (cst.ClassDef, cst.FunctionDef)) and definition.get_docstring() is not None, code[:60]
-        shapes.setdefault(_fingerprint(definition), set()).add(_code_shape(code))
+        definition = ast.parse(code).body[0]
+        assert isinstance(definition, (ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(definition) is not None, code[:60]
+        key = (_unsuffixed(definition.name), ast.get_docstring(definition))
+        shapes.setdefault(key, set()).add(_code_shape(code))
     return {key: frozenset(value) for key, value in shapes.items()}
-
-
-_SHAPES = _template_shapes()
 
 
 def written_definitions(module: cst.Module) -> list[cst.BaseStatement]:
     """The module's top-level definitions that tf2migrate wrote."""
     written: list[cst.BaseStatement] = []
     for statement in module.body:
-        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) and (shapes := _SHAPES.get(_fingerprint(statement))):
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) and (shapes := _template_shapes().get(_fingerprint(statement))):
             # (its own text: the module's leading lines and decorators are the statement's)
             try:
                 shape = _code_shape(module.code_for_node(statement.with_changes(leading_lines=[])))
