@@ -17,7 +17,7 @@ from tf2migrate.analysis.model import argument_name, Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.layout import leading_lines
-from tf2migrate.rewrites import gradient_tape, scipy_optimizer, train_steps
+from tf2migrate.rewrites import gradient_tape, inline_fetches, scipy_optimizer, train_steps
 from tf2migrate.rewrites.fetches import without_operations
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.tf1_iterators import ITERATOR_TO_ITER
@@ -110,6 +110,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
                 gradient_tape.GRADIENTS_IN_TF_FUNCTION.code,
                 f"tf.gradients kept: it is taken in the fetch itself; {generated.name} runs as a tf.function, where tf.gradients is valid TF2",
             )
+    if generated.eager and generated.needs_tf_function and generated.python_ints:
+        # each int it reads is part of the trace's key: a traced function reads it at each call
+        generated.eager = False
     if generated.eager and generated.needs_tf_function:
         rewrite.block(
             generated.fetch,
@@ -134,7 +137,7 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     lines = []
     if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None and not generated.eager:
         # SciPy's loop is Python; the helper traces the loss and gradient itself
-        if specs:
+        if specs and not generated.python_arguments:
             # the signature converts each argument as a feed did: no casts, no retracing
             lines += _decorator(specs, indent)
             casts = []
@@ -161,7 +164,8 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             operations.add(train.defines[0])
     ending = []
     if generated.scipy is None and generated.describes is None:
-        ending.append(f"return {rewrite.code(without_operations(generated.fetch, operations), generated.scope)}")
+        returned = rewrite.code(without_operations(generated.fetch, operations), generated.scope)
+        ending.append(f"return {inline_fetches.with_parameters(returned, generated.python_sources)}")
     lines += [indent + line if line else line for line in [*casts, *body, *ending]]
     function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
     # PEP 8 spacing: two blank lines around a module-level def, one inside a function.

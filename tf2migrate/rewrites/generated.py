@@ -39,6 +39,8 @@ class Generated:
     # a fetch built in the run from Python values (rewrites/inline_fetches.py): the values
     # passed at each call, and whether it runs untraced to read them as TF1 did
     python_arguments: tuple[str, ...] = ()
+    python_sources: dict[str, str] = field(default_factory=dict)  # parameter → the value's name, where they differ
+    python_ints: bool = False  # every Python value passed is proven an int: it may be traced
     eager: bool = False
     # a build-time print or shape check the function runs, traced where it stood
     # (rewrites/descriptions.py): the function returns nothing and is traced, not called

@@ -17,18 +17,20 @@ moment, and ran them once.  Two conversions keep that meaning:
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
-from tf2migrate.analysis.names import local_name, names_bound, root_name
+from tf2migrate.analysis.names import NameReferences, fresh_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
 from tf2migrate.rewrites.generated import SessionRewrite
+from tf2migrate.traversal import find_all
 
 # Read through the module, not passed: what the module binds once (imports, functions,
 # classes) and Python's builtins.
@@ -141,6 +143,12 @@ class PythonReads:
     arguments: tuple[str, ...]  # values passed at each call, as TF1 read them at the run
     eager: bool  # runs without tf.function: it reads Python values at each call
     needs_tf_function: bool  # it calls a helper that takes tf.gradients (TFM203)
+    # a parameter named apart from the Python value it takes (``i_2`` for ``i``), where the
+    # graph code the function runs binds the value's own name (a ``for i in …`` loop)
+    sources: dict[str, str] = field(default_factory=dict)
+    # every value passed is a Python int (the variable of a ``for`` over ``range`` around the
+    # run): a tf.function traces anew for each int, so a traced function reads it as TF1 did
+    ints_only: bool = False
 
 
 def python_reads(
@@ -159,7 +167,10 @@ def python_reads(
         for name in ([statement.name.value] if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else names_bound(statement))
     }
     bound = {local_name(n) for s in [*body, *placeholders] for n in s.defines}
+    fetch_binds = read_and_bound(site.fetch)[1]
     arguments: list[str] = []
+    sources: dict[str, str] = {}
+    reads_attributes = False
     eager = needs_tf_function = False
     for name in names:
         helper = rewrite.facts.helpers.get(name)
@@ -179,18 +190,76 @@ def python_reads(
                     f"the fetch reads `{name}`, an attribute of an object the generated function cannot see",
                 )
                 return None
+            reads_attributes = True  # its value at each call: no trace could key on it
             continue
         if name in module_once or (name in _BUILTINS and not _assigned_anywhere(rewrite, name)):
             continue
         if name in bound:
-            rewrite.block(
-                site.call,
-                blockers.UNSUPPORTED_GRAPH_CODE,
-                f"the fetch reads the Python value `{name}`, a name the graph code it runs also binds",
-            )
-            return None
+            if name in fetch_binds:
+                # ``sess.run([g[i] for i in …][i])``: which ``i`` a rename would mean is not one thing
+                rewrite.block(
+                    site.call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the fetch reads the Python value `{name}` and binds the name too, which the graph code it runs also binds",
+                )
+                return None
+            # the function's graph code rebinds it (``for i in range(n): grads.append(…)``):
+            # the value comes in under a name of its own, read by the fetch alone
+            parameter = fresh_name(name, rewrite.names_in_use | bound)
+            sources[parameter] = name
+            arguments.append(parameter)
+            continue
         arguments.append(name)
-    return PythonReads(tuple(arguments), eager, needs_tf_function)
+    ints_only = bool(arguments) and not reads_attributes and all(_range_loop_variable(rewrite, site, sources.get(a, a)) for a in arguments)
+    return PythonReads(tuple(arguments), eager, needs_tf_function, sources, ints_only)
+
+
+def _range_loop_variable(rewrite: SessionRewrite, site: RunSite, name: str) -> bool:
+    """Is ``name``, where the run reads it, the variable of a ``for name in range(...)`` whose
+    body holds the run, and bound nowhere else in the run's function (nor declared global
+    or nonlocal there, nor ``range`` rebound by the module)?  Then it holds a Python int."""
+    function = site.function
+    if function is None or _assigned_anywhere(rewrite, "range"):
+        return False
+    if any(name in (n.value for n in s.names) for s in find_all(function, (cst.Global, cst.Nonlocal))):  # type: ignore[attr-defined]
+        return False
+    if read_and_bound(function.body)[1].count(name) != 1:
+        return False
+    loops = [
+        loop
+        for loop in find_all(function.body, cst.For)
+        if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and loop.target.value == name
+    ]
+    return (
+        len(loops) == 1
+        and isinstance(loops[0].iter, cst.Call)
+        and m.matches(loops[0].iter.func, m.Name("range"))
+        and any(node is site.call for node in find_all(loops[0].body, cst.Call))
+    )
+
+
+def with_parameters(code: str, sources: dict[str, str]) -> str:
+    """The fetch's code with each Python value it reads under its parameter's name:
+    its reads only, not an attribute's or a keyword's name."""
+    if not sources:
+        return code
+    expression = cst.parse_expression(code)
+    renamed = expression.visit(_ReadsRenamed({source: parameter for parameter, source in sources.items()}))
+    return cst.Module([]).code_for_node(cst.ensure_type(renamed, type(expression)))
+
+
+class _ReadsRenamed(NameReferences, cst.CSTTransformer):
+    def __init__(self, renames: dict[str, str]) -> None:
+        super().__init__()
+        self.renames = renames
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(id(node.attr))
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        if not self.is_reference(original_node) or original_node.value not in self.renames:
+            return updated_node
+        return updated_node.with_changes(value=self.renames[original_node.value])
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:

@@ -481,7 +481,9 @@ class SessionFunctions:
         call_args = call_arguments(self.rewrite, site, generated, owner)
         if call_args is None:
             return
-        call_args = ", ".join(a for a in [call_args, *(f"{n}={n}" for n in generated.python_arguments)] if a)
+        call_args = ", ".join(
+            a for a in [call_args, *(f"{n}={generated.python_sources.get(n, n)}" for n in generated.python_arguments)] if a
+        )
         call = f"{'self.' if generated.scope.cls is not None else ''}{generated.name}({call_args})"
         if site.form is RunForm.OP_RUN or site.statement is not None:
             replacement = call  # run for its effect: no value to convert
@@ -661,6 +663,8 @@ class SessionFunctions:
             train=trains[0] if trains else None,
             joint=tuple(trains[1:]),
             python_arguments=python.arguments,
+            python_sources=python.sources,
+            python_ints=python.ints_only,
             eager=python.eager,
         )
         self.rewrite.functions[key] = generated
