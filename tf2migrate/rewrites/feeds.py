@@ -3,6 +3,7 @@ arguments of a generated function's call, converted as the feed converted them."
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import libcst as cst
@@ -12,7 +13,7 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import closure
 from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
-from tf2migrate.analysis.names import graph_name, local_name, names_bound, root_name
+from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
@@ -44,6 +45,28 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                     f"effects (`{rewrite.module.code_for_node(element.value)}`): TF1 evaluated it, and a dropped feed would not",
                 )
                 return None
+    elif isinstance(feed, cst.Name) and (passed := _passed_feed_dicts(rewrite, site, feed.value)) is not None:
+        # a feed dict the function takes as a parameter (``def save_gradients(self, tf_dict)``)
+        if isinstance(passed, str):
+            rewrite.block(feed, blockers.UNSUPPORTED_FEED, passed)
+            return None
+        for display in passed:
+            keys = []
+            for element in display.elements:
+                key = graph_name(cst.ensure_type(element, cst.DictElement).key)
+                placeholder = _placeholder(rewrite, key, site, owner) if key is not None else None
+                if placeholder is None:
+                    return None
+                keys.append(local_name(placeholder.defines[0]))
+            if unfed := sorted(set(params) - set(keys) - set(taken)):
+                rewrite.block(
+                    feed,
+                    blockers.UNSUPPORTED_FEED,
+                    f"`{feed.value}` is a parameter, and a dict passed for it does not feed `{unfed[0]}`, which this run reads",
+                )
+                return None
+            _rewrite_feed_dict(rewrite, display, keys)
+        fed.update({key: f'{feed.value}["{key}"]' for key in params if key not in taken})
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
         dict_node = _reaching_feed_dict(feed_dict, site, rewrite.module) if feed_dict is not None else None
@@ -89,6 +112,98 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+
+
+def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> list[cst.Dict] | str | None:
+    """The dict displays a function's parameter ``name`` is given, when a run of the function
+    feeds it (``def save_gradients(self, tf_dict): ... sess.run(g, feed_dict=tf_dict)``,
+    called ``self.save_gradients(tf_dict)`` after ``tf_dict = {self.x: X}``); a reason
+    (str) when that is not proven; None when ``name`` is no parameter of a function that
+    binds it nowhere else.  Proven when every mention of the function in the file is a call
+    of it (``self.f(...)`` in a method, ``f(...)`` for a module function) that passes, for
+    that parameter, a name whose binding reaching the call is such a display, no other module
+    of the run writes its name, and the function reads the parameter only as runs' feeds."""
+    function = site.function
+    if function is None or rewrite.facts.feed_dicts.get((id(function), name)) is not None:
+        return None
+    parameters = function.params
+    if name not in [p.name.value for p in parameters.params] or name in read_and_bound(function.body)[1]:
+        return None
+    method = _method_of(rewrite.module, function)
+    # the function's own parameters, ``self`` aside: where a call passes the dict
+    position = [p.name.value for p in parameters.params].index(name) - (1 if method else 0)
+    feeds = [
+        s.feed
+        for scope in rewrite.facts.scopes
+        for s in scope.run_sites
+        if s.function is function and isinstance(s.feed, cst.Name) and s.feed.value == name
+    ]
+    reads = [n for n in find_all(function.body, cst.Name) if isinstance(n, cst.Name) and n.value == name]
+    if len(reads) != len(feeds):
+        return f"`{name}` is a parameter the function reads other than as a run's feed: the dicts passed for it are not followed"
+    title = function.name.value
+    if title in rewrite.facts.importer_names:
+        return f"`{name}` is a parameter of `{title}`, which another module of the run names: the dicts passed for it are not known"
+    displays: list[cst.Dict] = []
+    attributes = [cst.ensure_type(a, cst.Attribute) for a in find_all(rewrite.module, m.Attribute(attr=m.Name(title)))]
+    names = {id(a.attr) for a in attributes}
+    mentions = [*attributes, *(n for n in find_all(rewrite.module, m.Name(title)) if id(n) not in names and n is not function.name)]
+    for mention in mentions:
+        call = _call_of(rewrite.module, mention, method)
+        caller = _innermost_def(rewrite.module, call) if call is not None else None
+        passed = _argument(call, position, name) if call is not None else None
+        feed_dict = (
+            (rewrite.facts.feed_dicts.get((id(caller), passed.value)) or rewrite.facts.feed_dicts.get((id(None), passed.value)))
+            if isinstance(passed, cst.Name)
+            else None
+        )
+        display = (
+            _reaching_feed_dict(feed_dict, dataclasses.replace(site, call=call, function=caller), rewrite.module)
+            if feed_dict is not None and call is not None
+            else None
+        )
+        if display is None:
+            return (
+                f"`{name}` is a parameter of `{title}`, and a use of `{title}` (`{rewrite.module.code_for_node(call or mention)[:60]}`) "
+                "does not pass a name bound to a dict display keyed by placeholders for it"
+            )
+        displays.append(display)
+    return displays or f"`{name}` is a parameter of `{title}`, which nothing in this file calls: the dicts passed for it are not known"
+
+
+def _method_of(module: cst.Module, function: cst.FunctionDef) -> bool:
+    """Is the function a method: a def in the body of a class?"""
+    return any(
+        any(statement is function for statement in cls.body.body) for cls in find_all(module, cst.ClassDef) if isinstance(cls, cst.ClassDef)
+    )
+
+
+def _call_of(module: cst.Module, mention: cst.CSTNode, method: bool) -> cst.Call | None:
+    """The call whose callee the mention is: ``self.f(...)`` for a method, ``f(...)`` for a
+    module function (None for any other mention: ``model.f(...)``, ``g = f``)."""
+    wanted = m.Attribute(value=m.Name("self")) if method else m.Name()
+    for call in find_all(module, cst.Call):
+        if isinstance(call, cst.Call) and call.func is mention:
+            return call if m.matches(mention, wanted) else None
+    return None
+
+
+def _innermost_def(module: cst.Module, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The innermost def holding ``node`` (None at module level)."""
+    holding = [
+        f for f in find_all(module, cst.FunctionDef) if isinstance(f, cst.FunctionDef) and any(n is node for n in find_all(f, type(node)))
+    ]
+    return holding[-1] if holding else None
+
+
+def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    """What the call passes for the parameter at ``position`` (``self`` aside) named ``name``."""
+    for index, argument in enumerate(call.args):
+        if argument.star:
+            return None
+        if (argument.keyword is None and index == position) or (argument.keyword is not None and argument.keyword.value == name):
+            return argument.value
+    return None
 
 
 def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statement]) -> str:
