@@ -51,13 +51,9 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
             rewrite.block(feed, blockers.UNSUPPORTED_FEED, passed)
             return None
         for display in passed:
-            keys = []
-            for element in display.elements:
-                key = graph_name(cst.ensure_type(element, cst.DictElement).key)
-                placeholder = _placeholder(rewrite, key, site, owner) if key is not None else None
-                if placeholder is None:
-                    return None
-                keys.append(local_name(placeholder.defines[0]))
+            keys = _display_keys(rewrite, display, site, owner)
+            if keys is None:
+                return None
             if unfed := sorted(set(params) - set(keys) - set(taken)):
                 rewrite.block(
                     feed,
@@ -84,14 +80,9 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 "last binding is not a dict display)",
             )
             return None
-        keys = []
-        for element in dict_node.elements:
-            # the analysis keeps the dicts whose keys are all graph names
-            key = graph_name(cst.ensure_type(element, cst.DictElement).key)
-            placeholder = _placeholder(rewrite, key, site, owner) if key is not None else None
-            if placeholder is None:
-                return None
-            keys.append(local_name(placeholder.defines[0]))
+        keys = _display_keys(rewrite, dict_node, site, owner)
+        if keys is None:
+            return None
         _rewrite_feed_dict(rewrite, dict_node, keys)
         if (
             feed_dict is not None
@@ -112,6 +103,20 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+
+
+def _display_keys(rewrite: SessionRewrite, display: cst.Dict, site: RunSite, owner: Scope) -> list[str] | None:
+    """The argument names a feed dict display's keys stand for (None, with a blocker, when
+    a key is no placeholder the run's graph makes); the analysis keeps the displays whose
+    keys are all graph names."""
+    keys = []
+    for element in display.elements:
+        key = graph_name(cst.ensure_type(element, cst.DictElement).key)
+        placeholder = _placeholder(rewrite, key, site, owner) if key is not None else None
+        if placeholder is None:
+            return None
+        keys.append(local_name(placeholder.defines[0]))
+    return keys
 
 
 def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> list[cst.Dict] | str | None:
