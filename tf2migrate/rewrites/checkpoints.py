@@ -197,8 +197,19 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
         facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`{unsupported[0]}` of tf.train.Saver is not converted")
         return None
     var_list = arguments.get("var_list")
+    conditional: list[str] = []  # made in a branch before the Saver: held when they exist
     if var_list is None or _every_global_variable(facts, var_list.value):
         tracked = _tracked_objects(plan, scope, statement)
+        conditional = _conditional_objects(scope, statement)
+        if any(not name.startswith("self.") or scope.cls is None for name in conditional):
+            name = next(n for n in conditional if not n.startswith("self.") or scope.cls is None)
+            facts.block(
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE,
+                f"tf.train.Saver saved the variables that existed when it was built, and `{name}` is made before it only "
+                "in a branch or loop: which ones a tf.train.Checkpoint would hold is not known before the program runs",
+            )
+            return None
         if var_list is not None:
             # ``tf.global_variables()`` goes with the Saver call it is an argument of
             plan.call_replacements[id(var_list.value)] = lambda updated: updated
@@ -214,7 +225,13 @@ def _plan_saver(module, facts: GraphFacts, plan: Plan, scope: Scope, statement: 
             return None
         normalizer = name_normalizer(plan, facts.imports)
         tracked = {key: module.code_for_node(value.visit(normalizer)) for key, value in listed.items()}
-    code = ", ".join(f"{key}={value}" for key, value in tracked.items())
+    code = ", ".join(f"{key}={value}" for key, value in tracked.items() if value not in conditional)
+    if conditional:
+        # attributes a branch of the constructor made (``if model in ['M3', 'M4']:
+        # self.encoder_W = ...``): saved when they exist, as TF1's Saver found them then
+        keys = ", ".join(f'"{local_name(name)}"' for name in conditional)
+        made = f"**{{key: getattr(self, key) for key in ({keys},) if hasattr(self, key)}}"
+        code = ", ".join(part for part in (code, made) if part)
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(f"tf.train.Checkpoint({code})")
     plan.note(
         call,
@@ -245,6 +262,18 @@ def _tracked_objects(plan: Plan, scope: Scope, saver: Statement) -> dict[str, st
     made_here = {id(s) for s in before}
     names += [name for statement, name in plan.created if id(statement) in made_here]
     return {local_name(name): name for name in dict.fromkeys(names)}
+
+
+def _conditional_objects(scope: Scope, saver: Statement) -> list[str]:
+    """The variables made before the Saver by a statement that may not run: one inside an
+    ``if``, a loop or a ``try`` (a ``with`` block runs its body)."""
+    conditional = (cst.If, cst.For, cst.While, cst.Try)
+    return [
+        name
+        for s in scope.statements
+        if s.order < saver.order and s.kind in (Kind.VARIABLE, Kind.OPTIMIZER) and isinstance(s.node, conditional)
+        for name in s.defines
+    ]
 
 
 def _listed_objects(var_list: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
