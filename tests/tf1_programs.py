@@ -44,7 +44,7 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   entropy) with TF1's defaults (converted) or weights, a reduction, label smoothing (kept);
 - ``BasicLSTMCell``, ``BasicRNNCell`` (``tf.nn.rnn_cell`` or ``tf.contrib.rnn``) and
   ``MultiRNNCell`` run by ``tf.nn.dynamic_rnn`` (``dtype=`` or a ``zero_state``, time-major or
-  not), their last output or state read;
+  not, maybe with a ``sequence_length`` list of 0 to 2 steps a row), their last output or state read;
 - a layer helper of the file (``tf.layers.dense`` under ``tf.variable_scope(name, reuse=...)``)
   called twice sharing its weights (``reuse=True``, ``tf.AUTO_REUSE``) or once, maybe on a
   float64 input;
@@ -420,6 +420,10 @@ class _Builder:
         steps = f"tf.reshape(tf.concat([{a.name}, {a.name} * 0.5], 1), [-1, 2, {D}])"
         self.graph.append(f"{sequence} = {'tf.transpose(' + steps + ', [1, 0, 2])' if time_major else steps}")
         start = f"initial_state={cell}.zero_state({self.batch}, tf.float32)" if zero_state else "dtype=tf.float32"
+        if self.flag():  # rows past their length: zero outputs, the state of their last step
+            lengths = self.draw(st.lists(st.integers(0, 2), min_size=self.batch, max_size=self.batch))
+            self.feature("rnn:sequence_length")
+            start += f", sequence_length={lengths}"
         self.graph.append(f"{outputs}, {state} = tf.nn.dynamic_rnn({cell}, {sequence}, {start}{', time_major=True' if time_major else ''})")
         last = {"lstm": f"{state}.h", "contrib_lstm": f"{state}.c", "rnn": state, "multi": f"{state}[-1].h"}[kind]
         if self.flag():

@@ -17,8 +17,10 @@ activation=…)`` without peepholes, projection, clipping or sharding (its step 
 BasicLSTMCell's, its variables named ``lstm_cell/…``), ``GRUCell(num_units, activation)``
 (gates and candidate kernels, the gates' bias ones), ``MultiRNNCell(cells,
 state_is_tuple=True)`` of ``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
-``tf.nn.dynamic_rnn(cell, inputs, initial_state=…, dtype=…, time_major=…, scope="name")`` of
-such a cell; ``tf.nn.static_rnn(cell, inputs, initial_state, dtype, sequence_length,
+``tf.nn.dynamic_rnn(cell, inputs, sequence_length, initial_state, dtype, parallel_iterations,
+swap_memory, time_major, scope="name")`` of such a cell and ``tf.nn.bidirectional_dynamic_rnn(cell_fw,
+cell_bw, inputs, …)`` of two (TF1's zero outputs and copied state past each row's length written
+out; ``parallel_iterations`` and ``swap_memory`` only schedule the loop); ``tf.nn.static_rnn(cell, inputs, initial_state, dtype, sequence_length,
 scope="name")`` and ``tf.nn.static_bidirectional_rnn(cell_fw, cell_bw, inputs, …)`` (also
 ``tf.contrib.rnn``'s), in graph code or in a function of the file whose cells are module
 names (read by it, or passed to it: analysis/statements.py).  A ``scope`` written as a string only names TF1's variables (a cell keeps the
@@ -79,7 +81,23 @@ CELLS = {
 MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"})
 _CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell"
 _DYNAMIC_RNN = ("cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory", "time_major", "scope")
-_DYNAMIC_RNN_CONVERTED = frozenset({"cell", "inputs", "initial_state", "dtype", "time_major", "scope"})
+# every parameter is converted: past each row's ``sequence_length`` TF1's zero outputs and
+# copied state are written out; ``parallel_iterations`` and ``swap_memory`` only schedule the loop
+_DYNAMIC_RNN_CONVERTED = frozenset(_DYNAMIC_RNN)
+BIDIRECTIONAL_DYNAMIC_RNN = "nn.bidirectional_dynamic_rnn"
+_BIDIRECTIONAL_DYNAMIC_RNN = (
+    "cell_fw",
+    "cell_bw",
+    "inputs",
+    "sequence_length",
+    "initial_state_fw",
+    "initial_state_bw",
+    "dtype",
+    "parallel_iterations",
+    "swap_memory",
+    "time_major",
+    "scope",
+)
 # ``static_rnn`` / ``static_bidirectional_rnn``: every parameter is converted (sequence_length
 # too: TF1's zeroing of the outputs and copying of the state past each length is written out)
 _STATIC_RNN = ("cell", "inputs", "initial_state", "dtype", "sequence_length", "scope")
@@ -89,6 +107,12 @@ STATIC_BIDIRECTIONAL_RNN = frozenset({"nn.static_bidirectional_rnn", "contrib.rn
 # each converted RNN run → (TF1's parameters, those converted, its cell parameters, the function written out)
 RUNS = {
     DYNAMIC_RNN: (_DYNAMIC_RNN, _DYNAMIC_RNN_CONVERTED, ("cell",), "tf1_dynamic_rnn"),
+    BIDIRECTIONAL_DYNAMIC_RNN: (
+        _BIDIRECTIONAL_DYNAMIC_RNN,
+        frozenset(_BIDIRECTIONAL_DYNAMIC_RNN),
+        ("cell_fw", "cell_bw"),
+        "tf1_bidirectional_dynamic_rnn",
+    ),
     **dict.fromkeys(STATIC_RNN, (_STATIC_RNN, frozenset(_STATIC_RNN), ("cell",), "tf1_static_rnn")),
     **dict.fromkeys(
         STATIC_BIDIRECTIONAL_RNN,
@@ -100,7 +124,6 @@ RUNS = {
 RUN_CALLS = frozenset(
     {
         *RUNS,
-        "nn.bidirectional_dynamic_rnn",
         "nn.raw_rnn",
         "nn.static_state_saving_rnn",
         "contrib.rnn.static_state_saving_rnn",
@@ -186,7 +209,7 @@ def run_refusal(call: cst.Call, path: str) -> str | None:
     ``static_bidirectional_rnn``) is not converted for its arguments, or None when it is
     (its cells are checked by the caller)."""
     if path not in RUNS:
-        return f"`tf.{path}` is not converted by this release (converted: dynamic_rnn, static_rnn, static_bidirectional_rnn)"
+        return f"`tf.{path}` is not converted by this release (converted: dynamic_rnn, bidirectional_dynamic_rnn, static_rnn, static_bidirectional_rnn)"
     parameters, converted, cells, _ = RUNS[path]
     bound = bind_arguments(call, parameters)
     if bound is None or any(p not in bound for p in (*cells, "inputs")):

@@ -1,5 +1,5 @@
-"""TF1 RNN cells and ``tf.nn.dynamic_rnn`` / ``static_rnn`` / ``static_bidirectional_rnn`` → the
-same cells and runs written out in TF2 ops.
+"""TF1 RNN cells and ``tf.nn.dynamic_rnn`` / ``bidirectional_dynamic_rnn`` / ``static_rnn`` /
+``static_bidirectional_rnn`` → the same cells and runs written out in TF2 ops.
 
 ``cell = tf.nn.rnn_cell.BasicLSTMCell(5)`` (or ``tf.contrib.rnn``'s) becomes
 ``cell = TF1BasicLSTMCell(5)``, and ``tf.nn.dynamic_rnn(cell, x, …)`` becomes
@@ -16,7 +16,14 @@ one: the same values and the same gradients, bit for bit (a Python loop unrolled
 steps gives the same values, but sums the gradients of the steps in another order, which
 an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
 reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
-``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.
+``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.  With
+``sequence_length``, each step is TF1's ``_rnn_step`` as ``dynamic_rnn`` ran it (no
+``tf.cond``: the cell is stepped, then every row past its length gets zeros as output and its
+state as it was, a row select); the loop stops after the longest row (one step at least), and
+the later outputs are zeros, as TF1's unwritten ``TensorArray`` entries were (padded here, not
+left to the ``TensorArray``).  ``tf1_bidirectional_dynamic_rnn`` runs the forward cell, then the
+backward cell over the inputs reversed in time (``tf.reverse_sequence`` within each length) and
+reverses its outputs back, as TF1 did.
 
 ``tf1_static_rnn`` unrolls over the list of steps in Python, as TF1's ``static_rnn`` did;
 with ``sequence_length`` each step is TF1's ``_rnn_step`` (two ``tf.cond``: every row past
@@ -45,8 +52,9 @@ RNN_CELLS = Rule(
     Severity.INFO,
     FixSafety.SAFE,
     what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` (also "
-    "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` / `static_rnn` / `static_bidirectional_rnn` "
-    "by `tf1_dynamic_rnn` / `tf1_static_rnn` / `tf1_static_bidirectional_rnn` (also in functions of the file the cells "
+    "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` / `bidirectional_dynamic_rnn` / `static_rnn` / "
+    "`static_bidirectional_rnn` by `tf1_dynamic_rnn` / `tf1_bidirectional_dynamic_rnn` / `tf1_static_rnn` / "
+    "`tf1_static_bidirectional_rnn` (also in functions of the file the cells "
     "are passed to), emitted once per file: TF1's variables (shapes, initializers) and TF1's step in TF2 ops.",
     why="TF2 has no `tf.nn.rnn_cell` or `dynamic_rnn`, and Keras' cells keep other weights (a "
     "separate recurrent kernel, gates in another order, no run-time forget bias): a migration to "
@@ -213,25 +221,66 @@ _MULTI = '''class TF1MultiRNNCell(tf.Module):
         return inputs, tuple(new_states)
 '''
 _DYNAMIC_RNN_NAME = "tf1_dynamic_rnn"
-_DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, initial_state=None, dtype=None, time_major=False):
-    """TF1's tf.nn.dynamic_rnn without sequence_length, as TF1 looped: the cell applied at
-    each time step of ``inputs`` in a tf.while_loop, from ``initial_state`` (else the cell's
-    zero state); the outputs stacked over time, and the last state."""
+_DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None,
+                    swap_memory=False, time_major=False):
+    """TF1's tf.nn.dynamic_rnn, as TF1 looped: the cell applied at each time step of ``inputs``
+    in a tf.while_loop, from ``initial_state`` (else the cell's zero state); the outputs
+    stacked over time, and the last state.  With ``sequence_length``, as TF1's _rnn_step:
+    past a row's length its output is zeros and its state is copied through; the loop stops
+    after the longest row (one step at least), the later outputs are zeros."""
     if not time_major:  # batch-major: [batch, time, ...] → [time, batch, ...] and back
         inputs = tf.transpose(inputs, [1, 0, *range(2, inputs.shape.rank)])
-    time_steps = tf.shape(inputs)[0]
-    state = initial_state if initial_state is not None else cell.zero_state(tf.shape(inputs)[1], dtype)
+    time_steps, batch_size = tf.shape(inputs)[0], tf.shape(inputs)[1]
+    state = initial_state if initial_state is not None else cell.zero_state(batch_size, dtype)
     steps = tf.TensorArray(inputs.dtype, size=time_steps).unstack(inputs)
+    loop_steps = time_steps
+    if sequence_length is not None:
+        sequence_length = tf.cast(sequence_length, tf.int32)
+        if sequence_length.shape.rank not in (None, 1):
+            raise ValueError(f"sequence_length must be a vector of length batch_size, but saw shape: {sequence_length.shape}")
+        loop_steps = tf.minimum(time_steps, tf.maximum(1, tf.reduce_max(sequence_length)))
+        zero_output = tf.zeros([batch_size, cell.output_size], dtype or tf.nest.flatten(state)[0].dtype)
 
     def step(time, outputs, state):
-        output, state = cell(steps.read(time), state)
-        return time + 1, outputs.write(time, output), state
+        output, new_state = cell(steps.read(time), state)
+        if sequence_length is not None:  # rows past their length: zeros, and the state as it was
+            copy = tf.reshape(time >= sequence_length, [batch_size, 1])
+            output = tf.where(copy, zero_output, output)
+            new = [n if n.shape.rank == 0 else tf.where(copy, old, n) for old, n in zip(tf.nest.flatten(state), tf.nest.flatten(new_state))]
+            new_state = tf.nest.pack_sequence_as(state, new)
+        return time + 1, outputs.write(time, output), new_state
 
-    loop = (0, tf.TensorArray(inputs.dtype, size=time_steps), state)
-    _, outputs, state = tf.while_loop(lambda time, *_: time < time_steps, step, loop)
+    loop = (0, tf.TensorArray(inputs.dtype, size=loop_steps), state)
+    _, outputs, state = tf.while_loop(
+        lambda time, *_: time < loop_steps, step, loop, parallel_iterations=parallel_iterations or 32, swap_memory=swap_memory
+    )
     outputs = outputs.stack()
+    if sequence_length is not None:  # the steps after the longest row: zeros
+        outputs = tf.pad(outputs, [[0, time_steps - loop_steps]] + [[0, 0]] * (outputs.shape.rank - 1))
     outputs.set_shape(inputs.shape[:2].concatenate(outputs.shape[2:]))  # TF1's static time and batch sizes
     return (outputs if time_major else tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])), state
+'''
+_BIDIRECTIONAL_DYNAMIC_RNN = '''def tf1_bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None, initial_state_fw=None,
+                                  initial_state_bw=None, dtype=None, parallel_iterations=None, swap_memory=False,
+                                  time_major=False):
+    """TF1's tf.nn.bidirectional_dynamic_rnn: the forward cell over ``inputs``, then the
+    backward cell over them reversed in time (each row within its length when
+    ``sequence_length`` is given) and its outputs reversed back; the outputs (forward,
+    backward) and the last states (forward, backward)."""
+    time_axis, batch_axis = (0, 1) if time_major else (1, 0)
+
+    def reverse(tensor):
+        if sequence_length is None:
+            return tf.reverse(tensor, axis=[time_axis])
+        return tf.reverse_sequence(tensor, sequence_length, seq_axis=time_axis, batch_axis=batch_axis)
+
+    output_fw, state_fw = tf1_dynamic_rnn(
+        cell_fw, inputs, sequence_length, initial_state_fw, dtype, parallel_iterations, swap_memory, time_major
+    )
+    output_bw, state_bw = tf1_dynamic_rnn(
+        cell_bw, reverse(inputs), sequence_length, initial_state_bw, dtype, parallel_iterations, swap_memory, time_major
+    )
+    return (output_fw, reverse(output_bw)), (state_fw, state_bw)
 '''
 _STATIC_RNN_NAME = "tf1_static_rnn"
 _STATIC_RNN = '''def tf1_static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None):
@@ -292,7 +341,7 @@ _STATIC_BIDIRECTIONAL_RNN = '''def tf1_static_bidirectional_rnn(cell_fw, cell_bw
 
 
 # every definition this module writes out (rewrites/written_helpers.py recognises them)
-TEMPLATES = (_BASE, *_CELLS.values(), _MULTI, _DYNAMIC_RNN, _STATIC_RNN, _STATIC_BIDIRECTIONAL_RNN)
+TEMPLATES = (_BASE, *_CELLS.values(), _MULTI, _DYNAMIC_RNN, _BIDIRECTIONAL_DYNAMIC_RNN, _STATIC_RNN, _STATIC_BIDIRECTIONAL_RNN)
 
 
 def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
@@ -304,7 +353,14 @@ def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
                 assert path is not None  # a TF call, by how rnn_calls is filled
                 local = _emit(module, facts, plan, names_in_use, path)
                 _replace_callee(plan, call, local, drop_scope=path in rnn.RUNS)
-                what = "the cell applied at each time step" if path in rnn.RUNS else "TF1's variables and step in TF2 ops"
+                what = "TF1's variables and step in TF2 ops"
+                if path in rnn.RUNS:
+                    two_cells = len(rnn.RUNS[path][2]) == 2
+                    what = (
+                        "the forward cell, then the backward one over the reversed steps"
+                        if two_cells
+                        else "the cell applied at each time step"
+                    )
                 plan.note(call, RNN_CELLS.code, f"tf.{path} → `{local}`: {what}, emitted once")
 
 
@@ -314,8 +370,12 @@ def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[s
     def emit(name: str, code: str) -> str:
         return file_helpers.emit_once(module, facts, plan, names_in_use, name, code)
 
-    if path == rnn.DYNAMIC_RNN:
-        return emit(_DYNAMIC_RNN_NAME, _DYNAMIC_RNN)
+    if path in (rnn.DYNAMIC_RNN, rnn.BIDIRECTIONAL_DYNAMIC_RNN):
+        # tf1_dynamic_rnn, once; the bidirectional run calls it
+        dynamic = emit(_DYNAMIC_RNN_NAME, _DYNAMIC_RNN)
+        if path == rnn.DYNAMIC_RNN:
+            return dynamic
+        return emit(rnn.RUNS[path][3], _BIDIRECTIONAL_DYNAMIC_RNN.replace(f" {_DYNAMIC_RNN_NAME}(", f" {dynamic}("))
     if path in rnn.RUNS:
         # tf1_static_rnn and its step, once; the bidirectional run calls them
         static = emit(_STATIC_RNN_NAME, _STATIC_RNN)
