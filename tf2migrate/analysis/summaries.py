@@ -67,6 +67,9 @@ class Summary:
     changes_arguments: bool = False
     # changes its module's state (``SIZES[0] = 10.0``, ``global F``), itself or through its module's functions
     changes_module_state: bool = False
+    # a method (not the constructor) that sets or changes its object's state (``self.scale = 0.5``,
+    # ``self.items.append(x)``): a caller's ``net.eval_mode()`` changes what a graph built from ``net`` read
+    changes_self: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -179,6 +182,12 @@ def _changes_parameters(function: ast.FunctionDef) -> bool:
     return False
 
 
+def _changes_self(method: ast.FunctionDef) -> bool:
+    """Does the method set or change its object's state in place (``self.scale = 0.5``,
+    ``self.n += 1``, ``self.items.append(x)``, ``self.cfg["k"] = v``)?"""
+    return any(_changed_by_statement(node) == "self" for node in ast.walk(method))
+
+
 def _is_literal(node: ast.AST) -> bool:
     try:
         ast.literal_eval(node)
@@ -206,7 +215,9 @@ class _ModuleSummarizer:
             out[name] = self._class(node)
             for method in node.body:
                 if isinstance(method, ast.FunctionDef):
-                    out[f"{name}.{method.name}"] = self._body(method, node, constructor=method.name == "__init__")
+                    constructor = method.name == "__init__"
+                    made = self._body(method, node, constructor=constructor)
+                    out[f"{name}.{method.name}"] = replace(made, changes_self=not constructor and _changes_self(method))
         return out
 
     def function(self, name: str) -> Summary:
