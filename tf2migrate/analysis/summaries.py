@@ -256,9 +256,61 @@ class _ModuleSummarizer:
         if made.kind == UNKNOWN:
             return made
         applied = self._body(call, method_of=node) if call is not None else None
-        if made.kind == VARIABLES:
+        if made.kind == VARIABLES and init is not None:
+            derived = self._computed_from_variables(init, node)
+            if derived is not None:
+                return Summary(
+                    UNKNOWN,
+                    reason=f"`{node.name}.__init__` computes `{derived}` from its variables: TF1 computed it again at every run, "
+                    "an object made once would keep the value of the initial variables",
+                )
             return Summary(VARIABLES, call=applied)
         return Summary(made.kind, call=applied)
+
+    def _computed_from_variables(self, init: ast.FunctionDef, cls: ast.ClassDef) -> str | None:
+        """The first expression of a constructor that computes a tensor from the variables it
+        made (``self.w / tf.norm(self.w)``, ``tf.transpose(self.weights[0])``), if any.  TF1
+        evaluated such a tensor at every ``sess.run``; made once in eager TF2 (a net object is
+        made where TF1 made it, outside the generated functions), it holds the initial value
+        and no gradient reaches the variables through it.  Initial values of other variables
+        (``tf.Variable(tf.zeros_like(w))``) are evaluated once in both."""
+        local = {a.arg for a in ast.walk(init.args) if isinstance(a, ast.arg)}
+        local |= {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+
+        def makes_variables(expr: ast.AST) -> bool:
+            return any(isinstance(c, ast.Call) and self._call(c, local, cls, True).kind == VARIABLES for c in ast.walk(expr))
+
+        holders: set[str] = set()  # ``w``, ``self.w``, ``self.weights`` (appended to)
+        for sub in ast.walk(init):
+            if isinstance(sub, ast.Assign) and makes_variables(sub.value):
+                holders |= {name for t in sub.targets if (name := ast_dotted_name(t)) is not None}
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("append", "extend", "insert"):
+                if any(makes_variables(a) for a in sub.args) and (name := ast_dotted_name(sub.func.value)) is not None:
+                    holders.add(name)
+        if not holders:
+            return None
+
+        def reads_variable(expr: ast.AST) -> bool:
+            while isinstance(expr, (ast.Subscript, ast.Starred)):
+                expr = expr.value
+            return ast_dotted_name(expr) in holders if isinstance(expr, (ast.Name, ast.Attribute)) else False
+
+        pending: list[ast.AST] = list(init.body)
+        while pending:
+            sub = pending.pop(0)
+            if isinstance(sub, ast.Call) and self._call(sub, local, cls, True).kind == VARIABLES:
+                continue  # (an initial value: evaluated once)
+            operands: list[ast.AST] = []
+            if isinstance(sub, ast.BinOp):
+                operands = [sub.left, sub.right]
+            elif isinstance(sub, ast.UnaryOp):
+                operands = [sub.operand]
+            elif isinstance(sub, ast.Call) and self.tf.canonical_dotted(ast_dotted_name(sub.func)) is not None:
+                operands = [*sub.args, *(k.value for k in sub.keywords)]
+            if any(reads_variable(o) for o in operands):
+                return ast.unparse(sub)
+            pending.extend(ast.iter_child_nodes(sub))
+        return None
 
     def _body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool = False) -> Summary:
         """Builder, variables, numpy or unknown, from every call and name the body reads.
