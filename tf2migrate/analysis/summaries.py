@@ -173,6 +173,8 @@ def _changes_parameters(function: ast.FunctionDef) -> bool:
     for node in ast.walk(function):
         if _changed_by_statement(node) in parameters:
             return True
+        if _method_called_for_effect(node) in parameters:
+            return True
         if isinstance(node, ast.Call) and _last(node.func) in ("setattr", "delattr") and node.args:
             root: ast.expr = node.args[0]
             while isinstance(root, (ast.Subscript, ast.Attribute)):
@@ -186,6 +188,18 @@ def _changes_self(method: ast.FunctionDef) -> bool:
     """Does the method set or change its object's state in place (``self.scale = 0.5``,
     ``self.n += 1``, ``self.items.append(x)``, ``self.cfg["k"] = v``)?"""
     return any(_changed_by_statement(node) == "self" for node in ast.walk(method))
+
+
+def _method_called_for_effect(node: ast.AST) -> str | None:
+    """The name whose object a statement calls a method of, its value unused (``net.set_gain(3.0)``
+    in ``def detune(net)``): called for an effect, which may be a change of that object (its class
+    may be another module's, unknown here)."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)):
+        return None
+    root: ast.expr = node.value.func.value
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    return root.id if isinstance(root, ast.Name) else None
 
 
 def _is_literal(node: ast.AST) -> bool:
