@@ -174,6 +174,59 @@ def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None
     assert names["Net"].kind == VARIABLES and names["Net"].call is not None and names["Net"].call.kind == BUILDER
 
 
+def test_summaries_see_objects_changed_by_methods_and_tensors_made_by_constructors() -> None:
+    found = summarize_module(
+        ast.parse(
+            textwrap.dedent(
+                """\
+                import tensorflow as tf
+
+
+                class Net(object):
+                    def __init__(self):
+                        self.w = tf.Variable(1.0)
+                        self.b = tf.Variable(tf.zeros_like(self.w))
+
+                    def eval_mode(self):
+                        self.scale = 0.5
+
+                    def describe(self):
+                        return self.w.name
+
+                    def __call__(self, x):
+                        return x * self.w + self.b
+
+
+                class Normed(object):
+                    def __init__(self):
+                        self.ws = [tf.Variable(2.0)]
+                        self.w_n = self.ws[0] / tf.norm(self.ws[0])
+
+                    def __call__(self, x):
+                        return x * self.w_n
+
+
+                def detune(net):
+                    net.set_gain(3.0)
+
+
+                def show(net):
+                    return net.describe()
+                """
+            )
+        )
+    )
+    # a method setting self's state changes the object it is called on; the constructor and readers do not
+    assert found["Net.eval_mode"].changes_self and not found["Net.describe"].changes_self
+    assert not found["Net.__init__"].changes_self
+    # an initial value read from a variable is evaluated once in both: still a net object
+    assert found["Net"].kind == VARIABLES
+    # a tensor computed from the variables in the constructor is not: TF1 computed it at every run
+    assert found["Normed"].kind == UNKNOWN and "self.ws[0] / tf.norm(self.ws[0])" in found["Normed"].reason
+    # a method called for its effect on a parameter may change the argument
+    assert found["detune"].changes_arguments and not found["show"].changes_arguments
+
+
 def test_a_star_import_binds_the_public_names_or_all(tmp_path: Path) -> None:
     _write(
         tmp_path,

@@ -817,7 +817,7 @@ def arguments_changed_by_callees(
             continue
         function = functions[call.func.value]
         # ``grow()`` whose ``sizes[0] = 10.0`` changes the module's list
-        changed |= _module_values_changed_by(function, functions, {call.func.value})
+        changed |= _module_values_changed_by(function, functions, {call.func.value}, self_changing_methods)
         changed_parameters = _parameters_changed_in_place(function)
         if not changed_parameters:
             continue
@@ -932,17 +932,23 @@ def _target_elements(target: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [target]
 
 
-def _module_values_changed_by(function: cst.FunctionDef, functions: dict[str, cst.FunctionDef], seen: set[str]) -> set[str]:
+def _module_values_changed_by(
+    function: cst.FunctionDef, functions: dict[str, cst.FunctionDef], seen: set[str], self_changing_methods: frozenset[str] = frozenset()
+) -> set[str]:
     """The module's names whose objects a call of ``function`` changes in place (``sizes[0] =
-    10.0`` in ``def grow():``), through the file's functions it calls too: the roots it
-    changes that are none of its own names."""
+    10.0`` in ``def grow():``, ``net.set_gain(5.0)`` of a method setting ``self``'s state), through
+    the file's functions it calls too: the roots it changes that are none of its own names."""
     own = _parameters_of(function) | set(names_bound(function.body))
     changed = roots_changed(function.body) - own
+    statement_calls = {id(e.value) for e in find_all(function.body, cst.Expr) if isinstance(e, cst.Expr)}
     for call in find_all(function.body, cst.Call):
         func = cst.ensure_type(call, cst.Call).func
+        if id(call) in statement_calls and isinstance(func, cst.Attribute) and func.attr.value in self_changing_methods:
+            if (root := root_name(func.value)) is not None and root not in own:
+                changed.add(root)
         if isinstance(func, cst.Name) and func.value in functions and func.value not in seen and func.value not in own:
             seen.add(func.value)
-            changed |= _module_values_changed_by(functions[func.value], functions, seen) - own
+            changed |= _module_values_changed_by(functions[func.value], functions, seen, self_changing_methods) - own
     return changed
 
 

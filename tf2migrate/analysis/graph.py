@@ -771,8 +771,12 @@ class GraphAnalyzer:
         return inner
 
     def _self_changing_methods(self) -> frozenset[str]:
+        """The methods that change their object's state: of the file's classes, and of the
+        project's classes it imports (``net.eval_mode()`` of ``nets.Net`` setting
+        ``self.scale``), told by name as the file's own are."""
         if self._changing_methods is None:
-            self._changing_methods = bindings.self_changing_methods(self.module)
+            imported = {name.rpartition(".")[2] for name, found in self.facts.imported.items() if found.changes_self}
+            self._changing_methods = bindings.self_changing_methods(self.module) | imported
         return self._changing_methods
 
     def _import_sources(self) -> dict[str, str]:

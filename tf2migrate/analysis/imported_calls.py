@@ -224,6 +224,27 @@ def _constructor(facts: GraphFacts, instance: cst.BaseExpression, scope: Scope, 
     return _Made(dotted_name(value.func) or "", made.call)
 
 
+def _unknown_object_refusal(facts: GraphFacts, call: cst.Call, scope: Scope, order: int | None) -> str | None:
+    """Why the call of an object made from another module's class that is no net object
+    (``net = Normed(3, 1)`` … ``net(x)``, whose constructor computes a tensor from its
+    variables) keeps the graph on TF1, with the class's reason; None otherwise."""
+    if not isinstance(call.func, cst.Name):
+        return None
+    bound = scope.resolve(call.func.value, order)
+    node = bound.node if bound is not None else None
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        return None
+    value = node.body[0].value
+    made = summary_of(facts, value) if isinstance(value, cst.Call) else None
+    if made is None or made.kind != UNKNOWN or not made.reason:
+        return None
+    assert isinstance(value, cst.Call)  # as summarized
+    return (
+        f"`{call.func.value}`, made by `{dotted_name(value.func)}(...)` (from {made.module}), is not a net object ({made.reason}): "
+        "graph-building code calling it is not converted"
+    )
+
+
 def takes_gradients(facts: GraphFacts, call: cst.Call, scope: Scope | None = None, order: int | None = None) -> bool:
     """Does the imported builder (or net object) ``call`` calls take ``tf.gradients``?
     The generated function calling it then runs as a ``tf.function`` (TFM203), where
@@ -264,6 +285,6 @@ def net_method_refusal(facts: GraphFacts, call: cst.Call, scope: Scope, order: i
         method = f"{owner.module_name}.{call.func.attr.value}"
         found = facts.imported.get(method)
     else:
-        return None
+        return _unknown_object_refusal(facts, call, scope, order)
     why = "the class defines no such method" if found is None else found.reason or found.kind
     return f"`{method}`, called on a net object, is not a pure graph builder ({why}): graph-building code calling it is not converted"

@@ -67,6 +67,9 @@ class Summary:
     changes_arguments: bool = False
     # changes its module's state (``SIZES[0] = 10.0``, ``global F``), itself or through its module's functions
     changes_module_state: bool = False
+    # a method (not the constructor) that sets or changes its object's state (``self.scale = 0.5``,
+    # ``self.items.append(x)``): a caller's ``net.eval_mode()`` changes what a graph built from ``net`` read
+    changes_self: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -170,6 +173,8 @@ def _changes_parameters(function: ast.FunctionDef) -> bool:
     for node in ast.walk(function):
         if _changed_by_statement(node) in parameters:
             return True
+        if _method_called_for_effect(node) in parameters:
+            return True
         if isinstance(node, ast.Call) and _last(node.func) in ("setattr", "delattr") and node.args:
             root: ast.expr = node.args[0]
             while isinstance(root, (ast.Subscript, ast.Attribute)):
@@ -177,6 +182,24 @@ def _changes_parameters(function: ast.FunctionDef) -> bool:
             if isinstance(root, ast.Name) and root.id in parameters:
                 return True
     return False
+
+
+def _changes_self(method: ast.FunctionDef) -> bool:
+    """Does the method set or change its object's state in place (``self.scale = 0.5``,
+    ``self.n += 1``, ``self.items.append(x)``, ``self.cfg["k"] = v``)?"""
+    return any(_changed_by_statement(node) == "self" for node in ast.walk(method))
+
+
+def _method_called_for_effect(node: ast.AST) -> str | None:
+    """The name whose object a statement calls a method of, its value unused (``net.set_gain(3.0)``
+    in ``def detune(net)``): called for an effect, which may be a change of that object (its class
+    may be another module's, unknown here)."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)):
+        return None
+    root: ast.expr = node.value.func.value
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    return root.id if isinstance(root, ast.Name) else None
 
 
 def _is_literal(node: ast.AST) -> bool:
@@ -206,7 +229,9 @@ class _ModuleSummarizer:
             out[name] = self._class(node)
             for method in node.body:
                 if isinstance(method, ast.FunctionDef):
-                    out[f"{name}.{method.name}"] = self._body(method, node, constructor=method.name == "__init__")
+                    constructor = method.name == "__init__"
+                    made = self._body(method, node, constructor=constructor)
+                    out[f"{name}.{method.name}"] = replace(made, changes_self=not constructor and _changes_self(method))
         return out
 
     def function(self, name: str) -> Summary:
@@ -245,9 +270,61 @@ class _ModuleSummarizer:
         if made.kind == UNKNOWN:
             return made
         applied = self._body(call, method_of=node) if call is not None else None
-        if made.kind == VARIABLES:
+        if made.kind == VARIABLES and init is not None:
+            derived = self._computed_from_variables(init, node)
+            if derived is not None:
+                return Summary(
+                    UNKNOWN,
+                    reason=f"`{node.name}.__init__` computes `{derived}` from its variables: TF1 computed it again at every run, "
+                    "an object made once would keep the value of the initial variables",
+                )
             return Summary(VARIABLES, call=applied)
         return Summary(made.kind, call=applied)
+
+    def _computed_from_variables(self, init: ast.FunctionDef, cls: ast.ClassDef) -> str | None:
+        """The first expression of a constructor that computes a tensor from the variables it
+        made (``self.w / tf.norm(self.w)``, ``tf.transpose(self.weights[0])``), if any.  TF1
+        evaluated such a tensor at every ``sess.run``; made once in eager TF2 (a net object is
+        made where TF1 made it, outside the generated functions), it holds the initial value
+        and no gradient reaches the variables through it.  Initial values of other variables
+        (``tf.Variable(tf.zeros_like(w))``) are evaluated once in both."""
+        local = {a.arg for a in ast.walk(init.args) if isinstance(a, ast.arg)}
+        local |= {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+
+        def makes_variables(expr: ast.AST) -> bool:
+            return any(isinstance(c, ast.Call) and self._call(c, local, cls, True).kind == VARIABLES for c in ast.walk(expr))
+
+        holders: set[str] = set()  # ``w``, ``self.w``, ``self.weights`` (appended to)
+        for sub in ast.walk(init):
+            if isinstance(sub, ast.Assign) and makes_variables(sub.value):
+                holders |= {name for t in sub.targets if (name := ast_dotted_name(t)) is not None}
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("append", "extend", "insert"):
+                if any(makes_variables(a) for a in sub.args) and (name := ast_dotted_name(sub.func.value)) is not None:
+                    holders.add(name)
+        if not holders:
+            return None
+
+        def reads_variable(expr: ast.AST) -> bool:
+            while isinstance(expr, (ast.Subscript, ast.Starred)):
+                expr = expr.value
+            return ast_dotted_name(expr) in holders if isinstance(expr, (ast.Name, ast.Attribute)) else False
+
+        pending: list[ast.AST] = list(init.body)
+        while pending:
+            sub = pending.pop(0)
+            if isinstance(sub, ast.Call) and self._call(sub, local, cls, True).kind == VARIABLES:
+                continue  # (an initial value: evaluated once)
+            operands: list[ast.AST] = []
+            if isinstance(sub, ast.BinOp):
+                operands = [sub.left, sub.right]
+            elif isinstance(sub, ast.UnaryOp):
+                operands = [sub.operand]
+            elif isinstance(sub, ast.Call) and self.tf.canonical_dotted(ast_dotted_name(sub.func)) is not None:
+                operands = [*sub.args, *(k.value for k in sub.keywords)]
+            if any(reads_variable(o) for o in operands):
+                return ast.unparse(sub)
+            pending.extend(ast.iter_child_nodes(sub))
+        return None
 
     def _body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool = False) -> Summary:
         """Builder, variables, numpy or unknown, from every call and name the body reads.
