@@ -128,8 +128,11 @@ def test_fragments_that_only_rename_references_are_written_as_text(monkeypatch) 
     monkeypatch.setattr(renames_only, "parse_module", lambda text: parsed.append(text) or original(text))
     result = migrate_renames_only(LIBRARY, ast.parse(LIBRARY), "f.py")
     assert result is not None and result.new_source == _whole_module(LIBRARY, "f.py").new_source
-    assert len(parsed) == 2  # the import region, and ``tf.app.run()`` (it gets ``main`` passed)
-    assert "tf.app.run()" in parsed[1]
+    # the import region, the statement whose ``tf.random_normal_initializer()`` is written
+    # with TF2's class (its parameters written out), and ``tf.app.run()`` (it gets ``main``)
+    assert len(parsed) == 3
+    assert "tf.random_normal_initializer()" in parsed[1]
+    assert "tf.app.run()" in parsed[2]
 
 
 @pytest.mark.parametrize(

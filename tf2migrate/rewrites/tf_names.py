@@ -40,6 +40,7 @@ from tf2migrate.data.tf_symbols import (
 )
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan, RenameLog
+from tf2migrate.rewrites import tf1_initializers
 from tf2migrate.traversal import FastTransformer
 
 COMPAT_FALLBACK = Rule(
@@ -134,8 +135,13 @@ _CASTS = {
 }
 
 
+#: Calls rewritten whole by this module: TensorFlow's table, and TF1 initializers that TF2's
+#: namesakes replace where they draw the same values (rewrites/tf1_initializers.py).
+CALLS_TRANSFORMED = TRANSFORMED | tf1_initializers.PATHS
+
+
 def _needs_call_fix(path: str) -> bool:
-    return path in REORDERS or path in KEYWORD_RENAMES or path in TRANSFORMED
+    return path in REORDERS or path in KEYWORD_RENAMES or path in CALLS_TRANSFORMED
 
 
 def _tf2_takes_every_call(path: str) -> bool:
@@ -143,7 +149,7 @@ def _tf2_takes_every_call(path: str) -> bool:
     TF1's extra parameters are only deprecated aliases of TF2's (``softmax``'s ``dim`` for
     ``axis``): the positional parameters are the same, and a call elsewhere naming an alias
     fails loudly (TypeError) instead of meaning something else."""
-    if path in REORDERS or path in TRANSFORMED or path not in KEYWORD_RENAMES:
+    if path in REORDERS or path in CALLS_TRANSFORMED or path not in KEYWORD_RENAMES:
         return False
     tf1, tf2 = DIFFERENT_IN_TF2.get(path, (None, None))
     if tf1 is None or tf2 is None or tuple(tf1[: len(tf2)]) != tuple(tf2):
@@ -347,7 +353,7 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
     if target.kind == "removed":
         finding = (REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
         return call.with_changes(func=_expression(target.code, call.func)), [finding]
-    if target.kind == "compat" and path not in TRANSFORMED:
+    if target.kind == "compat" and path not in CALLS_TRANSFORMED:
         # ``tf.compat.v1.X`` is TF1's function itself: it takes TF1's arguments, so none is
         # renamed or dropped (``resize_images(..., align_corners=True)`` keeps its corners).
         # A call transformed whole (``tf.to_float(x)`` → ``tf.cast``) is TF2 code instead.
@@ -358,6 +364,8 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
         needs = (
             f"passes {', '.join(f'`{k}=`' for k in only_tf1)}, which TF2's namesake does not take"
             if only_tf1
+            else tf1_initializers.REFUSED
+            if path in tf1_initializers.PATHS
             else "needs a manual change for TF2"
         )
         finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} {needs}; kept as tf.compat.v1.{path}")
@@ -400,6 +408,10 @@ def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: 
     ):
         # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
         target = Target(f"tf.compat.v1.{path}", "compat")
+    elif path in tf1_initializers.PATHS and not _means_tf1(imports, path, dotted, root_is_tf1):
+        # TF2's own initializer (as rewrites/tf1_initializers.py writes it): a second run
+        # must not take it for TF1's
+        target = Target(f"tf.{path}", "same")
     else:
         target = tf2_target(path)
         if target.kind == "removed" and imports.is_explicit_v1_dotted(dotted):
@@ -481,6 +493,9 @@ def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]]
     """The TF2 form of a call of a TF1 path that needs more than a rename, with what
     changed; None when tf2migrate cannot prove a TF2 form keeps the meaning."""
     changes: list[str] = []
+    if path in tf1_initializers.PATHS:
+        initializer = tf1_initializers.tf2_initializer(path, call, changes)
+        return (initializer.with_changes(func=_expression(f"tf.{path}", call.func)), changes) if initializer is not None else None
     if path in TRANSFORMED:
         transformed = _transform(path, call, changes)
         return (transformed, changes) if transformed is not None else None
