@@ -372,6 +372,29 @@ def class_methods(scope: Scope) -> list[cst.FunctionDef]:
     return [m_ for m_ in scope.cls.body.body if isinstance(m_, cst.FunctionDef) and m_ is not scope.owner and id(m_) not in spliced]
 
 
+def rebound_around_calls(found: Scope, in_def: bool, name: str) -> str | None:
+    """Why a run in a def (``in_def``: a nested def of ``found``, or a scope inside it) cannot
+    read ``name`` of ``found``, or None.
+
+    A def's ``sess.run(y)`` looks ``y`` up when the def is called: with ``y = tf.matmul(x, W)``
+    and later ``y = y * 10`` at the top of the module, a call between the two fetched the
+    first tensor, a call after them the second. ``lookup_graph_name`` takes the last binding
+    (the generated function computes ``y * 10``, defined after the calls that come first);
+    which binding each call sees is not followed, so a name the enclosing module or function
+    binds more than once is refused. A class's constructor is not concerned: its methods run
+    after it has bound its attributes."""
+    if not in_def or found.cls is not None:
+        return None
+    orders = {*found.bindings.get(name, []), *found.nested_bindings.get(name, [])}
+    if len(orders) < 2:
+        return None
+    where = "the module" if isinstance(found.owner, cst.Module) else "its enclosing function"
+    return (
+        f"this run, in a function, reads `{name}`, which {where} binds {len(orders)} times: "
+        "TF1 fetched the binding in force when the function was called, which this release does not follow"
+    )
+
+
 def lookup_graph_name(scope: Scope, name: str, order: int | None) -> tuple[Scope, Statement] | None:
     current: Scope | None = scope
     before = order

@@ -456,4 +456,11 @@ def _unnamed_key(rewrite: SessionRewrite, element: cst.BaseDictElement) -> str:
             f"`{key}` is fed, but it is an attribute of `{root}`: this release follows a fed placeholder only "
             "through a name or, in a class's methods, an attribute of `self`; not converted"
         )
-    return f"`{key}` is fed but is not a placeholder"
+    if isinstance(element.key, cst.Subscript) and (root := root_name(element.key)) is not None:
+        # ``{ae['x']: data}`` of a factory's dict, ``{placeholders[0]: data}``: the item may well be a
+        # placeholder (TFM151 reads only a dict display of graph names); say so, not that it is none
+        return f"`{key}` is fed, but it is an item of `{root}`, a container whose items this release does not read as graph values; not converted"
+    return (
+        f"`{key}` is fed, but this release does not read it as a placeholder (it follows a fed placeholder "
+        "through a name or an attribute of `self`); not converted"
+    )

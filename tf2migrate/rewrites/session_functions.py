@@ -20,7 +20,7 @@ from tf2migrate.analysis.imported_calls import module_state_changed
 from tf2migrate.analysis.bindings import changed_by_caller, module_values_changed
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
-from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, RunForm, RunSite, Scope, Statement
+from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, rebound_around_calls, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering, scheduled_rate_reads
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
@@ -417,6 +417,10 @@ class SessionFunctions:
                 found_scope, statement = found
                 if owner is not None and found_scope is not owner:
                     self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, "the fetches mix tensors of different graphs")
+                    return
+                rebound = rebound_around_calls(found_scope, found_scope is not scope or site.order is None, name)
+                if rebound is not None:
+                    self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, rebound)
                     return
                 owner = found_scope
                 leaf.statements.append(statement)

@@ -8,7 +8,7 @@ once written out at their call by rewrites/factory_inline.py)::
     sess.run(optimizer, feed_dict={ae['x']: batch})
 
 The analysis follows placeholders and tensors by name; ``ae['x']`` names none, so the feed
-was refused (TFM302, "is fed but is not a placeholder").  The module is first rewritten,
+was refused (TFM302, "an item of `ae`, a container whose items this release does not read as graph values").  The module is first rewritten,
 TF1 to TF1, with each ``ae['x']`` written as ``x`` (the lines stay where they were), then
 migrated again; the dict, read by nothing any more, is graph code no run fetches (TFM110).
 

@@ -7,7 +7,9 @@ unseen when the script printed the variable instead of binding its value.  Each 
 variable's value is therefore read from the session that last ran its graph: when that
 session closes (``with tf.Session() as sess:`` closes it before the script's end) and,
 for sessions still open, when the script ends.  An eager variable (a TF2 migration's)
-is read directly.  A variable no open session had initialized has no value, as before;
+is read directly; one a TF1 script made after ``tf.enable_eager_execution()`` is read
+when the script ends, since the TF1 worker then switches the process back to graphs
+and ``numpy()`` is no longer available.  A variable no open session had initialized has no value, as before;
 nor has one that several sessions initialized (each held its own copy).
 """
 
@@ -55,7 +57,10 @@ class FinalValues:
             self._values[id(variable)] = value
 
     def finish(self, run) -> None:
-        """Read what the sessions still open hold."""
+        """Read what the sessions still open hold, and what the eager variables hold."""
+        for variable in self._variables:
+            if not getattr(variable, "_in_graph_mode", True):
+                self._values[id(variable)] = variable.numpy()
         for session in self._sessions:
             if not session._closed:  # noqa: SLF001 - BaseSession has no public "is closed"
                 self.read(session, run)
@@ -65,7 +70,7 @@ class FinalValues:
         """The variable's value at the end (None if none was read)."""
         if getattr(variable, "_in_graph_mode", True):
             return None if id(variable) in self._ambiguous else self._values.get(id(variable))
-        return variable.numpy()
+        return self._values[id(variable)] if id(variable) in self._values else variable.numpy()
 
 
 class ScriptFinalValues:

@@ -53,14 +53,15 @@ class Tf1Mode:
             yield
         finally:
             sys.modules["tensorflow"] = saved
+            result.initial_values = self._recorder.initial_values()
+            self._recorder = None
+            close_interactive_sessions(self._v1)
+            # before the switch back to graphs below: an eager variable's value is read now
+            self._final.finish()
             if self._tf.executing_eagerly():
                 # a TF1 program that ran eagerly (``tf.enable_eager_execution()``) switched
                 # the whole process: the next script builds a graph again
                 self._v1.disable_eager_execution()
-            result.initial_values = self._recorder.initial_values()
-            self._recorder = None
-            close_interactive_sessions(self._v1)
-            self._final.finish()
 
     def final_value(self, variable):
         """A variable's value when the last script ended (see final_values)."""
