@@ -51,7 +51,7 @@ from tf2migrate.renames_only import migrate_renames_only
 from tf2migrate.outcome import MigrationResult, NodePositions, outcome, placed, sorted_unique
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
-from tf2migrate.positions import Positions, render
+from tf2migrate.positions import Positions, forget_renders, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
@@ -102,7 +102,7 @@ from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.rewrites.written_helpers import written_definitions
-from tf2migrate.traversal import FastTransformer, find_all, walk
+from tf2migrate.traversal import FastTransformer, find_all, forget_layouts, walk
 
 
 @dataclass(frozen=True)
@@ -159,6 +159,10 @@ def migrate_source(
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
     finally:
         _LINKS.reset(token)
+        # (what the file's migration shared between its retries: no later file reads it)
+        _parsed_file.cache_clear()
+        forget_layouts()
+        forget_renders()
 
 
 def _with_python2_names(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:

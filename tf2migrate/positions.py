@@ -91,6 +91,12 @@ _RENDERED: OrderedDict[int, _Rendered] = OrderedDict()  # by the module's id, th
 _RENDERED_KEPT = 4
 
 
+def forget_renders() -> None:
+    """Drop the renders kept so far (a file's migration is done: its trees need not stay in
+    memory until later files push them out)."""
+    _RENDERED.clear()
+
+
 def _rendered(module: cst.Module) -> _Rendered:
     found = _RENDERED.get(id(module))
     if found is not None and found.module is module:

@@ -160,30 +160,40 @@ def find_all(node: cst.CSTNode, matcher: Any) -> list[cst.CSTNode]:
 
 class _Layout:
     """A module's nodes in pre-order, and where each node's own subtree lies in that list
-    (a node's descendants follow it, up to the end of its span).  The module is held: the
-    ids are its nodes' as long as it lives, and a libcst tree never changes."""
+    (a node's descendants follow it, up to its end).  The module is held: the ids are its
+    nodes' as long as it lives, and a libcst tree never changes."""
 
-    __slots__ = ("module", "order", "spans")
+    __slots__ = ("module", "order", "starts", "ends")
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         order: list[cst.CSTNode] = []
-        spans: dict[int, tuple[int, int]] = {}
-        stack: list[tuple[cst.CSTNode, int]] = [(module, -1)]  # (node, its start once entered; -1: not yet)
+        starts: dict[int, int] = {}  # node id → its index in ``order``
+        ends: list[int] = []  # by index in ``order``: the end of the node's subtree
+        stack: list[tuple[cst.CSTNode, int]] = [(module, -1)]  # (node, its index once entered; -1: not yet)
         while stack:
             current, start = stack.pop()
             if start >= 0:  # every node under it has been listed
-                spans[id(current)] = (start, len(order))
+                ends[start] = len(order)
                 continue
+            starts[id(current)] = len(order)
             stack.append((current, len(order)))
             order.append(current)
+            ends.append(0)
             stack.extend((child, -1) for child in reversed(children(current)))
         self.order = order
-        self.spans = spans
+        self.starts = starts
+        self.ends = ends
 
 
 _LAYOUTS: list[_Layout] = []  # the last few modules asked about, the latest last
 _LAYOUTS_KEPT = 4
+
+
+def forget_layouts() -> None:
+    """Drop the modules laid out so far (a file's migration is done: its trees need not stay
+    in memory until later files push them out)."""
+    _LAYOUTS.clear()
 
 
 def _laid_out(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -191,9 +201,9 @@ def _laid_out(node: cst.CSTNode) -> list[cst.CSTNode]:
     at hand (made for ``node`` itself when it is a module)."""
     key = id(node)
     for layout in reversed(_LAYOUTS):
-        span = layout.spans.get(key)
-        if span is not None:
-            return layout.order[span[0] : span[1]]
+        start = layout.starts.get(key)
+        if start is not None:
+            return layout.order[start : layout.ends[start]]
     if not isinstance(node, cst.Module):
         return list(preorder(node))
     layout = _Layout(node)
