@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextvars
 import dataclasses
+import functools
 import re
 import warnings
 from collections.abc import Collection
@@ -50,7 +51,7 @@ from tf2migrate.renames_only import migrate_renames_only
 from tf2migrate.outcome import MigrationResult, NodePositions, outcome, placed, sorted_unique
 from tf2migrate.layout import parse_module
 from tf2migrate.plan import Plan
-from tf2migrate.positions import Positions, render
+from tf2migrate.positions import Positions, forget_renders, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
 from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
@@ -101,7 +102,7 @@ from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.rewrites.written_helpers import written_definitions
-from tf2migrate.traversal import FastTransformer, find_all, walk
+from tf2migrate.traversal import FastTransformer, find_all, forget_layouts, walk
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,10 @@ def migrate_source(
         return MigrationResult(source, [Diagnostic(INTERNAL_ERROR.code, message, path, 1, 1, Severity.ERROR)])
     finally:
         _LINKS.reset(token)
+        # (what the file's migration shared between its retries: no later file reads it)
+        _parsed_file.cache_clear()
+        forget_layouts()
+        forget_renders()
 
 
 def _with_python2_names(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:
@@ -220,6 +225,15 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
         for line, written in removal.removed
     ]
     return MigrationResult(removal.new_source, sorted_unique(kept + notes))
+
+
+# The libcst tree of a file's text, shared by its migration and the retries that rewrite
+# it (each parses the text the migration read; nested retries, the text they rewrote): a
+# libcst tree is immutable, so sharing it changes nothing but the time (libcst's parse was
+# a tenth of the time of tensor2tensor's kept graph files, parsed up to four times each).
+@functools.lru_cache(maxsize=4)
+def _parsed_file(source: str) -> cst.Module:
+    return parse_module(source)
 
 
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
@@ -328,7 +342,7 @@ def _migrate_locals_renamed(
     """A graph kept on TF1 because a function's local it reads is bound more than once: the
     file with the last binding of each renamed (rewrites/rebound_names.py), if its graph then
     converts, its findings placed on the original's lines and columns; else None."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     renamed = rename_last_local_bindings(module, locals_rebound, in_use)
     if renamed is None:
@@ -353,7 +367,7 @@ def _migrate_main_guard(
     """A graph kept on TF1 by graph code under ``if __name__ == "__main__":``: the file with
     that block as a function the guard calls (rewrites/main_guard.py), if its graph then
     converts, its findings placed on the original's lines; else None."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     moved = main_guard.move_into_function(module, source)
     if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
         return None
@@ -374,7 +388,7 @@ def _migrate_inlined(
     original's lines; else why each such function returning a value is not written out, or
     what keeps the graph on TF1 once it is, by its lines."""
     reasons: dict[tuple[int, int], str] = {}
-    inlined = factory_inline.inline_factories(parse_module(source), source, lines, reasons)
+    inlined = factory_inline.inline_factories(_parsed_file(source), source, lines, reasons)
     if inlined is None:
         return reasons
     again = _migrate_source(inlined.source, path, options, project, None)
@@ -403,7 +417,7 @@ def _migrate_dict_reads(dicts: set[str], source: str, path: str, options: Option
     """A graph kept on TF1 by a read of a dict of graph names (``ae['x']`` fed, TFM302): the
     file with such reads written as the names (rewrites/tensor_dicts.py, on the same lines),
     if its graph then converts; else None."""
-    resolved = tensor_dicts.resolve_reads(parse_module(source), source, dicts)
+    resolved = tensor_dicts.resolve_reads(_parsed_file(source), source, dicts)
     if resolved is None:
         return None
     return _retried(resolved, tensor_dicts.TENSOR_DICT_READ.code, path, options, project)
@@ -414,7 +428,7 @@ def _migrate_hoisted(source: str, path: str, options: Options, project: FileCont
     file with those ops built once in the constructor (rewrites/per_call_ops.py), if its
     graph then converts, its findings placed on the original's lines (the attributes the
     move made are no finding of the original: TFM116 says what became of the ops); else None."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     hoisted = per_call_ops.hoist(module, imports) if imports.aliases else None
     if hoisted is None:
@@ -436,7 +450,7 @@ def _migrate_unscaled(lines: set[int], source: str, path: str, options: Options,
     """A graph kept on TF1 because a placeholder is scaled by a number before its name binds
     it (TFM306): the file with the number dropped (rewrites/fed_expressions.py), if its graph
     then converts; else None."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     unscaled = fed_expressions.unscale(module, imports, lines) if imports.aliases else None
     return _retried(unscaled, fed_expressions.FED_EXPRESSION.code, path, options, project)
@@ -447,7 +461,7 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     the file with each written as the list of the variables TF1 returned there
     (rewrites/variable_lists.py), if its graph then converts; else why a list is not known,
     by line (none when the rewritten file is refused for other reasons)."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     imported = local_summaries(ast.parse(source), project) if project is not None else {}
     builders = frozenset(name for name, summary in imported.items() if summary.kind == BUILDER)
@@ -461,7 +475,7 @@ def _migrate_update_ops(source: str, path: str, options: Options, project: FileC
     """A graph kept on TF1 because batch normalizations take a fed training flag: the file
     without the UPDATE_OPS collection and its ``with`` block (rewrites/update_ops.py),
     migrated with those flags proven, if its graph then converts; else why not."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     dropped = update_ops.drop_update_ops(module, imports) if imports.aliases else "no TensorFlow import"
     if isinstance(dropped, str):
@@ -486,7 +500,7 @@ def _migrate_defined(names: set[str], source: str, path: str, options: Options, 
     """A graph kept on TF1 because it calls module names bound to lambdas (TFM306, a Python
     call in graph-building code): the file with those lambdas written as one-line defs on
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
-    defined = lambda_helpers.define_lambdas(parse_module(source), names)
+    defined = lambda_helpers.define_lambdas(_parsed_file(source), names)
     return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
 
 
@@ -499,7 +513,7 @@ def _migrate_resolved(
     its findings placed on the original's lines; else ``result``, its refusals of calls of
     such names saying why they were not written out, or what still keeps the graph once
     they are."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     resolved = tf_callable_names.resolve(module, imports, names, project is not None and project.tf1_callers) if imports.aliases else None
     if resolved is None:
@@ -537,7 +551,7 @@ def _migrate_split_helpers(
     names = names - done  # a helper split already is not split again; one the split let through is
     if not names:
         return {}
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
     if isinstance(split, dict):
@@ -601,7 +615,7 @@ def _migrate_decided(lines: set[int], source: str, path: str, options: Options, 
     """A graph kept on TF1 by a refusal in an ``if`` whose test TF1 decided from literals and
     static shapes: the file with the branch taken in its place (rewrites/static_branches.py),
     if its graph then converts, its findings placed on the original's lines; else None."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     decided = static_branches.decide_branches(module, imports, lines) if imports.aliases else None
     return _retried(decided, static_branches.BRANCH_DECIDED.code, path, options, project, decided.map_line if decided else None)
@@ -612,7 +626,7 @@ def _migrate_unwrapped(lines: set[int], source: str, path: str, options: Options
     the file with the block's statements at the module's top (rewrites/device_blocks.py), if
     its graph then converts, its findings placed on the original's lines and columns; else
     what keeps the unwrapped file on TF1 ("" if no block was unwrapped)."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     unwrapped = device_blocks.unwrap_device_blocks(module, imports, lines) if imports.aliases else None
     if unwrapped is None:
@@ -642,7 +656,7 @@ def _migrate_split(
     then converts, its findings placed on the original's lines; else, for the loops that were
     split, what keeps the split file's graph on TF1 all the same (the TFM304 alone would blame
     the loop), by their lines."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
     if split is None:
@@ -659,7 +673,7 @@ def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str,
     """The findings, with why a mixed loop was not split appended to its TFM304, when a number
     read off the ops' static shapes keeps it (rewrites/loop_split.py), or what keeps the graph
     once it is split (``kept``, by the loops' lines)."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     imports = collect_tf_imports(module)
     reasons = {**kept, **(loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {})}
     return [
@@ -712,7 +726,7 @@ def _migrate_renamed(
     placed on the original's lines and columns; else ``result``.  A statement's refusal
     names one of the names it reads (``W, b = sess.run([W, b])``): when the renamed file is
     refused only because others are rebound, they are renamed too, a few rounds at most."""
-    module = parse_module(source)
+    module = _parsed_file(source)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     for _ in range(_RENAME_ROUNDS):
         renamed = rename_rebound(module, rebound, set(in_use))
@@ -862,7 +876,7 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     # take: summarizing every function of a library file cost a fifth of a large run)
     seen = _ProjectView({**own_net_objects(tree, imported, Path(path).name), **imported}, removable, tf1_callers)
     try:
-        module = parse_module(source)
+        module = _parsed_file(source)
     except cst.ParserSyntaxError as error:
         message = f"cannot parse: {error.message}"
         return MigrationResult(

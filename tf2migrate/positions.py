@@ -20,7 +20,8 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from typing import Any
+from collections import OrderedDict
+from typing import Any, NamedTuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # what PositionProvider renders with; not exported
@@ -56,29 +57,65 @@ class _PlainState(CodegenState):
 class Positions:
     """Where nodes start, computed on first use: it renders the whole module once more,
     which the many files without a finding never need.  Syntactic starts, as
-    PositionProvider's: a statement starts after its leading blank lines and comments."""
+    PositionProvider's: a statement starts after its leading blank lines and comments.
+
+    The render is shared by every ``Positions`` of the same module object (the last few
+    modules asked about are remembered): a file's migration and the retries that rewrite it
+    ask where the same original's nodes stand, and a libcst tree never changes."""
 
     def __init__(self, module: cst.Module) -> None:
         self._module = module
-        self._starts: dict[int, int] | None = None
-        self._offsets: list[int] = []  # token index → character offset
-        self._line_starts: list[int] = []
+        self._rendered: _Rendered | None = None
 
     def get(self, node: cst.CSTNode) -> tuple[int, int] | None:
         """1-based line, 0-based column."""
-        if self._starts is None:
-            state = _OffsetState(default_indent=self._module.default_indent, default_newline=self._module.default_newline)
-            self._module._codegen(state)
-            self._starts = state.starts
-            self._offsets = list(itertools.accumulate(map(len, state.tokens + state.popped), initial=0))
-            text = "".join(state.tokens)
-            self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
-        token = self._starts.get(id(node))
+        rendered = self._rendered
+        if rendered is None:
+            rendered = self._rendered = _rendered(self._module)
+        token = rendered.starts.get(id(node))
         if token is None:
             return None
-        offset = self._offsets[token]
-        line = bisect.bisect_right(self._line_starts, offset)
-        return line, offset - self._line_starts[line - 1]
+        offset = rendered.offsets[token]
+        line = bisect.bisect_right(rendered.line_starts, offset)
+        return line, offset - rendered.line_starts[line - 1]
+
+
+class _Rendered(NamedTuple):
+    module: cst.Module  # (held: the ids below are its nodes' as long as it lives)
+    starts: dict[int, int]  # node id → index of the token it starts at
+    offsets: list[int]  # token index → character offset
+    line_starts: list[int]  # character offset of each line's start
+
+
+_RENDERED: OrderedDict[int, _Rendered] = OrderedDict()  # by the module's id, the last used last
+_RENDERED_KEPT = 4
+
+
+def forget_renders() -> None:
+    """Drop the renders kept so far (a file's migration is done: its trees need not stay in
+    memory until later files push them out)."""
+    _RENDERED.clear()
+
+
+def _rendered(module: cst.Module) -> _Rendered:
+    found = _RENDERED.get(id(module))
+    if found is not None and found.module is module:
+        _RENDERED.move_to_end(id(module))
+        return found
+    state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    text = "".join(state.tokens)
+    rendered = _Rendered(
+        module,
+        state.starts,
+        list(itertools.accumulate(map(len, state.tokens + state.popped), initial=0)),
+        [0, *(match.end() for match in _NEWLINE.finditer(text))],
+    )
+    _RENDERED[id(module)] = rendered
+    _RENDERED.move_to_end(id(module))
+    while len(_RENDERED) > _RENDERED_KEPT:
+        _RENDERED.popitem(last=False)
+    return rendered
 
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # what libcst counts as a line break

@@ -144,12 +144,72 @@ def preorder(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def find_all(node: cst.CSTNode, matcher: Any) -> list[cst.CSTNode]:
     """``libcst.matchers.findall(node, matcher)``, without rebuilding the tree.  A node
     type (or a tuple of them) may stand for a matcher that only names types: it is
-    tested with ``isinstance``, not the matcher machinery."""
+    tested with ``isinstance``, not the matcher machinery.
+
+    The analysis asks the same module (and the functions and statements in it) for nodes
+    of one type or another thousands of times: a module asked once is laid out in pre-order
+    (``_Layout``), and later questions about it or any node in it read their slice of that
+    list instead of walking again."""
+    nodes = _laid_out(node)
     if isinstance(matcher, (type, tuple)):
-        return [n for n in preorder(node) if is_a(n, matcher)]
+        return [n for n in nodes if is_a(n, matcher)]
     if isinstance(matcher, m.MatchIfTrue):  # (``m.matches`` does not take one at the top)
-        return [n for n in preorder(node) if matcher.func(n)]
-    return [n for n in preorder(node) if m.matches(n, matcher)]
+        return [n for n in nodes if matcher.func(n)]
+    return [n for n in nodes if m.matches(n, matcher)]
+
+
+class _Layout:
+    """A module's nodes in pre-order, and where each node's own subtree lies in that list
+    (a node's descendants follow it, up to its end).  The module is held: the ids are its
+    nodes' as long as it lives, and a libcst tree never changes."""
+
+    __slots__ = ("module", "order", "starts", "ends")
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        order: list[cst.CSTNode] = []
+        starts: dict[int, int] = {}  # node id → its index in ``order``
+        ends: list[int] = []  # by index in ``order``: the end of the node's subtree
+        stack: list[tuple[cst.CSTNode, int]] = [(module, -1)]  # (node, its index once entered; -1: not yet)
+        while stack:
+            current, start = stack.pop()
+            if start >= 0:  # every node under it has been listed
+                ends[start] = len(order)
+                continue
+            starts[id(current)] = len(order)
+            stack.append((current, len(order)))
+            order.append(current)
+            ends.append(0)
+            stack.extend((child, -1) for child in reversed(children(current)))
+        self.order = order
+        self.starts = starts
+        self.ends = ends
+
+
+_LAYOUTS: list[_Layout] = []  # the last few modules asked about, the latest last
+_LAYOUTS_KEPT = 4
+
+
+def forget_layouts() -> None:
+    """Drop the modules laid out so far (a file's migration is done: its trees need not stay
+    in memory until later files push them out)."""
+    _LAYOUTS.clear()
+
+
+def _laid_out(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``list(preorder(node))``, read from the layout of a module holding ``node`` when one is
+    at hand (made for ``node`` itself when it is a module)."""
+    key = id(node)
+    for layout in reversed(_LAYOUTS):
+        start = layout.starts.get(key)
+        if start is not None:
+            return layout.order[start : layout.ends[start]]
+    if not isinstance(node, cst.Module):
+        return list(preorder(node))
+    layout = _Layout(node)
+    _LAYOUTS.append(layout)
+    del _LAYOUTS[:-_LAYOUTS_KEPT]
+    return layout.order
 
 
 _Hook = Callable[..., Any] | None

@@ -4,6 +4,7 @@ see scopes: what moving statements between a function and its module
 
 from __future__ import annotations
 
+import re
 import symtable
 from collections.abc import Callable
 
@@ -18,8 +19,15 @@ SCOPE_INSPECTION = frozenset({"globals", "locals", "vars", "exec", "eval", "dir"
 INLINE_SCOPES = frozenset({"lambda", "listcomp", "setcomp", "dictcomp", "genexpr"})
 
 
-def inspects_scopes(module: cst.Module) -> bool:
-    """Does the module call one of SCOPE_INSPECTION by its builtin name?"""
+# one of SCOPE_INSPECTION as a word of the text: no call of one by name without it
+_SCOPE_WORDS = re.compile(r"\b(?:" + "|".join(sorted(SCOPE_INSPECTION)) + r")\b")
+
+
+def inspects_scopes(module: cst.Module, source: str | None = None) -> bool:
+    """Does the module call one of SCOPE_INSPECTION by its builtin name?  ``source``: the
+    module's text, read first (a walk of the whole tree is what most files would pay)."""
+    if source is not None and _SCOPE_WORDS.search(source) is None:
+        return False
     return any(
         isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in SCOPE_INSPECTION
         for call in find_all(module, cst.Call)
@@ -29,7 +37,7 @@ def inspects_scopes(module: cst.Module) -> bool:
 def module_table(module: cst.Module, source: str) -> symtable.SymbolTable | None:
     """The symbol table of the module (``source`` its text), or None when its names cannot be
     judged on it: it calls a builtin that sees scopes, or does not compile."""
-    if inspects_scopes(module):
+    if inspects_scopes(module, source):
         return None
     try:
         return symtable.symtable(source, "<module>", "exec")

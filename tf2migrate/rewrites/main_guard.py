@@ -51,6 +51,7 @@ import libcst.matchers as m
 
 from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, inspects_scopes, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.positions import render
 from tf2migrate.traversal import find_all
 
 MAIN_GUARD = Rule(
@@ -132,7 +133,7 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
         return None
     guard = guards[0]
     assert isinstance(guard, cst.If)
-    if not isinstance(guard.body, cst.IndentedBlock) or inspects_scopes(module):
+    if not isinstance(guard.body, cst.IndentedBlock) or inspects_scopes(module, source):
         return None
     if find_all(guard.body, (cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal, cst.ImportStar)):
         return None
@@ -148,18 +149,23 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
     body = list(module.body)
     index = body.index(guard)
     body[index : index + 1] = [function, call]
-    moved = module.with_changes(body=body).code
+    moved = render(module.with_changes(body=body))
     if not _same_meaning(moved, name):
         return None
     # (the lines up to the function's end are the original's, the `def` on the `if`'s line)
-    guard_line = _lines(module, body[:index]) + len(guard.leading_lines) + 1
+    before = _lines(module, body[:index])
+    guard_line = before + len(guard.leading_lines) + 1
+    if module.has_trailing_newline:  # (else the render drops the last line break: rendered whole below)
+        through = before + module.code_for_node(function).count("\n")  # the function's text is the guard's
+    else:
+        through = _lines(module, body[: index + 1])
     note = f'the statements of `if __name__ == "__main__":` moved into `def {name}():`, which the guard calls'
-    return Moved(moved, guard_line, _lines(module, body[: index + 1]), [(guard_line, 1, note)])
+    return Moved(moved, guard_line, through, [(guard_line, 1, note)])
 
 
 def _lines(module: cst.Module, statements: Sequence[cst.BaseStatement]) -> int:
     """How many lines the module's header and these statements take."""
-    return module.with_changes(body=statements, footer=()).code.count("\n")
+    return render(module.with_changes(body=statements, footer=())).count("\n")
 
 
 def _function_name(source: str) -> str | None:
