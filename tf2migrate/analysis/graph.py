@@ -200,6 +200,7 @@ class GraphAnalyzer:
         self._module_functions: dict[str, cst.FunctionDef] | None = None
         self._changing_methods: frozenset[str] | None = None
         self.facts.calls = self.index.calls
+        self.facts.function_of_call = self.index.function_of_call
         self._scopes_set_defaults: bool | None = None  # see _is_naming_variable_scope
         self._names: Counter[str] | None = None  # see _name_counts
         self.facts.import_nodes = self.index.imports

@@ -326,6 +326,8 @@ class GraphFacts:
     # every call and every import statement of the module, in order (the analysis' one
     # walk): rules that ask about the whole file read these instead of walking it again
     calls: list[cst.Call] = field(default_factory=list)
+    # by id of each call in a def: the innermost def it stands in (None at module level)
+    function_of_call: dict[int, cst.FunctionDef] = field(default_factory=dict)
     import_nodes: list[cst.Import | cst.ImportFrom] = field(default_factory=list)
     # ``x.get_shape()[1].value`` of a placeholder declared ``[None, 3]``, by id: (the
     # expression, "3") — see analysis/static_shapes.py

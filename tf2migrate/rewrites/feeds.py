@@ -153,9 +153,12 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
     attributes = [cst.ensure_type(a, cst.Attribute) for a in find_all(rewrite.module, m.Attribute(attr=m.Name(title)))]
     names = {id(a.attr) for a in attributes}
     mentions = [*attributes, *(n for n in find_all(rewrite.module, m.Name(title)) if id(n) not in names and n is not function.name)]
+    # a call of the function: ``self.f(...)`` for a method, ``f(...)`` for a module function
+    callee = m.Attribute(value=m.Name("self")) if method else m.Name()
+    calls = {id(call.func): call for call in rewrite.facts.calls}
     for mention in mentions:
-        call = _call_of(rewrite.module, mention, method)
-        caller = _innermost_def(rewrite.module, call) if call is not None else None
+        call = calls.get(id(mention)) if m.matches(mention, callee) else None
+        caller = rewrite.facts.function_of_call.get(id(call)) if call is not None else None
         passed = _argument(call, position, name) if call is not None else None
         feed_dict = (
             (rewrite.facts.feed_dicts.get((id(caller), passed.value)) or rewrite.facts.feed_dicts.get((id(None), passed.value)))
@@ -181,24 +184,6 @@ def _method_of(module: cst.Module, function: cst.FunctionDef) -> bool:
     return any(
         any(statement is function for statement in cls.body.body) for cls in find_all(module, cst.ClassDef) if isinstance(cls, cst.ClassDef)
     )
-
-
-def _call_of(module: cst.Module, mention: cst.CSTNode, method: bool) -> cst.Call | None:
-    """The call whose callee the mention is: ``self.f(...)`` for a method, ``f(...)`` for a
-    module function (None for any other mention: ``model.f(...)``, ``g = f``)."""
-    wanted = m.Attribute(value=m.Name("self")) if method else m.Name()
-    for call in find_all(module, cst.Call):
-        if isinstance(call, cst.Call) and call.func is mention:
-            return call if m.matches(mention, wanted) else None
-    return None
-
-
-def _innermost_def(module: cst.Module, node: cst.CSTNode) -> cst.FunctionDef | None:
-    """The innermost def holding ``node`` (None at module level)."""
-    holding = [
-        f for f in find_all(module, cst.FunctionDef) if isinstance(f, cst.FunctionDef) and any(n is node for n in find_all(f, type(node)))
-    ]
-    return holding[-1] if holding else None
 
 
 def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
