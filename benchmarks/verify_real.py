@@ -13,6 +13,11 @@ the migration under TF2, both from the same initial variables, running the main 
 small synthetic data for a few iterations (see the driver for how it is shrunk). The
 bundled data files need not exist.
 
+``--scripts`` checks the other files instead: tutorial *scripts*, whose work is module-level
+code (no ``__main__`` block), each imported whole by benchmarks/verify_script_driver.py
+(long ``range`` loops cut to a few steps, MNIST made up, plotting stubbed) and compared by
+its module's data globals; a notebook is checked as the script its code cells make.
+
 Programs run fully TF2 ones first, kept ones last. Prints one row per program: its path in the repository, its migration status (fully TF2
 / partial / kept / error, as census.py counts them), the verify verdict (equal, different
 with the largest difference, or error with its first line) and the seconds it took.
@@ -38,11 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from census import classify  # noqa: E402 - a sibling script, found through sys.path
 
 from tf2migrate.engine import run  # noqa: E402
+from tf2migrate.notebook import notebook_program  # noqa: E402
 from tf2migrate.verify.cli import EXIT_CODES  # noqa: E402
-from tf2migrate.verify.runner import VerifyReport, verify_pair  # noqa: E402
+from tf2migrate.verify.runner import VerifyReport, verify_pairs  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "verify_real_driver.py"
+SCRIPT_DRIVER = Path(__file__).resolve().parent / "verify_script_driver.py"
 STATUS = {"fully": "fully TF2", "partial": "partial", "kept": "kept", "error": "error"}
+NOTEBOOK_SCRIPT = ".verify.py"  # the script a notebook's code cells make, beside it
 ORDER = ("fully", "partial", "error", "kept")  # fully TF2 programs first: they must be equal
 
 
@@ -61,6 +69,15 @@ def migrate_copies(repository: Path, work: Path) -> tuple[Path, Path, dict[str, 
         if result.changed:
             Path(result.path).write_text(result.new_text)
     return original, migrated, categories
+
+
+def notebook_scripts(original: Path, migrated: Path, relative: str) -> str:
+    """Write each side's notebook as the one program its code cells make (IPython lines
+    masked as calls the script driver ignores) beside it; return that script's path."""
+    for root in (original, migrated):
+        notebook = root / relative
+        (root / (relative + NOTEBOOK_SCRIPT)).write_text(notebook_program(notebook.read_text()))
+    return relative + NOTEBOOK_SCRIPT
 
 
 def is_program(path: Path) -> bool:
@@ -94,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="verify's report for each program not equal")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--timeout", type=float, default=900, help="seconds for each side of each program")
+    parser.add_argument("--scripts", action="store_true", help="check module-level scripts (no __main__ block) instead")
+    parser.add_argument(
+        "--batch", type=int, default=1, help="programs per verify run (one TF import for them all; a crash fails the batch)"
+    )
     parser.add_argument("--keep", type=Path, help="copy and migrate into DIR and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     work = Path(args.keep or tempfile.mkdtemp(prefix="verify-real-"))
@@ -101,17 +122,28 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for repository in args.repositories:
             original, migrated, categories = migrate_copies(repository.resolve(), work)
+            selected = []
             for relative in sorted(categories, key=lambda path: (ORDER.index(categories[path]), path)):
                 name = f"{repository.name}/{relative}"
-                if not is_program(original / relative) or (args.only and not any(t in name for t in args.only)):
+                if args.only and not any(t in name for t in args.only):
                     continue
-                start = time.monotonic()
-                report = verify_pair(original / relative, migrated / relative, args.timeout, DRIVER)
-                seconds = time.monotonic() - start
-                rows.append((name, STATUS[categories[relative]], verdict_cell(report), f"{seconds:.0f}"))
-                reports.append(report)
-                if not args.json:
-                    print("  ".join(rows[-1]), file=sys.stderr, flush=True)  # progress
+                if args.scripts and relative.endswith(".ipynb"):
+                    selected.append((name, notebook_scripts(original, migrated, relative)))
+                elif relative.endswith(".py") and is_program(original / relative) != args.scripts:
+                    selected.append((name, relative))
+            driver = SCRIPT_DRIVER if args.scripts else DRIVER
+            for start in range(0, len(selected), args.batch):
+                batch = selected[start : start + args.batch]
+                began = time.monotonic()
+                pairs = [(original / script, migrated / script, driver) for _, script in batch]
+                batch_reports = verify_pairs(pairs, args.timeout * len(batch))
+                seconds = (time.monotonic() - began) / len(batch)
+                for (name, script), report in zip(batch, batch_reports):
+                    relative = script.removesuffix(NOTEBOOK_SCRIPT)
+                    rows.append((name, STATUS[categories[relative]], verdict_cell(report), f"{seconds:.0f}"))
+                    reports.append(report)
+                    if not args.json:
+                        print("  ".join(rows[-1]), file=sys.stderr, flush=True)  # progress
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tf2migrate.verify.driver import DriverContext
+
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 
@@ -174,3 +176,118 @@ def test_a_repository_is_verified_program_by_program(tmp_path, capsys):
     assert status == 0, "\n".join(lines)
     assert lines[1].split()[:4] == ["Research/main/model.py", "fully", "TF2", "equal"]
     assert lines[2:] == ["1 programs: 1 equal, 0 different, 0 error"]
+
+
+script_driver = _load("verify_script_driver")
+
+
+TUTORIAL_SCRIPT = """\
+import numpy as np
+import matplotlib.pyplot as plt
+
+steps = [i for i in range(1000)]
+layers = [i for i in range(4)]
+np.random.seed()
+first = np.random.rand(2)
+fig, ax = plt.subplots()
+ax.plot(first)
+"""
+
+
+def test_a_script_runs_its_long_loops_shortly_and_seeds_numpy(tmp_path):
+    program = tmp_path / "tutorial.py"
+    program.write_text(TUTORIAL_SCRIPT)
+    context = DriverContext("tf2", program)
+    script_driver.setup(context)
+    try:
+        spec = importlib.util.spec_from_file_location("tutorial", program)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        values = script_driver.drive(module, np.random.RandomState(0))
+        outside = len(range(1000))  # this test's own ranges are not the program's
+        assert isinstance(range(5), range)
+    finally:
+        context.restore()
+    assert values["steps"] == [0, 1, 2]
+    assert values["layers"] == [0, 1, 2, 3]
+    assert outside == 1000
+    np.random.seed(0)
+    assert np.array_equal(values["first"], np.random.rand(2))
+    assert set(values) == {"steps", "layers", "first"}  # plotting's stand-ins are not compared
+
+
+def test_made_up_mnist_is_what_the_reader_decodes(tmp_path):
+    import gzip
+
+    path = tmp_path / "train-images-idx3-ubyte.gz"
+    script_driver._made_up_mnist("https://mirror/train-images-idx3-ubyte.gz", str(path))
+    with gzip.open(path) as stream:
+        header = np.frombuffer(stream.read(16), dtype=">u4")
+        pixels = np.frombuffer(stream.read(), dtype=np.uint8)
+    assert header.tolist() == [2051, script_driver.MNIST_TRAIN, 28, 28]
+    assert pixels.size == script_driver.MNIST_TRAIN * 28 * 28 and pixels.max() > 0
+    again = tmp_path / "again.gz"
+    script_driver._made_up_mnist("https://mirror/train-images-idx3-ubyte.gz", str(again))
+    assert gzip.open(again).read() == gzip.open(path).read()
+
+
+TUTORIAL_REPOSITORY_SCRIPT = """\
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+W = tf.Variable(np.ones((2, 1), dtype=np.float32))
+loss = tf.reduce_mean(tf.square(tf.matmul(x, W) - 1.0))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+losses = []
+for step in range(5000):
+    losses.append(sess.run([loss, train], {x: np.full((4, 2), 0.5 + step, np.float32)})[0])
+final_W = sess.run(W)
+"""
+
+
+def test_a_tutorial_repository_is_verified_script_by_script(tmp_path, capsys):
+    import nbformat
+
+    repository = tmp_path / "Tutorials"
+    repository.mkdir()
+    (repository / "lesson.py").write_text(TUTORIAL_REPOSITORY_SCRIPT)
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("%matplotlib inline"), nbformat.v4.new_code_cell(TUTORIAL_REPOSITORY_SCRIPT)]
+    nbformat.write(notebook, str(repository / "lesson.ipynb"))
+    verify_real = _load("verify_real")
+    status = verify_real.main([str(repository), "--scripts", "--batch", "2", "--keep", str(tmp_path / "work")])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0, "\n".join(lines)
+    assert [line.split()[:4] for line in lines[1:3]] == [
+        ["Tutorials/lesson.ipynb", "fully", "TF2", "equal"],
+        ["Tutorials/lesson.py", "fully", "TF2", "equal"],
+    ]
+    migrated = tmp_path / "work" / "migrated" / "Tutorials"
+    assert "Session" not in (migrated / "lesson.py").read_text()
+    assert lines[3:] == ["2 programs: 2 equal, 0 different, 0 error"]
+
+
+def test_a_script_pair_computing_otherwise_is_different(tmp_path):
+    from tf2migrate.verify.runner import verify_pair
+
+    (tmp_path / "before.py").write_text("import numpy as np\nvalues = np.arange(3.0)\n")
+    (tmp_path / "after.py").write_text("import numpy as np\nvalues = np.arange(3.0) * 2\n")
+    report = verify_pair(tmp_path / "before.py", tmp_path / "after.py", 300, BENCHMARKS / "verify_script_driver.py")
+    assert report.verdict == "different"
+
+
+def test_fixed_dropout_keeps_the_same_elements_for_keep_prob_and_rate():
+    import tensorflow as tf
+
+    x = tf.reshape(tf.range(1.0, 41.0), [5, 8])
+    tf1 = script_driver._fixed_dropout(tf, keep_prob_first=True)
+    tf2 = script_driver._fixed_dropout(tf, keep_prob_first=False)
+    kept = tf1(x, 0.75).numpy()
+    assert np.allclose(kept, tf2(x, 0.25).numpy())
+    assert np.allclose(kept, tf2(x, rate=0.25).numpy()) and np.allclose(kept, tf1(x, keep_prob=0.75).numpy())
+    dropped = kept == 0
+    assert 0.15 < dropped.mean() < 0.35  # about a quarter dropped
+    assert np.allclose(kept[~dropped], x.numpy()[~dropped] / 0.75)

@@ -1,0 +1,179 @@
+"""A ``tf2migrate verify`` driver that runs a tutorial *script* — module-level code — shrunk.
+
+Tutorial repositories (TensorFlow-Examples, DeepLearningZeroToAll, the cookbook) do their
+work at the top of the module: read MNIST or make data, build a graph, train for thousands
+of steps, print, plot. There is no ``__main__`` block for benchmarks/verify_real_driver.py
+to call, so this driver imports the module — running all of it — after changing, on both
+sides alike, only what the script gets from outside the code under test:
+
+- ``range(n)`` called *from the script's own file* with more than :data:`LONG` items gives
+  its first :data:`CAP` (training loops: ``range(training_epochs)``,
+  ``range(total_batch)``); shorter ranges and every range TensorFlow or NumPy make run
+  unchanged. A loop the migration moved into a traced ``tf.function`` whose range is
+  long would run in full there, a difference this driver would show (none is known);
+- MNIST's files (the reader TF1 shipped and the port TFM414 writes download them) are
+  made up, not downloaded: :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
+  of random pixels with random labels, the same on both sides; any other download fails;
+- ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
+  seed, from the clock when the script sets none, which no two runs share;
+- ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did;
+- ``tf.nn.dropout`` drops a fixed pattern of elements (its keep probability of them, by
+  position), not a random one: TF1's graph and TF2's eager random streams differ, and
+  training through dropout would differ from the first step. Both sides keep the same
+  elements for the same rate, so the rate the migration computes (``rate=1 - keep_prob``)
+  is still checked;
+- plotting modules (matplotlib, seaborn, ``mpl_toolkits``) become stand-ins whose every
+  attribute, call, item and iteration gives a stand-in again (``fig, ax = plt.subplots()``
+  unpacks two), and ``time.sleep`` returns at once.
+
+The values compared are the module's public data globals, as ``tf2migrate verify`` compares
+a script's (graph tensors are only on the TF1 side; what the migration returns in their
+place is compared where the names match). Imports neither TensorFlow nor numpy at import
+time.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import sys
+import types
+
+LONG = 20  # a range longer than this is a loop of steps or batches
+CAP = 3  # steps run of such a loop
+MNIST_TRAIN = 5500  # TF1's reader keeps the first 5,000 for validation: 500 train
+MNIST_TEST = 200
+PLOTTING = ("matplotlib", "seaborn", "mpl_toolkits", "pylab", "IPython", "PIL")
+MNIST_FILES = {
+    "train-images-idx3-ubyte.gz": ("images", MNIST_TRAIN),
+    "train-labels-idx1-ubyte.gz": ("labels", MNIST_TRAIN),
+    "t10k-images-idx3-ubyte.gz": ("images", MNIST_TEST),
+    "t10k-labels-idx1-ubyte.gz": ("labels", MNIST_TEST),
+}
+
+
+class StandIn(types.ModuleType):
+    """A plotting module or any value it returns: every use gives a stand-in again."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # keep the import machinery's probes honest
+            raise AttributeError(name)
+        return StandIn(f"{self.__name__}.{name}")
+
+    def __call__(self, *args, **kwargs):
+        return StandIn(f"{self.__name__}()")
+
+    def __getitem__(self, key):
+        return StandIn(f"{self.__name__}[]")
+
+    def __iter__(self):
+        return iter((StandIn(self.__name__), StandIn(self.__name__)))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+def setup(ctx) -> None:
+    import time
+    import urllib.request
+
+    import numpy
+
+    program = str(ctx.program.resolve())
+    for name in PLOTTING:
+        for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            ctx.set_module(module, StandIn(module))
+        ctx.set_module(name, StandIn(name))
+    for sub in ("matplotlib.pyplot", "matplotlib.cm", "matplotlib.gridspec", "mpl_toolkits.mplot3d", "PIL.Image"):
+        ctx.set_module(sub, StandIn(sub))
+    ctx.patch(time, "sleep", lambda seconds: None)
+    import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
+
+    ctx.patch(tf.nn, "dropout", _fixed_dropout(tf, keep_prob_first=ctx.side == "tf1"))
+    ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
+    ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
+    ctx.patch(urllib.request, "urlretrieve", _made_up_mnist)
+    for marker in ("__tf2migrate_magic__", "__tf2migrate_cell__"):  # a notebook's IPython lines, cell starts
+        ctx.patch(builtins, marker, lambda *reads: None)
+    ctx.patch(builtins, "range", _capped_range(builtins.range, program))
+
+
+def drive(program, rng) -> dict:
+    return {
+        name: value
+        for name, value in vars(program).items()
+        if not name.startswith("_") and not isinstance(value, (types.ModuleType, type)) and not inspect.isroutine(value)
+    }
+
+
+def _capped_range(full: type, program: str) -> type:
+    class _IsRange(type):
+        # ``isinstance(x, range)`` (TensorFlow's nest asks it) must keep meaning the real range
+        def __instancecheck__(cls, instance) -> bool:
+            return isinstance(instance, full)
+
+    class capped(metaclass=_IsRange):
+        def __new__(cls, *args):
+            items = full(*args)
+            if len(items) > LONG and sys._getframe(1).f_code.co_filename == program:
+                return items[:CAP]
+            return items
+
+    return capped
+
+
+def _fixed_dropout(tf, keep_prob_first: bool):
+    """``tf.nn.dropout`` with TF1's signature (``keep_prob`` second) or TF2's (``rate``)."""
+
+    def dropout(x, second=None, noise_shape=None, seed=None, name=None, rate=None, keep_prob=None):
+        if keep_prob_first:
+            keep_prob = second if second is not None else keep_prob
+            keep = 1.0 - rate if keep_prob is None else keep_prob
+        else:
+            keep = 1.0 - (second if second is not None else rate)
+        x = tf.convert_to_tensor(x)
+        keep = tf.cast(keep, x.dtype)
+        position = tf.cast(tf.reshape(tf.range(tf.size(x)), tf.shape(x)), tf.float64)
+        pattern = tf.cast(tf.math.floormod(position * 0.6180339887498949, 1.0), x.dtype)
+        return tf.where(pattern < keep, x / keep, tf.zeros_like(x))
+
+    return dropout
+
+
+def _reshape_with_newshape(reshape):
+    def reshape_as_numpy_1(a, *args, newshape=None, **kwargs):
+        return reshape(a, *args, **kwargs) if newshape is None else reshape(a, newshape, **kwargs)
+
+    return reshape_as_numpy_1
+
+
+def _seeded(seed):
+    def seed_or_zero(value=None):
+        return seed(0 if value is None else value)
+
+    return seed_or_zero
+
+
+def _made_up_mnist(url: str, filename: str, *args, **kwargs):
+    """``urllib.request.urlretrieve`` for MNIST's four files: made up, deterministic."""
+    import gzip
+
+    import numpy as np
+
+    base = url.rsplit("/", 1)[-1]
+    if base not in MNIST_FILES:
+        raise OSError(f"verify_script_driver: no network for {url}")
+    kind, count = MNIST_FILES[base]
+    rng = np.random.RandomState(len(base) * 1000 + count)
+    if kind == "images":
+        header = np.array([2051, count, 28, 28], dtype=">u4").tobytes()
+        body = rng.randint(0, 256, size=(count, 28, 28)).astype(np.uint8).tobytes()
+    else:
+        header = np.array([2049, count], dtype=">u4").tobytes()
+        body = rng.randint(0, 10, size=count).astype(np.uint8).tobytes()
+    with gzip.open(filename, "wb") as out:
+        out.write(header + body)
+    return filename, None
