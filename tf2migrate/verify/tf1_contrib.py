@@ -1,6 +1,6 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
 ``layers.xavier_initializer``, ``layers.fully_connected``, ``layers.flatten``,
-``seq2seq.sequence_loss``, ``rnn`` and ``learn.ModeKeys`` (and ``tf.estimator.ModeKeys``,
+``seq2seq.sequence_loss``, ``rnn``, ``learn.ModeKeys`` and ``eager`` (``tfe``) (and ``tf.estimator.ModeKeys``,
 gone with TF 2.16's tensorflow_estimator).
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
@@ -31,18 +31,43 @@ def install(v1) -> None:
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
         rnn=_Rnn(v1),
         learn=types.SimpleNamespace(ModeKeys=_LEARN_MODE_KEYS),
+        eager=_eager(v1),
     )
     v1.contrib = contrib
-    # ``from tensorflow.contrib import rnn`` imports the same pieces
+    # ``from tensorflow.contrib import rnn`` imports the same pieces, and
+    # ``import tensorflow.contrib.eager as tfe`` the eager ones
     module = types.ModuleType("tensorflow.contrib")
     module.__dict__.update(vars(contrib))
+    module.__path__ = []  # type: ignore[attr-defined]  (a package: ``tensorflow.contrib.eager`` imports)
     sys.modules.setdefault("tensorflow.contrib", module)
+    eager = types.ModuleType("tensorflow.contrib.eager")
+    eager.__dict__.update(vars(contrib.eager))
+    sys.modules.setdefault("tensorflow.contrib.eager", eager)
 
 
 # TF 1.15's ``tf.estimator.ModeKeys`` (saved_model's EstimatorModeKeys) and
 # ``tf.contrib.learn.ModeKeys``: plain strings
 _MODE_KEYS = types.SimpleNamespace(TRAIN="train", EVAL="eval", PREDICT="infer")
 _LEARN_MODE_KEYS = types.SimpleNamespace(TRAIN="train", EVAL="eval", INFER="infer")
+
+
+def _eager(v1) -> types.SimpleNamespace:
+    """``tf.contrib.eager`` as TF 1.15's eager tutorials used it: its variables were TF's
+    resource variables, its implicit gradients TF's own ``backprop`` functions (still in
+    TF2's code), its ``Iterator(dataset)`` an eager iterator over the dataset."""
+    from tensorflow.python.data.ops import iterator_ops
+    from tensorflow.python.eager import backprop
+
+    return types.SimpleNamespace(
+        enable_eager_execution=v1.enable_eager_execution,
+        executing_eagerly=v1.executing_eagerly,
+        Variable=v1.Variable,
+        implicit_gradients=backprop.implicit_grad,
+        implicit_value_and_gradients=backprop.implicit_val_and_grad,
+        gradients_function=backprop.gradients_function,
+        value_and_gradients_function=backprop.val_and_grad_function,
+        Iterator=iterator_ops.OwnedIterator,
+    )
 
 
 class _Rnn:
