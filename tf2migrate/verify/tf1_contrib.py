@@ -38,7 +38,7 @@ def install(v1) -> None:
     # ``import tensorflow.contrib.eager as tfe`` the eager ones
     module = types.ModuleType("tensorflow.contrib")
     module.__dict__.update(vars(contrib))
-    module.__path__ = []  # type: ignore[attr-defined]  (a package: ``tensorflow.contrib.eager`` imports)
+    module.__path__ = []  # a package: ``tensorflow.contrib.eager`` imports
     sys.modules.setdefault("tensorflow.contrib", module)
     eager = types.ModuleType("tensorflow.contrib.eager")
     eager.__dict__.update(vars(contrib.eager))
