@@ -272,6 +272,8 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     for feed in facts.feed_dicts.values():
         for _, dict_node in feed.bindings:
             skip.update(id(e.key) for e in dict_node.elements if isinstance(e, cst.DictElement))
+    for display in facts.passed_feed_displays.values():
+        skip.update(id(e.key) for e in display.elements if isinstance(e, cst.DictElement))
     graph_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
     class_graph_attributes = {
         name[len("self.") :]

@@ -34,6 +34,7 @@ from tf2migrate.analysis.helper_effects import is_property, member_uses, python_
 from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
 from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
 from tf2migrate.analysis.list_fills import list_fills
+from tf2migrate.analysis.passed_feed_displays import collect_passed_feed_displays
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     GRAPH_STATE_READS,
@@ -395,6 +396,7 @@ class GraphAnalyzer:
         function_scopes = self._function_scopes()
         self._collect_helpers({id(f) for f in function_scopes})
         self._collect_session_and_config_names()
+        collect_passed_feed_displays(self.facts, self.module, self.index.calls)
         self._check_graph_mode_modules()
         self.facts.session_parameters = find_session_parameters(self.module, self.facts, self.index.classes, self.links)
         if self.facts.session_names:

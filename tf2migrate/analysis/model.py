@@ -283,6 +283,9 @@ class GraphFacts:
     feed_dicts: dict[tuple[int, str], FeedDict] = field(default_factory=dict)
     # names passed as the feed of a run (``sess.run(t, feed)``, ``t.eval(feed_dict=feed)``)
     feed_names: set[str] = field(default_factory=set)
+    # dict displays keyed by placeholders passed to a function's feed parameter
+    # (``predict({x: X})``): analysis/passed_feed_displays.py
+    passed_feed_displays: dict[int, cst.Dict] = field(default_factory=dict)
     blockers: list[Blocker] = field(default_factory=list)
     # Sites the rewrites report on (for the findings they emit).
     v1_switches: list[cst.Call] = field(default_factory=list)

@@ -510,6 +510,11 @@ class StatementClassifier:
             literals.update(dimensions)
         if any(scope.graph_statement(n, statement.order) is not None for n in reads):
             literals.update(self._static_values(node, binds, scope))
+        for display in find_all(node, cst.Dict) if self.facts.passed_feed_displays else ():
+            if id(display) in self.facts.passed_feed_displays:
+                # ``predict({x: X})``: the keys name the run's arguments, no graph value is read
+                keys = cst.ensure_type(display, cst.Dict).elements
+                literals.update({id(e.key): (e.key, '"feed key"') for e in keys if isinstance(e, cst.DictElement)})
         if literals:
             literal = node.visit(Literalize(literals))
             assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only

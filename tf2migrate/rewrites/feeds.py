@@ -126,7 +126,8 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
     (str) when that is not proven; None when ``name`` is no parameter of a function that
     binds it nowhere else.  Proven when every mention of the function in the file is a call
     of it (``self.f(...)`` in a method, ``f(...)`` for a module function) that passes, for
-    that parameter, a name whose binding reaching the call is such a display, no other module
+    that parameter such a display or a name whose binding reaching the call is one
+    (analysis/passed_feed_displays.py), no other module
     of the run writes its name, and the function reads the parameter only as runs' feeds."""
     function = site.function
     if function is None or rewrite.facts.feed_dicts.get((id(function), name)) is not None:
@@ -168,12 +169,14 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
         display = (
             _reaching_feed_dict(feed_dict, dataclasses.replace(site, call=call, function=caller), rewrite.module)
             if feed_dict is not None and call is not None
+            else passed
+            if isinstance(passed, cst.Dict) and id(passed) in rewrite.facts.passed_feed_displays  # ``f({x: X})``
             else None
         )
         if display is None:
             return (
                 f"`{name}` is a parameter of `{title}`, and a use of `{title}` (`{rewrite.module.code_for_node(call or mention)[:60]}`) "
-                "does not pass a name bound to a dict display keyed by placeholders for it"
+                "passes for it neither a dict display keyed by placeholders nor a name bound to one"
             )
         displays.append(display)
     return displays or f"`{name}` is a parameter of `{title}`, which nothing in this file calls: the dicts passed for it are not known"
