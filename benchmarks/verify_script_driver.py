@@ -22,6 +22,12 @@ sides alike, only what the script gets from outside the code under test:
   training through dropout would differ from the first step. Both sides keep the same
   elements for the same rate, so the rate the migration computes (``rate=1 - keep_prob``)
   is still checked;
+- random ops in the graph (``tf.random_normal``/``tf.random.normal``, uniform, truncated
+  normal) draw a fixed sample (a stateless op with one seed: the same values at every run
+  of the op), and ``Dataset.shuffle`` keeps the order: TF1 drew from the graph's streams,
+  TF2 from its global generator, so noise (a VAE's, a GAN's) and shuffled batches would
+  differ from the first step. Initial values need no patch: verify starts the migration
+  from the variables' TF1 values;
 - plotting modules (matplotlib, seaborn, ``mpl_toolkits``) become stand-ins whose every
   attribute, call, item and iteration gives a stand-in again (``fig, ax = plt.subplots()``
   unpacks two), and ``time.sleep`` returns at once.
@@ -93,6 +99,7 @@ def setup(ctx) -> None:
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
     ctx.patch(tf.nn, "dropout", _fixed_dropout(tf, keep_prob_first=ctx.side == "tf1"))
+    _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
     ctx.patch(urllib.request, "urlretrieve", _made_up_mnist)
@@ -141,6 +148,35 @@ def _fixed_dropout(tf, keep_prob_first: bool):
         return tf.where(pattern < keep, x / keep, tf.zeros_like(x))
 
     return dropout
+
+
+def _fix_random_ops(ctx, tf) -> None:
+    """Random ops drawing the same fixed sample on both sides (see the module docstring)."""
+    import tensorflow as real_tf  # TF2's own module: its stateless ops build in either mode
+    from tensorflow.python.data.ops import dataset_ops
+
+    seed = (1, 2)
+
+    def normal(shape, mean=0.0, stddev=1.0, dtype=real_tf.float32, seed_=None, name=None, **_):
+        return real_tf.random.stateless_normal(shape, seed, mean=mean, stddev=stddev, dtype=dtype)
+
+    def truncated(shape, mean=0.0, stddev=1.0, dtype=real_tf.float32, seed_=None, name=None, **_):
+        return real_tf.random.stateless_truncated_normal(shape, seed, mean=mean, stddev=stddev, dtype=dtype)
+
+    def uniform(shape, minval=0, maxval=None, dtype=real_tf.float32, seed_=None, name=None, **_):
+        if maxval is None and real_tf.as_dtype(dtype).is_floating:
+            maxval = 1
+        return real_tf.random.stateless_uniform(shape, seed, minval=minval, maxval=maxval, dtype=dtype)
+
+    made = {"normal": normal, "truncated_normal": truncated, "uniform": uniform}
+    for name, stand_in in made.items():
+        ctx.patch(tf.random, name, stand_in)
+        if hasattr(tf, f"random_{name}"):  # TF1's ``tf.random_normal``, ``tf.random_uniform``
+            ctx.patch(tf, f"random_{name}", stand_in)
+    if hasattr(tf, "truncated_normal"):  # TF1's name for it
+        ctx.patch(tf, "truncated_normal", truncated)
+    for dataset in (dataset_ops.DatasetV2, dataset_ops.DatasetV1):
+        ctx.patch(dataset, "shuffle", lambda self, *args, **kwargs: self)
 
 
 def _reshape_with_newshape(reshape):
