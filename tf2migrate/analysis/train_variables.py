@@ -9,7 +9,11 @@ then every update", which a TF2 step computing all the gradients first reproduce
 loss may read the other train op's variables, as a GAN's do: TF1's forward pass reads
 them before either update — a resource variable keeps the value read — while a TF1 ref
 variable, updated in place, could in principle be read again by the backward pass after
-the other update; the converted step takes the values of the forward pass for both.)
+the other update; the converted step takes the values of the forward pass for both.)  That "in principle" is
+seen in practice: a GAN stepping ``train_gen`` and ``train_disc`` in one TF1 run (ref
+variables, TF1's executor) ended its steps with other losses than the same program with
+``tf.enable_resource_variables()``, which the converted step matches exactly;
+:func:`stale_backward_reads` says when a run is of that kind, for a warning (TFM417).
 
 What "disjoint" needs is the identity of each variable, known only when it is written
 out: a ``var_list`` of variables the file creates (``[w1, b1]``, ``weights['gen_out']``
@@ -27,7 +31,7 @@ from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import makes_variables
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import graph_name
-from tf2migrate.traversal import walk
+from tf2migrate.traversal import find_all, walk
 
 # A variable: the statement that created it, and its key in a dict display (None: the
 # statement's only variable, or every variable it made).
@@ -68,6 +72,27 @@ def joint_refusal(module: cst.Module, facts: GraphFacts, scope: Scope, trains: l
     return None
 
 
+def stale_backward_reads(module: cst.Module, facts: GraphFacts, scope: Scope, trains: list[Statement]) -> str | None:
+    """Why the values of a joint step (train ops :func:`joint_refusal` accepted) may differ
+    from a TF1 run with reference variables, or None: the loss of one train op reaches a
+    variable another one updates (or what it reaches is not known)."""
+    for train in trains:
+        closure = _loss_closure(facts, scope, train)
+        for other in trains:
+            if other is train:
+                continue
+            updated = _trained_variables(module, facts, scope, other)
+            known = closure is not None and updated is not None
+            if not known or any(_reads_variable(closure or [], scope.statements[o], k) for o, k in updated or []):
+                return (
+                    f"the loss of `{train.defines[0]}` {'reads' if known else 'may read'} variables that `{other.defines[0]}` "
+                    "updates in the same run: TF1's reference variables let its backward pass read them before or after that "
+                    "update, in no fixed order; the train step takes every gradient from the values before the step, as TF1 did "
+                    "with resource variables (`tf.enable_resource_variables()`), so its values may differ from a TF1 run's"
+                )
+    return None
+
+
 def _optimizer_identity(scope: Scope, train: Statement) -> int | None:
     """The order of the statement creating the optimizer of ``train`` (its own, for one
     created inline), None when it is not found."""
@@ -105,7 +130,23 @@ def _reached_variables(facts: GraphFacts, scope: Scope, train: Statement) -> lis
     """The variable-making statements the loss of ``train`` reaches (a variable, a layer, any
     TF call that makes variables), when every statement it goes through calls TF only (a statement calling a helper of the file may read
     variables its dependencies do not show)."""
-    keys: list[VariableKey] = []
+    closure = _loss_closure(facts, scope, train)
+    if closure is None:
+        return None
+    return [
+        (statement.order, None)
+        for statement in closure
+        if statement.kind is Kind.VARIABLE
+        or statement.layer_calls
+        or statement.rnn_calls
+        or any(makes_variables(p) for c in calls_in(statement.node) if (p := facts.imports.call_name(c)))
+    ]
+
+
+def _loss_closure(facts: GraphFacts, scope: Scope, train: Statement) -> list[Statement] | None:
+    """The statements the loss of ``train`` goes through, in the order met; None when one
+    calls anything but TF (a helper of the file may read variables its dependencies do not show)."""
+    met: list[Statement] = []
     seen: set[int] = set()
     pending = [scope.statements[o] for o in train.deps]
     while pending:
@@ -113,14 +154,31 @@ def _reached_variables(facts: GraphFacts, scope: Scope, train: Statement) -> lis
         if statement.order in seen:
             continue
         seen.add(statement.order)
-        paths = [facts.imports.call_name(c) for c in calls_in(statement.node)]
-        if statement.layer_helper_calls or None in paths:
+        if statement.layer_helper_calls or any(facts.imports.call_name(c) is None for c in calls_in(statement.node)):
             return None
-        if statement.kind is Kind.VARIABLE or statement.layer_calls or statement.rnn_calls or any(makes_variables(p) for p in paths if p):
-            keys.append((statement.order, None))
+        met.append(statement)
         if statement.kind in (Kind.TENSOR, Kind.OPTIMIZER):
             pending.extend(scope.statements[o] for o in statement.deps)
-    return keys
+    return met
+
+
+def _reads_variable(closure: list[Statement], made: Statement, key: str | None) -> bool:
+    """Does a statement of the closure read the variable ``made`` made (``params['w']`` of a
+    dict display for ``key``; any of them for None)?"""
+    if key is None:
+        return any(s is made for s in closure)
+    names = set(made.defines)
+    return any(
+        isinstance(node.value, cst.Name)
+        and node.value.value in names
+        and len(node.slice) == 1
+        and isinstance(index := node.slice[0].slice, cst.Index)
+        and isinstance(index.value, cst.SimpleString)
+        and index.value.evaluated_value in (key, None)
+        for statement in closure
+        for node in find_all(statement.node, cst.Subscript)
+        if isinstance(node, cst.Subscript)
+    )
 
 
 def _listed(module: cst.Module, facts: GraphFacts, scope: Scope, var_list: cst.BaseExpression, before: int) -> list[VariableKey] | None:

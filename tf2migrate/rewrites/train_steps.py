@@ -22,6 +22,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, fresh_name, local_name, read_and_bound, self_attribute
 from tf2migrate.analysis.statements import fed_rate
 from tf2migrate.analysis.static_python import module_constants
+from tf2migrate.analysis.train_variables import stale_backward_reads
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
@@ -109,7 +110,53 @@ TRAIN_STEP = Rule(
         "opt.apply_gradients([(tape.gradient(loss, W), W)])\n",
     ),
 )
-RULES = [TRAIN_STEP]
+JOINT_STEP_READS_BEFORE_UPDATES = Rule(
+    "TFM417",
+    "joint-step-reads-before-updates",
+    "Train ops stepped in one run (a GAN's) → one step taking every gradient before any update, "
+    "where TF1's reference variables read in no fixed order.",
+    Severity.WARNING,
+    FixSafety.SAFE,
+    what="Reported on a run that steps several train ops whose losses read each other's variables "
+    "(`sess.run([train_gen, train_disc], feed)`: the generator's loss goes through the discriminator): "
+    "the converted step computes every loss and gradient from the values before the step, then applies "
+    "every update (TFM121).",
+    why="TF1's graph mode made reference variables, updated in place: the backward pass of one train op "
+    "could read the other's variables after its update, in an order the executor chose. Run on TF1 with "
+    "reference variables, such a program ends its steps with other values than the converted step; run "
+    "with `tf.enable_resource_variables()` (TF 1.15's default in TF2 behaviour) it computes exactly what "
+    "the converted step computes. To compare the two, add that call to the TF1 original.",
+    example="sess.run([train_gen, train_disc, gen_loss], feed_dict)",
+    instead="train_step(...)  # every gradient from the step's starting values, then every update",
+    invalid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "g = tf.Variable([[1.0]])\n"
+        "d = tf.Variable([[2.0]])\n"
+        "fake = tf.matmul(x, g)\n"
+        "gen_loss = tf.reduce_mean(tf.matmul(fake, d))\n"
+        "disc_loss = tf.reduce_mean(tf.square(tf.matmul(fake, d)))\n"
+        "train_gen = tf.train.GradientDescentOptimizer(0.1).minimize(gen_loss, var_list=[g])\n"
+        "train_disc = tf.train.GradientDescentOptimizer(0.1).minimize(disc_loss, var_list=[d])\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run([train_gen, train_disc], {x: [[1.0]]})\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 1])\n"
+        "a = tf.Variable([[1.0]])\n"
+        "b = tf.Variable([[2.0]])\n"
+        "loss_a = tf.reduce_mean(tf.matmul(x, a))\n"
+        "loss_b = tf.reduce_mean(tf.square(tf.matmul(x, b)))\n"
+        "train_a = tf.train.GradientDescentOptimizer(0.1).minimize(loss_a, var_list=[a])\n"
+        "train_b = tf.train.GradientDescentOptimizer(0.1).minimize(loss_b, var_list=[b])\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    sess.run([train_a, train_b], {x: [[1.0]]})\n",
+    ),
+)
+RULES = [TRAIN_STEP, JOINT_STEP_READS_BEFORE_UPDATES]
 
 
 def plan_optimizers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> dict[int, str]:
@@ -688,6 +735,10 @@ def joint_step_body(rewrite: SessionRewrite, generated: Generated, body: list[st
             (rewrite.optimizer_of[id(train.node)], f"zip({gradient}, {variables})", code(global_step), fed_rate_of(generated.scope, train))
         )
         computed += [*([loss_code] if loss_code else []), f"[g for g in {gradient} if g is not None]"]
+    trains = [cst.ensure_type(generated.train, Statement), *generated.joint]
+    stale = stale_backward_reads(rewrite.module, rewrite.facts, generated.scope, trains)
+    if stale is not None:
+        rewrite.plan.note(trains[0].node, JOINT_STEP_READS_BEFORE_UPDATES.code, stale)
     updates = [line for step in steps for line in update_lines(*step, ", ".join(computed), indent, ctx.names_in_use)]
     return [
         f"with tf.GradientTape(persistent=True) as {tape}:",
