@@ -346,9 +346,10 @@ class SessionFunctions:
         other_runs = [
             site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
         ]
-        reason = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
-        if reason is not None:
-            for site in sites:
+        found = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
+        if found is not None:
+            reason, concerned = found
+            for site in concerned:
                 self.rewrite.block(site.call, blockers.REINITIALIZATION, reason)
             return
         for site in sites:
