@@ -129,6 +129,7 @@ def _messages(source: str) -> list[str]:
         "    def add(self):\n        total = self.watch.lap()\n        print(total / 60)\n",
         # int() of non-negative integers: truncation is the floor Python 2 took
         "ntrain = len(data)\nbatch_size = 128\nnum_batch = int(ntrain / batch_size) + 1\n",
+        "batch_size = 100\ntotal_batch = int(mnist.train.num_examples / batch_size)\n",
     ],
 )
 def test_division_shown_floating_point_is_not_reported(source):

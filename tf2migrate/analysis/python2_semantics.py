@@ -14,7 +14,8 @@ Python 3, but some of its code no longer means what it did, and Python 3 does no
   ``.eval()``, arithmetic with any of these, and a name every binding of which in the file is
   one of these.  Anything else is reported, integers that only look like sizes included,
   but for ``int(a / b)`` of operands shown to be non-negative integers (``len(x)``, a
-  literal, their sums and products, a name every binding of which is one): ``int``
+  literal, ``mnist.train.num_examples``, their sums and products, a name every binding of
+  which is one): ``int``
   truncates where Python 2 floored, which is the same for non-negative values (below
   2**53, where the true quotient rounds to no other integer part).
 - ``round(x)`` rounded halves away from zero and returned a float; Python 3 rounds halves
@@ -183,8 +184,11 @@ class _Finder(FloatValues):
             self._add(node.func, _PYTHON2_METHODS[node.func.attr])
 
     def _non_negative_int(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> bool:
-        """``len(x)``, a non-negative int literal, a sum or product of these, or a name every
-        binding of which is one."""
+        """``len(x)``, a non-negative int literal, the ``num_examples`` count of a data set
+        (TF1's MNIST reader, ``mnist.train.num_examples``), a sum or product of these, or a
+        name every binding of which is one."""
+        if isinstance(node, ast.Attribute):
+            return node.attr == "num_examples"
         if isinstance(node, ast.Constant):
             return type(node.value) is int and node.value >= 0
         if isinstance(node, ast.Call):
