@@ -122,6 +122,14 @@ def _messages(source: str) -> list[str]:
         "import tensorflow as tf\nx = tf.placeholder('float')\ncost = tf.reduce_sum(tf.pow(x - 1, 2)) / (2 * n)\n",
         "import tensorflow as tf\ny = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    _, c = sess.run([train, tf.reduce_mean(y)])\n    avg = c / batches\n",
         "from __future__ import division\na = n / 2\n",
+        # a function or method of the file that returns a float (sjchoi86's StopWatch)
+        "import time\ndef seconds():\n    return time.time()\nm = seconds() / 60\n",
+        "import time\nclass Watch:\n    def lap(self):\n        return time.time() - self.t\n    def show(self):\n        print(self.lap() / 60)\n",
+        "import time\nclass Watch:\n    def lap(self):\n        return time.time() - self.t\nclass Plot:\n    watch = Watch()\n"
+        "    def add(self):\n        total = self.watch.lap()\n        print(total / 60)\n",
+        # int() of non-negative integers: truncation is the floor Python 2 took
+        "ntrain = len(data)\nbatch_size = 128\nnum_batch = int(ntrain / batch_size) + 1\n",
+        "batch_size = 100\ntotal_batch = int(mnist.train.num_examples / batch_size)\n",
     ],
 )
 def test_division_shown_floating_point_is_not_reported(source):
@@ -133,6 +141,14 @@ def test_division_shown_floating_point_is_not_reported(source):
     [
         "a = n / 2\n",
         "a = int(examples / batch)\n",
+        "offset = -7\na = int(offset / 2)\n",  # int() truncates -3.5 to -3, Python 2 floored to -4
+        "n = len(xs)\na = int(n / 2 + 0.5) / 2\n",  # the outer division is not under int()
+        # a function that may return an int, or None, or is bound otherwise too
+        "def seconds(n):\n    if n:\n        return 1.0\n    return n\nm = seconds(3) / 60\n",
+        "def seconds():\n    if t:\n        return 1.0\nm = seconds() / 60\n",
+        "import time\ndef seconds():\n    return time.time()\nseconds = other\nm = seconds() / 60\n",
+        # a method called on an object the file does not show to be of its classes
+        "import time\nclass Watch:\n    def lap(self):\n        return time.time()\nm = timer.lap() / 60\n",
         "x = 1.0\nx = k\ny = x / 2\n",  # one binding of `x` is not a float
         "import tensorflow as tf\nx = tf.placeholder(tf.int32)\ny = x / 2\n",  # an integer tensor floor-divided
         "from m import *\nx = 1.0\ny = x / 2\n",  # a star import may bind `x`

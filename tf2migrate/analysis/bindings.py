@@ -713,8 +713,8 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
             return id(node) not in inside
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            for target in find_all(node.target, cst.Attribute):
-                self._set(cst.ensure_type(target, cst.Attribute))
+            for target in _attributes_written(node.target):
+                self._set(target)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Attribute):
@@ -769,6 +769,22 @@ def attributes_set_elsewhere(module: cst.Module, scope: Scope, helper_reads: dic
                 )
                 break
     return found
+
+
+def _attributes_written(target: cst.BaseExpression) -> list[cst.Attribute]:
+    """The attributes an assignment to ``target`` sets or changes in place: ``self.x = v``
+    sets ``.x`` (and changes the object ``self.a`` of ``self.a.x = v``), ``self.x[i] = v``
+    changes ``.x``; not the attributes the target only reads, in an index
+    (``canvas[s * self.len_code + c] = v``, infoGAN) or a receiver's call."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [a for element in target.elements for a in _attributes_written(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _attributes_written(target.value)
+    if isinstance(target, cst.Attribute):
+        return [target, *_attributes_written(target.value)]
+    if isinstance(target, cst.Subscript):
+        return _attributes_written(target.value)
+    return []
 
 
 # NumPy and ``random`` functions changing their first argument in place

@@ -51,29 +51,50 @@ def calls_in(node: cst.CSTNode, enter_defs: bool = False) -> list[cst.Call]:
     return finder.calls
 
 
-def _bindings_it_may_skip(scope: Scope, statement: Statement) -> list[Statement]:
-    """The earlier bindings of the names an ``if``, loop or ``try`` binds: it may not run
-    the assignment (``if scheme == 'VPINNs': self.loss = ...`` then ``if scheme == 'PINNs':
+def _bindings_it_may_skip(scope: Scope, statement: Statement, names: set[str]) -> list[tuple[Statement, str]]:
+    """The earlier bindings of the names an ``if``, loop or ``try`` binds: it may not run the
+    assignment (``if scheme == 'VPINNs': self.loss = ...`` then ``if scheme == 'PINNs':
     self.loss = ...``, hp-VPINNs), and then a read after it sees the binding before it, as
-    in TF1's constructor. Both go into the function, in order."""
+    in TF1's constructor. Both go into the function, in order.  Only the ``names`` a
+    statement needing it reads of it, and its loop variables that any later statement reads
+    (as a Python value, not by a graph dependency): the loop variable of ``for element in
+    range(n): log_embed += ...`` that nothing after the loop reads does not need an earlier
+    ``for element in ...`` over other placeholders (the cookbook's doc2vec)."""
     if not isinstance(statement.node, (cst.If, cst.For, cst.While, cst.Try)):
         return []
-    return [earlier for name in statement.defines if (earlier := scope.resolve(name, statement.order)) is not None]
+    read_later = {name for name in statement.loop_targets if any(name in later.reads for later in scope.statements[statement.order + 1 :])}
+    return [
+        (earlier, name)
+        for name in statement.defines
+        if (name in names or name in read_later) and (earlier := scope.resolve(name, statement.order)) is not None
+    ]
 
 
 def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list[Statement]]:
     """Graph statements the roots need: TENSOR statements to run and PLACEHOLDERs to feed."""
-    seen: set[int] = set()
-    stack = list(roots)
+    # a statement's names some statement needing it reads (a root: all it binds)
+    needed: dict[int, set[str]] = {}
+    stack: list[tuple[Statement, set[str]]] = [(root, set(root.defines)) for root in roots]
     while stack:
-        statement = stack.pop()
+        statement, names = stack.pop()
         # membership by order: ``in scope.statements`` compares dataclasses field by field
-        if statement.order in seen or statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
+        if statement.order >= len(scope.statements) or scope.statements[statement.order] is not statement:
             continue
-        seen.add(statement.order)
+        first = statement.order not in needed
+        known = needed.setdefault(statement.order, set())
+        new = names - known
+        if not first and not new:
+            continue
+        known |= new
         if statement.kind in (Kind.TENSOR, Kind.TRAIN, Kind.GRADS, Kind.OPTIMIZER):  # an optimizer's deps: its fed rate
-            stack.extend(scope.statements[o] for o in statement.deps)
-            stack.extend(_bindings_it_may_skip(scope, statement))
+            if first:
+                reads = set(statement.reads)
+                for o in statement.deps:
+                    dependency = scope.statements[o]
+                    # the names read of it (a dependency not by name: all it binds)
+                    stack.append((dependency, (reads & set(dependency.defines)) or set(dependency.defines)))
+            stack.extend((earlier, {name}) for earlier, name in _bindings_it_may_skip(scope, statement, new))
+    seen = set(needed)
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (
         [s for s in ordered if s.kind in (Kind.TENSOR, Kind.GRADS)],

@@ -7,9 +7,14 @@ truly only when its first operand is.  Shown to be floating point: a float liter
 ``x.astype(np.float32)``, a TF tensor of a floating dtype (a float placeholder,
 ``tf.cast(x, tf.float32)``, a variable of a float initial value, ``tf.zeros(shape)`` with no
 dtype given, and the element-wise ops and reductions of such tensors, whose dtype is their
-inputs'), its value from a session run or ``.eval()``, arithmetic with any of these, and a
+inputs'), its value from a session run or ``.eval()``, arithmetic with any of these, a
 name every binding of which in the file is one of these (function parameters, loop targets
-and anything bound otherwise are not).  "Not shown" is the safe answer for both rules.
+and anything bound otherwise are not), and a call of a function of the file every
+``return`` of which returns one of these: ``f()`` of a def that is the only binding of
+``f``, ``self.m()`` and ``obj.m()`` of a method ``m`` that the file defines only in its
+classes (``obj`` a name, or ``self.obj``, that the file binds only to objects of its
+classes: ``watch = StopWatch()``), as a timer's ``def elapsed(self): return time.time() -
+self.start``.  "Not shown" is the safe answer for both rules.
 """
 
 from __future__ import annotations
@@ -50,6 +55,11 @@ class FloatValues:
         self.bindings: dict[str, list[ast.expr | None]] = defaultdict(list)  # None: not an expression we read
         self.sessions: set[str] = set()
         self.floats: dict[str, bool] = {}
+        self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = defaultdict(list)  # every def, by name
+        self.methods: set[int] = set()  # the defs that are methods of a class of the file
+        self.classes: dict[str, set[str]] = defaultdict(set)  # class of the file → its methods' names
+        self.attribute_bindings: dict[str, list[ast.expr]] = defaultdict(list)  # ``x.attr = value``: attr → values
+        self._returning: set[int] = set()  # the defs whose returns are being read (a recursive def is not shown)
         star_import = False
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -93,6 +103,12 @@ class FloatValues:
             self.bindings[node.arg].append(None)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.bindings[node.name].append(None)
+            if isinstance(node, ast.ClassDef):
+                defs = [d for d in node.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                self.classes[node.name] |= {d.name for d in defs}
+                self.methods |= {id(d) for d in defs}
+            else:
+                self.functions[node.name].append(node)
         elif isinstance(node, ast.NamedExpr):
             self.bindings[node.target.id].append(node.value)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -104,7 +120,9 @@ class FloatValues:
             self.bindings[node.name].append(None)
 
     def _bind_target(self, target: ast.expr, value: ast.expr | None) -> None:
-        if isinstance(target, ast.Name):
+        if isinstance(target, ast.Attribute) and value is not None:
+            self.attribute_bindings[target.attr].append(value)
+        elif isinstance(target, ast.Name):
             self.bindings[target.id].append(value)
             if value is not None and self._creates_session(value):
                 self.sessions.add(target.id)
@@ -185,9 +203,13 @@ class FloatValues:
     def _float_call(self, call: ast.Call) -> bool:
         func = call.func
         if isinstance(func, ast.Name):
-            return func.id == "float" and "float" not in self.bindings
+            if func.id == "float":
+                return "float" not in self.bindings
+            return self._returns_float(func.id, method=False)
         if not isinstance(func, ast.Attribute):
             return False
+        if self._of_file_classes(func.value, func.attr) and self._returns_float(func.attr, method=True):
+            return True
         owner = self._module_of(func.value)
         if owner == "time":
             return func.attr in _TIME_FLOATS
@@ -205,6 +227,42 @@ class FloatValues:
         if fetches is not None:
             return self._float(fetches)
         return self._float_tensor(call)
+
+    def _returns_float(self, name: str, method: bool) -> bool:
+        """Is every def named ``name`` in the file a method of its classes (``method``) or the
+        only binding of a module name (else), and is every value it returns shown float?"""
+        defs = self.functions.get(name, [])
+        if not defs or any((id(d) in self.methods) != method for d in defs):
+            return False
+        if not method and len(self.bindings[name]) != 1:
+            return False
+        return all(self._def_returns_float(d) for d in defs)
+
+    def _def_returns_float(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        if id(function) in self._returning:
+            return False
+        self._returning.add(id(function))
+        try:
+            returns = list(_returns(function))
+            return bool(returns) and all(self._float(r.value) for r in returns)
+        finally:
+            self._returning.discard(id(function))
+
+    def _of_file_classes(self, receiver: ast.expr, method: str) -> bool:
+        """Is ``receiver`` ``self``, or a name (``self.name``) that the file binds only to
+        objects of its own classes, each defining ``method``?"""
+        if isinstance(receiver, ast.Name) and receiver.id == "self":
+            return True
+        if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and receiver.value.id == "self":
+            name = receiver.attr
+        elif isinstance(receiver, ast.Name):
+            name = receiver.id
+        else:
+            return False
+        values = [*self.bindings.get(name, []), *self.attribute_bindings.get(name, [])]
+        return bool(values) and all(
+            isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and method in self.classes.get(v.func.id, ()) for v in values
+        )
 
     def _float_tensor(self, call: ast.Call) -> bool:
         op = self._tf_name(call.func)
@@ -258,6 +316,27 @@ class _Ran(ast.expr):
     def __init__(self, fetch: ast.expr) -> None:
         super().__init__()
         self.fetch = fetch
+
+
+def _returns(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
+    """The ``return`` statements of ``function``'s own body (not of the defs and lambdas in it);
+    a ``return`` without a value, or the end of the body reached, returns None: not float."""
+    found: list[ast.Return] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return []  # a generator returns a generator
+        if isinstance(node, ast.Return):
+            if node.value is None:
+                return []
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if not found or not isinstance(function.body[-1], (ast.Return, ast.Raise)):
+        return []  # may fall off the end, returning None
+    return found
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -66,10 +66,12 @@ def reinitializes(
     sites: list[RunSite],
     leaves: Callable[[cst.BaseExpression], Iterable[cst.BaseExpression]],
     other_runs: Iterable[int | None] = (),
-) -> str | None:
+) -> tuple[str, list[RunSite]] | None:
     """Why some of ``sites`` (initializer runs of ``scope``) initializes a variable an
     earlier one already initialized in the same graph (a run in a loop repeats itself),
-    or that cannot be told (``leaves`` splits a fetch into its expressions); None when none does.
+    or that cannot be told (``leaves`` splits a fetch into its expressions), with the runs
+    the reason is about (the one that initializes again, not the first, which did nothing
+    wrong); None when none does.
 
     A second initialization with no other run since the first (``other_runs``: the orders
     of the file's other runs, None for a run whose place is not known) changes nothing a
@@ -77,16 +79,17 @@ def reinitializes(
     initializer's first draw is never seen; the second is the one TF1 used) — when both ran in
     one session: two sessions of a graph each hold their own values of its variables."""
     others = list(other_runs)
-    if any(site.in_loop for site in sites):
-        return _IN_LOOP
+    looping = [site for site in sites if site.in_loop]
+    if looping:
+        return _IN_LOOP, looping
     for site in sites:
         repeated = _repeated_function(module, scope, site)
         if repeated is not None:
-            return _IN_FUNCTION.format(repeated)
+            return _IN_FUNCTION.format(repeated), [site]
     if len(sites) < 2:
         return None
     if any(site.order is None for site in sites):
-        return _MORE_THAN_ONCE
+        return _MORE_THAN_ONCE, sites
     resets = [s.order for s in scope.statements if _is_graph_reset(tf, s)]
     initialized: dict[int, int] = {}  # variable (its statement's order) → the run that initialized it
     session_of: dict[int, str | None] = {}  # that run's order → the session it ran in
@@ -100,7 +103,7 @@ def reinitializes(
         for leaf in leaves(site.fetch):
             part = _covered(tf, scope, leaf, site.order, graph_start)
             if part is None:
-                return _MORE_THAN_ONCE
+                return _MORE_THAN_ONCE, sites
             covered |= part
         again = [initialized[v] for v in covered if v in initialized]
         if again and any(run is None or min(again) < run < site.order for run in others):
@@ -111,15 +114,15 @@ def reinitializes(
                 for name in scope.statements[v].defines
             ]
             if not names:
-                return _MORE_THAN_ONCE
+                return _MORE_THAN_ONCE, sites
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             return _AGAIN_AFTER_RUNS.format(
                 f"{shown} {'is' if len(names) == 1 else 'are'}",
                 "it back to its initial value" if len(names) == 1 else "them back to their initial values",
-            )
+            ), [site]
         session = _session_name(site)
         if again and any(session is None or session_of[run] != session for run in again):
-            return _IN_TWO_SESSIONS.format(_session_label(session_of[min(again)]), _session_label(session))
+            return _IN_TWO_SESSIONS.format(_session_label(session_of[min(again)]), _session_label(session)), [site]
         initialized.update(dict.fromkeys(covered, site.order))
         session_of[site.order] = session
     return None

@@ -12,8 +12,12 @@ Python 3, but some of its code no longer means what it did, and Python 3 does no
   variable of a float initial value, ``tf.zeros(shape)``, and the element-wise ops and
   reductions of such tensors, whose dtype is their inputs'), its value from a session run or
   ``.eval()``, arithmetic with any of these, and a name every binding of which in the file is
-  one of these.  Anything else is reported, integers that only look like sizes included
-  (``int(n / batch)`` truncates where Python 2 floored: the same only for non-negative n).
+  one of these.  Anything else is reported, integers that only look like sizes included,
+  but for ``int(a / b)`` of operands shown to be non-negative integers (``len(x)``, a
+  literal, ``mnist.train.num_examples``, their sums and products, a name every binding of
+  which is one): ``int``
+  truncates where Python 2 floored, which is the same for non-negative values (below
+  2**53, where the true quotient rounds to no other integer part).
 - ``round(x)`` rounded halves away from zero and returned a float; Python 3 rounds halves
   to even and returns an int.
 - ``map``, ``filter`` and ``zip`` returned lists; they return one-shot iterators, which
@@ -127,6 +131,21 @@ class _Finder(FloatValues):
             isinstance(node, ast.ImportFrom) and node.module == "__future__" and any(a.name == "division" for a in node.names)
             for node in tree.body
         )
+        # ``int(a / b)`` of non-negative integers: truncating the true quotient is the floor
+        self.same_truncated = {
+            id(node.args[0])
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "int"
+            and "int" not in self.bindings
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.BinOp)
+            and isinstance(node.args[0].op, ast.Div)
+            and self._non_negative_int(node.args[0].left)
+            and self._non_negative_int(node.args[0].right)
+        }
         for node in ast.walk(tree):
             self._visit(node, division)
 
@@ -135,7 +154,7 @@ class _Finder(FloatValues):
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ast.Div) and not division:
             left = node.left if isinstance(node, ast.BinOp) else node.target
             right = node.right if isinstance(node, ast.BinOp) else node.value
-            if not (self._float(left) or self._float(right)):
+            if not (self._float(left) or self._float(right) or id(node) in self.same_truncated):
                 text = _short(node)
                 self._add(
                     node,
@@ -163,6 +182,23 @@ class _Finder(FloatValues):
             self._add(node, _PYTHON2_NAMES[node.id])
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PYTHON2_METHODS:
             self._add(node.func, _PYTHON2_METHODS[node.func.attr])
+
+    def _non_negative_int(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> bool:
+        """``len(x)``, a non-negative int literal, the ``num_examples`` count of a data set
+        (TF1's MNIST reader, ``mnist.train.num_examples``), a sum or product of these, or a
+        name every binding of which is one."""
+        if isinstance(node, ast.Attribute):
+            return node.attr == "num_examples"
+        if isinstance(node, ast.Constant):
+            return type(node.value) is int and node.value >= 0
+        if isinstance(node, ast.Call):
+            return isinstance(node.func, ast.Name) and node.func.id == "len" and "len" not in self.bindings and len(node.args) == 1
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+            return self._non_negative_int(node.left, seen) and self._non_negative_int(node.right, seen)
+        if isinstance(node, ast.Name) and node.id not in seen:
+            values = self.bindings.get(node.id, [])
+            return bool(values) and all(v is not None and self._non_negative_int(v, seen | {node.id}) for v in values)
+        return False
 
     def _iterator(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> bool:
         """``map(...)``/``filter(...)``/``zip(...)``/``d.keys()``…, or a name every binding of which is one."""

@@ -290,13 +290,21 @@ class SessionFunctions:
         run_here = {id(g.scope) for g in self.rewrite.functions.values()} | self._run_in_place
         for scope in self.rewrite.facts.scopes:
             built = [s for s in scope.statements if s.kind in (Kind.PLACEHOLDER, Kind.TENSOR)]
-            if built and id(scope) not in run_here:
+            if built and id(scope) not in run_here and not self._script_runs_only_initializers(scope):
                 where = f"class `{scope.cls.name.value}`" if scope.cls is not None else "this file"
                 self.rewrite.block(
                     built[0].node,
                     blockers.CLASS_BASED_GRAPH if scope.cls is not None else blockers.UNSUPPORTED_GRAPH_CODE,
                     f"the graph built here is never run in {where}: the code that runs it is elsewhere",
                 )
+
+    def _script_runs_only_initializers(self, scope: Scope) -> bool:
+        """Does this file run the graph of ``scope`` (not a class's) itself, though only its
+        initializers (the cookbook's ``02_tensors.py``: a session, tensors and variables
+        made, ``sess.run(initialize_op)``), with no file of the run importing names from it?
+        Then no code elsewhere runs it: what no run fetches is removed (TFM110), as in any
+        script."""
+        return scope.cls is None and bool(scope.run_sites) and not self.rewrite.facts.importer_names
 
     def _ran_in_place(self, owner: Scope | None) -> None:
         """A class's graph whose only runs here read its variables may be run by other code
@@ -346,9 +354,10 @@ class SessionFunctions:
         other_runs = [
             site.order if other is scope else None for other in self.rewrite.facts.scopes for site in other.run_sites if site not in sites
         ]
-        reason = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
-        if reason is not None:
-            for site in sites:
+        found = reinitializes(self.rewrite.facts.imports, self.rewrite.module, scope, sites, fetch_leaves, other_runs)
+        if found is not None:
+            reason, concerned = found
+            for site in concerned:
                 self.rewrite.block(site.call, blockers.REINITIALIZATION, reason)
             return
         for site in sites:

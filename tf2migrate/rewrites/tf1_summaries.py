@@ -152,6 +152,9 @@ _OPS = {
     "summary.image": ("ImageSummary", "tag", "tensor", ("name", "tensor", "max_outputs", "collections", "family")),
 }
 _MERGE_ALL, _MERGE, _WRITER = "summary.merge_all", "summary.merge", "summary.FileWriter"
+# TensorFlow 0.x's summary ops, which rewrites/pre_1_0_api.py leaves as written where name
+# scopes would change their tags: summary ops all the same, which merge_all collects
+PRE_1_0_SUMMARY_OPS = frozenset({"scalar_summary", "histogram_summary", "image_summary", "audio_summary"})
 _SCOPES = frozenset({"name_scope", "variable_scope"})
 _PROTOS = frozenset({"Summary", "Summary.Value", "Event"})
 # with-contexts that open no name scope and do not change what a summary evaluates
@@ -300,6 +303,9 @@ class _Finder:
                     "a writer is followed where it is bound" if name == _WRITER else "merge_all collects the summary ops that ran before it"
                 )
                 self.refuse(call, f"`tf.{name}` {places[id(call)]}: not converted ({why})")
+            elif name in PRE_1_0_SUMMARY_OPS:
+                # a summary op all the same, which merge_all collects (TFM415 left it as written)
+                self.refuse(call, f"`tf.{name}` (TensorFlow 0.x's summary op, left as written) is not converted")
             elif name is not None and name.startswith("summary.") and name not in ("summary.create_file_writer",):
                 self.refuse(
                     call,
