@@ -22,6 +22,11 @@ sides alike, only what the script gets from outside the code under test:
   training through dropout would differ from the first step. Both sides keep the same
   elements for the same rate, so the rate the migration computes (``rate=1 - keep_prob``)
   is still checked;
+- ``tf.layers.dropout`` and Keras' ``Dropout`` (tf-keras' on the TF1 side, Keras 3's on the
+  TF2 side) drop the same fixed pattern;
+- ``import random`` gives the script a generator of its own, seeded 0: TensorFlow draws
+  from Python's shared one while it builds graphs, as many times as it builds ops, so
+  ``random.randint`` (an MNIST sample to show) would differ with the graph's size;
 - random ops in the graph (``tf.random_normal``/``tf.random.normal``, uniform, truncated
   normal) draw a fixed sample (a stateless op with one seed: the same values at every run
   of the op), and ``Dataset.shuffle`` keeps the order: TF1 drew from the graph's streams,
@@ -99,6 +104,8 @@ def setup(ctx) -> None:
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
     ctx.patch(tf.nn, "dropout", _fixed_dropout(tf, keep_prob_first=ctx.side == "tf1"))
+    _fix_layer_dropout(ctx, _fixed_dropout(tf, keep_prob_first=False), keras_3=ctx.side != "tf1")
+    ctx.set_module("random", _own_random())
     _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
@@ -184,6 +191,36 @@ def _reshape_with_newshape(reshape):
         return reshape(a, *args, **kwargs) if newshape is None else reshape(a, newshape, **kwargs)
 
     return reshape_as_numpy_1
+
+
+def _fix_layer_dropout(ctx, dropout, keras_3: bool) -> None:
+    """Keras' dropout layers through ``dropout``: tf-keras' (TF1's ``tf.layers``, and TF2's
+    ``tf.keras`` where legacy Keras is on) and, on the TF2 side, Keras 3's, which imports only
+    with TF2's ``tensorflow`` module."""
+    if keras_3:
+        try:
+            from keras.src.backend import random as keras_random
+
+            ctx.patch(keras_random, "dropout", lambda inputs, rate, noise_shape=None, seed=None: dropout(inputs, rate))
+        except ImportError:
+            pass
+    try:
+        from tf_keras.src import backend as tf_keras_backend
+
+        ctx.patch(tf_keras_backend.RandomGenerator, "dropout", lambda self, inputs, rate, noise_shape=None: dropout(inputs, rate))
+    except ImportError:
+        pass
+
+
+def _own_random() -> types.ModuleType:
+    """A ``random`` module drawing from a generator of the script's own, seeded 0."""
+    import random
+
+    generator = random.Random(0)
+    module = types.ModuleType("random")
+    module.__dict__.update(vars(random))
+    module.__dict__.update({name: getattr(generator, name) for name in random.__all__ if hasattr(generator, name)})
+    return module
 
 
 def _seeded(seed):
