@@ -161,6 +161,7 @@ def migrate_source(
         _LINKS.reset(token)
         # (what the file's migration shared between its retries: no later file reads it)
         _parsed_file.cache_clear()
+        _cpython_tree.cache_clear()
         forget_layouts()
         forget_renders()
 
@@ -234,6 +235,16 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
 @functools.lru_cache(maxsize=4)
 def _parsed_file(source: str) -> cst.Module:
     return parse_module(source)
+
+
+# CPython's tree of a text, shared the same way: the migration and the post-passes read the
+# same file (the Python 2 names' pass parsed it again: a twentieth of tensor2tensor's time).
+# Nothing changes an ``ast`` tree once parsed.  A text that does not parse raises each time.
+@functools.lru_cache(maxsize=4)
+def _cpython_tree(source: str) -> ast.Module:
+    with warnings.catch_warnings():  # the user's own oddities are not ours to report
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
 
 
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
@@ -753,9 +764,7 @@ def _parsed(source: str, tree: ast.Module | None) -> ast.Module | None:
     if tree is not None:
         return tree
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
+        return _cpython_tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -844,9 +853,7 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in
     # call to 'print'``), and its tree gives the file-wide facts (analysis/module_facts.py)
     try:
-        with warnings.catch_warnings():  # the user's own oddities are not ours to report
-            warnings.simplefilter("ignore")
-            tree = tree or ast.parse(source)
+        tree = tree or _cpython_tree(source)
     except SyntaxError as error:
         if error.msg.startswith(python2_prints.PRINT_STATEMENT):
             return _migrate_python2(source, error, path, options, project)
