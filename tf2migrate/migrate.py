@@ -215,7 +215,7 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
     ):
         return result
     removal = unused_absent_imports.remove_unused_absent_imports(
-        result.new_source, project.importer_names if project is not None else frozenset()
+        result.new_source, project.importer_names if project is not None else frozenset(), _parsed(result.new_source, None)
     )
     if removal is None:
         return result
