@@ -270,7 +270,7 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         return result
     if main_guard.GUARD_TEXT in source and _refusals(result):
         # (first: the moved file goes through every retry below on its own)
-        guarded = _migrate_main_guard(result, source, path, options, project)
+        guarded = _migrate_main_guard(result, source, path, options, project, tree)
         if guarded is not None:
             return guarded
     refused_lines = {f.line for f in _refusals(result)}
@@ -373,11 +373,15 @@ def _placed_on_original(module: cst.Module, renamed: Renamed, again: MigrationRe
 
 
 def _migrate_main_guard(
-    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None
 ) -> MigrationResult | None:
     """A graph kept on TF1 by graph code under ``if __name__ == "__main__":``: the file with
     that block as a function the guard calls (rewrites/main_guard.py), if its graph then
-    converts, its findings placed on the original's lines; else None."""
+    converts, its findings placed on the original's lines; else None.  ``tree``: CPython's
+    tree of ``source``, when at hand."""
+    parsed = _parsed(source, tree)
+    if parsed is not None and not main_guard.may_hold(parsed, {f.line for f in _refusals(result)}):
+        return None  # (no refusal in the block: the move, which costs two renders, is not made)
     module = _parsed_file(source)
     moved = main_guard.move_into_function(module, source)
     if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
