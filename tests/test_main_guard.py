@@ -130,7 +130,9 @@ GUARD_LAYOUTS = [
 ]
 
 
-@pytest.mark.parametrize("source", GUARD_LAYOUTS + [text for path in python3_fixture_sources("*.py") if "__main__" in (text := path.read_text(encoding="utf-8"))])
+@pytest.mark.parametrize(
+    "source", GUARD_LAYOUTS + [text for path in python3_fixture_sources("*.py") if "__main__" in (text := path.read_text(encoding="utf-8"))]
+)
 def test_the_cheap_test_holds_every_line_the_move_would_look_at(source):
     """``may_hold`` (CPython's tree) is True for every line from the guard's ``if`` to the
     end of its block as the move counts them: a False never skips a move that would count."""

@@ -248,7 +248,8 @@ NAME_CASES = [
 
 
 @pytest.mark.parametrize(
-    "source", NAME_CASES + [text for path in python3_fixture_sources("*.py") if PYTHON2_NAME_TEXT.search(text := path.read_text(encoding="utf-8"))]
+    "source",
+    NAME_CASES + [text for path in python3_fixture_sources("*.py") if PYTHON2_NAME_TEXT.search(text := path.read_text(encoding="utf-8"))],
 )
 def test_python2_names_equal_the_ast_walk(source: str) -> None:
     tree = ast.parse(source)
