@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
 
 from tf2migrate import migrate_source
 from tf2migrate.layout import parse_module
-from tf2migrate.rewrites.main_guard import ADDED_LINES, move_into_function
+from tf2migrate.rewrites.main_guard import ADDED_LINES, may_hold, move_into_function
+from python3_sources import python3_fixture_sources
 
 GRAPH = """\
     x = tf.placeholder(tf.float32, [None])
@@ -114,3 +116,35 @@ def test_a_block_under_a_module_constant_is_the_branch_tf1_took():
     result = migrate_source(_program("TRAIN = True\n", guard="if TRAIN:"))
     assert "TFM152" in {f.code for f in result.findings} and "if TRAIN" not in result.new_source
     assert "placeholder" not in result.new_source and "Session" not in result.new_source
+
+
+GUARD_LAYOUTS = [
+    _program(),
+    _program(after="# a comment after the block\n\n\nprint('after')\n"),
+    _program(after="    # a comment of the block\n\n@decorated\ndef f():\n    pass\n"),
+    _program(before="import os\n\n", after="x = 1\n"),
+    _program(guard="if (__name__ ==\n        '__main__'):"),
+    _program(guard="if '__main__' == __name__:"),
+    _program().rstrip("\n"),  # no trailing newline
+    _program(after="if __name__ == '__main__':\n    pass\n"),  # two guards: not moved
+]
+
+
+@pytest.mark.parametrize(
+    "source", GUARD_LAYOUTS + [text for path in python3_fixture_sources("*.py") if "__main__" in (text := path.read_text(encoding="utf-8"))]
+)
+def test_the_cheap_test_holds_every_line_the_move_would_look_at(source):
+    """``may_hold`` (CPython's tree) is True for every line from the guard's ``if`` to the
+    end of its block as the move counts them: a False never skips a move that would count."""
+    moved = _moved(source)
+    if moved is None:
+        return
+    tree = ast.parse(source)
+    for line in range(moved.guard_line, moved.added_after + 1):
+        assert may_hold(tree, {line})
+
+
+def test_the_cheap_test_is_false_outside_the_block():
+    source = _program(before="import os\n", after="\nx = 1\n")
+    tree = ast.parse(source)
+    assert may_hold(tree, {3, 4, 7, 8}) and not may_hold(tree, {1, 9, 10})

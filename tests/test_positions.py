@@ -6,7 +6,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.layout import parse_module
-from tf2migrate.positions import Positions, render
+from tf2migrate.positions import Positions, _statements, render
 from python3_sources import python3_fixture_sources
 
 SOURCES = python3_fixture_sources("*.py")
@@ -32,3 +32,22 @@ def test_render_equals_libcst_code(source: str) -> None:
     """The faster render writes what ``Module.code`` writes, to the character."""
     module = parse_module(source)
     assert render(module) == module.code
+
+
+def _every_statement(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements below ``node``, from a walk into every node (``_statements`` enters
+    no expression, small statement, parameter list or decorator)."""
+    found: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            found.append(current)
+        stack.extend(reversed(current.children))
+    return found
+
+
+@pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES] + EXTRA)
+def test_statements_are_found_without_entering_expressions(source: str) -> None:
+    module = parse_module(source)
+    assert _statements(module) == _every_statement(module)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import warnings
 
 import pytest
@@ -12,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tf2migrate import migrate_source
-from tf2migrate.analysis.python2_semantics import python2_semantics
+from tf2migrate.analysis.python2_semantics import _PYTHON2_NAMES, PYTHON2_NAME_TEXT, python2_names, python2_semantics
 from tf2migrate.rewrites.python2_prints import convert_prints
+from python3_sources import python3_fixture_sources
 
 # Python 2 statement → the text it becomes (Python 2's meaning: 2to3's fix_print)
 CASES = [
@@ -221,3 +223,56 @@ def test_a_module_imported_in_several_cells_is_still_known():
     assert _messages("import numpy as np\nimport numpy as np\nm = np.mean(v) / k\n") == []
     assert _messages("import numpy as np\nimport math as np\nm = np.mean(v) / k\n")  # two modules: unknown
     assert _messages("import numpy as np\nnp = other\nm = np.mean(v) / k\n")
+
+
+def _names_by_ast_walk(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """``python2_names`` as first written, with ``ast.walk`` and every test unparsed: the
+    reference its faster walk is compared with."""
+    bound: set[str] = set()
+    reads: list[ast.Name] = []
+    guards: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+            elif node.id in _PYTHON2_NAMES:
+                reads.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {a.asname or a.name.partition(".")[0] for a in node.names}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(node.test)):
+            guards.append(node)
+        elif isinstance(node, ast.Try) and any(
+            h.type is None or "NameError" in ast.unparse(h.type) or "Exception" in ast.unparse(h.type) for h in node.handlers
+        ):
+            guards += node.body
+    reads = [node for node in reads if node.id not in bound]
+    guarded = {id(n) for guard in guards for n in ast.walk(guard)} if reads and guards else set()
+    return sorted({(node.lineno, node.col_offset + 1, _PYTHON2_NAMES[node.id]) for node in reads if id(node) not in guarded})
+
+
+NAME_CASES = [
+    "for i in xrange(3):\n    print(unicode(i), long(i))\n",
+    "import six\nif six.PY2:\n    r = xrange\nelse:\n    r = range\nx = reduce(f, [1]) if sys.version_info[0] == 2 else 0\n",
+    "try:\n    u = unicode\nexcept NameError:\n    u = str\ntry:\n    f = file\nexcept (IOError, Exception):\n    pass\n",
+    "def f(file, long=1):\n    return file, long\nclass cmp: pass\nfrom functools import reduce\nreduce(g, h)\napply = 1\n",
+    "x = obj.xrange(3)\ny = f(file=2)\nz = [raw_input() for _ in range(2)]\nlambda unichr: unichr\n",
+]
+
+
+@pytest.mark.parametrize(
+    "source",
+    NAME_CASES + [text for path in python3_fixture_sources("*.py") if PYTHON2_NAME_TEXT.search(text := path.read_text(encoding="utf-8"))],
+)
+def test_python2_names_equal_the_ast_walk(source: str) -> None:
+    tree = ast.parse(source)
+    assert python2_names(tree) == _names_by_ast_walk(tree)
+
+
+def test_the_name_cases_find_and_guard() -> None:
+    """(Otherwise the cases above would not compare much.)"""
+    found = [python2_names(ast.parse(source)) for source in NAME_CASES]
+    assert found[0] and not found[1] and not found[2] and not found[3] and found[4] == [(3, 6, _PYTHON2_NAMES["raw_input"])]

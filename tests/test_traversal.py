@@ -7,7 +7,7 @@ import libcst.matchers as m
 import pytest
 
 from tf2migrate.layout import parse_module
-from tf2migrate.traversal import FastTransformer, find_all, walk
+from tf2migrate.traversal import FastTransformer, find_all, forget_layouts, lay_out, walk
 from python3_sources import python3_fixture_sources
 
 SOURCES = python3_fixture_sources("before*.py")  # (the afters add no new shapes)
@@ -69,6 +69,25 @@ def test_walk_calls_the_hooks_libcst_calls(source: str) -> None:
         walk(module, by_walk)
         assert len(by_libcst.log) > 2  # something was walked
         assert by_walk.log == by_libcst.log
+
+
+@pytest.mark.parametrize("source", ALL_SOURCES, ids=SOURCE_IDS)
+def test_walk_of_a_laid_out_module_calls_the_hooks_libcst_calls(source: str) -> None:
+    """Once the module is laid out, walks of it and of its parts read the layout: the same
+    hooks, in the same order, skipped children and all."""
+    module = parse_module(source)
+    try:
+        layout = lay_out(module)
+        parts = [module, *find_all(module, (cst.FunctionDef, cst.If, cst.With, cst.Call))[:40]]
+        for part in parts:
+            assert id(part) in layout.starts  # (walked from the layout)
+            for visitor_class in (Recorder, OnVisitRecorder):
+                by_libcst, by_walk = visitor_class(), visitor_class()
+                part.visit(by_libcst)
+                walk(part, by_walk)
+                assert by_walk.log == by_libcst.log
+    finally:
+        forget_layouts()
 
 
 MATCHERS = [

@@ -161,6 +161,7 @@ def migrate_source(
         _LINKS.reset(token)
         # (what the file's migration shared between its retries: no later file reads it)
         _parsed_file.cache_clear()
+        _cpython_tree.cache_clear()
         forget_layouts()
         forget_renders()
 
@@ -214,7 +215,7 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
     ):
         return result
     removal = unused_absent_imports.remove_unused_absent_imports(
-        result.new_source, project.importer_names if project is not None else frozenset()
+        result.new_source, project.importer_names if project is not None else frozenset(), _parsed(result.new_source, None)
     )
     if removal is None:
         return result
@@ -234,6 +235,16 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
 @functools.lru_cache(maxsize=4)
 def _parsed_file(source: str) -> cst.Module:
     return parse_module(source)
+
+
+# CPython's tree of a text, shared the same way: the migration and the post-passes read the
+# same file (the Python 2 names' pass parsed it again: a twentieth of tensor2tensor's time).
+# Nothing changes an ``ast`` tree once parsed.  A text that does not parse raises each time.
+@functools.lru_cache(maxsize=4)
+def _cpython_tree(source: str) -> ast.Module:
+    with warnings.catch_warnings():  # the user's own oddities are not ours to report
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
 
 
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
@@ -259,7 +270,7 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         return result
     if main_guard.GUARD_TEXT in source and _refusals(result):
         # (first: the moved file goes through every retry below on its own)
-        guarded = _migrate_main_guard(result, source, path, options, project)
+        guarded = _migrate_main_guard(result, source, path, options, project, tree)
         if guarded is not None:
             return guarded
     refused_lines = {f.line for f in _refusals(result)}
@@ -362,11 +373,15 @@ def _placed_on_original(module: cst.Module, renamed: Renamed, again: MigrationRe
 
 
 def _migrate_main_guard(
-    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None
+    result: MigrationResult, source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None
 ) -> MigrationResult | None:
     """A graph kept on TF1 by graph code under ``if __name__ == "__main__":``: the file with
     that block as a function the guard calls (rewrites/main_guard.py), if its graph then
-    converts, its findings placed on the original's lines; else None."""
+    converts, its findings placed on the original's lines; else None.  ``tree``: CPython's
+    tree of ``source``, when at hand."""
+    parsed = _parsed(source, tree)
+    if parsed is not None and not main_guard.may_hold(parsed, {f.line for f in _refusals(result)}):
+        return None  # (no refusal in the block: the move, which costs two renders, is not made)
     module = _parsed_file(source)
     moved = main_guard.move_into_function(module, source)
     if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
@@ -753,9 +768,7 @@ def _parsed(source: str, tree: ast.Module | None) -> ast.Module | None:
     if tree is not None:
         return tree
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
+        return _cpython_tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -844,9 +857,7 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     # CPython's parser first: it is fast, names problems best (``Missing parentheses in
     # call to 'print'``), and its tree gives the file-wide facts (analysis/module_facts.py)
     try:
-        with warnings.catch_warnings():  # the user's own oddities are not ours to report
-            warnings.simplefilter("ignore")
-            tree = tree or ast.parse(source)
+        tree = tree or _cpython_tree(source)
     except SyntaxError as error:
         if error.msg.startswith(python2_prints.PRINT_STATEMENT):
             return _migrate_python2(source, error, path, options, project)

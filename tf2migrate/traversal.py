@@ -199,17 +199,35 @@ def forget_layouts() -> None:
 def _laid_out(node: cst.CSTNode) -> list[cst.CSTNode]:
     """``list(preorder(node))``, read from the layout of a module holding ``node`` when one is
     at hand (made for ``node`` itself when it is a module)."""
+    held = _holding(node)
+    if held is not None:
+        layout, start = held
+        return layout.order[start : layout.ends[start]]
+    if not isinstance(node, cst.Module):
+        return list(preorder(node))
+    return lay_out(node).order
+
+
+def _holding(node: cst.CSTNode) -> tuple[_Layout, int] | None:
+    """The layout of a module holding ``node``, and the node's index in it."""
     key = id(node)
     for layout in reversed(_LAYOUTS):
         start = layout.starts.get(key)
         if start is not None:
-            return layout.order[start : layout.ends[start]]
-    if not isinstance(node, cst.Module):
-        return list(preorder(node))
-    layout = _Layout(node)
+            return layout, start
+    return None
+
+
+def lay_out(module: cst.Module) -> _Layout:
+    """The module laid out now (if it is not already): ``find_all`` and ``walk`` then read
+    their nodes from the layout, the walks without asking any node for its children."""
+    held = _holding(module)
+    if held is not None:
+        return held[0]
+    layout = _Layout(module)
     _LAYOUTS.append(layout)
     del _LAYOUTS[:-_LAYOUTS_KEPT]
-    return layout.order
+    return layout
 
 
 _Hook = Callable[..., Any] | None
@@ -256,6 +274,10 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     if _has_per_field_hooks(visitor_class) or visitor_class.on_visit_attribute is not cst.CSTVisitor.on_visit_attribute:
         node.visit(visitor)
         return
+    held = _holding(node)
+    if held is not None:
+        _walk_layout(held[0], held[1], visitor, own_on_visit, own_on_leave)
+        return
     # (node, leaving): a node is pushed again, marked, to be left after its children
     stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
     while stack:
@@ -278,6 +300,40 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
                 stack.append((current, True))
         if enter:
             stack += [(child, False) for child in reversed(children(current))]
+
+
+def _walk_layout(layout: _Layout, start: int, visitor: cst.CSTVisitor, own_on_visit: bool, own_on_leave: bool) -> None:
+    """``walk`` over the node at ``start`` of a laid-out module: its subtree is the slice of
+    the layout up to its end, so the same hooks run in the same order, each node left once
+    the walk reaches the end of its subtree (at once when its visit skips the children)."""
+    visitor_class = type(visitor)
+    order, ends = layout.order, layout.ends
+    index, stop = start, ends[start]
+    leaving: list[tuple[int, cst.CSTNode]] = []  # (where its subtree ends, node): left there, innermost first
+    while index < stop:
+        while leaving and leaving[-1][0] <= index:
+            _leave(visitor, visitor_class, leaving.pop()[1], own_on_leave)
+        current = order[index]
+        if own_on_visit:
+            enter = visitor.on_visit(current)
+            leaving.append((ends[index], current))
+        else:
+            visit, leave = _hooks(visitor_class, type(current))
+            enter = visit is None or visit(visitor, current) is not False
+            if leave is not None or own_on_leave:
+                leaving.append((ends[index], current))
+        index = index + 1 if enter else ends[index]
+    while leaving:
+        _leave(visitor, visitor_class, leaving.pop()[1], own_on_leave)
+
+
+def _leave(visitor: cst.CSTVisitor, visitor_class: type, node: cst.CSTNode, own_on_leave: bool) -> None:
+    if own_on_leave:
+        visitor.on_leave(node)
+    else:
+        leave = _hooks(visitor_class, type(node))[1]
+        if leave is not None:
+            leave(visitor, node)
 
 
 class FastTransformer(cst.CSTTransformer):

@@ -72,7 +72,7 @@ from tf2migrate.analysis.session_parameters import find_session_parameters
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.traversal import find_all, preorder, walk
+from tf2migrate.traversal import find_all, lay_out, preorder, walk
 
 
 class NodeIndex(cst.CSTVisitor):
@@ -894,6 +894,7 @@ def _fed_name(call: cst.Call) -> str | None:
 def index_module(module: cst.Module) -> NodeIndex:
     """The analysis' one walk of ``module`` (callers that need its calls first pass it on to :func:`analyze`)."""
     index = NodeIndex()
+    lay_out(module)  # (the walks and searches of its parts that follow read the layout: no walk rebuilds it)
     walk(module, index)
     return index
 

@@ -99,27 +99,43 @@ def python2_names(tree: ast.Module) -> list[tuple[int, int, str]]:
     a ``try`` that catches the ``NameError``.  ``(line, column, message)``, in file order."""
     bound: set[str] = set()
     reads: list[ast.Name] = []
-    guards: list[ast.AST] = []  # the parts under a version test or a NameError-catching try
-    for node in ast.walk(tree):  # (one walk; the guarded parts are walked again, when there are any)
+    tests: list[ast.If | ast.IfExp | ast.Try] = []  # what may guard a part, judged once a read is found
+    stack: list[ast.AST] = [tree]
+    while stack:  # (one walk, in any order: every answer below is a set; ``ast.walk``'s generators cost a third of it)
+        node = stack.pop()
         if isinstance(node, ast.Name):
             if not isinstance(node.ctx, ast.Load):
                 bound.add(node.id)
             elif node.id in _PYTHON2_NAMES:
                 reads.append(node)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue  # (its one child is its context)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             bound |= {a.asname or a.name.partition(".")[0] for a in node.names}
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue  # (its children are the aliases)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-        elif isinstance(node, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(node.test)):
-            guards.append(node)
-        elif isinstance(node, ast.Try) and any(
-            h.type is None or "NameError" in ast.unparse(h.type) or "Exception" in ast.unparse(h.type) for h in node.handlers
-        ):
-            guards += node.body
+        elif isinstance(node, (ast.If, ast.IfExp, ast.Try)):
+            tests.append(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     reads = [node for node in reads if node.id not in bound]
-    guarded = {id(n) for guard in guards for n in ast.walk(guard)} if reads and guards else set()
+    if not reads:
+        return []
+    guards: list[ast.AST] = []  # the parts under a version test or a NameError-catching try
+    for test in tests:
+        if isinstance(test, (ast.If, ast.IfExp)) and re.search(r"version|PY2|PY3|py2|py3", ast.unparse(test.test)):
+            guards.append(test)
+        elif isinstance(test, ast.Try) and any(
+            h.type is None or "NameError" in ast.unparse(h.type) or "Exception" in ast.unparse(h.type) for h in test.handlers
+        ):
+            guards += test.body
+    guarded = {id(n) for guard in guards for n in ast.walk(guard)} if guards else set()
     return sorted({(node.lineno, node.col_offset + 1, _PYTHON2_NAMES[node.id]) for node in reads if id(node) not in guarded})
 
 

@@ -59,8 +59,13 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
     """Keep the graph on TF1 semantics, with the switches its code needs.  ``written``: the
     definitions tf2migrate wrote into the file on an earlier run (rewrites/written_helpers.py),
     TF2 code whose calls and shapes ask for no switch."""
-    # (the module without them: the same nodes, so the plan's edits by node still apply)
-    user_code = module.with_changes(body=[statement for statement in module.body if all(statement is not w for w in written)])
+    # (the module without them: the same nodes, so the plan's edits by node still apply; the
+    # module itself when there is none, whose nodes the analysis' walks have laid out already)
+    user_code = (
+        module.with_changes(body=[statement for statement in module.body if all(statement is not w for w in written)])
+        if written
+        else module
+    )
     own = {id(node) for statement in written for node in find_all(statement, cst.Call)}
     calls = [call for call in facts.calls if id(call) not in own]
     # a fed variable, ``v.initialized_value()``, a variable fetched by the run that updates

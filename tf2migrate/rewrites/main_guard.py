@@ -42,8 +42,10 @@ keeps the moved module only if its graph then converts.
 
 from __future__ import annotations
 
+import ast
+import math
 import symtable
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -123,6 +125,32 @@ class Moved:
 
 # the guard calling the function, after the block: two blank lines, the `if`, the call
 ADDED_LINES = 4
+
+
+def may_hold(tree: ast.Module, lines: Collection[int]) -> bool:
+    """The cheap test before the move (which renders the module twice and reads its symbol
+    tables): could one of ``lines`` lie in the guard's block, from (the line before) its
+    ``if`` to the line before the next top-level statement?  Read from CPython's tree of the module: every
+    top-level ``if`` whose test compares ``__name__`` (the guard among them), so a False
+    means that no line lies where ``Moved.guard_line`` … ``Moved.added_after`` would."""
+    body = tree.body
+    for index, statement in enumerate(body):
+        if not (isinstance(statement, ast.If) and isinstance(statement.test, ast.Compare)):
+            continue
+        compared = [statement.test.left, *statement.test.comparators]
+        if not any(isinstance(node, ast.Name) and node.id == "__name__" for node in compared):
+            continue
+        end = _first_line(body[index + 1]) - 1 if index + 1 < len(body) else math.inf
+        # (from the line before the ``if``: in a file without a final line break, the move
+        # counts the guard's lines one short)
+        if any(statement.lineno - 1 <= line <= end for line in lines):
+            return True
+    return False
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", None)
+    return decorators[0].lineno if decorators else statement.lineno
 
 
 def move_into_function(module: cst.Module, source: str) -> Moved | None:

@@ -15,6 +15,7 @@ run imports the module and writes the name (``from script import slim``).
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -39,9 +40,16 @@ def may_import_absent_module(source: str) -> bool:
     return any(package in source for package in ABSENT_PACKAGES)
 
 
-def remove_unused_absent_imports(source: str, importer_names: frozenset[str] = frozenset()) -> Removal | None:
+def remove_unused_absent_imports(
+    source: str, importer_names: frozenset[str] = frozenset(), tree: ast.Module | None = None
+) -> Removal | None:
     """The source without its unused module-level imports of ``tensorflow.contrib`` /
-    ``tensorflow.examples``; None when there is none (or the text does not parse)."""
+    ``tensorflow.examples``; None when there is none (or the text does not parse).
+    ``tree``: CPython's tree of ``source``, when at hand: where it shows every such import
+    read, the text is not parsed with libcst (most files that import ``tensorflow.contrib``
+    use it; that parse was most of this pass's time)."""
+    if tree is not None and _all_read(tree):
+        return None
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError:
@@ -62,6 +70,31 @@ def remove_unused_absent_imports(source: str, importer_names: frozenset[str] = f
     positions = Positions(module)
     removed = [((positions.get(s) or (0, 0))[0], module.code_for_node(s.body[0])) for s in unused]
     return Removal(_without(module, {id(s) for s in unused}).code, removed)
+
+
+def _all_read(tree: ast.Module) -> bool:
+    """Does CPython's tree show that the libcst pass would remove nothing: the module names
+    ``__all__``, or each module-level import of an absent package has a name that some
+    ``ast.Name`` reads?  (Every ``ast.Name`` is a libcst ``Name`` outside any import; the
+    imports looked at here are all those ``_absent_import_names`` could take, and more.)"""
+    imported = [bound for statement in tree.body if (bound := _ast_absent_import_names(statement))]
+    if not imported:
+        return True
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    return "__all__" in names or all(bound & names for bound in imported)
+
+
+def _ast_absent_import_names(statement: ast.stmt) -> set[str]:
+    """``_absent_import_names`` of CPython's statement (whether or not it shares its line)."""
+    if isinstance(statement, ast.Import):
+        if not all(absent_module(a.name) and a.asname is not None for a in statement.names):
+            return set()
+        return {a.asname for a in statement.names if a.asname is not None}
+    if isinstance(statement, ast.ImportFrom) and statement.module is not None and not statement.level:
+        if any(a.name == "*" for a in statement.names) or not absent_module(statement.module):
+            return set()
+        return {a.asname or a.name for a in statement.names}
+    return set()
 
 
 def _absent_import_names(statement: cst.CSTNode) -> set[str]:
