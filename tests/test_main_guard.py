@@ -148,3 +148,12 @@ def test_the_cheap_test_is_false_outside_the_block():
     source = _program(before="import os\n", after="\nx = 1\n")
     tree = ast.parse(source)
     assert may_hold(tree, {3, 4, 7, 8}) and not may_hold(tree, {1, 9, 10})
+
+
+@pytest.mark.parametrize("ending", ["\n", ""], ids=["final line break", "no final line break"])
+def test_findings_stand_on_their_lines_with_or_without_a_final_line_break(ending):
+    source = _program().rstrip("\n") + ending  # the run is the file's last line
+    result = migrate_source(source)
+    lines = {f.code: f.line for f in result.findings}
+    assert lines["TFM149"] == 2  # the guard's `if`
+    assert lines["TFM102"] == source.split("\n").index("        value = sess.run(y, {x: [1.0]})") + 1

@@ -141,9 +141,7 @@ def may_hold(tree: ast.Module, lines: Collection[int]) -> bool:
         if not any(isinstance(node, ast.Name) and node.id == "__name__" for node in compared):
             continue
         end = _first_line(body[index + 1]) - 1 if index + 1 < len(body) else math.inf
-        # (from the line before the ``if``: in a file without a final line break, the move
-        # counts the guard's lines one short)
-        if any(statement.lineno - 1 <= line <= end for line in lines):
+        if any(statement.lineno <= line <= end for line in lines):
             return True
     return False
 
@@ -183,17 +181,16 @@ def move_into_function(module: cst.Module, source: str) -> Moved | None:
     # (the lines up to the function's end are the original's, the `def` on the `if`'s line)
     before = _lines(module, body[:index])
     guard_line = before + len(guard.leading_lines) + 1
-    if module.has_trailing_newline:  # (else the render drops the last line break: rendered whole below)
-        through = before + module.code_for_node(function).count("\n")  # the function's text is the guard's
-    else:
-        through = _lines(module, body[: index + 1])
+    through = before + module.code_for_node(function).count("\n")  # the function's text is the guard's
     note = f'the statements of `if __name__ == "__main__":` moved into `def {name}():`, which the guard calls'
     return Moved(moved, guard_line, through, [(guard_line, 1, note)])
 
 
 def _lines(module: cst.Module, statements: Sequence[cst.BaseStatement]) -> int:
     """How many lines the module's header and these statements take."""
-    return render(module.with_changes(body=statements, footer=())).count("\n")
+    # (each statement's own line break counted, the last one's too: a module without a final
+    # line break renders its last statement without one)
+    return render(module.with_changes(body=statements, footer=(), has_trailing_newline=True)).count("\n")
 
 
 def _function_name(source: str) -> str | None:
