@@ -12,7 +12,7 @@ sides alike, only what the script gets from outside the code under test:
   unchanged. A loop the migration moved into a traced ``tf.function`` whose range is
   long would run in full there, a difference this driver would show (none is known);
 - MNIST's files (the reader TF1 shipped and the port TFM414 writes download them) are
-  made up, not downloaded: :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
+  made up, not downloaded (nor read from the repository, which may ship some of them): :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
   of random pixels with random labels, the same on both sides; any other download fails;
 - ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
   seed, from the clock when the script sets none, which no two runs share;
@@ -88,6 +88,7 @@ class StandIn(types.ModuleType):
 
 
 def setup(ctx) -> None:
+    import os
     import time
     import urllib.request
 
@@ -110,6 +111,7 @@ def setup(ctx) -> None:
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
     ctx.patch(urllib.request, "urlretrieve", _made_up_mnist)
+    ctx.patch(os.path, "exists", _mnist_missing(os.path.exists))
     for marker in ("__tf2migrate_magic__", "__tf2migrate_cell__"):  # a notebook's IPython lines, cell starts
         ctx.patch(builtins, marker, lambda *reads: None)
     ctx.patch(builtins, "range", _capped_range(builtins.range, program))
@@ -221,6 +223,16 @@ def _own_random() -> types.ModuleType:
     module.__dict__.update(vars(random))
     module.__dict__.update({name: getattr(generator, name) for name in random.__all__ if hasattr(generator, name)})
     return module
+
+
+def _mnist_missing(exists):
+    """``os.path.exists`` for which MNIST's files are never there: the readers make them up."""
+    import os
+
+    def exists_but_mnist(path) -> bool:
+        return os.path.basename(os.fspath(path)) not in MNIST_FILES and exists(path)
+
+    return exists_but_mnist
 
 
 def _seeded(seed):
