@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pyflakes import checker, messages
 
 from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.traversal import push_children
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY, V2_ONLY
 
 # Namespaces the symbol table does not list (other distributions, version switches):
@@ -122,17 +123,6 @@ def tf_paths(roots: Sequence[ast.AST], canonical) -> set[str]:
             node = current  # (what a chain starts from may name TF too: ``f(tf.x).y``)
         push_children(stack, node)
     return out
-
-
-def push_children(stack: list[ast.AST], node: ast.AST) -> None:
-    """Put the node's children on a walk's stack (``ast.walk``'s generators cost a third
-    of a walk that only collects)."""
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if type(value) is list:
-            stack.extend(item for item in value if isinstance(item, ast.AST))
-        elif isinstance(value, ast.AST):
-            stack.append(value)
 
 
 def _key(path: str) -> str:

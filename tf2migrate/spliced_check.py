@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tf2migrate.analysis.tf_imports import TfImports
-from tf2migrate.output_check import paths_problem, problem_of, proven_valid, push_children, tf_paths, tf_root
+from tf2migrate.output_check import paths_problem, problem_of, proven_valid, tf_paths, tf_root
+from tf2migrate.traversal import push_children
 
 NESTED_HEADER = "if True:\n"  # what a run inside a block is parsed under
 

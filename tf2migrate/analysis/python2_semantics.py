@@ -38,6 +38,7 @@ import ast
 import re
 from tf2migrate.analysis.float_values import FloatValues
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.traversal import push_children
 
 PYTHON2_SEMANTICS = Rule(
     "TFM009",
@@ -118,12 +119,7 @@ def python2_names(tree: ast.Module) -> list[tuple[int, int, str]]:
             bound.add(node.arg)
         elif isinstance(node, (ast.If, ast.IfExp, ast.Try)):
             tests.append(node)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+        push_children(stack, node)
     reads = [node for node in reads if node.id not in bound]
     if not reads:
         return []
