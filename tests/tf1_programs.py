@@ -1481,9 +1481,10 @@ class _Builder:
         """``tf.summary.scalar`` of a scalar (a train op's loss, if any) and maybe ``tf.summary.histogram``
         of a [batch, D] tensor, merged by ``tf.summary.merge_all()`` at the end of the graph code; runs of
         the merged op (``run_summary``) write them with a ``FileWriter``."""
-        losses = [t for t in self.tensors if t.kind == "S" and t.name in {next(iter(w.diff)) for w in self.writers if w.kind == "train"}]
-        scalars = losses or [t for t in self.tensors if t.kind == "S" and t.name.isidentifier()]
-        outputs = [t for t in self.tensors if t.kind == "BD" and t.name.isidentifier()]
+        tensors = [t for t in self.tensors if self.in_graph(t)]
+        losses = [t for t in tensors if t.kind == "S" and t.name in {next(iter(w.diff)) for w in self.writers if w.kind == "train"}]
+        scalars = losses or [t for t in tensors if t.kind == "S" and t.name.isidentifier()]
+        outputs = [t for t in tensors if t.kind == "BD" and t.name.isidentifier()]
         chosen = [self.choice(scalars)] if scalars else []
         if outputs and (not chosen or self.flag()):
             chosen.append(self.choice(outputs))
@@ -1525,9 +1526,15 @@ class _Builder:
         if self.flag():
             self.session.append(f"{indent}{writer}.close()")
 
+    def in_graph(self, tensor: Tensor) -> bool:
+        """Is ``tensor`` made by the graph code (not by an op built between runs, after it)?"""
+        return _mentions("\n".join(self.graph), tensor.name)
+
     def fetch_list(self) -> list[Tensor]:
         """Two or three fetchable values read by index from a list display of the graph code."""
-        candidates = [t for t in self.fetchable if t.kind in ("BD", "S", "other") and t.name.isidentifier() and not t.writes]
+        candidates = [
+            t for t in self.fetchable if t.kind in ("BD", "S", "other") and t.name.isidentifier() and not t.writes and self.in_graph(t)
+        ]
         if len(candidates) < 2:
             return []
         return self.draw(st.lists(st.sampled_from(candidates), min_size=2, max_size=3, unique_by=lambda t: t.name))
