@@ -178,7 +178,8 @@ def runnable_original(source: str, before: Path) -> Path:
     return path
 
 
-@settings(max_examples=CAMPAIGN or 12, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not CAMPAIGN)
+# (the CI slice: 10 programs, about 70 s, its budget; session 25's grammar made programs longer than the 12 it ran)
+@settings(max_examples=CAMPAIGN or 10, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not CAMPAIGN)
 @given(program=tf1_programs())
 def test_migration_computes_what_the_program_computed(program: Program, workers: Workers) -> None:
     check(program, workers)

@@ -86,6 +86,17 @@ must keep (README "What it rewrites", DESIGN "Semantics that must hold"):
   on a flag or a mode string bound before it, or on the rank of a placeholder declared before it
   (``len(x1.get_shape()) == 2``, ``x1.get_shape()[0].value is None``); the
   branch not taken raises, maybe through an ``elif``; maybe then in a factory's body.
+- session 25's: variables of ``tf.get_variable`` and ``tf.layers.dense`` kernels made by TF1's initializer objects
+  with seeds (Glorot uniform and normal, variance scaling, truncated and random normal); a ``tf.keras.layers.Dense``
+  made in graph code and called once or twice (rare: kept on TF1 today); two train ops of disjoint variables stepped
+  by one run; ``tf.summary.scalar`` (a train op's loss) and ``histogram`` merged by ``merge_all``, run (maybe with
+  the train op) and written by a ``FileWriter`` with the loop's step, the serialized summaries compared; a
+  ``tf.train.Saver`` saving (maybe numbered by ``global_step=``) after one run and restoring after the last, then a
+  run; fetches read by index from a list display of the graph's tensors in a loop (``sess.run(fetches[i], feed)``);
+  a function of the file running fetches with the feed dict it is given (``evaluate(sess, feed)``), called with a
+  dict display bound to a name; a class whose constructor calls a build method (with its parameters, or reading
+  them back from ``self``).  Checkpoints and event files go to a directory of the program's own
+  (``_workdir``, a name verify does not compare).
 
 A third of the programs with helpers (or a session not opened by ``with``) are projects:
 their module-level helpers, layer helpers and classes live in ``helpers.py`` or a package's
@@ -109,6 +120,7 @@ placeholder, one op and one run.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -180,6 +192,9 @@ class _Builder:
         # made under the UPDATE_OPS control dependencies moves (fed True), and the flag's value in other runs
         self.bn_moving = ""
         self.bn_other_runs = "False"
+        self.merged: Tensor | None = None  # tf.summary.merge_all() of the summaries made (session 25)
+        self.summarized: set[str] = set()  # the tensors those summaries read
+        self.workdir = False  # a directory of the program's own for checkpoints and event files
 
     # -- helpers
     def choice(self, options):
@@ -1323,12 +1338,36 @@ class _Builder:
                     f"        self.loss = tf.reduce_mean(tf.tanh(self.x * {scale})) * float(m)",
                 ],
             }[local]
+        graph = [f"        self.x = tf.placeholder(tf.float32, [None, {D}])", *body]
+        build = self.choice(["none", "none", "parameters", "attributes"])
+        if build == "none":
+            constructor = ["    def __init__(self, k, n):", *graph]
+        else:  # session 25's: the constructor calls a build method (DeepHPMs' ``idn_init``)
+            self.feature(f"class:build-method:{build}")
+            constructor = (
+                [
+                    "    def __init__(self, k, n):",
+                    "        self.build(k, n)",
+                    "        self.sess = tf.Session()",
+                    "",
+                    "    def build(self, k, n):",
+                ]
+                if build == "parameters"
+                else [
+                    "    def __init__(self, k, n):",
+                    "        self.k = k",
+                    "        self.n = n",
+                    "        self.build()",
+                    "        self.sess = tf.Session()",
+                    "",
+                    "    def build(self):",
+                    "        k, n = self.k, self.n",
+                ]
+            ) + graph
         self.defs += [
             f"class {cls}:",
-            "    def __init__(self, k, n):",
-            f"        self.x = tf.placeholder(tf.float32, [None, {D}])",
-            *body,
-            "        self.sess = tf.Session()",
+            *constructor,
+            *(["        self.sess = tf.Session()"] if build == "none" else []),
             "",
             "    def predict(self, x):",
             "        return self.sess.run(self.loss, {self.x: x})",
@@ -1382,6 +1421,197 @@ class _Builder:
             f"{self.fresh('r')} = {obj}.predict(data0)",
             f"{self.fresh('r')} = {obj}.predict(data1 * 2.0)",
         ]
+
+    # -- session 25's: TF1 initializers, Keras layers, summaries, Savers, fetches indexed by a loop, feeds passed on
+    def initialized_variable(self) -> None:
+        """A variable of ``tf.get_variable`` made by one of TF1's initializer objects with a seed (Glorot,
+        variance scaling, truncated normal, random normal) and applied at once, or a ``tf.layers.dense``
+        whose ``kernel_initializer`` is one; verify replays the initial values, by shape."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        seed = self.draw(st.integers(1, 99))
+        initializer = self.choice(
+            [
+                f"tf.glorot_uniform_initializer(seed={seed})",
+                f"tf.truncated_normal_initializer(stddev=0.3, seed={seed})",
+                f"tf.variance_scaling_initializer(scale=2.0, seed={seed})",
+                f"tf.glorot_normal_initializer(seed={seed})",
+                f"tf.random_normal_initializer(stddev=0.5, seed={seed})",
+            ]
+        )
+        kind = initializer.split("(")[0].split(".")[-1]
+        if self.flag():  # a layer's kernel
+            self.feature(f"initializer:{kind}:dense")
+            width, layer = next(self.widths), self.fresh("layer")
+            hidden = f"{layer}/*"
+            self.hidden.add(hidden)
+            text = f"tf.layers.dense(tf.reshape({a.name}, [-1, {D}]), {width}, kernel_initializer={initializer})[:, :{D}]"
+            self.new_tensor(self.fresh("t"), text, a.diff, a.reads | {hidden})
+            self.latest.append(self.tensors[-1])
+            return
+        self.feature(f"initializer:{kind}:get_variable")
+        name, shape = self.fresh("v"), self.choice(["DD", "D"])
+        dims = f"[{D}, {D}]" if shape == "DD" else f"[{D}]"
+        self.graph.append(f'{name} = tf.get_variable("{name}", {dims}, initializer={initializer})')
+        self.variables[name] = (shape, True)
+        self.fetchable.append(Tensor(name, "variable", frozenset(), frozenset({name})))
+        text = f"tf.tanh(tf.matmul({a.name}, {name}))" if shape == "DD" else f"{a.name} + {name}"
+        self.new_tensor(self.fresh("t"), text, a.diff | {name}, a.reads | {name})
+
+    def keras_layer(self) -> None:
+        """A ``tf.keras.layers.Dense`` made in graph code and applied to one or two [batch, D] tensors
+        (the second call sharing its weights), as TF1 code mixing Keras layers into its graph wrote it."""
+        a = self.operand("BD")
+        if a is None:
+            return
+        layer, width = self.fresh("dense"), next(self.widths)
+        activation = self.choice(["None", '"relu"', "tf.nn.tanh"])
+        twice = self.flag()
+        self.feature(f"keras-layer:dense{':twice' if twice else ''}")
+        self.graph.append(f"{layer} = tf.keras.layers.Dense({width}, activation={activation})")
+        hidden = f"{layer}/*"
+        self.hidden.add(hidden)
+        for operand in [a] + ([self.operand("BD") or a] if twice else []):
+            text = f"{layer}(tf.reshape({operand.name}, [-1, {D}]))[:, :{D}]"
+            self.new_tensor(self.fresh("t"), text, operand.diff, operand.reads | {hidden})
+            self.latest.append(self.tensors[-1])
+
+    def summaries(self) -> None:
+        """``tf.summary.scalar`` of a scalar (a train op's loss, if any) and maybe ``tf.summary.histogram``
+        of a [batch, D] tensor, merged by ``tf.summary.merge_all()`` at the end of the graph code; runs of
+        the merged op (``run_summary``) write them with a ``FileWriter``."""
+        tensors = [t for t in self.tensors if self.in_graph(t)]
+        losses = [t for t in tensors if t.kind == "S" and t.name in {next(iter(w.diff)) for w in self.writers if w.kind == "train"}]
+        scalars = losses or [t for t in tensors if t.kind == "S" and t.name.isidentifier()]
+        outputs = [t for t in tensors if t.kind == "BD" and t.name.isidentifier()]
+        chosen = [self.choice(scalars)] if scalars else []
+        if outputs and (not chosen or self.flag()):
+            chosen.append(self.choice(outputs))
+        if not chosen:
+            return
+        for tensor in chosen:
+            function = "scalar" if tensor.kind == "S" else "histogram"
+            self.feature(f"summary:{function}")
+            self.graph.append(f'tf.summary.{function}("{tensor.name}_{function}", {tensor.name})')
+        self.graph.append("merged = tf.summary.merge_all()")
+        self.summarized = {t.name for t in chosen}
+        self.merged = Tensor("merged", "summary", frozenset(), frozenset().union(*(t.reads for t in chosen)))
+        self.workdir = True
+
+    def run_summary(self, indent: str) -> None:
+        """A run of the merged summaries (maybe with the train op whose loss is the only one summarized,
+        in a loop), its value written by a ``FileWriter`` with the loop's step and kept (TF1's serialized
+        ``Summary``: tags and values, which TF2's raw summary ops must give the same)."""
+        assert self.merged is not None
+        writer = self.fresh("writer")
+        self.session.append(f'{indent}{writer} = tf.summary.FileWriter(os.path.join(_workdir, "logs"), sess.graph)')
+        trains = [w for w in self.writers if w.kind == "train" and w.diff == frozenset(self.summarized)]
+        train = self.choice(trains) if trains and self.flag() else None
+        loop = self.flag()
+        inner, hist, result = indent + ("    " if loop else ""), self.fresh("hist"), self.fresh("r")
+        self.feature(f"summary:run{':with-train-op' if train else ''}{':loop' if loop else ''}")
+        if loop:
+            self.session += [f"{indent}{hist} = []", f"{indent}for i in range({self.draw(st.integers(1, 3))}):"]
+        reads = self.merged.reads | (train.reads if train else frozenset())
+        feed = self.feed(reads, loop, inner, train.writes if train else frozenset())
+        feed_arg = f", feed_dict={feed}" if feed else ""
+        if train:
+            self.session.append(f"{inner}_, {result} = sess.run([{train.name}, merged]{feed_arg})")
+        else:
+            self.session.append(f"{inner}{result} = sess.run(merged{feed_arg})")
+        self.session.append(f"{inner}{writer}.add_summary({result}, {'i' if loop else '0'})")
+        if loop:
+            self.session.append(f"{inner}{hist}.append({result})")
+        if self.flag():
+            self.session.append(f"{indent}{writer}.close()")
+
+    def in_graph(self, tensor: Tensor) -> bool:
+        """Is ``tensor`` made by the graph code (not by an op built between runs, after it)?"""
+        return _mentions("\n".join(self.graph), tensor.name)
+
+    def fetch_list(self) -> list[Tensor]:
+        """Two or three fetchable values read by index from a list display of the graph code."""
+        candidates = [
+            t for t in self.fetchable if t.kind in ("BD", "S", "other") and t.name.isidentifier() and not t.writes and self.in_graph(t)
+        ]
+        if len(candidates) < 2:
+            return []
+        return self.draw(st.lists(st.sampled_from(candidates), min_size=2, max_size=3, unique_by=lambda t: t.name))
+
+    def run_indexed(self, indent: str) -> None:
+        """Runs in a loop fetching ``fetches[i]`` of a list display of the graph's tensors, ``i`` the
+        loop's variable (GradientPathologiesPINNs' ``sess.run(self.grad_res[i], feed)``)."""
+        chosen = self.fetch_list()
+        if not chosen:
+            return
+        listed, hist, result = self.fresh("fetches"), self.fresh("hist"), self.fresh("r")
+        header = self.choice(["range", "range_len", "enumerate"])
+        self.feature(f"fetch:indexed-by-loop:{header}")
+        self.graph.append(f"{listed} = [{', '.join(t.name for t in chosen)}]")
+        loop = {
+            "range": f"for i in range({len(chosen)}):",
+            "range_len": f"for i in range(len({listed})):",
+            "enumerate": f"for i, _fetch in enumerate({listed}):",
+        }[header]
+        self.session += [f"{indent}{hist} = []", f"{indent}{loop}"]
+        feed = self.feed(frozenset().union(*(t.reads for t in chosen)), True, indent + "    ")
+        self.session.append(f"{indent}    {result} = sess.run({listed}[i]{', ' + feed if feed else ''})")
+        self.session.append(f"{indent}    {hist}.append({result})")
+
+    def run_passed_feed(self, indent: str) -> None:
+        """A function of the file running fetches with the feed dict it is given (``def evaluate(sess,
+        feed): return sess.run([...], feed_dict=feed)``), called with a dict display bound to a name
+        (GradientPathologiesPINNs' ``save_gradients(tf_dict)``), maybe in a loop whose values change."""
+        chosen = self.fetch_list()[: self.draw(st.integers(1, 2))]
+        if not chosen:
+            return
+        function, result = self.fresh("evaluate"), self.fresh("r")
+        takes_session, listed = self.flag(), len(chosen) > 1 or self.flag()
+        fetches = f"[{', '.join(t.name for t in chosen)}]" if listed else chosen[0].name
+        self.feature(f"feed:passed-to-function{':session' if takes_session else ''}")
+        self.graph += [
+            f"def {function}({'sess, ' if takes_session else ''}feed):",
+            f"    return sess.run({fetches}, feed_dict=feed)",
+        ]
+        loop = self.flag()
+        inner, hist = indent + ("    " if loop else ""), self.fresh("hist")
+        if loop:
+            self.session += [f"{indent}{hist} = []", f"{indent}for i in range({self.draw(st.integers(1, 3))}):"]
+        feed = self.feed(frozenset().union(*(t.reads for t in chosen)), loop, inner) or "{}"
+        if not feed.isidentifier():
+            name = self.fresh("feed")
+            self.session.append(f"{inner}{name} = {feed}")
+            feed = name
+        self.session.append(f"{inner}{result} = {function}({'sess, ' if takes_session else ''}{feed})")
+        if loop:
+            self.session.append(f"{inner}{hist}.append({result})")
+
+    def joint_train(self) -> None:
+        """Two train ops of the optimizers stepped by one run (``sess.run([train_a, train_b], feed)``),
+        when neither reads what the other writes (TF1 does not order them)."""
+        trains = [w for w in self.writers if w.kind == "train"]
+        pairs = [(a, b) for a, b in itertools.combinations(trains, 2) if not (a.reads & b.writes) and not (b.reads & a.writes)]
+        if not pairs:
+            return
+        first, second = self.choice(pairs)
+        self.feature("train:joint-run")
+        joint = Tensor(
+            f"{first.name}, {second.name}", "joint", first.diff | second.diff, first.reads | second.reads, first.writes | second.writes
+        )
+        self.writers += [joint, joint]
+
+    def saver_save(self, indent: str) -> None:
+        """``saver.save(sess, path)`` (maybe numbered by ``global_step=``) in the middle of the runs."""
+        self.workdir = True
+        numbered = self.flag()
+        self.feature(f"saver:save{':numbered' if numbered else ''}")
+        self.session.append(f'{indent}_saved = saver.save(sess, os.path.join(_workdir, "model"){", global_step=3" if numbered else ""})')
+
+    def saver_restore(self, indent: str, eval_ok: bool) -> None:
+        """``saver.restore(sess, path)`` after the later runs changed the variables, then a run."""
+        self.session.append(f"{indent}saver.restore(sess, _saved)")
+        self.run(indent, eval_ok)
 
     def run_latest(self, indent: str) -> None:
         """A run fetching every layer and cell output (see ``latest``)."""
@@ -1491,10 +1721,23 @@ def tf1_programs(draw) -> Program:
     newest = {"zero_x": b.zero_x, "control_flow": b.control_flow, "batch_norm": b.batch_norm, "mlp_loop": b.mlp_loop}
     for step in draw(st.lists(st.sampled_from(list(newest)), max_size=2)):
         newest[step]()
+    # session 25's: TF1 initializer objects, Keras layers in graph code
+    for _ in range(draw(st.integers(0, 2))):
+        b.initialized_variable()
+    if draw(st.integers(0, 5)) == 5:  # (kept on TF1 today, TFM306: rare, so the conversion rate shows the rest)
+        b.keras_layer()
     if draw(st.integers(0, 15)) == 7:  # (keeps the graph on TF1: rare, so the conversion rate shows the rest)
         b.py_func()
     if draw(st.integers(0, 2)) == 0:
         b.optimizer()
+    # session 25's: two train steps in one run, summaries, a Saver (the graph's last statements)
+    if draw(st.integers(0, 2)) == 0:
+        b.joint_train()
+    if draw(st.integers(0, 3)) == 0:
+        b.summaries()
+    saver = bool(b.variables or b.hidden) and draw(st.integers(0, 3)) == 0
+    if saver:
+        b.graph.append(f"saver = tf.train.Saver({draw(st.sampled_from(['', 'max_to_keep=2']))})")
     if not b.fetchable:
         b.fetchable.append(b.tensors[-1])
 
@@ -1525,11 +1768,20 @@ def tf1_programs(draw) -> Program:
     runs = draw(st.integers(1, 4))
     # a Python value the graph read, rebound before the runs or between two of them
     rebind_at = draw(st.sampled_from([None, 0] + list(range(1, runs))))
+    # session 25's runs: of the merged summaries, of a list's items by the loop's index, through a function
+    # given the feed dict; a checkpoint saved after one of the runs and restored after the last
+    specials = (["summary"] if b.merged else []) + (["save"] if saver else [])
+    specials += [kind for kind in ("indexed", "passed") if draw(st.integers(0, 4)) == 0]
+    placed = {kind: draw(st.integers(0, runs - 1)) for kind in specials}
     for index in range(runs):
         if index == rebind_at:
             b.feature(f"python:rebound-{'before' if index == 0 else 'between'}-runs")
             b.session.append(f"{indent}scale = {10.0 * (index + 1)}  # TF1 built its graph with scale = 0.5")
         b.run(indent, eval_ok)
+        for kind in [kind for kind, at in placed.items() if at == index]:
+            {"summary": b.run_summary, "save": b.saver_save, "indexed": b.run_indexed, "passed": b.run_passed_feed}[kind](indent)
+    if saver:
+        b.saver_restore(indent, eval_ok)
     if b.latest:
         b.run_latest(indent)
     rebound = draw(st.integers(0, 4)) == 0 and b.rebind_by_last_run(indent)
@@ -1571,6 +1823,9 @@ def tf1_programs(draw) -> Program:
     if draw(st.booleans()):
         b.feature("set_random_seed")
         lines.append(f"tf.set_random_seed({draw(st.integers(0, 9))})")
+    if b.workdir:  # (a name verify does not compare: each run makes its own directory)
+        lines[0:0] = ["import os", "import tempfile"]
+        lines.append('_workdir = tempfile.mkdtemp(dir=".")')
     lines += [
         "scale = 0.5",
         f"data0 = np.linspace(-1.0, 1.0, {b.batch * D}).reshape({b.batch}, {D})",

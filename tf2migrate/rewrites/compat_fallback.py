@@ -97,7 +97,12 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
         None if v2_shapes_off else _dimension_read_left(walked) or _dimension_compared(walked, comparisons)
     )
     plan.tf1_dimensions = v2_shapes_off or dimension_read is not None
-    if not plan.tf1_dimensions:
+    # a file that switches eager execution off, and not TF2's shapes, was written for TF2's runtime (TF1 had no
+    # eager execution to switch off): its shapes hold ints and None already, and ``x.shape[0] is None`` means
+    # what it says (tf2migrate's own output of a kept file is such a file: TF1's ``x.shape[0].value is None``
+    # became ``x.shape[0] is None``, which a second run read as TF1's always-false test)
+    tf2_shapes = "disable_eager_execution" in names and not v2_shapes_off
+    if not plan.tf1_dimensions and not tf2_shapes:
         _keep_dimension_comparisons(comparisons, plan)
     for call in calls:
         if facts.imports.call_name(call) == "cond" and singleton_branch(call, facts.helpers) is not None:

@@ -49,6 +49,7 @@ import builtins
 import functools
 import itertools
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -122,7 +123,17 @@ def _may_make_variables(name: str) -> bool:
 
 
 # Modules known to make no TF variable when their functions are called
-_SAFE_MODULES = frozenset(
+# the standard library's modules that run no code they are given (``tempfile``, ``pathlib``, ``shutil``), and
+# the common data libraries: their calls make no TF variables (``importlib``, ``runpy``, ``timeit``, threads and
+# the like may run a module's or a callable's code, which may)
+_CODE_RUNNING_STDLIB = frozenset(
+    {
+        "importlib", "runpy", "code", "codeop", "pkgutil", "imp", "builtins", "threading", "_thread", "concurrent",
+        "multiprocessing", "asyncio", "timeit", "trace", "profile", "cProfile", "pdb", "bdb", "doctest", "unittest",
+        "sched", "atexit", "ctypes", "signal", "site", "zipimport",
+    }
+)  # fmt: skip
+_SAFE_MODULES = frozenset(set(sys.stdlib_module_names) - _CODE_RUNNING_STDLIB) | frozenset(
     {
         "numpy", "os", "sys", "math", "time", "random", "matplotlib", "pandas", "scipy", "sklearn", "collections",
         "itertools", "functools", "json", "pickle", "csv", "argparse", "datetime", "re", "glob", "shutil", "PIL",
