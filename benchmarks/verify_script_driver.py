@@ -6,7 +6,8 @@ of steps, print, plot. There is no ``__main__`` block for benchmarks/verify_real
 to call, so this driver imports the module — running all of it — after changing, on both
 sides alike, only what the script gets from outside the code under test:
 
-- ``range(n)`` called *from the script's own file* with more than :data:`LONG` items gives
+- ``range(n)`` called *from the script's own file* with more than :data:`LONG` items, for a
+  loop to iterate at once (a ``for``, a comprehension; not a value kept or passed on), gives
   its first :data:`CAP` (training loops: ``range(training_epochs)``,
   ``range(total_batch)``); shorter ranges and every range TensorFlow or NumPy make run
   unchanged. A loop the migration moved into a traced ``tf.function`` whose range is
@@ -134,11 +135,31 @@ def _capped_range(full: type, program: str) -> type:
     class capped(metaclass=_IsRange):
         def __new__(cls, *args):
             items = full(*args)
-            if len(items) > LONG and sys._getframe(1).f_code.co_filename == program:
-                return items[:CAP]
+            if len(items) > LONG:
+                caller = sys._getframe(1)
+                if caller.f_code.co_filename == program and _iterated(caller.f_code, caller.f_lasti):
+                    return items[:CAP]
             return items
 
     return capped
+
+
+_ITERATED: dict = {}  # code object -> offsets of the calls whose result a loop iterates
+
+
+def _iterated(code, offset: int) -> bool:
+    """Is the call at ``offset`` of ``code`` iterated at once (``for i in range(n)``, a
+    comprehension), not kept as a value (``np.random.choice(range(n), k)``, ``list(range(n))``)?"""
+    import dis
+
+    if code not in _ITERATED:
+        instructions = list(dis.get_instructions(code))
+        _ITERATED[code] = {
+            before.offset
+            for before, after in zip(instructions, instructions[1:])
+            if before.opname.startswith(("CALL", "PRECALL")) and after.opname == "GET_ITER"
+        }
+    return offset in _ITERATED[code]
 
 
 def _fixed_dropout(tf, keep_prob_first: bool):

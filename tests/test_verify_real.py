@@ -291,3 +291,18 @@ def test_fixed_dropout_keeps_the_same_elements_for_keep_prob_and_rate():
     dropped = kept == 0
     assert 0.15 < dropped.mean() < 0.35  # about a quarter dropped
     assert np.allclose(kept[~dropped], x.numpy()[~dropped] / 0.75)
+
+
+def test_a_range_kept_as_a_value_is_not_cut(tmp_path):
+    program = tmp_path / "sampled.py"
+    program.write_text("population = list(range(100))\nfor step in range(100):\n    pass\nchosen = sorted(range(50))\n")
+    context = DriverContext("tf2", program)
+    script_driver.setup(context)
+    try:
+        spec = importlib.util.spec_from_file_location("sampled", program)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        context.restore()
+    assert len(module.population) == 100 and len(module.chosen) == 50
+    assert module.step == script_driver.CAP - 1
