@@ -75,8 +75,12 @@ def notebook_scripts(original: Path, migrated: Path, relative: str) -> str:
     """Write each side's notebook as the one program its code cells make (IPython lines
     masked as calls the script driver ignores) beside it; return that script's path."""
     for root in (original, migrated):
-        notebook = root / relative
-        (root / (relative + NOTEBOOK_SCRIPT)).write_text(notebook_program(notebook.read_text()))
+        lines = notebook_program((root / relative).read_text()).split("\n")
+        # (a ``from __future__`` import of a later cell: first, where Python wants it, as the
+        # kernel, which runs each cell as a module of its own, allowed it)
+        future = [line for line in lines if line.startswith("from __future__ import")]
+        rest = [line for line in lines if not line.startswith("from __future__ import")]
+        (root / (relative + NOTEBOOK_SCRIPT)).write_text("\n".join(future + rest))
     return relative + NOTEBOOK_SCRIPT
 
 

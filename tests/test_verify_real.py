@@ -255,7 +255,10 @@ def test_a_tutorial_repository_is_verified_script_by_script(tmp_path, capsys):
     repository.mkdir()
     (repository / "lesson.py").write_text(TUTORIAL_REPOSITORY_SCRIPT)
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell("%matplotlib inline"), nbformat.v4.new_code_cell(TUTORIAL_REPOSITORY_SCRIPT)]
+    notebook.cells = [
+        nbformat.v4.new_code_cell("%matplotlib inline"),
+        nbformat.v4.new_code_cell("from __future__ import print_function\n" + TUTORIAL_REPOSITORY_SCRIPT),
+    ]
     nbformat.write(notebook, str(repository / "lesson.ipynb"))
     verify_real = _load("verify_real")
     status = verify_real.main([str(repository), "--scripts", "--batch", "2", "--keep", str(tmp_path / "work")])
