@@ -26,6 +26,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import graph_name
 from tf2migrate.traversal import find_all
@@ -60,21 +61,23 @@ def _parameter_for(module: cst.Module, call: cst.Call, argument: cst.Arg) -> str
         title, method = call.func.value, False
     else:
         return None
-    classes = [c for c in find_all(module, cst.ClassDef) if isinstance(c, cst.ClassDef)]
-    methods = {id(s) for c in classes for s in c.body.body if isinstance(s, cst.FunctionDef)}
     defs = [d for d in find_all(module, cst.FunctionDef) if isinstance(d, cst.FunctionDef) and d.name.value == title]
-    if len(defs) != 1 or (id(defs[0]) in methods) != method or any(a.star for a in call.args):
+    if len(defs) != 1 or is_method(module, defs[0]) != method:
         return None
     params = defs[0].params
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.posonly_params:
         return None
-    names = [p.name.value for p in params.params][1 if method else 0 :]
-    if argument.keyword is not None:
-        parameter = argument.keyword.value if argument.keyword.value in names else None
-    else:
-        position = [a for a in call.args if a.keyword is None].index(argument)
-        parameter = names[position] if position < len(names) else None
+    names = tuple(p.name.value for p in params.params)[1 if method else 0 :]
+    bound = bind_arguments(call, names)
+    parameter = next((name for name, arg in (bound or {}).items() if arg is argument and name in names), None)
     return parameter if parameter is not None and _runs_with_feed(defs[0], parameter) else None
+
+
+def is_method(module: cst.Module, function: cst.FunctionDef) -> bool:
+    """Is the function a method: a def in the body of one of the module's classes?"""
+    return any(
+        any(statement is function for statement in cls.body.body) for cls in find_all(module, cst.ClassDef) if isinstance(cls, cst.ClassDef)
+    )
 
 
 def _runs_with_feed(function: cst.FunctionDef, parameter: str) -> bool:

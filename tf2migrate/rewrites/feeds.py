@@ -10,9 +10,10 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis import blockers
-from tf2migrate.analysis.calls import closure
+from tf2migrate.analysis.calls import bind_arguments, closure
 from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
+from tf2migrate.analysis.passed_feed_displays import is_method
 from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
 from tf2migrate.rewrites.function_emission import default_dtype
@@ -135,9 +136,9 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
     parameters = function.params
     if name not in [p.name.value for p in parameters.params] or name in read_and_bound(function.body)[1]:
         return None
-    method = _method_of(rewrite.module, function)
+    method = is_method(rewrite.module, function)
     # the function's own parameters, ``self`` aside: where a call passes the dict
-    position = [p.name.value for p in parameters.params].index(name) - (1 if method else 0)
+    own = tuple(p.name.value for p in parameters.params)[1 if method else 0 :]
     feeds = [
         s.feed
         for scope in rewrite.facts.scopes
@@ -160,7 +161,8 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
     for mention in mentions:
         call = calls.get(id(mention)) if m.matches(mention, callee) else None
         caller = rewrite.facts.function_of_call.get(id(call)) if call is not None else None
-        passed = _argument(call, position, name) if call is not None else None
+        bound = bind_arguments(call, own) if call is not None else None
+        passed = bound[name].value if bound is not None and name in bound else None
         feed_dict = (
             (rewrite.facts.feed_dicts.get((id(caller), passed.value)) or rewrite.facts.feed_dicts.get((id(None), passed.value)))
             if isinstance(passed, cst.Name)
@@ -180,23 +182,6 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
             )
         displays.append(display)
     return displays or f"`{name}` is a parameter of `{title}`, which nothing in this file calls: the dicts passed for it are not known"
-
-
-def _method_of(module: cst.Module, function: cst.FunctionDef) -> bool:
-    """Is the function a method: a def in the body of a class?"""
-    return any(
-        any(statement is function for statement in cls.body.body) for cls in find_all(module, cst.ClassDef) if isinstance(cls, cst.ClassDef)
-    )
-
-
-def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
-    """What the call passes for the parameter at ``position`` (``self`` aside) named ``name``."""
-    for index, argument in enumerate(call.args):
-        if argument.star:
-            return None
-        if (argument.keyword is None and index == position) or (argument.keyword is not None and argument.keyword.value == name):
-            return argument.value
-    return None
 
 
 def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statement]) -> str:
