@@ -76,12 +76,13 @@ def stale_backward_reads(module: cst.Module, facts: GraphFacts, scope: Scope, tr
     """Why the values of a joint step (train ops :func:`joint_refusal` accepted) may differ
     from a TF1 run with reference variables, or None: the loss of one train op reaches a
     variable another one updates (or what it reaches is not known)."""
+    trained = {t.order: _trained_variables(module, facts, scope, t) for t in trains}
     for train in trains:
         closure = _loss_closure(facts, scope, train)
         for other in trains:
             if other is train:
                 continue
-            updated = _trained_variables(module, facts, scope, other)
+            updated = trained[other.order]
             known = closure is not None and updated is not None
             if not known or any(_reads_variable(closure or [], scope.statements[o], k) for o, k in updated or []):
                 return (
