@@ -144,11 +144,16 @@ class _Finder(FloatValues):
             for node in tree.body
         )
         # ``int(a / b)`` of non-negative integers: truncating the true quotient is the floor
-        self.same_truncated = {
-            id(node.args[0])
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
+        # (found in the same walk: ``ast.walk`` meets the call before the division in it)
+        self.same_truncated: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and self._truncates_non_negative(node):
+                self.same_truncated.add(id(node.args[0]))
+            self._visit(node, division)
+
+    def _truncates_non_negative(self, node: ast.Call) -> bool:
+        return (
+            isinstance(node.func, ast.Name)
             and node.func.id == "int"
             and "int" not in self.bindings
             and len(node.args) == 1
@@ -157,9 +162,7 @@ class _Finder(FloatValues):
             and isinstance(node.args[0].op, ast.Div)
             and self._non_negative_int(node.args[0].left)
             and self._non_negative_int(node.args[0].right)
-        }
-        for node in ast.walk(tree):
-            self._visit(node, division)
+        )
 
     # -- the sites --------------------------------------------------------------------
     def _visit(self, node: ast.AST, division: bool) -> None:
