@@ -82,6 +82,7 @@ from tf2migrate.rewrites import (
     lambda_helpers,
     factory_inline,
     main_guard,
+    one_line_suites,
     tensor_dicts,
     tf_callable_names,
     loop_split,
@@ -251,6 +252,22 @@ _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("lin
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
+    expanded = one_line_suites.expand(source, _parsed(source, tree)) if "tensorflow" in source else None
+    if expanded is not None:
+        # migrated with its one-line suites as indented blocks, the form every rewrite reads
+        # (rewrites/one_line_suites.py); the findings on the original's lines and columns
+        migrated = _migrate_laid_out(expanded.source, path, options, project, None)
+        findings = [
+            dataclasses.replace(
+                f, line=expanded.map_line(f.line), column=expanded.map_column(f.line, f.column), message=expanded.unmarked(f.message)
+            )
+            for f in migrated.findings
+        ]
+        return MigrationResult(expanded.restore(migrated.new_source), findings)
+    return _migrate_laid_out(source, path, options, project, tree)
+
+
+def _migrate_laid_out(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     if pre_1_0_api.may_be_pre_1_0(source):
         tree = _parsed(source, tree)  # (parsed once: handed on to the migration below)
         upgraded = pre_1_0_api.upgrade(source, tree) if tree is not None and "tensorflow" in source else None
