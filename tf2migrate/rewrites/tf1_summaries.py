@@ -38,18 +38,21 @@ If the graph then stays on TF1 for another reason, the original is migrated inst
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
-from tf2migrate.analysis.names import fresh_name, graph_name
+from tf2migrate.analysis.names import fresh_name, graph_name, names_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import SAME_IN_TF2
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.traversal import FastTransformer, walk
+from tf2migrate.traversal import FastTransformer, find_all, walk
 
 SUMMARY_WRITES = Rule(
     "TFM126",
@@ -236,7 +239,49 @@ class _Finder:
         self.literal_names: set[str] = set()
         # lower-cased full names TF1 counted in use (Graph._names_in_use) → uses
         self.in_use: dict[str, int] = {}
-        self.called_names = {n.rpartition(".")[2].lower() for c in calls_in(module, enter_defs=True) if (n := imports.call_name(c))}
+        self.called_names = {n.rpartition(".")[2].lower() for c in self._all_calls if (n := imports.call_name(c))}
+
+    def _scope_names(self, call: cst.Call) -> set[str] | None:
+        """The names a scope call can be given: its literal; or, for a parameter of a module
+        function (``def linear(x, n, name): with tf.variable_scope(name):``) the function never
+        binds again and the module names only to call it, the literals its calls pass (or
+        the parameter's literal default).  None when a name is unknown."""
+        if not call.args:
+            return None
+        given = call.args[0].value
+        if (text := _literal(given)) is not None:
+            return {text}
+        function = self._module_functions.get(id(call))
+        if not isinstance(given, cst.Name) or function is None or given.value in names_bound(function.body):
+            return None
+        parameters = tuple(p.name.value for p in function.params.params)
+        if given.value not in parameters:
+            return None
+        default = next(p.default for p in function.params.params if p.name.value == given.value)
+        callers = [c for c in self._all_calls if m.matches(c.func, m.Name(function.name.value))]
+        if not callers or self._name_counts[function.name.value] != len(callers) + 1:  # (the def's name, then calls only)
+            return None
+        names: set[str] = set()
+        for caller in callers:
+            bound = bind_arguments(caller, parameters)
+            argument = None if bound is None else (bound[given.value].value if given.value in bound else default)
+            if argument is None or (text := _literal(argument)) is None:
+                return None
+            names.add(text)
+        return names
+
+    @functools.cached_property
+    def _all_calls(self) -> list[cst.Call]:
+        return calls_in(self.module, enter_defs=True)
+
+    @functools.cached_property
+    def _module_functions(self) -> dict[int, cst.FunctionDef]:
+        """Each call in a module-level function's body (not in defs nested in it) → that function."""
+        return {id(c): f for f in self.module.body if isinstance(f, cst.FunctionDef) for c in calls_in(f.body)}
+
+    @functools.cached_property
+    def _name_counts(self) -> Counter[str]:
+        return Counter(cst.ensure_type(n, cst.Name).value for n in find_all(self.module, cst.Name))
 
     def refuse(self, node: cst.CSTNode, message: str) -> None:
         self.refusals.append((node, SUMMARY_KEPT.code, message))
@@ -247,7 +292,7 @@ class _Finder:
             self.refuse(self.module, "summaries are converted in files that `import tensorflow` (as any name) at module level")
             return
         self.tf_name = root
-        for call in calls_in(self.module, enter_defs=True):
+        for call in self._all_calls:
             if self.tf.call_name(call) in _PROTOS:
                 self.refuse(
                     call,
@@ -259,7 +304,7 @@ class _Finder:
         building = [b for b in bodies if any(self._contains_summaries(s) for s in b if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))]
         if len(building) > 1:  # which runs first decides TF1's unique names and what merge_all collects
             where = " and ".join(name for name, body in named.items() if any(body is b for b in building))
-            for call in calls_in(self.module, enter_defs=True):
+            for call in self._all_calls:
                 if self.tf.call_name(call) in _OPS:
                     self.refuse(
                         call,
@@ -269,19 +314,19 @@ class _Finder:
         for body in building:
             self.tracked = {id(item.item) for item in _with_items(body)}
         # a scope's name can take a summary's only where the file builds summaries
-        summarized = any(self.tf.call_name(call) in _OPS for call in calls_in(self.module, enter_defs=True))
-        for call in calls_in(self.module, enter_defs=True):
+        summarized = any(self.tf.call_name(call) in _OPS for call in self._all_calls)
+        for call in self._all_calls:
             called = self.tf.call_name(call)
-            if (
-                called in _SCOPES
-                and summarized
-                and id(call) not in self.tracked
-                and not (call.args and _literal(call.args[0].value) is not None)
-            ):
-                self.refuse(
-                    call, f"this `tf.{called}`'s name is not a literal: it may take a summary's name (TF1 would make the tag unique)"
-                )
-                return
+            if called in _SCOPES and summarized and id(call) not in self.tracked:
+                scope_names = self._scope_names(call)
+                if scope_names is None:
+                    self.refuse(
+                        call,
+                        f"this `tf.{called}`'s name is neither a literal nor a parameter every call of its function gives a "
+                        "literal: it may take a summary's name (TF1 would make the tag unique)",
+                    )
+                    return
+                self.literal_names |= {text.lower() for text in scope_names}
             if called is not None and called not in _OPS and id(call) not in self.tracked:
                 self.literal_names |= {text.lower() for a in call.args if (text := _literal(a.value)) is not None}
         for body in building:
@@ -292,7 +337,7 @@ class _Finder:
         for statement, call in _discarded_writers(self.module, self.tf):
             if id(call) not in self.placed:
                 self._discarded_writer(statement, call)
-        unplaced = [c for c in calls_in(self.module, enter_defs=True) if id(c) not in self.placed]
+        unplaced = [c for c in self._all_calls if id(c) not in self.placed]
         places = _where(
             self.module, [c for c in unplaced if self.tf.call_name(c) in (*_OPS, _MERGE_ALL, _MERGE, _WRITER)], self.skipped_withs
         )
