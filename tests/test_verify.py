@@ -587,3 +587,27 @@ def test_deterministic_initial_values_are_compared_not_injected(reports):
     changed = reports["start_changed"]
     assert changed.verdict == "different"
     assert any("starts at a value other than TF1's" in message for message in changed.messages), changed.messages
+
+
+def test_each_script_of_a_batch_imports_its_own_sibling_directory_module(tmp_path):
+    """Two projects whose scripts write the same relative ``sys.path`` entry
+    (``'../Utilities'``, as PINN repositories do) each import their own helper: the import
+    system's finder cached for that string must not keep the first project's directory."""
+    import runpy
+
+    from tf2migrate.verify.worker import _as_main_script
+
+    scripts = []
+    for name, value in (("first", 1), ("second", 2)):
+        (tmp_path / name / "Main").mkdir(parents=True)
+        (tmp_path / name / "Utilities").mkdir()
+        (tmp_path / name / "Utilities" / "helper_a30.py").write_text(f"VALUE = {value}\n")
+        script = tmp_path / name / "Main" / "main.py"
+        script.write_text("import sys\nsys.path.insert(0, '../Utilities')\nfrom helper_a30 import VALUE\n")
+        scripts.append(script)
+    seen = []
+    for script in [*scripts, *scripts]:
+        with _as_main_script(script):
+            seen.append(runpy.run_path(str(script), run_name="__main__")["VALUE"])
+    assert seen == [1, 2, 1, 2]
+    assert "helper_a30" not in sys.modules

@@ -427,6 +427,9 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
         named = _names_written(work[i] for i in importers[helper])
         if isinstance(item, _Work) and named:
             item.context = replace(item.context or FileContext(), importer_names=named)
+        attributes = _attributes_read(work[i] for i in importers[helper])
+        if isinstance(item, _Work) and attributes:
+            item.context = replace(item.context or FileContext(), importer_attributes=attributes)
         given_changed = _called_with_changed_objects(work[i] for i in importers[helper])
         if isinstance(item, _Work) and given_changed:
             item.context = replace(item.context or FileContext(), importer_changed_arguments=given_changed)
@@ -441,6 +444,35 @@ def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _attributes_read(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
+    """The attributes the importers read of objects that are not modules they import
+    (``model.sess.run(model.loss, {model.x: X})``: ``sess``, ``loss``, ``x``, ``run``): a
+    class of the helper module whose graph attribute of such a name became a generated
+    method would leave that importer reading an attribute that no longer exists."""
+    found: set[str] = set()
+    for item in importers:
+        text = item.source.text if isinstance(item, _Work) else item.old_text
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):  # (reported as the importer's own finding)
+            continue
+        # (a name ``from m import name`` binds may be an object: ``from nets import shared``)
+        modules = {
+            (alias.asname or alias.name).partition(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                root = node.value
+                while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                    root = root.func if isinstance(root, ast.Call) else root.value
+                if not (isinstance(root, ast.Name) and root.id in modules):
+                    found.add(node.attr)
+    return frozenset(found)
 
 
 def _called_with_changed_objects(importers: Iterable[_Work | FileResult]) -> frozenset[str]:

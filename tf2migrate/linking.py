@@ -48,11 +48,15 @@ class ProjectReader(Project):
         return self.texts[path]
 
     def context_of(self, path: Path, text: str) -> FileContext | None:
-        """None for a file without TF (a notebook is read as the program of its code cells)."""
+        """None for a file without TF that imports no TF module of the run (a notebook is
+        read as the program of its code cells)."""
         if path.suffix == ".ipynb":
             text = "\n".join(source for _, source in code_cells(text))
         if "tensorflow" not in text:
-            return None
+            # a driver without TF of its own (``from model import PINN``; ``m.sess.run(...)``)
+            # still calls, reads and changes what the run's TF modules define: their importer
+            context = self.context(path, text, run_tf_modules_only=True)
+            return context if context.modules else None
         return self.context(path, text)
 
 

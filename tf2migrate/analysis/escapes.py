@@ -284,6 +284,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
         for name in statement.defines
         if name.startswith("self.")
     } | {name[len("self.") :] for name in facts.session_names if name.startswith("self.")}
+    _block_attributes_importers_read(facts, class_graph_attributes & facts.importer_attributes)
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
@@ -326,4 +327,24 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
                         f"`{method.name.value}` is never called in this file and builds graph ops from attributes "
                         "that no longer exist; it is kept as written (calling it raises AttributeError)",
                     )
+                )
+
+
+def _block_attributes_importers_read(facts: GraphFacts, read: set[str]) -> None:
+    """A module of the run importing this one reads ``model.sess`` / ``m.loss`` of some
+    object: where a class of this file defines a graph attribute or session of that name,
+    which the conversion turns into generated methods, that reader would find it gone
+    (the file's own readers are found by _EscapeFinder). Which object the importer reads
+    is not followed: any such name keeps the class on TF1."""
+    for scope in facts.scopes:
+        if scope.cls is None:
+            continue
+        for statement in scope.statements:
+            names = sorted(n[len("self.") :] for n in statement.defines if n.startswith("self.") and n[len("self.") :] in read)
+            if names and (statement.kind in VANISHING_KINDS or any(f"self.{n}" in facts.session_names for n in names)):
+                facts.block(
+                    statement.node,
+                    blockers.CLASS_BASED_GRAPH,
+                    f"`.{names[0]}` of class `{scope.cls.name.value}` is read by a module importing this one "
+                    "(as an attribute of some object); converted, the class would no longer set it",
                 )

@@ -70,6 +70,9 @@ class FileContext:
     # the names the run's files importing this module write (``predictor.predict(...)``): a
     # method named there is called, though nothing in this module names it
     importer_names: frozenset[str] = frozenset()
+    # the attributes those files read of objects that are not modules (``model.sess``,
+    # ``m.loss``): a class of this module whose graph attributes become methods must keep them
+    importer_attributes: frozenset[str] = frozenset()
     # the names those files call with an object they change in place (``Model(ks)`` … ``ks[0] = 2.5``):
     # a class of this module storing that argument would read the changed object, TF1 built with the first
     importer_changed_arguments: frozenset[str] = frozenset()
@@ -86,6 +89,7 @@ class FileContext:
             or self.given_sessions
             or self.session_notes
             or self.importer_names
+            or self.importer_attributes
             or self.importer_changed_arguments
             or self.graph_mode_modules
         )
@@ -101,6 +105,7 @@ class FileContext:
                 self.given_sessions,
                 self.session_notes,
                 self.importer_names,
+                self.importer_attributes,
                 self.importer_changed_arguments,
                 self.graph_mode_modules,
             )
@@ -226,13 +231,16 @@ class Project:
         # the (resolved) files the run migrates; other modules are read, never written
         self.run: set[Path] = run or set()
 
-    def context(self, path: Path, text: str) -> FileContext:
-        """The project as the file ``path`` (whose text is ``text``) sees it."""
+    def context(self, path: Path, text: str, run_tf_modules_only: bool = False) -> FileContext:
+        """The project as the file ``path`` (whose text is ``text``) sees it; with
+        ``run_tf_modules_only``, only the modules of the run that use TensorFlow."""
         directories = search_directories(path, text)
         modules = {}
         for name in dict.fromkeys(imported_names(text)):
             target = resolve(name, path, directories)
             if target is None or target == path.resolve():
+                continue
+            if run_tf_modules_only and (target not in self.run or "tensorflow" not in self.read(target)):
                 continue
             summary = self.summary(target)
             if summary is not None:

@@ -307,7 +307,9 @@ def _as_main_script(script: Path):
 
     Afterwards, forget the modules imported from the script's directory and from the
     directories it put on ``sys.path`` (``sys.path.insert(0, '../Utilities')``), so the
-    next script of the batch imports its own helper modules, not these.
+    next script of the batch imports its own helper modules, not these; and forget the
+    import system's finders for the entries it added, which hold the directory a relative
+    entry meant for this script.
     """
     saved = os.getcwd(), sys.argv, sys.path[:]
     known = set(sys.modules)
@@ -320,12 +322,17 @@ def _as_main_script(script: Path):
         os.chdir(saved[0])
         sys.argv = saved[1]
         # (a relative entry is taken from the script's directory, its working directory)
-        directories = [script.parent] + [(script.parent / p).resolve() for p in sys.path if p not in saved[2]]
+        added = [p for p in sys.path if p not in saved[2]]
+        directories = [script.parent] + [(script.parent / p).resolve() for p in added]
         # (before sys.path is restored: a namespace package's path is computed from it)
         for name in set(sys.modules) - known:
             if _imported_from(sys.modules[name], directories):
                 del sys.modules[name]
         sys.path[:] = saved[2]
+        for entry in added:
+            # the finder cached for ``'../Utilities'`` holds the directory it meant from this
+            # script's working directory: the next script writing the same string means its own
+            sys.path_importer_cache.pop(entry, None)
 
 
 def _imported_from(module: types.ModuleType, directories: list[Path]) -> bool:
