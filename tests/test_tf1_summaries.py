@@ -224,3 +224,28 @@ def test_merge_all_with_no_summary_op_in_a_module_tf1_code_imports_is_refused(tm
     results = {r.path.name: r for r in run([tmp_path], jobs=1, progress=False)}
     assert "merged = None" not in (results["model.py"].new_text or "")
     assert any("TF1 code of this run imports the module" in f.message for f in results["model.py"].findings)
+
+
+def test_scope_named_by_a_helper_parameter_takes_the_literals_its_calls_pass() -> None:
+    """A helper's ``with tf.name_scope(name):`` is named by its calls' literals (or the
+    parameter's default); another op's ``x.conv2d`` or a ``conv2d=`` keyword is no call of a
+    helper named ``conv2d``.  Any call passing something else keeps the file's summaries on TF1."""
+    helper = (
+        "def conv2d(t, name='conv'):\n    with tf.name_scope(name):\n        return tf.nn.conv2d(t, tf.ones([1, 1, 2, 2]), 1, 'SAME')\n"
+    )
+    converted = {
+        "a = conv2d(tf.reshape(y, [1, 1, 1, 1]) * tf.ones([1, 1, 1, 2]), name='first')\nb = conv2d(a)\n": ["y"],
+    }
+    for calls, tags in converted.items():
+        new, findings = _migrate(helper + calls + 'tf.summary.scalar("y", y)')
+        assert _tags(new) == tags, (calls, [f.message for f in findings])
+    refused = ["a = conv2d(tf.reshape(y, [1, 1, 1, 1]) * tf.ones([1, 1, 1, 2]), name='c' + 'd')\n", "f = conv2d\n"]
+    for calls in refused:
+        new, findings = _migrate(helper + calls + 'tf.summary.scalar("y", y)')
+        assert "raw_ops" not in new, calls
+        assert any(f.code == "TFM312" and "nor a parameter every call" in f.message for f in findings), calls
+    # a call's literal is the summary's name: TF1 made the tag unique (``y_1``), refused as for any literal
+    new, findings = _migrate(
+        helper + "a = conv2d(tf.reshape(y, [1, 1, 1, 1]) * tf.ones([1, 1, 1, 2]), 'y')\n" + 'tf.summary.scalar("y", y)'
+    )
+    assert "raw_ops" not in new and any(f.code == "TFM312" and "may be taken by another op" in f.message for f in findings)

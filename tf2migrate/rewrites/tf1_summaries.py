@@ -281,7 +281,10 @@ class _Finder:
 
     @functools.cached_property
     def _name_counts(self) -> Counter[str]:
-        return Counter(cst.ensure_type(n, cst.Name).value for n in find_all(self.module, cst.Name))
+        """How often the module names each name as a variable (not as ``x.attr``, not as ``f(keyword=…)``)."""
+        labels = {id(cst.ensure_type(a, cst.Attribute).attr) for a in find_all(self.module, cst.Attribute)}
+        labels |= {id(k) for a in find_all(self.module, cst.Arg) if (k := cst.ensure_type(a, cst.Arg).keyword) is not None}
+        return Counter(cst.ensure_type(n, cst.Name).value for n in find_all(self.module, cst.Name) if id(n) not in labels)
 
     def refuse(self, node: cst.CSTNode, message: str) -> None:
         self.refusals.append((node, SUMMARY_KEPT.code, message))
