@@ -266,6 +266,15 @@ def local_name(name: str) -> str:
     return name[len("self.") :] if name.startswith("self.") else name
 
 
+def variable_names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names of a subtree that name variables: not an attribute's label (``train`` of
+    ``tf.train``), not a keyword argument's (``f(train=…)``).  Counting a function's uses by
+    its name alone counted ``tf.train`` as a use of a script's ``train``."""
+    labels = {id(cst.ensure_type(a, cst.Attribute).attr) for a in find_all(node, cst.Attribute)}
+    labels |= {id(k) for a in find_all(node, cst.Arg) if (k := cst.ensure_type(a, cst.Arg).keyword) is not None}
+    return [cst.ensure_type(n, cst.Name) for n in find_all(node, cst.Name) if id(n) not in labels]
+
+
 def names_bound(node: cst.CSTNode) -> list[str]:
     collector = NameCollector()
     walk(node, collector)

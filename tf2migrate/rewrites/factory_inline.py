@@ -79,7 +79,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
-from tf2migrate.analysis.names import names_bound, read_and_bound, scope_body
+from tf2migrate.analysis.names import names_bound, read_and_bound, scope_body, variable_names
 from tf2migrate.analysis.tf_imports import collect_tf_imports, dotted_name
 from tf2migrate.analysis.symbol_tables import INLINE_SCOPES, function_table, module_table, reads_globals, tables_under
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -153,12 +153,13 @@ def inline_factories(
     if top is None:
         return None
     positions = Positions(module)
-    names = [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name)]
+    names = variable_names(module)
     replaced: dict[int, list[tuple[cst.BaseStatement, int | None]]] = {}  # call statement → its replacement
     removed: set[int] = set()
     written_out: list[tuple[int, int]] = []
     callers: set[int] = set()  # functions a call written out in
     notes = []
+    candidates = []
     for index, function in enumerate(module.body):
         if not isinstance(function, cst.FunctionDef):
             continue
@@ -175,14 +176,19 @@ def inline_factories(
                 reasons[(start[0], end)] = inlined
             continue
         assert not isinstance(found, str)
-        call_statement, caller = found
-        statements, at_definition = inlined
+        candidates.append((function, found, inlined, start[0], end, call_line))
+    # a function both written out and written into: one at a time, the outer first (the retry
+    # writes out the next, into the module or function it now stands in)
+    outer = {id(function) for function, *_ in candidates}
+    for function, (call_statement, caller), (statements, at_definition), first, end, call_line in candidates:
+        if caller is not None and id(caller) in outer:
+            continue
         replaced[id(call_statement)] = [(s, line if line is not None else call_line) for s, line in statements]
         if at_definition:  # (the definition's blank lines and comments go above them)
             at_definition[0] = at_definition[0].with_changes(leading_lines=function.leading_lines)
-        replaced[id(function)] = [(s, start[0]) for s in at_definition]
+        replaced[id(function)] = [(s, first) for s in at_definition]
         removed.add(id(function))
-        written_out.append((start[0], end))
+        written_out.append((first, end))
         if caller is not None:
             callers.add(id(caller))
         notes.append(
@@ -193,8 +199,6 @@ def inline_factories(
                 + ("the module's" if caller is None else f"`{caller.name.value}`'s"),
             )
         )
-    if callers & removed:
-        return None  # a function both written out and written into: one at a time (the retry takes the next)
     if not replaced:
         return None
     origins: dict[int, int | None] = {}  # id of a statement of the new module → its original line (None: from its place)

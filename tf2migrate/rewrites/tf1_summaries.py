@@ -48,11 +48,11 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
-from tf2migrate.analysis.names import fresh_name, graph_name, names_bound
+from tf2migrate.analysis.names import fresh_name, graph_name, names_bound, variable_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.data.tf_symbols import SAME_IN_TF2
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
-from tf2migrate.traversal import FastTransformer, find_all, walk
+from tf2migrate.traversal import FastTransformer, walk
 
 SUMMARY_WRITES = Rule(
     "TFM126",
@@ -281,10 +281,7 @@ class _Finder:
 
     @functools.cached_property
     def _name_counts(self) -> Counter[str]:
-        """How often the module names each name as a variable (not as ``x.attr``, not as ``f(keyword=…)``)."""
-        labels = {id(cst.ensure_type(a, cst.Attribute).attr) for a in find_all(self.module, cst.Attribute)}
-        labels |= {id(k) for a in find_all(self.module, cst.Arg) if (k := cst.ensure_type(a, cst.Arg).keyword) is not None}
-        return Counter(cst.ensure_type(n, cst.Name).value for n in find_all(self.module, cst.Name) if id(n) not in labels)
+        return Counter(n.value for n in variable_names(self.module))
 
     def refuse(self, node: cst.CSTNode, message: str) -> None:
         self.refusals.append((node, SUMMARY_KEPT.code, message))
