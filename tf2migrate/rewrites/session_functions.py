@@ -11,6 +11,8 @@ a generated function never creates variables.
 
 from __future__ import annotations
 
+import itertools
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -863,11 +865,23 @@ class SessionFunctions:
             return
         init = scope.owner
         assert isinstance(init, cst.FunctionDef) and isinstance(init.body, cst.IndentedBlock)
-        stores: list[cst.BaseStatement] = [cst.parse_statement(f"self.{name} = {name}\n") for name in scope.stored_parameters]
+        # ``self.n = n`` among the constructor's first statements (its docstring and plain
+        # stores of names) stores it already, before anything could run a generated method
+        leading = itertools.takewhile(
+            lambda s: (
+                m.matches(s, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())]))
+                or m.matches(s, m.SimpleStatementLine([m.Assign(targets=[m.AssignTarget(m.Attribute(m.Name("self")))], value=m.Name())]))
+            ),
+            init.body.body,
+        )
+        already = {self.rewrite.module.code_for_node(s).strip() for s in leading}
+        stores: list[cst.BaseStatement] = [
+            cst.parse_statement(f"self.{name} = {name}\n") for name in scope.stored_parameters if f"self.{name} = {name}" not in already
+        ]
         first = init.body.body[0]
-        if m.matches(first, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())])):
+        if stores and m.matches(first, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())])):
             self.rewrite.plan.add_after(first, stores)
-        else:
+        elif stores:
             self.rewrite.plan.insert_before.setdefault(id(first), []).extend(stores)
         for name in scope.stored_parameters:
             self.rewrite.plan.note(init, LOCAL_STORED.code, f"parameter `{name}` stored as `self.{name}`: the generated methods read it")
