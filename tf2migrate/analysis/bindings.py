@@ -355,10 +355,16 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                     if unstorable is None:
                         scope.stored_locals[name] = binding
                         continue
-                elif binding is None and function is init and name in parameter_names(init):
+                elif (
+                    binding is None
+                    and name in parameter_names(function)
+                    and (function is init or _own_parameter(locals_of, function, name))
+                ):
+                    # (a method the constructor calls once, ``self.build(4, 8)``: its parameters
+                    # hold the call's arguments while it runs, as the constructor's do)
                     unstorable = _unstorable_parameter(module, scope, name)
                     if unstorable is None:
-                        scope.stored_parameters[name] = None
+                        scope.stored_parameters[name] = function
                         continue
                 why = f", and it is not stored there: {unstorable}" if unstorable is not None else ""
                 found.append(
@@ -371,6 +377,12 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                     )
                 )
     return found
+
+
+def _own_parameter(locals_of: dict[int, frozenset[str]], function: cst.FunctionDef, name: str) -> bool:
+    """Is ``name`` a local of ``function`` alone among the constructor and the methods read
+    with it?  The generated methods read it back as ``self.<name>``: one object per name."""
+    return not any(name in names for key, names in locals_of.items() if key != id(function))
 
 
 def built_in_place(tf: TfImports, statement) -> list[cst.BaseExpression]:
