@@ -17,7 +17,15 @@ from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.list_fills import filled_list
 from tf2migrate.analysis.passed_feed_displays import keyed_by_graph_names
 from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope, Statement
-from tf2migrate.analysis.names import graph_name, LoopVariables, NameReferences, assigned_names, named_elsewhere, names_bound, self_attribute
+from tf2migrate.analysis.names import (
+    graph_name,
+    LoopVariables,
+    NameReferences,
+    assigned_names,
+    named_elsewhere,
+    names_bound,
+    self_attribute,
+)
 from tf2migrate.traversal import find_all, walk
 
 
