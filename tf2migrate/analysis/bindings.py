@@ -355,10 +355,16 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                     if unstorable is None:
                         scope.stored_locals[name] = binding
                         continue
-                elif binding is None and function is init and name in parameter_names(init):
+                elif (
+                    binding is None
+                    and name in parameter_names(function)
+                    and (function is init or _own_parameter(locals_of, function, name))
+                ):
+                    # (a method the constructor calls once, ``self.build(4, 8)``: its parameters
+                    # hold the call's arguments while it runs, as the constructor's do)
                     unstorable = _unstorable_parameter(module, scope, name)
                     if unstorable is None:
-                        scope.stored_parameters[name] = None
+                        scope.stored_parameters[name] = function
                         continue
                 why = f", and it is not stored there: {unstorable}" if unstorable is not None else ""
                 found.append(
@@ -371,6 +377,12 @@ def constructor_local_reads(tf: TfImports, module: cst.Module, scope: Scope) -> 
                     )
                 )
     return found
+
+
+def _own_parameter(locals_of: dict[int, frozenset[str]], function: cst.FunctionDef, name: str) -> bool:
+    """Is ``name`` a local of ``function`` alone among the constructor and the methods read
+    with it?  The generated methods read it back as ``self.<name>``: one object per name."""
+    return not any(name in names for key, names in locals_of.items() if key != id(function))
 
 
 def built_in_place(tf: TfImports, statement) -> list[cst.BaseExpression]:
@@ -415,7 +427,7 @@ def _unstorable_binding(module: cst.Module, scope: Scope, name: str) -> str | No
     attribute of that name in the file already."""
     if len(scope.bindings.get(name, ())) != 1 or name in scope.nested_bindings:
         return "it is bound more than once"
-    return _attribute_taken(module, name)
+    return _attribute_taken(module, name, scope)
 
 
 def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | None:
@@ -435,7 +447,7 @@ def _unstorable_parameter(module: cst.Module, scope: Scope, name: str) -> str | 
             return f"it is changed in place (`{name}.{attribute.attr.value}` is assigned)"
     if name in scope.bindings or name in scope.nested_bindings:
         return "the constructor binds it again"
-    return _attribute_taken(module, name)
+    return _attribute_taken(module, name, scope)
 
 
 def changed_by_caller(module: cst.Module, scope: Scope, parameter: str) -> str | None:
@@ -596,19 +608,60 @@ def module_values_changed(module: cst.Module) -> frozenset[str]:
     return frozenset({name for name, count in bound.items() if count > 1} | declared | set(_changed_in_place_outside(module, None)))
 
 
-def _attribute_taken(module: cst.Module, name: str) -> str | None:
+def _attribute_taken(module: cst.Module, name: str, scope: Scope | None = None) -> str | None:
     """``self.<name>`` would mean something else: the file names that attribute already,
-    but of a module it imports (``plt.grid(True)`` is no attribute of an instance)."""
+    but of a module it imports (``plt.grid(True)`` is no attribute of an instance).  The
+    constructor's own ``self.<name> = <name>`` (a statement of its body, and the file's only
+    write of that attribute) stores the very object the generated methods read, and reads
+    of ``self.<name>`` in its class read it: neither means something else."""
     modules = {
         alias.evaluated_alias or alias.evaluated_name.split(".")[0]
         for node in find_all(module, cst.Import)
         if isinstance(node, cst.Import)
         for alias in node.names
     }
+    same = _same_object_attributes(scope, name) if scope is not None else set()
     for attribute in find_all(module, m.Attribute(attr=m.Name(name))):
+        if id(attribute) in same:
+            continue
         if not (isinstance(attribute, cst.Attribute) and isinstance(attribute.value, cst.Name) and attribute.value.value in modules):
             return f"the file uses `.{name}` already"
     return None
+
+
+def _same_object_attributes(scope: Scope, name: str) -> set[int]:
+    """The ``self.<name>`` nodes of the constructor's class that hold the local ``name``'s
+    object: the targets of ``self.<name> = <name>`` statements of the constructor's body
+    and the class's reads of ``self.<name>``; none when the class binds ``<name>`` in its
+    body (a method or class attribute of that name) or writes ``self.<name>`` otherwise."""
+    init, cls = scope.owner, scope.cls
+    if cls is None or not isinstance(init, cst.FunctionDef) or not isinstance(init.body, cst.IndentedBlock):
+        return set()
+    own = m.Attribute(value=m.Name("self"), attr=m.Name(name))
+    stores = {
+        id(cst.ensure_type(cst.ensure_type(statement, cst.SimpleStatementLine).body[0], cst.Assign).targets[0].target)
+        for statement in init.body.body
+        if m.matches(statement, m.SimpleStatementLine([m.Assign(targets=[m.AssignTarget(own)], value=m.Name(name))]))
+    }
+    writes = [
+        target
+        for node in find_all(cls, m.AssignTarget() | m.AugAssign() | m.AnnAssign() | m.Del())
+        for target in find_all(node.target, own)  # type: ignore[attr-defined]
+    ]
+    if not stores or any(id(w) not in stores for w in writes) or name in _class_body_names(cls):
+        return set()
+    return {id(a) for a in find_all(cls, own)}
+
+
+def _class_body_names(cls: cst.ClassDef) -> set[str]:
+    """Names the class's own body binds: its methods and class attributes."""
+    names: set[str] = set()
+    for statement in cls.body.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        else:
+            names.update(read_and_bound(statement)[1])
+    return names
 
 
 def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> str | None:
@@ -654,7 +707,7 @@ def _unstorable_value(module: cst.Module, scope: Scope, name: str, binding) -> s
     others = [o for o in scope.nested_bindings.get(name, ()) if o not in changes or name in read_and_bound(changes[o].node)[1]]
     if len(scope.bindings.get(name, ())) != 1 or others:
         return "it is bound more than once"
-    return _attribute_taken(module, name)
+    return _attribute_taken(module, name, scope)
 
 
 # Values that are new mutable objects: another name for them may change them in place.

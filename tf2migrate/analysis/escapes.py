@@ -15,8 +15,17 @@ from tf2migrate.analysis.catalogue import makes_variables
 from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.list_fills import filled_list
-from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope
-from tf2migrate.analysis.names import LoopVariables, NameReferences, assigned_names, named_elsewhere, names_bound, self_attribute
+from tf2migrate.analysis.passed_feed_displays import keyed_by_graph_names
+from tf2migrate.analysis.model import VANISHING_KINDS, class_methods, GraphFacts, Kind, RunForm, Scope, Statement
+from tf2migrate.analysis.names import (
+    graph_name,
+    LoopVariables,
+    NameReferences,
+    assigned_names,
+    named_elsewhere,
+    names_bound,
+    self_attribute,
+)
 from tf2migrate.traversal import find_all, walk
 
 
@@ -186,11 +195,14 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                 if target is not None and target.kind is Kind.PLACEHOLDER and self.placeholders_allowed:
                     return
                 if target is not None and target.kind in VANISHING_KINDS and target.defines:
+                    display = _feed_display_only(current, target) if target.kind is Kind.TENSOR else None
                     what = (
                         "a loop variable of graph-building code"
                         if name in target.loop_targets
                         else f"a {target.kind.value}"
                         if target.kind is not Kind.TENSOR
+                        else f"a Python value computed from the dict `{display}`, keyed by graph tensors, that no converted run takes"
+                        if display is not None
                         else "defined by graph-building code"
                     )
                     helper = self.functions[-1] if self.functions else None
@@ -348,3 +360,21 @@ def _block_attributes_importers_read(facts: GraphFacts, read: set[str]) -> None:
                     f"`.{names[0]}` of class `{scope.cls.name.value}` is read by a module importing this one "
                     "(as an attribute of some object); converted, the class would no longer set it",
                 )
+
+
+def _feed_display_only(scope: Scope, statement: Statement) -> str | None:
+    """The text of the dict display keyed by graph names (``{x: X}``) that is the statement's
+    only graph read, as a Python call's argument (``n = count({x: X})``): the statement is
+    read as graph code for the display's keys alone, and what it binds is whatever the call
+    returns, no tensor.  None otherwise."""
+    displays = [
+        d
+        for call in find_all(statement.node, cst.Call)
+        for argument in cst.ensure_type(call, cst.Call).args
+        if isinstance(d := argument.value, cst.Dict) and keyed_by_graph_names(d)
+    ]
+    keys = {graph_name(cst.ensure_type(e, cst.DictElement).key) for d in displays for e in d.elements}
+    graph_reads = {r for r in statement.reads if scope.graph_statement(r, statement.order) is not None}
+    if len(displays) != 1 or not graph_reads or not graph_reads <= keys:
+        return None
+    return cst.Module(body=[]).code_for_node(displays[0])

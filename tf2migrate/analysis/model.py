@@ -180,9 +180,10 @@ class Scope:
     # variables local to the constructor (or such a method) that graph code reads: stored
     # on ``self`` after their statement, read back by the generated methods (analysis/bindings.py)
     stored_locals: dict[str, Statement] = field(default_factory=dict)
-    # the constructor's parameters that graph code reads, stored on ``self`` when it
-    # starts (an ordered set: the order of the first reads)
-    stored_parameters: dict[str, None] = field(default_factory=dict)
+    # the parameters of the constructor (or of a method it calls once, ``self.build(4, 8)``)
+    # that graph code reads, stored on ``self`` when that function starts: name -> the
+    # function (in the order of the first reads)
+    stored_parameters: dict[str, cst.FunctionDef] = field(default_factory=dict)
     # a class built by a method its importers call (analysis/external_builds.py), which proved
     # that they call a method running the variables initializer at most once, outside loops
     initializer_methods_run_once: bool = False

@@ -40,13 +40,13 @@ def collect_passed_feed_displays(facts: GraphFacts, module: cst.Module, calls: l
     for call in calls:
         for argument in call.args:
             display = argument.value
-            if not isinstance(display, cst.Dict) or not _keyed_by_graph_names(display):
+            if not isinstance(display, cst.Dict) or not keyed_by_graph_names(display):
                 continue
             if _parameter_for(module, call, argument) is not None:
                 facts.passed_feed_displays[id(display)] = display
 
 
-def _keyed_by_graph_names(display: cst.Dict) -> bool:
+def keyed_by_graph_names(display: cst.Dict) -> bool:
     """A feed dict display: its keys placeholders or other graph names (a key that is no
     placeholder of the run's graph is refused at the run, as a named dict's is)."""
     return bool(display.elements) and all(isinstance(e, cst.DictElement) and graph_name(e.key) is not None for e in display.elements)

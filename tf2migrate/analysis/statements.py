@@ -55,6 +55,7 @@ from tf2migrate.analysis.catalogue import (
     VARIABLE_CALLS,
     is_graph_op,
 )
+from tf2migrate.analysis.keras_layer_objects import layer_object_call
 from tf2migrate.analysis.layer_variable_lists import layer_variable_list
 from tf2migrate.analysis.model import (
     GraphFacts,
@@ -1044,6 +1045,12 @@ class StatementClassifier:
                 continue
             if imported_calls.builder_call(self.facts, call, scope, order) is not None:
                 continue  # traced where TF1 built it (analysis/imported_calls.py)
+            layer_object = layer_object_call(self.module, self.tf, scope, call, order)
+            if layer_object == "":
+                continue  # a Keras layer object's call, traced where TF1 built it (analysis/keras_layer_objects.py)
+            if layer_object is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_object)
+                return False
             refused = imported_calls.refusal(self.facts, call) or imported_calls.net_method_refusal(self.facts, call, scope, order)
             if refused is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refused)

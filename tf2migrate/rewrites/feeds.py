@@ -152,8 +152,12 @@ def _passed_feed_dicts(rewrite: SessionRewrite, site: RunSite, name: str) -> lis
     if title in rewrite.facts.importer_names:
         return f"`{name}` is a parameter of `{title}`, which another module of the run names: the dicts passed for it are not known"
     displays: list[cst.Dict] = []
-    attributes = [cst.ensure_type(a, cst.Attribute) for a in find_all(rewrite.module, m.Attribute(attr=m.Name(title)))]
-    names = {id(a.attr) for a in attributes}
+    # a run's own ``sess.run`` is no mention of a function named ``run`` (``def run(feed):
+    # return sess.run(y, feed_dict=feed)``): it calls the session's method
+    session_runs = {id(s.call.func) for scope in rewrite.facts.scopes for s in scope.run_sites}
+    every_attribute = [cst.ensure_type(a, cst.Attribute) for a in find_all(rewrite.module, m.Attribute(attr=m.Name(title)))]
+    attributes = [a for a in every_attribute if id(a) not in session_runs]
+    names = {id(a.attr) for a in every_attribute}
     mentions = [*attributes, *(n for n in find_all(rewrite.module, m.Name(title)) if id(n) not in names and n is not function.name)]
     # a call of the function: ``self.f(...)`` for a method, ``f(...)`` for a module function
     callee = m.Attribute(value=m.Name("self")) if method else m.Name()

@@ -11,6 +11,8 @@ a generated function never creates variables.
 
 from __future__ import annotations
 
+import itertools
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -857,20 +859,38 @@ class SessionFunctions:
         )
 
     def _store_parameters(self, scope: Scope) -> None:
-        """``self.grid = grid`` for each constructor parameter the generated methods read,
-        first thing in the constructor (after its docstring): nothing binds it again."""
-        if not scope.stored_parameters:
-            return
-        init = scope.owner
-        assert isinstance(init, cst.FunctionDef) and isinstance(init.body, cst.IndentedBlock)
-        stores: list[cst.BaseStatement] = [cst.parse_statement(f"self.{name} = {name}\n") for name in scope.stored_parameters]
-        first = init.body.body[0]
-        if m.matches(first, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())])):
+        """``self.grid = grid`` for each parameter the generated methods read, first thing in
+        the constructor, or in the method it calls once that takes it (after a docstring):
+        nothing binds it again."""
+        functions = {id(f): f for f in scope.stored_parameters.values()}
+        for function in functions.values():
+            names = [name for name, owner in scope.stored_parameters.items() if owner is function]
+            self._store_parameters_of(function, names)
+
+    def _store_parameters_of(self, function: cst.FunctionDef, names: list[str]) -> None:
+        assert isinstance(function.body, cst.IndentedBlock)
+        # ``self.n = n`` among the function's first statements (its docstring and plain
+        # stores of names) stores it already, before anything could run a generated method
+        leading = itertools.takewhile(
+            lambda s: (
+                m.matches(s, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())]))
+                or m.matches(s, m.SimpleStatementLine([m.Assign(targets=[m.AssignTarget(m.Attribute(m.Name("self")))], value=m.Name())]))
+            ),
+            function.body.body,
+        )
+        already = {self.rewrite.module.code_for_node(s).strip() for s in leading}
+        stores: list[cst.BaseStatement] = [
+            cst.parse_statement(f"self.{name} = {name}\n") for name in names if f"self.{name} = {name}" not in already
+        ]
+        first = function.body.body[0]
+        if stores and m.matches(first, m.SimpleStatementLine([m.Expr(m.SimpleString() | m.ConcatenatedString())])):
             self.rewrite.plan.add_after(first, stores)
-        else:
+        elif stores:
             self.rewrite.plan.insert_before.setdefault(id(first), []).extend(stores)
-        for name in scope.stored_parameters:
-            self.rewrite.plan.note(init, LOCAL_STORED.code, f"parameter `{name}` stored as `self.{name}`: the generated methods read it")
+        for name in names:
+            self.rewrite.plan.note(
+                function, LOCAL_STORED.code, f"parameter `{name}` stored as `self.{name}`: the generated methods read it"
+            )
 
     def _remove_graph_statements(self) -> None:
         used = {id(s.node) for generated in self.rewrite.functions.values() for s in generated.body}
