@@ -74,3 +74,35 @@ def test_same_distribution_as_tf1(init: str, tf1) -> None:
 def test_dtype_kept() -> None:
     value = eval(_initial_value("tf.constant_initializer(2)", ", dtype=tf.float64"), {"tf": tf})  # noqa: S307
     assert value.dtype == tf.float64 and np.all(value.numpy() == 2.0)
+
+
+BOUND = """import tensorflow as tf
+def net(x):
+{body}
+x = tf.placeholder(tf.float32, [None, 3])
+y = net(x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, {{x: [[1.0] * 3]}}))
+"""
+_USE = '    W = tf.get_variable("W", [3, 2], initializer=w_init)\n    return tf.matmul(x, W)'
+
+
+@pytest.mark.parametrize(
+    "body, written",
+    [
+        # the one binding, of literal arguments, read only as initializer=: written out, the binding gone
+        ("    w_init = tf.truncated_normal_initializer(stddev=0.02)\n" + _USE, True),
+        ("    with tf.name_scope('n'):\n        w_init = tf.truncated_normal_initializer(stddev=0.02)\n" + _USE, True),
+        # read elsewhere too, an argument not written out, bound in a branch, bound after the read: kept
+        ("    w_init = tf.truncated_normal_initializer(stddev=0.02)\n    print(w_init)\n" + _USE, False),
+        ("    s = 0.02\n    w_init = tf.truncated_normal_initializer(stddev=s)\n" + _USE, False),
+        ("    if x is not None:\n        w_init = tf.truncated_normal_initializer(stddev=0.02)\n" + _USE, False),
+        (_USE.replace("    return", "    w_init = tf.truncated_normal_initializer(stddev=0.02)\n    return"), False),
+    ],
+    ids=["alone", "in_with", "read_elsewhere", "non_literal", "in_branch", "after_use"],
+)
+def test_bound_initializer_written_only_when_proven(body: str, written: bool) -> None:
+    new_source, _ = migrate_source(BOUND.format(body=body), "bound.py")
+    assert ("tf.random.truncated_normal([3, 2], stddev=0.02)" in new_source) is written, new_source
+    assert ("w_init = " in new_source) is not written, new_source

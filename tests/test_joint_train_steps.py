@@ -56,3 +56,19 @@ LAYERS_DRIVER = DRIVER.replace(
 def test_layer_helper_gan_step_equals_tf1_with_resource_variables(tmp_path):
     report = _verified(tmp_path, CASE.parent / "joint_train_ops_layer_helpers", LAYERS_DRIVER)
     assert {row.name for row in report.rows} >= {"gl", "dl", "samples"}
+
+
+def test_inline_collection_gan_step_equals_tf1_with_resource_variables(tmp_path):
+    # training/joint_train_ops_layer_helpers_inline_var_list: each collection the train op's ``var_list=`` itself
+    report = _verified(tmp_path, CASE.parent / "joint_train_ops_layer_helpers_inline_var_list", LAYERS_DRIVER)
+    assert {row.name for row in report.rows} >= {"gl", "dl", "samples"}
+
+
+# training/joint_train_ops_graph_layers: the graph's own tf.layers calls (the discriminator's
+# applied again by name= and reuse=True), each collection the train op's ``var_list=``
+GRAPH_LAYERS_DRIVER = DRIVER.replace('{"losses": program.losses, "g": program.g}', '{"losses": program.losses}')
+
+
+def test_graph_layer_gan_step_equals_tf1_with_resource_variables(tmp_path):
+    report = _verified(tmp_path, CASE.parent / "joint_train_ops_graph_layers", GRAPH_LAYERS_DRIVER)
+    assert {row.name for row in report.rows} >= {"losses"}

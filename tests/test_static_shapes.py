@@ -370,3 +370,34 @@ def test_decided_branch_is_followed() -> None:
     found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(branch), id(last)}, set())
     assert found.tests[id(branch)] is False
     assert _dims(found.before[id(last)]["h"]) == (None, 3, 2)
+
+
+def test_a_call_tf1_refused_to_build_is_told_apart() -> None:
+    # a bias of 8 added to 4 units, a matmul of unequal inner dimensions: TF1 raised while it
+    # built the call, so the frame says so (not merely an unknown shape)
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+        def net(x):
+            w = tf.Variable(tf.zeros([3, 4]))
+            h = tf.matmul(x, w) + tf.Variable(tf.zeros([8]))
+            return tf.matmul(h, tf.Variable(tf.zeros([4, 1])))
+        def other(x):
+            return tf.matmul(x, tf.Variable(tf.zeros([5, 2])))
+        def fine(x):
+            return tf.matmul(x, tf.Variable(tf.zeros([3, 2]))) + tf.Variable(tf.zeros([2]))
+        x = tf.placeholder(tf.float32, [None, 3])
+        a = net(x)
+        b = other(x)
+        c = fine(x)
+        """
+    )
+    module = parse_module(source)
+    calls = {s.body[0].targets[0].target.value: s for s in module.body[-3:]}  # type: ignore[attr-defined]
+    found = static_shapes.evaluate_module(module, collect_tf_imports(module), {id(s) for s in calls.values()}, {"net", "other", "fine"})
+    clash = {name: found.frames[id(s.body[0].value)].clash for name, s in calls.items()}  # type: ignore[attr-defined]
+    assert clash == {
+        "a": "shapes (?, 4) and (8,) do not broadcast",
+        "b": "tf.matmul of shapes (?, 3) and (5, 2)",
+        "c": None,
+    }

@@ -11,9 +11,26 @@ TF1's ``re.match(scope, name)``, evaluated here on those names; a layer is selec
 ``[v for layer in <layers> for v in layer.trainable_weights]`` (Keras' order: kernel, bias),
 computed where the TF1 statement stood: in the step, after the forward pass built the layers.
 
+The same holds of ``tf.layers`` calls in the module's own graph code (rewrites/keras_layers.py:
+each a Keras layer made once), under ``with tf.variable_scope("literal")`` blocks::
+
+    with tf.variable_scope("Generator"):
+        G_out = tf.layers.dense(tf.layers.dense(G_in, 128, tf.nn.relu), 15)   # Generator/dense, dense_1
+    with tf.variable_scope("Discriminator"):
+        D_l0 = tf.layers.dense(real_art, 128, tf.nn.relu, name="l")          # Discriminator/l
+        D_l1 = tf.layers.dense(G_out, 128, tf.nn.relu, name="l", reuse=True) # makes none
+
+A layer named by ``name=`` is that name under the scopes; an unnamed one TF1 numbered per
+full scope name and layer kind (``dense``, ``dense_1``), as ``variable_scope(None,
+default_name="dense")`` did; a call reusing an earlier layer (analysis/layer_reuse.py) makes no
+variables.  A ``name=`` that is a layer kind's default name (``dense``, ``dense_2``) would take
+part in that numbering: refused, as are layers of both kinds (helpers' and the graph's) before
+one site.
+
 Only ``name = tf.get_collection(...)`` (or ``tf.trainable_variables()``), a statement of its
-own at the top of the module whose name is read only as ``var_list=`` of a train op: read
-anywhere else (``len(gen_vars)`` before any layer is built) it would not hold TF1's list.
+own at the top of the module whose name is read only as ``var_list=`` of a train op, or the
+``var_list=`` of a train op itself (``opt.minimize(loss, var_list=tf.get_collection(...))``):
+read anywhere else (``len(gen_vars)`` before any layer is built) it would not hold TF1's list.
 """
 
 from __future__ import annotations
@@ -26,6 +43,7 @@ import libcst as cst
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
 from tf2migrate.analysis.layer_helpers import LayerHelperCall
+from tf2migrate.analysis.layer_reuse import enclosing_withs, layer_arguments, reused_layer_call, variable_scopes
 from tf2migrate.analysis.model import Kind, Scope, Statement
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import preorder
@@ -41,6 +59,8 @@ _LAYER_VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "layers.conv3d_transpose": ("conv3d_transpose", ("kernel", "bias")),
 }
 _TRAINABLE_KEYS = frozenset({"GraphKeys.TRAINABLE_VARIABLES"})
+# a name TF1's numbering of unnamed layers gives (``dense``, ``conv2d_3``)
+_DEFAULT_LAYER_NAME = re.compile("(?:{})(?:_[0-9]+)?".format("|".join(sorted({b for b, _ in _LAYER_VARIABLES.values()}))))
 
 
 @dataclass(frozen=True)
@@ -50,6 +70,9 @@ class LayerVariableList:
     call: cst.Call
     layers: tuple[tuple[LayerHelperCall, int], ...]
     whole: tuple[LayerHelperCall, ...]  # the creating calls all of whose layers are selected, in order
+    # the graph's own ``tf.layers`` calls selected: (the statement's order, the call's index
+    # among its layer calls, the call), in the order TF1 made their variables
+    graph_layers: tuple[tuple[int, int, cst.Call], ...] = ()
 
 
 def layer_variable_list(
@@ -59,21 +82,24 @@ def layer_variable_list(
     not known (the site keeps its refusal)."""
     if not isinstance(scope.owner, cst.Module) or statement.node not in scope.owner.body:
         return None
-    node = statement.node
-    assign = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
-    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1):
-        return None
-    target = assign.targets[0].target
-    if not isinstance(target, cst.Name) or not _read_only_as_var_list(module, target.value, assign):
+    if not _var_list_site(module, statement, call):
         return None
     known, pattern = _scope_pattern(tf, call, name)
     if not known:
         return None
     creators: list[LayerHelperCall] = []
+    graph_layer_statements: list[Statement] = []
     for earlier in scope.statements:
         if earlier.order >= statement.order:
             break
-        if earlier.layer_calls or earlier.rnn_calls or (earlier.kind is Kind.VARIABLE and not earlier.layer_helper_calls):
+        if earlier.layer_calls:
+            graph_layer_statements.append(earlier)
+            if any(
+                makes_variables(tf.call_name(c) or "") for c in calls_in(earlier.node) if all(c is not lc for lc in earlier.layer_calls)
+            ):
+                return None  # variables besides the layers'
+            continue
+        if earlier.rnn_calls or (earlier.kind is Kind.VARIABLE and not earlier.layer_helper_calls):
             return None  # variables this analysis does not name
         if not earlier.layer_helper_calls and any(makes_variables(tf.call_name(c) or "") for c in calls_in(earlier.node)):
             return None
@@ -82,6 +108,10 @@ def layer_variable_list(
                 if earlier.node not in scope.owner.body:
                     return None  # under a variable scope of the module: a prefix not followed
                 creators.append(placed)
+    if graph_layer_statements:
+        if creators:
+            return None  # layers of helpers and of the graph: how TF1 numbered them together not followed
+        return _graph_layer_list(module, tf, scope, graph_layer_statements, call, pattern)
     selected: list[tuple[LayerHelperCall, int]] = []
     whole: list[LayerHelperCall] = []
     counts: dict[tuple[str, str], int] = {}
@@ -116,6 +146,68 @@ def layer_variable_list(
     if not selected:
         return None  # TF1's minimize refused an empty list (no variables to optimize)
     return LayerVariableList(call, tuple(selected), tuple(whole))
+
+
+def _graph_layer_list(
+    module: cst.Module, tf: TfImports, scope: Scope, statements: list[Statement], call: cst.Call, pattern: str | None
+) -> LayerVariableList | None:
+    """The list over the graph's own layer calls, each named as TF1 named it; None when a
+    name is not known or the filter splits a layer."""
+    withs = enclosing_withs(scope)
+    counts: dict[tuple[tuple[str, ...], str], int] = {}
+    selected: list[tuple[int, int, cst.Call]] = []
+    for statement in statements:
+        for index, layer_call in enumerate(statement.layer_calls):
+            path = tf.call_name(layer_call) or ""
+            reused = reused_layer_call(module, tf, scope, withs, statement, layer_call)
+            if isinstance(reused, str):
+                return None
+            if reused is not None:
+                continue  # the variables of an earlier call, already listed
+            if path not in _LAYER_VARIABLES:
+                if layer_makes_no_variables(path):
+                    continue
+                return None  # batch normalization (and any other): its variables are not named here
+            scopes = variable_scopes(tf, withs, statement)
+            arguments = layer_arguments(tf, layer_call)
+            if scopes is None or arguments is None:
+                return None
+            base, variables = _LAYER_VARIABLES[path]
+            given = arguments.get("name")
+            if given is not None:
+                text = given.value.evaluated_value if isinstance(given.value, cst.SimpleString) else None
+                if not isinstance(text, str) or _DEFAULT_LAYER_NAME.fullmatch(text):
+                    return None  # not written out, or a default name TF1's numbering would also give
+                layer_name = "/".join((*scopes, text))
+            else:
+                number = counts.get((scopes, base), 0)
+                counts[scopes, base] = number + 1
+                layer_name = "/".join((*scopes, base + (f"_{number}" if number else "")))
+            passes = {pattern is None or re.match(pattern, f"{layer_name}/{v}:0") is not None for v in variables}
+            if len(passes) != 1:
+                return None  # the filter splits a layer
+            if passes.pop():
+                selected.append((statement.order, index, layer_call))
+    if not selected:
+        return None  # TF1's minimize refused an empty list (no variables to optimize)
+    return LayerVariableList(call, (), (), tuple(selected))
+
+
+def _var_list_site(module: cst.Module, statement: Statement, call: cst.Call) -> bool:
+    """Is ``call`` the ``var_list=`` of the statement's train op, or the value of ``name =
+    call`` whose name is read only as ``var_list=`` (the list is computed in the train step,
+    after the forward pass built the layers)?"""
+    node = statement.node
+    if any(
+        isinstance(c.func, cst.Attribute) and c.func.attr.value == "minimize" and call_argument(c, "var_list", 2) is call
+        for c in calls_in(node)
+    ):
+        return True
+    assign = node.body[0] if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 else None
+    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1):
+        return False
+    target = assign.targets[0].target
+    return isinstance(target, cst.Name) and _read_only_as_var_list(module, target.value, assign)
 
 
 def _scope_pattern(tf: TfImports, call: cst.Call, name: str) -> tuple[bool, str | None]:

@@ -489,6 +489,12 @@ class StatementClassifier:
             self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, "`compute_gradients` called inside `apply_gradients` is not converted")
             return statement
         kind = Kind.GRADS if method == "compute_gradients" else Kind.TRAIN
+        var_list = call_argument(call, "var_list", 2) if method == "minimize" else None
+        if isinstance(var_list, cst.Call) and (collection := self.tf.call_name(var_list)) in _COLLECTIONS:
+            # ``minimize(loss, var_list=tf.get_collection(...))`` over the file's layers
+            listed = layer_variable_list(self.tf, self.module, scope, statement, var_list, collection)
+            if listed is not None:
+                self.facts.layer_variable_lists.append(listed)
         return _optimization_statement(statement, kind, target, call, scope)
 
     def _classify_general(

@@ -236,6 +236,9 @@ class Frame:
     """One evaluation of a helper at a call site: the shapes its shape reads saw, by node id."""
 
     reads: dict[int, Shape] = field(default_factory=dict)
+    # the first op whose static shapes TF1's shape inference rejected while it built the call
+    # (``h1 @ w2 + b2`` of shapes (?, 256) and (1024,)): the TF1 program raised there
+    clash: str | None = None
 
 
 @dataclass
@@ -670,12 +673,20 @@ class _Evaluator:
             return Py(floats()) if floats is not None else UNKNOWN
         if isinstance(operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
             if isinstance(left, Tensor) and isinstance(right, Tensor):
-                return _broadcast(left, right)
+                broadcast = _broadcast(left, right)
+                if broadcast is UNKNOWN:
+                    self.clashed(f"shapes {_shape_text(left)} and {_shape_text(right)} do not broadcast")
+                return broadcast
             if isinstance(left, Tensor) and _scalar(right):
                 return left
             if isinstance(right, Tensor) and _scalar(left):
                 return right
         return UNKNOWN
+
+    def clashed(self, what: str) -> None:
+        """Notes, in the frame of the helper call being evaluated, an op TF1 refused to build."""
+        if self.frame is not None and self.frame.clash is None:
+            self.frame.clash = what
 
     def attribute(self, node: cst.Attribute, env, depth) -> object:
         if self.imports.canonical(node) is not None:
@@ -908,6 +919,9 @@ class _Evaluator:
                 and b.dims is not None
                 and len(a.dims) == len(b.dims) == 2
             ):
+                if isinstance(a.dims[1], int) and isinstance(b.dims[0], int) and a.dims[1] != b.dims[0]:
+                    self.clashed(f"tf.matmul of shapes {_shape_text(a)} and {_shape_text(b)}")
+                    return UNKNOWN
                 return Tensor((a.dims[0], b.dims[1]))
             return UNKNOWN
         if name == "reshape":
@@ -1160,6 +1174,12 @@ def _reshape(source: object, shape: object) -> object:
     else:
         missing = None  # the fed size decides it (or TF1 knows what these rules do not)
     return Tensor(tuple(missing if n == -1 else n for n in numbers))
+
+
+def _shape_text(tensor: Tensor) -> str:
+    """``(?, 256)``, as TF1 printed a static shape."""
+    dims = tensor.dims or ()
+    return "(" + ", ".join("?" if d is None else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _broadcast(a: Tensor, b: Tensor) -> object:

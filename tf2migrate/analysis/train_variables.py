@@ -29,6 +29,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.layer_reuse import enclosing_withs, reused_layer_call
 from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import graph_name
 from tf2migrate.traversal import find_all, walk
@@ -52,7 +53,7 @@ def joint_refusal(module: cst.Module, facts: GraphFacts, scope: Scope, trains: l
         )
     if sum(call_argument(t.minimize_call(), "global_step", 1) is not None for t in trains) > 1:
         return f"one run steps the train ops {names}, which advance global steps in no fixed order"
-    if _reuses_variables(facts):
+    if _reuses_variables(module, facts):
         return f"one run steps the train ops {names}: the file reuses variables (`reuse`), so their variables cannot be told apart"
     seen: dict[VariableKey, str] = {}
     for train in trains:
@@ -79,12 +80,17 @@ def stale_backward_reads(module: cst.Module, facts: GraphFacts, scope: Scope, tr
     trained = {t.order: _trained_variables(module, facts, scope, t) for t in trains}
     for train in trains:
         closure = _loss_closure(facts, scope, train)
+        # the graph's layers the loss applies (a layer applied again by name: its maker's)
+        layers = {key for key in _reached_variables(module, facts, scope, train) or [] if key[1] and key[1].startswith("layer ")}
         for other in trains:
             if other is train:
                 continue
             updated = trained[other.order]
             known = closure is not None and updated is not None
-            if not known or any(_reads_variable(closure or [], scope.statements[o], k) for o, k in updated or []):
+            if not known or any(
+                (o, k) in layers if k and k.startswith("layer ") else _reads_variable(closure or [], scope.statements[o], k)
+                for o, k in updated or []
+            ):
                 return (
                     f"the loss of `{train.defines[0]}` {'reads' if known else 'may read'} variables that `{other.defines[0]}` "
                     "updates in the same run: TF1's reference variables let its backward pass read them before or after that "
@@ -105,11 +111,13 @@ def _optimizer_identity(scope: Scope, train: Statement) -> int | None:
     return found.order if found is not None and found.kind is Kind.OPTIMIZER else None
 
 
-def _reuses_variables(facts: GraphFacts) -> bool:
+def _reuses_variables(module: cst.Module, facts: GraphFacts) -> bool:
     """Does the file reuse variables other than by its converted layer helpers (whose
-    calls' reuse analysis/layer_helpers.py followed: each applies the layers of one call)?"""
+    calls' reuse analysis/layer_helpers.py followed: each applies the layers of one call)
+    and its graph's layer calls reusing an earlier one's by name (analysis/layer_reuse.py)?"""
     followed = {id(c) for helper in facts.layer_helpers for c in calls_in(helper.node, enter_defs=True)}
     followed |= {id(site.call) for helper in facts.layer_helpers for site in helper.calls.values()}
+    followed |= set(_graph_layer_makers(module, facts))
     return any(
         (
             any(a.keyword is not None and a.keyword.value == "reuse" for a in call.args)
@@ -120,28 +128,53 @@ def _reuses_variables(facts: GraphFacts) -> bool:
     )
 
 
+def _graph_layer_makers(module: cst.Module, facts: GraphFacts) -> dict[int, tuple[int, int]]:
+    """Each graph layer call proven to reuse an earlier one's variables (analysis/layer_reuse.py),
+    by id: the statement order of the call that made them and its index among its layer calls."""
+    makers: dict[int, tuple[int, int]] = {}
+    for scope in facts.scopes:
+        withs = enclosing_withs(scope)
+        for statement in scope.statements:
+            for call in statement.layer_calls:
+                earlier = reused_layer_call(module, facts.imports, scope, withs, statement, call)
+                if isinstance(earlier, cst.Call):
+                    maker = next(s for s in scope.statements if any(c is earlier for c in s.layer_calls))
+                    makers[id(call)] = (maker.order, next(i for i, c in enumerate(maker.layer_calls) if c is earlier))
+    return makers
+
+
 def _trained_variables(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> list[VariableKey] | None:
     var_list = call_argument(train.minimize_call(), "var_list", 2)
     if var_list is None:
-        return _reached_variables(facts, scope, train)
+        return _reached_variables(module, facts, scope, train)
     return _listed(module, facts, scope, var_list, train.order)
 
 
-def _reached_variables(facts: GraphFacts, scope: Scope, train: Statement) -> list[VariableKey] | None:
+def _reached_variables(module: cst.Module, facts: GraphFacts, scope: Scope, train: Statement) -> list[VariableKey] | None:
     """The variable-making statements the loss of ``train`` reaches (a variable, a layer, any
     TF call that makes variables), when every statement it goes through calls TF only (a statement calling a helper of the file may read
     variables its dependencies do not show)."""
     closure = _loss_closure(facts, scope, train)
     if closure is None:
         return None
-    return [
-        (statement.order, None)
-        for statement in closure
-        if statement.kind is Kind.VARIABLE
-        or statement.layer_calls
-        or statement.rnn_calls
-        or any(makes_variables(p) for c in calls_in(statement.node) if (p := facts.imports.call_name(c)))
-    ]
+    makers = _graph_layer_makers(module, facts)
+    keys: list[VariableKey] = []
+    for statement in closure:
+        layers = [
+            makers.get(id(call), (statement.order, index)) for index, call in enumerate(statement.layer_calls)
+        ]  # a layer applied again by name: the variables of the call that made them
+        keys += [(order, f"layer {index}") for order, index in layers]
+        if (
+            statement.kind is Kind.VARIABLE
+            or statement.rnn_calls
+            or any(
+                makes_variables(p)
+                for c in calls_in(statement.node)
+                if all(c is not lc for lc in statement.layer_calls) and (p := facts.imports.call_name(c))
+            )
+        ):
+            keys.append((statement.order, None))
+    return keys
 
 
 def _loss_closure(facts: GraphFacts, scope: Scope, train: Statement) -> list[Statement] | None:
@@ -231,14 +264,17 @@ def _variable(module: cst.Module, facts: GraphFacts, scope: Scope, expr: cst.Bas
 
 def _layer_variables(facts: GraphFacts, scope: Scope, var_list: cst.BaseExpression, before: int) -> list[VariableKey] | None:
     """The layers of ``gen_vars = tf.get_collection(...)`` written out over the layer
-    helpers' layers (analysis/layer_variable_lists.py): each the statement that made it and
-    its index among the helper's layers."""
+    helpers' layers or the graph's (analysis/layer_variable_lists.py): each the statement
+    that made it and its index among the helper's layers (the statement's layer calls)."""
     statement = scope.graph_statement(var_list.value, before) if isinstance(var_list, cst.Name) else None
     line = statement.node if statement is not None else None
     assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-    value = assign.value if isinstance(assign, cst.Assign) else None
+    value = assign.value if isinstance(assign, cst.Assign) else var_list  # (or the collection as ``var_list=`` itself)
     listed = next((v for v in facts.layer_variable_lists if v.call is value), None)
-    return None if listed is None else [(placed.statement.order, f"layer {index}") for placed, index in listed.layers]
+    if listed is None:
+        return None
+    helpers: list[VariableKey] = [(placed.statement.order, f"layer {index}") for placed, index in listed.layers]
+    return helpers + [(order, f"layer {index}") for order, index, _ in listed.graph_layers]
 
 
 def _creates_variable(facts: GraphFacts, value: cst.BaseExpression | None) -> bool:

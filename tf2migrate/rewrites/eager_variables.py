@@ -20,11 +20,19 @@ migration.  A file that sets what ``get_variable`` makes from the outside (a
 an initializer not in the table (``variance_scaling_initializer``, a tensor or NumPy
 value, an initializer built elsewhere) or one called with arguments it does not know
 keeps the call as ``tf.compat.v1.get_variable``, which still runs.
+
+An initializer bound to a name first (GAN code: ``w_init = tf.truncated_normal_initializer(mean=0,
+stddev=0.02)``, then ``initializer=w_init`` for every weight) is the same object each time: it
+is written out at each ``get_variable`` as if given there, when the binding is a statement of
+its own (at the top of the function or module, or in ``with`` blocks), its arguments are
+literals, and the name is bound nowhere else and read only as ``initializer=`` of calls written
+out; the binding then goes away.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -32,7 +40,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import API_RENAMED
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, preorder
 
 # get_variable's parameters, in TF1's order, that the rewrite reads
 _GET_VARIABLE_ORDER = ("name", "shape", "dtype", "initializer")
@@ -85,9 +93,93 @@ def plan_eager_variables(module: cst.Module, facts: GraphFacts, plan: Plan) -> N
     if any(sets_variable_defaults(facts.imports, call) for call in facts.calls):
         return
     prefixes = _scope_prefixes(module, facts)
+    bindings = _initializer_bindings(module, facts)
+    written: set[int] = set()  # the names read as ``initializer=`` of calls written out
     for call in facts.calls:
         if facts.imports.call_name(call) == "get_variable":
-            _plan_get_variable(module, facts, plan, call, prefixes.get(id(call)))
+            _plan_get_variable(module, facts, plan, call, prefixes.get(id(call)), bindings, written)
+    for binding in {id(b): b for b in bindings.values()}.values():
+        if binding.reads and all(id(read) in written for read in binding.reads):
+            plan.remove.add(id(binding.statement))  # read nowhere else any more
+
+
+@dataclass
+class _Binding:
+    """``w_init = tf.truncated_normal_initializer(...)``: the statement, its call, and the
+    names reading it (each the ``initializer=`` of a get_variable call after it)."""
+
+    statement: cst.SimpleStatementLine
+    initializer: cst.Call
+    reads: list[cst.Name] = field(default_factory=list)
+
+
+def _initializer_bindings(module: cst.Module, facts: GraphFacts) -> dict[int, _Binding]:
+    """By id of each name read as a get_variable's ``initializer=``: the binding it reads,
+    when that is proven the only value the name can have there."""
+    uses: dict[int, cst.Call] = {}  # id of a name given as initializer= → its get_variable call
+    for call in facts.calls:
+        if facts.imports.call_name(call) == "get_variable":
+            arguments = _arguments(call, _GET_VARIABLE_ORDER)
+            value = call.args[arguments["initializer"]].value if arguments and "initializer" in arguments else None
+            if isinstance(value, cst.Name):
+                uses[id(value)] = call
+    if not uses:
+        return {}
+    order = {id(node): index for index, node in enumerate(preorder(module))}  # the text's order
+    out: dict[int, _Binding] = {}
+    owners: list[cst.Module | cst.FunctionDef] = [module, *(f for f in find_all(module, cst.FunctionDef) if isinstance(f, cst.FunctionDef))]
+    for owner in owners:
+        for statement in _own_statements(owner.body):
+            binding = _binding(facts, statement)
+            if binding is None:
+                continue
+            name = cst.ensure_type(cst.ensure_type(statement.body[0], cst.Assign).targets[0].target, cst.Name)
+            occurrences = _occurrences(owner, name.value)
+            reads = [n for n in occurrences if n is not name]
+            if all(id(n) in uses and order[id(n)] > order[id(statement)] for n in reads):
+                binding.reads = reads
+                out.update({id(n): binding for n in reads})
+    return out
+
+
+def _own_statements(body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> list[cst.SimpleStatementLine]:
+    """The simple statements of a body, and of the ``with`` blocks in it (which run them once, in order)."""
+    if isinstance(body, cst.BaseSuite):
+        statements: Sequence[cst.BaseStatement] = body.body if isinstance(body, cst.IndentedBlock) else ()
+    else:
+        statements = body
+    out: list[cst.SimpleStatementLine] = []
+    for statement in statements:
+        if isinstance(statement, cst.SimpleStatementLine):
+            out.append(statement)
+        elif isinstance(statement, cst.With):
+            out += _own_statements(statement.body)
+    return out
+
+
+def _binding(facts: GraphFacts, statement: cst.SimpleStatementLine) -> _Binding | None:
+    """``name = tf.<initializer>(literal, ...)`` of the table, alone on its line."""
+    if len(statement.body) != 1 or not isinstance(assign := statement.body[0], cst.Assign) or len(assign.targets) != 1:
+        return None
+    if not isinstance(assign.targets[0].target, cst.Name) or not isinstance(assign.value, cst.Call):
+        return None
+    if facts.imports.call_name(assign.value) not in _INITIALIZERS:
+        return None
+    if not all(_is_literal(arg.value) and not arg.star for arg in assign.value.args):
+        return None
+    return _Binding(statement, assign.value)
+
+
+def _occurrences(owner: cst.CSTNode, name: str) -> list[cst.Name]:
+    """Every ``name`` the owner binds or reads (attribute names and keywords aside)."""
+    skipped = {id(n.attr) for n in find_all(owner, cst.Attribute) if isinstance(n, cst.Attribute)}
+    skipped |= {id(a.keyword) for a in find_all(owner, cst.Arg) if isinstance(a, cst.Arg) and a.keyword is not None}
+    return [n for n in find_all(owner, cst.Name) if isinstance(n, cst.Name) and n.value == name and id(n) not in skipped]
+
+
+def _is_literal(node: cst.BaseExpression) -> bool:
+    """A number, a string, True, False or None written out."""
+    return _is_number(node) or isinstance(node, cst.SimpleString) or isinstance(node, cst.Name) and node.value in ("True", "False", "None")
 
 
 def _scope_prefixes(module: cst.Module, facts: GraphFacts) -> dict[int, str | None]:
@@ -131,7 +223,15 @@ def _arguments(call: cst.Call, order: tuple[str, ...]) -> dict[str, int] | None:
     return out
 
 
-def _plan_get_variable(module: cst.Module, facts: GraphFacts, plan: Plan, call: cst.Call, prefix: str | None) -> None:
+def _plan_get_variable(
+    module: cst.Module,
+    facts: GraphFacts,
+    plan: Plan,
+    call: cst.Call,
+    prefix: str | None,
+    bindings: dict[int, _Binding],
+    written: set[int],
+) -> None:
     arguments = _arguments(call, _GET_VARIABLE_ORDER)
     if arguments is None or not arguments.keys() <= _GET_VARIABLE_KEYWORDS or not {"name", "shape"} <= arguments.keys():
         return
@@ -141,6 +241,9 @@ def _plan_get_variable(module: cst.Module, facts: GraphFacts, plan: Plan, call: 
         if dtype_path is None or ("initializer" not in arguments and dtype_path not in _FLOAT_DTYPES):
             return  # a dtype not written as tf.X, or TF1's default initializer (for floats only) of another
     initializer = call.args[arguments["initializer"]].value if "initializer" in arguments else None
+    bound = bindings.get(id(initializer)) if initializer is not None else None
+    if bound is not None:
+        initializer = bound.initializer  # ``initializer=w_init``: the call the name is bound to, written here
     path = "glorot_uniform_initializer"
     init_arguments: dict[str, int] = {}
     if initializer is not None:
@@ -158,7 +261,8 @@ def _plan_get_variable(module: cst.Module, facts: GraphFacts, plan: Plan, call: 
         if path == "constant_initializer" and not _is_number(initializer.args[found["value"]].value):
             return  # TF1 pads a short list with its last value; TF2 refuses it
         init_arguments = found
-        plan.call_replacements[id(initializer)] = lambda updated: updated  # written whole below, not renamed
+        if bound is None:
+            plan.call_replacements[id(initializer)] = lambda updated: updated  # written whole below, not renamed
     _, defaults, write = _INITIALIZERS[path]
     code = module.code_for_node
 
@@ -167,8 +271,9 @@ def _plan_get_variable(module: cst.Module, facts: GraphFacts, plan: Plan, call: 
         dtype = [f"dtype={code(updated.args[dtype_index].value)}"] if dtype_index is not None else []
         args = dict(defaults)
         if initializer is not None:
-            written = cst.ensure_type(updated.args[arguments["initializer"]].value, cst.Call)
-            args.update({k: code(written.args[i].value) for k, i in init_arguments.items() if k != "uniform"})
+            given = bound.initializer if bound is not None else updated.args[arguments["initializer"]].value
+            given = cst.ensure_type(given, cst.Call)  # (a bound one's arguments are literals: nothing to rename)
+            args.update({k: code(given.args[i].value) for k, i in init_arguments.items() if k != "uniform"})
         value = write(shape, dtype, args)
         name = updated.args[arguments["name"]].value
         if prefix and isinstance(name, cst.SimpleString) and name.prefix == "" and name.raw_value.isidentifier():
@@ -179,6 +284,8 @@ def _plan_get_variable(module: cst.Module, facts: GraphFacts, plan: Plan, call: 
         return cst.parse_expression(f"tf.Variable({value}, {', '.join(keywords)})")
 
     plan.call_replacements[id(call)] = variable
+    if bound is not None:
+        written.add(id(call.args[arguments["initializer"]].value))
     plan.note(
         call,
         API_RENAMED.code,

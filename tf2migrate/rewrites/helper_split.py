@@ -709,6 +709,12 @@ def _shape_arguments(
         for read in helper.shape_reads:
             written = module.code_for_node(read.node)
             shape = frame.reads.get(id(read.node)) if frame is not None else None
+            if (shape is None or shape.dims is None) and frame is not None and frame.clash is not None:
+                # a broken TF1 program, not a shape these rules do not follow
+                return (
+                    f"`{name}` sizes its variables by `{written}`, and at the call {line} TF1's shape inference rejects an op "
+                    f"before it ({frame.clash}): the TF1 program raises there"
+                )
             if shape is None or shape.dims is None:
                 where = "" if frame is not None else " (not a call of the module's straight-line graph code)"
                 return (

@@ -16,7 +16,12 @@ TF1 had made under that name: it becomes a call of the same Keras layer object. 
 proven only when the earlier call is the one call of the graph that made the name: the
 same variable scopes around both (``tf.variable_scope("literal")`` blocks), the same
 ``name=`` written out, the same layer and the same constructor arguments (the shared Keras
-layer has one set); anything else is refused (TFM304) with the reason.
+layer has one set: analysis/layer_reuse.py); anything else is refused (TFM304) with the reason.
+
+``opt.minimize(loss, var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES,
+scope="Discriminator"))`` over these layers (analysis/layer_variable_lists.py names them as
+TF1 did) becomes ``var_list=[v for layer in [l, out] for v in layer.trainable_weights]``
+(TFM141), read in the train step after the forward pass built the layers.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.layer_dtypes import is_reason, layer_dtype
+from tf2migrate.analysis.layer_reuse import enclosing_withs, reused_layer_call
 from tf2migrate.analysis.layer_signatures import (
     CALL_TIME,
     frozen_weights_message,
@@ -40,6 +46,7 @@ from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
+from tf2migrate.rewrites.variable_lists import VARIABLE_LIST
 
 LAYERS_TO_KERAS = Rule(
     "TFM411",
@@ -114,8 +121,8 @@ def plan_keras_layers(
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(facts.imports.call_name(call), dtype))
             continue
         if id(scope) not in withs:
-            withs[id(scope)] = _enclosing_withs(scope)
-        earlier = _reused(module, facts, scope, withs[id(scope)], statement, call)
+            withs[id(scope)] = enclosing_withs(scope)
+        earlier = reused_layer_call(module, facts.imports, scope, withs[id(scope)], statement, call)
         if isinstance(earlier, str):
             facts.block(call, blockers.VARIABLE_IN_COMPUTATION, earlier)
             continue
@@ -124,6 +131,25 @@ def plan_keras_layers(
         layer = _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)), batch_norm_flags)
         if layer is not None:
             made[id(call)] = layer
+    _plan_variable_lists(module, facts, plan, made)
+
+
+def _plan_variable_lists(module: cst.Module, facts: GraphFacts, plan: Plan, made: dict[int, str]) -> None:
+    """``tf.get_collection(TRAINABLE_VARIABLES, scope=...)`` over the graph's layers
+    (analysis/layer_variable_lists.py) → the weights of their Keras layers, in TF1's order,
+    read in the train step after the forward pass built them."""
+    for listed in facts.layer_variable_lists:
+        if not listed.graph_layers or any(id(call) not in made for _, _, call in listed.graph_layers):
+            continue  # a helpers' list (rewrites/layer_helpers.py), or a layer refused above: the graph stays on TF1
+        layers = ", ".join(made[id(call)] for _, _, call in listed.graph_layers)
+        text = f"[v for layer in [{layers}] for v in layer.trainable_weights]"
+        plan.call_replacements[id(listed.call)] = lambda _updated, text=text: cst.parse_expression(text)
+        plan.note(
+            listed.call,
+            VARIABLE_LIST.code,
+            f"`{module.code_for_node(listed.call)}` → `{text}`: the variables of the layers TF1 had made there whose TF1 "
+            "names pass the filter, read after the forward pass built them",
+        )
 
 
 def layer_dtype_message(path: str | None, reason: str | None) -> str:
@@ -153,7 +179,7 @@ def _plan_layer(
         facts.block(call, blockers.VARIABLE_IN_COMPUTATION, f"tf.{path} call not understood (*args, **kwargs or no inputs)")
         return None
     if reused is not None:
-        arguments.pop("reuse")  # proven by _reused: the layer of the earlier call
+        arguments.pop("reuse")  # proven by reused_layer_call: the layer of the earlier call
     elif "reuse" in arguments and m.matches(arguments["reuse"].value, m.Name("None") | m.Name("False")):
         arguments.pop("reuse")  # TF1's default: the call makes its own variables
     unsupported = unsupported_arguments(path, arguments.keys())
@@ -251,91 +277,6 @@ def _plan_layer(
     else:
         plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path}(..., reuse=True) → `{layer}` applied again: the layer whose variables it reused")
     return layer
-
-
-def _reused(
-    module: cst.Module, facts: GraphFacts, scope: Scope, withs: dict[int, cst.With], statement: Statement, call: cst.Call
-) -> cst.Call | str | None:
-    """The earlier layer call whose variables ``call`` takes by ``name=`` and ``reuse=True``;
-    None for a call without ``reuse=`` (or ``reuse=None``/``False``, which reuse nothing);
-    why not, when that is not proven."""
-    path = facts.imports.call_name(call)
-    arguments = _layer_arguments(facts, call)
-    reuse = arguments.get("reuse") if arguments is not None else None
-    if arguments is None or reuse is None or m.matches(reuse.value, m.Name("None") | m.Name("False")):
-        return None
-    if not m.matches(reuse.value, m.Name("True")):
-        return f"`reuse=` of tf.{path} is not True, False or None written out: which variables it takes is not known"
-    name = arguments.get("name")
-    if name is None or not isinstance(name.value, cst.SimpleString) or not isinstance(name.value.evaluated_value, str):
-        return f"tf.{path}(..., reuse=True) without a `name=` written out: which layer's variables it takes is not known"
-    scopes = _variable_scopes(facts, withs, statement)
-    if scopes is None:
-        return f"tf.{path}(..., reuse=True) under a `tf.variable_scope` other than a name written out: its variables' names are not known"
-    same_name = [
-        (s, c)
-        for s in scope.statements
-        if s.order < statement.order
-        for c in s.layer_calls
-        if _layer_name_text(facts, c) == name.value.evaluated_value and _variable_scopes(facts, withs, s) == scopes
-    ]
-    makers = [(s, c) for s, c in same_name if _reused(module, facts, scope, withs, s, c) is None]
-    where = "/".join((*scopes, name.value.evaluated_value))
-    if len(makers) != 1:
-        return f"tf.{path}(..., reuse=True) takes the variables `{where}/...`, which {'no' if not makers else 'more than one'} earlier layer call of this graph made"
-    earlier = makers[0][1]
-    if facts.imports.call_name(earlier) != path:
-        return f"tf.{path}(..., reuse=True) takes the variables `{where}/...` of another kind of layer"
-    if _constructor(module, facts, earlier) != _constructor(module, facts, call):
-        return (
-            f"tf.{path}(..., reuse=True) takes the variables `{where}/...` with other constructor arguments than the call that "
-            "made them: one shared Keras layer has one set"
-        )
-    return earlier
-
-
-def _enclosing_withs(scope: Scope) -> dict[int, cst.With]:
-    """The ``with`` block (of those the scope's statements were read out of) around each
-    statement or ``with``, by its id."""
-    return {id(s): w for w, _ in scope.unwrapped.values() for s in cst.ensure_type(w.body, cst.IndentedBlock).body}
-
-
-def _variable_scopes(facts: GraphFacts, enclosing: dict[int, cst.With], statement: Statement) -> tuple[str, ...] | None:
-    """The names of the ``tf.variable_scope("name")`` blocks around the statement, outermost
-    first; None under a variable scope with other arguments (``reuse=``, a scope object)."""
-    names: list[str] = []
-    node = enclosing.get(id(statement.node))
-    while node is not None:
-        for item in reversed(node.items):
-            if isinstance(item.item, cst.Call) and facts.imports.call_name(item.item) == "variable_scope":
-                args = item.item.args
-                first = args[0].value if len(args) == 1 and args[0].keyword is None else None
-                text = first.evaluated_value if isinstance(first, cst.SimpleString) else None
-                if not isinstance(text, str):
-                    return None
-                names.append(text)
-        node = enclosing.get(id(node))
-    return tuple(reversed(names))
-
-
-def _layer_arguments(facts: GraphFacts, call: cst.Call) -> dict[str, cst.Arg] | None:
-    """A layer call's arguments by TF1 parameter (statement.layer_calls are of GRAPH_LAYER_CLASSES)."""
-    return bind_arguments(call, ("inputs", *GRAPH_LAYER_CLASSES[facts.imports.call_name(call) or ""][1]))
-
-
-def _layer_name_text(facts: GraphFacts, call: cst.Call) -> str | None:
-    arguments = _layer_arguments(facts, call)
-    name = arguments.get("name") if arguments is not None else None
-    text = name.value.evaluated_value if name is not None and isinstance(name.value, cst.SimpleString) else None
-    return text if isinstance(text, str) else None
-
-
-def _constructor(module: cst.Module, facts: GraphFacts, call: cst.Call) -> dict[str, str] | None:
-    """The arguments a layer call's Keras layer is made from, as code."""
-    arguments = _layer_arguments(facts, call)
-    if arguments is None:
-        return None
-    return {k: module.code_for_node(a.value) for k, a in arguments.items() if k not in ("inputs", "reuse", *CALL_TIME)}
 
 
 def _layer_name(name_arg: cst.Arg | None, statement: Statement) -> str:

@@ -190,8 +190,11 @@ def _check_arguments(facts: GraphFacts, call: cst.Call) -> None:
     """The arguments of ``opt.minimize(...)`` run in the train step: a graph collection
     there (``var_list=tf.trainable_variables()``) is empty in TF2, so the step would train
     nothing; such calls keep the graph on TF1, as elsewhere in graph code."""
+    written_out = {id(listed.call) for listed in facts.layer_variable_lists}  # over the file's layers
     for argument in call.args:
         for inner in calls_in(argument.value):
+            if id(inner) in written_out:
+                continue
             if (name := facts.imports.call_name(inner)) in UNSUPPORTED_CALLS:
                 facts.block(inner, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
             elif (read := _collection_in_helper(facts, inner, set())) is not None:
@@ -555,6 +558,10 @@ def watched_variables(module: cst.Module, facts: GraphFacts, var_list: cst.BaseE
     else the list display a name of the computation is bound to (``params = [w, s]``).
     For a list the computation builds otherwise: "" (nothing to watch) in a file that
     makes no variable untrainable, else None, and the graph stays on TF1."""
+    if any(listed.call is var_list for listed in facts.layer_variable_lists):
+        # the weights of Keras layers (analysis/layer_variable_lists.py), trainable and made by
+        # the forward pass itself: the tape watches those it reads, there is nothing before it
+        return ""
     bound = {name for statement in step for name in statement.defines}
     reads, _ = read_and_bound(var_list)
     if not bound & set(reads):
