@@ -175,7 +175,7 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
             word, total = re.compile(rf"\b{re.escape(method)}\b"), 0
             for path in files:
                 text = texts.get(resolved(path), "")
-                if word.search(text):
+                if method in text and word.search(text):
                     tree = _tree(project, resolved(path), text) if path.suffix == ".py" else None
                     total += mentions(tree, method) if tree is not None else 2  # (unread: as good as named again)
             counts[method] = total
@@ -183,7 +183,8 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
 
     for i, (path, context) in enumerate(zip(files, contexts, strict=True)):
         text = texts.get(resolved(path), "")
-        if path.suffix != ".py" or not word.search(text):
+        # (a substring test first: the regex tries each of the run's characters, a tenth of a second on tensor2tensor)
+        if path.suffix != ".py" or not any(name in text for name in names) or not word.search(text):
             continue
         if context is None:
             context = project.context(path, text)  # a caller without TensorFlow of its own

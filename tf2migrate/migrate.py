@@ -103,7 +103,7 @@ from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
 from tf2migrate.rewrites.written_helpers import written_definitions
-from tf2migrate.traversal import FastTransformer, find_all, forget_layouts, walk
+from tf2migrate.traversal import FastTransformer, statement_path, find_all, forget_layouts, walk
 
 
 @dataclass(frozen=True)
@@ -1253,7 +1253,8 @@ def _migrate_graph(
                 )
             ],
         )
-    positions = positions or Positions(original)
+    # (the findings' positions: only the top-level statements holding them are rendered)
+    positions = positions or Positions.of_parsed(original, source, tree, functools.partial(statement_path, original))
     # (an import the plan removes, ``import tensorflow.contrib.eager as tfe``, is no longer kept)
     kept_imports = [finding for finding in kept_import_findings(imports) if id(finding[0]) not in plan.remove]
     kept = [(b.node, b.rule.code, b.message) for b in facts.blockers] + kept_imports + _trap_findings(traps, positions)

@@ -17,10 +17,12 @@ tensor2tensor's test files).
 
 from __future__ import annotations
 
+import ast
 import bisect
 import itertools
 import re
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import libcst as cst
@@ -61,16 +63,40 @@ class Positions:
 
     The render is shared by every ``Positions`` of the same module object (the last few
     modules asked about are remembered): a file's migration and the retries that rewrite it
-    ask where the same original's nodes stand, and a libcst tree never changes."""
+    ask where the same original's nodes stand, and a libcst tree never changes.
+
+    Made by ``of_parsed`` for a module parsed from a text, it renders only the innermost
+    statements holding the nodes asked about (see ``_Statement``)."""
 
     def __init__(self, module: cst.Module) -> None:
         self._module = module
         self._rendered: _Rendered | None = None
+        self._parsed: _Parsed | None = None
+        self._statements: dict[tuple[int, ...], _Statement | None] = {}  # by where they stand (``_Parsed.holder``)
+
+    @classmethod
+    def of_parsed(
+        cls, module: cst.Module, source: str, tree: ast.Module, holder: Callable[[cst.CSTNode], tuple[int, ...] | None]
+    ) -> Positions:
+        """Positions in ``module``, parsed from ``source`` (``tree``: CPython's tree of it).
+        ``holder``: where the innermost statement holding a node stands, its index in the
+        module's body, then in the body of each class or def it lies in (None when it cannot
+        tell: the whole module is rendered then)."""
+        positions = cls(module)
+        if "\r" not in source:  # (libcst and CPython might count a lone one apart)
+            positions._parsed = _Parsed(source, tree, holder)
+        return positions
 
     def get(self, node: cst.CSTNode) -> tuple[int, int] | None:
         """1-based line, 0-based column."""
         rendered = self._rendered
         if rendered is None:
+            if self._parsed is not None:
+                found = _RENDERED.get(id(self._module))
+                if found is None or found.module is not self._module:
+                    statement = self._statement(node)
+                    if statement is not None:
+                        return statement.get(node)
             rendered = self._rendered = _rendered(self._module)
         token = rendered.starts.get(id(node))
         if token is None:
@@ -78,6 +104,110 @@ class Positions:
         offset = rendered.offsets[token]
         line = bisect.bisect_right(rendered.line_starts, offset)
         return line, offset - rendered.line_starts[line - 1]
+
+    def _statement(self, node: cst.CSTNode) -> _Statement | None:
+        """The render of the innermost statement holding ``node``, where the source shows
+        it stands (None: the whole module must be rendered)."""
+        parsed = self._parsed
+        assert parsed is not None
+        path = parsed.holder(node)
+        if path is None:
+            return None
+        if path not in self._statements:
+            self._statements[path] = _Statement.placed(self._module, path, parsed)
+        statement = self._statements[path]
+        if statement is None or id(node) not in statement.starts:
+            return None
+        return statement
+
+
+class _Parsed:
+    """What a module was parsed from, and how to find a node's statement."""
+
+    __slots__ = ("source", "tree", "holder", "_line_starts", "_pairs")
+
+    def __init__(self, source: str, tree: ast.Module, holder: Callable[[cst.CSTNode], tuple[int, ...] | None]) -> None:
+        self.source = source
+        self.tree = tree  # CPython's tree of ``source``
+        self.holder = holder
+        self._line_starts: list[int] | None = None
+        self._pairs: dict[int, list[ast.stmt] | None] = {}  # by a libcst body's id
+
+    def line_starts(self) -> list[int]:
+        """The character offset of each line's start in the source."""
+        if self._line_starts is None:
+            self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(self.source))]
+        return self._line_starts
+
+    def paired(self, body: Sequence[cst.BaseStatement], statements: list[ast.stmt]) -> list[ast.stmt] | None:
+        """By index in a libcst body, CPython's first statement of it (a line of ``a; b``
+        holds two of CPython's) in ``statements``, the same body as CPython read it; None
+        when they do not pair up."""
+        if id(body) not in self._pairs:
+            firsts = []
+            index = 0
+            for statement in body:
+                if index >= len(statements):
+                    break
+                firsts.append(statements[index])
+                index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            self._pairs[id(body)] = firsts if index == len(statements) and len(firsts) == len(body) else None
+        return self._pairs[id(body)]
+
+
+class _Statement(NamedTuple):
+    """One statement rendered alone, placed where it stands in the source.
+
+    A statement renders alone as it does in the module when the indentation of the blocks
+    it lies in is given first (and the module's defaults).  Its syntactic start is on the
+    line CPython gives it (a ``def`` or ``class`` line, not a decorator's; ``a; b``'s
+    first statement's), so the render starts as many lines above as it holds line breaks
+    before that start; and it is used only if the source holds that very text there, from
+    the start of that line: then every node in it stands on the line and column the whole
+    module's render gives it."""
+
+    first_line: int  # the 1-based line its render starts on
+    starts: dict[int, int]  # node id → index of the token it starts at
+    offsets: list[int]  # token index → character offset in the render
+    line_starts: list[int]  # character offset of each line's start in the render
+
+    @staticmethod
+    def placed(module: cst.Module, path: tuple[int, ...], parsed: _Parsed) -> _Statement | None:
+        body: Sequence[cst.BaseStatement] = module.body
+        statements: list[ast.stmt] = parsed.tree.body
+        indents: list[str] = []
+        for depth, index in enumerate(path):
+            firsts = parsed.paired(body, statements)
+            if firsts is None:
+                return None
+            statement, first = body[index], firsts[index]
+            if depth == len(path) - 1:
+                break
+            # (a class or def: ``_Parsed.holder`` enters no other statement)
+            block = statement.body if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) else None
+            if not isinstance(block, cst.IndentedBlock) or not isinstance(first, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+            indents.append(module.default_indent if block.indent is None else block.indent)
+            body, statements = block.body, first.body
+        state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+        state.indent_tokens = indents
+        statement._codegen(state)
+        text = "".join(state.tokens)
+        offsets = list(itertools.accumulate(map(len, state.tokens), initial=0))
+        line_starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
+        first_line = first.lineno - (bisect.bisect_right(line_starts, offsets[state.starts[id(statement)]]) - 1)
+        source_starts = parsed.line_starts()
+        if not 1 <= first_line <= len(source_starts):
+            return None
+        at = source_starts[first_line - 1]
+        if parsed.source[at : at + len(text)] != text:
+            return None
+        return _Statement(first_line, state.starts, offsets, line_starts)
+
+    def get(self, node: cst.CSTNode) -> tuple[int, int]:
+        offset = self.offsets[self.starts[id(node)]]
+        line = bisect.bisect_right(self.line_starts, offset)
+        return self.first_line + line - 1, offset - self.line_starts[line - 1]
 
 
 class _Rendered(NamedTuple):

@@ -28,9 +28,10 @@ walks on every fixture and real file at hand).
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import libcst as cst
@@ -164,7 +165,7 @@ class _Layout:
     (a node's descendants follow it, up to its end).  The module is held: the ids are its
     nodes' as long as it lives, and a libcst tree never changes."""
 
-    __slots__ = ("module", "order", "starts", "ends")
+    __slots__ = ("module", "order", "starts", "ends", "_body_starts")
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
@@ -185,6 +186,30 @@ class _Layout:
         self.order = order
         self.starts = starts
         self.ends = ends
+        self._body_starts: dict[int, list[int]] = {}  # by a body's id: where its statements start in ``order``
+
+    def statement_path(self, node: cst.CSTNode) -> tuple[int, ...] | None:
+        """Where the innermost statement holding ``node`` stands: its index in the module's
+        body, then in the body of each class or def (an indented block) it lies in (None:
+        no statement of the module's body holds the node, or the module holds some node
+        twice, so that its id names no one place)."""
+        index = self.starts.get(id(node))
+        if index is None or len(self.starts) != len(self.order):
+            return None
+        path: list[int] = []
+        body: Sequence[cst.BaseStatement] | None = self.module.body
+        while body:
+            body_starts = self._body_starts.get(id(body))
+            if body_starts is None:
+                body_starts = self._body_starts[id(body)] = [self.starts[id(statement)] for statement in body]
+            holder = bisect.bisect_right(body_starts, index) - 1
+            if holder < 0 or index >= self.ends[body_starts[holder]]:
+                break
+            path.append(holder)
+            statement = body[holder]
+            inner = statement.body if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) else None
+            body = inner.body if isinstance(inner, cst.IndentedBlock) else None
+        return tuple(path) or None
 
 
 _LAYOUTS: list[_Layout] = []  # the last few modules asked about, the latest last
@@ -217,6 +242,15 @@ def _holding(node: cst.CSTNode) -> tuple[_Layout, int] | None:
         if start is not None:
             return layout, start
     return None
+
+
+def statement_path(module: cst.Module, node: cst.CSTNode) -> tuple[int, ...] | None:
+    """``_Layout.statement_path``, read from the module's layout when it was laid out (None
+    otherwise): a question answered without walking."""
+    held = _holding(module)
+    if held is None or held[0].module is not module:
+        return None
+    return held[0].statement_path(node)
 
 
 def lay_out(module: cst.Module) -> _Layout:

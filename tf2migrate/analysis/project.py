@@ -228,6 +228,7 @@ class Project:
     def __init__(self, run: set[Path] | None = None) -> None:
         self.trees: dict[Path, ast.Module] = {}  # parsed here; the file's own migration reuses them
         self._summaries: dict[Path, ModuleSummary | None] = {}
+        self._resolved: dict[tuple[str, Path | tuple[Path, ...]], Path | None] = {}  # (name, where it is looked up) → its file
         # the (resolved) files the run migrates; other modules are read, never written
         self.run: set[Path] = run or set()
 
@@ -236,9 +237,15 @@ class Project:
         ``run_tf_modules_only``, only the modules of the run that use TensorFlow."""
         directories = search_directories(path, text)
         modules = {}
+        itself = path.resolve()
         for name in dict.fromkeys(imported_names(text)):
-            target = resolve(name, path, directories)
-            if target is None or target == path.resolve():
+            # (what a name resolves to depends on these alone: the run's files in one
+            # directory import the same modules, each looked up on disk once)
+            key = (name, path.parent) if name.startswith(".") else (name, tuple(directories))
+            if key not in self._resolved:
+                self._resolved[key] = resolve(name, path, directories)
+            target = self._resolved[key]
+            if target is None or target == itself:
                 continue
             if run_tf_modules_only and (target not in self.run or "tensorflow" not in self.read(target)):
                 continue
