@@ -34,6 +34,7 @@ import functools
 import re
 import dataclasses
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -258,6 +259,11 @@ def _migrate_project(tree: Path, options: Options, named: list[str] | None = Non
     """The modules of ``tree`` that one run changes (relative path → new text), and the
     run's findings with paths relative to ``tree``; ``named``: the files the run names
     (the whole tree without)."""
+    if named and not str(tree).startswith(tempfile.gettempdir()):
+        # (a copy outside this repository: the run looks for the named files' importers
+        # in their project, which would otherwise be the whole repository)
+        with tempfile.TemporaryDirectory() as scratch:
+            return _migrate_project(Path(shutil.copytree(tree, Path(scratch) / "before")), options, named)
     paths = [tree / name for name in named] if named else [tree]
     results = run(paths, jobs=1, options_for=lambda path: options, progress=False)
     changed = {r.path.relative_to(tree).as_posix(): r.new_text for r in results if r.changed}
