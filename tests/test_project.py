@@ -507,3 +507,42 @@ def test_a_build_step_parses_each_module_once(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(ast, "parse", counting)
     run([tmp_path], jobs=1, progress=False)
     assert sorted(parsed) == sorted(sources)
+
+
+IMPORTED_CLASS = """\
+import tensorflow as tf
+
+
+class Model:
+    def __init__(self):
+        self.x = tf.placeholder(tf.float32, [None])
+        self.y = 2.0 * self.x
+        self.sess = tf.Session()
+
+    def predict(self, X):
+        return self.sess.run(self.y, {self.x: X})
+"""
+
+
+def test_a_module_named_alone_sees_the_project_files_importing_it(tmp_path: Path) -> None:
+    # the project's root (pyproject.toml) holds the importer in another directory, which
+    # reads the class's session as an attribute: the class stays on TF1, the importer unwritten
+    driver = "import sys\nsys.path.insert(0, '../src')\nfrom model import Model\nm = Model()\nv = m.sess.run(m.y, {m.x: [1.0]})\n"
+    _write(tmp_path, {"pyproject.toml": "", "src/model.py": IMPORTED_CLASS, "scripts/drive.py": driver})
+    (result,) = run([tmp_path / "src" / "model.py"], jobs=1, progress=False)
+    assert "TFM307" in {f.code for f in result.findings}
+    assert (tmp_path / "scripts" / "drive.py").read_text() == driver
+    # without the marker, the project is the module's directory: the driver is not seen
+    (tmp_path / "pyproject.toml").unlink()
+    (result,) = run([tmp_path / "src" / "model.py"], jobs=1, progress=False)
+    assert "TFM307" not in {f.code for f in result.findings}
+
+
+def test_a_run_of_the_whole_project_does_not_look_for_importers_again(tmp_path: Path, monkeypatch) -> None:
+    _write(tmp_path, {"pyproject.toml": "", "model.py": IMPORTED_CLASS, "main.py": "from model import Model\nm = Model()\n"})
+
+    def walked_again(root: Path, walked: set[Path]):
+        raise AssertionError(f"{root} scanned a second time")
+
+    monkeypatch.setattr("tf2migrate.engine._walk_outside", walked_again)
+    assert len(run([tmp_path], jobs=1, progress=False)) == 2

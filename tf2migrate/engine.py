@@ -32,7 +32,9 @@ from tf2migrate.linking import (
     honoured,
     importers_of,
     kept_on_tf1,
+    read_only_result_findings,
     switches_eager_off,
+    unnamed_importers,
     removable_factories,
     seen_as_unknown,
 )
@@ -113,6 +115,14 @@ def _walk(root: Path) -> Iterable[Path]:
         yield from (Path(dirpath, f) for f in filenames if f.endswith((".py", ".ipynb")))
 
 
+def _walk_outside(root: Path, walked: set[Path]) -> Iterable[Path]:
+    """The Python files under ``root``, as :func:`discover` walks, but for the directories
+    in ``walked`` (the run's own already)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not _skipped(Path(dirpath, d)) and resolved(Path(dirpath, d)) not in walked]
+        yield from (Path(dirpath, f) for f in filenames if f.endswith(".py"))
+
+
 def _skipped(directory: Path) -> bool:
     return (
         directory.name in SKIP_DIRS
@@ -146,6 +156,8 @@ class _Work:
     source: SourceText
     context: FileContext | None = None
     tree: ast.Module | None = None
+    # an importer of the named files that the run reads, never writes (linking.unnamed_importers)
+    read_only: bool = False
 
 
 def process_text(
@@ -236,21 +248,23 @@ def run(
     """
     paths = list(paths)
     named = {Path(p) for p in paths if not Path(p).is_dir()}  # files named explicitly always run
+    walked = {resolved(Path(p)) for p in paths if Path(p).is_dir()}
     files = [f for f in discover(paths) if f in named or not exclude(f)]
-    options = [options_for(f) for f in files]
-    work, project, builds = _project_work(files)
+    migrated = len(files)
+    work, project, builds = _project_work(files, walked)  # (appends the files importing them)
+    options = [options_for(f) for f in files[:migrated]] + [Options()] * (len(files) - migrated)
     importers = importers_of(files, [w.context if isinstance(w, _Work) else None for w in work])
     jobs = jobs or os.cpu_count() or 1
-    shown = _Progress(len(files) if progress else 0)
+    shown = _Progress(migrated if progress else 0)
     results: list[FileResult | None] = [None] * len(files)
     # the files no other file of the run imports first: what they still call of the
     # helper modules decides how those are migrated (see _decide_helpers)
     first = [i for i in range(len(files)) if i not in importers]
     for i, result in zip(first, _map(files, work, options, first, use_cache, jobs), strict=True):
-        results[i] = shown.step(result)
+        results[i] = shown.step(result) if i < migrated else result
     helpers = _decide_helpers(files, work, results, project, importers, first)
     for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
-        results[i] = shown.step(result)
+        results[i] = shown.step(result) if i < migrated else result
     while True:
         # (each step migrates files again only where the other left the sides disagreeing:
         # a class module kept by the build step's check makes importers kept, which may keep a
@@ -262,7 +276,7 @@ def run(
         if all(a is b for a, b in zip(before, results, strict=True)) or not builds.sessions:
             break
     shown.done()  # the line is cleared before anything else is printed
-    return results  # type: ignore[return-value]
+    return results[:migrated]  # type: ignore[return-value]
 
 
 def _map(files, work, options, indices: list[int], use_cache: bool, jobs: int) -> list[FileResult]:
@@ -291,11 +305,13 @@ def _size(item: _Work | FileResult) -> int:
     return len(item.source.text) if isinstance(item, _Work) else 0
 
 
-def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectReader, Builds]:
+def _project_work(files: list[Path], walked: set[Path]) -> tuple[list[_Work | FileResult], ProjectReader, Builds]:
     """Read every file once and analyse the project they form: each file gets the
     summaries of the modules it imports (read from disk when the run does not name
     them: they are read, never written) and, if the project layer parsed it, its tree.
-    A file that cannot be read has its result already."""
+    The project's files importing them that the run does not name are appended to
+    ``files``, read-only (outside the directories ``walked`` whole: their files are the
+    run's already).  A file that cannot be read has its result already."""
     project = ProjectReader({resolved(path) for path in files})
     work: list[_Work | FileResult] = []
     for path in files:
@@ -306,10 +322,18 @@ def _project_work(files: list[Path]) -> tuple[list[_Work | FileResult], ProjectR
             continue
         project.texts[resolved(path)] = source.text
         work.append(_Work(source))
+    for path in unnamed_importers(files, project, walked, _walk_outside):
+        try:
+            source = read_source(path)
+        except SourceError:
+            continue  # (read by the scan already: not here)
+        files.append(path)
+        work.append(_Work(source, read_only=True))
     for path, item in zip(files, work, strict=True):
         if isinstance(item, _Work):
             item.context = project.context_of(path, item.source.text)
-    builds = find_builds(files, [w.context if isinstance(w, _Work) else None for w in work], project, project.texts)
+    read_only = frozenset(i for i, item in enumerate(work) if isinstance(item, _Work) and item.read_only)
+    builds = find_builds(files, [w.context if isinstance(w, _Work) else None for w in work], project, project.texts, read_only)
     _give_builds(files, work, builds)
     for path, item in zip(files, work, strict=True):  # once every context is known: any may parse a file
         if isinstance(item, _Work):
@@ -551,6 +575,9 @@ def _keep_importers_of_kept_helpers(files, work, results: list[FileResult], impo
 def _process(path: Path, work: _Work | FileResult, use_cache: bool, options: Options) -> FileResult:
     if isinstance(work, FileResult):
         return work
+    if work.read_only:
+        text = work.source.text
+        return FileResult(path, text, text, read_only_result_findings(path, text), work.source.encoding)
     return process_text(work.source, path, use_cache, options, work.context, work.tree)
 
 

@@ -7,6 +7,14 @@ session factory of it goes when nothing calls it any more, and if it stays on TF
 semantics itself (its fallback switches eager execution off when it is imported), its
 importers converted to eager TF2 would break, so they are migrated again seeing its
 functions as unknown.
+
+A run naming only some files (a pre-commit hook passes the changed ones) still has to see
+the files importing them: a helper module named alone is migrated for importers it cannot
+see otherwise (a driver reading ``m.sess``, changing a list it gave a constructor, running
+a module-level graph).  :func:`unnamed_importers` finds them in the project (the nearest
+parent holding ``pyproject.toml``, ``setup.py`` or ``.git``, else the module's directory):
+a cheap text scan for the module's name, then the import statements of those files only.
+They are read as the run's importers, never written.
 """
 
 from __future__ import annotations
@@ -16,11 +24,11 @@ import re
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 from tf2migrate.analysis.external_builds import BuildClass, ExternalBuild, build_classes, caller_facts, join, mentions
-from tf2migrate.analysis.module_facts import ast_dotted_name
+from tf2migrate.analysis.module_facts import ast_dotted_name, module_facts
 from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
 from tf2migrate.analysis.summaries import tf_aliases
 from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
@@ -58,6 +66,70 @@ class ProjectReader(Project):
             context = self.context(path, text, run_tf_modules_only=True)
             return context if context.modules else None
         return self.context(path, text)
+
+
+# what marks a project's root directory
+_ROOT_MARKERS = ("pyproject.toml", "setup.py", ".git")
+
+
+def project_root(path: Path) -> Path:
+    """The nearest parent of the module ``path`` holding a project marker, else its directory."""
+    for parent in path.parents:
+        if any((parent / marker).exists() for marker in _ROOT_MARKERS):
+            return parent
+    return path.parent
+
+
+def unnamed_importers(
+    files: list[Path], project: ProjectReader, walked: set[Path], walk: Callable[[Path, set[Path]], Iterable[Path]]
+) -> list[Path]:
+    """The Python files of the named modules' projects that the run does not name and that
+    import one of them.  ``walked``: the directories the run walked whole (their files are
+    the run's: not scanned again); ``walk``: the engine's directory walk (skipping tooling
+    and virtualenvs)."""
+    run = {resolved(path) for path in files}
+    stems: dict[Path, set[str]] = {}
+    for path in files:
+        if path.suffix != ".py":
+            continue
+        module = resolved(path)
+        name = module.parent.name if module.name == "__init__.py" else module.stem
+        stems.setdefault(project_root(module), set()).add(name)
+    found: list[Path] = []
+    for root, names in stems.items():
+        if any(root == d or d in root.parents for d in walked):
+            continue  # (the run holds the whole project)
+        word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        for candidate in walk(root, walked):
+            path = resolved(candidate)
+            if path in run or path.suffix != ".py" or path in found:
+                continue
+            try:
+                text = project.read(path)
+            except OSError:
+                continue
+            if not word.search(text):
+                continue  # (the cheap test: most files of a project never name the module)
+            context = project.context_of(path, text)
+            if context is not None and any(m.path in run for m in context.modules.values()):
+                found.append(path)
+    return found
+
+
+def read_only_result_findings(path: Path, text: str) -> list[Diagnostic]:
+    """How the run sees an importer it reads but does not write: TF1 code stays as it is,
+    on TF1 semantics (as the fallback's TFM404 says of a migrated file), so the modules it
+    imports keep their graphs there too; other code is just read."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    facts = module_facts(tree, tf_aliases(tree))
+    if facts.tf1 or facts.explicit_v1 or facts.graph:
+        return [Diagnostic(GRAPH_KEPT_ON_TF1.code, "TF1 code this run reads, not writes", str(path))]
+    return []
 
 
 def importers_of(files: list[Path], contexts: list[FileContext | None]) -> dict[int, list[int]]:
@@ -144,9 +216,13 @@ class Builds:
         return all(isinstance(self.classes.get(k), ExternalBuild) for k in keys)
 
 
-def find_builds(files: list[Path], contexts: list[FileContext | None], project: Project, texts: dict[Path, str]) -> Builds:
+def find_builds(
+    files: list[Path], contexts: list[FileContext | None], project: Project, texts: dict[Path, str], read_only: frozenset[int] = frozenset()
+) -> Builds:
     """Each caller's proof, joined per class: a class is built outside only if every file
-    of the run that names it proves it (and they agree on the method and session)."""
+    of the run that names it proves it (and they agree on the method and session).  A
+    caller at an index of ``read_only`` (an importer the run reads, never writes) proves
+    nothing: its text stays, so its class keeps what that text calls and passes."""
     builds = Builds()
     offering: dict[Path, dict[str, BuildClass]] = {}
     for path in files:
@@ -203,6 +279,10 @@ def find_builds(files: list[Path], contexts: list[FileContext | None], project: 
                         f"{path.name} {how} (a build step is followed for a class imported by `from … import {name}`)",
                     )
         facts = caller_facts(tree, tf_aliases(tree), classes, named, resolved(path) in imported)
+        if i in read_only:
+            for key in facts.builds:
+                join(builds.classes, key, f"{path.name} builds it, and this run reads that file but does not write it: name it too")
+            continue
         for key, proof in facts.builds.items():
             join(builds.classes, key, f"{proof} ({path.name})" if isinstance(proof, str) else proof)
         if facts.sessions:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
-from tf2migrate.analysis.tf_imports import TfImports, tf_relative
+from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, tf_relative
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 
 
@@ -185,6 +185,8 @@ class _Walker(_FastVisitor):
             self.graph = True
         if refuses_tf2_keywords(self.tf, dotted, keywords):
             self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ITERATOR_METHODS and self.tf.canonical_dotted(dotted) is None:
+            self.tf1 = True  # ``dataset.make_one_shot_iterator()``: TF2 datasets lack the method
         self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is not None:

@@ -280,9 +280,20 @@ class Project:
             facts = module_facts(tree, tf_aliases(tree))
             if facts.tf1 or facts.explicit_v1:
                 # code that is still TF1 and that this run does not migrate: not callable from TF2
+                # graph code.  What else its summary says stays (the module is read anyway): a
+                # plain statement calling a function that makes a TF1 iterator, creates variables
+                # or changes what it is given is refused or ordered as in a run naming the module
+                # (``xb, yb = make_batches(...)`` kept as Python would take one batch for good)
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
-                names = {name: Summary(UNKNOWN, reason=reason) for name in names}
+                names = {name: _unmigrated(found, reason) for name, found in names.items()}
         return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree), reaches)
+
+
+def _unmigrated(found: Summary, reason: str) -> Summary:
+    """``found``, of a TF1 module the run does not write, as graph code calling it sees it:
+    unknown, for its own reason when it had one (``MAKES_ITERATOR``), else ``reason``; its
+    other facts (effects on arguments and module state, gradients) kept."""
+    return replace(found, kind=UNKNOWN, reason=found.reason if found.kind == UNKNOWN and found.reason else reason)
 
 
 def _exported(tree: ast.Module) -> frozenset[str]:
