@@ -440,6 +440,7 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
             if helper not in tf1 and any(i in tf1 for i in users):
                 tf1.add(helper)
                 grown = True
+    read_by: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # importer → (attributes read, callees given changed objects)
     for helper in importers:
         item, summary = work[helper], project.summary(resolved(files[helper]))
         if isinstance(item, _Work) and summary is not None:
@@ -451,11 +452,16 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
         named = _names_written(work[i] for i in importers[helper])
         if isinstance(item, _Work) and named:
             item.context = replace(item.context or FileContext(), importer_names=named)
-        attributes = _attributes_read(work[i] for i in importers[helper])
-        if isinstance(item, _Work) and attributes:
+        if not isinstance(item, _Work) or "class " not in item.source.text:
+            continue  # (what importers read of objects and change in place matters to the module's classes)
+        for i in importers[helper]:  # (each importer read once, whatever number of helpers it imports)
+            if i not in read_by:
+                read_by[i] = (_attributes_read(work[i]), _called_with_changed_objects(work[i]))
+        attributes = frozenset().union(*(read_by[i][0] for i in importers[helper]))
+        if attributes:
             item.context = replace(item.context or FileContext(), importer_attributes=attributes)
-        given_changed = _called_with_changed_objects(work[i] for i in importers[helper])
-        if isinstance(item, _Work) and given_changed:
+        given_changed = frozenset().union(*(read_by[i][1] for i in importers[helper]))
+        if given_changed:
             item.context = replace(item.context or FileContext(), importer_changed_arguments=given_changed)
     return list(importers)
 
@@ -470,57 +476,52 @@ def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
-def _attributes_read(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
-    """The attributes the importers read of objects that are not modules they import
+def _attributes_read(item: _Work | FileResult) -> frozenset[str]:
+    """The attributes an importer reads of objects that are not modules they import
     (``model.sess.run(model.loss, {model.x: X})``: ``sess``, ``loss``, ``x``, ``run``): a
     class of the helper module whose graph attribute of such a name became a generated
     method would leave that importer reading an attribute that no longer exists."""
     found: set[str] = set()
-    for item in importers:
-        text = item.source.text if isinstance(item, _Work) else item.old_text
+    # (the tree the project layer parsed, when it did: a module is parsed once per run)
+    tree = item.tree if isinstance(item, _Work) else None
+    if tree is None:
         try:
-            tree = ast.parse(text)
+            tree = ast.parse(item.source.text if isinstance(item, _Work) else item.old_text)
         except (SyntaxError, ValueError, RecursionError):  # (reported as the importer's own finding)
-            continue
-        # (a name ``from m import name`` binds may be an object: ``from nets import shared``)
-        modules = {
-            (alias.asname or alias.name).partition(".")[0]
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Import)
-            for alias in node.names
-        }
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
-                root = node.value
-                while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
-                    root = root.func if isinstance(root, ast.Call) else root.value
-                if not (isinstance(root, ast.Name) and root.id in modules):
-                    found.add(node.attr)
+            return frozenset()
+    # (a name ``from m import name`` binds may be an object: ``from nets import shared``)
+    modules = {
+        (alias.asname or alias.name).partition(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            root = node.value
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if not (isinstance(root, ast.Name) and root.id in modules):
+                found.add(node.attr)
     return frozenset(found)
 
 
-def _called_with_changed_objects(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
-    """The names the importers call (``Model(ks)``, ``H.Model(ks)``) passing a name whose object
+def _called_with_changed_objects(item: _Work | FileResult) -> frozenset[str]:
+    """The names an importer calls (``Model(ks)``, ``H.Model(ks)``) passing a name whose object
     they change in place anywhere (``ks[0] = 2.5``, ``ks.append(...)``): a class of the helper
     module that stores such an argument for its generated methods would read the changed object
     when they run, where TF1 built its graph with the object as it was at the construction."""
     called: set[str] = set()
-    for item in importers:
-        text = item.source.text if isinstance(item, _Work) else item.old_text
-        if not any(change in text for change in ("[", ".")):
-            continue
-        try:
-            module = parse_module(text)
-        except (cst.ParserSyntaxError, RecursionError):  # (reported as the importer's own finding)
-            continue
-        changed = set(changed_in_place(module))
-        if not changed:
-            continue
-        for call in find_all(module, cst.Call):
-            assert isinstance(call, cst.Call)
-            callee = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
-            if isinstance(callee, cst.Name) and any(root_name(a.value) in changed for a in call.args):
-                called.add(callee.value)
+    text = item.source.text if isinstance(item, _Work) else item.old_text
+    if not any(change in text for change in ("[", ".")):
+        return frozenset()
+    try:
+        module = parse_module(text)
+    except (cst.ParserSyntaxError, RecursionError):  # (reported as the importer's own finding)
+        return frozenset()
+    changed = set(changed_in_place(module))
+    for call in find_all(module, cst.Call) if changed else ():
+        assert isinstance(call, cst.Call)
+        callee = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+        if isinstance(callee, cst.Name) and any(root_name(a.value) in changed for a in call.args):
+            called.add(callee.value)
     return frozenset(called)
 
 
