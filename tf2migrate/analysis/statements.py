@@ -117,6 +117,8 @@ class StatementClassifier:
         self.static_python = StaticPython(module, facts.imports)
         # the calls and attributes of expressions reading a dimension TF1 did not know: by id, the expression
         self.unknown_dimensions: dict[int, cst.BaseExpression] = {}
+        # module functions building TF ops, themselves or through the functions they call (see builds_ops)
+        self._builds_ops: dict[str, bool] = {}
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -171,6 +173,33 @@ class StatementClassifier:
                     "where TF1 computed it at each run; not converted"
                 )
         return None
+
+    def builds_ops(self, name: str) -> bool:
+        """Does the module function ``name`` make TF ops, in its body or through the module
+        functions it calls, and run none (no session run, no ``.eval()``: it returns what TF1
+        would have computed at each run that reads it)?"""
+        if name not in self._builds_ops:
+            self._builds_ops[name] = False  # (a recursive function: what its other calls show)
+            helper = self.facts.helpers.get(name)
+            calls = calls_in(helper.node.body) if helper is not None else []
+            runs = any(
+                looks_like_run_site(self.facts, c)
+                or self.tf.call_name(c) in SESSION_CALLS
+                or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
+                for c in calls
+            )
+            self._builds_ops[name] = (
+                helper is not None
+                and not runs
+                and (
+                    helper.returns_tensor
+                    or any((n := self.tf.call_name(c)) is not None and is_graph_op(n) for c in calls)
+                    or any(
+                        isinstance(c.func, cst.Name) and c.func.value in self.facts.helpers and self.builds_ops(c.func.value) for c in calls
+                    )
+                )
+            )
+        return self._builds_ops[name]
 
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
@@ -543,6 +572,12 @@ class StatementClassifier:
                 tensors_read.append(target)
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True
+        # another module's builder drawing random values (``z = noise(4)``): its ops are this
+        # statement's too, run at each run that reads them (a builder making ops only from its
+        # arguments otherwise gives the same value each time: it may stay a Python value)
+        builds_by_helper = any(
+            (built := imported_calls.builder_call(self.facts, c, scope, statement.order)) is not None and built.draws_random for c in calls
+        )
         for call in calls:
             helper = self.helper_for(call)
             for name in helper.self_reads if helper is not None else ():
@@ -551,6 +586,23 @@ class StatementClassifier:
                     # read inside the helper: an input of this statement all the same
                     graph_deps.add(target.order)
                     reads_graph_tensor = True
+            if helper is None or not isinstance(call.func, cst.Name):
+                continue
+            # a module function's ops are this statement's: ``d = doubled()`` reading the
+            # module's ``w``, ``z = noise(4)`` drawing random values, built where TF1 built
+            # them and run at each run that reads them (not once, as a Python value)
+            if not self.builds_ops(call.func.value):
+                continue  # (a function running the graph, or building none: a Python call)
+            builds_by_helper = True
+            for name in helper.free_reads:
+                target = scope.graph_statement(name, statement.order)
+                if target is None:
+                    continue
+                graph_deps.add(target.order)
+                if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR, Kind.GRADS):
+                    reads_graph_tensor = True
+                elif target.kind is Kind.VARIABLE:
+                    reads_variable = True
         traced_by_data = iterators.dataset_function_calls(self.tf, calls, scope, statement.order)
         op_calls = [
             (c, n)
@@ -670,7 +722,7 @@ class StatementClassifier:
         is_assignment = isinstance(node, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Assign, cst.AugAssign, cst.AnnAssign)) for s in node.body
         )
-        builds_graph = bool(op_calls) or reads_graph_tensor or reads_variable
+        builds_graph = bool(op_calls) or reads_graph_tensor or reads_variable or builds_by_helper
         if not builds_graph or self._constant_in_constructor(node, scope, graph_deps, op_calls, calls):
             return statement
         for call, name in op_calls:

@@ -21,6 +21,7 @@ import builtins
 from dataclasses import dataclass, replace
 
 from tf2migrate.analysis.catalogue import (
+    RANDOM_OPS,
     CONFIG_CALLS,
     CONTROL_FLOW_CALLS,
     is_unsupported_call,
@@ -70,6 +71,9 @@ class Summary:
     # a method (not the constructor) that sets or changes its object's state (``self.scale = 0.5``,
     # ``self.items.append(x)``): a caller's ``net.eval_mode()`` changes what a graph built from ``net`` read
     changes_self: bool = False
+    # makes TF1 random ops (itself or through what it calls): each TF1 run reading its result
+    # drew a new sample, which a caller keeping the result as a Python value would draw once
+    draws_random: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -342,7 +346,7 @@ class _ModuleSummarizer:
 
     def _walk_body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         kind = BUILDER
-        gradients = rows = control_flow = False
+        gradients = rows = control_flow = random = False
         local = {a.arg for sub in ast.walk(node) if isinstance(sub, (ast.arguments)) for a in ast.walk(sub) if isinstance(a, ast.arg)}
         local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
         local |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not node}
@@ -370,8 +374,9 @@ class _ModuleSummarizer:
                     kind = VARIABLES
                 gradients |= verdict.uses_gradients
                 control_flow |= verdict.uses_control_flow
+                random |= verdict.draws_random
                 rows |= verdict.reads_rows or any(part in _last(sub.func).lower() for part in SPARSE_NAME_PARTS)
-        return Summary(kind, uses_gradients=gradients, reads_rows=rows, uses_control_flow=control_flow)
+        return Summary(kind, uses_gradients=gradients, reads_rows=rows, uses_control_flow=control_flow, draws_random=random)
 
     def _call(self, call: ast.Call, local: set[str], method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         """What one call in a body does (a summary of the callee, as far as it is known)."""
@@ -475,7 +480,7 @@ def _tf_call(name: str) -> Summary:
         return Summary(UNKNOWN, reason=f"`tf.{name}` is not a pure graph op")
     if name.rsplit(".", 1)[-1].startswith(_STATEFUL):
         return Summary(UNKNOWN, reason=f"`tf.{name}` changes state")
-    return Summary(BUILDER)
+    return Summary(BUILDER, draws_random=name in RANDOM_OPS or name in ("nn.dropout", "layers.dropout"))
 
 
 def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:

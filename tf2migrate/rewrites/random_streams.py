@@ -39,6 +39,18 @@ def refuse_shared_random_streams(rewrite: SessionRewrite) -> None:
                 continue
             for call in calls_in(statement.node):
                 name = imports.call_name(call)
+                drawing = _drawing_helper(rewrite, call) if name not in RANDOM_OPS else None
+                if drawing is not None:
+                    # a module function drawing random numbers (``jitter(img)``): whether its op
+                    # is seeded is not followed; its one TF1 stream would be several all the same
+                    listed = ", ".join(f"`{f}`" for f in functions)
+                    rewrite.block(
+                        call,
+                        blockers.UNSUPPORTED_GRAPH_CODE,
+                        f"`{drawing}(...)` makes a TF1 random op that several runs read ({listed}): TF1 drew each run's "
+                        "numbers from its one stream, each generated function would restart a stream of its own",
+                    )
+                    return
                 if name not in RANDOM_OPS:
                     continue
                 if seeded is None:
@@ -52,3 +64,18 @@ def refuse_shared_random_streams(rewrite: SessionRewrite) -> None:
                         "from its one stream, each generated function would restart a stream of its own",
                     )
                     return
+
+
+def _drawing_helper(rewrite: SessionRewrite, call, seen: frozenset[str] = frozenset()) -> str | None:
+    """The name of the module function ``call`` calls when it makes a TF1 random op, in its
+    body or through the module functions it calls; else None."""
+    if not hasattr(call.func, "value") or not isinstance(call.func.value, str):
+        return None
+    name = call.func.value
+    helper = rewrite.facts.helpers.get(name)
+    if helper is None or name in seen:
+        return None
+    for inner in calls_in(helper.node.body):
+        if rewrite.facts.imports.call_name(inner) in RANDOM_OPS or _drawing_helper(rewrite, inner, seen | {name}) is not None:
+            return name
+    return None
