@@ -185,12 +185,18 @@ TUTORIAL_SCRIPT = """\
 import numpy as np
 import matplotlib.pyplot as plt
 
-steps = [i for i in range(1000)]
+steps = []
+for i in range(1000):
+    steps.append(i)
 layers = [i for i in range(4)]
+batch = [i for i in range(64)]
 np.random.seed()
 first = np.random.rand(2)
 fig, ax = plt.subplots()
 ax.plot(first)
+plt.rcParams["axes.labelsize"] = 14
+import matplotlib.animation as animation
+frames = animation.FuncAnimation(fig, None)
 """
 
 
@@ -210,10 +216,11 @@ def test_a_script_runs_its_long_loops_shortly_and_seeds_numpy(tmp_path):
         context.restore()
     assert values["steps"] == [0, 1, 2]
     assert values["layers"] == [0, 1, 2, 3]
+    assert len(values["batch"]) == 64  # a comprehension's value keeps its length
     assert outside == 1000
     np.random.seed(0)
     assert np.array_equal(values["first"], np.random.rand(2))
-    assert set(values) == {"steps", "layers", "first"}  # plotting's stand-ins are not compared
+    assert set(values) == {"steps", "i", "layers", "batch", "first"}  # plotting's stand-ins are not compared
 
 
 def test_made_up_mnist_is_what_the_reader_decodes(tmp_path):
@@ -260,17 +267,26 @@ def test_a_tutorial_repository_is_verified_script_by_script(tmp_path, capsys):
         nbformat.v4.new_code_cell("from __future__ import print_function\n" + TUTORIAL_REPOSITORY_SCRIPT),
     ]
     nbformat.write(notebook, str(repository / "lesson.ipynb"))
+    # TensorFlow 0.x: runs on the TF1 side as TF 1.0 wrote it, not as compat.v1 reads it
+    (repository / "old_lesson.py").write_text(
+        TUTORIAL_REPOSITORY_SCRIPT.replace("tf.square(", "tf.nn.sigmoid_cross_entropy_with_logits(").replace(
+            "- 1.0))", ", tf.mul(x[:, :1], 0.5)))"
+        )
+    )
     verify_real = _load("verify_real")
-    status = verify_real.main([str(repository), "--scripts", "--batch", "2", "--keep", str(tmp_path / "work")])
+    status = verify_real.main([str(repository), "--scripts", "--batch", "3", "--keep", str(tmp_path / "work")])
     lines = capsys.readouterr().out.splitlines()
     assert status == 0, "\n".join(lines)
-    assert [line.split()[:4] for line in lines[1:3]] == [
+    assert [line.split()[:4] for line in lines[1:4]] == [
         ["Tutorials/lesson.ipynb", "fully", "TF2", "equal"],
         ["Tutorials/lesson.py", "fully", "TF2", "equal"],
+        ["Tutorials/old_lesson.py", "fully", "TF2", "equal"],
     ]
     migrated = tmp_path / "work" / "migrated" / "Tutorials"
     assert "Session" not in (migrated / "lesson.py").read_text()
-    assert lines[3:] == ["2 programs: 2 equal, 0 different, 0 error"]
+    original = (tmp_path / "work" / "original" / "Tutorials" / "old_lesson.py").read_text()
+    assert "with_logits(logits=tf.matmul(x, W) , labels=tf.multiply(x[:, :1], 0.5))" in original
+    assert lines[4:] == ["3 programs: 3 equal, 0 different, 0 error"]
 
 
 def test_a_script_pair_computing_otherwise_is_different(tmp_path):
