@@ -18,7 +18,9 @@ sides alike, only what the script gets from outside the code under test:
   of random pixels with random labels, the same on both sides; any other download fails;
 - ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
   seed, from the clock when the script sets none, which no two runs share;
-- ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did;
+- ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did,
+  and ``np.int``, ``np.float``, ``np.bool``, ``np.object`` (removed in 1.24) are the builtins
+  they were;
 - ``tf.nn.dropout`` drops a fixed pattern of elements (its keep probability of them, by
   position), not a random one: TF1's graph and TF2's eager random streams differ, and
   training through dropout would differ from the first step. Both sides keep the same
@@ -59,6 +61,8 @@ MNIST_TRAIN = 7000  # TF1's reader keeps the first 5,000 for validation: 2,000 t
 # samples 1,000 of them without replacement: the cookbook's nearest neighbours)
 MNIST_TEST = 200
 PLOTTING = ("matplotlib", "seaborn", "mpl_toolkits", "pylab", "IPython", "PIL")
+# NumPy 1's aliases of the builtin types (``np.int``), which tutorials of TF1's time wrote
+NUMPY_1_ALIASES = {"int": int, "float": float, "bool": bool, "object": object, "complex": complex, "str": str}
 MNIST_FILES = {
     "train-images-idx3-ubyte.gz": ("images", MNIST_TRAIN),
     "train-labels-idx1-ubyte.gz": ("labels", MNIST_TRAIN),
@@ -145,6 +149,9 @@ def setup(ctx) -> None:
     _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
+    for alias, builtin in NUMPY_1_ALIASES.items():  # removed in NumPy 1.24
+        if alias not in vars(numpy):
+            ctx.patch(numpy, alias, builtin)
     ctx.patch(urllib.request, "urlretrieve", _made_up_mnist)
     ctx.patch(os.path, "exists", _mnist_missing(os.path.exists))
     for marker in ("__tf2migrate_magic__", "__tf2migrate_cell__"):  # a notebook's IPython lines, cell starts

@@ -195,6 +195,7 @@ first = np.random.rand(2)
 fig, ax = plt.subplots()
 ax.plot(first)
 plt.rcParams["axes.labelsize"] = 14
+labels = np.array([1.7, 2.2]).astype(np.int)
 import matplotlib.animation as animation
 frames = animation.FuncAnimation(fig, None)
 """
@@ -220,7 +221,8 @@ def test_a_script_runs_its_long_loops_shortly_and_seeds_numpy(tmp_path):
     assert outside == 1000
     np.random.seed(0)
     assert np.array_equal(values["first"], np.random.rand(2))
-    assert set(values) == {"steps", "i", "layers", "batch", "first"}  # plotting's stand-ins are not compared
+    assert values["labels"].tolist() == [1, 2]
+    assert set(values) == {"steps", "i", "layers", "batch", "first", "labels"}  # plotting's stand-ins are not compared
 
 
 def test_made_up_mnist_is_what_the_reader_decodes(tmp_path):
