@@ -195,7 +195,8 @@ def _iterated(code, offset: int) -> bool:
     import dis
 
     if code not in _ITERATED:
-        instructions = list(dis.get_instructions(code))
+        # (EXTENDED_ARG before a FOR_ITER whose loop body is long is a prefix, not an instruction)
+        instructions = [i for i in dis.get_instructions(code) if i.opname != "EXTENDED_ARG"]
         # a ``for`` statement: the call, GET_ITER, FOR_ITER; a comprehension calls its own
         # code object (3.11) or clears its variable (3.12's inlined ones) after GET_ITER
         _ITERATED[code] = {
