@@ -230,22 +230,18 @@ def _fix_random_ops(ctx, tf) -> None:
     import tensorflow as real_tf  # TF2's own module: its stateless ops build in either mode
     from tensorflow.python.data.ops import dataset_ops
 
-    from tensorflow.python.ops.shape_util import shape_tensor
-
     seed = (1, 2)
 
-    # (a shape of NumPy ints, ``[max(labels) + 1]`` of uint8 labels, is an int32 shape to
-    # TF1's random ops: ``shape_tensor`` converts it as they did, not as a uint8 tensor)
     def normal(shape, mean=0.0, stddev=1.0, dtype=real_tf.float32, seed_=None, name=None, **_):
-        return real_tf.random.stateless_normal(shape_tensor(shape), seed, mean=mean, stddev=stddev, dtype=dtype)
+        return real_tf.random.stateless_normal(shape, seed, mean=mean, stddev=stddev, dtype=dtype)
 
     def truncated(shape, mean=0.0, stddev=1.0, dtype=real_tf.float32, seed_=None, name=None, **_):
-        return real_tf.random.stateless_truncated_normal(shape_tensor(shape), seed, mean=mean, stddev=stddev, dtype=dtype)
+        return real_tf.random.stateless_truncated_normal(shape, seed, mean=mean, stddev=stddev, dtype=dtype)
 
     def uniform(shape, minval=0, maxval=None, dtype=real_tf.float32, seed_=None, name=None, **_):
         if maxval is None and real_tf.as_dtype(dtype).is_floating:
             maxval = 1
-        return real_tf.random.stateless_uniform(shape_tensor(shape), seed, minval=minval, maxval=maxval, dtype=dtype)
+        return real_tf.random.stateless_uniform(shape, seed, minval=minval, maxval=maxval, dtype=dtype)
 
     made = {"normal": normal, "truncated_normal": truncated, "uniform": uniform}
     for name, stand_in in made.items():

@@ -421,17 +421,3 @@ def test_a_range_kept_as_a_value_is_not_cut(tmp_path):
         context.restore()
     assert len(module.population) == 100 and len(module.chosen) == 50
     assert module.step == script_driver.CAP - 1
-
-
-def test_fixed_random_ops_take_a_shape_of_numpy_ints(tmp_path):
-    """``tf.truncated_normal([max(labels) + 1])`` with uint8 labels: an int32 shape to TF1."""
-    import tensorflow as tf
-
-    context = DriverContext("tf2", tmp_path / "script.py")
-    script_driver._fix_random_ops(context, tf)
-    try:
-        value = tf.random.truncated_normal([np.uint8(3)], stddev=0.1)
-        again = tf.random.truncated_normal([3], stddev=0.1)
-    finally:
-        context.restore()
-    assert value.shape == (3,) and np.array_equal(value.numpy(), again.numpy())
