@@ -11,7 +11,9 @@ file that needs migration (benchmarks/census.py's classification) and has an
 MIGRATED --driver benchmarks/verify_real_driver.py``: the original under TF1 semantics,
 the migration under TF2, both from the same initial variables, running the main block on
 small synthetic data for a few iterations (see the driver for how it is shrunk). The
-bundled data files need not exist.
+bundled data files need not exist. The TF1 side runs what TF 1.x could run of the original:
+a Python 2 module's print statements as calls, a TensorFlow 0.x module's API as TF 1.0
+renamed it (tf2migrate/verify/tf1_source.py, as the fixtures' execution check does).
 
 ``--scripts`` checks the other files instead: tutorial *scripts*, whose work is module-level
 code (no ``__main__`` block), each imported whole by benchmarks/verify_script_driver.py
@@ -46,6 +48,7 @@ from tf2migrate.engine import run  # noqa: E402
 from tf2migrate.notebook import notebook_program  # noqa: E402
 from tf2migrate.verify.cli import EXIT_CODES  # noqa: E402
 from tf2migrate.verify.runner import VerifyReport, verify_pairs  # noqa: E402
+from tf2migrate.verify.tf1_source import runnable_on_tf1  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "verify_real_driver.py"
 SCRIPT_DRIVER = Path(__file__).resolve().parent / "verify_script_driver.py"
@@ -56,10 +59,17 @@ ORDER = ("fully", "partial", "error", "kept")  # fully TF2 programs first: they 
 
 def migrate_copies(repository: Path, work: Path) -> tuple[Path, Path, dict[str, str]]:
     """Copy ``repository`` to ``work/original`` and ``work/migrated``, migrate the latter
-    in place; return the two roots and each changed file's census category."""
+    in place and make the former's modules what TF1 runs of them (Python 2's prints as
+    calls, TF 0.x's API as TF 1.0's: verify/tf1_source.py); return the two roots and each
+    changed file's census category."""
     original, migrated = (work / side / repository.name for side in ("original", "migrated"))
     for root in (original, migrated):
         shutil.copytree(repository, root, ignore=shutil.ignore_patterns(".git"))
+    for module in original.rglob("*.py"):
+        text = module.read_text(errors="replace")
+        runnable = runnable_on_tf1(text)
+        if runnable != text:
+            module.write_text(runnable)
     categories = {}
     for result in run([migrated], jobs=os.cpu_count() or 1, progress=False):
         verdict = classify(result)
@@ -75,7 +85,8 @@ def notebook_scripts(original: Path, migrated: Path, relative: str) -> str:
     """Write each side's notebook as the one program its code cells make (IPython lines
     masked as calls the script driver ignores) beside it; return that script's path."""
     for root in (original, migrated):
-        lines = notebook_program((root / relative).read_text()).split("\n")
+        program = notebook_program((root / relative).read_text())
+        lines = (runnable_on_tf1(program) if root == original else program).split("\n")
         # (a ``from __future__`` import of a later cell: first, where Python wants it, as the
         # kernel, which runs each cell as a module of its own, allowed it)
         future = [line for line in lines if line.startswith("from __future__ import")]

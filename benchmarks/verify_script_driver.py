@@ -7,17 +7,20 @@ to call, so this driver imports the module — running all of it — after chang
 sides alike, only what the script gets from outside the code under test:
 
 - ``range(n)`` called *from the script's own file* with more than :data:`LONG` items, for a
-  loop to iterate at once (a ``for``, a comprehension; not a value kept or passed on), gives
-  its first :data:`CAP` (training loops: ``range(training_epochs)``,
-  ``range(total_batch)``); shorter ranges and every range TensorFlow or NumPy make run
-  unchanged. A loop the migration moved into a traced ``tf.function`` whose range is
+  ``for`` statement to iterate at once, gives its first :data:`CAP` (training loops:
+  ``range(training_epochs)``, ``range(total_batch)``); a range a comprehension iterates
+  builds a value whose length is the program's (``np.vstack([points for _ in
+  range(BATCH_SIZE)])``: a batch of 64 rows, not 3), and a range kept or passed on, shorter
+  ranges and every range TensorFlow or NumPy make run unchanged. A loop the migration moved into a traced ``tf.function`` whose range is
   long would run in full there, a difference this driver would show (none is known);
 - MNIST's files (the reader TF1 shipped and the port TFM414 writes download them) are
   made up, not downloaded (nor read from the repository, which may ship some of them): :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
   of random pixels with random labels, the same on both sides; any other download fails;
 - ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
   seed, from the clock when the script sets none, which no two runs share;
-- ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did;
+- ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did,
+  and ``np.int``, ``np.float``, ``np.bool``, ``np.object`` (removed in 1.24) are the builtins
+  they were;
 - ``tf.nn.dropout`` drops a fixed pattern of elements (its keep probability of them, by
   position), not a random one: TF1's graph and TF2's eager random streams differ, and
   training through dropout would differ from the first step. Both sides keep the same
@@ -34,9 +37,10 @@ sides alike, only what the script gets from outside the code under test:
   TF2 from its global generator, so noise (a VAE's, a GAN's) and shuffled batches would
   differ from the first step. Initial values need no patch: verify starts the migration
   from the variables' TF1 values;
-- plotting modules (matplotlib, seaborn, ``mpl_toolkits``) become stand-ins whose every
-  attribute, call, item and iteration gives a stand-in again (``fig, ax = plt.subplots()``
-  unpacks two), and ``time.sleep`` returns at once.
+- plotting modules (matplotlib, seaborn, ``mpl_toolkits``) and all their submodules become
+  stand-ins whose every attribute, call, item and iteration gives a stand-in again
+  (``fig, ax = plt.subplots()`` unpacks two; ``plt.rcParams[key] = value`` sets nothing),
+  and ``time.sleep`` returns at once.
 
 The values compared are the module's public data globals, as ``tf2migrate verify`` compares
 a script's (graph tensors are only on the TF1 side; what the migration returns in their
@@ -53,9 +57,12 @@ import types
 
 LONG = 20  # a range longer than this is a loop of steps or batches
 CAP = 3  # steps run of such a loop
-MNIST_TRAIN = 5500  # TF1's reader keeps the first 5,000 for validation: 500 train
+MNIST_TRAIN = 7000  # TF1's reader keeps the first 5,000 for validation: 2,000 train (a script
+# samples 1,000 of them without replacement: the cookbook's nearest neighbours)
 MNIST_TEST = 200
 PLOTTING = ("matplotlib", "seaborn", "mpl_toolkits", "pylab", "IPython", "PIL")
+# NumPy 1's aliases of the builtin types (``np.int``), which tutorials of TF1's time wrote
+NUMPY_1_ALIASES = {"int": int, "float": float, "bool": bool, "object": object, "complex": complex, "str": str}
 MNIST_FILES = {
     "train-images-idx3-ubyte.gz": ("images", MNIST_TRAIN),
     "train-labels-idx1-ubyte.gz": ("labels", MNIST_TRAIN),
@@ -66,6 +73,10 @@ MNIST_FILES = {
 
 class StandIn(types.ModuleType):
     """A plotting module or any value it returns: every use gives a stand-in again."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.__path__: list[str] = []  # a package: its submodules import (StandInFinder)
 
     def __getattr__(self, name: str):
         if name.startswith("__"):  # keep the import machinery's probes honest
@@ -78,6 +89,9 @@ class StandIn(types.ModuleType):
     def __getitem__(self, key):
         return StandIn(f"{self.__name__}[]")
 
+    def __setitem__(self, key, value) -> None:  # ``plt.rcParams["axes.labelsize"] = 14``
+        pass
+
     def __iter__(self):
         return iter((StandIn(self.__name__), StandIn(self.__name__)))
 
@@ -86,6 +100,29 @@ class StandIn(types.ModuleType):
 
     def __exit__(self, *exc) -> bool:
         return False
+
+
+class StandInFinder:
+    """Imports every submodule of a plotting module as a stand-in
+    (``import matplotlib.animation``), whichever the script names, for its run only."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+
+    def find_spec(self, name: str, path=None, target=None):
+        import importlib.util
+
+        if name.split(".")[0] in PLOTTING:
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec) -> StandIn:
+        module = StandIn(spec.name)
+        self.ctx.set_module(spec.name, module)  # (undone after the run: gone from sys.modules)
+        return module
+
+    def exec_module(self, module) -> None:
+        pass
 
 
 def setup(ctx) -> None:
@@ -102,6 +139,7 @@ def setup(ctx) -> None:
         ctx.set_module(name, StandIn(name))
     for sub in ("matplotlib.pyplot", "matplotlib.cm", "matplotlib.gridspec", "mpl_toolkits.mplot3d", "PIL.Image"):
         ctx.set_module(sub, StandIn(sub))
+    ctx.patch(sys, "meta_path", [StandInFinder(ctx), *sys.meta_path])  # any other submodule
     ctx.patch(time, "sleep", lambda seconds: None)
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
@@ -111,6 +149,9 @@ def setup(ctx) -> None:
     _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
+    for alias, builtin in NUMPY_1_ALIASES.items():  # removed in NumPy 1.24
+        if alias not in vars(numpy):
+            ctx.patch(numpy, alias, builtin)
     ctx.patch(urllib.request, "urlretrieve", _made_up_mnist)
     ctx.patch(os.path, "exists", _mnist_missing(os.path.exists))
     for marker in ("__tf2migrate_magic__", "__tf2migrate_cell__"):  # a notebook's IPython lines, cell starts
@@ -148,16 +189,20 @@ _ITERATED: dict = {}  # code object -> offsets of the calls whose result a loop 
 
 
 def _iterated(code, offset: int) -> bool:
-    """Is the call at ``offset`` of ``code`` iterated at once (``for i in range(n)``, a
-    comprehension), not kept as a value (``np.random.choice(range(n), k)``, ``list(range(n))``)?"""
+    """Is the call at ``offset`` of ``code`` iterated at once by a ``for`` statement
+    (``for i in range(n)``), not kept as a value (``np.random.choice(range(n), k)``,
+    ``list(range(n))``) nor iterated by a comprehension (``[row for _ in range(n)]``)?"""
     import dis
 
     if code not in _ITERATED:
-        instructions = list(dis.get_instructions(code))
+        # (EXTENDED_ARG before a FOR_ITER whose loop body is long is a prefix, not an instruction)
+        instructions = [i for i in dis.get_instructions(code) if i.opname != "EXTENDED_ARG"]
+        # a ``for`` statement: the call, GET_ITER, FOR_ITER; a comprehension calls its own
+        # code object (3.11) or clears its variable (3.12's inlined ones) after GET_ITER
         _ITERATED[code] = {
-            before.offset
-            for before, after in zip(instructions, instructions[1:])
-            if before.opname.startswith(("CALL", "PRECALL")) and after.opname == "GET_ITER"
+            call.offset
+            for call, get_iter, loop in zip(instructions, instructions[1:], instructions[2:])
+            if call.opname.startswith(("CALL", "PRECALL")) and get_iter.opname == "GET_ITER" and loop.opname == "FOR_ITER"
         }
     return offset in _ITERATED[code]
 

@@ -42,8 +42,7 @@ import pytest
 from tf2migrate import Options, config, migrate_source
 from tf2migrate.diagnostics import Severity
 from tf2migrate.engine import run
-from tf2migrate.rewrites import pre_1_0_api
-from tf2migrate.rewrites.python2_prints import convert_prints
+from tf2migrate.verify.tf1_source import runnable_on_tf1
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MESSAGES = FIXTURES / "messages.txt"
@@ -196,23 +195,13 @@ def verify_reports(tmp_path_factory):
 
 
 def _runnable_original(case: Path, tmp_path_factory) -> Path:
-    """``before.py``, or what TF1 runs of it in this Python 3: a Python 2 original
-    (python2/) with its print statements as calls (rewrites/python2_prints.py, whose own
-    tests hold it to Python 2's meaning), a TensorFlow 0.x original with its names and
-    argument orders as TF 1.0 renamed them (rewrites/pre_1_0_api.py, tests/test_pre_1_0_api.py):
-    the migration's first steps, without which TF 1.x cannot run it."""
+    """``before.py``, or what TF1 runs of it in this Python 3 (verify/tf1_source.py): a
+    Python 2 original with its print statements as calls, a TensorFlow 0.x original with its
+    names and argument orders as TF 1.0 renamed them: the migration's first steps, without
+    which TF 1.x cannot run it."""
     before = case / "before.py"
-    text = before.read_text(encoding="utf-8")
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        converted = convert_prints(text)
-        assert converted is not None, f"{before} is neither Python 3 nor Python 2 with print statements"
-        text = converted.source
-        tree = ast.parse(text)
-    upgraded = pre_1_0_api.upgrade(text, tree)
-    if upgraded is not None:
-        text = upgraded.source
+    text = runnable_on_tf1(before.read_text(encoding="utf-8"))
+    ast.parse(text)  # a Python 2 original must be one whose prints convert
     if text == before.read_text(encoding="utf-8"):
         return before
     path = tmp_path_factory.mktemp(case.name) / "before.py"

@@ -66,6 +66,23 @@ def _variant(old: str, new: str) -> str:
 
 SCRIPTS = {
     "tf1_basic.py": TF1_BASIC,
+    # TensorFlow 0.x's order, (logits, labels): TF 1.x refused it, compat.v1 reads labels first
+    "tf1_positional_xent.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        logits = tf.constant(np.array([[2.0, -1.0]], np.float32))
+        bits = tf.nn.sigmoid_cross_entropy_with_logits(logits, tf.constant([[1.0, 0.0]]))
+        with tf.Session() as sess:
+            value = sess.run(bits)
+    """,
+    "tf2_keyword_xent.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        logits = tf.constant(np.array([[2.0, -1.0]], np.float32))
+        value = tf.nn.sigmoid_cross_entropy_with_logits(logits=logits, labels=tf.constant([[1.0, 0.0]])).numpy()
+    """,
     "tf2_equal.py": TF2_BASIC,
     "tf2_wrong.py": _variant("total = float(out.sum())", "total = float(out.sum()) + 1e-3"),
     "tf2_tensor.py": _variant('"max": out.max()', '"max": tf.reduce_max(y)'),
@@ -309,6 +326,7 @@ PAIRS = {
     "flags_b": ("tf1_flags_b.py", "tf2_flags.py"),
     "start_kept": ("tf1_start.py", "tf2_start_kept.py"),
     "start_changed": ("tf1_start.py", "tf2_start_changed.py"),
+    "positional_xent": ("tf1_positional_xent.py", "tf2_keyword_xent.py"),
 }
 
 
@@ -431,6 +449,26 @@ def test_tf1_eager_program_leaves_the_worker_in_graph_mode(reports):
     # the next TF1 program in that worker builds its graph (it failed: placeholders are
     # not compatible with eager execution)
     assert reports["equal"].verdict == "equal", reports["equal"].render()
+
+
+def test_tf1_cross_entropy_refuses_positional_arguments_as_tf_1_did(reports):
+    """Not compat.v1's (labels, logits) reading of 0.x's (logits, labels): a difference TF 1.x
+    never computed (verify/tf1_keyword_only.py)."""
+    report = reports["positional_xent"]
+    assert report.verdict == "error"
+    assert "Only call `sigmoid_cross_entropy_with_logits` with named arguments" in report.render()
+
+
+def test_an_original_runs_on_tf1_as_tf_1_0_wrote_its_0_x_api():
+    from tf2migrate.verify.tf1_source import runnable_on_tf1
+
+    old = "import tensorflow as tf\nprint 'loss'\ne = tf.nn.sigmoid_cross_entropy_with_logits(y, t)\nz = tf.mul(a, b)\n"
+    assert runnable_on_tf1(old) == (
+        "import tensorflow as tf\nprint('loss')\ne = tf.nn.sigmoid_cross_entropy_with_logits(logits=y, labels=t)\nz = tf.multiply(a, b)\n"
+    )
+    current = "import tensorflow as tf\nz = tf.multiply(a, b)\n"
+    assert runnable_on_tf1(current) is current
+    assert runnable_on_tf1("print 'a' if\n") == "print 'a' if\n"  # neither Python: fails as written
 
 
 def test_disable_v2_behavior_lasts_one_script(reports):

@@ -185,12 +185,111 @@ TUTORIAL_SCRIPT = """\
 import numpy as np
 import matplotlib.pyplot as plt
 
-steps = [i for i in range(1000)]
+steps = []
+for i in range(1000):
+    steps.append(i)
+for j in range(1000):  # a body long enough for an EXTENDED_ARG before its FOR_ITER
+    k0 = j + 0
+    k1 = j + 1
+    k2 = j + 2
+    k3 = j + 3
+    k4 = j + 4
+    k5 = j + 5
+    k6 = j + 6
+    k7 = j + 7
+    k8 = j + 8
+    k9 = j + 9
+    k10 = j + 10
+    k11 = j + 11
+    k12 = j + 12
+    k13 = j + 13
+    k14 = j + 14
+    k15 = j + 15
+    k16 = j + 16
+    k17 = j + 17
+    k18 = j + 18
+    k19 = j + 19
+    k20 = j + 20
+    k21 = j + 21
+    k22 = j + 22
+    k23 = j + 23
+    k24 = j + 24
+    k25 = j + 25
+    k26 = j + 26
+    k27 = j + 27
+    k28 = j + 28
+    k29 = j + 29
+    k30 = j + 30
+    k31 = j + 31
+    k32 = j + 32
+    k33 = j + 33
+    k34 = j + 34
+    k35 = j + 35
+    k36 = j + 36
+    k37 = j + 37
+    k38 = j + 38
+    k39 = j + 39
+    k40 = j + 40
+    k41 = j + 41
+    k42 = j + 42
+    k43 = j + 43
+    k44 = j + 44
+    k45 = j + 45
+    k46 = j + 46
+    k47 = j + 47
+    k48 = j + 48
+    k49 = j + 49
+    k50 = j + 50
+    k51 = j + 51
+    k52 = j + 52
+    k53 = j + 53
+    k54 = j + 54
+    k55 = j + 55
+    k56 = j + 56
+    k57 = j + 57
+    k58 = j + 58
+    k59 = j + 59
+    k60 = j + 60
+    k61 = j + 61
+    k62 = j + 62
+    k63 = j + 63
+    k64 = j + 64
+    k65 = j + 65
+    k66 = j + 66
+    k67 = j + 67
+    k68 = j + 68
+    k69 = j + 69
+    k70 = j + 70
+    k71 = j + 71
+    k72 = j + 72
+    k73 = j + 73
+    k74 = j + 74
+    k75 = j + 75
+    k76 = j + 76
+    k77 = j + 77
+    k78 = j + 78
+    k79 = j + 79
+    k80 = j + 80
+    k81 = j + 81
+    k82 = j + 82
+    k83 = j + 83
+    k84 = j + 84
+    k85 = j + 85
+    k86 = j + 86
+    k87 = j + 87
+    k88 = j + 88
+    k89 = j + 89
+    last = j
 layers = [i for i in range(4)]
+batch = [i for i in range(64)]
 np.random.seed()
 first = np.random.rand(2)
 fig, ax = plt.subplots()
 ax.plot(first)
+plt.rcParams["axes.labelsize"] = 14
+labels = np.array([1.7, 2.2]).astype(np.int)
+import matplotlib.animation as animation
+frames = animation.FuncAnimation(fig, None)
 """
 
 
@@ -208,12 +307,16 @@ def test_a_script_runs_its_long_loops_shortly_and_seeds_numpy(tmp_path):
         assert isinstance(range(5), range)
     finally:
         context.restore()
-    assert values["steps"] == [0, 1, 2]
+    assert values["steps"] == [0, 1, 2] and values["last"] == 2
     assert values["layers"] == [0, 1, 2, 3]
+    assert len(values["batch"]) == 64  # a comprehension's value keeps its length
     assert outside == 1000
     np.random.seed(0)
     assert np.array_equal(values["first"], np.random.rand(2))
-    assert set(values) == {"steps", "layers", "first"}  # plotting's stand-ins are not compared
+    assert values["labels"].tolist() == [1, 2]
+    assert set(values) == {"steps", "i", "j", "last", "layers", "batch", "first", "labels"} | {
+        f"k{n}" for n in range(90)
+    }  # plotting's stand-ins are not compared
 
 
 def test_made_up_mnist_is_what_the_reader_decodes(tmp_path):
@@ -260,17 +363,26 @@ def test_a_tutorial_repository_is_verified_script_by_script(tmp_path, capsys):
         nbformat.v4.new_code_cell("from __future__ import print_function\n" + TUTORIAL_REPOSITORY_SCRIPT),
     ]
     nbformat.write(notebook, str(repository / "lesson.ipynb"))
+    # TensorFlow 0.x: runs on the TF1 side as TF 1.0 wrote it, not as compat.v1 reads it
+    (repository / "old_lesson.py").write_text(
+        TUTORIAL_REPOSITORY_SCRIPT.replace("tf.square(", "tf.nn.sigmoid_cross_entropy_with_logits(").replace(
+            "- 1.0))", ", tf.mul(x[:, :1], 0.5)))"
+        )
+    )
     verify_real = _load("verify_real")
-    status = verify_real.main([str(repository), "--scripts", "--batch", "2", "--keep", str(tmp_path / "work")])
+    status = verify_real.main([str(repository), "--scripts", "--batch", "3", "--keep", str(tmp_path / "work")])
     lines = capsys.readouterr().out.splitlines()
     assert status == 0, "\n".join(lines)
-    assert [line.split()[:4] for line in lines[1:3]] == [
+    assert [line.split()[:4] for line in lines[1:4]] == [
         ["Tutorials/lesson.ipynb", "fully", "TF2", "equal"],
         ["Tutorials/lesson.py", "fully", "TF2", "equal"],
+        ["Tutorials/old_lesson.py", "fully", "TF2", "equal"],
     ]
     migrated = tmp_path / "work" / "migrated" / "Tutorials"
     assert "Session" not in (migrated / "lesson.py").read_text()
-    assert lines[3:] == ["2 programs: 2 equal, 0 different, 0 error"]
+    original = (tmp_path / "work" / "original" / "Tutorials" / "old_lesson.py").read_text()
+    assert "with_logits(logits=tf.matmul(x, W) , labels=tf.multiply(x[:, :1], 0.5))" in original
+    assert lines[4:] == ["3 programs: 3 equal, 0 different, 0 error"]
 
 
 def test_a_script_pair_computing_otherwise_is_different(tmp_path):

@@ -141,9 +141,14 @@ SAME_IMPLEMENTATION = {"py_func": "numpy_function"}
 # ``tf.contrib.rnn``'s cells and RNN functions were TF1's ``tf.nn`` ones under another name (the
 # same objects in TF 1.15): where the graph stays on TF1 they are written as those, which
 # ``tf.compat.v1`` still has, instead of a ``tf.contrib`` that TF2 lacks (the file crashed)
-_CONTRIB_RNN_IN_COMPAT = frozenset(
-    path for path, target in RENAMES.items() if path.startswith("contrib.rnn.") and target.startswith("compat.v1.nn.")
-)
+_CONTRIB_RNN_IN_COMPAT = {
+    path: target for path, target in RENAMES.items() if path.startswith("contrib.rnn.") and target.startswith("compat.v1.nn.")
+} | {
+    # the cell wrappers too (TF 1.15's contrib/rnn/__init__.py imported them from
+    # ``tensorflow.python.ops.rnn_cell``), which tf_upgrade_v2's table does not name
+    f"contrib.rnn.{wrapper}": RENAMES[f"nn.rnn_cell.{wrapper}"]
+    for wrapper in ("DropoutWrapper", "DeviceWrapper", "ResidualWrapper")
+}
 
 
 # ``tf.contrib.keras`` was TF1's alias of ``tf.keras`` (TF 1.4 made it public as ``tf.keras``);
@@ -166,7 +171,7 @@ def tf2_target(path: str) -> Target:
     if head == "keras":
         return Target(f"tf.{path}", "same")  # tf.keras is TF2 API already
     if path in _CONTRIB_RNN_IN_COMPAT:
-        return Target(f"tf.{RENAMES[path]}", "compat")
+        return Target(f"tf.{_CONTRIB_RNN_IN_COMPAT[path]}", "compat")
     if path.startswith(_CONTRIB_KERAS_DATASETS):
         return Target(f"tf.{path[len('contrib.') :]}", "renamed")
     if removed_successor(path) is not None or path in UNRESOLVED_RENAMES:

@@ -33,7 +33,10 @@ def line_offsets(source: str) -> list[int]:
 
 def applied(source: str, edits: Iterable[Edit]) -> str:
     text = source
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+    # last first, so that earlier offsets still hold; at one offset, a replacement before an
+    # insertion there (``labels=`` before ``tf.mul`` → ``tf.multiply``): the insertion first
+    # would have the replacement's span cover the inserted text
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
         text = text[: edit.start] + edit.text + text[edit.end :]
     return text
 
