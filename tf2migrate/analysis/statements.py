@@ -562,7 +562,29 @@ class StatementClassifier:
         reads_graph_tensor = False
         reads_variable = False
         tensors_read: list[Statement] = []
-        for name in dict.fromkeys(reads):
+        # another module's builder drawing random values (``z = noise(4)``): its ops are this
+        # statement's too, run at each run that reads them (a builder making ops only from its
+        # arguments otherwise gives the same value each time: it may stay a Python value)
+        builds_by_helper = any(
+            (built := imported_calls.builder_call(self.facts, c, scope, statement.order)) is not None and built.draws_random for c in calls
+        )
+        read_by_helpers: list[str] = []
+        for call in calls:
+            helper = self.helper_for(call)
+            for name in helper.self_reads if helper is not None else ():
+                target = scope.graph_statement(name, statement.order)
+                if target is not None and target.kind is Kind.PLACEHOLDER:
+                    # read inside the helper: an input of this statement all the same
+                    graph_deps.add(target.order)
+                    reads_graph_tensor = True
+            # a module function's ops are this statement's: ``d = doubled()`` reading the
+            # module's ``w``, ``z = noise(4)`` drawing random values, built where TF1 built
+            # them and run at each run that reads them (not once, as a Python value); a
+            # function running the graph, or building none, is a Python call
+            if helper is not None and isinstance(call.func, cst.Name) and self.builds_ops(call.func.value):
+                builds_by_helper = True
+                read_by_helpers += helper.free_reads
+        for name in dict.fromkeys([*reads, *read_by_helpers]):
             target = scope.graph_statement(name, statement.order)
             if target is None:
                 continue
@@ -572,37 +594,6 @@ class StatementClassifier:
                 tensors_read.append(target)
             elif target.kind is Kind.VARIABLE:
                 reads_variable = True
-        # another module's builder drawing random values (``z = noise(4)``): its ops are this
-        # statement's too, run at each run that reads them (a builder making ops only from its
-        # arguments otherwise gives the same value each time: it may stay a Python value)
-        builds_by_helper = any(
-            (built := imported_calls.builder_call(self.facts, c, scope, statement.order)) is not None and built.draws_random for c in calls
-        )
-        for call in calls:
-            helper = self.helper_for(call)
-            for name in helper.self_reads if helper is not None else ():
-                target = scope.graph_statement(name, statement.order)
-                if target is not None and target.kind is Kind.PLACEHOLDER:
-                    # read inside the helper: an input of this statement all the same
-                    graph_deps.add(target.order)
-                    reads_graph_tensor = True
-            if helper is None or not isinstance(call.func, cst.Name):
-                continue
-            # a module function's ops are this statement's: ``d = doubled()`` reading the
-            # module's ``w``, ``z = noise(4)`` drawing random values, built where TF1 built
-            # them and run at each run that reads them (not once, as a Python value)
-            if not self.builds_ops(call.func.value):
-                continue  # (a function running the graph, or building none: a Python call)
-            builds_by_helper = True
-            for name in helper.free_reads:
-                target = scope.graph_statement(name, statement.order)
-                if target is None:
-                    continue
-                graph_deps.add(target.order)
-                if target.kind in (Kind.PLACEHOLDER, Kind.TENSOR, Kind.GRADS):
-                    reads_graph_tensor = True
-                elif target.kind is Kind.VARIABLE:
-                    reads_variable = True
         traced_by_data = iterators.dataset_function_calls(self.tf, calls, scope, statement.order)
         op_calls = [
             (c, n)

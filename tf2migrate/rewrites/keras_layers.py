@@ -142,14 +142,19 @@ def _plan_variable_lists(module: cst.Module, facts: GraphFacts, plan: Plan, made
         if not listed.graph_layers or any(id(call) not in made for _, _, call in listed.graph_layers):
             continue  # a helpers' list (rewrites/layer_helpers.py), or a layer refused above: the graph stays on TF1
         layers = ", ".join(made[id(call)] for _, _, call in listed.graph_layers)
-        text = f"[v for layer in [{layers}] for v in layer.trainable_weights]"
-        plan.call_replacements[id(listed.call)] = lambda _updated, text=text: cst.parse_expression(text)
-        plan.note(
-            listed.call,
-            VARIABLE_LIST.code,
-            f"`{module.code_for_node(listed.call)}` → `{text}`: the variables of the layers TF1 had made there whose TF1 "
-            "names pass the filter, read after the forward pass built them",
-        )
+        write_variable_list(module, plan, listed.call, f"[v for layer in [{layers}] for v in layer.trainable_weights]")
+
+
+def write_variable_list(module: cst.Module, plan: Plan, call: cst.Call, text: str) -> None:
+    """A TF1 collection of the layers' variables (``tf.get_collection(..., scope=…)``) → ``text``,
+    the Keras layers' weights, with the note saying so."""
+    plan.call_replacements[id(call)] = lambda _updated, text=text: cst.parse_expression(text)
+    plan.note(
+        call,
+        VARIABLE_LIST.code,
+        f"`{module.code_for_node(call)}` → `{text}`: the variables of the layers TF1 had made there whose TF1 "
+        "names pass the filter, read after the forward pass built them",
+    )
 
 
 def layer_dtype_message(path: str | None, reason: str | None) -> str:

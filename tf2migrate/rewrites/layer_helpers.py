@@ -27,9 +27,8 @@ from tf2migrate.analysis.layer_signatures import CALL_TIME, HELPER_LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import created_name, fresh_name, function_facts
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS, layer_dtype_message
+from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS, layer_dtype_message, write_variable_list
 from tf2migrate.rewrites.tf_names import name_normalizer
-from tf2migrate.rewrites.variable_lists import VARIABLE_LIST
 
 # TF1's functional dropout and batch normalization default to training=False; Keras' to None
 _TRAINING_FALSE_BY_DEFAULT = frozenset({"layers.dropout", "layers.batch_normalization"})
@@ -49,14 +48,7 @@ def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_
     for listed in facts.layer_variable_lists:
         if any(id(placed) not in layer_lists for placed, _ in listed.layers):
             continue  # a helper kept on TF1 above (its layers' float type): the list stays with it
-        text = _trainable_weights(listed, layer_lists)
-        plan.call_replacements[id(listed.call)] = lambda _updated, text=text: cst.parse_expression(text)
-        plan.note(
-            listed.call,
-            VARIABLE_LIST.code,
-            f"`{module.code_for_node(listed.call)}` → `{text}`: the variables of the layers TF1 had made there whose TF1 "
-            "names pass the filter, read after the forward pass built them",
-        )
+        write_variable_list(module, plan, listed.call, _trainable_weights(listed, layer_lists))
 
 
 def _trainable_weights(listed: LayerVariableList, layer_lists: dict[int, str]) -> str:
