@@ -178,28 +178,33 @@ class StatementClassifier:
         """Does the module function ``name`` make TF ops, in its body or through the module
         functions it calls, and run none (no session run, no ``.eval()``: it returns what TF1
         would have computed at each run that reads it)?"""
+        return not self.runs_graph(name) and self._makes_ops(name, frozenset())
+
+    def runs_graph(self, name: str) -> bool:
+        """Does the module function ``name`` run a session or ``.eval()`` a tensor in its body?"""
+        helper = self.facts.helpers.get(name)
+        return helper is not None and any(
+            looks_like_run_site(self.facts, c)
+            or self.tf.call_name(c) in SESSION_CALLS
+            or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
+            for c in self._calls_of(name)
+        )
+
+    def _makes_ops(self, name: str, seen: frozenset[str]) -> bool:
         if name not in self._builds_ops:
-            self._builds_ops[name] = False  # (a recursive function: what its other calls show)
-            helper = self.facts.helpers.get(name)
-            calls = calls_in(helper.node.body) if helper is not None else []
-            runs = any(
-                looks_like_run_site(self.facts, c)
-                or self.tf.call_name(c) in SESSION_CALLS
-                or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
+            calls = self._calls_of(name)
+            self._builds_ops[name] = any((n := self.tf.call_name(c)) is not None and is_graph_op(n) for c in calls) or any(
+                isinstance(c.func, cst.Name)
+                and c.func.value in self.facts.helpers
+                and c.func.value not in seen | {name}
+                and self._makes_ops(c.func.value, seen | {name})
                 for c in calls
             )
-            self._builds_ops[name] = (
-                helper is not None
-                and not runs
-                and (
-                    helper.returns_tensor
-                    or any((n := self.tf.call_name(c)) is not None and is_graph_op(n) for c in calls)
-                    or any(
-                        isinstance(c.func, cst.Name) and c.func.value in self.facts.helpers and self.builds_ops(c.func.value) for c in calls
-                    )
-                )
-            )
         return self._builds_ops[name]
+
+    def _calls_of(self, name: str) -> list[cst.Call]:
+        helper = self.facts.helpers.get(name)
+        return calls_in(helper.node.body) if helper is not None else []
 
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
@@ -581,8 +586,8 @@ class StatementClassifier:
             # module's ``w``, ``z = noise(4)`` drawing random values, built where TF1 built
             # them and run at each run that reads them (not once, as a Python value); a
             # function running the graph, or building none, is a Python call
-            if helper is not None and isinstance(call.func, cst.Name) and self.builds_ops(call.func.value):
-                builds_by_helper = True
+            if helper is not None and isinstance(call.func, cst.Name) and not self.runs_graph(call.func.value):
+                builds_by_helper = builds_by_helper or self.builds_ops(call.func.value)
                 read_by_helpers += helper.free_reads
         for name in dict.fromkeys([*reads, *read_by_helpers]):
             target = scope.graph_statement(name, statement.order)
