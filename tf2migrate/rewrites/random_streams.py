@@ -17,7 +17,9 @@ steps draw: not refused here, a known difference of this release.)
 
 from __future__ import annotations
 
-from tf2migrate.analysis import blockers
+import libcst as cst
+
+from tf2migrate.analysis import blockers, imported_calls
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import RANDOM_OPS
 from tf2migrate.rewrites.generated import SessionRewrite
@@ -66,10 +68,14 @@ def refuse_shared_random_streams(rewrite: SessionRewrite) -> None:
                     return
 
 
-def _drawing_helper(rewrite: SessionRewrite, call, seen: frozenset[str] = frozenset()) -> str | None:
-    """The name of the module function ``call`` calls when it makes a TF1 random op, in its
-    body or through the module functions it calls; else None."""
-    if not hasattr(call.func, "value") or not isinstance(call.func.value, str):
+def _drawing_helper(rewrite: SessionRewrite, call: cst.Call, seen: frozenset[str] = frozenset()) -> str | None:
+    """The name of the function ``call`` calls when it makes a TF1 random op: a module function,
+    in its body or through the module functions it calls, or another module's builder
+    (analysis/summaries.py ``draws_random``); else None."""
+    imported = imported_calls.summary_of(rewrite.facts, call)
+    if imported is not None and imported.draws_random:
+        return rewrite.module.code_for_node(call.func)
+    if not isinstance(call.func, cst.Name):
         return None
     name = call.func.value
     helper = rewrite.facts.helpers.get(name)
