@@ -10,7 +10,7 @@ import pytest
 from tf2migrate.analysis.graph import analyze
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.names import NameCollector
-from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports, dotted_name
+from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, collect_tf_imports, dotted_name
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 from tf2migrate.rewrites.predict_trap import TrapFacts, find_traps, may_have_traps
 from tf2migrate.rewrites.tf_names import is_dimension_value
@@ -55,6 +55,9 @@ class EvidenceFinder(cst.CSTVisitor):
         keywords = {a.keyword.value for a in node.args if a.keyword is not None}
         if refuses_tf2_keywords(self.tf, dotted_name(node.func), keywords):
             self.found = True
+        dotted = dotted_name(node.func)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ITERATOR_METHODS and self.tf.canonical_dotted(dotted) is None:
+            self.found = True  # ``dataset.make_one_shot_iterator()``: TF2 datasets lack the method
 
     def _check(self, node: cst.BaseExpression) -> None:
         evidence = reference_evidence(self.tf, dotted_name(node))
