@@ -119,6 +119,7 @@ class StatementClassifier:
         self.unknown_dimensions: dict[int, cst.BaseExpression] = {}
         # module functions building TF ops, themselves or through the functions they call (see builds_ops)
         self._builds_ops: dict[str, bool] = {}
+        self._runs_graph: dict[str, bool] = {}  # (each module function's body walked once: see runs_graph)
 
     def graph_lists_of(self, nodes: list[cst.BaseStatement]) -> set[int]:
         """The statements ``L = []`` (``L`` a name or an attribute of self) whose list the
@@ -182,13 +183,14 @@ class StatementClassifier:
 
     def runs_graph(self, name: str) -> bool:
         """Does the module function ``name`` run a session or ``.eval()`` a tensor in its body?"""
-        helper = self.facts.helpers.get(name)
-        return helper is not None and any(
-            looks_like_run_site(self.facts, c)
-            or self.tf.call_name(c) in SESSION_CALLS
-            or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
-            for c in self._calls_of(name)
-        )
+        if name not in self._runs_graph:
+            self._runs_graph[name] = any(
+                looks_like_run_site(self.facts, c)
+                or self.tf.call_name(c) in SESSION_CALLS
+                or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
+                for c in self._calls_of(name)
+            )
+        return self._runs_graph[name]
 
     def _makes_ops(self, name: str, seen: frozenset[str]) -> bool:
         if name not in self._builds_ops:
