@@ -55,6 +55,7 @@ from tf2migrate.analysis.model import (
     Kind,
     Scope,
     Statement,
+    lookup_graph_name,
 )
 from tf2migrate.analysis.names import (
     assigned_names,
@@ -64,6 +65,7 @@ from tf2migrate.analysis.names import (
     read_and_bound,
     root_name,
     self_attribute,
+    variable_names,
 )
 from tf2migrate.analysis.project import FileContext
 from tf2migrate.analysis.summaries import Summary
@@ -73,6 +75,11 @@ from tf2migrate.analysis.shared_variables import sets_variable_defaults
 from tf2migrate.analysis.statements import StatementClassifier
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all, lay_out, preorder, walk
+
+
+# what a ``tf.test.TestCase`` session's arguments may set: placement and the session's
+# configuration, which a converted session drops as it drops ``tf.Session(config=...)``'s
+_TEST_SESSION_SETTINGS = frozenset({"use_gpu", "force_gpu", "config"})
 
 
 class NodeIndex(cst.CSTVisitor):
@@ -207,8 +214,10 @@ class GraphAnalyzer:
         self._names: Counter[str] | None = None  # see _name_counts
         self.facts.import_nodes = self.index.imports
         self.classifier = StatementClassifier(module, self.facts)
+        self._test_sessions, self._refused_test_sessions = self._find_test_sessions()
         # placeholder and session calls: the few a def must hold to build or run a graph
         self._graph_calls = {id(c) for c in self.index.calls if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS}
+        self._graph_calls |= self._test_sessions | self.facts.test_runs
         self._graph_names = {
             t.target.value
             for node, _ in self.index.assigns
@@ -410,6 +419,8 @@ class GraphAnalyzer:
         for function in function_scopes:
             scope = Scope(function, module_scope)
             self._analyze_scope(scope, function.body.body)
+            if id(function) in self._test_methods:
+                self._check_test_method_reads(function, module_scope)
         for cls, init, candidates in self._class_scopes:
             scope = Scope(init, module_scope, cls=cls)
             self._splice_candidates = candidates
@@ -478,14 +489,11 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
             if (fed := _fed_name(call)) is not None:
                 self.facts.feed_names.add(fed)
-        for item in self.index.with_items:
-            if (
-                isinstance(item.item, cst.Call)
-                and m.matches(item.item.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, TEST_SESSION_METHODS))))
-                and self.tf.aliases
-            ):
-                self.facts.graph_evidence = True
-                self.facts.block(item.item, blockers.UNSUPPORTED_SESSION, "tf.test.TestCase graph sessions are not converted")
+        if self._test_sessions:
+            self.facts.graph_evidence = True
+        for call, why in self._refused_test_sessions:
+            self.facts.graph_evidence = True
+            self.facts.block(call, blockers.UNSUPPORTED_SESSION, why)
         for node, _ in self.index.assigns:
             if not isinstance(node.value, cst.Call):
                 continue
@@ -617,8 +625,56 @@ class GraphAnalyzer:
             for node in [*self.index.functions, *self._self_contained]
             # (only a def with one anywhere in it can have one in its own body)
             if any(id(c) in self._graph_calls for c in self.index.calls_within[id(node)])
-            and any(self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS for c in calls_in(node.body))
+            and any(id(c) in self._graph_calls for c in calls_in(node.body))
         ]
+
+    def _find_test_sessions(self) -> tuple[set[int], list[tuple[cst.Call, str]]]:
+        """The sessions of ``tf.test.TestCase`` test methods (``with self.test_session() as
+        sess:``, ``cached_session()``, ``session()``), read as ``tf.Session()`` blocks, and those
+        refused, each with why.
+
+        TF1's ``TestCase.setUp`` gave each test method a new default graph, and each of these
+        calls a session on it (``test_session`` and ``cached_session`` the same one at each
+        block of the method, ``session`` a new one): a test method building its graph and
+        running it in such blocks is a function building and running a graph of its own, as
+        :meth:`_self_contained_methods` converts.  The arguments must only place or configure
+        (``use_gpu=``, ``force_gpu=``, ``config=``); a session of another graph (``graph=``, or a
+        positional argument, TF1's first parameter) is refused, as is such a call outside a
+        method of a module-level ``tf.test.TestCase`` subclass."""
+        self._test_methods: set[int] = set()
+        if not self.tf.aliases:
+            return set(), []
+        self._test_methods = test_methods = {
+            id(method)
+            for node in self.module.body
+            if isinstance(node, cst.ClassDef) and any(self.tf.canonical(base.value) == "test.TestCase" for base in node.bases)
+            for method in node.body.body
+            if isinstance(method, cst.FunctionDef)
+        }
+        accepted: set[int] = set()
+        refused: list[tuple[cst.Call, str]] = []
+        self.facts.test_runs = {
+            id(call)
+            for call in self.index.calls
+            if m.matches(call.func, m.Attribute(value=m.Name("self"), attr=m.Name("evaluate")))
+            and id(self.index.function_of_call.get(id(call))) in test_methods
+        }
+        for item in self.index.with_items:
+            call = item.item
+            if not (
+                isinstance(call, cst.Call)
+                and m.matches(call.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, TEST_SESSION_METHODS))))
+            ):
+                continue
+            method = self.index.function_of_call.get(id(call))
+            other = [a for a in call.args if a.keyword is None or a.keyword.value not in _TEST_SESSION_SETTINGS]
+            if method is None or id(method) not in test_methods:
+                refused.append((call, "tf.test.TestCase graph sessions are converted in the methods of a module-level subclass only"))
+            elif other:
+                refused.append((call, "a tf.test.TestCase session of another graph (`graph=`, or a positional argument) is not converted"))
+            else:
+                accepted.add(id(call))
+        return accepted, refused
 
     def _self_contained_methods(self) -> list[cst.FunctionDef]:
         """Methods of module-level classes that build a graph and run it in a session of their
@@ -639,7 +695,10 @@ class GraphAnalyzer:
                 for m_ in graph
                 if m_.name.value != "__init__"
                 and not m_.decorators
-                and any(self.tf.call_name(c) in SESSION_CALLS for c in calls_in(m_.body))
+                and any(
+                    self.tf.call_name(c) in SESSION_CALLS or id(c) in self._test_sessions or id(c) in self.facts.test_runs
+                    for c in calls_in(m_.body)
+                )
                 and not find_all(m_.body, (cst.FunctionDef, cst.ClassDef, cst.Yield))
             ]
             if own and len(own) == len(graph):
@@ -656,7 +715,7 @@ class GraphAnalyzer:
     # ------------------------------------------------------- contexts (with)
     def _is_session_context(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Call):
-            if self.tf.call_name(expr) in SESSION_CALLS:
+            if self.tf.call_name(expr) in SESSION_CALLS or id(expr) in self._test_sessions:
                 return True
             # tf.Session().as_default() / sess.as_default()
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default":
@@ -754,7 +813,7 @@ class GraphAnalyzer:
                 continue
             if isinstance(statement, cst.With):
                 kind = self._context_kind(statement)
-                call = next(filter(None, (dropped_call(self.tf, i.item) for i in statement.items)), None) if kind is not None else None
+                call = next(filter(None, map(self._dropped_by_context, statement.items)), None) if kind is not None else None
                 if call is not None:
                     self.facts.block(
                         call, blockers.UNSUPPORTED_GRAPH_CODE, dropped_call_message(call, "a context this with-statement opens")
@@ -765,6 +824,30 @@ class GraphAnalyzer:
                     continue
             out.append(statement)
         return out
+
+    def _check_test_method_reads(self, method: cst.FunctionDef, module_scope: Scope) -> None:
+        """A test method reading the module's graph values: TF1's ``TestCase.setUp`` had made a
+        new default graph, so its sessions ran another graph than the one those values belong
+        to and TF1 raised (``the tensor's graph is different from the session's graph``); the
+        converted method would compute.  Refused, to keep what TF1 did."""
+        own = set(names_bound(method.body)) | {p.name.value for p in method.params.params}
+        for name in variable_names(method.body):
+            if name.value not in own and lookup_graph_name(module_scope, name.value, None) is not None:
+                self.facts.block(
+                    name,
+                    blockers.UNSUPPORTED_SESSION,
+                    f"`{name.value}`, built by the module's graph code, is read in the test method `{method.name.value}`: "
+                    "tf.test.TestCase gave each test method a new default graph, so TF1 raised there (the tensor's graph "
+                    "is not the session's), where the converted method would compute",
+                )
+                return
+
+    def _dropped_by_context(self, item: cst.WithItem) -> cst.Call | None:
+        """A call of a with item the conversion would drop with it (a test session's own call
+        is the session, dropped as ``tf.Session()`` is; what its arguments call is not)."""
+        if id(item.item) in self._test_sessions:
+            return next(filter(None, (dropped_call(self.tf, a.value) for a in cst.ensure_type(item.item, cst.Call).args)), None)
+        return dropped_call(self.tf, item.item)
 
     def _spliced(self, method: cst.FunctionDef, scope: Scope) -> list[cst.BaseStatement]:
         """The statements of a method read as part of the constructor, each remembering it."""

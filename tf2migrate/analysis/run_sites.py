@@ -40,6 +40,8 @@ def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
     receiver = call.func.value
     if attr == "run" and graph_name(receiver) in facts.session_names:
         return True
+    if id(call) in facts.test_runs:
+        return True  # ``self.evaluate(fetches)`` of a test method
     if attr in ("eval", "run"):
         if isinstance(receiver, cst.Call) and facts.imports.call_name(receiver) in INIT_CALLS:
             return True
@@ -162,6 +164,9 @@ class RunSiteFinder(cst.CSTVisitor):
                 facts.block(call, blockers.UNSUPPORTED_SESSION, "Session.run without fetches")
                 return None
             return RunSite(call, RunForm.SESSION_RUN, fetch, call_argument(call, "feed_dict", 1), order, in_loop, whole, function)
+        if attr == "evaluate" and id(call) in facts.test_runs:
+            fetch = call_argument(call, "tensors", 0)
+            return RunSite(call, RunForm.SESSION_RUN, fetch, None, order, in_loop, whole, function) if fetch is not None else None
         receiver_name = graph_name(receiver)
         if attr == "minimize" and receiver_name is not None:
             found = lookup_graph_name(self.scope, receiver_name, order)

@@ -42,8 +42,15 @@ def plan_helper_tapes(module: cst.Module, facts: GraphFacts, plan: Plan, names_i
         _recompute_gradient_flags(facts, converted)
     # (one that reads attributes the migration removes is reported as such, TFM112)
     reported = {id(node) for node, code, _ in facts.notes if code == blockers.UNCALLED_GRAPH_METHOD.code}
+    # (a method building and running a graph of its own, a test method, is converted as a program, its gradients with it)
+    programs = {id(scope.owner) for scope in facts.scopes}
     for helper in facts.helpers.values():
-        if helper.uses_gradients and id(helper.node.name) not in reported and not named_elsewhere(module, helper.node):
+        if (
+            helper.uses_gradients
+            and id(helper.node.name) not in reported
+            and id(helper.node) not in programs
+            and not named_elsewhere(module, helper.node)
+        ):
             name = helper.node.name
             facts.notes.append((name, gradient_tape.GRADIENTS_IN_TF_FUNCTION.code, gradient_tape.uncalled_message(name.value)))
 
