@@ -142,3 +142,27 @@ def test_fixture_with_one_line_suites_migrates_alike(before: Path):
         return sorted((f.code, f.message, (text[f.line - 1][f.column - 1 :].split() or [""])[0]) for f in found)
 
     assert placed(variant_findings, variant_lines) == placed(findings, lines)
+
+
+def test_statements_sharing_a_line_are_migrated_apart_and_joined_again():
+    source = "import tensorflow as tf\nif a: b = 1; c = 2\nd = 3;  e = 4; f = (5 +\n  6)  # kept\n"
+    expanded = one_line_suites.expand(source, None)
+    assert expanded is not None
+    assert ast.dump(ast.parse(expanded.source)) == ast.dump(ast.parse(source))
+    lines = expanded.source.split("\n")
+    assert lines[3:7] == ["    " + one_line_suites.CONTINUED, "    c = 2", "d = 3;  " + one_line_suites.JOINED, one_line_suites.CONTINUED]
+    assert expanded.map_line(8) == 3 and expanded.map_column(8, 1) == 9  # `e`
+    assert expanded.map_line(10) == 3 and expanded.map_column(10, 1) == 16 and expanded.map_line(12) == 5  # `f`, the last line
+    assert expanded.restore(expanded.source) == source
+    # changed elsewhere: joined again (one space after each semicolon)
+    changed = expanded.source.replace("import tensorflow as tf", "import tensorflow as tf2")
+    assert expanded.restore(changed) == "import tensorflow as tf2\nif a: b = 1; c = 2\nd = 3; e = 4; f = (5 +\n  6)  # kept\n"
+    # a statement the migration removed: the rest of its line joined again; a marked line
+    # nothing simple follows any more stands alone, without its semicolon
+    removed = changed.replace(one_line_suites.CONTINUED + "\ne = 4;  " + one_line_suites.JOINED + "\n", "")
+    assert expanded.restore(removed) == "import tensorflow as tf2\nif a: b = 1; c = 2\nd = 3; f = (5 +\n  6)  # kept\n"
+    # a statement that followed none on its line is not joined to one (a generated return)
+    moved = changed.replace("  6)  # kept\n", "  6)  # kept\nreturn f\n")
+    assert expanded.restore(moved).endswith("f = (5 +\n  6)  # kept\nreturn f\n")
+    last = changed.replace("f = (5 +\n  6)  # kept\n", "")
+    assert expanded.restore(last) == "import tensorflow as tf2\nif a: b = 1; c = 2\nd = 3; e = 4\n"

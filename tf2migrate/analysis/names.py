@@ -364,11 +364,16 @@ def function_facts(function: cst.FunctionDef) -> FunctionFacts:
 
 
 def _free(function: cst.FunctionDef, reads: list[str], binds: list[str]) -> set[str]:
-    """Plain names ``function`` reads that it neither takes nor binds: the module's."""
+    """Plain names ``function`` reads that it neither takes nor binds: the module's.  The
+    names its parameters' defaults read are the module's too: ``def poly(c=coeffs)`` reads
+    the object ``coeffs`` held when the ``def`` ran, which a later ``coeffs.append(3.0)``
+    changes for every call after it."""
     params = function.params
-    taken = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    every = (*params.posonly_params, *params.params, *params.kwonly_params)
+    taken = {p.name.value for p in every}
     taken |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
-    return {n for n in reads if "." not in n} - set(binds) - taken
+    defaults = {n for p in every if p.default is not None for n in read_and_bound(p.default)[0] if "." not in n}
+    return ({n for n in reads if "." not in n} - set(binds) - taken) | defaults
 
 
 def read_and_bound(node: cst.CSTNode) -> tuple[list[str], list[str]]:

@@ -89,6 +89,7 @@ class RunSiteFinder(cst.CSTVisitor):
         self.def_stack: list[cst.FunctionDef] = []
         self.loop_depth = 0
         self.expr_statement: cst.SimpleStatementLine | None = None
+        self.value_error_only: set[int] = set()  # calls in a ``try:`` whose handlers catch ValueError, not TypeError
         self.graph_scope_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -103,6 +104,10 @@ class RunSiteFinder(cst.CSTVisitor):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         return False
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if _catches(node, "ValueError") and not _catches(node, "TypeError"):
+            self.value_error_only.update(id(c) for c in calls_in(node.body, enter_defs=True))
 
     def visit_For(self, node) -> None:
         self.loop_depth += 1
@@ -123,6 +128,16 @@ class RunSiteFinder(cst.CSTVisitor):
         site = self._run_site(node)
         if site is not None:
             self.scope.run_sites.append(site)
+            if site.feed is not None and id(node) in self.value_error_only:
+                # ``try: sess.run(s, {x: X})`` / ``except ValueError:``: TF1 raised ValueError for a
+                # fed value of the wrong shape, which the handler caught; a generated function's
+                # signature raises TypeError, which ends the program
+                self.facts.block(
+                    node,
+                    blockers.UNSUPPORTED_SESSION,
+                    "a run with a feed in `try:` whose handler catches ValueError and not TypeError: TF1 raised ValueError "
+                    "for a fed value of the wrong shape, a generated function raises TypeError (not caught)",
+                )
 
     def _run_site(self, call: cst.Call) -> RunSite | None:
         facts = self.facts
@@ -226,3 +241,18 @@ class RunSiteFinder(cst.CSTVisitor):
         if not reads:
             return False
         return any(lookup_graph_name(self.scope, name, order) is not None for name in reads)
+
+
+def _catches(node: cst.Try, exception: str) -> bool:
+    """Does a handler of ``node`` catch ``exception`` (by its name, in a tuple, or as
+    ``Exception``/``BaseException`` or a bare ``except:``)?"""
+    for handler in node.handlers:
+        if handler.type is None:
+            return True
+        caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for element in caught:
+            value = element.value if isinstance(element, cst.Element) else element
+            name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else None
+            if name in (exception, "Exception", "BaseException"):
+                return True
+    return False

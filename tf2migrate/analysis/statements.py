@@ -182,13 +182,27 @@ class StatementClassifier:
         return not self.runs_graph(name) and self._makes_ops(name, frozenset())
 
     def runs_graph(self, name: str) -> bool:
-        """Does the module function ``name`` run a session or ``.eval()`` a tensor in its body?"""
+        """Does the module function ``name`` run a session or ``.eval()`` a tensor, in its body
+        or through the module functions it calls?  ``def predict_class(X): return predict(X) >
+        0.5`` over ``def predict(X): return sess.run(y, {x: X})`` returns NumPy values as
+        ``predict`` does: a Python call, though the graph names it reads through ``predict``
+        are its own (was graph code no run fetches: ``c = predict_class(X)`` removed)."""
+        return self._runs_graph_from(name, frozenset())
+
+    def _runs_graph_from(self, name: str, seen: frozenset[str]) -> bool:
         if name not in self._runs_graph:
+            calls = self._calls_of(name)
             self._runs_graph[name] = any(
                 looks_like_run_site(self.facts, c)
                 or self.tf.call_name(c) in SESSION_CALLS
                 or m.matches(c.func, m.Attribute(attr=m.Name("eval")))
-                for c in self._calls_of(name)
+                for c in calls
+            ) or any(
+                isinstance(c.func, cst.Name)
+                and c.func.value in self.facts.helpers
+                and c.func.value not in seen | {name}
+                and self._runs_graph_from(c.func.value, seen | {name})
+                for c in calls
             )
         return self._runs_graph[name]
 
