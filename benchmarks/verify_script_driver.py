@@ -27,7 +27,8 @@ sides alike, only what the script gets from outside the code under test:
   elements for the same rate, so the rate the migration computes (``rate=1 - keep_prob``)
   is still checked;
 - ``tf.layers.dropout`` and Keras' ``Dropout`` (tf-keras' on the TF1 side, Keras 3's on the
-  TF2 side) drop the same fixed pattern;
+  TF2 side) drop the same fixed pattern, and so does TF1's ``DropoutWrapper`` (its dropout is
+  TF2's ``tf.nn.dropout``, by rate, on either side);
 - ``import random`` gives the script a generator of its own, seeded 0: TensorFlow draws
   from Python's shared one while it builds graphs, as many times as it builds ops, so
   ``random.randint`` (an MNIST sample to show) would differ with the graph's size;
@@ -144,6 +145,11 @@ def setup(ctx) -> None:
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
     ctx.patch(tf.nn, "dropout", _fixed_dropout(tf, keep_prob_first=ctx.side == "tf1"))
+    # TF1's DropoutWrapper (tf-keras' legacy cell wrappers) calls TF2's ``tf.nn.dropout``, by rate
+    import tensorflow.compat.v2 as tf_v2
+
+    if tf_v2.nn is not tf.nn:
+        ctx.patch(tf_v2.nn, "dropout", _fixed_dropout(tf_v2, keep_prob_first=False))
     _fix_layer_dropout(ctx, _fixed_dropout(tf, keep_prob_first=False), keras_3=ctx.side != "tf1")
     ctx.set_module("random", _own_random())
     _fix_random_ops(ctx, tf)

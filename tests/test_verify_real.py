@@ -408,6 +408,23 @@ def test_fixed_dropout_keeps_the_same_elements_for_keep_prob_and_rate():
     assert np.allclose(kept[~dropped], x.numpy()[~dropped] / 0.75)
 
 
+def test_tf1_dropout_wrapper_drops_the_fixed_pattern(tmp_path):
+    # TF1's DropoutWrapper (tf-keras' legacy cell wrappers) calls TF2's tf.nn.dropout by rate:
+    # patched on the TF1 side too, it drops what the migration's dropout drops
+    import tensorflow as tf
+
+    program = tmp_path / "wrapped.py"
+    program.write_text("")
+    context = DriverContext("tf1", program)
+    script_driver.setup(context)
+    try:
+        x = tf.reshape(tf.range(1.0, 41.0), [5, 8])
+        dropped = tf.compat.v2.nn.dropout(x, rate=0.25, seed=3).numpy()
+    finally:
+        context.restore()
+    assert np.allclose(dropped, script_driver._fixed_dropout(tf, keep_prob_first=False)(x, 0.25).numpy())
+
+
 def test_a_range_kept_as_a_value_is_not_cut(tmp_path):
     program = tmp_path / "sampled.py"
     program.write_text("population = list(range(100))\nfor step in range(100):\n    pass\nchosen = sorted(range(50))\n")

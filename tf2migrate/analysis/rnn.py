@@ -16,7 +16,12 @@ Converted: ``BasicLSTMCell(num_units, forget_bias, state_is_tuple=True, activati
 activation=…)`` without peepholes, projection, clipping or sharding (its step is
 BasicLSTMCell's, its variables named ``lstm_cell/…``), ``GRUCell(num_units, activation)``
 (gates and candidate kernels, the gates' bias ones), ``MultiRNNCell(cells,
-state_is_tuple=True)`` of ``tf.nn.rnn_cell`` or ``tf.contrib.rnn``, each bound to a name, and
+state_is_tuple=True)`` (its cells a list written out, ``[cell] * n``, a comprehension making a
+cell per element or repeating one, or a name bound to such a comprehension),
+``DropoutWrapper(cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0)`` keeping
+all (TF1 added no dropout op for a constant 1; any other keep probability draws masks from TF1's
+random stream, or is a fed value read where the cell is made, once: refused) of ``tf.nn.rnn_cell``
+or ``tf.contrib.rnn``, each bound to a name (or a ``self`` attribute), and
 ``tf.nn.dynamic_rnn(cell, inputs, sequence_length, initial_state, dtype, parallel_iterations,
 swap_memory, time_major, scope="name")`` of such a cell and ``tf.nn.bidirectional_dynamic_rnn(cell_fw,
 cell_bw, inputs, …)`` of two (TF1's zero outputs and copied state past each row's length written
@@ -35,6 +40,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis.calls import bind_arguments, calls_in
+from tf2migrate.analysis.names import graph_name
 
 DYNAMIC_RNN = "nn.dynamic_rnn"
 # TF1's parameters of each converted cell, in TF1's positional order; those not converted
@@ -59,7 +65,19 @@ _LSTM = (
 )
 _GRU = ("num_units", "activation", "reuse", "kernel_initializer", "bias_initializer", "name", "dtype")
 _MULTI = ("cells", "state_is_tuple")
-_CONVERTED = frozenset({"num_units", "forget_bias", "state_is_tuple", "activation", "cells"})
+_DROPOUT = (
+    "cell",
+    "input_keep_prob",
+    "output_keep_prob",
+    "state_keep_prob",
+    "variational_recurrent",
+    "input_size",
+    "dtype",
+    "seed",
+    "dropout_state_filter_visitor",
+)
+_KEEP_PROBS = ("input_keep_prob", "output_keep_prob", "state_keep_prob")
+_CONVERTED = frozenset({"num_units", "forget_bias", "state_is_tuple", "activation", "cells", "cell", *_KEEP_PROBS})
 # parameters converted only as written here: what they are when left out
 _REQUIRED = {
     "state_is_tuple": "True",
@@ -76,10 +94,14 @@ CELLS = {
         ("LSTMCell", _LSTM),
         ("GRUCell", _GRU),
         ("MultiRNNCell", _MULTI),
+        ("DropoutWrapper", _DROPOUT),
     )
 }
 MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"})
-_CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell"
+DROPOUT_WRAPPERS = frozenset({"nn.rnn_cell.DropoutWrapper", "contrib.rnn.DropoutWrapper"})
+# the classes whose arguments are other cells (checked by analysis/statements.py)
+CELLS_OF_CELLS = MULTI_CELLS | DROPOUT_WRAPPERS
+_CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell, DropoutWrapper"
 _DYNAMIC_RNN = ("cell", "inputs", "sequence_length", "initial_state", "dtype", "parallel_iterations", "swap_memory", "time_major", "scope")
 # every parameter is converted: past each row's ``sequence_length`` TF1's zero outputs and
 # copied state are written out; ``parallel_iterations`` and ``swap_memory`` only schedule the loop
@@ -147,13 +169,29 @@ def cell_refusal(call: cst.Call, name: str) -> str | None:
         return f"`tf.{name}(...)`: its arguments are unpacked with * or ** or do not match TF1's parameters"
     for parameter, argument in bound.items():
         required = _REQUIRED.get(parameter)
+        if parameter not in _CONVERTED and required is None and name in DROPOUT_WRAPPERS:
+            return f"`tf.{name}(..., {parameter}=...)` is not converted (variational dropout, seeds, dtypes and state filters)"
         if parameter not in _CONVERTED and required is None:
             return f"`tf.{name}(..., {parameter}=...)` is not converted (variable sharing, names, dtypes and initializers of TF1's scopes)"
         if parameter == "activation" and not isinstance(argument.value, (cst.Name, cst.Attribute)):
             return f"`tf.{name}(..., activation=...)` is converted only for a function named there (`tf.nn.relu`)"
         if required is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == required):
             return f"`tf.{name}(..., {parameter}=...)` is converted only when written {required}"
+        if parameter in _KEEP_PROBS and not _is_one(argument.value):
+            why = (
+                "a constant below 1 drops elements drawn from TF1's random stream at each step, which TF2 does not reproduce"
+                if isinstance(argument.value, (cst.Integer, cst.Float))
+                else "a keep probability computed or fed is read where the wrapper is made, once, and the cell written "
+                "out is made there too, where a fed value does not exist"
+            )
+            return f"`tf.{name}(..., {parameter}=...)` is converted only when written 1.0: {why}"
     return None
+
+
+def _is_one(value: cst.BaseExpression) -> bool:
+    """A keep probability written as the constant 1 (``1``, ``1.0``): TF1's DropoutWrapper
+    added no dropout op for it."""
+    return isinstance(value, (cst.Integer, cst.Float)) and float(value.value) == 1.0
 
 
 def factory_cell(function: cst.FunctionDef, call_name) -> cst.Call | None:
@@ -199,7 +237,7 @@ def factory_cells(function: cst.FunctionDef, call_name) -> list[cst.Call] | None
         return None
     for cell in cells:
         name = call_name(cell) if isinstance(cell, cst.Call) else None
-        if name not in CELLS or name in MULTI_CELLS or cell_refusal(cst.ensure_type(cell, cst.Call), name) is not None:
+        if name not in CELLS or name in CELLS_OF_CELLS or cell_refusal(cst.ensure_type(cell, cst.Call), name) is not None:
             return None
     return [cst.ensure_type(c, cst.Call) for c in cells]
 
@@ -223,16 +261,16 @@ def run_refusal(call: cst.Call, path: str) -> str | None:
     scope = bound.get("scope")
     if scope is not None and not (isinstance(scope.value, cst.SimpleString) and scope.keyword is not None):
         return f"`tf.{path}(..., scope=...)` is converted only when written as a keyword and a string (a name of TF1's variables)"
-    if any(not isinstance(bound[c].value, cst.Name) for c in cells):
-        return f"`tf.{path}(...)`: its cell is not a name bound by a converted cell statement"
+    if any(graph_name(bound[c].value) is None for c in cells):
+        return f"`tf.{path}(...)`: its cell is not a name (or `self` attribute) bound by a converted cell statement"
     return None
 
 
 def run_cells(call: cst.Call, path: str) -> list[str]:
-    """The names of the cells a converted RNN run runs (run_refusal passed), in TF1's order
-    of their first call (forward, then backward)."""
+    """The names (or ``self.x``) of the cells a converted RNN run runs (run_refusal passed),
+    in TF1's order of their first call (forward, then backward)."""
     parameters, _, cells, _ = RUNS[path]
     bound = bind_arguments(call, parameters)
     assert bound is not None
-    names = [bound[c].value for c in cells]
-    return [n.value for n in names if isinstance(n, cst.Name)]
+    names = [graph_name(bound[c].value) for c in cells]
+    return [n for n in names if n is not None]

@@ -932,6 +932,10 @@ class StatementClassifier:
         helper = self.helper_for(creator)
         if helper is not None and helper.layer_refusal is not None:
             made += f" ({helper.layer_refusal})"
+        cell = self.tf.call_name(creator)
+        if cell is not None and rnn.is_rnn_class(cell) and (refusal := rnn.cell_refusal(creator, cell)) is not None:
+            # ``DropoutWrapper(cell, output_keep_prob=keep_prob)``: a cell made once, reading a fed value
+            made = f"`{self.module.code_for_node(creator.func)}(...)` makes an RNN cell, once ({refusal})"
         ordered = sorted(tensors, key=lambda t: t.kind is not Kind.PLACEHOLDER)
         inputs = [name for t in ordered for name in t.defines]
         tensor = f" (`{inputs[0]}`)" if inputs else ""
@@ -1213,6 +1217,10 @@ class StatementClassifier:
             refusal = rnn.cell_refusal(call, name)
             if refusal is None and name in rnn.MULTI_CELLS:
                 refusal = self._stacked_cells_refusal(call, name, cells, scope, statement.order)
+            if refusal is None and name in rnn.DROPOUT_WRAPPERS:
+                wrapped = call_argument(call, "cell", 0)
+                if wrapped is None or not self._converted_cell(wrapped, cells, scope, statement.order):
+                    refusal = f"`tf.{name}(...)`: the cell it wraps is not a converted cell made there or bound to a name"
             if refusal is not None:
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, refusal)
                 return False
@@ -1238,25 +1246,46 @@ class StatementClassifier:
     def _stacked_cells_refusal(self, call: cst.Call, name: str, cells: list, scope: Scope, order: int) -> str | None:
         """Why the cells a ``MultiRNNCell`` stacks are not converted: each must be a cell
         made in the statement or the name of a converted cell statement, in a list written
-        out, repeated (``[cell] * n``) or made anew for each element (``[Cell(n) for _ in
-        ...]``).  One cell object listed twice is one cell applied at two depths: TF1 made
-        its variables once and shared them ("will share weights"), and so does the cell
+        out, repeated (``[cell] * n``, ``[cell for _ in range(n)]``), made anew for each
+        element (``[Cell(n) for _ in ...]``), or a name bound to such a comprehension
+        (``layers = [Cell(n) for _ in range(3)]``, then ``MultiRNNCell(layers)``: ageron's
+        handson-ml).  One cell object listed twice is one cell applied at two depths: TF1
+        made its variables once and shared them ("will share weights"), and so does the cell
         written out, built at its first call."""
         listed = call_argument(call, "cells", 0)
         if isinstance(listed, cst.BinaryOperation) and isinstance(listed.operator, cst.Multiply):
             listed = listed.left if isinstance(listed.left, (cst.List, cst.Tuple)) else listed.right
+        if isinstance(listed, cst.Name) and self._is_cell_list(listed.value, scope, order):
+            return None
         elements = listed.elements if isinstance(listed, (cst.List, cst.Tuple)) else None
         if isinstance(listed, cst.ListComp) and isinstance(listed.elt, cst.Call):
             elements = [cst.Element(listed.elt)]  # a new cell for each element
-        made = {id(c) for c, _ in cells}
+        elif isinstance(listed, cst.ListComp) and _comprehension_reads_no_target(listed):
+            elements = [cst.Element(listed.elt)]  # the same cell for each element
         for element in elements or ():
-            value = element.value
-            if isinstance(value, cst.Call) and (id(value) in made or self._factory_cell(value) is not None):
-                continue
-            if isinstance(value, cst.Name) and not isinstance(element, cst.StarredElement) and self._is_cell(value.value, scope, order):
-                continue
-            return f"`tf.{name}(...)`: its cells are not all converted cells written in the list"
+            if isinstance(element, cst.StarredElement) or not self._converted_cell(element.value, cells, scope, order):
+                return f"`tf.{name}(...)`: its cells are not all converted cells written in the list"
         return None if elements else f"`tf.{name}(...)`: its cells are not a list written out"
+
+    def _converted_cell(self, value: cst.BaseExpression, cells: list, scope: Scope, order: int) -> bool:
+        """Is ``value`` a converted cell: one of ``cells`` (made in the statement), a call of a
+        cell factory, or a name (or ``self`` attribute) bound by a converted cell statement?"""
+        if isinstance(value, cst.Call):
+            return any(value is c for c, _ in cells) or self._factory_cell(value) is not None
+        bound = graph_name(value)
+        return bound is not None and self._is_cell(bound, scope, order)
+
+    def _is_cell_list(self, name: str, scope: Scope, order: int) -> bool:
+        """Is ``name`` bound by a converted cell statement ``name = [Cell(...) for ... in ...]``
+        making a new cell for each element (nothing changes the list in place after)?"""
+        found = scope.graph_statement(name, order)
+        if found is None or not found.rnn_calls or _single_name(found.node) != name or name in scope.changed_in_place:
+            return False
+        node = cst.ensure_type(found.node, cst.SimpleStatementLine).body[0]
+        value = cst.ensure_type(node, cst.Assign).value
+        if not isinstance(value, cst.ListComp) or not isinstance(value.elt, cst.Call):
+            return False
+        return any(value.elt is c for c in found.rnn_calls) or self._factory_cell(value.elt) is not None
 
     def _is_cell(self, name: str, scope: Scope, order: int) -> bool:
         """Is ``name`` bound by a converted cell statement: ``name = <cell>``, or one of the
@@ -1494,6 +1523,19 @@ def _empty_list_target(node: cst.BaseStatement) -> str | None:
     return graph_name(assign.targets[0].target)
 
 
+def _comprehension_reads_no_target(comprehension: cst.ListComp) -> bool:
+    """``[cell for _ in range(n)]``: an element that is a name (or ``self`` attribute) the
+    comprehension does not bind, so every element is the same object."""
+    if graph_name(comprehension.elt) is None:
+        return False
+    bound: set[str] = set()
+    clause: cst.CompFor | None = comprehension.for_in
+    while clause is not None:
+        bound.update(n.value for n in find_all(clause.target, (cst.Name,)) if isinstance(n, cst.Name))
+        clause = clause.inner_for_in
+    return root_name(comprehension.elt) not in bound
+
+
 def _single_name(node: cst.BaseStatement) -> str | None:
     """The graph name ``name = value`` binds, if the statement is that."""
     if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1:
@@ -1507,7 +1549,9 @@ def _passed_cell(helper: cst.FunctionDef, cell: str, call: cst.Call) -> str | No
     """The module name the helper's ``cell`` is at ``call``: itself when the helper does not
     bind it (a module name), the argument of the parameter it is, or of the parameter it is
     bound from once at the top of the body (``cell = variables``, ``fw, bw = variables``
-    with ``variables=(A, B)`` passed); None otherwise."""
+    with ``variables=(A, B)`` passed); None otherwise (a ``self`` attribute too)."""
+    if "." in cell:
+        return None
     params = [*helper.params.params, *helper.params.kwonly_params]
     parameters = tuple(p.name.value for p in params)
     body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()

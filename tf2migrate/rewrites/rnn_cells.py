@@ -16,7 +16,9 @@ one: the same values and the same gradients, bit for bit (a Python loop unrolled
 steps gives the same values, but sums the gradients of the steps in another order, which
 an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
 reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
-``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.  With
+``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.  A
+``DropoutWrapper`` becomes ``TF1DropoutWrapper``: the wrapped cell's step, converted only when
+it keeps all (analysis/rnn.py), as TF1 then added no dropout op.  With
 ``sequence_length``, each step is TF1's ``_rnn_step`` as ``dynamic_rnn`` ran it (no
 ``tf.cond``: the cell is stepped, then every row past its length gets zeros as output and its
 state as it was, a row select); the loop stops after the longest row (one step at least), and
@@ -51,7 +53,8 @@ RNN_CELLS = Rule(
     "TF1 RNN cells and tf.nn.dynamic_rnn → the same cells and time loop in TF2 ops.",
     Severity.INFO,
     FixSafety.SAFE,
-    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` (also "
+    what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` / "
+    "`DropoutWrapper` keeping all (also "
     "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` / `bidirectional_dynamic_rnn` / `static_rnn` / "
     "`static_bidirectional_rnn` by `tf1_dynamic_rnn` / `tf1_bidirectional_dynamic_rnn` / `tf1_static_rnn` / "
     "`tf1_static_bidirectional_rnn` (also in functions of the file the cells "
@@ -200,6 +203,8 @@ _MULTI = '''class TF1MultiRNNCell(tf.Module):
 
     def __init__(self, cells, state_is_tuple=True):
         super().__init__()
+        if not cells:
+            raise ValueError("Must specify at least one cell for MultiRNNCell.")
         self.cells = list(cells)
 
     @property
@@ -220,6 +225,39 @@ _MULTI = '''class TF1MultiRNNCell(tf.Module):
             new_states.append(new_state)
         return inputs, tuple(new_states)
 '''
+_DROPOUT = '''class TF1DropoutWrapper(tf.Module):
+    """TF1's DropoutWrapper: the wrapped cell's step, its input and output dropped out with
+    TF1's tf.nn.dropout where their keep probability is not the constant 1 (for which TF1
+    added no dropout op); the variables are the wrapped cell's."""
+
+    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0):
+        super().__init__()
+        self.cell = cell
+        self.input_keep_prob, self.output_keep_prob = input_keep_prob, output_keep_prob
+
+    @property
+    def state_size(self):
+        return self.cell.state_size
+
+    @property
+    def output_size(self):
+        return self.cell.output_size
+
+    def zero_state(self, batch_size, dtype):
+        return self.cell.zero_state(batch_size, dtype)
+
+    def __call__(self, inputs, state):
+        output, new_state = self.cell(self.dropout(inputs, self.input_keep_prob), state)
+        return self.dropout(output, self.output_keep_prob), new_state
+
+    @staticmethod
+    def dropout(value, keep_prob):
+        if isinstance(keep_prob, (int, float)) and keep_prob >= 1:
+            return value
+        return tf.nn.dropout(value, rate=1.0 - keep_prob)
+'''
+# the classes written out for cells of cells (analysis/rnn.CELLS_OF_CELLS), by name
+_CELLS_OF_CELLS = {"TF1MultiRNNCell": _MULTI, "TF1DropoutWrapper": _DROPOUT}
 _DYNAMIC_RNN_NAME = "tf1_dynamic_rnn"
 _DYNAMIC_RNN = '''def tf1_dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None,
                     swap_memory=False, time_major=False):
@@ -341,7 +379,15 @@ _STATIC_BIDIRECTIONAL_RNN = '''def tf1_static_bidirectional_rnn(cell_fw, cell_bw
 
 
 # every definition this module writes out (rewrites/written_helpers.py recognises them)
-TEMPLATES = (_BASE, *_CELLS.values(), _MULTI, _DYNAMIC_RNN, _BIDIRECTIONAL_DYNAMIC_RNN, _STATIC_RNN, _STATIC_BIDIRECTIONAL_RNN)
+TEMPLATES = (
+    _BASE,
+    *_CELLS.values(),
+    *_CELLS_OF_CELLS.values(),
+    _DYNAMIC_RNN,
+    _BIDIRECTIONAL_DYNAMIC_RNN,
+    _STATIC_RNN,
+    _STATIC_BIDIRECTIONAL_RNN,
+)
 
 
 def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
@@ -383,8 +429,8 @@ def _emit(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[s
             return static
         return emit(rnn.RUNS[path][3], _STATIC_BIDIRECTIONAL_RNN.replace(f" {_STATIC_RNN_NAME}(", f" {static}("))
     template = rnn.CELLS[path][1]
-    if template not in _CELLS:
-        return emit(template, _MULTI)
+    if template in _CELLS_OF_CELLS:
+        return emit(template, _CELLS_OF_CELLS[template])
     return _emit_cell(emit, template)
 
 
