@@ -908,7 +908,7 @@ class _Evaluator:
         if name in _SAME_SHAPE:
             source = argument("x", 0) if name not in ("nn.dropout",) else argument("x", 0)
             return source if isinstance(source, Tensor) else UNKNOWN
-        if name in ("add", "subtract", "multiply"):
+        if name in ("add", "subtract", "multiply", "maximum", "minimum", "math.maximum", "math.minimum"):  # broadcast alike
             return self.binary(cst.Add(), argument("x", 0), argument("y", 1))
         if name == "matmul" and len(node.args) == 2 and all(a.keyword is None or a.keyword.value in ("a", "b") for a in node.args):
             a, b = argument("a", 0), argument("b", 1)

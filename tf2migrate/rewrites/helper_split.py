@@ -71,6 +71,15 @@ changes, and TFM304 stays, with the reason appended):
   the parameters the variables read as names, attributes, literals, subscripts and arithmetic
   of them (evaluated twice, they give the same values), or leaving them to their defaults.
 
+A body ending in ``with tf.variable_scope(name):`` (DCGAN's ops.py: ``linear(input_, output_size,
+scope=None)`` under ``tf.variable_scope(scope or "Linear")``) is split as if the block's statements
+stood in the body; the make function makes the variables of the block in the same scope, so TF1
+names them as before (``d_h2_lin/Matrix``: a trainable-variable filter on names still selects
+them), and takes the parameter naming it; the ops leave the scope, which named nothing else.
+Only a scope named by a string, a parameter, or ``parameter or "default"``, with no ``reuse=``,
+initializer or dtype, whose block makes its variables by its own assignments (a network helper
+whose scope holds calls of layer helpers is not split).
+
 migrate.py keeps the split module only if its graph then converts: a call passing a graph
 tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
 """
@@ -198,6 +207,10 @@ class _Helper:
     returned_name: str | None = None
     moved: set[int] = field(default_factory=set)  # ids of the body's statements the make function takes
     shape_reads: list[_ShapeRead] = field(default_factory=list)  # static shapes the variables read
+    # ``with tf.variable_scope(scope or "Linear"):`` ending the body: the make function makes the
+    # variables of its block in it (TF1's names), the helper's ops leave it (dedented)
+    variable_scope: cst.With | None = None
+    scoped: set[int] = field(default_factory=set)  # ids of the (original) statements of its block
 
 
 @dataclass
@@ -443,11 +456,28 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     statements = [s for s in body if not _is_docstring(s)]
     block = node.body
     scoped = _name_scope(statements, imports)
+    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
+    variable_scope = None if scoped is not None else _variable_scope(statements, imports, parameters)
     if scoped is not None:
         # ``with tf.name_scope(name):`` around the whole body: it names the ops (and TF1's
         # variables); the variables are made outside it, the ops stay in it
         block = cst.ensure_type(scoped.body, cst.IndentedBlock)
         statements = list(block.body)
+    elif variable_scope is not None:
+        # ``with tf.variable_scope(scope or "Linear"):`` ending the body (DCGAN's ``linear``,
+        # ``conv2d``): it names the variables made in it, the only thing it does there (no
+        # ``reuse=``, no initializer); its statements are the body's, split alike
+        inner = list(cst.ensure_type(variable_scope.body, cst.IndentedBlock).body)
+        if any(
+            isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers
+            for s in inner
+            for c in find_all(s, cst.Call)
+        ):
+            return (
+                f"`{name}` makes variables in its `tf.variable_scope` block by calling another helper of the file (only "
+                "`tf.get_variable`/`tf.Variable` assignments in the block are split out)"
+            )
+        statements = [*statements[:-1], *inner]
     candidates = [
         s
         for s in statements
@@ -459,7 +489,6 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     ]
     # static shapes the candidates read off the helper's tensors: given as numbers by the
     # make call, so they are no read of the tensor (``_shape_arguments`` proves them)
-    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
     own_names = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
     tf_alias = next((a for a, path in imports.aliases.items() if path == ""), None)
     shape_reads: list[_ShapeRead] = []
@@ -480,7 +509,10 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
                 tensor = _shape_holder(found)
                 parameter = fresh_name(f"{tensor}_shape", own_names)
                 own_names.add(parameter)
-                shape_reads.append(_ShapeRead(found, tensor, parameter, _dims_read(found, parents)))
+                dims = _dims_read(found, parents)
+                if dims is None:
+                    dims = _dims_of_bound_list(found, parents, node)
+                shape_reads.append(_ShapeRead(found, tensor, parameter, dims))
                 shape = cst.parse_expression(f"{tf_alias}.TensorShape({parameter})")
                 subscript = parents.get(id(found))
                 above = parents.get(id(subscript)) if isinstance(subscript, cst.Subscript) and subscript.value is found else None
@@ -601,6 +633,14 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     if not carried:
         return f"`{name}`'s ops read none of its variables"
     variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
+    scoped_ids: set[int] = set()
+    if variable_scope is not None:
+        header = variable_scope.items[0].item
+        read_by_scope = {n.value for n in find_all(header, cst.Name) if isinstance(n, cst.Name)}
+        if read_by_scope & (ops_bound | ops_changed):
+            return f"`{name}`'s variable scope is named by a value its ops compute"
+        variable_reads |= read_by_scope
+        scoped_ids = {id(s) for s in cst.ensure_type(variable_scope.body, cst.IndentedBlock).body}
     made_from = [p for p in [*params.params, *params.kwonly_params] if p.name.value in variable_reads]
     own = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
     moved = {id(originals.get(id(s), s)) for s in variables}
@@ -615,6 +655,8 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         block=cst.ensure_type(block, cst.IndentedBlock),
         moved=moved,
         shape_reads=kept_reads,
+        variable_scope=variable_scope,
+        scoped={id(s) for s in variables if id(originals.get(id(s), s)) in scoped_ids},
     )
 
 
@@ -625,7 +667,9 @@ def _call_sites(
     The make call goes before the statement, so the call must run exactly once when the
     statement does (not in a lambda, comprehension, conditional expression or ``and``/``or``)
     and nothing else in the statement may make variables (they would be made in another order)."""
-    uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name) - 1
+    # (``tf.nn.conv2d``'s attribute is no use of a helper named ``conv2d``)
+    attributes = {id(a.attr) for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)}
+    uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name and id(n) not in attributes) - 1
     parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
     required = {p.name.value for p in helper.made_from if p.default is None}
     sites = []
@@ -785,6 +829,36 @@ def _dims_read(read: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> tuple[int 
     return None
 
 
+def _dims_of_bound_list(read: cst.CSTNode, parents: dict[int, cst.CSTNode], helper: cst.FunctionDef) -> tuple[int, ...] | None:
+    """The dimensions read of ``shape = x.get_shape().as_list()`` (DCGAN's ``linear``) when the
+    helper reads ``shape`` nowhere but as ``shape[i]`` with literal ``i`` and binds it once:
+    those ``i``; None otherwise (all of them)."""
+    attribute = parents.get(id(read))
+    call = parents.get(id(attribute)) if isinstance(attribute, cst.Attribute) and attribute.attr.value == "as_list" else None
+    assign = parents.get(id(call)) if isinstance(call, cst.Call) and not call.args else None
+    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1):
+        return None
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name):
+        return None
+    body_parents = _parents(helper.body)
+    dims: list[int] = []
+    for name in find_all(helper.body, cst.Name):
+        if not isinstance(name, cst.Name) or name.value != target.value:
+            continue
+        holder = body_parents.get(id(name))
+        if isinstance(holder, cst.AssignTarget) and holder.target is name and holder is assign.targets[0]:
+            continue  # the binding itself
+        if not (isinstance(holder, cst.Subscript) and holder.value is name and len(holder.slice) == 1):
+            return None
+        index = holder.slice[0].slice
+        number = _literal_int(index.value) if isinstance(index, cst.Index) else None
+        if number is None:
+            return None
+        dims.append(number)
+    return tuple(dict.fromkeys(dims))
+
+
 def _literal_int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.Integer):
         return int(node.value, 0)
@@ -918,7 +992,17 @@ class _Splitter(cst.CSTTransformer):
         if helper is not None:
             # the variables' statements go to the make function; the ops start from its variables
             moved = helper.moved
-            kept = [after for before, after in zip(original.body, body) if id(before) not in moved]
+            kept: list[cst.BaseStatement] = []
+            for before, after in zip(original.body, body):
+                if before is helper.variable_scope:
+                    # the ops leave the variable scope, which named nothing else
+                    inner = zip(
+                        cst.ensure_type(before.body, cst.IndentedBlock).body,
+                        cst.ensure_type(cst.ensure_type(after, cst.With).body, cst.IndentedBlock).body,
+                    )
+                    kept += [a for b, a in inner if id(b) not in moved]
+                elif id(before) not in moved:
+                    kept.append(after)
             first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
             carried = helper.carried
             left = ", ".join(carried) if len(carried) > 1 else carried[0]
@@ -954,7 +1038,17 @@ class _Splitter(cst.CSTTransformer):
         )
         made_params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT) for p in helper.made_from]
         returned = ", ".join(carried) if len(carried) > 1 else carried[0]
-        variables = [s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables]
+        variables: list[cst.BaseStatement] = [
+            s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables
+        ]
+        if helper.variable_scope is not None:
+            # the variables of the scope's block made in it, as TF1 named them
+            outside = [v for v, s in zip(variables, helper.variables) if id(s) not in helper.scoped]
+            inside = [v for v, s in zip(variables, helper.variables) if id(s) in helper.scoped]
+            scope = helper.variable_scope.with_changes(
+                body=cst.ensure_type(helper.variable_scope.body, cst.IndentedBlock).with_changes(body=inside), leading_lines=()
+            )
+            variables = [*outside, scope] if inside else outside
         factory = cst.parse_statement(
             f"def {self.factories[name]}():\n"
             f'    """The variables `{name}` reads, made once where TF1 made them (each call of `{name}`)."""\n'
@@ -1015,6 +1109,30 @@ def _name_scope(statements: list[cst.BaseStatement], imports: TfImports) -> cst.
         return None
     item = scope.items[0].item
     return scope if isinstance(item, cst.Call) and imports.call_name(item) in ("name_scope", "compat.v1.name_scope") else None
+
+
+def _variable_scope(statements: list[cst.BaseStatement], imports: TfImports, parameters: set[str]) -> cst.With | None:
+    """The ``with tf.variable_scope(name):`` ending the body, if it does: one scope, no ``as``,
+    its name a string, a parameter, or ``parameter or "default"`` (nothing but the name: a
+    ``reuse=``, an initializer or a dtype does more than name the variables)."""
+    if not statements or not isinstance(statements[-1], cst.With):
+        return None
+    scope = statements[-1]
+    if len(scope.items) != 1 or scope.items[0].asname is not None or not isinstance(scope.body, cst.IndentedBlock):
+        return None
+    item = scope.items[0].item
+    if not (isinstance(item, cst.Call) and imports.call_name(item) in ("variable_scope", "compat.v1.variable_scope")):
+        return None
+    if len(item.args) != 1 or item.args[0].keyword is not None or item.args[0].star:
+        return None
+    named = item.args[0].value
+    if isinstance(named, cst.BooleanOperation) and isinstance(named.operator, cst.Or):
+        if not (isinstance(named.right, cst.SimpleString) and isinstance(named.right.evaluated_value, str) and named.right.evaluated_value):
+            return None
+        named = named.left
+    if isinstance(named, cst.SimpleString) or (isinstance(named, cst.Name) and named.value in parameters):
+        return scope
+    return None
 
 
 def _returns_names(statement: cst.BaseStatement) -> bool:
