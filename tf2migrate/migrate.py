@@ -588,7 +588,7 @@ def _migrate_split_helpers(
     split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
     if isinstance(split, dict):
         return split
-    token = _SPLITTING_HELPERS.set(done | names)
+    token = _SPLITTING_HELPERS.set(done | (names - split.later))
     try:
         again = _migrate_source(split.source, path, options, project, None)
     finally:

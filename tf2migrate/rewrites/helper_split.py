@@ -77,8 +77,13 @@ stood in the body; the make function makes the variables of the block in the sam
 names them as before (``d_h2_lin/Matrix``: a trainable-variable filter on names still selects
 them), and takes the parameter naming it; the ops leave the scope, which named nothing else.
 Only a scope named by a string, a parameter, or ``parameter or "default"``, with no ``reuse=``,
-initializer or dtype, whose block makes its variables by its own assignments (a network helper
-whose scope holds calls of layer helpers is not split).
+initializer or dtype, whose block makes its variables by its own assignments or by make calls.
+A network helper whose scope calls layer helpers (DCGAN's ``discriminator`` over ``linear``) is
+split in two rounds: the layer helpers first, at every call, those inside the network helper
+included (their make call reads the static shape of the tensor passed, ``input__shape=
+x.get_shape()``, where TF1 read it: only a name is read again), then, on the split file, the
+network helper, whose make calls go to its make function, in its scope; a shape passed on to a
+make function that reads it as ``tf.TensorShape(P)`` reads the dimensions that function reads.
 
 migrate.py keeps the split module only if its graph then converts: a call passing a graph
 tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
@@ -152,6 +157,12 @@ HELPER_SPLIT = Rule(
 )
 RULES = [HELPER_SPLIT]
 
+# why a network helper is left whole until the layer helpers it calls in its scope are split
+NESTED_HELPERS = (
+    "`{name}` makes variables in its `tf.variable_scope` block by calling another helper of the file that is not split "
+    "(only `tf.get_variable`/`tf.Variable` assignments and make calls in the block are split out)"
+)
+
 # the helper a TFM304 finding names: ``… `new_fc_layer(...)` creates variables``
 HELPER_CALL = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)\(\.\.\.\)` creates variables")
 
@@ -190,6 +201,9 @@ class Split:
     # calls applying an earlier call's variables under variable-scope reuse (rewrites/scope_reuse.py)
     reuse_notes: list[tuple[int, int, str]] = field(default_factory=list)
     unsplit: dict[str, str] = field(default_factory=dict)  # the helpers asked for (or applied under reuse) left whole, and why
+    # helpers left whole until the layer helpers they call in their variable scope are split:
+    # tried again on the split file
+    later: set[str] = field(default_factory=set)
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -232,6 +246,10 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     plain = _plain_makers(module, imports)
     # a helper applied again under reuse is split with them (its calls may come after another refusal)
     names = names | (scope_reuse.called_under_reuse(module, imports.call_name) & makers)
+    # the layer helpers a network helper calls in its variable scope (DCGAN's ``discriminator``
+    # over ``linear``) are split first, at those calls too; the network helper is split once
+    # its block makes its variables by their make calls (migrate.py tries it again then)
+    names = names | _layer_helpers_in_scopes(module, imports, names, plain)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
@@ -260,6 +278,13 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         shaped.update(given)
         _drop_returned_variable(found, calls)
         helpers[name], sites[name] = found, calls
+    later = {n for n, reason in reasons.items() if reason == NESTED_HELPERS.format(name=n)}
+    for outer in later:
+        # the layer helpers it calls that are not split either: why
+        called = {c.func.value for c in find_all(module, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)}
+        inner = sorted(n for n in reasons if n != outer and n in called and n in _layer_helpers_in_scopes(module, imports, {outer}, plain))
+        if inner:
+            reasons[outer] += f"; `{inner[0]}` is not split: {reasons[inner[0]]}"
     if not helpers:
         return reasons
     given = {
@@ -333,7 +358,42 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
                 f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
             )
         )
-    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons)
+    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons, later=later)
+
+
+def _is_make_call(statement: cst.BaseStatement, call: cst.CSTNode) -> bool:
+    """``a, b = make_linear_variables(...)``: the call of a module function is the whole value of
+    an assignment of the statement to names (as this split writes the make calls)."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return False
+    small = statement.body[0]
+    if not (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1):
+        return False
+    target = small.targets[0].target
+    elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [cst.Element(target)]
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and all(isinstance(e.value, cst.Name) for e in elements)
+
+
+def _layer_helpers_in_scopes(module: cst.Module, imports: TfImports, names: set[str], plain: set[str]) -> set[str]:
+    """The module's functions making plain variables that the helpers ``names`` call in the
+    ``tf.variable_scope`` block ending their body."""
+    parameters_of = {
+        f.name.value: {p.name.value for p in [*f.params.params, *f.params.kwonly_params]}
+        for f in module.body
+        if isinstance(f, cst.FunctionDef)
+    }
+    out: set[str] = set()
+    for function in module.body:
+        if not (isinstance(function, cst.FunctionDef) and function.name.value in names and isinstance(function.body, cst.IndentedBlock)):
+            continue
+        statements = [s for s in function.body.body if not _is_docstring(s)]
+        scope = _variable_scope(statements, imports, parameters_of[function.name.value])
+        if scope is None:
+            continue
+        for call in find_all(scope.body, cst.Call):
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in plain:
+                out.add(call.func.value)
+    return out - names
 
 
 def _not_plain_get_variables(helper: _Helper, imports: TfImports) -> str | None:
@@ -469,14 +529,11 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         # ``reuse=``, no initializer); its statements are the body's, split alike
         inner = list(cst.ensure_type(variable_scope.body, cst.IndentedBlock).body)
         if any(
-            isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers
+            isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers and not _is_make_call(s, c)
             for s in inner
             for c in find_all(s, cst.Call)
         ):
-            return (
-                f"`{name}` makes variables in its `tf.variable_scope` block by calling another helper of the file (only "
-                "`tf.get_variable`/`tf.Variable` assignments in the block are split out)"
-            )
+            return NESTED_HELPERS.format(name=name)
         statements = [*statements[:-1], *inner]
     candidates = [
         s
@@ -485,7 +542,7 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         and len(s.body) == 1
         and isinstance(s.body[0], cst.Assign)
         and len(s.body[0].targets) == 1
-        and isinstance(s.body[0].targets[0].target, cst.Name)
+        and (isinstance(s.body[0].targets[0].target, cst.Name) or _is_make_call(s, s.body[0].value))
     ]
     # static shapes the candidates read off the helper's tensors: given as numbers by the
     # make call, so they are no read of the tensor (``_shape_arguments`` proves them)
@@ -512,6 +569,8 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
                 dims = _dims_read(found, parents)
                 if dims is None:
                     dims = _dims_of_bound_list(found, parents, node)
+                if dims is None:
+                    dims = _dims_passed_on(found, parents, module)
                 shape_reads.append(_ShapeRead(found, tensor, parameter, dims))
                 shape = cst.parse_expression(f"{tf_alias}.TensorShape({parameter})")
                 subscript = parents.get(id(found))
@@ -745,10 +804,28 @@ def _shape_arguments(
     texts), each dimension the variables read as the number TF1's shape inference gave there
     and the others as None; or why one is not proven."""
     out: dict[int, list[str]] = {}
-    for _, call in sites:
+    in_functions = {id(line) for f in module.body if isinstance(f, cst.FunctionDef) for line in find_all(f.body, cst.SimpleStatementLine)}
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    for statement, call in sites:
         text = module.code_for_node(call)
         line = f"`{text if len(text) <= 60 else text[:56] + '...)'}`"  # the call, not its line: notebooks number lines otherwise
         frame = shapes.frames.get(id(call))
+        if frame is None and id(statement) in in_functions and helper.shape_reads:
+            # a call in a function of the file (a network helper calling a layer helper): the
+            # make call reads the static shape of the tensor passed, there, as TF1 did; that
+            # function is split in turn, reading the shapes its own calls give
+            bound = bind_arguments(call, parameters) or {}
+            given = []
+            for read in helper.shape_reads:
+                argument = bound.get(read.tensor)
+                if argument is None or not isinstance(argument.value, cst.Name):
+                    return (
+                        f"`{name}` sizes its variables by the static shape of `{read.tensor}`, and the call {line} in a "
+                        "function of the file does not pass it as a name (only a name's shape is read again for the make call)"
+                    )
+                given.append(f"{read.parameter}={argument.value.value}.get_shape()")
+            out[id(call)] = given
+            continue
         given = []
         for read in helper.shape_reads:
             written = module.code_for_node(read.node)
@@ -856,6 +933,46 @@ def _dims_of_bound_list(read: cst.CSTNode, parents: dict[int, cst.CSTNode], help
         if number is None:
             return None
         dims.append(number)
+    return tuple(dict.fromkeys(dims))
+
+
+def _dims_passed_on(read: cst.CSTNode, parents: dict[int, cst.CSTNode], module: cst.Module) -> tuple[int | slice, ...] | None:
+    """The dimensions read of ``input__shape=x.get_shape()`` passed to a function of the module
+    (a make function this split wrote) that reads its parameter only as ``tf.TensorShape(P)``:
+    the dimensions that function reads of it; None otherwise (all of them)."""
+    argument = parents.get(id(read))
+    call = parents.get(id(argument))
+    if not (isinstance(argument, cst.Arg) and argument.value is read and argument.keyword is not None and isinstance(call, cst.Call)):
+        return None
+    if not isinstance(call.func, cst.Name):
+        return None
+    functions = [f for f in module.body if isinstance(f, cst.FunctionDef) and f.name.value == call.func.value]
+    if len(functions) != 1:
+        return None
+    function, parameter = functions[0], argument.keyword.value
+    if parameter not in {p.name.value for p in [*function.params.params, *function.params.kwonly_params]}:
+        return None
+    inner = _parents(function.body)
+    dims: list[int | slice] = []
+    for name in find_all(function.body, cst.Name):
+        if not isinstance(name, cst.Name) or name.value != parameter:
+            continue
+        held = inner.get(id(name))
+        shape = inner.get(id(held))
+        if not (
+            isinstance(held, cst.Arg)
+            and isinstance(shape, cst.Call)
+            and len(shape.args) == 1
+            and isinstance(shape.func, cst.Attribute)
+            and shape.func.attr.value == "TensorShape"
+        ):
+            return None
+        read_there = _dims_read(shape, inner)
+        if read_there is None:
+            read_there = _dims_of_bound_list(shape, inner, function)
+        if read_there is None:
+            return None
+        dims += read_there
     return tuple(dict.fromkeys(dims))
 
 
