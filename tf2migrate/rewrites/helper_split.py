@@ -390,9 +390,15 @@ def _layer_helpers_in_scopes(module: cst.Module, imports: TfImports, names: set[
         scope = _variable_scope(statements, imports, parameters_of[function.name.value])
         if scope is None:
             continue
-        for call in find_all(scope.body, cst.Call):
-            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in plain:
-                out.add(call.func.value)
+        for statement in cst.ensure_type(scope.body, cst.IndentedBlock).body:
+            for call in find_all(statement, cst.Call):
+                if (
+                    isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Name)
+                    and call.func.value in plain
+                    and not _is_make_call(statement, call)  # (a make call this split wrote)
+                ):
+                    out.add(call.func.value)
     return out - names
 
 
@@ -593,7 +599,8 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         return f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body"
     # the variables' side: creating assignments, and assignments calling no TF op that read
     # nothing the ops' side binds (until nothing moves)
-    on_variables = {id(s) for s in candidates if id(s) in creating or not _calls_graph_ops(s, imports)}
+    builders = _op_builders(module, imports)
+    on_variables = {id(s) for s in candidates if id(s) in creating or not _calls_graph_ops(s, imports, builders)}
     for _ in range(2 * len(statements)):  # until nothing moves
         ops_bound = {n for s in statements if id(s) not in on_variables for n in _bound(s)}
         moved = {id(s) for s in statements if id(s) in on_variables and id(s) not in creating and set(read_and_bound(s)[0]) & ops_bound}
@@ -1271,8 +1278,28 @@ def _static_shape(node: cst.CSTNode, parameters: set[str]) -> bool:
     )
 
 
-def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports) -> bool:
-    return any((name := imports.call_name(c)) is not None and is_graph_op(name) for c in find_all(statement, cst.Call))
+def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports, builders: frozenset[str] = frozenset()) -> bool:
+    """Does the statement build TF ops, itself or by calling a function of the module that does?"""
+    return any(
+        ((name := imports.call_name(c)) is not None and is_graph_op(name)) or (isinstance(c.func, cst.Name) and c.func.value in builders)
+        for c in find_all(statement, cst.Call)
+        if isinstance(c, cst.Call)
+    )
+
+
+def _op_builders(module: cst.Module, imports: TfImports) -> frozenset[str]:
+    """The module's top-level functions that build TF ops, themselves or through one another
+    (``lrelu``, a split layer helper): a statement calling one computes in the graph."""
+    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
+    builders: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in functions.items():
+            if name not in builders and _calls_graph_ops(node.body, imports, frozenset(builders)):
+                builders.add(name)
+                changed = True
+    return frozenset(builders)
 
 
 def _bound(statement: cst.CSTNode) -> list[str]:
