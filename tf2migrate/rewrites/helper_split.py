@@ -84,6 +84,12 @@ included (their make call reads the static shape of the tensor passed, ``input__
 x.get_shape()``, where TF1 read it: only a name is read again), then, on the split file, the
 network helper, whose make calls go to its make function, in its scope; a shape passed on to a
 make function that reads it as ``tf.TensorShape(P)`` reads the dimensions that function reads.
+A scope that reads ``reuse=`` off a parameter (``discriminator(x, reuse=False)`` under
+``tf.variable_scope("discriminator", reuse=reuse)``) is opened by its name alone in the make
+function, which the calls that do not reuse run; a call passing ``reuse=True`` applies the
+variables of the one earlier call given the same make arguments (as rewrites/scope_reuse.py's
+reusing calls do), when every call stands at the top level of the module and passes True, False
+or None.  The make calls of its layer helpers inside it, TF1 to TF1, get what its calls got.
 
 migrate.py keeps the split module only if its graph then converts: a call passing a graph
 tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
@@ -225,6 +231,7 @@ class _Helper:
     # variables of its block in it (TF1's names), the helper's ops leave it (dedented)
     variable_scope: cst.With | None = None
     scoped: set[int] = field(default_factory=set)  # ids of the (original) statements of its block
+    reuse_parameter: str | None = None  # ``tf.variable_scope(name, reuse=reuse)``: the parameter (dropped in the make function)
 
 
 @dataclass
@@ -292,10 +299,32 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         for name, helper in helpers.items()
         for statement, call in sites[name]
     }
+    by_parameter: dict[int, int] = {}
+    for name, helper in list(helpers.items()):
+        if helper.reuse_parameter is None:
+            continue
+        found_reuse = _reusing_calls(module, name, helper, sites[name], given)
+        if isinstance(found_reuse, str):
+            reasons[name] = found_reuse
+            del helpers[name], sites[name]
+            continue
+        by_parameter.update(found_reuse)
+    if not helpers:
+        return reasons
+    # calls in a helper whose scope reuses by its parameter: its calls decide the reuse (above,
+    # once it is split in turn); its make calls, TF1 to TF1, get what the calls got
+    in_reusing_helpers = {
+        id(line)
+        for f in module.body
+        if isinstance(f, cst.FunctionDef) and isinstance(f.body, cst.IndentedBlock)
+        for scope in [_variable_scope([s for s in f.body.body if not _is_docstring(s)], imports, _parameter_names(f))]
+        if scope is not None and _reuse_parameter(cst.ensure_type(scope.items[0].item, cst.Call), _parameter_names(f)) is not None
+        for line in find_all(scope.body, cst.SimpleStatementLine)
+    }
     reuse = scope_reuse.find_reuse(
         module,
         imports.call_name,
-        sites,
+        {name: [(s, c) for s, c in pairs if id(s) not in in_reusing_helpers] for name, pairs in sites.items()},
         given,
         {name: _not_plain_get_variables(helper, imports) for name, helper in helpers.items()},
         lambda c: _makes_variables(c, imports, makers),
@@ -305,6 +334,10 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         # the reuse stays, and keeps the graph on TF1 whatever else is split: say why of each
         first = next(iter(reuse.values()))
         return reasons | {name: reuse.get(name, first) for name in helpers}
+    for call_id, making in by_parameter.items():
+        reuse.reused[call_id] = making
+        name = next(n for n, pairs in sites.items() if any(id(c) == call_id for _, c in pairs))
+        reuse.shared_by[call_id] = _scope_text(cst.ensure_type(helpers[name].variable_scope, cst.With))
     factories = {name: fresh_name(f"make_{name}_variables", in_use) for name in helpers}
     statement_edits: dict[int, tuple[cst.BaseStatement | None, cst.BaseStatement]] = {}
     targets: dict[int, list[str]] = {}
@@ -701,8 +734,8 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
     scoped_ids: set[int] = set()
     if variable_scope is not None:
-        header = variable_scope.items[0].item
-        read_by_scope = {n.value for n in find_all(header, cst.Name) if isinstance(n, cst.Name)}
+        header = cst.ensure_type(variable_scope.items[0].item, cst.Call)
+        read_by_scope = {n.value for n in find_all(header.args[0], cst.Name) if isinstance(n, cst.Name)}
         if read_by_scope & (ops_bound | ops_changed):
             return f"`{name}`'s variable scope is named by a value its ops compute"
         variable_reads |= read_by_scope
@@ -723,6 +756,9 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         shape_reads=kept_reads,
         variable_scope=variable_scope,
         scoped={id(s) for s in variables if id(originals.get(id(s), s)) in scoped_ids},
+        reuse_parameter=_reuse_parameter(cst.ensure_type(variable_scope.items[0].item, cst.Call), parameters)
+        if variable_scope is not None
+        else None,
     )
 
 
@@ -1172,6 +1208,11 @@ class _Splitter(cst.CSTTransformer):
             scope = helper.variable_scope.with_changes(
                 body=cst.ensure_type(helper.variable_scope.body, cst.IndentedBlock).with_changes(body=inside), leading_lines=()
             )
+            if helper.reuse_parameter is not None:
+                # made only by the calls that do not reuse: the scope's name alone
+                header = cst.ensure_type(scope.items[0].item, cst.Call)
+                named = header.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                scope = scope.with_changes(items=[scope.items[0].with_changes(item=header.with_changes(args=[named]))])
             variables = [*outside, scope] if inside else outside
         factory = cst.parse_statement(
             f"def {self.factories[name]}():\n"
@@ -1247,7 +1288,9 @@ def _variable_scope(statements: list[cst.BaseStatement], imports: TfImports, par
     item = scope.items[0].item
     if not (isinstance(item, cst.Call) and imports.call_name(item) in ("variable_scope", "compat.v1.variable_scope")):
         return None
-    if len(item.args) != 1 or item.args[0].keyword is not None or item.args[0].star:
+    if not item.args or item.args[0].keyword is not None or item.args[0].star:
+        return None
+    if len(item.args) > 2 or (len(item.args) == 2 and _reuse_parameter(item, parameters) is None):
         return None
     named = item.args[0].value
     if isinstance(named, cst.BooleanOperation) and isinstance(named.operator, cst.Or):
@@ -1257,6 +1300,63 @@ def _variable_scope(statements: list[cst.BaseStatement], imports: TfImports, par
     if isinstance(named, cst.SimpleString) or (isinstance(named, cst.Name) and named.value in parameters):
         return scope
     return None
+
+
+def _parameter_names(function: cst.FunctionDef) -> set[str]:
+    return {p.name.value for p in [*function.params.params, *function.params.kwonly_params]}
+
+
+def _scope_text(scope: cst.With) -> str:
+    """The name a helper's ``with tf.variable_scope(...)`` is written with, for notes."""
+    named = cst.ensure_type(scope.items[0].item, cst.Call).args[0].value
+    return cst.Module([]).code_for_node(named).strip("'\"")
+
+
+def _reuse_parameter(scope: cst.Call, parameters: set[str]) -> str | None:
+    """``tf.variable_scope(name, reuse=reuse)``: the helper's parameter that ``reuse=`` reads."""
+    argument = next((a for a in scope.args if a.keyword is not None and a.keyword.value == "reuse"), None)
+    if argument is None or not isinstance(argument.value, cst.Name) or argument.value.value not in parameters:
+        return None
+    return argument.value.value
+
+
+def _reusing_calls(
+    module: cst.Module,
+    name: str,
+    helper: _Helper,
+    sites: list[tuple[cst.SimpleStatementLine, cst.Call]],
+    given: dict[int, list[str]],
+) -> dict[int, int] | str:
+    """For a helper whose scope reads ``reuse=`` off its parameter (a GAN's ``discriminator(x,
+    reuse=False)``): each call passing ``reuse=True`` → the one earlier call, not reusing, given
+    the same make arguments, whose variables TF1 returned to it; or why that is not certain."""
+    parameter = helper.reuse_parameter
+    assert parameter is not None
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    default = next(p.default for p in [*helper.node.params.params, *helper.node.params.kwonly_params] if p.name.value == parameter)
+    top = {id(s) for s in module.body}
+    makers: list[tuple[int, list[str]]] = []
+    out: dict[int, int] = {}
+    for statement, call in sites:
+        if id(statement) not in top:
+            return f"a call of `{name}`, whose variable scope reads `reuse={parameter}`, stands in a block, a loop or a function"
+        argument = (bind_arguments(call, parameters) or {}).get(parameter)
+        value = argument.value if argument is not None else default
+        flag = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None
+        if flag is None:
+            return f"a call of `{name}` passes `{parameter}=` other than True, False or None (which calls reuse is not followed)"
+        arguments = [g for g in given[id(call)] if not g.startswith(f"{parameter}=")]
+        if flag != "True":
+            makers.append((id(call), arguments))
+            continue
+        earlier = [maker for maker, made_with in makers if made_with == arguments]
+        if len(earlier) != 1:
+            return (
+                f"the call `{module.code_for_node(call)[:60]}` reuses the variables of `{name}`'s scope, and "
+                f"{'no' if not earlier else 'more than one'} earlier call of it made them with the same arguments"
+            )
+        out[id(call)] = earlier[0]
+    return out
 
 
 def _returns_names(statement: cst.BaseStatement) -> bool:

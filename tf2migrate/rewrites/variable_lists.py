@@ -266,7 +266,12 @@ class _Walker:
         self.assigned = _module_assignments(module)
         self.imported = _imported_modules(module)
         self.reuse = any(
-            (isinstance(c, cst.Call) and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args))
+            # (a TF call's ``reuse=``: a helper's own, ``discriminator(G, reuse=True)``, is what its body does with it)
+            (
+                isinstance(c, cst.Call)
+                and (imports.call_name(c) is not None or imports.kept_call_name(c) is not None or not isinstance(c.func, cst.Name))
+                and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args)
+            )
             or (isinstance(c, cst.Attribute) and c.attr.value in ("reuse_variables", "as_default"))
             or (isinstance(c, cst.Call) and imports.call_name(c) == "Graph")
             for c in find_all(module, (cst.Call, cst.Attribute))
