@@ -629,6 +629,21 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         candidates = replaced_candidates
     creating = {id(s) for s in candidates if any(_makes_variables(c, imports, makers) for c in find_all(s, cst.Call))}
     if not creating:
+        imported = _imported_names(module)
+        through = list(
+            dict.fromkeys(
+                c.func.value
+                for s in statements
+                for c in find_all(s, cst.Call)
+                if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in imported
+            )
+        )
+        if through:
+            # (ops.py's ``linear`` under a GAN's ``discriminator``: that module's summary says it makes variables)
+            return (
+                f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body (it calls "
+                f"{', '.join(f'`{n}`' for n in through)}, imported from another module: a helper is split only in its own file)"
+            )
         return f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body"
     # the variables' side: creating assignments, and assignments calling no TF op that read
     # nothing the ops' side binds (until nothing moves)
