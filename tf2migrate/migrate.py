@@ -588,7 +588,7 @@ def _migrate_split_helpers(
     split = helper_split.split_helpers(module, imports, names) if imports.aliases else {}
     if isinstance(split, dict):
         return split
-    token = _SPLITTING_HELPERS.set(done | names)
+    token = _SPLITTING_HELPERS.set(done | (names - split.later))
     try:
         again = _migrate_source(split.source, path, options, project, None)
     finally:
@@ -603,9 +603,11 @@ def _migrate_split_helpers(
     # the split file's graph stays on TF1 all the same: say what keeps it there
     # (no line number: a notebook's lines are its joined program's)
     why = _still_kept(refused, "once split")
-    if why and split.unsplit:
+    # (a helper left for the next round, once its layer helpers are split, was tried there)
+    unsplit = {helper: reason for helper, reason in split.unsplit.items() if helper not in split.later}
+    if why and unsplit:
         # a helper applied under reuse that could not be split keeps the reuse, and the graph
-        helper, reason = next(iter(sorted(split.unsplit.items())))
+        helper, reason = next(iter(sorted(unsplit.items())))
         why += f"; `{helper}` is not split: {reason}"
     return dict.fromkeys(names, why) if why else {}
 

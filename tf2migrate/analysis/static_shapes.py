@@ -358,11 +358,14 @@ def _module_evaluator(
     """The evaluator of the module's statements (its functions followed as helpers), None
     where the module's names may change behind the text."""
     names = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    # the builtins by their names, not attributes so named (``accuracy.eval(feed_dict=...)``)
+    attributes = {id(a.attr) for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)}
+    builtins = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and id(n) not in attributes}
     if (
-        "globals" in names
-        or "vars" in names
-        or "exec" in names  # (``exec("DEBUG = True")`` binds behind the text)
-        or "eval" in names
+        "globals" in builtins
+        or "vars" in builtins
+        or "exec" in builtins  # (``exec("DEBUG = True")`` binds behind the text)
+        or "eval" in builtins
         # (the module object itself, whose attributes are its names: ``setattr(sys.modules[__name__],
         # "mode", "eval")``, ``import __main__`` … ``__main__.mode = "eval"``)
         or names & {"modules", "import_module", "__import__", "__main__"}
@@ -908,7 +911,7 @@ class _Evaluator:
         if name in _SAME_SHAPE:
             source = argument("x", 0) if name not in ("nn.dropout",) else argument("x", 0)
             return source if isinstance(source, Tensor) else UNKNOWN
-        if name in ("add", "subtract", "multiply"):
+        if name in ("add", "subtract", "multiply", "maximum", "minimum", "math.maximum", "math.minimum"):  # broadcast alike
             return self.binary(cst.Add(), argument("x", 0), argument("y", 1))
         if name == "matmul" and len(node.args) == 2 and all(a.keyword is None or a.keyword.value in ("a", "b") for a in node.args):
             a, b = argument("a", 0), argument("b", 1)

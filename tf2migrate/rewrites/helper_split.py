@@ -71,6 +71,26 @@ changes, and TFM304 stays, with the reason appended):
   the parameters the variables read as names, attributes, literals, subscripts and arithmetic
   of them (evaluated twice, they give the same values), or leaving them to their defaults.
 
+A body ending in ``with tf.variable_scope(name):`` (DCGAN's ops.py: ``linear(input_, output_size,
+scope=None)`` under ``tf.variable_scope(scope or "Linear")``) is split as if the block's statements
+stood in the body; the make function makes the variables of the block in the same scope, so TF1
+names them as before (``d_h2_lin/Matrix``: a trainable-variable filter on names still selects
+them), and takes the parameter naming it; the ops leave the scope, which named nothing else.
+Only a scope named by a string, a parameter, or ``parameter or "default"``, with no ``reuse=``,
+initializer or dtype, whose block makes its variables by its own assignments or by make calls.
+A network helper whose scope calls layer helpers (DCGAN's ``discriminator`` over ``linear``) is
+split in two rounds: the layer helpers first, at every call, those inside the network helper
+included (their make call reads the static shape of the tensor passed, ``input__shape=
+x.get_shape()``, where TF1 read it: only a name is read again), then, on the split file, the
+network helper, whose make calls go to its make function, in its scope; a shape passed on to a
+make function that reads it as ``tf.TensorShape(P)`` reads the dimensions that function reads.
+A scope that reads ``reuse=`` off a parameter (``discriminator(x, reuse=False)`` under
+``tf.variable_scope("discriminator", reuse=reuse)``) is opened by its name alone in the make
+function, which the calls that do not reuse run; a call passing ``reuse=True`` applies the
+variables of the one earlier call given the same make arguments (as rewrites/scope_reuse.py's
+reusing calls do), when every call stands at the top level of the module and passes True, False
+or None.  The make calls of its layer helpers inside it, TF1 to TF1, get what its calls got.
+
 migrate.py keeps the split module only if its graph then converts: a call passing a graph
 tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
 """
@@ -143,6 +163,12 @@ HELPER_SPLIT = Rule(
 )
 RULES = [HELPER_SPLIT]
 
+# why a network helper is left whole until the layer helpers it calls in its scope are split
+NESTED_HELPERS = (
+    "`{name}` makes variables in its `tf.variable_scope` block by calling another helper of the file that is not split "
+    "(only `tf.get_variable`/`tf.Variable` assignments and make calls in the block are split out)"
+)
+
 # the helper a TFM304 finding names: ``… `new_fc_layer(...)` creates variables``
 HELPER_CALL = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)\(\.\.\.\)` creates variables")
 
@@ -181,6 +207,9 @@ class Split:
     # calls applying an earlier call's variables under variable-scope reuse (rewrites/scope_reuse.py)
     reuse_notes: list[tuple[int, int, str]] = field(default_factory=list)
     unsplit: dict[str, str] = field(default_factory=dict)  # the helpers asked for (or applied under reuse) left whole, and why
+    # helpers left whole until the layer helpers they call in their variable scope are split:
+    # tried again on the split file
+    later: set[str] = field(default_factory=set)
 
     def map_line(self, line: int) -> int:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
@@ -198,6 +227,11 @@ class _Helper:
     returned_name: str | None = None
     moved: set[int] = field(default_factory=set)  # ids of the body's statements the make function takes
     shape_reads: list[_ShapeRead] = field(default_factory=list)  # static shapes the variables read
+    # ``with tf.variable_scope(scope or "Linear"):`` ending the body: the make function makes the
+    # variables of its block in it (TF1's names), the helper's ops leave it (dedented)
+    variable_scope: cst.With | None = None
+    scoped: set[int] = field(default_factory=set)  # ids of the (original) statements of its block
+    reuse_parameter: str | None = None  # ``tf.variable_scope(name, reuse=reuse)``: the parameter (dropped in the make function)
 
 
 @dataclass
@@ -219,6 +253,10 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     plain = _plain_makers(module, imports)
     # a helper applied again under reuse is split with them (its calls may come after another refusal)
     names = names | (scope_reuse.called_under_reuse(module, imports.call_name) & makers)
+    # the layer helpers a network helper calls in its variable scope (DCGAN's ``discriminator``
+    # over ``linear``) are split first, at those calls too; the network helper is split once
+    # its block makes its variables by their make calls (migrate.py tries it again then)
+    names = names | _layer_helpers_in_scopes(module, imports, names, plain)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
@@ -247,6 +285,13 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         shaped.update(given)
         _drop_returned_variable(found, calls)
         helpers[name], sites[name] = found, calls
+    later = {n for n, reason in reasons.items() if reason == NESTED_HELPERS.format(name=n)}
+    for outer in later:
+        # the layer helpers it calls that are not split either: why
+        called = {c.func.value for c in find_all(module, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)}
+        inner = sorted(n for n in reasons if n != outer and n in called and n in _layer_helpers_in_scopes(module, imports, {outer}, plain))
+        if inner:
+            reasons[outer] += f"; `{inner[0]}` is not split: {reasons[inner[0]]}"
     if not helpers:
         return reasons
     given = {
@@ -254,10 +299,32 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         for name, helper in helpers.items()
         for statement, call in sites[name]
     }
+    by_parameter: dict[int, int] = {}
+    for name, helper in list(helpers.items()):
+        if helper.reuse_parameter is None:
+            continue
+        found_reuse = _reusing_calls(module, name, helper, sites[name], given)
+        if isinstance(found_reuse, str):
+            reasons[name] = found_reuse
+            del helpers[name], sites[name]
+            continue
+        by_parameter.update(found_reuse)
+    if not helpers:
+        return reasons
+    # calls in a helper whose scope reuses by its parameter: its calls decide the reuse (above,
+    # once it is split in turn); its make calls, TF1 to TF1, get what the calls got
+    in_reusing_helpers = {
+        id(line)
+        for f in module.body
+        if isinstance(f, cst.FunctionDef) and isinstance(f.body, cst.IndentedBlock)
+        for scope in [_variable_scope([s for s in f.body.body if not _is_docstring(s)], imports, _parameter_names(f))]
+        if scope is not None and _reuse_parameter(cst.ensure_type(scope.items[0].item, cst.Call), _parameter_names(f)) is not None
+        for line in find_all(scope.body, cst.SimpleStatementLine)
+    }
     reuse = scope_reuse.find_reuse(
         module,
         imports.call_name,
-        sites,
+        {name: [(s, c) for s, c in pairs if id(s) not in in_reusing_helpers] for name, pairs in sites.items()},
         given,
         {name: _not_plain_get_variables(helper, imports) for name, helper in helpers.items()},
         lambda c: _makes_variables(c, imports, makers),
@@ -267,6 +334,10 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         # the reuse stays, and keeps the graph on TF1 whatever else is split: say why of each
         first = next(iter(reuse.values()))
         return reasons | {name: reuse.get(name, first) for name in helpers}
+    for call_id, making in by_parameter.items():
+        reuse.reused[call_id] = making
+        name = next(n for n, pairs in sites.items() if any(id(c) == call_id for _, c in pairs))
+        reuse.shared_by[call_id] = _scope_text(cst.ensure_type(helpers[name].variable_scope, cst.With))
     factories = {name: fresh_name(f"make_{name}_variables", in_use) for name in helpers}
     statement_edits: dict[int, tuple[cst.BaseStatement | None, cst.BaseStatement]] = {}
     targets: dict[int, list[str]] = {}
@@ -320,7 +391,48 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
                 f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
             )
         )
-    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons)
+    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons, later=later)
+
+
+def _is_make_call(statement: cst.BaseStatement, call: cst.CSTNode) -> bool:
+    """``a, b = make_linear_variables(...)``: the call of a module function is the whole value of
+    an assignment of the statement to names (as this split writes the make calls)."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return False
+    small = statement.body[0]
+    if not (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1):
+        return False
+    target = small.targets[0].target
+    elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [cst.Element(target)]
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and all(isinstance(e.value, cst.Name) for e in elements)
+
+
+def _layer_helpers_in_scopes(module: cst.Module, imports: TfImports, names: set[str], plain: set[str]) -> set[str]:
+    """The module's functions making plain variables that the helpers ``names`` call in the
+    ``tf.variable_scope`` block ending their body."""
+    parameters_of = {
+        f.name.value: {p.name.value for p in [*f.params.params, *f.params.kwonly_params]}
+        for f in module.body
+        if isinstance(f, cst.FunctionDef)
+    }
+    out: set[str] = set()
+    for function in module.body:
+        if not (isinstance(function, cst.FunctionDef) and function.name.value in names and isinstance(function.body, cst.IndentedBlock)):
+            continue
+        statements = [s for s in function.body.body if not _is_docstring(s)]
+        scope = _variable_scope(statements, imports, parameters_of[function.name.value])
+        if scope is None:
+            continue
+        for statement in cst.ensure_type(scope.body, cst.IndentedBlock).body:
+            for call in find_all(statement, cst.Call):
+                if (
+                    isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Name)
+                    and call.func.value in plain
+                    and not _is_make_call(statement, call)  # (a make call this split wrote)
+                ):
+                    out.add(call.func.value)
+    return out - names
 
 
 def _not_plain_get_variables(helper: _Helper, imports: TfImports) -> str | None:
@@ -443,11 +555,25 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     statements = [s for s in body if not _is_docstring(s)]
     block = node.body
     scoped = _name_scope(statements, imports)
+    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
+    variable_scope = None if scoped is not None else _variable_scope(statements, imports, parameters)
     if scoped is not None:
         # ``with tf.name_scope(name):`` around the whole body: it names the ops (and TF1's
         # variables); the variables are made outside it, the ops stay in it
         block = cst.ensure_type(scoped.body, cst.IndentedBlock)
         statements = list(block.body)
+    elif variable_scope is not None:
+        # ``with tf.variable_scope(scope or "Linear"):`` ending the body (DCGAN's ``linear``,
+        # ``conv2d``): it names the variables made in it, the only thing it does there (no
+        # ``reuse=``, no initializer); its statements are the body's, split alike
+        inner = list(cst.ensure_type(variable_scope.body, cst.IndentedBlock).body)
+        if any(
+            isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in makers and not _is_make_call(s, c)
+            for s in inner
+            for c in find_all(s, cst.Call)
+        ):
+            return NESTED_HELPERS.format(name=name)
+        statements = [*statements[:-1], *inner]
     candidates = [
         s
         for s in statements
@@ -455,11 +581,10 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         and len(s.body) == 1
         and isinstance(s.body[0], cst.Assign)
         and len(s.body[0].targets) == 1
-        and isinstance(s.body[0].targets[0].target, cst.Name)
+        and (isinstance(s.body[0].targets[0].target, cst.Name) or _is_make_call(s, s.body[0].value))
     ]
     # static shapes the candidates read off the helper's tensors: given as numbers by the
     # make call, so they are no read of the tensor (``_shape_arguments`` proves them)
-    parameters = {p.name.value for p in [*params.params, *params.kwonly_params]}
     own_names = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
     tf_alias = next((a for a, path in imports.aliases.items() if path == ""), None)
     shape_reads: list[_ShapeRead] = []
@@ -480,7 +605,12 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
                 tensor = _shape_holder(found)
                 parameter = fresh_name(f"{tensor}_shape", own_names)
                 own_names.add(parameter)
-                shape_reads.append(_ShapeRead(found, tensor, parameter, _dims_read(found, parents)))
+                dims = _dims_read(found, parents)
+                if dims is None:
+                    dims = _dims_of_bound_list(found, parents, node)
+                if dims is None:
+                    dims = _dims_passed_on(found, parents, module)
+                shape_reads.append(_ShapeRead(found, tensor, parameter, dims))
                 shape = cst.parse_expression(f"{tf_alias}.TensorShape({parameter})")
                 subscript = parents.get(id(found))
                 above = parents.get(id(subscript)) if isinstance(subscript, cst.Subscript) and subscript.value is found else None
@@ -499,10 +629,26 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         candidates = replaced_candidates
     creating = {id(s) for s in candidates if any(_makes_variables(c, imports, makers) for c in find_all(s, cst.Call))}
     if not creating:
+        imported = _imported_names(module)
+        through = list(
+            dict.fromkeys(
+                c.func.value
+                for s in statements
+                for c in find_all(s, cst.Call)
+                if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in imported
+            )
+        )
+        if through:
+            # (ops.py's ``linear`` under a GAN's ``discriminator``: that module's summary says it makes variables)
+            return (
+                f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body (it calls "
+                f"{', '.join(f'`{n}`' for n in through)}, imported from another module: a helper is split only in its own file)"
+            )
         return f"`{name}` creates its variables otherwise than by assignments of their own at the top of its body"
     # the variables' side: creating assignments, and assignments calling no TF op that read
     # nothing the ops' side binds (until nothing moves)
-    on_variables = {id(s) for s in candidates if id(s) in creating or not _calls_graph_ops(s, imports)}
+    builders = _op_builders(module, imports)
+    on_variables = {id(s) for s in candidates if id(s) in creating or not _calls_graph_ops(s, imports, builders)}
     for _ in range(2 * len(statements)):  # until nothing moves
         ops_bound = {n for s in statements if id(s) not in on_variables for n in _bound(s)}
         moved = {id(s) for s in statements if id(s) in on_variables and id(s) not in creating and set(read_and_bound(s)[0]) & ops_bound}
@@ -601,6 +747,14 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     if not carried:
         return f"`{name}`'s ops read none of its variables"
     variable_reads = {n for s in variables for n in read_and_bound(s)[0]}
+    scoped_ids: set[int] = set()
+    if variable_scope is not None:
+        header = cst.ensure_type(variable_scope.items[0].item, cst.Call)
+        read_by_scope = {n.value for n in find_all(header.args[0], cst.Name) if isinstance(n, cst.Name)}
+        if read_by_scope & (ops_bound | ops_changed):
+            return f"`{name}`'s variable scope is named by a value its ops compute"
+        variable_reads |= read_by_scope
+        scoped_ids = {id(s) for s in cst.ensure_type(variable_scope.body, cst.IndentedBlock).body}
     made_from = [p for p in [*params.params, *params.kwonly_params] if p.name.value in variable_reads]
     own = {n.value for n in find_all(node, cst.Name) if isinstance(n, cst.Name)}
     moved = {id(originals.get(id(s), s)) for s in variables}
@@ -615,6 +769,11 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         block=cst.ensure_type(block, cst.IndentedBlock),
         moved=moved,
         shape_reads=kept_reads,
+        variable_scope=variable_scope,
+        scoped={id(s) for s in variables if id(originals.get(id(s), s)) in scoped_ids},
+        reuse_parameter=_reuse_parameter(cst.ensure_type(variable_scope.items[0].item, cst.Call), parameters)
+        if variable_scope is not None
+        else None,
     )
 
 
@@ -625,7 +784,9 @@ def _call_sites(
     The make call goes before the statement, so the call must run exactly once when the
     statement does (not in a lambda, comprehension, conditional expression or ``and``/``or``)
     and nothing else in the statement may make variables (they would be made in another order)."""
-    uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name) - 1
+    # (``tf.nn.conv2d``'s attribute is no use of a helper named ``conv2d``)
+    attributes = {id(a.attr) for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)}
+    uses = sum(1 for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == name and id(n) not in attributes) - 1
     parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
     required = {p.name.value for p in helper.made_from if p.default is None}
     sites = []
@@ -701,10 +862,28 @@ def _shape_arguments(
     texts), each dimension the variables read as the number TF1's shape inference gave there
     and the others as None; or why one is not proven."""
     out: dict[int, list[str]] = {}
-    for _, call in sites:
+    in_functions = {id(line) for f in module.body if isinstance(f, cst.FunctionDef) for line in find_all(f.body, cst.SimpleStatementLine)}
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    for statement, call in sites:
         text = module.code_for_node(call)
         line = f"`{text if len(text) <= 60 else text[:56] + '...)'}`"  # the call, not its line: notebooks number lines otherwise
         frame = shapes.frames.get(id(call))
+        if frame is None and id(statement) in in_functions and helper.shape_reads:
+            # a call in a function of the file (a network helper calling a layer helper): the
+            # make call reads the static shape of the tensor passed, there, as TF1 did; that
+            # function is split in turn, reading the shapes its own calls give
+            bound = bind_arguments(call, parameters) or {}
+            given = []
+            for read in helper.shape_reads:
+                argument = bound.get(read.tensor)
+                if argument is None or not isinstance(argument.value, cst.Name):
+                    return (
+                        f"`{name}` sizes its variables by the static shape of `{read.tensor}`, and the call {line} in a "
+                        "function of the file does not pass it as a name (only a name's shape is read again for the make call)"
+                    )
+                given.append(f"{read.parameter}={argument.value.value}.get_shape()")
+            out[id(call)] = given
+            continue
         given = []
         for read in helper.shape_reads:
             written = module.code_for_node(read.node)
@@ -783,6 +962,76 @@ def _dims_read(read: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> tuple[int 
             if all(b is not None or e is None for b, e in zip(bounds, (index.lower, index.upper))):
                 return (slice(bounds[0], bounds[1]),)
     return None
+
+
+def _dims_of_bound_list(read: cst.CSTNode, parents: dict[int, cst.CSTNode], helper: cst.FunctionDef) -> tuple[int, ...] | None:
+    """The dimensions read of ``shape = x.get_shape().as_list()`` (DCGAN's ``linear``) when the
+    helper reads ``shape`` nowhere but as ``shape[i]`` with literal ``i`` and binds it once:
+    those ``i``; None otherwise (all of them)."""
+    attribute = parents.get(id(read))
+    call = parents.get(id(attribute)) if isinstance(attribute, cst.Attribute) and attribute.attr.value == "as_list" else None
+    assign = parents.get(id(call)) if isinstance(call, cst.Call) and not call.args else None
+    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1):
+        return None
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name):
+        return None
+    body_parents = _parents(helper.body)
+    dims: list[int] = []
+    for name in find_all(helper.body, cst.Name):
+        if not isinstance(name, cst.Name) or name.value != target.value:
+            continue
+        holder = body_parents.get(id(name))
+        if isinstance(holder, cst.AssignTarget) and holder.target is name and holder is assign.targets[0]:
+            continue  # the binding itself
+        if not (isinstance(holder, cst.Subscript) and holder.value is name and len(holder.slice) == 1):
+            return None
+        index = holder.slice[0].slice
+        number = _literal_int(index.value) if isinstance(index, cst.Index) else None
+        if number is None:
+            return None
+        dims.append(number)
+    return tuple(dict.fromkeys(dims))
+
+
+def _dims_passed_on(read: cst.CSTNode, parents: dict[int, cst.CSTNode], module: cst.Module) -> tuple[int | slice, ...] | None:
+    """The dimensions read of ``input__shape=x.get_shape()`` passed to a function of the module
+    (a make function this split wrote) that reads its parameter only as ``tf.TensorShape(P)``:
+    the dimensions that function reads of it; None otherwise (all of them)."""
+    argument = parents.get(id(read))
+    call = parents.get(id(argument))
+    if not (isinstance(argument, cst.Arg) and argument.value is read and argument.keyword is not None and isinstance(call, cst.Call)):
+        return None
+    if not isinstance(call.func, cst.Name):
+        return None
+    functions = [f for f in module.body if isinstance(f, cst.FunctionDef) and f.name.value == call.func.value]
+    if len(functions) != 1:
+        return None
+    function, parameter = functions[0], argument.keyword.value
+    if parameter not in {p.name.value for p in [*function.params.params, *function.params.kwonly_params]}:
+        return None
+    inner = _parents(function.body)
+    dims: list[int | slice] = []
+    for name in find_all(function.body, cst.Name):
+        if not isinstance(name, cst.Name) or name.value != parameter:
+            continue
+        held = inner.get(id(name))
+        shape = inner.get(id(held))
+        if not (
+            isinstance(held, cst.Arg)
+            and isinstance(shape, cst.Call)
+            and len(shape.args) == 1
+            and isinstance(shape.func, cst.Attribute)
+            and shape.func.attr.value == "TensorShape"
+        ):
+            return None
+        read_there = _dims_read(shape, inner)
+        if read_there is None:
+            read_there = _dims_of_bound_list(shape, inner, function)
+        if read_there is None:
+            return None
+        dims += read_there
+    return tuple(dict.fromkeys(dims))
 
 
 def _literal_int(node: cst.BaseExpression) -> int | None:
@@ -918,7 +1167,17 @@ class _Splitter(cst.CSTTransformer):
         if helper is not None:
             # the variables' statements go to the make function; the ops start from its variables
             moved = helper.moved
-            kept = [after for before, after in zip(original.body, body) if id(before) not in moved]
+            kept: list[cst.BaseStatement] = []
+            for before, after in zip(original.body, body):
+                if before is helper.variable_scope:
+                    # the ops leave the variable scope, which named nothing else
+                    inner = zip(
+                        cst.ensure_type(before.body, cst.IndentedBlock).body,
+                        cst.ensure_type(cst.ensure_type(after, cst.With).body, cst.IndentedBlock).body,
+                    )
+                    kept += [a for b, a in inner if id(b) not in moved]
+                elif id(before) not in moved:
+                    kept.append(after)
             first = next((i for i, s in enumerate(kept) if not _is_docstring(s)), len(kept))
             carried = helper.carried
             left = ", ".join(carried) if len(carried) > 1 else carried[0]
@@ -954,7 +1213,22 @@ class _Splitter(cst.CSTTransformer):
         )
         made_params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT) for p in helper.made_from]
         returned = ", ".join(carried) if len(carried) > 1 else carried[0]
-        variables = [s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables]
+        variables: list[cst.BaseStatement] = [
+            s.with_changes(leading_lines=[line.with_changes(indent=True) for line in s.leading_lines]) for s in helper.variables
+        ]
+        if helper.variable_scope is not None:
+            # the variables of the scope's block made in it, as TF1 named them
+            outside = [v for v, s in zip(variables, helper.variables) if id(s) not in helper.scoped]
+            inside = [v for v, s in zip(variables, helper.variables) if id(s) in helper.scoped]
+            scope = helper.variable_scope.with_changes(
+                body=cst.ensure_type(helper.variable_scope.body, cst.IndentedBlock).with_changes(body=inside), leading_lines=()
+            )
+            if helper.reuse_parameter is not None:
+                # made only by the calls that do not reuse: the scope's name alone
+                header = cst.ensure_type(scope.items[0].item, cst.Call)
+                named = header.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                scope = scope.with_changes(items=[scope.items[0].with_changes(item=header.with_changes(args=[named]))])
+            variables = [*outside, scope] if inside else outside
         factory = cst.parse_statement(
             f"def {self.factories[name]}():\n"
             f'    """The variables `{name}` reads, made once where TF1 made them (each call of `{name}`)."""\n'
@@ -1017,6 +1291,89 @@ def _name_scope(statements: list[cst.BaseStatement], imports: TfImports) -> cst.
     return scope if isinstance(item, cst.Call) and imports.call_name(item) in ("name_scope", "compat.v1.name_scope") else None
 
 
+def _variable_scope(statements: list[cst.BaseStatement], imports: TfImports, parameters: set[str]) -> cst.With | None:
+    """The ``with tf.variable_scope(name):`` ending the body, if it does: one scope, no ``as``,
+    its name a string, a parameter, or ``parameter or "default"`` (nothing but the name: a
+    ``reuse=``, an initializer or a dtype does more than name the variables)."""
+    if not statements or not isinstance(statements[-1], cst.With):
+        return None
+    scope = statements[-1]
+    if len(scope.items) != 1 or scope.items[0].asname is not None or not isinstance(scope.body, cst.IndentedBlock):
+        return None
+    item = scope.items[0].item
+    if not (isinstance(item, cst.Call) and imports.call_name(item) in ("variable_scope", "compat.v1.variable_scope")):
+        return None
+    if not item.args or item.args[0].keyword is not None or item.args[0].star:
+        return None
+    if len(item.args) > 2 or (len(item.args) == 2 and _reuse_parameter(item, parameters) is None):
+        return None
+    named = item.args[0].value
+    if isinstance(named, cst.BooleanOperation) and isinstance(named.operator, cst.Or):
+        if not (isinstance(named.right, cst.SimpleString) and isinstance(named.right.evaluated_value, str) and named.right.evaluated_value):
+            return None
+        named = named.left
+    if isinstance(named, cst.SimpleString) or (isinstance(named, cst.Name) and named.value in parameters):
+        return scope
+    return None
+
+
+def _parameter_names(function: cst.FunctionDef) -> set[str]:
+    return {p.name.value for p in [*function.params.params, *function.params.kwonly_params]}
+
+
+def _scope_text(scope: cst.With) -> str:
+    """The name a helper's ``with tf.variable_scope(...)`` is written with, for notes."""
+    named = cst.ensure_type(scope.items[0].item, cst.Call).args[0].value
+    return cst.Module([]).code_for_node(named).strip("'\"")
+
+
+def _reuse_parameter(scope: cst.Call, parameters: set[str]) -> str | None:
+    """``tf.variable_scope(name, reuse=reuse)``: the helper's parameter that ``reuse=`` reads."""
+    argument = next((a for a in scope.args if a.keyword is not None and a.keyword.value == "reuse"), None)
+    if argument is None or not isinstance(argument.value, cst.Name) or argument.value.value not in parameters:
+        return None
+    return argument.value.value
+
+
+def _reusing_calls(
+    module: cst.Module,
+    name: str,
+    helper: _Helper,
+    sites: list[tuple[cst.SimpleStatementLine, cst.Call]],
+    given: dict[int, list[str]],
+) -> dict[int, int] | str:
+    """For a helper whose scope reads ``reuse=`` off its parameter (a GAN's ``discriminator(x,
+    reuse=False)``): each call passing ``reuse=True`` → the one earlier call, not reusing, given
+    the same make arguments, whose variables TF1 returned to it; or why that is not certain."""
+    parameter = helper.reuse_parameter
+    assert parameter is not None
+    parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
+    default = next(p.default for p in [*helper.node.params.params, *helper.node.params.kwonly_params] if p.name.value == parameter)
+    top = {id(s) for s in module.body}
+    makers: list[tuple[int, list[str]]] = []
+    out: dict[int, int] = {}
+    for statement, call in sites:
+        if id(statement) not in top:
+            return f"a call of `{name}`, whose variable scope reads `reuse={parameter}`, stands in a block, a loop or a function"
+        argument = (bind_arguments(call, parameters) or {}).get(parameter)
+        value = argument.value if argument is not None else default
+        flag = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None
+        if flag is None:
+            return f"a call of `{name}` passes `{parameter}=` other than True, False or None (which calls reuse is not followed)"
+        arguments = [g for g in given[id(call)] if not g.startswith(f"{parameter}=")]
+        if flag != "True":
+            makers.append((id(call), arguments))
+            continue
+        earlier = [maker for maker, made_with in makers if made_with == arguments]
+        if len(earlier) != 1:
+            return (
+                f"the call `{module.code_for_node(call)[:60]}` reuses the variables of `{name}`'s scope, and "
+                f"{'no' if not earlier else 'more than one'} earlier call of it made them with the same arguments"
+            )
+        out[id(call)] = earlier[0]
+    return out
+
+
 def _returns_names(statement: cst.BaseStatement) -> bool:
     """``return W, b``: what a make function ends with, no op."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Return)):
@@ -1036,8 +1393,28 @@ def _static_shape(node: cst.CSTNode, parameters: set[str]) -> bool:
     )
 
 
-def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports) -> bool:
-    return any((name := imports.call_name(c)) is not None and is_graph_op(name) for c in find_all(statement, cst.Call))
+def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports, builders: frozenset[str] = frozenset()) -> bool:
+    """Does the statement build TF ops, itself or by calling a function of the module that does?"""
+    return any(
+        ((name := imports.call_name(c)) is not None and is_graph_op(name)) or (isinstance(c.func, cst.Name) and c.func.value in builders)
+        for c in find_all(statement, cst.Call)
+        if isinstance(c, cst.Call)
+    )
+
+
+def _op_builders(module: cst.Module, imports: TfImports) -> frozenset[str]:
+    """The module's top-level functions that build TF ops, themselves or through one another
+    (``lrelu``, a split layer helper): a statement calling one computes in the graph."""
+    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
+    builders: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in functions.items():
+            if name not in builders and _calls_graph_ops(node.body, imports, frozenset(builders)):
+                builders.add(name)
+                changed = True
+    return frozenset(builders)
 
 
 def _bound(statement: cst.CSTNode) -> list[str]:

@@ -27,6 +27,11 @@ name TF1 made unique (``w_1``: an op or a variable named ``w`` came before) is n
 here: the filter is evaluated for every such suffix of every part of the name, and must
 come out the same.
 
+A make function of the file (rewrites/helper_split.py's ``make_<helper>_variables``) makes the
+variables it returns, in order: its ``tf.Variable``/``tf.get_variable`` assignments and its calls
+of other make functions, inside ``with tf.variable_scope(name):`` blocks whose name is a string, a
+parameter given a string (or ``None``) at the call, or ``parameter or "default"``.
+
 The variables: ``name = tf.Variable(...)`` / ``tf.get_variable(...)`` and dict or list
 displays of those calls (``weights = {"h1": tf.Variable(...)}`` → ``weights["h1"]``),
 statements of the module's top level (``with tf.variable_scope("s")`` / ``tf.name_scope``
@@ -55,7 +60,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.calls import call_argument, calls_in
+from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
@@ -261,7 +266,12 @@ class _Walker:
         self.assigned = _module_assignments(module)
         self.imported = _imported_modules(module)
         self.reuse = any(
-            (isinstance(c, cst.Call) and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args))
+            # (a TF call's ``reuse=``: a helper's own, ``discriminator(G, reuse=True)``, is what its body does with it)
+            (
+                isinstance(c, cst.Call)
+                and (imports.call_name(c) is not None or imports.kept_call_name(c) is not None or not isinstance(c.func, cst.Name))
+                and any(a.keyword is not None and a.keyword.value == "reuse" for a in c.args)
+            )
             or (isinstance(c, cst.Attribute) and c.attr.value in ("reuse_variables", "as_default"))
             or (isinstance(c, cst.Call) and imports.call_name(c) == "Graph")
             for c in find_all(module, (cst.Call, cst.Attribute))
@@ -461,12 +471,13 @@ class _Walker:
                 out.append(variable)
         return out
 
-    def _maker(self, value: cst.BaseExpression) -> cst.FunctionDef | None:
+    def _maker(self, value: cst.BaseExpression, depth: int = 0) -> cst.FunctionDef | None:
         """The module's function ``value`` calls when it is a maker of variables: straight-line
-        assignments, each of one name, ending in ``return`` of the names bound by
-        ``tf.Variable``/``tf.get_variable`` calls (rewrites/helper_split.py's
+        assignments ending in ``return`` of the names bound by ``tf.Variable``/``tf.get_variable``
+        calls or by calls of such makers (``a, b = make_linear_variables(...)``), in
+        ``with tf.variable_scope(name):`` blocks or not (rewrites/helper_split.py's
         ``make_<helper>_variables``)."""
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)) or depth > _MAX_MAKER_DEPTH:
             return None
         function = self.functions.get(value.func.value)
         if not isinstance(function, cst.FunctionDef) or function.decorators or not isinstance(function.body, cst.IndentedBlock):
@@ -475,25 +486,45 @@ class _Walker:
         returned = _returned_names(statements[-1]) if statements else None
         if returned is None:
             return None
-        assignments = statements[:-1]
-        made = set()
-        for statement in assignments:
-            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-                return None
-            small = statement.body[0]
-            if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
-                return None
-            if isinstance(small.value, cst.Call) and self._variable_call(small.value):
-                made.add(small.targets[0].target.value)
-        return function if set(returned) <= made else None
+        made: set[str] = set()
+
+        def straight(body: Sequence[cst.BaseStatement]) -> bool:
+            for statement in body:
+                if isinstance(statement, cst.With):
+                    item = statement.items[0].item if len(statement.items) == 1 and statement.items[0].asname is None else None
+                    if not (isinstance(item, cst.Call) and self.imports.call_name(item) == "variable_scope"):
+                        return False
+                    if not straight(cst.ensure_type(statement.body, cst.IndentedBlock).body):
+                        return False
+                    continue
+                if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+                    return False
+                small = statement.body[0]
+                if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                    return False
+                names = _elements(small.targets[0].target)
+                if not all(isinstance(n, cst.Name) for n in names):
+                    return False
+                bound = [cst.ensure_type(n, cst.Name).value for n in names]
+                if self._maker(small.value, depth + 1) is not None:
+                    made.update(bound)
+                elif len(bound) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    if isinstance(small.value, cst.Call) and self._variable_call(small.value):
+                        made.update(bound)
+                else:
+                    return False
+            return True
+
+        return function if straight(statements[:-1]) and set(returned) <= made else None
 
     def _made_by_maker(self, assign: cst.Assign, maker: cst.FunctionDef, scopes: _Scopes) -> list[_Variable] | str:
         """The variables ``a, b = make_layer_variables(...)`` makes, in the maker's order, each
         named as the maker's ``tf.Variable``/``tf.get_variable`` call names it in the scopes of
-        the call; why not when its statements make other variables."""
-        returned = _returned_names(cst.ensure_type(maker.body, cst.IndentedBlock).body[-1]) or []
+        the call (and the maker's own variable scopes); why not when its statements make other
+        variables."""
         target = assign.targets[0].target if len(assign.targets) == 1 else None
         names = target_names(target) if target is not None else []
+        returned = _returned_names(cst.ensure_type(maker.body, cst.IndentedBlock).body[-1]) or []
         if isinstance(target, cst.Name) and len(returned) == 1:
             names = [target.value]
         if len(names) != len(returned) or not all(isinstance(e, cst.Name) for e in _elements(target)):
@@ -502,26 +533,65 @@ class _Walker:
             return "a variable is bound to something other than a module name bound once"
         if any(self._creates(c) is not None for c in calls_in(assign.value) if c is not assign.value):
             return "a variable's initial value makes variables"
-        reference = dict(zip(returned, names))
-        out = []
-        for statement in cst.ensure_type(maker.body, cst.IndentedBlock).body:
-            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-            if not isinstance(small, cst.Assign):
-                continue
-            bound = cst.ensure_type(small.targets[0].target, cst.Name).value
-            calls = [c for c in calls_in(small.value) if self._creates(c) is not None]
-            if bound not in reference:
-                if calls:
-                    return f"`{maker.name.value}(...)` makes variables it does not return"
-                continue
-            if any(c is not small.value for c in calls):
-                return "a variable's initial value makes variables"
-            variable = self._variable(reference[bound], cst.ensure_type(small.value, cst.Call), scopes)
-            if isinstance(variable, str):
-                return variable
-            if variable is not None:
-                out.append(variable)
-        return out
+        return self._maker_variables(maker, cst.ensure_type(assign.value, cst.Call), {}, scopes, dict(zip(returned, names)))
+
+    def _maker_variables(
+        self, maker: cst.FunctionDef, call: cst.Call, outer: dict[str, object], scopes: _Scopes, reference: dict[str, str]
+    ) -> list[_Variable] | str:
+        """The variables one call of a maker makes, in order; ``outer`` the values of the
+        caller's parameters (a maker calling a maker), ``reference`` the module name each
+        returned variable ends in."""
+        values = _argument_values(maker, call, outer)
+        out: list[_Variable] = []
+
+        def walk(body: Sequence[cst.BaseStatement], scopes: _Scopes) -> str | None:
+            for statement in body:
+                if isinstance(statement, cst.With):
+                    scope_call = cst.ensure_type(statement.items[0].item, cst.Call)
+                    text = _scope_name(scope_call, values)
+                    if text is None:
+                        return f"`{maker.name.value}` names a `tf.variable_scope` otherwise than by a name known here"
+                    inner = _Scopes(scopes.variable + (text,), scopes.name + ((text, True),))
+                    reason = walk(cst.ensure_type(statement.body, cst.IndentedBlock).body, inner)
+                    if reason is not None:
+                        return reason
+                    continue
+                small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+                if not isinstance(small, cst.Assign):
+                    continue
+                bound = target_names(small.targets[0].target)
+                inner_maker = self._maker(small.value)
+                if inner_maker is not None:
+                    inner_returned = _returned_names(cst.ensure_type(inner_maker.body, cst.IndentedBlock).body[-1]) or []
+                    if len(bound) != len(inner_returned) or any(n not in reference for n in bound):
+                        return f"`{maker.name.value}(...)` makes variables it does not return"
+                    made = self._maker_variables(
+                        inner_maker,
+                        cst.ensure_type(small.value, cst.Call),
+                        values,
+                        scopes,
+                        {r: reference[n] for r, n in zip(inner_returned, bound)},
+                    )
+                    if isinstance(made, str):
+                        return made
+                    out.extend(made)
+                    continue
+                calls = [c for c in calls_in(small.value) if self._creates(c) is not None]
+                if bound[0] not in reference:
+                    if calls:
+                        return f"`{maker.name.value}(...)` makes variables it does not return"
+                    continue
+                if any(c is not small.value for c in calls):
+                    return "a variable's initial value makes variables"
+                variable = self._variable(reference[bound[0]], cst.ensure_type(small.value, cst.Call), scopes)
+                if isinstance(variable, str):
+                    return variable
+                if variable is not None:
+                    out.append(variable)
+            return None
+
+        reason = walk(cst.ensure_type(maker.body, cst.IndentedBlock).body, scopes)
+        return reason if reason is not None else out
 
     def _variable_call(self, call: cst.Call) -> bool:
         return self.imports.call_name(call) in ("Variable", "get_variable")
@@ -959,6 +1029,48 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
         and isinstance(statement.body[0], cst.Expr)
         and isinstance(statement.body[0].value, cst.SimpleString)
     )
+
+
+# how deep makers calling makers are followed
+_MAX_MAKER_DEPTH = 4
+_UNKNOWN = object()
+
+
+def _argument_values(maker: cst.FunctionDef, call: cst.Call, outer: dict[str, object]) -> dict[str, object]:
+    """The string (or None) each parameter of ``maker`` holds at ``call``: a string or ``None``
+    written there or as the default, or the caller's parameter holding one; else unknown."""
+
+    def value(node: cst.BaseExpression | None, env: dict[str, object]) -> object:
+        if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+            return node.evaluated_value
+        if isinstance(node, cst.Name):
+            return None if node.value == "None" else env.get(node.value, _UNKNOWN)
+        return _UNKNOWN
+
+    parameters = [*maker.params.params, *maker.params.kwonly_params]
+    bound = bind_arguments(call, tuple(p.name.value for p in parameters)) or {}
+    out: dict[str, object] = {}
+    for parameter in parameters:
+        argument = bound.get(parameter.name.value)
+        out[parameter.name.value] = value(argument.value, outer) if argument is not None else value(parameter.default, {})
+    return out
+
+
+def _scope_name(call: cst.Call, values: dict[str, object]) -> str | None:
+    """The name ``tf.variable_scope(name)`` opens where the maker's parameters hold ``values``:
+    a string, a parameter holding one, or ``parameter or "default"``; None when not known."""
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    named = call.args[0].value
+    text: object = _UNKNOWN
+    if isinstance(named, cst.BooleanOperation) and isinstance(named.operator, cst.Or) and isinstance(named.right, cst.SimpleString):
+        left = values.get(named.left.value, _UNKNOWN) if isinstance(named.left, cst.Name) else _UNKNOWN
+        text = left if isinstance(left, str) and left else (None if left is _UNKNOWN else named.right.evaluated_value)
+    elif isinstance(named, cst.SimpleString):
+        text = named.evaluated_value
+    elif isinstance(named, cst.Name):
+        text = values.get(named.value, _UNKNOWN)
+    return text if isinstance(text, str) and re.fullmatch(r"[A-Za-z0-9_.\-]+", text) else None
 
 
 def _returned_names(statement: cst.CSTNode | None) -> list[str] | None:
