@@ -653,11 +653,20 @@ class GraphAnalyzer:
         }
         accepted: set[int] = set()
         refused: list[tuple[cst.Call, str]] = []
+        # (a method opening sessions or graphs of its own, ``with tf.Graph().as_default(): with
+        # tf.Session():`` in a loop, evaluates in those: its ``self.evaluate`` is left as it is)
+        own_sessions = {
+            id(function)
+            for call in self.index.calls
+            if self.tf.call_name(call) in SESSION_CALLS | {"Graph"}
+            and (function := self.index.function_of_call.get(id(call))) is not None
+        }
         self.facts.test_runs = {
             id(call)
             for call in self.index.calls
             if m.matches(call.func, m.Attribute(value=m.Name("self"), attr=m.Name("evaluate")))
-            and id(self.index.function_of_call.get(id(call))) in test_methods
+            and id(function := self.index.function_of_call.get(id(call))) in test_methods
+            and id(function) not in own_sessions
         }
         for item in self.index.with_items:
             call = item.item
