@@ -658,8 +658,7 @@ class GraphAnalyzer:
         own_sessions = {
             id(function)
             for call in self.index.calls
-            if self.tf.call_name(call) in SESSION_CALLS | {"Graph"}
-            and (function := self.index.function_of_call.get(id(call))) is not None
+            if self.tf.call_name(call) in SESSION_CALLS | {"Graph"} and (function := self.index.function_of_call.get(id(call))) is not None
         }
         self.facts.test_runs = {
             id(call)
