@@ -101,6 +101,7 @@ import ast
 import dataclasses
 import difflib
 import re
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -472,37 +473,39 @@ def _constants(module: cst.Module) -> set[str]:
 
 def _variable_makers(module: cst.Module, imports: TfImports) -> set[str]:
     """Module-level functions that create variables, directly or through one another."""
-    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
-    makers: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, node in functions.items():
-            if name not in makers and any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call)):
-                makers.add(name)
-                changed = True
-    return makers
+    return set(
+        _module_functions_where(
+            module, lambda node, makers: any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call))
+        )
+    )
 
 
 def _plain_makers(module: cst.Module, imports: TfImports) -> set[str]:
     """Module-level functions whose variables are all ``tf.Variable``/``tf.get_variable``
     calls, directly or through one another (no layer or cell object, whose variables its
     first call would make)."""
+
+    def plain(node: cst.FunctionDef, makers: frozenset[str]) -> bool:
+        calls = find_all(node.body, cst.Call)
+        return not any(_makes_objects(c, imports) for c in calls) and any(_makes_variables(c, imports, makers) for c in calls)
+
+    return set(_module_functions_where(module, plain))
+
+
+def _module_functions_where(module: cst.Module, holds: Callable[[cst.FunctionDef, frozenset[str]], bool]) -> frozenset[str]:
+    """The module's top-level functions for which ``holds(function, found so far)``: a
+    property a function has itself or through the functions of the module it calls, so
+    found again until nothing changes."""
     functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
-    objects = {n for n, f in functions.items() if any(_makes_objects(c, imports) for c in find_all(f.body, cst.Call))}
-    makers: set[str] = set()
+    found: set[str] = set()
     changed = True
     while changed:
         changed = False
         for name, node in functions.items():
-            if (
-                name not in makers
-                and name not in objects
-                and any(_makes_variables(c, imports, makers) for c in find_all(node.body, cst.Call))
-            ):
-                makers.add(name)
+            if name not in found and holds(node, frozenset(found)):
+                found.add(name)
                 changed = True
-    return makers
+    return frozenset(found)
 
 
 def _makes_objects(call: cst.CSTNode, imports: TfImports) -> bool:
@@ -513,7 +516,7 @@ def _makes_objects(call: cst.CSTNode, imports: TfImports) -> bool:
     return name is not None and makes_variables(name) and name not in VARIABLE_CALLS
 
 
-def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: set[str]) -> bool:
+def _makes_variables(call: cst.CSTNode, imports: TfImports, makers: Set[str]) -> bool:
     if not isinstance(call, cst.Call):
         return False
     if isinstance(call.func, cst.Name) and call.func.value in makers:
@@ -1405,16 +1408,7 @@ def _calls_graph_ops(statement: cst.CSTNode, imports: TfImports, builders: froze
 def _op_builders(module: cst.Module, imports: TfImports) -> frozenset[str]:
     """The module's top-level functions that build TF ops, themselves or through one another
     (``lrelu``, a split layer helper): a statement calling one computes in the graph."""
-    functions = {n.name.value: n for n in module.body if isinstance(n, cst.FunctionDef)}
-    builders: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, node in functions.items():
-            if name not in builders and _calls_graph_ops(node.body, imports, frozenset(builders)):
-                builders.add(name)
-                changed = True
-    return frozenset(builders)
+    return _module_functions_where(module, lambda node, builders: _calls_graph_ops(node.body, imports, builders))
 
 
 def _bound(statement: cst.CSTNode) -> list[str]:
