@@ -13,7 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tf2migrate import migrate_source
-from tf2migrate.analysis.python2_semantics import _PYTHON2_NAMES, PYTHON2_NAME_TEXT, python2_names, python2_semantics
+from tf2migrate.analysis.python2_semantics import (
+    _PYTHON2_NAMES,
+    PYTHON2_NAME_TEXT,
+    may_read_python2_names,
+    python2_names,
+    python2_semantics,
+)
 from tf2migrate.rewrites.python2_prints import convert_prints
 from python3_sources import python3_fixture_sources
 
@@ -270,6 +276,33 @@ NAME_CASES = [
 def test_python2_names_equal_the_ast_walk(source: str) -> None:
     tree = ast.parse(source)
     assert python2_names(tree) == _names_by_ast_walk(tree)
+
+
+# what the cheap test must not rule out: names read on lines that look like comments to it
+CHEAP_TEST_CASES = [
+    "# you may not use this file except in compliance with the License\nimport tensorflow as tf\n",
+    "def f():\n    # xrange was Python 2's\n    return 1\n",
+    "s = '''\n# xrange\n'''\n",
+    "s = f'''\n# {xrange(3)}\n'''\n",
+    "s = f'a\\\n# {unicode(3)}'\n",
+    's = rF"""\n  #{long(2)}\n"""\n',
+]
+
+
+@pytest.mark.parametrize(
+    "source",
+    NAME_CASES + CHEAP_TEST_CASES + [path.read_text(encoding="utf-8") for path in python3_fixture_sources("*.py")],
+)
+def test_the_cheap_test_rules_out_no_python2_name(source: str) -> None:
+    """``may_read_python2_names`` may say yes where the walk finds nothing, never no where it finds something."""
+    assert may_read_python2_names(source) or not python2_names(ast.parse(source))
+
+
+def test_the_cheap_test_rules_out_comment_lines() -> None:
+    """(Otherwise it would rule out nothing: the license header names ``file``.)"""
+    assert not may_read_python2_names(CHEAP_TEST_CASES[0]) and not may_read_python2_names(CHEAP_TEST_CASES[1])
+    assert not python2_names(ast.parse(CHEAP_TEST_CASES[2])) and not may_read_python2_names(CHEAP_TEST_CASES[2])  # (a string's line)
+    assert all(python2_names(ast.parse(source)) and may_read_python2_names(source) for source in CHEAP_TEST_CASES[3:])
 
 
 def test_the_name_cases_find_and_guard() -> None:

@@ -28,7 +28,7 @@ from tf2migrate.analysis.escapes import find_escapes
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
-from tf2migrate.analysis.python2_semantics import PYTHON2_NAME_TEXT, PYTHON2_SEMANTICS, python2_names, python2_semantics
+from tf2migrate.analysis.python2_semantics import PYTHON2_SEMANTICS, may_read_python2_names, python2_names, python2_semantics
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
@@ -172,7 +172,7 @@ def _with_python2_names(source: str, result: MigrationResult, path: str, tree: a
     (``xrange``, ``unicode``, ``raw_input`` …, bound nowhere in it): each read reported (TFM009,
     a warning), as in a file whose print statements were converted: the migrated file would
     fail there when the line runs.  (Files converted from Python 2 had theirs reported.)"""
-    if result.new_source == source or not PYTHON2_NAME_TEXT.search(source):
+    if result.new_source == source or not may_read_python2_names(source):
         return result
     if any(f.code in (python2_prints.PRINTS_CONVERTED.code, PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings):
         return result

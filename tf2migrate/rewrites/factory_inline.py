@@ -149,6 +149,8 @@ def inline_factories(
     None when no such function may be (see the module's docstring); ``reasons`` gets, for
     each function returning a value that holds a refusal line and is not written out, why,
     by its first and last lines."""
+    if not any(isinstance(statement, cst.FunctionDef) for statement in module.body):
+        return None  # (before the symbol tables and positions: most test modules hold classes alone)
     top = module_table(module, source)
     if top is None:
         return None

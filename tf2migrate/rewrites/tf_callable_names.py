@@ -67,7 +67,7 @@ from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, RENAMES, SAME_IN_TF2, V
 from tf2migrate.rewrites.lambda_helpers import PYTHON_CALL
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, walk
 
 TF_CALLABLE_NAME = Rule(
     "TFM137",
@@ -156,7 +156,7 @@ class _Collector(cst.CSTVisitor):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Attribute) or (isinstance(node, cst.Arg) and node.keyword is not None):
-            node.value.visit(self)  # ``x.name`` and ``f(name=...)`` name no variable
+            walk(node.value, self)  # ``x.name`` and ``f(name=...)`` name no variable
             return False
         if isinstance(node, _SCOPES):
             self.scopes.append(id(node))
@@ -186,7 +186,7 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
     name provably stands for a TF function at every call, and for each name bound to a TF
     function (or a partial of one) that is not followed, why; None if no name is either."""
     collector = _Collector(names)
-    module.visit(collector)
+    walk(module, collector)  # (libcst's visit rebuilt every node of the module: this reads them)
     positions = Positions(module)
     calls: dict[int, tuple[_Binding, cst.Call]] = {}
     dropped: dict[int, _Binding] = {}
