@@ -22,7 +22,9 @@ CASES = sorted(p.parent for p in FIXTURES.rglob("events.txt"))
 _TF1 = (
     "import runpy, sys\n"
     "import tensorflow as tf\n"
+    "from tf2migrate.verify import tf1_pre_1_0_summaries\n"
     "tf.compat.v1.disable_v2_behavior()\n"
+    "tf1_pre_1_0_summaries.install(tf.compat.v1)\n"
     "sys.modules['tensorflow'] = tf.compat.v1\n"
     "runpy.run_path(sys.argv[1], run_name='__main__')\n"
 )

@@ -804,18 +804,21 @@ def _migrate_pre_1_0(
         and any(f.code.startswith("TFM0") and f.severity is Severity.ERROR for f in result.findings)
     ):
         return MigrationResult(source, result.findings)  # a file left as it was is left whole
+    moved = [dataclasses.replace(f, column=original_column(upgraded.edits, f.line, f.column)) for f in result.findings]
+    # a 0.x summary left as written for TF 1.x that the summaries rewrite then converted as
+    # 0.x built it (TFM126, placed on the same call): no longer a reference left failing
+    converted = {(f.line, f.column) for f in moved if f.code == tf1_summaries.SUMMARY_WRITES.code and "(TensorFlow 0.x) →" in f.message}
     notes = [
         Diagnostic(
             pre_1_0_api.PRE_1_0_UPGRADED.code,
-            message,
+            message + ("; converted as 0.x built it (TFM126)" if (line, column) in converted else ""),
             path,
             line,
             column,
-            Severity.WARNING if pre_1_0_api.LEFT in message else Severity.INFO,
+            Severity.WARNING if pre_1_0_api.LEFT in message and (line, column) not in converted else Severity.INFO,
         )
         for line, column, message in upgraded.notes
     ]
-    moved = [dataclasses.replace(f, column=original_column(upgraded.edits, f.line, f.column)) for f in result.findings]
     return MigrationResult(result.new_source, sorted_unique(moved + notes))
 
 

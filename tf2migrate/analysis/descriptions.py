@@ -53,9 +53,14 @@ class Verdict:
     refused: tuple[cst.CSTNode, str] | None = None
 
 
-def classify(scope: Scope, statement: Statement, skip: set[int]) -> Verdict | None:
+def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: frozenset[int] | set[int] = frozenset()) -> Verdict | None:
     """A verdict for a ``print``/``assert`` statement that reads graph tensors or
-    placeholders, or None when the statement is none of those (other checks apply)."""
+    placeholders, or None when the statement is none of those (other checks apply).
+    ``skip``: the nodes other checks own (run sites' fetches and feed keys).  A static
+    value (``w.get_shape().as_list()``, a placeholder's declared dimension) is no such
+    node: the number TF1 fixed is the trace's too.  ``static_reads``: the names inside such
+    values, which kept code gets as numbers (no read of a graph value: a statement reading
+    graph names only there is no description)."""
     node = statement.node
     if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
         return None
@@ -74,6 +79,8 @@ def classify(scope: Scope, statement: Statement, skip: set[int]) -> Verdict | No
     names: list[str] = []
     refused: tuple[cst.CSTNode, str] | None = None
     for name_node, context, static in (u for u in uses if u is not None):
+        if id(name_node) in static_reads:
+            continue
         found = lookup_graph_name(scope, name_node.value, statement.order)
         if found is None or found[1].kind is Kind.VARIABLE:
             continue  # a Python value, or a variable, which stays where it is

@@ -270,7 +270,14 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
 
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
-    skip: set[int] = {*facts.static_dimensions, *facts.static_values}  # numbers, not reads of the placeholder
+    static: set[int] = {*facts.static_dimensions, *facts.static_values}  # numbers, not reads of the placeholder
+    skip: set[int] = set(static)
+    # the names inside those numbers: no reads of graph values
+    static_reads = {
+        id(n)
+        for expression, _ in (*facts.static_dimensions.values(), *facts.static_values.values())
+        for n in find_all(expression, cst.Name)
+    }
     for scope in facts.scopes:
         for site in scope.run_sites:
             skip.add(id(site.fetch))
@@ -302,7 +309,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
                 continue
             if statement.kind is Kind.PYTHON and scope.cls is None:
-                verdict = descriptions.classify(scope, statement, skip)
+                verdict = descriptions.classify(scope, statement, skip - static, static_reads)
                 if verdict is not None:
                     if verdict.refused is not None:
                         node, message = verdict.refused

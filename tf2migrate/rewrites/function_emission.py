@@ -14,9 +14,10 @@ from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import GRADIENT_CALLS
 from tf2migrate.analysis.control_flow import reached
 from tf2migrate.analysis.model import argument_name, Kind
-from tf2migrate.analysis.names import local_name, read_and_bound, self_attribute
+from tf2migrate.analysis.names import local_name, read_and_bound, root_name, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.layout import leading_lines
+from tf2migrate.traversal import preorder, walk
 from tf2migrate.rewrites import gradient_tape, inline_fetches, scipy_optimizer, train_steps
 from tf2migrate.rewrites.fetches import without_operations
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
@@ -131,7 +132,9 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             generated.describes.node,
             blockers.GRAPH_VALUE_OUTSIDE_RUN,
             "this describes graph tensors, but a placeholder it reads has no dtype and shape written out "
-            "(literals, or names the module binds once to an integer, in a module with no star import nor `globals()`, `vars()` or `exec`): a trace would not see the static shape TF1 saw",
+            "(literals, or names only the module's top-level assignments bind, to integers or to a display of them "
+            "no code changes in place, in a module with no star import nor `globals()`, `vars()` or `exec`): "
+            "a trace would not see the static shape TF1 saw",
         )
         return
     lines = []
@@ -252,7 +255,7 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
             return None, [], None
         # a description is traced on TF1's static shape: a dimension may be a module
         # constant (``shape=[data_size]``), written as the integer it always holds
-        specs.append(_tensor_spec(rewrite, placeholder, dtype, module_integers=generated.describes is not None))
+        specs.append(_tensor_spec(rewrite, placeholder, dtype, module_integers=generated.describes is not None, at=statement.node))
         if dtype in ("tf.string", "tf.dtypes.string"):
             casts.append(f"{name} = tf.convert_to_tensor({name}, dtype={dtype})")
         else:
@@ -263,12 +266,18 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
     return ", ".join([*required, *generated.python_arguments, *optional]), casts, written if complete else None
 
 
-def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_integers: bool = False) -> str | None:
+def _tensor_spec(
+    rewrite: SessionRewrite, placeholder, dtype: str, module_integers: bool = False, at: cst.CSTNode | None = None
+) -> str | None:
     """``tf.TensorSpec([None, 2], tf.float32)`` when the placeholder's dtype is a TF
     dtype and its shape is absent or written with integers and None only (with
-    ``module_integers``, also names the module binds once, to an integer literal)."""
+    ``module_integers``, also names the module's straight-line code binds to integer
+    literals, and a shape that is such a name for a list or tuple of those, read as they
+    stood before ``at``, the module statement holding the placeholder: see _module_literal)."""
     literal_dtype = placeholder.dtype is None or rewrite.facts.imports.canonical(placeholder.dtype) is not None
     shape = placeholder.shape
+    if module_integers and isinstance(shape, cst.Name) and shape.value != "None":
+        shape = _module_literal(rewrite, shape.value, at, sequence=True) or shape
     if shape is None or m.matches(shape, m.Name("None")):
         shape_code = "None"
     elif isinstance(shape, (cst.List, cst.Tuple)):
@@ -276,7 +285,7 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_intege
         for element in shape.elements:
             value = element.value
             if isinstance(value, cst.Name) and value.value != "None" and module_integers:
-                value = _module_integer(rewrite, value.value) or value
+                value = _module_literal(rewrite, value.value, at) or value
             if not (isinstance(value, cst.Integer) or m.matches(value, m.Name("None"))):
                 return None
             dimensions.append(rewrite.module.code_for_node(value))
@@ -286,27 +295,116 @@ def _tensor_spec(rewrite: SessionRewrite, placeholder, dtype: str, module_intege
     return f"tf.TensorSpec({shape_code}, {dtype})" if literal_dtype else None
 
 
-def _module_integer(rewrite: SessionRewrite, name: str) -> cst.Integer | None:
-    """The integer literal ``name = 25`` binds, when that module-level statement is the
-    only binding of ``name`` anywhere in the module (so the name holds it wherever it is
-    read after it: where TF1 read the placeholder's shape, and where the trace is made).
-    Not in a module with a star import (``from consts import *`` may bind it again) or one
-    that binds names by their strings (``globals()["n"] = 6``, ``exec``)."""
+def _module_literal(rewrite: SessionRewrite, name: str, at: cst.CSTNode | None, sequence: bool = False) -> cst.BaseExpression | None:
+    """The integer literal (with ``sequence``, the list or tuple display) ``name`` holds
+    where TF1 read the placeholder's shape: bound by ``name = 25`` at the top of the module,
+    every binding of ``name`` anywhere in the module being such a statement, so the last one
+    before ``at`` (the module statement holding the placeholder; without it, the only one)
+    is the binding TF1's shape read.  The spec writes the number itself, so later bindings
+    (a notebook's next section rebinding ``data_size``) do not matter.  A list is taken only
+    when ``name`` is never read but as a whole call argument of an imported module's
+    function (``np.random.normal(size=data_size)``, which does not change it in place), so
+    it holds its display.  Not in a module with a star import (``from consts import *`` may
+    bind it again) or one that binds names by their strings (``globals()["n"] = 6``, ``exec``)."""
     module = rewrite.module
     if any(m.matches(s, m.SimpleStatementLine([m.ImportFrom(names=m.ImportStar())])) for s in module.body) or any(
         m.matches(call.func, m.Name()) and cst.ensure_type(call.func, cst.Name).value in _DYNAMIC_BINDINGS for call in rewrite.facts.calls
     ):
         return None
-    values = [
-        small.value
-        for statement in module.body
+    position = _module_position(module, at) if at is not None else None
+    bindings = [
+        (index, small.value)
+        for index, statement in enumerate(module.body)
         if isinstance(statement, cst.SimpleStatementLine)
         for small in statement.body
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and m.matches(small.targets[0].target, m.Name(name))
     ]
-    if len(values) != 1 or not isinstance(values[0], cst.Integer) or rewrite.module_bindings().count(name) != 1:
+    if not bindings or len(bindings) != rewrite.module_bindings().count(name):
         return None
-    return values[0]
+    if position is None:
+        if len(bindings) != 1:
+            return None
+        value = bindings[0][1]
+    else:
+        before = [value for index, value in bindings if index < position]
+        if not before or any(index == position for index, _ in bindings):
+            return None
+        value = before[-1]
+    if isinstance(value, cst.Integer):
+        return value
+    if not sequence or not isinstance(value, (cst.List, cst.Tuple)):
+        return None
+    if isinstance(value, cst.List) and not _read_as_module_call_argument(rewrite, name):
+        return None
+    elements = []
+    for element in value.elements:
+        item = element.value
+        if isinstance(item, cst.Name) and item.value != "None":
+            item = _module_literal(rewrite, item.value, at) or item
+        if not (isinstance(item, cst.Integer) or m.matches(item, m.Name("None"))) or isinstance(element, cst.StarredElement):
+            return None
+        elements.append(element.with_changes(value=item))
+    return value.with_changes(elements=elements)
+
+
+def _module_position(module: cst.Module, node: cst.CSTNode) -> int | None:
+    """The index in the module's body of the statement holding ``node``."""
+    for index, statement in enumerate(module.body):
+        if any(inner is node for inner in preorder(statement)):
+            return index
+    return None
+
+
+def _read_as_module_call_argument(rewrite: SessionRewrite, name: str) -> bool:
+    """Is every read of ``name`` in the module a whole argument of a call of an imported
+    module's function (``np.zeros(shape)``, ``tf.placeholder(tf.float32, shape)``)?  Those
+    do not change a list in place; a method (``shape.append``) or a function of the file may."""
+    imported = {
+        alias.evaluated_alias or cst.ensure_type(alias.name, cst.Name).value
+        for statement in rewrite.module.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Import)
+        for alias in small.names
+        if isinstance(alias.name, cst.Name)
+    }
+    taken = {
+        id(argument.value)
+        for call in rewrite.facts.calls
+        if root_name(call.func) in imported and isinstance(call.func, cst.Attribute)
+        for argument in call.args
+        if not argument.star
+    }
+    uses = _NameUses(name)
+    walk(rewrite.module, uses)
+    return all(
+        (isinstance(parent, cst.Arg) and parent.value is node and not parent.star and id(node) in taken)
+        # an element of a display passed whole: ``tf.placeholder(tf.float32, [data_size])``
+        or (isinstance(parent, cst.Element) and id(display) in taken)
+        or (isinstance(parent, cst.Arg) and parent.keyword is node)
+        or (isinstance(parent, cst.AssignTarget) and parent.target is node)
+        or (isinstance(parent, cst.Attribute) and parent.attr is node)
+        for node, parent, display in uses.found
+    )
+
+
+class _NameUses(cst.CSTVisitor):
+    """Every ``Name`` node spelling ``name``, with its parent and grandparent nodes."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.parents: list[cst.CSTNode] = []
+        self.found: list[tuple[cst.Name, cst.CSTNode | None, cst.CSTNode | None]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Name) and node.value == self.name:
+            above = [None, None, *self.parents]
+            self.found.append((node, above[-1], above[-2]))
+        self.parents.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.parents.pop()
 
 
 # calls that may bind a module name by its string

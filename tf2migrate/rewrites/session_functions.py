@@ -48,7 +48,7 @@ from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
 from tf2migrate.rewrites.random_streams import refuse_shared_random_streams
-from tf2migrate.traversal import find_all, walk
+from tf2migrate.traversal import find_all, preorder, walk
 
 # the first change of a value a graph statement read: (order, name, the graph statement,
 # the reason when it is not "rebound after the graph is built")
@@ -262,13 +262,24 @@ class SessionFunctions:
         self._refuse_graphs_run_elsewhere()
         refuse_shared_random_streams(self.rewrite)
         descriptions.plan_descriptions(self.rewrite, self._graph_inputs_stable)
+        # a traced description keeps its static shapes as written: the trace gives TF1's numbers
+        described = {
+            id(n)
+            for key, generated in self.rewrite.functions.items()
+            if key[0] == "describe" and generated.anchor is not None
+            for n in preorder(generated.anchor.node)
+        }
         for expression, number in self.rewrite.facts.static_dimensions.values():
             # code kept outside the functions reads the declared size (moved code keeps the
             # expression, which gives the same number there)
+            if id(expression) in described:
+                continue
             self.rewrite.plan.replace[id(expression)] = cst.Integer(number)
             self.rewrite.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a declared dimension of a placeholder → {number}")
         for expression, value in self.rewrite.facts.static_values.values():
             # code kept outside the functions reads the number TF1 fixed (analysis/static_python.py)
+            if id(expression) in described:
+                continue
             self.rewrite.plan.replace[id(expression)] = cst.parse_expression(value)
             self.rewrite.plan.note(expression, PLACEHOLDER_TO_ARGUMENT.code, f"a Python value of static shapes → {value}")
         for element, method in self.rewrite.facts.discarded_returns:

@@ -153,6 +153,12 @@ _OPS = {
     "summary.scalar": ("ScalarSummary", "tags", "values", ("name", "tensor", "collections", "family")),
     "summary.histogram": ("HistogramSummary", "tag", "values", ("name", "values", "collections", "family")),
     "summary.image": ("ImageSummary", "tag", "tensor", ("name", "tensor", "max_outputs", "collections", "family")),
+    # TensorFlow 0.x's (0.12's logging_ops.py): the same kernels, the tag given to them as
+    # written (no name scope, never made unique), the op added to the summaries collection;
+    # rewrites/pre_1_0_api.py leaves them as written where 1.x's would tag otherwise
+    "scalar_summary": ("ScalarSummary", "tags", "values", ("tags", "values", "collections", "name")),
+    "histogram_summary": ("HistogramSummary", "tag", "values", ("tag", "values", "collections", "name")),
+    "image_summary": ("ImageSummary", "tag", "tensor", ("tag", "tensor", "max_images", "collections", "name")),
 }
 _MERGE_ALL, _MERGE, _WRITER = "summary.merge_all", "summary.merge", "summary.FileWriter"
 # TensorFlow 0.x's summary ops, which rewrites/pre_1_0_api.py leaves as written where name
@@ -526,6 +532,9 @@ class _Finder:
         return scope is None or (isinstance(scope.value, cst.Name) and scope.value.value == "None")
 
     def _op(self, statement, call: cst.Call, name: str, target: str | None, scope: list[str], ops: list[str]) -> None:
+        if name in PRE_1_0_SUMMARY_OPS:
+            self._pre_1_0_op(statement, call, name, target, scope, ops)
+            return
         kernel, tag_parameter, value_parameter, parameters = _OPS[name]
         bound = bind_arguments(call, parameters)
         if bound is None or "collections" in bound or "family" in bound or parameters[1] not in bound:
@@ -552,6 +561,41 @@ class _Finder:
         raw = f'{self.tf_name}.raw_ops.{kernel}({tag_parameter}="{tag}", {value_parameter}={value}{extra})'
         ops.append(holder)
         self._swap(statement, f"{holder} = {raw}", f'`tf.{name}` → tf.raw_ops.{kernel} with TF1\'s tag "{tag}"', original=call)
+
+    def _pre_1_0_op(self, statement, call: cst.Call, name: str, target: str | None, scope: list[str], ops: list[str]) -> None:
+        """TensorFlow 0.x's ``tf.scalar_summary("cross entropy", cost)``: the kernel 1.x's
+        summaries run, given the tag as written — 0.x neither prefixed it with the name scopes
+        nor made it unique (``logging_ops.scalar_summary`` passed ``tags`` to the kernel and
+        used the scope for the op's name alone) — and collected by merge_all like the others."""
+        kernel, tag_parameter, value_parameter, parameters = _OPS[name]
+        bound = bind_arguments(call, parameters)
+        if bound is None or "collections" in bound or parameters[0] not in bound or parameters[1] not in bound:
+            self.refuse(call, f"`tf.{name}` (TensorFlow 0.x) with collections or unpacked arguments is not converted")
+            return
+        text = _literal(bound[parameters[0]].value)
+        if text is None:
+            self.refuse(call, f"`tf.{name}` (TensorFlow 0.x) with a tag other than one string literal is not converted")
+            return
+        op_name = _literal(bound["name"].value) if "name" in bound else kernel
+        if op_name is None:
+            self.refuse(call, f"`tf.{name}` (TensorFlow 0.x) with a `name=` other than a literal is not converted")
+            return
+        self._unique(scope, op_name)  # the op's name, which later names in the scope avoid
+        value = cst.Module([]).code_for_node(bound[parameters[1]].value)
+        extra = ""
+        if name == "image_summary":
+            images = bound.get("max_images")
+            extra = f", max_images={cst.Module([]).code_for_node(images.value) if images is not None else '3'}"
+        base = re.sub(r"\W", "_", text) + "_summary"
+        holder = target or fresh_name(base if base.isidentifier() else f"summary_{base}", self.names_in_use)
+        raw = f"{self.tf_name}.raw_ops.{kernel}({tag_parameter}={cst.Module([]).code_for_node(bound[parameters[0]].value)}, {value_parameter}={value}{extra})"
+        ops.append(holder)
+        self._swap(
+            statement,
+            f"{holder} = {raw}",
+            f"`tf.{name}` (TensorFlow 0.x) → tf.raw_ops.{kernel} with its tag as written, as 0.x gave it (no name scope)",
+            original=call,
+        )
 
     def _writer(self, statement: cst.SimpleStatementLine, call: cst.Call, target_node: cst.BaseAssignTargetExpression) -> None:
         target = graph_name(target_node)
