@@ -326,6 +326,17 @@ class RunOrdering:
                 readers = [u for u in units if snapshot in u.mentions and u is not writer and u.index not in before[writer.index]]
                 if snapshot in fetched or readers:
                     return [(call, self._aliased(variable, call, self.code(other.node).strip()))]
+        if id(call) in writer.owned:
+            # an update of a comprehension's item: a function of the file called by an op of
+            # the run may read the variable (``D_real = discriminator(X)`` reading ``D_W1``),
+            # and reads in functions are not followed
+            for other in units:
+                if other is writer or writer.index in before[other.index] or other.index in before[writer.index]:
+                    continue
+                helper = next((c for c in _calls(other.node) if isinstance(c.func, cst.Name) and self.imports.call_name(c) is None), None)
+                if helper is not None:
+                    how = f"calls `{self.code(helper.func)}(...)`, which may read it"
+                    return [(call, self._message(variable, call, self.code(other.node).strip(), how))]
         return []
 
     def _message(self, variable: str, call: cst.Call, other: str, how: str) -> str:
