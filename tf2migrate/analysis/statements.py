@@ -1606,6 +1606,8 @@ def _graph_element_method(node: cst.CSTNode, call: cst.Call, owner: str, is_grap
 
 
 def _graph_items(items: cst.BaseExpression, is_graph: Callable[[str], bool]) -> bool:
+    if isinstance(items, cst.BinaryOperation) and isinstance(items.operator, cst.Add):
+        return _graph_items(items.left, is_graph) and _graph_items(items.right, is_graph)  # ``theta_D1 + theta_D2``
     if isinstance(items, cst.Name):
         return is_graph(items.value)
     if isinstance(items, (cst.List, cst.Tuple)):
