@@ -598,12 +598,11 @@ class GraphAnalyzer:
         spliced = {id(method) for method in scope.spliced}
         for name, method in candidates.items():
             if id(method) not in spliced:
-                found = [c for c in calls_in(method, enter_defs=True) if self.tf.call_name(c) is not None]
-                call = next((c for c in found if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS), found[0])
+                call, called = self._graph_building_call(method, candidates)
                 self.facts.block(
                     call,
                     blockers.CLASS_BASED_GRAPH,
-                    f"`{self.tf.call_name(call)}` in `{scope.cls.name.value}.{name}`: a graph-building method is converted "  # type: ignore[union-attr]
+                    f"`{called}` in `{scope.cls.name.value}.{name}`: a graph-building method is converted "  # type: ignore[union-attr]
                     "when the constructor calls it once, as a statement of its own",
                 )
         for node, message in bindings.constructor_local_reads(self.tf, self.module, scope):
@@ -616,6 +615,21 @@ class GraphAnalyzer:
         }
         for node, message in bindings.attributes_set_elsewhere(self.module, scope, helper_reads):
             self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, message)
+
+    def _graph_building_call(self, method: cst.FunctionDef, candidates: dict[str, cst.FunctionDef]) -> tuple[cst.Call, str]:
+        """The call that makes ``method`` build graph, and its name as written: a placeholder
+        or session first, else its first TF call, else its first call of another of the
+        class's graph-building methods (a ``build_graph`` that only runs
+        ``self._create_placeholders()``, ``self._create_loss()`` …, called by the program)."""
+        calls = calls_in(method, enter_defs=True)
+        found = [c for c in calls if self.tf.call_name(c) is not None]
+        if found:
+            call = next((c for c in found if self.tf.call_name(c) in PLACEHOLDER_CALLS | SESSION_CALLS), found[0])
+            return call, str(self.tf.call_name(call))
+        # a candidate with no TF call of its own calls one that has (bindings.spliced_methods)
+        builders = [(c, attribute) for c in calls if (attribute := self_attribute(c.func)) is not None]
+        call, attribute = next(((c, a) for c, a in builders if a[len("self.") :] in candidates), builders[0])
+        return call, attribute
 
     def _function_scopes(self) -> list[cst.FunctionDef]:
         """Functions (at any depth, outside classes) that build or run their own graph, and

@@ -63,6 +63,7 @@ from tf2migrate.analysis.model import Kind, Scope, Statement
 from tf2migrate.analysis.names import graph_name, read_and_bound, self_attribute, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.analysis.unrun_ops import STATEFUL_METHODS
+from tf2migrate.traversal import find_all, preorder
 
 # TF1 functions that update their first argument (``tf.assign(ref, value)``): the methods' namesakes
 _UPDATE_FUNCTIONS = STATEFUL_METHODS
@@ -82,6 +83,11 @@ class _Unit:
     controls: tuple[int, ...] = ()  # units of the enclosing control_dependencies lists
     updates: list[tuple[str, cst.Call]] = field(default_factory=list)
     snapshot_of: str | None = None
+    # the mentions each update call owns besides its arguments: the target and the items of
+    # the comprehension whose variable it updates (``[p.assign(...) for p in [W, b]]``)
+    owned: dict[int, set[int]] = field(default_factory=dict)
+    # updates of a comprehension's variable whose items are not known variables
+    unresolved: list[tuple[cst.Call, str]] = field(default_factory=list)
 
 
 class _Mentions(cst.CSTVisitor):
@@ -132,11 +138,11 @@ class RunOrdering:
         expressions that are not a name; ``fetched``: the names the run fetches."""
         units = [*self._body_units(body)]
         for expression in inline:
-            units.append(self._unit(expression, (), len(units), ()))
-        if not any(u.updates for u in units):
-            return []
+            units.append(self._unit(expression, (), len(units), (), units))
+        found: list[tuple[cst.CSTNode, str]] = [item for unit in units for item in unit.unresolved]
+        if found or not any(u.updates for u in units):
+            return found
         before = self._ancestors(units)
-        found: list[tuple[cst.CSTNode, str]] = []
         for unit in units:
             found += self._within(unit, units)
         for writer in units:
@@ -203,16 +209,16 @@ class RunOrdering:
     def _units(self, node: cst.CSTNode, controls: tuple[int, ...], units: list[_Unit]) -> None:
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
-                units.append(self._unit(small, _defines(small), len(units), controls))
+                units.append(self._unit(small, _defines(small), len(units), controls, units))
             return
         control = self._control_list(node)
         if control is not None:
-            units.append(self._unit(control, (), len(units), controls))
+            units.append(self._unit(control, (), len(units), controls, units))
             inner = (*controls, len(units) - 1)
             for child in cst.ensure_type(node, cst.With).body.body:
                 self._units(child, inner, units)
             return
-        units.append(self._unit(node, (), len(units), controls))  # a loop, a branch: one unit
+        units.append(self._unit(node, (), len(units), controls, units))  # a loop, a branch: one unit
 
     def _control_list(self, node: cst.CSTNode) -> cst.BaseExpression | None:
         if not isinstance(node, cst.With) or len(node.items) != 1:
@@ -222,12 +228,27 @@ class RunOrdering:
             return None
         return call_argument(call, "control_inputs", 0)
 
-    def _unit(self, node: cst.CSTNode, defines: tuple[str, ...], index: int, controls: tuple[int, ...]) -> _Unit:
+    def _unit(self, node: cst.CSTNode, defines: tuple[str, ...], index: int, controls: tuple[int, ...], earlier: list[_Unit]) -> _Unit:
         unit = _Unit(node, index, defines, {name for name, _ in _mentions(node)}, controls)
         for call in _calls(node):
             variable = self._updated(call)
-            if variable is not None:
+            if variable is None:
+                continue
+            comprehension = _binding_comprehension(node, call, variable)
+            if comprehension is None:
                 unit.updates.append((variable, call))
+                continue
+            # ``[p.assign(tf.clip_by_value(p, -0.01, 0.01)) for p in theta_D]``: an update of
+            # each item, the variables of the list display iterated (or bound to the name
+            # iterated by a statement of the run)
+            clause, items = comprehension
+            variables = _display_names(clause.iter) if not isinstance(clause.iter, cst.Name) else self._listed(clause.iter.value, earlier)
+            if variables is None or len(set(variables)) != len(variables):
+                iterated = self.code(clause.iter)
+                unit.unresolved.append((call, self._unresolved(variable, call, iterated, variables is not None)))
+                continue
+            unit.updates += [(name, call) for name in variables]
+            unit.owned[id(call)] = {id(n) for _, n in _mentions(clause.target)} | {id(n) for _, n in _mentions(items)}
         value = node.value if isinstance(node, cst.Assign) and len(defines) == 1 else None
         unit.snapshot_of = self._snapshot(value) if value is not None else None
         return unit
@@ -285,7 +306,7 @@ class RunOrdering:
             variable = self._updated(call)
             if variable is None or _bound_in_run(units, unit, variable):
                 continue
-            inside = {id(n) for _, n in _mentions(call)}
+            inside = {id(n) for _, n in _mentions(call)} | unit.owned.get(id(call), set())
             if any(name == variable and id(n) not in inside for name, n in outside):
                 return [(call, self._message(variable, call, self.code(unit.node).strip(), "reads or updates it outside that update"))]
         return []
@@ -305,6 +326,17 @@ class RunOrdering:
                 readers = [u for u in units if snapshot in u.mentions and u is not writer and u.index not in before[writer.index]]
                 if snapshot in fetched or readers:
                     return [(call, self._aliased(variable, call, self.code(other.node).strip()))]
+        if id(call) in writer.owned:
+            # an update of a comprehension's item: a function of the file called by an op of
+            # the run may read the variable (``D_real = discriminator(X)`` reading ``D_W1``),
+            # and reads in functions are not followed
+            for other in units:
+                if other is writer or writer.index in before[other.index] or other.index in before[writer.index]:
+                    continue
+                helper = next((c for c in _calls(other.node) if isinstance(c.func, cst.Name) and self.imports.call_name(c) is None), None)
+                if helper is not None:
+                    how = f"calls `{self.code(helper.func)}(...)`, which may read it"
+                    return [(call, self._message(variable, call, self.code(other.node).strip(), how))]
         return []
 
     def _message(self, variable: str, call: cst.Call, other: str, how: str) -> str:
@@ -326,6 +358,22 @@ class RunOrdering:
             f"one run updates `{variable}` (`{self.code(call)}`) and steps a train op whose learning rate `{rate}` is "
             f"computed from `{variable}`, with no dependency between the two: TF1 computed the rate before or after the "
             "update, in no fixed order, the migration would compute it after (run the update in a run of its own)"
+        )
+
+    def _listed(self, name: str, earlier: list[_Unit]) -> list[str] | None:
+        """The variables a list display binds to ``name`` in a statement of the run
+        (``theta_D = [D_W1, D_W2, D_b1, D_b2]``), or None."""
+        binding = next((u for u in reversed(earlier) if name in u.defines), None)
+        if binding is None or binding.defines != (name,) or not isinstance(binding.node, cst.Assign):
+            return None
+        return _display_names(binding.node.value)
+
+    def _unresolved(self, variable: str, call: cst.Call, iterated: str, repeated: bool) -> str:
+        what = "names a variable twice" if repeated else "is not a list display of variables bound by a statement of the run"
+        return (
+            f"one run updates `{variable}` (`{self.code(call)}`) for each item of `{iterated}`, which {what}: which "
+            "variables the run updates, and whether other ops of it read them in no fixed order, is not known "
+            "(write the updates out, or run them in a run of their own)"
         )
 
     def _aliased(self, variable: str, call: cst.Call, snapshot: str) -> str:
@@ -412,3 +460,28 @@ def _bound_in_run(units: list[_Unit], unit: _Unit, name: str) -> bool:
     """``name`` is a value of the run itself (bound by ``unit`` or before it), not a
     variable outside it."""
     return any(name in u.defines for u in units[: unit.index + 1])
+
+
+def _binding_comprehension(node: cst.CSTNode, call: cst.Call, name: str) -> tuple[cst.CompFor, cst.BaseExpression] | None:
+    """The ``for`` clause binding ``name`` of a comprehension of ``node`` whose element holds
+    ``call`` (the innermost such comprehension), with the expression it iterates."""
+    found = None
+    for comprehension in find_all(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        if not isinstance(comprehension, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            continue  # (find_all gives nodes of those types only: for the type checker)
+        if not any(inner is call for inner in preorder(comprehension.elt)):
+            continue
+        clause: cst.CompFor | None = comprehension.for_in
+        while clause is not None:
+            if isinstance(clause.target, cst.Name) and clause.target.value == name:
+                found = (clause, clause.iter)
+            clause = clause.inner_for_in
+    return found
+
+
+def _display_names(value: cst.BaseExpression) -> list[str] | None:
+    """The graph names of a list or tuple display of them (``[W, b]``, ``(self.W, self.b)``)."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+        return None
+    names = [graph_name(e.value) if isinstance(e, cst.Element) else None for e in value.elements]
+    return None if any(n is None for n in names) else [n for n in names if n is not None]

@@ -8,7 +8,7 @@ sharing the module's :class:`GraphFacts`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 import libcst.matchers as m
@@ -1136,6 +1136,8 @@ class StatementClassifier:
                 owner = func.value.value
                 if owner in ("np", "numpy", "math") or scope.graph_statement(owner, order) is not None:
                     continue  # NumPy/math functions, or a method of a graph tensor or variable
+                if _graph_element_method(node, call, owner, lambda name: scope.graph_statement(name, order) is not None):
+                    continue  # ``[p.assign(...) for p in theta_D]``: a method of each variable of a graph list
             if _numpy_array_read(func):
                 continue  # ``np.arange(12).reshape(6, 2)``: a new array from a NumPy function's
             list_name = self_attribute(func.value) if isinstance(func, cst.Attribute) else None
@@ -1640,3 +1642,34 @@ def _identity_test(node: cst.BaseStatement) -> cst.Comparison | None:
     if isinstance(value, cst.Comparison) and all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in value.comparisons):
         return value
     return None
+
+
+def _graph_element_method(node: cst.CSTNode, call: cst.Call, owner: str, is_graph: Callable[[str], bool]) -> bool:
+    """Is ``call`` (``p.assign(...)``) a method of ``owner``, the target of a comprehension
+    of ``node`` enclosing the call whose items are graph values: a graph name (``for p in
+    theta_D``, a list of variables) or a list or tuple display of graph names (``for p in [W,
+    b]``)?  Each item's method then builds ops as the graph's own methods do (WGAN's weight
+    clipping, ``clip_D = [p.assign(tf.clip_by_value(p, -0.01, 0.01)) for p in theta_D]``)."""
+    for comprehension in find_all(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        if not isinstance(comprehension, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            continue  # (find_all gives nodes of those types only: for the type checker)
+        clause: cst.CompFor | None = comprehension.for_in
+        if not any(inner is call for inner in preorder(comprehension.elt)):
+            continue
+        while clause is not None:
+            if isinstance(clause.target, cst.Name) and clause.target.value == owner and _graph_items(clause.iter, is_graph):
+                return True
+            clause = clause.inner_for_in
+    return False
+
+
+def _graph_items(items: cst.BaseExpression, is_graph: Callable[[str], bool]) -> bool:
+    if isinstance(items, cst.BinaryOperation) and isinstance(items.operator, cst.Add):
+        return _graph_items(items.left, is_graph) and _graph_items(items.right, is_graph)  # ``theta_D1 + theta_D2``
+    if isinstance(items, cst.Name):
+        return is_graph(items.value)
+    if isinstance(items, (cst.List, cst.Tuple)):
+        return bool(items.elements) and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and is_graph(e.value.value) for e in items.elements
+        )
+    return False
