@@ -119,6 +119,15 @@ def test_tags_are_made_unique_as_tf1_made_them() -> None:
     assert _tags(new) == ["y", "Y_1", "Y_2/y", "y_1_1", "y_3"]
 
 
+def test_summary_sharing_a_line_converts_as_on_its_own() -> None:
+    """Statements sharing a line are migrated apart (rewrites/one_line_suites.py): a summary
+    written ``a = tf.summary.scalar("y", y); b = 1`` converts as on a line of its own."""
+    shared, shared_findings = _migrate('a = tf.summary.scalar("y", y); b = 1')
+    alone, alone_findings = _migrate('a = tf.summary.scalar("y", y)\nb = 1')
+    assert "raw_ops" in shared and "disable_eager_execution" not in shared
+    assert {f.code for f in shared_findings} == {f.code for f in alone_findings}
+
+
 def test_refused_with_the_reason() -> None:
     cases = {
         "tf.summary.scalar(name_of(y), y)": "is not a literal",
@@ -129,7 +138,6 @@ def test_refused_with_the_reason() -> None:
         'for i in range(2):\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` in a `for` loop",
         'ys = [tf.summary.scalar("y", y)]': "`tf.summary.scalar` inside an expression",
         'sums = {}\nsums["y"] = tf.summary.scalar("y", y)': '`tf.summary.scalar` bound to `sums["y"]`',
-        'a = tf.summary.scalar("y", y); b = 1': "`tf.summary.scalar` on a line with other statements",
         'with tf.control_dependencies([y]):\n    tf.summary.scalar("y", y)': "`tf.summary.scalar` under `with tf.control_dependencies([y])`",
         'def helper(t):\n    tf.summary.scalar("t", t)\n    return t\ntf.summary.scalar("y", helper(y))': "built in the module and `helper`",
     }
