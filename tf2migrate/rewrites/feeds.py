@@ -16,7 +16,7 @@ from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_grap
 from tf2migrate.analysis.passed_feed_displays import is_method
 from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
-from tf2migrate.rewrites.function_emission import default_dtype
+from tf2migrate.rewrites.function_emission import default_dtype, has_signature
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
 from tf2migrate.traversal import children, find_all
 
@@ -103,7 +103,8 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
-    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+    signed = has_signature(rewrite, generated)
+    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, signed)}" for name, value in fed.items())
 
 
 def _display_keys(rewrite: SessionRewrite, display: cst.Dict, site: RunSite, owner: Scope) -> list[str] | None:
@@ -209,10 +210,15 @@ def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statem
     )
 
 
-def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
+def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, signed: bool = True) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
-    so the call converts them as the feed did (a literal of the right kind needs nothing)."""
+    so the call converts them as the feed did (a literal of the right kind needs nothing).
+    Unless ``signed`` (the function has an input signature), a number literal fed to a
+    floating placeholder is passed as a tensor of its dtype: a Python float would be a
+    constant of the trace, which Grappler folds into the ops reading it (``x / keep``
+    computed as ``x * (1 / keep)``, a different rounding), where TF1 computed with the fed
+    value at run time."""
     placeholder = statement.placeholder
     if placeholder is not None and placeholder.dtype is not None:
         dtype = rewrite.code(placeholder.dtype)
@@ -220,12 +226,28 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
         dtype = default_dtype(rewrite, placeholder.default) or ""
     else:
         dtype = ""
-    kind = dtype.rsplit(".", 1)[-1]
+    kind = dtype.rsplit(".", 1)[-1].strip("\"'")
     if not kind.startswith(("int", "uint", "bool")):
+        if not signed and dtype and kind.startswith(_FLOATING) and _number_literal(value):
+            return f"tf.constant({value}, {dtype})"
         return value
     if (kind == "bool" and value in ("True", "False")) or (kind != "bool" and value.lstrip("-").isdigit()):
         return value
     return f"tf.cast({value}, {dtype})"
+
+
+_FLOATING = ("float", "double", "half", "bfloat16")
+
+
+def _number_literal(value: str) -> bool:
+    """Is ``value`` (code) a number literal, possibly negated (``0.7``, ``1.``, ``-1``)?"""
+    try:
+        node = cst.parse_expression(value)
+    except cst.ParserSyntaxError:
+        return False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, (cst.Float, cst.Integer))
 
 
 def _sparse_placeholder(rewrite: SessionRewrite, statement: Statement) -> bool:
