@@ -62,7 +62,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                     f"`{feed.value}` is a parameter, and a dict passed for it does not feed `{unfed[0]}`, which this run reads",
                 )
                 return None
-            _rewrite_feed_dict(rewrite, display, keys)
+            _rewrite_feed_dict(rewrite, display, keys, _tensor_values(rewrite, display, keys, params, generated))
         fed.update({key: f'{feed.value}["{key}"]' for key in params if key not in taken})
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
@@ -84,7 +84,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         keys = _display_keys(rewrite, dict_node, site, owner)
         if keys is None:
             return None
-        _rewrite_feed_dict(rewrite, dict_node, keys)
+        _rewrite_feed_dict(rewrite, dict_node, keys, _tensor_values(rewrite, dict_node, keys, params, generated))
         if (
             feed_dict is not None
             and set(keys) == set(params)
@@ -105,6 +105,23 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         return None
     signed = has_signature(rewrite, generated)
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, signed)}" for name, value in fed.items())
+
+
+def _tensor_values(
+    rewrite: SessionRewrite, display: cst.Dict, keys: list[str], params: dict[str, Statement], generated: Generated
+) -> dict[str, str]:
+    """The values of a feed dict display a call passes whole (``**feeds``) that _as_fed
+    passes as tensors: number literals fed to floating placeholders of a function without
+    an input signature."""
+    if has_signature(rewrite, generated):
+        return {}
+    converted = {}
+    for element, key in zip(display.elements, keys):
+        if key in params and isinstance(element, cst.DictElement):
+            value = rewrite.module.code_for_node(element.value)
+            if (as_fed := _as_fed(rewrite, params[key], value, signed=False)) != value and as_fed.startswith("tf.constant("):
+                converted[key] = as_fed
+    return converted
 
 
 def _display_keys(rewrite: SessionRewrite, display: cst.Dict, site: RunSite, owner: Scope) -> list[str] | None:
@@ -310,13 +327,19 @@ def rewrite_unused_feed_dicts(rewrite: SessionRewrite) -> None:
                 _rewrite_feed_dict(rewrite, node, [local_name(key) for key in keys if key is not None])
 
 
-def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str]) -> None:
+def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str], values: dict[str, str] | None = None) -> None:
+    """The dict's keys → the argument names; ``values``: the code of the values a key's
+    placeholder takes converted (see _as_fed)."""
     if id(node) in rewrite.rewritten_feed_dicts:
         return
     rewrite.rewritten_feed_dicts.add(id(node))
+    values = values or {}
 
     def with_string_keys(updated: cst.Dict) -> cst.Dict:
-        elements = [e.with_changes(key=cst.SimpleString(f'"{key}"')) for e, key in zip(updated.elements, keys)]
+        elements = [
+            e.with_changes(key=cst.SimpleString(f'"{key}"'), value=cst.parse_expression(values[key]) if key in values else e.value)
+            for e, key in zip(updated.elements, keys)
+        ]
         return updated.with_changes(elements=elements)
 
     rewrite.plan.replace[id(node)] = with_string_keys
