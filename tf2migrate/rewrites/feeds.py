@@ -16,7 +16,7 @@ from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_grap
 from tf2migrate.analysis.passed_feed_displays import is_method
 from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
-from tf2migrate.rewrites.function_emission import default_dtype
+from tf2migrate.rewrites.function_emission import default_dtype, has_signature
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
 from tf2migrate.traversal import children, find_all
 
@@ -62,7 +62,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                     f"`{feed.value}` is a parameter, and a dict passed for it does not feed `{unfed[0]}`, which this run reads",
                 )
                 return None
-            _rewrite_feed_dict(rewrite, display, keys)
+            _rewrite_feed_dict(rewrite, display, keys, _tensor_values(rewrite, display, keys, params, generated))
         fed.update({key: f'{feed.value}["{key}"]' for key in params if key not in taken})
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
@@ -84,7 +84,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         keys = _display_keys(rewrite, dict_node, site, owner)
         if keys is None:
             return None
-        _rewrite_feed_dict(rewrite, dict_node, keys)
+        _rewrite_feed_dict(rewrite, dict_node, keys, _tensor_values(rewrite, dict_node, keys, params, generated))
         if (
             feed_dict is not None
             and set(keys) == set(params)
@@ -103,7 +103,25 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
-    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value)}" for name, value in fed.items())
+    signed = has_signature(rewrite, generated)
+    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, signed)}" for name, value in fed.items())
+
+
+def _tensor_values(
+    rewrite: SessionRewrite, display: cst.Dict, keys: list[str], params: dict[str, Statement], generated: Generated
+) -> dict[str, str]:
+    """The values of a feed dict display a call passes whole (``**feeds``) that _as_fed
+    passes as tensors: number literals fed to floating placeholders of a function without
+    an input signature."""
+    if has_signature(rewrite, generated):
+        return {}
+    converted = {}
+    for element, key in zip(display.elements, keys):
+        if key in params and isinstance(element, cst.DictElement):
+            value = rewrite.module.code_for_node(element.value)
+            if (as_fed := _as_fed(rewrite, params[key], value, signed=False)) != value and as_fed.startswith("tf.constant("):
+                converted[key] = as_fed
+    return converted
 
 
 def _display_keys(rewrite: SessionRewrite, display: cst.Dict, site: RunSite, owner: Scope) -> list[str] | None:
@@ -209,10 +227,15 @@ def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statem
     )
 
 
-def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
+def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, signed: bool = True) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
-    so the call converts them as the feed did (a literal of the right kind needs nothing)."""
+    so the call converts them as the feed did (a literal of the right kind needs nothing).
+    Unless ``signed`` (the function has an input signature), a number literal fed to a
+    floating placeholder is passed as a tensor of its dtype: a Python float would be a
+    constant of the trace, which Grappler folds into the ops reading it (``x / keep``
+    computed as ``x * (1 / keep)``, a different rounding), where TF1 computed with the fed
+    value at run time."""
     placeholder = statement.placeholder
     if placeholder is not None and placeholder.dtype is not None:
         dtype = rewrite.code(placeholder.dtype)
@@ -220,12 +243,28 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str) -> str:
         dtype = default_dtype(rewrite, placeholder.default) or ""
     else:
         dtype = ""
-    kind = dtype.rsplit(".", 1)[-1]
+    kind = dtype.rsplit(".", 1)[-1].strip("\"'")
     if not kind.startswith(("int", "uint", "bool")):
+        if not signed and dtype and kind.startswith(_FLOATING) and _number_literal(value):
+            return f"tf.constant({value}, {dtype})"
         return value
     if (kind == "bool" and value in ("True", "False")) or (kind != "bool" and value.lstrip("-").isdigit()):
         return value
     return f"tf.cast({value}, {dtype})"
+
+
+_FLOATING = ("float", "double", "half", "bfloat16")
+
+
+def _number_literal(value: str) -> bool:
+    """Is ``value`` (code) a number literal, possibly negated (``0.7``, ``1.``, ``-1``)?"""
+    try:
+        node = cst.parse_expression(value)
+    except cst.ParserSyntaxError:
+        return False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, (cst.Float, cst.Integer))
 
 
 def _sparse_placeholder(rewrite: SessionRewrite, statement: Statement) -> bool:
@@ -288,13 +327,19 @@ def rewrite_unused_feed_dicts(rewrite: SessionRewrite) -> None:
                 _rewrite_feed_dict(rewrite, node, [local_name(key) for key in keys if key is not None])
 
 
-def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str]) -> None:
+def _rewrite_feed_dict(rewrite: SessionRewrite, node: cst.Dict, keys: list[str], values: dict[str, str] | None = None) -> None:
+    """The dict's keys → the argument names; ``values``: the code of the values a key's
+    placeholder takes converted (see _as_fed)."""
     if id(node) in rewrite.rewritten_feed_dicts:
         return
     rewrite.rewritten_feed_dicts.add(id(node))
+    values = values or {}
 
     def with_string_keys(updated: cst.Dict) -> cst.Dict:
-        elements = [e.with_changes(key=cst.SimpleString(f'"{key}"')) for e, key in zip(updated.elements, keys)]
+        elements = [
+            e.with_changes(key=cst.SimpleString(f'"{key}"'), value=cst.parse_expression(values[key]) if key in values else e.value)
+            for e, key in zip(updated.elements, keys)
+        ]
         return updated.with_changes(elements=elements)
 
     rewrite.plan.replace[id(node)] = with_string_keys

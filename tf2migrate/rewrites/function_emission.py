@@ -266,6 +266,30 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
     return ", ".join([*required, *generated.python_arguments, *optional]), casts, written if complete else None
 
 
+def has_signature(rewrite: SessionRewrite, generated: Generated) -> bool:
+    """Would every parameter of the generated function have a ``tf.TensorSpec`` (its
+    decorator an ``input_signature``), as :func:`_parameters` writes them?  Without one, a
+    Python number passed is part of the trace's key: a constant of the graph, which
+    Grappler folds (``x / keep`` becomes ``x * (1 / keep)``, rounded otherwise), where
+    TF1's fed placeholder was a value at run time."""
+    if generated.python_arguments or generated.scipy is not None:
+        return False
+    for statement in generated.placeholders:
+        placeholder = statement.placeholder
+        if placeholder is None or placeholder.iterator is not None:
+            return False
+        if placeholder.default is None:
+            dtype = rewrite.code(placeholder.dtype) if placeholder.dtype is not None else None
+        else:
+            dtype = default_dtype(rewrite, placeholder.default)
+        if dtype is None:
+            return False
+        spec = _tensor_spec(rewrite, placeholder, dtype, module_integers=generated.describes is not None, at=statement.node)
+        if spec is None:
+            return False
+    return True
+
+
 def _tensor_spec(
     rewrite: SessionRewrite, placeholder, dtype: str, module_integers: bool = False, at: cst.CSTNode | None = None
 ) -> str | None:
