@@ -27,6 +27,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     taken = {name: f"{p.placeholder.iterator.name}.get_next()" for name, p in params.items() if p.placeholder and p.placeholder.iterator}
     fed: dict[str, str] = {}
     feed = site.feed
+    signed = has_signature(rewrite, generated)  # (else number literals are passed as tensors: _as_fed)
     if isinstance(feed, cst.Dict):
         for element in feed.elements:
             key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
@@ -62,7 +63,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                     f"`{feed.value}` is a parameter, and a dict passed for it does not feed `{unfed[0]}`, which this run reads",
                 )
                 return None
-            _rewrite_feed_dict(rewrite, display, keys, _tensor_values(rewrite, display, keys, params, generated))
+            _rewrite_feed_dict(rewrite, display, keys, _tensor_values(rewrite, display, keys, params, signed))
         fed.update({key: f'{feed.value}["{key}"]' for key in params if key not in taken})
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
@@ -84,7 +85,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         keys = _display_keys(rewrite, dict_node, site, owner)
         if keys is None:
             return None
-        _rewrite_feed_dict(rewrite, dict_node, keys, _tensor_values(rewrite, dict_node, keys, params, generated))
+        _rewrite_feed_dict(rewrite, dict_node, keys, _tensor_values(rewrite, dict_node, keys, params, signed))
         if (
             feed_dict is not None
             and set(keys) == set(params)
@@ -103,17 +104,16 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
-    signed = has_signature(rewrite, generated)
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, signed)}" for name, value in fed.items())
 
 
 def _tensor_values(
-    rewrite: SessionRewrite, display: cst.Dict, keys: list[str], params: dict[str, Statement], generated: Generated
+    rewrite: SessionRewrite, display: cst.Dict, keys: list[str], params: dict[str, Statement], signed: bool
 ) -> dict[str, str]:
     """The values of a feed dict display a call passes whole (``**feeds``) that _as_fed
     passes as tensors: number literals fed to floating placeholders of a function without
-    an input signature."""
-    if has_signature(rewrite, generated):
+    an input signature (``signed``: it has one)."""
+    if signed:
         return {}
     converted = {}
     for element, key in zip(display.elements, keys):
