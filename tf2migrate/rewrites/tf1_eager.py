@@ -11,12 +11,21 @@ core.  In TF2 every program runs eagerly, so the rest is a matter of spelling:
   ``StopIteration``), ``tfe.implicit_gradients(f)`` → ``implicit_gradients(f)``, a helper
   written once per file that does what TF1's did: run ``f`` under a tape, and return the
   (gradient, variable) pairs of the trainable variables it read;
-- ``opt = tf.train.GradientDescentOptimizer(lr)`` used only as ``opt.apply_gradients(pairs)``
-  → ``tf.keras.optimizers.SGD(learning_rate=lr)``: the same update, ``var -= lr * grad``
-  (sparse gradients included), when ``lr`` is a number written out or a name bound once to one.
+- ``class Net(tfe.Network)`` → ``class Net(tf.keras.Model)``, and its ``self.track_layer(layer)``
+  → ``layer``: what TF1 deprecated Network for (a Keras model tracks the layers assigned to
+  its attributes, and its ``__call__`` runs ``call`` as Network's did);
+- ``opt = tf.train.<Name>Optimizer(…)`` used only as ``opt.apply_gradients(pairs)`` → the
+  Keras optimizer taking TF1's steps (rewrites/keras_optimizers.py: ``GradientDescent`` →
+  ``tf.keras.optimizers.SGD``, the others a file helper running TF1's update kernels), when
+  every argument is a number written out or a name bound once to one;
+- ``tf.layers.Dense(…)`` (the layer classes: ``Conv1D``…``Conv3D``, ``Conv2DTranspose``, the
+  pooling layers, ``Flatten``, ``Dropout``) → ``tf.keras.layers.Dense(…)``, arguments passed by
+  name: in eager execution TF1's layer classes were these Keras layers (the same defaults,
+  initializers and call), and ``tf.compat.v1.layers`` is gone from TF 2.16's Keras.
 
-Anything else (another ``tfe`` member such as ``tfe.Network``, another optimizer, an
-optimizer used otherwise) is left as it was, with the findings the names get.
+Anything else (another ``tfe`` member, a network using other ``Network`` members, an
+optimizer used otherwise, a layer made with ``trainable=False``) is left as it was, with
+the findings the names get.
 """
 
 from __future__ import annotations
@@ -25,11 +34,14 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.layer_signatures import LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import bound_once_at_top
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
+from tf2migrate.rewrites.keras_optimizers import DROPPED_ARGUMENTS, KERAS_OPTIMIZERS
 from tf2migrate.rewrites.session_cleanup import V1_SWITCH_REMOVED
 from tf2migrate.rewrites.tf_names import API_RENAMED
 from tf2migrate.traversal import find_all
@@ -50,6 +62,14 @@ IMPLICIT_GRADIENTS = '''def implicit_gradients(f):
     return gradients
 '''
 _TFE_MEMBERS = frozenset({"Variable", "Iterator", "implicit_gradients"})
+# TF1's layer classes (``tf.layers.Dense``) → the Keras class and the constructor's
+# parameters in TF1's positional order: the functional layer's, less ``inputs`` and the call's
+# (``training``, ``reuse``); batch normalization stays (its TF1 class ran TF1's own update rules)
+_EAGER_LAYER_CLASSES = {
+    keras_class: ("data_format", "name") if keras_class == "Flatten" else tuple(p for p in parameters if p not in ("training", "reuse"))
+    for keras_class, parameters in LAYER_CLASSES.values()
+    if keras_class != "BatchNormalization"
+}
 
 
 def may_be_tf1_eager(source: str) -> bool:
@@ -91,8 +111,10 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
     for name, (statement, value) in top_level.items():
         if facts.imports.canonical(value) == "contrib.eager":
             _plan_tfe(module, facts, plan, names_in_use, statement, name, _uses(name, statement, names))
-        elif isinstance(value, cst.Call) and facts.imports.call_name(value) == "train.GradientDescentOptimizer":
-            _plan_optimizer(module, plan, statement, value, name, names, top_level)
+        elif isinstance(value, cst.Call) and facts.imports.call_name(value) in KERAS_OPTIMIZERS:
+            _plan_optimizer(module, facts, plan, names_in_use, statement, value, name, names, top_level)
+    if not graph_objects:
+        _plan_layer_classes(module, facts, plan)
 
 
 def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleStatementLine | None:
@@ -146,15 +168,26 @@ def _member_calls(module: cst.Module, uses: list[cst.Name], members: frozenset[s
 def _plan_tfe(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], statement, alias: str, uses, binding="") -> None:
     """``binding``: how the statement binds the alias (``import tensorflow.contrib.eager as``),
     when it is not ``alias = tf.contrib.eager``."""
-    calls = _member_calls(module, uses, _TFE_MEMBERS)
+    networks = _network_classes(module, alias)
+    in_bases = {id(use) for _, use, _ in networks}
+    calls = _member_calls(module, [u for u in uses if id(u) not in in_bases], _TFE_MEMBERS)
     if calls is None or any(member != "Variable" and (len(call.args) != 1 or call.args[0].keyword) for call, member in calls):
         return
+    tracked = [_tracked_layers(c) for c, _, _ in networks]
+    if any(t is None for t in tracked) or _lists_variables(module, [c for c, _, _ in networks]):
+        return  # a network using other ``Network`` members, or listing its variables: TF1's API
     plan.remove.add(id(statement))
     if binding:
         # the import goes: its kept-import finding (TFM403) with it
         plan.remove.add(id(cst.ensure_type(statement.body[0], cst.Import).names[0]))
     written = f"{binding} {alias}" if binding else f"{alias} = tf.contrib.eager"
     plan.note(statement, API_RENAMED.code, f"`{written}` removed: its members used here are TF2 core")
+    for (_, _, base), track_calls in zip(networks, tracked):
+        plan.replace[id(base)] = cst.parse_expression("tf.keras.Model")
+        plan.note(base, API_RENAMED.code, f"{alias}.Network → tf.keras.Model (a Keras model tracks the layers of its attributes)")
+        for track in track_calls or ():
+            plan.call_replacements[id(track)] = lambda updated: updated.args[0].value
+            plan.note(track, API_RENAMED.code, "self.track_layer(layer) → layer (tracked as an attribute of the model)")
     for call, member in calls:
         if member == "Variable":
             plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.parse_expression("tf.Variable"))
@@ -170,21 +203,147 @@ def _plan_tfe(module, facts: GraphFacts, plan: Plan, names_in_use: set[str], sta
             )
 
 
-def _plan_optimizer(module, plan: Plan, statement, call: cst.Call, name: str, names, top_level) -> None:
-    if len(call.args) != 1 or call.args[0].star or (call.args[0].keyword is not None and call.args[0].keyword.value != "learning_rate"):
+def _network_classes(module: cst.Module, alias: str) -> list[tuple[cst.ClassDef, cst.Name, cst.Attribute]]:
+    """``class Net(alias.Network)`` at the module's top, one base: (the class, the alias's
+    use, the base)."""
+    found = []
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and len(statement.bases) == 1 and not statement.keywords:
+            base = statement.bases[0].value
+            if m.matches(base, m.Attribute(value=m.Name(alias), attr=m.Name("Network"))):
+                found.append(
+                    (statement, cst.ensure_type(cst.ensure_type(base, cst.Attribute).value, cst.Name), cst.ensure_type(base, cst.Attribute))
+                )
+    return found
+
+
+# what a Network listed from its tracked layers only, and a Keras model from every attribute
+_VARIABLE_LISTS = frozenset(
+    {"variables", "trainable_variables", "non_trainable_variables", "weights", "trainable_weights", "non_trainable_weights", "layers"}
+)
+
+
+def _lists_variables(module: cst.Module, networks: list[cst.ClassDef]) -> bool:
+    """Does the file read a network's variables as a list (``self.variables`` in the class,
+    ``net.variables`` of a name bound to one, ``Net().weights``)?  TF1's Network listed the
+    variables of the layers it tracked, a Keras model also those of its other attributes."""
+    classes = {c.name.value for c in networks}
+    instances = {
+        target.value
+        for assign in find_all(module, cst.Assign)
+        if isinstance(assign, cst.Assign)
+        and m.matches(assign.value, m.Call(func=m.Name()))
+        and cst.ensure_type(cst.ensure_type(assign.value, cst.Call).func, cst.Name).value in classes
+        for t in assign.targets
+        if isinstance(target := t.target, cst.Name)
+    }
+    in_classes = {id(a) for c in networks for a in find_all(c, m.Attribute(value=m.Name("self")))}
+    for attribute in find_all(module, cst.Attribute):
+        assert isinstance(attribute, cst.Attribute)
+        if attribute.attr.value not in _VARIABLE_LISTS:
+            continue
+        owner = attribute.value
+        if (
+            id(attribute) in in_classes
+            or (isinstance(owner, cst.Name) and owner.value in instances)
+            or (isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value in classes)
+        ):
+            return True
+    return False
+
+
+def _tracked_layers(network: cst.ClassDef) -> list[cst.Call] | None:
+    """The class's ``self.track_layer(layer)`` calls; None when the class reads another
+    member Network had and a Keras model may not (``self.track_layer`` other than called
+    with one argument, ``self.add_variable``, ``self.scope_name``…)."""
+    network_only = {"track_layer", "add_variable", "scope_name", "layers_by_name", "get_layer"}
+    calls = []
+    for attribute in find_all(network, m.Attribute(value=m.Name("self"))):
+        assert isinstance(attribute, cst.Attribute)
+        if attribute.attr.value in network_only and attribute.attr.value != "track_layer":
+            return None
+    track_attributes = {id(a) for a in find_all(network, m.Attribute(value=m.Name("self"), attr=m.Name("track_layer")))}
+    for call in find_all(network, m.Call(func=m.Attribute(value=m.Name("self"), attr=m.Name("track_layer")))):
+        assert isinstance(call, cst.Call)
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        calls.append(call)
+        track_attributes.discard(id(call.func))
+    return None if track_attributes else calls
+
+
+def _plan_optimizer(
+    module, facts: GraphFacts, plan: Plan, names_in_use: set[str], statement, call: cst.Call, name: str, names, top_level
+) -> None:
+    path = facts.imports.call_name(call)
+    assert path is not None  # the caller found it in KERAS_OPTIMIZERS
+    keras_class, parameters, renames, defaults, helper = KERAS_OPTIMIZERS[path]
+    bound = bind_arguments(call, parameters)
+    if bound is None:
         return
-    rate = call.args[0].value
-    if isinstance(rate, cst.Name) and rate.value in top_level:
-        rate = top_level[rate.value][1]  # a rate named once at the top: its number
-    if not _is_number(rate):
-        return  # a variable or tensor rate: TF1 read it at each step, Keras copies it once
+    parts = []
+    for parameter, argument in bound.items():
+        value = argument.value
+        if isinstance(value, cst.Name) and value.value in top_level:
+            value = top_level[value.value][1]  # a number named once at the top
+        if parameter in DROPPED_ARGUMENTS:
+            continue
+        if parameter == "name" and isinstance(value, cst.SimpleString):
+            continue  # the name of TF1's slot variables: nothing reads it here
+        if parameter == "use_nesterov" and m.matches(value, m.Name("True") | m.Name("False")):
+            parts.append(f"{renames.get(parameter, parameter)}={module.code_for_node(value)}")
+            continue
+        if not _is_number(value):
+            return  # a variable or tensor hyperparameter: TF1 read it at each step, Keras copies it once
+        parts.append(f"{renames.get(parameter, parameter)}={module.code_for_node(argument.value)}")
+    parts += [f"{k}={v}" for k, v in defaults.items() if k not in {renames.get(p, p) for p in bound}]
     calls = _member_calls(module, _uses(name, statement, names), frozenset({"apply_gradients"}))
     statements = {id(e.value) for line in find_all(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
     if not calls or any(len(c.args) != 1 or c.args[0].keyword or id(c) not in statements for c, _ in calls):
         return  # used otherwise (global_step=, its result read): TF1's optimizer API
-    code = module.code_for_node(call.args[0].value)
-    plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(f"tf.keras.optimizers.SGD(learning_rate={code})")
-    plan.note(call, API_RENAMED.code, "tf.train.GradientDescentOptimizer → tf.keras.optimizers.SGD (the same update, var -= lr * grad)")
+    constructor = (
+        f"tf.keras.optimizers.{keras_class}"
+        if helper is None
+        else file_helpers.emit_once(module, facts, plan, names_in_use, keras_class, helper)
+    )
+    code = f"{constructor}({', '.join(parts)})"
+    plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
+    update = "the same update, var -= lr * grad" if helper is None else "TF1's update, to the last digit"
+    plan.note(call, API_RENAMED.code, f"tf.{path} → {constructor} ({update})")
+
+
+def _plan_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
+    """``tf.layers.Dense(8, tf.nn.relu)`` → ``tf.keras.layers.Dense(units=8, activation=tf.nn.relu)``
+    (Keras' positional order differs: ``Conv2D`` takes ``groups`` before ``activation``)."""
+    for call in find_all(module, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if path is None or not path.startswith("layers.") or path[len("layers.") :] not in _EAGER_LAYER_CLASSES:
+            continue
+        keras_class = path[len("layers.") :]
+        bound = bind_arguments(call, _EAGER_LAYER_CLASSES[keras_class])
+        if bound is None or any(p not in _EAGER_LAYER_CLASSES[keras_class] for p in bound):
+            continue  # ``**kwargs``, or a keyword Keras' class may read otherwise
+        trainable = bound.get("trainable")
+        if trainable is not None and not m.matches(trainable.value, m.Name("True")):
+            continue  # TF1 left such a layer out of the trainable variables; implicit gradients too, but stay safe
+        arguments = [cst.Arg(keyword=cst.Name(p), value=a.value, equal=_EQUAL) for p, a in bound.items()]
+        if keras_class == "Dropout" and "rate" not in bound:
+            arguments.insert(0, cst.Arg(keyword=cst.Name("rate"), value=cst.Float("0.5"), equal=_EQUAL))  # TF1's default; Keras has none
+        plan.call_replacements[id(call)] = lambda updated, keras_class=keras_class, arguments=arguments: updated.with_changes(
+            func=cst.parse_expression(f"tf.keras.layers.{keras_class}"), args=_with_commas(arguments)
+        )
+        plan.note(
+            call, API_RENAMED.code, f"tf.layers.{keras_class} → tf.keras.layers.{keras_class} (TF1's eager layer class, arguments by name)"
+        )
+
+
+_EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _with_commas(arguments: list[cst.Arg]) -> list[cst.Arg]:
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    return [a.with_changes(comma=comma if i < len(arguments) - 1 else cst.MaybeSentinel.DEFAULT) for i, a in enumerate(arguments)]
 
 
 def _is_number(node: cst.BaseExpression) -> bool:

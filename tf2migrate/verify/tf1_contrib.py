@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import types
+from typing import Any
 
 
 def install(v1) -> None:
@@ -67,7 +68,27 @@ def _eager(v1) -> types.SimpleNamespace:
         gradients_function=backprop.gradients_function,
         value_and_gradients_function=backprop.val_and_grad_function,
         Iterator=iterator_ops.OwnedIterator,
+        Network=_network(v1),
     )
+
+
+def _network(v1):
+    """``tfe.Network`` (TF 1.4–1.10, gone from 1.15): a container of layers whose ``__call__``
+    ran the subclass's ``call``, each layer registered by ``track_layer`` (which returned it).
+    Re-created on the Keras base layer TF1's Network already stood on."""
+
+    layer: Any = v1.keras.layers.Layer  # a base class only known at run time
+
+    class Network(layer):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self._tracked = []
+
+        def track_layer(self, layer):
+            self._tracked.append(layer)
+            return layer
+
+    return Network
 
 
 class _Rnn:

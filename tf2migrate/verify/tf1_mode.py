@@ -26,6 +26,7 @@ class Tf1Mode:
         tf.compat.v1.disable_v2_behavior()
         self._tf = tf
         self._v1 = tf.compat.v1
+        self._seed_eager_programs()  # before contrib's ``tfe.enable_eager_execution`` takes the switch
         tf1_contrib.install(self._v1)
         tf1_mnist.install(self._v1)
         tf1_keyword_only.install(self._v1)
@@ -69,11 +70,28 @@ class Tf1Mode:
         """A variable's value when the last script ended (see final_values)."""
         return self._final.value(variable)
 
+    def _seed_eager_programs(self) -> None:
+        """A TF1 program that switches eager execution on leaves the new graphs' seeds
+        (graphs.py) behind: its random ops need the global seed op determinism asks for,
+        set as the TF2 side sets it."""
+        switch = self._v1.enable_eager_execution
+        tf = self._tf
+
+        @functools.wraps(switch)
+        def enable_eager_execution(*args, **kwargs):
+            switch(*args, **kwargs)
+            tf.random.set_seed(0)
+
+        self._v1.enable_eager_execution = enable_eager_execution
+
     def _created(self, create, **kwargs):
         variable = create(**kwargs)
         self._final.created(variable)
         if self._recorder is not None and variable.trainable:
             self._recorder.variables.append(variable)
+            if self._tf.executing_eagerly():
+                # an eager program's variable holds its initial value now (no session run records it)
+                self._recorder.record_eager(len(self._recorder.variables) - 1, variable)
         return variable
 
     def _patch_session_run(self) -> None:
@@ -133,6 +151,9 @@ class _Recorder:
         for index, value in zip(pending, values):
             if value is not None:
                 self._values[index] = value
+
+    def record_eager(self, index: int, variable) -> None:
+        self._values[index] = variable.numpy()
 
     def _fetch(self, session, run, index: int):
         try:
