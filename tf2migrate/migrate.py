@@ -71,6 +71,7 @@ from tf2migrate.rewrites.predict_trap import (
 )
 from tf2migrate.rewrites.eager_calls import plan_eager_calls
 from tf2migrate.rewrites.eager_variables import plan_eager_variables
+from tf2migrate.rewrites.variable_free_scopes import plan_variable_free_scopes
 from tf2migrate.rewrites.tf1_eager import enables_eager_execution, may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
 from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, unused_absent_imports, update_ops
@@ -1233,6 +1234,8 @@ def _migrate_graph(
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check
     elif not graph and may_be_tf1_eager(source):
         plan_tf1_eager(module, facts, plan, set(module_names), graph_objects)
+    if not facts.blockers:
+        plan_variable_free_scopes(module, facts, plan)
     decided = len(facts.blockers)  # convert or keep: decided; nothing may block after this
     for factory in factories:
         plan.note(factory, SESSION_REMOVED.code, f"session factory `{factory.name.value}` removed: no module of the run calls it any more")

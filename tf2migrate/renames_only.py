@@ -24,7 +24,8 @@ Anything this path does not reproduce exactly sends the file to the whole-module
 (``None``): a graph to analyse, a possible gradient trap, a TF import that is removed or
 absl imports with no ``import tensorflow as tf`` to follow, a name conflict, page breaks
 or carriage returns (whose lines libcst and CPython may count apart), a TF1 program that ran eagerly
-(``rewrites/tf1_eager.py`` rewrites it whole), a fragment libcst
+(``rewrites/tf1_eager.py`` rewrites it whole), a variable scope that may make no variable
+(``rewrites/variable_free_scopes.py`` reads its block whole), a fragment libcst
 will not parse alone.  ``tests/test_renames_only.py`` compares both paths on every fixture
 and on odd layouts; the real trees were compared byte for byte (README, Speed).
 """
@@ -49,6 +50,7 @@ from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.import_edits import absl_import, absl_names, import_conflict, plan_tf_import, tf_import_index
 from tf2migrate.rewrites.predict_trap import may_have_traps
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager
+from tf2migrate.rewrites.variable_free_scopes import may_have_variable_free_scopes
 from tf2migrate.rewrites.tf_names import imports_absent_module, kept_import_findings
 from tf2migrate.spliced_check import NESTED_HEADER, Splice, spliced_problem
 
@@ -126,7 +128,12 @@ def migrate_renames_only(
     if not imports.aliases:
         return MigrationResult(source, [])
     facts = module_facts(tree, imports, tf1_callers)
-    if facts.graph or may_have_traps(source, tree, numpy_imports) or may_be_tf1_eager(source):
+    if (
+        facts.graph
+        or may_have_traps(source, tree, numpy_imports)
+        or may_be_tf1_eager(source)
+        or may_have_variable_free_scopes(source, tree, imports.aliases)
+    ):
         return None
     if not (facts.tf1 or facts.explicit_v1 or imports_absent_module(imports)):
         return MigrationResult(source, [])  # TF2 code, and no trap to report

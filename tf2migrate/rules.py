@@ -50,6 +50,7 @@ from tf2migrate.rewrites import (
     tf1_summaries,
     tf_names,
     train_steps,
+    variable_free_scopes,
     variable_lists,
 )
 
@@ -96,6 +97,7 @@ _MODULES = (
     rnn_cells,
     mnist_input_data,
     variable_lists,
+    variable_free_scopes,
 )
 
 

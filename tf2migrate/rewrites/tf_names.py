@@ -585,7 +585,7 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
         return None if isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "None" else call
     if path == "device":
         # TF2's device takes only a device name, not a function
-        return call if len(call.args) == 1 and call.args[0].keyword is None and _string_valued(call.args[0].value) else None
+        return call if len(call.args) == 1 and call.args[0].keyword is None and string_valued(call.args[0].value) else None
     if path == "nn.softmax_cross_entropy_with_logits":
         keyworded = _keywordize(path, call, changes)
         renamed = _rename_keywords(path, keyworded, changes) if keyworded is not None else None
@@ -601,7 +601,7 @@ def _transform(path: str, call: cst.Call, changes: list[str]) -> cst.BaseExpress
     return None
 
 
-def _string_valued(expression: cst.BaseExpression) -> bool:
+def string_valued(expression: cst.BaseExpression) -> bool:
     """A string literal, or one formatted (``"/gpu:%d" % i``, ``"/gpu:{}".format(i)``): a
     string whatever it is given, never a function."""
     if isinstance(expression, cst.BaseString):

@@ -1,0 +1,247 @@
+"""``with tf.variable_scope(name):`` around code that makes no variable → ``with tf.name_scope(name):``.
+
+Library helpers of TF1 tutorials name their ops with a variable scope even where no
+variable is made (pkmital's ``libs/activations.py``)::
+
+    def lrelu(x, leak=0.2, name="lrelu"):
+        with tf.variable_scope(name):
+            f1 = 0.5 * (1 + leak)
+            return f1 * x + (0.5 * (1 - leak)) * abs(x)
+
+Without a variable made in it, a variable scope did one thing: it opened the name scope of
+the same name (made unique, ``lrelu_1`` for the second call, as ``tf.name_scope`` does), so
+its ops were named under it.  ``tf.name_scope(name)`` does exactly that, in TF2's eager code,
+in ``tf.function`` traces and in TF1 graphs alike, where ``tf.compat.v1.variable_scope`` would
+keep the file on ``compat.v1`` for nothing.
+
+Converted only when provably nothing in the block reads or makes variables: each call in it
+is a TF function that makes none (``tf.matmul``, ``tf.nn.relu``, pooling and dropout layers,
+not ``tf.get_variable``, ``tf.Variable``, layers with weights, RNN cells or
+``tf.get_variable_scope``), a builtin that runs no code of the program's (``abs``, ``len``,
+``range``…), or a nested variable scope converted by the same rule; the scope is given one
+name that is a string (a literal, a formatted one, or a parameter whose default is a string
+literal), no other argument, and no ``as`` target.  Anything else keeps
+``tf.compat.v1.variable_scope`` (TFM401): a function of the program called in the block may
+make variables, whose names and reuse the variable scope decided.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
+from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.diagnostics import FixSafety, Rule, Severity
+from tf2migrate.plan import Plan
+from tf2migrate.rewrites.tf_names import string_valued
+from tf2migrate.traversal import find_all
+
+VARIABLE_FREE_SCOPE = Rule(
+    "TFM130",
+    "variable-free-scope",
+    "`with tf.variable_scope(name):` around code that makes no variable → `with tf.name_scope(name):`.",
+    Severity.INFO,
+    FixSafety.SAFE,
+    what="Writes a variable scope whose block calls only TF functions that make no variables (and builtins) as the name scope it opened.",
+    why="Without variables, TF1's variable scope only named the block's ops, as `tf.name_scope` does (the same unique "
+    "names); `tf.compat.v1.variable_scope` would keep the file on compat.v1 for nothing. A block calling a function of "
+    "the program keeps the variable scope: that function may make variables, which the scope named and reused.",
+    example='def lrelu(x, leak=0.2, name="lrelu"):\n    with tf.variable_scope(name):\n        return tf.maximum(x, leak * x)',
+    instead='def lrelu(x, leak=0.2, name="lrelu"):\n    with tf.name_scope(name):\n        return tf.maximum(x, leak * x)',
+    invalid=(
+        "import tensorflow as tf\n\n\n"
+        'def lrelu(x, leak=0.2, name="lrelu"):\n'
+        "    with tf.variable_scope(name):\n"
+        "        return tf.maximum(x, leak * x)\n",
+    ),
+    valid=(
+        "import tensorflow as tf\n\n\n"
+        "def dense(x, n):\n"
+        '    with tf.variable_scope("dense"):\n'
+        '        w = tf.get_variable("w", [int(x.shape[1]), n])\n'
+        "        return tf.matmul(x, w)\n",
+        'import tensorflow as tf\n\n\ndef block(x, layer):\n    with tf.variable_scope("block"):\n        return layer(x)\n',
+    ),
+)
+RULES = [VARIABLE_FREE_SCOPE]
+
+# builtins that run none of the program's code on the values they are given
+_PLAIN_BUILTINS = frozenset(
+    {
+        "abs",
+        "len",
+        "range",
+        "int",
+        "float",
+        "bool",
+        "str",
+        "min",
+        "max",
+        "list",
+        "tuple",
+        "zip",
+        "enumerate",
+        "isinstance",
+        "print",
+        "round",
+    }
+)
+# TF functions that read the variable scope itself: its name, its reuse flag, its variables
+_READS_VARIABLE_SCOPE = frozenset({"get_variable_scope", "variable_scope", "variable_op_scope", "get_local_variable"})
+# TF functions that run a function of the program (which may make variables, under the scope)
+_RUN_PROGRAM_CODE = frozenset(
+    {
+        "map_fn",
+        "scan",
+        "foldl",
+        "foldr",
+        "while_loop",
+        "cond",
+        "case",
+        "switch_case",
+        "vectorized_map",
+        "py_func",
+        "py_function",
+        "numpy_function",
+        "make_template",
+        "custom_gradient",
+        "recompute_grad",
+        "function",
+    }
+)
+# methods of tensors and static shapes that read them
+_SHAPE_METHODS = frozenset({"get_shape", "as_list"})
+
+
+def may_have_variable_free_scopes(source: str, tree: ast.Module, aliases) -> bool:
+    """A cheap test on CPython's tree that the rule may act (the renames-only path then hands
+    the file to the whole-module one): a ``with <alias>.variable_scope(x):`` (one argument,
+    no ``as``) whose block calls only attributes of a TF alias, builtins and shape methods."""
+    if "variable_scope" not in source:
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.With) or len(node.items) != 1 or node.items[0].optional_vars is not None:
+            continue
+        call = node.items[0].context_expr
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "variable_scope"):
+            continue
+        if len(call.args) != 1 or call.keywords:
+            continue
+        if all(_cheap_plain_call(c, aliases) for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
+            return True
+    return False
+
+
+def _cheap_plain_call(call: ast.Call, aliases) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in _PLAIN_BUILTINS
+    if isinstance(func, ast.Attribute) and func.attr in _SHAPE_METHODS:
+        return True
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not (isinstance(func, ast.Name) and func.id in aliases):
+        return False
+    return _plain_tf_call(".".join(reversed(parts)))
+
+
+def plan_variable_free_scopes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
+    shadowed = _bound_names(module)
+    for with_ in find_all(module, cst.With):
+        assert isinstance(with_, cst.With)
+        call = _scope_call(facts, with_)
+        if call is None or id(call) in plan.call_replacements or id(with_) in plan.unwrap or id(with_) in plan.remove:
+            continue
+        if not _names_by_string(module, with_, call.args[0].value) or not _makes_no_variables(facts, with_.body, shadowed):
+            continue
+        plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.parse_expression("tf.name_scope"))
+        plan.note(call, VARIABLE_FREE_SCOPE.code, "tf.variable_scope → tf.name_scope: its block makes no variable (only names its ops)")
+
+
+def _scope_call(facts: GraphFacts, with_: cst.With) -> cst.Call | None:
+    """``tf.variable_scope(name)``, the with-statement's one item, one positional argument, no ``as``."""
+    if len(with_.items) != 1 or with_.items[0].asname is not None or not isinstance(with_.items[0].item, cst.Call):
+        return None
+    call = with_.items[0].item
+    if facts.imports.call_name(call) not in ("variable_scope", "compat.v1.variable_scope"):
+        return None
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    return call
+
+
+def _names_by_string(module: cst.Module, with_: cst.With, name: cst.BaseExpression) -> bool:
+    """Is the scope's name a string (TF2's name_scope takes no VariableScope, and no None)?
+    A literal, a formatted one, or a parameter of the enclosing function whose default is a
+    string literal, bound nowhere else in it."""
+    if string_valued(name):
+        return True
+    if not isinstance(name, cst.Name):
+        return False
+    function = _enclosing_function(module, with_)
+    if function is None:
+        return False
+    parameters = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    declared = next((p for p in parameters if p.name.value == name.value), None)
+    if declared is None or not isinstance(declared.default, cst.SimpleString):
+        return False
+    rebinds = []
+    for node in find_all(function.body, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName)):
+        target = node.name if isinstance(node, cst.AsName) else node.target  # type: ignore[attr-defined]
+        rebinds += [n for n in find_all(target, cst.Name) if isinstance(n, cst.Name) and n.value == name.value]
+    return not rebinds
+
+
+def _enclosing_function(module: cst.Module, node: cst.CSTNode) -> cst.FunctionDef | None:
+    innermost = None
+    for function in find_all(module, cst.FunctionDef):
+        assert isinstance(function, cst.FunctionDef)
+        if any(n is node for n in find_all(function.body, cst.With)):
+            innermost = function  # (find_all is in document order: an inner def comes later)
+    return innermost
+
+
+def _bound_names(module: cst.Module) -> set[str]:
+    """Names the module defines or imports anywhere (a builtin of that name is not the builtin)."""
+    bound = {n.name.value for n in find_all(module, (cst.FunctionDef, cst.ClassDef)) if isinstance(n, (cst.FunctionDef, cst.ClassDef))}
+    for node in find_all(module, (cst.AssignTarget, cst.ImportAlias, cst.AsName)):
+        if isinstance(node, cst.AssignTarget):
+            target: cst.CSTNode = node.target
+        elif isinstance(node, cst.ImportAlias):
+            target = node.asname.name if node.asname else node.name
+        else:
+            target = cst.ensure_type(node, cst.AsName).name
+        bound |= {n.value for n in find_all(target, cst.Name) if isinstance(n, cst.Name)}
+    return bound
+
+
+def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[str]) -> bool:
+    if any(True for _ in find_all(body, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal))):
+        return False
+    for call in find_all(body, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if path is None:
+            if isinstance(call.func, cst.Name) and call.func.value in _PLAIN_BUILTINS and call.func.value not in shadowed:
+                continue
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in _SHAPE_METHODS and not call.args:
+                continue
+            return False  # the program's own code (or an object's method): it may make variables
+        if path in ("variable_scope", "compat.v1.variable_scope"):
+            continue  # a nested scope: its own block is inside this one, checked with it
+        if not _plain_tf_call(path):
+            return False
+    return True
+
+
+def _plain_tf_call(path: str) -> bool:
+    """Is ``tf.<path>`` a TF function that makes no variable and runs none of the program's code?"""
+    if path in _READS_VARIABLE_SCOPE or path in _RUN_PROGRAM_CODE or path.startswith(("contrib.", "compat.v1.")):
+        return False
+    if path.startswith("nn.") and "rnn" in path:
+        return False  # ``tf.nn.dynamic_rnn(cell, x)``: the cell makes its variables here, under the scope
+    return not makes_variables(path) or layer_makes_no_variables(path)
