@@ -13,6 +13,7 @@ import itertools
 import os
 import re
 import sys
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from tf2migrate import cache
 from tf2migrate.analysis.names import changed_in_place, root_name
 from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.project import FileContext
+from tf2migrate.analysis.update_ops_producers import UPDATE_OPS_TEXT, update_ops_producers
 from tf2migrate.diagnostics import INTERNAL_ERROR, UNREADABLE_FILE, Diagnostic, Rule
 from tf2migrate.layout import parse_module
 from tf2migrate.migrate import Options, migrate_source
@@ -293,6 +295,7 @@ def _run(
     work, project, builds = _project_work(files, walked)  # (appends the files importing them)
     options = [options_for(f) for f in files[:migrated]] + [Options()] * (len(files) - migrated)
     importers = importers_of(files, [w.context if isinstance(w, _Work) else None for w in work])
+    _give_update_ops_producers(files, work, project, importers)
     jobs = jobs or os.cpu_count() or 1
     shown = _Progress(migrated if progress else 0)
     results: list[FileResult | None] = [None] * len(files)
@@ -458,6 +461,44 @@ def _settle_builds(files, work, results: list[FileResult], builds: Builds, use_c
             again.add(m)
         for i in sorted(again):
             results[i] = _process(files[i], work[i], use_cache, options[i])
+
+
+def _give_update_ops_producers(files, work, project: ProjectReader, importers: dict[int, list[int]]) -> None:
+    """Tell each file reading TF1's UPDATE_OPS collection what may add to it in the run's
+    files importing it (directly or through others) and in the modules those import, besides
+    what the modules it imports hold (ProjectReader.context_of) (rewrites/empty_update_ops.py;
+    the file's own mentions are its migration's to read)."""
+    for i, item in enumerate(work):
+        if not isinstance(item, _Work) or UPDATE_OPS_TEXT not in item.source.text:
+            continue
+        itself = resolved(files[i])
+        found = list(item.context.update_ops_producers if item.context is not None else ())
+        users, pending = set(), list(importers.get(i, ()))
+        while pending:
+            user = pending.pop()
+            if user in users or user == i:
+                continue
+            users.add(user)
+            pending += importers.get(user, ())
+            importer = work[user]
+            text = importer.source.text if isinstance(importer, _Work) else ""
+            tree = project.trees.get(resolved(files[user])) or _parsed_or_none(text)
+            if tree is None:
+                found.append(f"{files[user].name}: not read")
+                continue
+            found += [f"{files[user].name}:{p}" for p in update_ops_producers(tree)]
+            found += project.update_ops_producers(resolved(files[user]), text, frozenset({itself}))
+        if found:
+            item.context = replace(item.context or FileContext(), update_ops_producers=tuple(dict.fromkeys(found)))
+
+
+def _parsed_or_none(text: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:

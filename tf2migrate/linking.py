@@ -31,6 +31,7 @@ from tf2migrate.analysis.external_builds import BuildClass, ExternalBuild, build
 from tf2migrate.analysis.module_facts import ast_dotted_name, module_facts
 from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
 from tf2migrate.analysis.summaries import tf_aliases
+from tf2migrate.analysis.update_ops_producers import UPDATE_OPS_TEXT
 from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.notebook import code_cells
@@ -65,7 +66,10 @@ class ProjectReader(Project):
             # still calls, reads and changes what the run's TF modules define: their importer
             context = self.context(path, text, run_tf_modules_only=True)
             return context if context.modules else None
-        return self.context(path, text)
+        context = self.context(path, text)
+        if UPDATE_OPS_TEXT in text:  # (the run's importers are added by the engine)
+            context = replace(context, update_ops_producers=self.update_ops_producers(resolved(path), text))
+        return context
 
 
 # what marks a project's root directory

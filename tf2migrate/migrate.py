@@ -13,6 +13,7 @@ import contextvars
 import dataclasses
 import functools
 import re
+import sys
 import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.variable_free_scopes import plan_variable_free_scopes
 from tf2migrate.rewrites.tf1_eager import enables_eager_execution, may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import mnist_input_data, pre_1_0_api, python2_prints, unused_absent_imports, update_ops
+from tf2migrate.rewrites import empty_update_ops, mnist_input_data, pre_1_0_api, python2_prints, unused_absent_imports, update_ops
 from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
@@ -345,6 +346,15 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if resolved is not result and not _refusals(resolved):
             return resolved
         result = resolved
+    if (
+        empty_update_ops.UPDATE_OPS_TEXT in source
+        and update_ops.BATCH_NORM not in source  # (its updates fill the collection: update_ops' below)
+        and any(f.message.startswith(update_ops.COLLECTION_REFUSAL) for f in _refusals(result))
+    ):
+        emptied = _migrate_empty_update_ops(source, path, options, project)
+        if isinstance(emptied, MigrationResult):
+            return emptied
+        result = MigrationResult(result.new_source, empty_update_ops.with_reason(result.findings, source, emptied))
     if update_ops.UPDATE_OPS in source and update_ops.BATCH_NORM in source and _refusals(result):
         dropped = _migrate_update_ops(source, path, options, project)
         if isinstance(dropped, MigrationResult):
@@ -502,6 +512,41 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     if isinstance(written, dict):
         return written
     return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
+
+
+def _migrate_empty_update_ops(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:
+    """A graph kept on TF1 because it reads the UPDATE_OPS collection: the file without its
+    dependencies on it, when nothing of the program fills it (rewrites/empty_update_ops.py),
+    if its graph then converts; else why not."""
+    module = _parsed_file(source)
+    imports = collect_tf_imports(module)
+    if not imports.aliases:
+        return "no TensorFlow import"
+    elsewhere = project.update_ops_producers if project is not None else _unread_imports(source)
+    dropped = empty_update_ops.drop_empty_update_ops(module, imports, source, elsewhere)
+    if isinstance(dropped, str):
+        return dropped
+    again = _migrate_source(dropped.source, path, options, project, None)
+    retried = _retried(dropped, empty_update_ops.EMPTY_UPDATE_OPS.code, path, options, project, dropped.map_line, again)
+    if retried is not None:
+        return retried
+    return (
+        _still_kept(_refusals(again), "the collection is empty; once its `with` blocks are dropped") or "the file is unchanged without them"
+    )
+
+
+def _unread_imports(source: str) -> tuple[str, ...]:
+    """Without the project (a text migrated alone), the modules the file imports that are
+    neither TensorFlow, NumPy, SciPy nor the standard library: they are not read."""
+    known = {"tensorflow", "numpy", "scipy", "__future__", *sys.stdlib_module_names}
+    tree = _parsed(source, None)
+    modules = [
+        alias.name if isinstance(node, ast.Import) else ("." * node.level) + (node.module or "")
+        for node in (ast.walk(tree) if tree is not None else ())
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    ]
+    return tuple(dict.fromkeys(f"{m}: not read" for m in modules if m.split(".")[0] not in known))
 
 
 def _migrate_update_ops(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:

@@ -415,11 +415,27 @@ def _read_in_place_only(tf: TfImports, statement) -> set[str]:
 
 def _unstorable(module: cst.Module, scope: Scope, name: str, binding) -> str | None:
     """Why a local variable read by graph code cannot be stored on ``self`` under its
-    name: it must be bound once, by an assignment of its own, and no attribute of the
-    file may have that name already (``self.W1`` would mean something else)."""
-    if binding.defines != (name,) or not isinstance(binding.node, cst.SimpleStatementLine):
+    name: it must be bound once, by an assignment of its own or one unpacking into it
+    (``W, b = make_layer_variables(...)``, a split layer helper's make call: ``self.W = W``
+    after it stores what it bound, as for ``W = ...``), and no attribute of the file may
+    have that name already (``self.W1`` would mean something else)."""
+    if not isinstance(binding.node, cst.SimpleStatementLine) or not (
+        binding.defines == (name,) or _assigned_by_unpacking(binding.node, name)
+    ):
         return "its statement binds more than it"
     return _unstorable_binding(module, scope, name)
+
+
+def _assigned_by_unpacking(statement: cst.SimpleStatementLine, name: str) -> bool:
+    """Is ``statement`` one assignment that binds ``name`` as a plain element of a tuple or
+    list target (``W, b = ...``, ``[W, b] = ...``; nested or starred elements not)?"""
+    if len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign):
+        return False
+    return any(
+        isinstance(target.target, (cst.Tuple, cst.List))
+        and any(isinstance(e, cst.Element) and m.matches(e.value, m.Name(name)) for e in target.target.elements)
+        for target in statement.body[0].targets
+    )
 
 
 def _unstorable_binding(module: cst.Module, scope: Scope, name: str) -> str | None:

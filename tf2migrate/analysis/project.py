@@ -29,6 +29,7 @@ from pathlib import Path
 from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.summaries import UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
+from tf2migrate.analysis.update_ops_producers import update_ops_producers
 
 
 @dataclass
@@ -79,6 +80,10 @@ class FileContext:
     # modules of the run this one imports or is imported by that stay on TF1 semantics (their
     # fallback switches eager execution off, for the whole process): its own graph stays there too
     graph_mode_modules: tuple[str, ...] = ()
+    # what the modules it imports (directly or through others) and the run's files importing
+    # it hold that may add to TF1's UPDATE_OPS collection (analysis/update_ops_producers.py),
+    # as ``module:line: text``: given to a file reading the collection only
+    update_ops_producers: tuple[str, ...] = ()
 
     @property
     def linked(self) -> bool:
@@ -110,6 +115,7 @@ class FileContext:
                 self.graph_mode_modules,
             )
             text += repr([sorted(part) for part in links])
+        text += repr(self.update_ops_producers) if self.update_ops_producers else ""
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -253,6 +259,25 @@ class Project:
             if summary is not None:
                 modules[name] = summary
         return FileContext(modules)
+
+    def update_ops_producers(self, path: Path, text: str, skip: frozenset[Path] = frozenset()) -> tuple[str, ...]:
+        """What the modules ``path`` (whose text is ``text``) imports, directly or through
+        others, hold that may add to TF1's UPDATE_OPS collection, as ``module:line: text``
+        (analysis/update_ops_producers.py); the modules in ``skip`` are not read."""
+        found: list[str] = []
+        seen = {path.resolve(), *skip}
+        pending = [(path, text)]
+        while pending:
+            current, current_text = pending.pop()
+            for summary in self.context(current, current_text).modules.values():
+                if summary.path in seen:
+                    continue
+                seen.add(summary.path)
+                tree = self.trees.get(summary.path)
+                if tree is not None:
+                    found += [f"{summary.path.name}:{p}" for p in update_ops_producers(tree)]
+                    pending.append((summary.path, self.read(summary.path)))
+        return tuple(found)
 
     def summary(self, path: Path) -> ModuleSummary | None:
         if path not in self._summaries:
