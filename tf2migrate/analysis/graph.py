@@ -193,8 +193,10 @@ class GraphAnalyzer:
         imported: dict[str, Summary],
         links: FileContext | None = None,
         index: NodeIndex | None = None,
+        tf1: bool = False,
     ) -> None:
         self.module = module
+        self.tf1 = tf1
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
@@ -489,7 +491,9 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
             if (fed := _fed_name(call)) is not None:
                 self.facts.feed_names.add(fed)
-        if self._test_sessions:
+        if self._test_sessions or (self.tf1 and self.facts.test_runs):
+            # (a TF1 file's test method evaluating with ``self.evaluate`` ran a graph: TF1's
+            # TestCase ran its tests in graph mode, TF2's runs them eagerly)
             self.facts.graph_evidence = True
         for call, why in self._refused_test_sessions:
             self.facts.graph_evidence = True
@@ -1011,12 +1015,14 @@ def analyze(
     imported: dict[str, Summary] | None = None,
     links: FileContext | None = None,
     index: NodeIndex | None = None,
+    tf1: bool = False,
 ) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py); ``links``: what the module's callers
     proved of it (analysis/external_builds.py); ``index``: ``index_module(module)``, when
-    the caller made it already."""
-    return GraphAnalyzer(module, imports, imported or {}, links, index).analyze()
+    the caller made it already; ``tf1``: the file uses TensorFlow as TF1 (module_facts),
+    which makes a test method's ``self.evaluate`` a run of its graph."""
+    return GraphAnalyzer(module, imports, imported or {}, links, index, tf1).analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:
