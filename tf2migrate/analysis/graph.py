@@ -671,6 +671,9 @@ class GraphAnalyzer:
         }
         accepted: set[int] = set()
         refused: list[tuple[cst.Call, str]] = []
+        # the test methods having had a session block, and a ``self.session()`` block (source order)
+        blocks_seen: set[int] = set()
+        new_sessions_seen: set[int] = set()
         # (a method opening sessions or graphs of its own, ``with tf.Graph().as_default(): with
         # tf.Session():`` in a loop, evaluates in those: its ``self.evaluate`` is left as it is)
         own_sessions = {
@@ -698,8 +701,24 @@ class GraphAnalyzer:
                 refused.append((call, "tf.test.TestCase graph sessions are converted in the methods of a module-level subclass only"))
             elif other:
                 refused.append((call, "a tf.test.TestCase session of another graph (`graph=`, or a positional argument) is not converted"))
+            elif id(method) in new_sessions_seen or (id(method) in blocks_seen and call.func.attr.value == "session"):  # type: ignore[attr-defined]
+                # TF1's ``self.session()`` opened a new session (``test_session`` and ``cached_session``
+                # the method's cached one): a block after another, one of them ``session()``, ran in
+                # another session, whose variables were uninitialized, or initialized anew, where the
+                # converted method has one set of them
+                refused.append(
+                    (
+                        call,
+                        "a session block after another of the test, one of them `self.session()`: TF1 opened a new session, "
+                        "whose variables were uninitialized (or initialized anew), where the converted method keeps one set of them",
+                    )
+                )
             else:
                 accepted.add(id(call))
+            if method is not None:
+                blocks_seen.add(id(method))
+                if call.func.attr.value == "session":  # type: ignore[attr-defined]
+                    new_sessions_seen.add(id(method))
         return accepted, refused
 
     def _self_contained_methods(self) -> list[cst.FunctionDef]:
