@@ -92,6 +92,9 @@ GRAPH_EXTRA = [
     "import tensorflow as tf\nhook = tf.train.SessionRunHook()\nx = obj.placeholder()\n",
     "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n",
     "from tensorflow import placeholder as ph\nx = ph(1)\n",
+    # a TF1 test's self.evaluate runs its graph; a TF2 one's evaluates eagerly
+    "import tensorflow as tf\nclass T(tf.test.TestCase):\n    def test(self):\n        self.evaluate(tf.global_variables_initializer())\n",
+    "import tensorflow as tf\nclass T(tf.test.TestCase):\n    def test(self):\n        self.evaluate(tf.constant(1))\n",
 ]
 
 
@@ -103,9 +106,10 @@ def test_graph_fact_equals_the_graph_analysis(source: str) -> None:
     imports = collect_tf_imports(module)
     if not imports.aliases:
         return  # such files are left before any analysis
-    facts = analyze(module, imports)
+    found = module_facts(ast.parse(source), imports)
+    facts = analyze(module, imports, tf1=found.tf1)
     graph = bool(facts.session_names or facts.v1_switches or facts.graph_evidence)
-    assert module_facts(ast.parse(source), imports).graph == graph
+    assert found.graph == graph
 
 
 @pytest.mark.parametrize("source", [p.read_text(encoding="utf-8") for p in SOURCES])

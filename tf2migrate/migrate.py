@@ -1170,7 +1170,7 @@ def _migrate_with_summaries(
     if desugared.module is not None:
         text = desugared.module.code
         new_imports = collect_tf_imports(desugared.module)
-        facts = analyze(desugared.module, new_imports, imported, _LINKS.get())
+        facts = analyze(desugared.module, new_imports, imported, _LINKS.get(), tf1=file_facts.tf1)
         refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
             new_tree = ast.parse(text)
@@ -1223,7 +1223,7 @@ def _migrate_graph(
     ``index``: ``index_module(module)``, when made already."""
     # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
-        facts = analyze(module, imports, imported, _LINKS.get(), index) if file_facts.graph else GraphFacts(imports)
+        facts = analyze(module, imports, imported, _LINKS.get(), index, file_facts.tf1) if file_facts.graph else GraphFacts(imports)
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     # (a file importing a TF module TF2 does not ship is not TF2 code)
     names_v1_explicitly = names_v1_explicitly or imports_absent_module(imports)

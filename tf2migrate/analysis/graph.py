@@ -193,8 +193,10 @@ class GraphAnalyzer:
         imported: dict[str, Summary],
         links: FileContext | None = None,
         index: NodeIndex | None = None,
+        tf1: bool = False,
     ) -> None:
         self.module = module
+        self.tf1 = tf1
         self.links = links
         self.tf = imports
         self.facts = GraphFacts(imports, imported=imported)
@@ -489,7 +491,9 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
             if (fed := _fed_name(call)) is not None:
                 self.facts.feed_names.add(fed)
-        if self._test_sessions:
+        if self._test_sessions or (self.tf1 and self.facts.test_runs):
+            # (a TF1 file's test method evaluating with ``self.evaluate`` ran a graph: TF1's
+            # TestCase ran its tests in graph mode, TF2's runs them eagerly)
             self.facts.graph_evidence = True
         for call, why in self._refused_test_sessions:
             self.facts.graph_evidence = True
@@ -667,6 +671,9 @@ class GraphAnalyzer:
         }
         accepted: set[int] = set()
         refused: list[tuple[cst.Call, str]] = []
+        # the test methods having had a session block, and a ``self.session()`` block (source order)
+        blocks_seen: set[int] = set()
+        new_sessions_seen: set[int] = set()
         # (a method opening sessions or graphs of its own, ``with tf.Graph().as_default(): with
         # tf.Session():`` in a loop, evaluates in those: its ``self.evaluate`` is left as it is)
         own_sessions = {
@@ -694,8 +701,24 @@ class GraphAnalyzer:
                 refused.append((call, "tf.test.TestCase graph sessions are converted in the methods of a module-level subclass only"))
             elif other:
                 refused.append((call, "a tf.test.TestCase session of another graph (`graph=`, or a positional argument) is not converted"))
+            elif id(method) in new_sessions_seen or (id(method) in blocks_seen and call.func.attr.value == "session"):  # type: ignore[attr-defined]
+                # TF1's ``self.session()`` opened a new session (``test_session`` and ``cached_session``
+                # the method's cached one): a block after another, one of them ``session()``, ran in
+                # another session, whose variables were uninitialized, or initialized anew, where the
+                # converted method has one set of them
+                refused.append(
+                    (
+                        call,
+                        "a session block after another of the test, one of them `self.session()`: TF1 opened a new session, "
+                        "whose variables were uninitialized (or initialized anew), where the converted method keeps one set of them",
+                    )
+                )
             else:
                 accepted.add(id(call))
+            if method is not None:
+                blocks_seen.add(id(method))
+                if call.func.attr.value == "session":  # type: ignore[attr-defined]
+                    new_sessions_seen.add(id(method))
         return accepted, refused
 
     def _self_contained_methods(self) -> list[cst.FunctionDef]:
@@ -1011,12 +1034,14 @@ def analyze(
     imported: dict[str, Summary] | None = None,
     links: FileContext | None = None,
     index: NodeIndex | None = None,
+    tf1: bool = False,
 ) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py); ``links``: what the module's callers
     proved of it (analysis/external_builds.py); ``index``: ``index_module(module)``, when
-    the caller made it already."""
-    return GraphAnalyzer(module, imports, imported or {}, links, index).analyze()
+    the caller made it already; ``tf1``: the file uses TensorFlow as TF1 (module_facts),
+    which makes a test method's ``self.evaluate`` a run of its graph."""
+    return GraphAnalyzer(module, imports, imported or {}, links, index, tf1).analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:

@@ -26,8 +26,9 @@ class ModuleFacts:
     tf1: bool  # uses ``tf.X`` as TF1 by unambiguous evidence
     explicit_v1: bool  # names ``tf.compat.v1`` / ``tf.contrib`` / ``tf.estimator`` API
     # builds or runs a TF1 graph by the graph analysis' own evidence (a placeholder,
-    # session or v1-switch call, a tf.test.TestCase session block): without it that
-    # analysis finds no graph, so it is not run
+    # session or v1-switch call, a tf.test.TestCase session block, a test's
+    # ``self.evaluate`` in a TF1 file): without it that analysis finds no graph, so it is
+    # not run
     graph: bool
     # a TF alias is bound other than by a top-level import (a parameter, an assignment, a
     # nested import): only then can a function shadow it (``shadowed_alias``)
@@ -41,7 +42,10 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     them with TF1's meaning."""
     walker = _Walker(imports, {id(statement) for statement in tree.body})
     walker.visit(tree)
-    return ModuleFacts(walker.names, walker.tf1 or tf1_callers, walker.explicit, walker.graph, walker.alias_rebound)
+    tf1 = walker.tf1 or tf1_callers
+    # a TF1 test's ``self.evaluate(t)`` ran its graph (TF1's TestCase ran tests in graph mode)
+    graph = walker.graph or (tf1 and walker.evaluates)
+    return ModuleFacts(walker.names, tf1, walker.explicit, graph, walker.alias_rebound)
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
@@ -119,6 +123,7 @@ class _Walker(_FastVisitor):
         self.tf1 = False
         self.explicit = False
         self.graph = False
+        self.evaluates = False  # ``self.evaluate(...)`` called
 
     # ------------------------------------------------------------------ evidence
     def _check(self, dotted: str | None) -> None:
@@ -183,6 +188,8 @@ class _Walker(_FastVisitor):
         dotted = ast_dotted_name(node.func)
         if not self.graph and self.tf.canonical_dotted(dotted) in GRAPH_EVIDENCE_CALLS:
             self.graph = True
+        if dotted == "self.evaluate":
+            self.evaluates = True
         if refuses_tf2_keywords(self.tf, dotted, keywords):
             self.tf1 = True  # a keyword TF2's namesake refuses (``keep_dims=``)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ITERATOR_METHODS and self.tf.canonical_dotted(dotted) is None:

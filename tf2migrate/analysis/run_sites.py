@@ -89,7 +89,9 @@ class RunSiteFinder(cst.CSTVisitor):
         self.def_stack: list[cst.FunctionDef] = []
         self.loop_depth = 0
         self.expr_statement: cst.SimpleStatementLine | None = None
-        self.value_error_only: set[int] = set()  # calls in a ``try:`` whose handlers catch ValueError, not TypeError
+        # calls in a ``try:`` whose handlers catch ValueError, not TypeError, or in a ``with`` block
+        # expecting ValueError (``self.assertRaises(ValueError)``, ``pytest.raises``), not TypeError
+        self.value_error_only: dict[int, str] = {}
         self.graph_scope_defs = {id(s.owner) for s in facts.scopes if isinstance(s.owner, cst.FunctionDef)}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -107,7 +109,14 @@ class RunSiteFinder(cst.CSTVisitor):
 
     def visit_Try(self, node: cst.Try) -> None:
         if _catches(node, "ValueError") and not _catches(node, "TypeError"):
-            self.value_error_only.update(id(c) for c in calls_in(node.body, enter_defs=True))
+            self.value_error_only.update((id(c), "in `try:` whose handler catches") for c in calls_in(node.body, enter_defs=True))
+
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            expected = _expected_exceptions(item.item)
+            if expected is not None and _names_exception(expected, "ValueError") and not _names_exception(expected, "TypeError"):
+                context = f"in `with {_render(item.item.func)}(...)` expecting"  # type: ignore[attr-defined]
+                self.value_error_only.update((id(c), context) for c in calls_in(node.body, enter_defs=True))
 
     def visit_For(self, node) -> None:
         self.loop_depth += 1
@@ -129,14 +138,15 @@ class RunSiteFinder(cst.CSTVisitor):
         if site is not None:
             self.scope.run_sites.append(site)
             if site.feed is not None and id(node) in self.value_error_only:
-                # ``try: sess.run(s, {x: X})`` / ``except ValueError:``: TF1 raised ValueError for a
-                # fed value of the wrong shape, which the handler caught; a generated function's
-                # signature raises TypeError, which ends the program
+                # ``try: sess.run(s, {x: X})`` / ``except ValueError:`` (or a test's ``with
+                # self.assertRaises(ValueError):``): TF1 raised ValueError for a fed value of the wrong
+                # shape, which the handler caught or the test expected; a generated function's
+                # signature raises TypeError, which ends the program or fails the test
                 self.facts.block(
                     node,
                     blockers.UNSUPPORTED_SESSION,
-                    "a run with a feed in `try:` whose handler catches ValueError and not TypeError: TF1 raised ValueError "
-                    "for a fed value of the wrong shape, a generated function raises TypeError (not caught)",
+                    f"a run with a feed {self.value_error_only[id(node)]} ValueError and not TypeError: TF1 raised "
+                    "ValueError for a fed value of the wrong shape, a generated function raises TypeError (not caught)",
                 )
 
     def _run_site(self, call: cst.Call) -> RunSite | None:
@@ -246,13 +256,43 @@ class RunSiteFinder(cst.CSTVisitor):
 def _catches(node: cst.Try, exception: str) -> bool:
     """Does a handler of ``node`` catch ``exception`` (by its name, in a tuple, or as
     ``Exception``/``BaseException`` or a bare ``except:``)?"""
-    for handler in node.handlers:
-        if handler.type is None:
+    return any(handler.type is None or _names_exception(handler.type, exception) for handler in node.handlers)
+
+
+def _names_exception(expression: cst.BaseExpression, exception: str) -> bool:
+    """Does ``expression`` (an exception class, or a tuple of them) name ``exception`` or
+    ``Exception``/``BaseException``?"""
+    caught = expression.elements if isinstance(expression, cst.Tuple) else [expression]
+    for element in caught:
+        value = element.value if isinstance(element, cst.Element) else element
+        name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else None
+        if name in (exception, "Exception", "BaseException"):
             return True
-        caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        for element in caught:
-            value = element.value if isinstance(element, cst.Element) else element
-            name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else None
-            if name in (exception, "Exception", "BaseException"):
-                return True
     return False
+
+
+# context managers expecting their block to raise the exception passed first: unittest's and
+# tf.test's assertions, pytest's ``raises``
+_RAISES_CONTEXTS = frozenset(("assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises"))
+
+
+def _expected_exceptions(item: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The exception(s) a ``with`` item expects its block to raise (``self.assertRaises(ValueError)``,
+    ``pytest.raises((ValueError, KeyError), match=...)``), or None."""
+    if not isinstance(item, cst.Call) or not item.args or item.args[0].keyword is not None:
+        return None
+    if _callee(item) not in _RAISES_CONTEXTS:
+        return None
+    return item.args[0].value
+
+
+def _render(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _callee(call: cst.BaseExpression) -> str | None:
+    """The called name or attribute of a call (``assertRaises`` of ``self.assertRaises(...)``)."""
+    func = call.func if isinstance(call, cst.Call) else None
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else None

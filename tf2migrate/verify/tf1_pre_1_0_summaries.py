@@ -5,7 +5,9 @@ TF 1.0; rewrites/pre_1_0_api.py renames them to ``tf.summary.*`` only where 1.x'
 alike (a clean literal tag, no name scope in the file), and leaves the others as written —
 the summaries rewrite then gives their kernels the tag as 0.x did.  So that such an
 original runs on the TF1 side at all, this gives ``tf.compat.v1`` the three functions as
-TensorFlow 0.12 defined them (``python/ops/logging_ops.py``): the op built under
+TensorFlow 0.12 defined them, and 0.x's names of the functions 1.0 only renamed
+(``tf.merge_all_summaries``, ``tf.merge_summary``, ``tf.train.SummaryWriter``: a 0.x program
+calls them beside its summaries) (``python/ops/logging_ops.py``): the op built under
 ``name_scope(name, "<Kernel>")``, the tag passed to the kernel as given, the op added to the
 ``SUMMARIES`` collection (or the ``collections`` given).  Used by the verify worker and the
 summaries' event-file tests only (the TF1 subprocess).
@@ -26,6 +28,12 @@ def install(v1) -> None:
     for name, (kernel, tag_parameter, value_parameter, extra) in _FUNCTIONS.items():
         if not hasattr(v1, name):
             setattr(v1, name, _summary(v1, kernel, tag_parameter, value_parameter, extra))
+    # renamed in 1.0, their parameters alike
+    for name, renamed in (("merge_all_summaries", v1.summary.merge_all), ("merge_summary", v1.summary.merge)):
+        if not hasattr(v1, name):
+            setattr(v1, name, renamed)
+    if not hasattr(v1.train, "SummaryWriter"):
+        v1.train.SummaryWriter = v1.summary.FileWriter
 
 
 def _summary(v1, kernel: str, tag_parameter: str, value_parameter: str, extra: str | None):
