@@ -116,6 +116,14 @@ def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
             f"the fetch `{rewrite.code(expr)}` is an attribute of `{root}`: this release reads a fetch as a "
             "graph value only through a name or, in a class's methods, an attribute of `self`; its run is not converted"
         )
+    if isinstance(expr, cst.Attribute) and root_name(expr) == "self":
+        # ``self.evaluate(self.v)`` in a test method, ``self.v`` made by ``setUp``: another
+        # method's graph value, which the method's own graph code does not bind
+        return (
+            f"the fetch `{rewrite.code(expr)}` is an attribute of `self` this code does not bind as a graph value: "
+            "made by another method (a test's `setUp`, a method run before), a Python value, or a constant the "
+            "constructor makes where it stands (`self.c = tf.constant(c)`); its run is not converted"
+        )
     return (
         "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
         "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted"
