@@ -26,8 +26,10 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     # the element of a TF1 iterator: the run takes the next one itself (rewrites/tf1_iterators.py)
     taken = {name: f"{p.placeholder.iterator.name}.get_next()" for name, p in params.items() if p.placeholder and p.placeholder.iterator}
     fed: dict[str, str] = {}
+    # the arguments whose values reach the function as tensors of their dtype (see _as_fed)
+    tensors: set[str] = set(taken)
     feed = site.feed
-    signed = has_signature(rewrite, generated)  # (else number literals are passed as tensors: _as_fed)
+    signed = has_signature(rewrite, generated)
     if isinstance(feed, cst.Dict):
         for element in feed.elements:
             key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
@@ -39,6 +41,8 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 return None
             if local_name(placeholder.defines[0]) in params:
                 fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)
+                if signed or rewrite.numpy_values().is_numpy(element.value):
+                    tensors.add(local_name(placeholder.defines[0]))
             elif not _side_effect_free(element.value):
                 rewrite.block(
                     element.value,
@@ -52,6 +56,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         if isinstance(passed, str):
             rewrite.block(feed, blockers.UNSUPPORTED_FEED, passed)
             return None
+        converted = set(params)
         for display in passed:
             keys = _display_keys(rewrite, display, site, owner)
             if keys is None:
@@ -64,7 +69,9 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 )
                 return None
             _rewrite_feed_dict(rewrite, display, keys, _tensor_values(rewrite, display, keys, params, signed))
+            converted &= _tensors_in(rewrite, display, keys, signed)
         fed.update({key: f'{feed.value}["{key}"]' for key in params if key not in taken})
+        tensors |= converted
     elif isinstance(feed, cst.Name):
         feed_dict = rewrite.facts.feed_dicts.get((id(site.function), feed.value)) or rewrite.facts.feed_dicts.get((id(None), feed.value))
         dict_node = _reaching_feed_dict(feed_dict, site, rewrite.module) if feed_dict is not None else None
@@ -86,16 +93,20 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         if keys is None:
             return None
         _rewrite_feed_dict(rewrite, dict_node, keys, _tensor_values(rewrite, dict_node, keys, params, signed))
+        tensors |= _tensors_in(rewrite, dict_node, keys, signed)
+        for key in keys:
+            if key in params:
+                fed[key] = f'{feed.value}["{key}"]'
         if (
             feed_dict is not None
             and set(keys) == set(params)
             and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys)
         ):
-            rewrite.unpacked_feeds.append(UnpackedFeed(feed_dict, dict_node, site, params))
-            return f"**{feed.value}"  # the dict holds exactly the arguments, none converted as fed
-        for key in keys:
-            if key in params:
-                fed[key] = f'{feed.value}["{key}"]'
+            # the dict holds exactly the arguments, none converted to an integer dtype; those
+            # converted to tensors are written out unless invariant_feeds converts the dict
+            keywords = "" if tensors >= set(keys) else _keywords(rewrite, params, fed, tensors)
+            rewrite.unpacked_feeds.append(UnpackedFeed(feed_dict, dict_node, site, params, keywords))
+            return f"**{feed.value}"
     elif feed is not None:
         rewrite.block(feed, blockers.UNSUPPORTED_FEED, "feed_dict must be a dict display or a variable bound to one")
         return None
@@ -104,24 +115,73 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
-    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, signed)}" for name, value in fed.items())
+    return _keywords(rewrite, params, fed, tensors)
+
+
+def _keywords(rewrite: SessionRewrite, params: dict[str, Statement], fed: dict[str, str], tensors: set[str]) -> str:
+    """The call's keyword arguments: each fed value, converted as the feed converted it."""
+    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, name in tensors)}" for name, value in fed.items())
+
+
+def pass_unconverted_values(rewrite: SessionRewrite, converted: set[int]) -> None:
+    """A run unpacking a feed dict (``train_step(**tf_dict)``) whose values are not all
+    tensors of their dtype, and which invariant_feeds did not convert where it is built
+    (``converted``: ids of those dict displays), passes its arguments one by one instead,
+    converted at the call as TF1 converted them at the run."""
+    for feed in rewrite.unpacked_feeds:
+        if not feed.keywords or id(feed.dict_node) in converted:
+            continue
+        planned = rewrite.plan.replace.get(id(feed.site.call))
+        if isinstance(planned, cst.BaseExpression):
+            rewrite.plan.replace[id(feed.site.call)] = planned.visit(_Spread(feed.feed_dict.name, feed.keywords))
+
+
+class _Spread(cst.CSTTransformer):
+    """``f(**feeds)`` → ``f(x=feeds["x"], keep=tf.constant(feeds["keep"], "float"))``."""
+
+    def __init__(self, name: str, keywords: str) -> None:
+        super().__init__()
+        self.name = name
+        self.keywords = list(cst.ensure_type(cst.parse_expression(f"f({keywords})"), cst.Call).args)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg | cst.FlattenSentinel[cst.Arg]:
+        if updated_node.star != "**" or not m.matches(updated_node.value, m.Name(self.name)):
+            return updated_node
+        return cst.FlattenSentinel([*self.keywords[:-1], self.keywords[-1].with_changes(comma=updated_node.comma)])
 
 
 def _tensor_values(
     rewrite: SessionRewrite, display: cst.Dict, keys: list[str], params: dict[str, Statement], signed: bool
 ) -> dict[str, str]:
     """The values of a feed dict display a call passes whole (``**feeds``) that _as_fed
-    passes as tensors: number literals fed to floating placeholders of a function without
-    an input signature (``signed``: it has one)."""
+    passes as tensors, converted where the dict is built: number literals fed to floating
+    placeholders of a function without an input signature (``signed``: it has one).  A
+    literal is the same value there as at the run; any other value is converted at the
+    call, as TF1 converted it at the run (a list changed in place in between is fed changed)."""
     if signed:
         return {}
     converted = {}
     for element, key in zip(display.elements, keys):
-        if key in params and isinstance(element, cst.DictElement):
-            value = rewrite.module.code_for_node(element.value)
-            if (as_fed := _as_fed(rewrite, params[key], value, signed=False)) != value and as_fed.startswith("tf.constant("):
+        if key in params and isinstance(element, cst.DictElement) and _number_literal(value := rewrite.module.code_for_node(element.value)):
+            if (as_fed := _as_fed(rewrite, params[key], value, tensor=False)) != value and as_fed.startswith("tf.constant("):
                 converted[key] = as_fed
     return converted
+
+
+def _tensors_in(rewrite: SessionRewrite, display: cst.Dict, keys: list[str], signed: bool) -> set[str]:
+    """The keys of a feed dict display whose values reach the function as tensors of their
+    placeholder's dtype when the call reads them from the dict: all of them when the
+    function is ``signed``, else those shown to be NumPy (analysis/numpy_values.py) and the
+    number literals _tensor_values converts (the others are converted at the call)."""
+    if signed:
+        return set(keys)
+    numpy = rewrite.numpy_values()
+    return {
+        key
+        for element, key in zip(display.elements, keys)
+        if isinstance(element, cst.DictElement)
+        and (numpy.is_numpy(element.value) or _number_literal(rewrite.module.code_for_node(element.value)))
+    }
 
 
 def _display_keys(rewrite: SessionRewrite, display: cst.Dict, site: RunSite, owner: Scope) -> list[str] | None:
@@ -227,15 +287,19 @@ def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statem
     )
 
 
-def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, signed: bool = True) -> str:
+def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, tensor: bool = True) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
     so the call converts them as the feed did (a literal of the right kind needs nothing).
-    Unless ``signed`` (the function has an input signature), a number literal fed to a
-    floating placeholder is passed as a tensor of its dtype: a Python float would be a
-    constant of the trace, which Grappler folds into the ops reading it (``x / keep``
-    computed as ``x * (1 / keep)``, a different rounding), where TF1 computed with the fed
-    value at run time."""
+    Unless ``tensor`` (the value reaches the function as a tensor of the placeholder's
+    dtype: the function has an input signature, which converts it, or the value is shown
+    to be NumPy, or was converted where its dict was built), a value fed to a floating
+    placeholder is passed as ``tf.constant(value, dtype)``, which converts as TF1's
+    ``np.asarray(value, dtype)`` did.  A Python number, or a list of them, would be a
+    constant of the trace: Grappler folds it into the ops reading it (``x / keep``
+    computed as ``x * (1 / keep)``, a different rounding), a float fed to a ``float64``
+    placeholder is rounded to ``float32`` by the function's cast, and every new value
+    traces again, where TF1 computed with the fed value at run time."""
     placeholder = statement.placeholder
     if placeholder is not None and placeholder.dtype is not None:
         dtype = rewrite.code(placeholder.dtype)
@@ -245,7 +309,7 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, signed: b
         dtype = ""
     kind = dtype.rsplit(".", 1)[-1].strip("\"'")
     if not kind.startswith(("int", "uint", "bool")):
-        if not signed and dtype and kind.startswith(_FLOATING) and _number_literal(value):
+        if not tensor and dtype and kind.startswith(_FLOATING):
             return f"tf.constant({value}, {dtype})"
         return value
     if (kind == "bool" and value in ("True", "False")) or (kind != "bool" and value.lstrip("-").isdigit()):

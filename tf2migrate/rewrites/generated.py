@@ -14,6 +14,7 @@ from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
 from tf2migrate.analysis.model import FeedDict, GraphFacts, Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound, self_attribute
+from tf2migrate.analysis.numpy_values import NumpyValues
 from tf2migrate.diagnostics import Rule
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import name_normalizer
@@ -56,6 +57,9 @@ class UnpackedFeed:
     dict_node: cst.Dict
     site: RunSite
     placeholders: dict[str, Statement]  # dict key → the placeholder it feeds
+    # the call's arguments written out, converting the values that need it (see feeds._as_fed),
+    # when some do: passed so unless invariant_feeds converts the dict's values where it is built
+    keywords: str = ""
 
 
 @dataclass
@@ -75,6 +79,7 @@ class SessionRewrite:
     # see scope_names
     _names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = field(default_factory=dict, init=False, repr=False)
     _module_bindings: list[str] | None = field(default=None, init=False, repr=False)
+    _numpy_values: NumpyValues | None = field(default=None, init=False, repr=False)
 
     def module_bindings(self) -> list[str]:
         """Every binding of a name anywhere in the module, one entry per binding: read
@@ -82,6 +87,13 @@ class SessionRewrite:
         if self._module_bindings is None:
             self._module_bindings = read_and_bound(self.module)[1]
         return self._module_bindings
+
+    def numpy_values(self) -> NumpyValues:
+        """Which expressions of the module are shown to be NumPy values (a fed one needs no
+        conversion): read once per file, when a feed first asks."""
+        if self._numpy_values is None:
+            self._numpy_values = NumpyValues(self.module, self.facts.importer_attributes)
+        return self._numpy_values
 
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
         localize = self.scope_names(scope)[0] if scope is not None else frozenset()

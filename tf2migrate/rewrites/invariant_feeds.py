@@ -32,8 +32,9 @@ _READING_CALLS = frozenset(
 _CLOCKS = frozenset({"time.time", "time.perf_counter", "time.process_time", "time.monotonic"})
 
 
-def convert(rewrite: SessionRewrite) -> None:
-    """Wrap the values of each loop-invariant feed dict in ``tf.convert_to_tensor``."""
+def convert(rewrite: SessionRewrite) -> set[int]:
+    """Wrap the values of each loop-invariant feed dict in ``tf.convert_to_tensor``; the
+    ids of the dict displays so converted."""
     by_dict: dict[int, list[UnpackedFeed]] = {}
     for feed in rewrite.unpacked_feeds:
         by_dict.setdefault(id(feed.dict_node), []).append(feed)
@@ -42,10 +43,13 @@ def convert(rewrite: SessionRewrite) -> None:
     # as the dict's last read, since its function converts its arguments once on entry anyway
     converted_runs = {id(s.call) for s in sites if s.form is not RunForm.SCIPY}
     scipy_runs = {id(s.call) for s in sites if s.form is RunForm.SCIPY}
+    converted = set()
     for feeds in by_dict.values():
         dtypes = _dtypes(rewrite, feeds)
         if dtypes is not None and _invariant(rewrite, feeds, converted_runs, scipy_runs):
             _wrap_values(rewrite, feeds[0].feed_dict.name, feeds[0].dict_node, dtypes)
+            converted.add(id(feeds[0].dict_node))
+    return converted
 
 
 def _dtypes(rewrite: SessionRewrite, feeds: list[UnpackedFeed]) -> dict[str, str] | None:

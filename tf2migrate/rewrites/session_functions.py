@@ -41,7 +41,7 @@ from tf2migrate.rewrites import (
     tf1_iterators,
     train_steps,
 )
-from tf2migrate.rewrites.feeds import call_arguments, rewrite_unused_feed_dicts
+from tf2migrate.rewrites.feeds import call_arguments, pass_unconverted_values, rewrite_unused_feed_dicts
 from tf2migrate.analysis.catalogue import STRUCTURE_CALLS
 from tf2migrate.rewrites.fetches import fetch_leaves, Leaf, leaf_kind, LeafKind, to_numpy
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
@@ -258,7 +258,7 @@ class SessionFunctions:
         self._refuse_factory_reinitializations()
         tf1_iterators.plan(rewrite, iterator_runs)
         rewrite_unused_feed_dicts(self.rewrite)
-        invariant_feeds.convert(self.rewrite)
+        pass_unconverted_values(self.rewrite, invariant_feeds.convert(self.rewrite))
         self._refuse_graphs_run_elsewhere()
         refuse_shared_random_streams(self.rewrite)
         descriptions.plan_descriptions(self.rewrite, self._graph_inputs_stable)

@@ -1,0 +1,70 @@
+"""analysis/numpy_values.py: which fed values are shown to be NumPy (passed as they are)
+and which are not (converted to a tensor of the placeholder's dtype at the call)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from tf2migrate.analysis.numpy_values import NumpyValues
+
+_MODULE = """\
+import numpy as np
+import os
+
+rng = np.random.RandomState(0)
+data = rng.rand(20, 100).astype(np.float32)
+keep_np = np.float32(0.7)
+keep = 0.7
+values = [1.0, 2.0]
+mixed = np.zeros(3)
+mixed = [0.0]
+def f(param):
+    return param
+
+
+class Model:
+    rate = 0.1
+
+    def __init__(self, X):
+        self.x = X[:, 0:1]
+        self.u = X
+        self.z = np.ones(4)
+        self.rate = np.float32(0.5)
+"""
+
+SHOWN = [
+    "data", "keep_np", "np.zeros(3)", "np.float32(keep)", "rng.rand(5)", "rng.uniform(-1, 1, size=[2, 3])",
+    "np.random.normal(0, 1, (2, 3))", "np.random.permutation(10)", "data[:10]", "data * keep", "keep * data",
+    "-data", "data.T", "data.mean()", "X_star[:, 0:1]", "self.x", "self.z", "(data if keep else data)",
+]  # fmt: skip
+NOT_SHOWN = [
+    "keep", "values", "mixed", "param", "0.7", "[1.0, 2.0]", "rng.rand()", "np.random.uniform(-1, 1)",
+    "np.meshgrid(data, data)", "data.tolist()", "data.item()", "float(data)", "f(data)", "self.u", "self.rate",
+    "df.iloc[:, 0:1]", "'%s' % data", "np.pi", "os.getcwd()", "table[1, 2]",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def values() -> NumpyValues:
+    return NumpyValues(cst.parse_module(_MODULE))
+
+
+@pytest.mark.parametrize("expression", SHOWN)
+def test_shown(values: NumpyValues, expression: str) -> None:
+    assert values.is_numpy(cst.parse_expression(expression))
+
+
+@pytest.mark.parametrize("expression", NOT_SHOWN)
+def test_not_shown(values: NumpyValues, expression: str) -> None:
+    assert not values.is_numpy(cst.parse_expression(expression))
+
+
+def test_star_import_shows_nothing() -> None:
+    values = NumpyValues(cst.parse_module(_MODULE + "from helpers import *\n"))
+    assert not values.is_numpy(cst.parse_expression("data"))
+
+
+def test_attribute_an_importer_names_is_not_shown() -> None:
+    values = NumpyValues(cst.parse_module(_MODULE), importer_attributes=frozenset({"z"}))
+    assert not values.is_numpy(cst.parse_expression("self.z"))
