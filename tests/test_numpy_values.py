@@ -11,6 +11,12 @@ from tf2migrate.analysis.numpy_values import NumpyValues
 _MODULE = """\
 import numpy as np
 import os
+from tensorflow.examples.tutorials.mnist import input_data
+
+mnist = input_data.read_data_sets("/tmp/data/", one_hot=True)
+batch_xs, batch_ys = mnist.train.next_batch(100)
+other = load()
+other_xs, other_ys = other.train.next_batch(100)
 
 rng = np.random.RandomState(0)
 data = rng.rand(20, 100).astype(np.float32)
@@ -37,11 +43,13 @@ SHOWN = [
     "data", "keep_np", "np.zeros(3)", "np.float32(keep)", "rng.rand(5)", "rng.uniform(-1, 1, size=[2, 3])",
     "np.random.normal(0, 1, (2, 3))", "np.random.permutation(10)", "data[:10]", "data * keep", "keep * data",
     "-data", "data.T", "data.mean()", "X_star[:, 0:1]", "self.x", "self.z", "(data if keep else data)",
+    "batch_xs", "batch_ys", "mnist.test.images", "mnist.validation.labels", "mnist.train.next_batch(10)[0]",
 ]  # fmt: skip
 NOT_SHOWN = [
     "keep", "values", "mixed", "param", "0.7", "[1.0, 2.0]", "rng.rand()", "np.random.uniform(-1, 1)",
     "np.meshgrid(data, data)", "data.tolist()", "data.item()", "float(data)", "f(data)", "self.u", "self.rate",
     "df.iloc[:, 0:1]", "'%s' % data", "np.pi", "os.getcwd()", "table[1, 2]",
+    "other_xs", "other.test.images", "mnist.train.next_batch(10)", "mnist.train.num_examples",
 ]  # fmt: skip
 
 

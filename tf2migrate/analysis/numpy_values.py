@@ -24,6 +24,10 @@ Shown to be NumPy:
 - a name or ``self.name`` subscripted by a tuple holding a slice (``X[:, 0:1]``): Python's
   lists and tuples refuse a tuple index, and a fed value cannot be a TF tensor (TF1 refused
   to feed one);
+- TF1's MNIST reader's arrays: ``mnist.train.images`` / ``.labels`` (also ``test``,
+  ``validation``) and the items of ``mnist.train.next_batch(n)`` (``batch_xs, batch_ys =
+  mnist.train.next_batch(100)``), ``mnist`` a name bound only to ``input_data.read_data_sets(...)``
+  of ``from tensorflow.examples.tutorials.mnist import input_data``;
 - a name every binding of which in the file is one of these, and ``self.attr`` when every
   assignment of an attribute ``attr`` in the file (to any object) is, no class body binds
   ``attr`` otherwise and no importer of the module names it.
@@ -73,6 +77,8 @@ _ARRAY_METHODS = frozenset(
 )  # fmt: skip
 _ARRAY_ATTRIBUTES = frozenset({"T", "real", "imag"})
 _OPAQUE_CALLS = frozenset({"globals", "vars", "exec", "eval", "setattr"})
+_MNIST_MODULE = "tensorflow.examples.tutorials.mnist"
+_MNIST_SPLITS = frozenset({"train", "test", "validation"})
 
 
 class NumpyValues:
@@ -82,6 +88,7 @@ class NumpyValues:
         self._bindings: dict[str, list[cst.BaseExpression | None]] = defaultdict(list)
         self._attributes: dict[str, list[cst.BaseExpression | None]] = defaultdict(list)
         self._numpy_imports: dict[str, int] = defaultdict(int)
+        self._mnist_readers: dict[str, int] = defaultdict(int)  # ``input_data`` of TF1's MNIST tutorials
         self._importer_attributes = importer_attributes
         self._opaque = False
         self._names: dict[str, bool] = {}
@@ -113,6 +120,12 @@ class NumpyValues:
                     target = alias.asname.name if alias.asname else alias.name
                     if isinstance(target, cst.Name):
                         self._bindings[target.value].append(None)
+                        if (
+                            node.module is not None
+                            and dotted_name(node.module) == _MNIST_MODULE
+                            and dotted_name(alias.name) == "input_data"
+                        ):
+                            self._mnist_readers[target.value] += 1
         elif isinstance(node, cst.Assign):
             for assigned in node.targets:
                 self._bind_target(assigned.target, node.value)
@@ -168,6 +181,9 @@ class NumpyValues:
                 and not any(isinstance(e, cst.StarredElement) for e in value.elements)
                 else None
             )
+            if values is None and isinstance(value, cst.Call) and not any(isinstance(e, cst.StarredElement) for e in elements):
+                # ``xs, ys = mnist.train.next_batch(100)``: each name is an item of the call's result
+                values = [cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(i))))]) for i in range(len(elements))]
             for index, element in enumerate(elements):
                 self._bind_target(element.value, values[index] if values and not isinstance(element, cst.StarredElement) else None)
         # (``x[i] = v`` changes an array in place: it stays an array)
@@ -179,8 +195,12 @@ class NumpyValues:
         if isinstance(node, cst.Attribute):
             if node.attr.value in _ARRAY_ATTRIBUTES:
                 return self._numpy(node.value)
+            if node.attr.value in ("images", "labels") and self._mnist_split(node.value):
+                return True
             return isinstance(node.value, cst.Name) and node.value.value == "self" and self._attribute(node.attr.value)
         if isinstance(node, cst.Subscript):
+            if isinstance(node.value, cst.Call) and self._mnist_batch(node.value):
+                return True  # an item of ``(images, labels)``
             return self._numpy(node.value) or (_plain(node.value) and _tuple_with_slice(node))
         if isinstance(node, cst.BinaryOperation):
             # (``"%s" % arr`` is a str: a NumPy right operand counts but for ``%``)
@@ -236,6 +256,24 @@ class NumpyValues:
             self._open.discard(key)
             self._attribute_values[attr] = known
         return known
+
+    def _mnist_batch(self, call: cst.Call) -> bool:
+        """``mnist.train.next_batch(n)``: a tuple of NumPy arrays, (images, labels)."""
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value == "next_batch" and self._mnist_split(func.value)
+
+    def _mnist_split(self, node: cst.BaseExpression) -> bool:
+        """``mnist.train`` (``test``, ``validation``) of a name bound only to TF1's MNIST reader."""
+        if not (isinstance(node, cst.Attribute) and node.attr.value in _MNIST_SPLITS and isinstance(node.value, cst.Name)):
+            return False
+        bindings = self._bindings.get(node.value.value, [])
+        return bool(bindings) and all(isinstance(b, cst.Call) and self._reads_mnist(b) for b in bindings)
+
+    def _reads_mnist(self, call: cst.Call) -> bool:
+        name = dotted_name(call.func) or ""
+        reader, _, function = name.partition(".")
+        count = self._mnist_readers.get(reader, 0)
+        return function == "read_data_sets" and count > 0 and count == len(self._bindings.get(reader, []))
 
     def _is_numpy_module(self, name: str) -> bool:
         imports = self._numpy_imports.get(name, 0)
