@@ -22,7 +22,8 @@ file is rewritten, TF1 to TF1, without the collection and with the train op out 
 ``with`` block, and migrated again with the flags named proven: the layer becomes a Keras
 BatchNormalization called under ``tf.cond(flag, training=True, training=False)``.
 
-Proven only for code at the top level of the module (a layer helper or a class is refused):
+Proven for code at the top level of the module, and for a layer helper called once there
+(a class, or a helper called twice, is refused):
 - the flag is ``name = tf.placeholder(tf.bool...)``, the name bound nowhere else; every
   ``tf.layers.batch_normalization`` of the file has ``training=`` a flag or ``False`` (a
   ``True`` one moved its statistics with the train ops only), in a statement of its own at the top
@@ -31,7 +32,15 @@ Proven only for code at the top level of the module (a layer helper or a class i
 - its input has rank 2, proven from a placeholder of a written-out two-element shape through
   dense layers and element-wise activations: on 4-D input TF1 used the fused kernel, whose
   moving variance is the unbiased one (n/(n-1) times Keras');
-- one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read only by one
+- or the batch normalization is a statement of a function of the module's top level (or of
+  its one ``with`` block, a variable scope: analysis/layer_helpers.py), read by the value of
+  its only ``return``, with ``training=`` one of its parameters; the function is used once, by
+  ``name = helper(...)`` at the top level, which passes a flag for that parameter; the input
+  is proven of rank 2 through the helper's statements to a parameter, and from its argument.
+  The retry's analysis lets that parameter through (analysis/layer_helpers.place_call) and the
+  helper applies its Keras layer under ``tf.cond`` (rewrites/layer_helpers.py);
+- one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read after every such
+  layer (TF1 returned the update ops made so far), read only by one
   ``with tf.control_dependencies(...)`` at the top level whose body is one train op
   ``name = opt.minimize(loss...)``; the loss reaches every such layer (else the train op
   ran updates that its TF2 step would not compute);
@@ -47,6 +56,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.names import names_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
@@ -170,18 +180,22 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     flags = {name for name in flags if targets.count(name) == 1}  # bound once: ``training=flag`` reads the placeholder
     # the batch normalizations: each a statement of its own at the top level
     normalizations: dict[int, cst.Call] = {}  # by index of its statement
+    used_flags: set[str] = set()
     for call in _calls(module):
         if imports.call_name(call) != BATCH_NORM:
             continue
         index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
+        in_helper: _HelperNormalization | None = None
         if index is None:
-            return _applied_twice(module) or (
-                f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
-                "of the module (only those are proven to run once per run)"
-            )
+            found = _applied_twice(module) or _in_helper(module, call, body, assigned, imports)
+            if isinstance(found, str):
+                return found
+            in_helper, index = found, found.index
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.keyword is None for a in call.args[1:]) or a_star(call):
             return f"`{_code(module, call)}` passes arguments by position or *args"
+        if in_helper is not None:
+            keywords["training"] = in_helper.training  # the value its parameter has at the one call
         reuse = keywords.get("reuse")
         if reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None")):
             return (
@@ -197,16 +211,19 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         if training is None or m.matches(training, m.Name("False")):
             continue
         if not (isinstance(training, cst.Name) and training.value in flags):
-            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level"
-        if not _rank_two(call.args[0].value, index, body, assigned, imports):
+            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level" + (
+                f" at the call `{_code(module, in_helper.call)}`" if in_helper is not None else ""
+            )
+        rank_two = in_helper.rank_two if in_helper is not None else _rank_two(call.args[0].value, index, body, assigned, imports)
+        if not rank_two:
             return (
-                f"the input of `{_code(module, call)}` is not proven of rank 2: on 4-D input TF1's "
+                f"the input of `{_code(module, call)}`{_inside(module, call)} is not proven of rank 2: on 4-D input TF1's "
                 "fused kernel kept the unbiased variance, Keras the biased one"
             )
         normalizations[index] = call
+        used_flags.add(training.value)
     if not normalizations:
         return "no tf.layers.batch_normalization with a fed flag at the top level"
-    used_flags = {cst.ensure_type(_keyword(c, "training"), cst.Name).value for c in normalizations.values()}
     # the collection and the one train op made under it
     collections = [c for c in _calls(module) if is_update_ops(c)]
     if not collections:
@@ -216,6 +233,14 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     collection = collections[0]
     if len(collection.args) != 1:
         return f"`{_code(module, collection)}` names a scope"
+    # TF1 returned the collection as a list of the update ops made so far: the later ones never ran
+    read_at = next(i for i, s in enumerate(body) if any(c is collection for c in _calls(s)))
+    late = next((i for i in sorted(normalizations) if i > read_at), None)
+    if late is not None:
+        return (
+            f"`{_code(module, collection)}` is read before `{_code(module, body[late])}` made its update ops: TF1's list held "
+            "none of them and never moved those moving statistics, Keras would"
+        )
     collection_index: int | None = None
     dependency: cst.BaseExpression = collection
     for i, statement in enumerate(body):
@@ -320,6 +345,107 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     kept_lines = [n for n in range(1, total + 1) if n not in removed]
     line_map = {new: old for new, old in enumerate(kept_lines, start=1)}
     return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
+
+
+@dataclass(frozen=True)
+class _HelperNormalization:
+    """A batch normalization in a function of the module called once, at the top level."""
+
+    index: int  # of the top-level statement ``name = helper(...)``
+    call: cst.Call  # that call of the helper
+    training: cst.BaseExpression  # ``training=`` at that call: the argument of its parameter
+    rank_two: bool  # its input proven of rank 2 (through the helper, from the argument)
+
+
+def _in_helper(module: cst.Module, call: cst.Call, body, assigned, imports: TfImports) -> _HelperNormalization | str:
+    """The batch normalization ``call`` in a layer helper: a function of the module's top level,
+    called once, by a top-level ``name = helper(...)``, the normalization a statement of its body
+    (or of its one ``with`` block: a variable scope) whose value its return reads, its
+    ``training=`` a parameter.  Then it runs exactly once in every run computing ``name``.
+    Else why not."""
+    outside = (
+        f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
+        "of the module nor in a function called once there"
+    )
+    helper = next(
+        (s for s in body if isinstance(s, cst.FunctionDef) and any(c is call for c in _calls(s))),
+        None,
+    )
+    if helper is None or not isinstance(helper.body, cst.IndentedBlock):
+        return outside
+    name = helper.name.value
+    flat: list[cst.BaseStatement] = []
+    for statement in helper.body.body:
+        if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
+            flat += statement.body.body
+        else:
+            flat.append(statement)
+    held = next((i for i, s in enumerate(flat) if isinstance(s, cst.SimpleStatementLine) and any(c is call for c in _calls(s))), None)
+    if held is None or find_all(flat[held], (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
+        return f"`{_code(module, call)}` in `{name}` is in a loop, a branch, a nested block or a lambda or comprehension"
+    returns = [i for i, s in enumerate(flat) if find_all(s, cst.Return)]
+    last = flat[-1]
+    if (
+        returns != [len(flat) - 1]
+        or not isinstance(last, cst.SimpleStatementLine)
+        or not isinstance(last.body[0], cst.Return)
+        or last.body[0].value is None
+    ):
+        return f"`{name}` does not end in its only `return` of a value"
+    if held != len(flat) - 1 and held not in _statements_reached(last.body[0].value, len(flat) - 1, flat, assigned):
+        return f"the return value of `{name}` does not read `{_code(module, call)}`: TF1's train op ran its update, the TF2 step would not"
+    uses = [n for n in _names(module) if n.value == name]
+    sites = [c for c in _calls(module) if m.matches(c.func, m.Name(name))]
+    index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and sites and b[1] is sites[0]), None)
+    if len(uses) != 2 or len(sites) != 1 or index is None:
+        return f"`{name}`, which applies tf.layers.batch_normalization, is not used once, by `name = {name}(...)` at the top level"
+    site = sites[0]
+    params = helper.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+        return f"`{name}` takes *args, **kwargs or positional-only parameters"
+    parameters = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+    arguments = bind_arguments(site, parameters)
+    if arguments is None or set(arguments) - set(parameters):
+        return f"`{_code(module, site)}` passes *args, **kwargs or unknown arguments"
+    training = _keyword(call, "training")
+    if training is not None and not m.matches(training, m.Name("True") | m.Name("False")):
+        if not (isinstance(training, cst.Name) and training.value in parameters):
+            return f"`training=` of `{_code(module, call)}` in `{name}` is not a parameter of `{name}`"
+        if any(training.value in names_bound(s) for s in flat):
+            return f"`{training.value}`, the `training=` of `{_code(module, call)}`, is bound again in `{name}`"
+        if training.value not in arguments:
+            return f"`{_code(module, site)}` does not pass `{training.value}`, the `training=` of `{_code(module, call)}`"
+        training = arguments[training.value].value
+        if not isinstance(training, cst.Name) or training.value in ("True", "False"):
+            return (
+                f"`{_code(module, site)}` passes `{_code(module, training)}` as the `training=` of `{_code(module, call)}`, not a fed flag"
+            )
+    return _HelperNormalization(
+        index,
+        site,
+        training if training is not None else cst.Name("False"),
+        _rank_two_through(call.args[0].value, held, flat, parameters, arguments, index, body, assigned, imports),
+    )
+
+
+def _rank_two_through(expression, before: int, flat, parameters, arguments, index: int, body, assigned, imports: TfImports) -> bool:
+    """Is ``expression``, in a helper's statements ``flat``, proven a tensor of rank 2: through
+    layers and activations that keep the rank, to a parameter whose argument at the call
+    (statement ``index`` of the top level) is one?"""
+    for _ in range(20):
+        if not isinstance(expression, cst.Name):
+            return False
+        binding = _binding(expression.value, before, flat, assigned)
+        if binding is None:
+            if any(expression.value in names_bound(s) for s in flat[:before]) or expression.value not in parameters:
+                return False
+            argument = arguments.get(expression.value)
+            return argument is not None and _rank_two(argument.value, index, body, assigned, imports)
+        before, value = binding
+        if not (isinstance(value, cst.Call) and imports.call_name(value) in _SAME_RANK and value.args and value.args[0].keyword is None):
+            return False
+        expression = value.args[0].value
+    return False
 
 
 def _target(node: cst.CSTNode) -> cst.CSTNode:
