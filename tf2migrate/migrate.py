@@ -127,6 +127,10 @@ class _ProvenFlags(Options):
     batch_norm_flags: frozenset[str] = frozenset()
 
 
+def _batch_norm_flags(options: Options) -> frozenset[str]:
+    return options.batch_norm_flags if isinstance(options, _ProvenFlags) else frozenset()
+
+
 def _has_tf1_graph(facts: GraphFacts) -> bool:
     """Only files that build and run TF1 graphs are migrated; TF2 code is left alone.
     (Blockers found in a file without a graph are about nothing and are dropped.)"""
@@ -1170,7 +1174,9 @@ def _migrate_with_summaries(
     if desugared.module is not None:
         text = desugared.module.code
         new_imports = collect_tf_imports(desugared.module)
-        facts = analyze(desugared.module, new_imports, imported, _LINKS.get(), tf1=file_facts.tf1)
+        facts = analyze(
+            desugared.module, new_imports, imported, _LINKS.get(), tf1=file_facts.tf1, batch_norm_flags=_batch_norm_flags(options)
+        )
         refusals = tf1_summary_runs.train_run_refusals(facts, desugared)
         if not refusals:
             new_tree = ast.parse(text)
@@ -1223,7 +1229,11 @@ def _migrate_graph(
     ``index``: ``index_module(module)``, when made already."""
     # (the predict-trap search walks the libcst tree, whose nodes it rewrites)
     if facts is None:
-        facts = analyze(module, imports, imported, _LINKS.get(), index, file_facts.tf1) if file_facts.graph else GraphFacts(imports)
+        facts = (
+            analyze(module, imports, imported, _LINKS.get(), index, file_facts.tf1, _batch_norm_flags(options))
+            if file_facts.graph
+            else GraphFacts(imports)
+        )
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
     # (a file importing a TF module TF2 does not ship is not TF2 code)
     names_v1_explicitly = names_v1_explicitly or imports_absent_module(imports)
@@ -1260,7 +1270,7 @@ def _migrate_graph(
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
-        plan_keras_layers(module, facts, plan, names_in_use, options.batch_norm_flags if isinstance(options, _ProvenFlags) else frozenset())
+        plan_keras_layers(module, facts, plan, names_in_use, _batch_norm_flags(options))
         plan_streaming_metrics(module, facts, plan, names_in_use)
         plan_rnn_cells(module, facts, plan, names_in_use)
         plan_layer_helpers(module, facts, plan, names_in_use)

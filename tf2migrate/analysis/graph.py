@@ -334,7 +334,13 @@ class GraphAnalyzer:
         for name, helper in helpers.items():
             if "." in name or not helper.creates_variables:
                 continue
-            found = find_layer_helper(self.tf, name, helper.node, lambda call, helper=helper: self._creates_variables(helper, call))
+            found = find_layer_helper(
+                self.tf,
+                name,
+                helper.node,
+                lambda call, helper=helper: self._creates_variables(helper, call),
+                bool(self.facts.batch_norm_flags),
+            )
             if isinstance(found, LayerHelper):
                 # its callers in graph code pass it layers made once (analysis/layer_helpers.py);
                 # helpers calling it keep creating variables (its calls there are refused)
@@ -1035,13 +1041,18 @@ def analyze(
     links: FileContext | None = None,
     index: NodeIndex | None = None,
     tf1: bool = False,
+    batch_norm_flags: frozenset[str] = frozenset(),
 ) -> GraphFacts:
     """``imported``: the summaries of other modules' functions and classes, by the name
     this module calls them (analysis/project.py); ``links``: what the module's callers
     proved of it (analysis/external_builds.py); ``index``: ``index_module(module)``, when
     the caller made it already; ``tf1``: the file uses TensorFlow as TF1 (module_facts),
-    which makes a test method's ``self.evaluate`` a run of its graph."""
-    return GraphAnalyzer(module, imports, imported or {}, links, index, tf1).analyze()
+    which makes a test method's ``self.evaluate`` a run of its graph; ``batch_norm_flags``: the
+    fed flags whose batch normalizations' updates ran exactly in the runs feeding them True
+    (rewrites/update_ops.py)."""
+    analyzer = GraphAnalyzer(module, imports, imported or {}, links, index, tf1)
+    analyzer.facts.batch_norm_flags = batch_norm_flags
+    return analyzer.analyze()
 
 
 def _joins_displays(value: cst.BaseExpression) -> bool:

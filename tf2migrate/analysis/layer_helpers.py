@@ -82,10 +82,13 @@ class LayerHelperCall:
     helper: LayerHelper | None = field(default=None, repr=False, compare=False)  # whose call it is
 
 
-def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) -> LayerHelper | str | None:
+def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates, fed_batch_norm: bool = False) -> LayerHelper | str | None:
     """The layer helper ``node`` is, or why it is not one (a refusal for its call sites);
     None for a function calling no TF1 layer.  ``creates(call)``: does a call of the body
-    make variables (a TF call, a helper of the file, an imported one)?"""
+    make variables (a TF call, a helper of the file, an imported one)?  ``fed_batch_norm``:
+    the file's batch normalizations with a fed flag are proven to update as Keras' do
+    (rewrites/update_ops.py): their ``training=`` may be a parameter, which each call
+    site must then bind to a proven flag (place_call)."""
     facts = function_facts(node)
     layer_calls = [(c, p) for c in facts.calls if (p := tf.call_name(c)) in LAYER_PATHS]
     if not any(p in KERAS_LAYERS for _, p in layer_calls):
@@ -147,6 +150,7 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
             path == "layers.batch_normalization"
             and training is not None
             and not m.matches(training.value, m.Name("True") | m.Name("False"))
+            and not (fed_batch_norm and m.matches(training.value, m.Name(m.MatchIfTrue(parameters.__contains__))))
         ):
             return (
                 f"`training=` of tf.layers.batch_normalization in `{name}` is not a literal: TF1 updated the moving "
@@ -178,10 +182,20 @@ def find_layer_helper(tf: TfImports, name: str, node: cst.FunctionDef, creates) 
     )
 
 
-def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: Statement, scope: Scope, made: dict) -> LayerHelperCall | str:
+def place_call(
+    tf: TfImports,
+    helper: LayerHelper,
+    call: cst.Call,
+    statement: Statement,
+    scope: Scope,
+    made: dict,
+    batch_norm_flags: frozenset[str] = frozenset(),
+) -> LayerHelperCall | str:
     """Which layers a call site of the helper applies: new ones (its statement makes them)
     or those of an earlier call of the same variable scope; or why that is not known.
-    ``made``: the creating calls so far, by (graph scope, helper, variable scope name)."""
+    ``made``: the creating calls so far, by (graph scope, helper, variable scope name);
+    ``batch_norm_flags``: the fed flags a parameter read only as ``training=`` of batch
+    normalizations may be bound to (rewrites/update_ops.py proved their updates)."""
     name = helper.name
     if not isinstance(statement.node, cst.SimpleStatementLine) or len(statement.node.body) != 1:
         return f"`{name}(...)` is called in a compound statement or with other statements on its line"
@@ -198,6 +212,8 @@ def place_call(tf: TfImports, helper: LayerHelper, call: cst.Call, statement: St
         return expression
 
     for parameter, argument in arguments.items():
+        if _fed_batch_norm_flag(helper, parameter, argument, batch_norm_flags):
+            continue  # a tensor in the function: the layers apply it under tf.cond (rewrites/layer_helpers.py)
         if parameter in helper.made_from or _is_training(helper, parameter) or _steers_scope(helper, parameter):
             tensor = next((n for n in read_and_bound(argument)[0] if _graph_value(scope, n, statement.order)), None)
             if tensor is not None:
@@ -243,6 +259,23 @@ def _is_training(helper: LayerHelper, parameter: str) -> bool:
         for call, _ in helper.layers
         for a in call.args
     )
+
+
+def _fed_batch_norm_flag(helper: LayerHelper, parameter: str, argument: cst.BaseExpression, flags: frozenset[str]) -> bool:
+    """Is ``parameter`` bound to a proven flag, and read in the helper only as the whole
+    ``training=`` of its batch normalizations?"""
+    if not (isinstance(argument, cst.Name) and argument.value in flags):
+        return False
+    keywords = {id(a.keyword) for a in find_all(helper.node.body, cst.Arg) if isinstance(a, cst.Arg) and a.keyword is not None}
+    reads = [n for n in find_all(helper.node.body, cst.Name) if isinstance(n, cst.Name) and n.value == parameter and id(n) not in keywords]
+    trainings = [
+        a.value
+        for call, path in helper.layers
+        if path == "layers.batch_normalization"
+        for a in call.args
+        if a.keyword is not None and a.keyword.value == "training" and m.matches(a.value, m.Name(parameter))
+    ]
+    return bool(trainings) and len(reads) == len(trainings)
 
 
 def _steers_scope(helper: LayerHelper, parameter: str) -> bool:

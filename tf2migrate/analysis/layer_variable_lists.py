@@ -57,6 +57,10 @@ _LAYER_VARIABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "layers.conv3d": ("conv3d", ("kernel", "bias")),
     "layers.conv2d_transpose": ("conv2d_transpose", ("kernel", "bias")),
     "layers.conv3d_transpose": ("conv3d_transpose", ("kernel", "bias")),
+    # its trainable variables (the moving statistics are not): gamma before beta, in TF1 as in
+    # Keras' trainable_weights; without ``scale=``/``center=`` one of them is missing, so a
+    # filter telling the two apart is refused as splitting the layer
+    "layers.batch_normalization": ("batch_normalization", ("gamma", "beta")),
 }
 _TRAINABLE_KEYS = frozenset({"GraphKeys.TRAINABLE_VARIABLES"})
 # a name TF1's numbering of unnamed layers gives (``dense``, ``conv2d_3``)
@@ -129,7 +133,7 @@ def layer_variable_list(
             if path not in _LAYER_VARIABLES:
                 if layer_makes_no_variables(path):
                     continue
-                return None  # batch normalization (and any other): its variables are not named here
+                return None  # any other: its variables are not named here
             base, variables = _LAYER_VARIABLES[path]
             number = counts.get((variable_scope, base), 0)
             counts[variable_scope, base] = number + 1
@@ -167,7 +171,7 @@ def _graph_layer_list(
             if path not in _LAYER_VARIABLES:
                 if layer_makes_no_variables(path):
                     continue
-                return None  # batch normalization (and any other): its variables are not named here
+                return None  # any other: its variables are not named here
             scopes = variable_scopes(tf, withs, statement)
             arguments = layer_arguments(tf, layer_call)
             if scopes is None or arguments is None:

@@ -274,6 +274,9 @@ class GraphFacts:
     imports: TfImports
     scopes: list[Scope] = field(default_factory=list)
     helpers: dict[str, Helper] = field(default_factory=dict)
+    # the fed tf.bool placeholders whose batch normalizations' updates TF1 ran in exactly the
+    # runs feeding them True (proven by rewrites/update_ops.py; empty on a first migration)
+    batch_norm_flags: frozenset[str] = frozenset()
     # functions and classes of other modules of the project, by the name this file calls
     # them (``neural_net``, ``U.fwd_gradients``): analysis/project.py's summaries
     imported: dict[str, Summary] = field(default_factory=dict)

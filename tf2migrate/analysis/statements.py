@@ -683,7 +683,7 @@ class StatementClassifier:
             helper = self.helper_for(call)
             if helper is None or helper.layers is None:
                 continue
-            placed = layer_helpers.place_call(self.tf, helper.layers, call, statement, scope, self.made_layers)
+            placed = layer_helpers.place_call(self.tf, helper.layers, call, statement, scope, self.made_layers, self.facts.batch_norm_flags)
             if isinstance(placed, str):
                 self.facts.block(call, blockers.VARIABLE_IN_COMPUTATION, placed)
                 return statement

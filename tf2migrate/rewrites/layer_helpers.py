@@ -90,7 +90,7 @@ def _plan_helper(
             call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`"
         )
         training = bound.get("training")
-        if path == "layers.batch_normalization" and training is not None and code(training.value) == "True":
+        if path == "layers.batch_normalization" and training is not None and code(training.value) != "False":
             plan.note(call, BATCH_NORM_UPDATES.code, "moving mean/variance now update whenever the layer runs with training=True")
     items = "".join(f"        {c},\n" for c in constructors)
     definition = cst.parse_statement(
@@ -131,6 +131,14 @@ def _applied(module: cst.Module, argument: str, index: int, call: cst.Call, path
 
     def apply(updated: cst.Call) -> cst.BaseExpression:
         parts = [module.code_for_node(updated.args[inputs].value)]
+        flag = updated.args[training].value if training is not None else None
+        if path == "layers.batch_normalization" and isinstance(flag, cst.Name) and flag.value not in ("True", "False"):
+            # a fed flag (analysis/layer_helpers.py accepted it only when proven): a tensor here,
+            # so TF1's choice in the graph becomes tf.cond, as for the top level (rewrites/keras_layers.py)
+            layer = f"{argument}[{index}]"
+            return cst.parse_expression(
+                f"tf.cond({flag.value}, lambda: {layer}({parts[0]}, training=True), lambda: {layer}({parts[0]}, training=False))"
+            )
         if training is not None:
             parts.append(f"training={module.code_for_node(updated.args[training].value)}")
         elif path in _TRAINING_FALSE_BY_DEFAULT:

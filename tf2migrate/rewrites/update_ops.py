@@ -22,7 +22,13 @@ file is rewritten, TF1 to TF1, without the collection and with the train op out 
 ``with`` block, and migrated again with the flags named proven: the layer becomes a Keras
 BatchNormalization called under ``tf.cond(flag, training=True, training=False)``.
 
-Proven only for code at the top level of the module (a layer helper or a class is refused):
+Proven for code at the top level of the module, and for a layer helper called there (a
+class is refused).  A layer whose moving statistics nothing reads -- no run computes it with
+its flag False (followed from the fetched names, the runs' feeds written out), nothing in the
+file saves or lists variables -- needs no rank-2 input, may be applied several times, and
+neither the train ops' losses nor the runs feeding its flag True are checked for it: TF1
+moved its statistics in an order it left open (a discriminator applied to the real and the
+fake batch), Keras moves them at each training call, and no output shows either.  The rest:
 - the flag is ``name = tf.placeholder(tf.bool...)``, the name bound nowhere else; every
   ``tf.layers.batch_normalization`` of the file has ``training=`` a flag or ``False`` (a
   ``True`` one moved its statistics with the train ops only), in a statement of its own at the top
@@ -31,7 +37,16 @@ Proven only for code at the top level of the module (a layer helper or a class i
 - its input has rank 2, proven from a placeholder of a written-out two-element shape through
   dense layers and element-wise activations: on 4-D input TF1 used the fused kernel, whose
   moving variance is the unbiased one (n/(n-1) times Keras');
-- one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read only by one
+- or the batch normalization is a statement of a function of the module's top level (or of
+  its one ``with`` block, a variable scope: analysis/layer_helpers.py), read by the value of
+  its only ``return``, with ``training=`` one of its parameters; the function is used only by
+  ``name = helper(...)`` statements at the top level (once, where the statistics are read),
+  which pass the same flag for that parameter; the input
+  is proven of rank 2 through the helper's statements to a parameter, and from its argument.
+  The retry's analysis lets that parameter through (analysis/layer_helpers.place_call) and the
+  helper applies its Keras layer under ``tf.cond`` (rewrites/layer_helpers.py);
+- one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read after every such
+  layer (TF1 returned the update ops made so far), read only by one
   ``with tf.control_dependencies(...)`` at the top level whose body is one train op
   ``name = opt.minimize(loss...)``; the loss reaches every such layer (else the train op
   ran updates that its TF2 step would not compute);
@@ -47,6 +62,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.names import names_bound
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import Diagnostic, FixSafety, Rule, Severity
@@ -168,20 +184,24 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     }
     targets = [n.value for t in find_all(module, (cst.AssignTarget, cst.AugAssign, cst.For, cst.AsName)) for n in _names(_target(t))]
     flags = {name for name in flags if targets.count(name) == 1}  # bound once: ``training=flag`` reads the placeholder
-    # the batch normalizations: each a statement of its own at the top level
-    normalizations: dict[int, cst.Call] = {}  # by index of its statement
+    # the batch normalizations: each a statement of its own at the top level, or in a helper
+    applied: list[tuple[cst.Call, tuple[int, ...], str, bool]] = []  # each, its top-level statements, its flag, of rank 2
+    used_flags: set[str] = set()
     for call in _calls(module):
         if imports.call_name(call) != BATCH_NORM:
             continue
         index = next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is call), None)
+        in_helper: _HelperNormalization | None = None
         if index is None:
-            return _applied_twice(module) or (
-                f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
-                "of the module (only those are proven to run once per run)"
-            )
+            found = _in_helper(module, call, body, assigned, imports)
+            if isinstance(found, str):
+                return found
+            in_helper = found
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if any(a.keyword is None for a in call.args[1:]) or a_star(call):
             return f"`{_code(module, call)}` passes arguments by position or *args"
+        if in_helper is not None:
+            keywords["training"] = in_helper.training  # the value its parameter has at the calls
         reuse = keywords.get("reuse")
         if reuse is not None and not m.matches(reuse, m.Name("False") | m.Name("None")):
             return (
@@ -197,16 +217,45 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
         if training is None or m.matches(training, m.Name("False")):
             continue
         if not (isinstance(training, cst.Name) and training.value in flags):
-            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level"
-        if not _rank_two(call.args[0].value, index, body, assigned, imports):
+            return f"`training=` of `{_code(module, call)}` is not a tf.bool placeholder of the top level" + (
+                f" at the call `{_code(module, in_helper.calls[0])}`" if in_helper is not None else ""
+            )
+        if in_helper is None:
+            assert index is not None  # (a top-level statement, or in_helper)
+            applied.append((call, (index,), training.value, _rank_two(call.args[0].value, index, body, assigned, imports)))
+        else:
+            applied.append((call, in_helper.indices, training.value, in_helper.rank_two))
+        used_flags.add(training.value)
+    if not applied:
+        return "no tf.layers.batch_normalization with a fed flag at the top level"
+    # Moving statistics nothing reads (no run computes the layer with its flag False, nothing
+    # saves or lists the variables) may move in any order, or not at all: their layers are
+    # not held to the conditions below (a GAN's discriminator, applied to the real and the
+    # fake batch, only ever trained).
+    read_anywhere = _statistics_readers(module, imports)
+    inference = _inference_reach(module, body, assigned, used_flags, imports) if read_anywhere is None else read_anywhere
+    normalizations: dict[int, cst.Call] = {}  # the layers whose moving statistics are read, by index of their statement
+    observed_flags: set[str] = set()
+    for call, indices, flag, rank_two in applied:
+        if isinstance(inference, set) and not inference & set(indices):
+            continue
+        why = f" ({inference})" if isinstance(inference, str) else ""
+        if len(indices) > 1:
+            function = next(f for f in body if isinstance(f, cst.FunctionDef) and any(c is call for c in _calls(f)))
+            shown = ", ".join(f"`{_code(module, body[i])}`" for i in indices[:3])
             return (
-                f"the input of `{_code(module, call)}` is not proven of rank 2: on 4-D input TF1's "
+                f"`{function.name.value}`, which applies tf.layers.batch_normalization, is called {len(indices)} times ({shown}): "
+                f"a run reaching two of them updated the moving statistics twice, in an order TF1 left unspecified, "
+                f"and they are read{why or ' (a run computes them with the flag False)'}"
+            )
+        if not rank_two:
+            return (
+                f"the input of `{_code(module, call)}`{_inside(module, call)} is not proven of rank 2: on 4-D input TF1's "
                 "fused kernel kept the unbiased variance, Keras the biased one"
             )
-        normalizations[index] = call
-    if not normalizations:
-        return "no tf.layers.batch_normalization with a fed flag at the top level"
-    used_flags = {cst.ensure_type(_keyword(c, "training"), cst.Name).value for c in normalizations.values()}
+        normalizations[indices[0]] = call
+        observed_flags.add(flag)
+    sites = sorted({i for _, indices, _, _ in applied for i in indices})
     # the collection and the one train op made under it
     collections = [c for c in _calls(module) if is_update_ops(c)]
     if not collections:
@@ -216,6 +265,14 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     collection = collections[0]
     if len(collection.args) != 1:
         return f"`{_code(module, collection)}` names a scope"
+    # TF1 returned the collection as a list of the update ops made so far: the later ones never ran
+    read_at = next(i for i, s in enumerate(body) if any(c is collection for c in _calls(s)))
+    late = next((i for i in sites if i > read_at), None)
+    if late is not None:
+        return (
+            f"`{_code(module, collection)}` is read before `{_code(module, body[late])}` made its update ops: TF1's list held "
+            "none of them and never moved those moving statistics, Keras would"
+        )
     collection_index: int | None = None
     dependency: cst.BaseExpression = collection
     for i, statement in enumerate(body):
@@ -278,8 +335,10 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
                     return f"`{_code(module, call)}` feeds `{element.key.value}` other than a literal True or False"
                 fed[element.key.value] = cst.ensure_type(element.value, cst.Name).value == "True"
         fetched = [fetches] if not isinstance(fetches, (cst.List, cst.Tuple)) else [e.value for e in fetches.elements]
-        if any(fed.values()) and not any(isinstance(f, cst.Name) and f.value in train_ops for f in fetched):
-            flag = next(name for name, value in fed.items() if value)
+        if any(v for name, v in fed.items() if name in observed_flags) and not any(
+            isinstance(f, cst.Name) and f.value in train_ops for f in fetched
+        ):
+            flag = next(name for name, value in fed.items() if value and name in observed_flags)
             return (
                 f"`{_code(module, call)}` feeds `{flag}` True without a train op made under the update ops: TF1 ran no "
                 "update there, Keras would move the moving statistics"
@@ -290,7 +349,10 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
             line(block),
             1,
             f"`with tf.control_dependencies(...)` of the update ops removed: the Keras batch normalizations update their moving "
-            f"statistics in the steps of {ops}, whose runs were the only ones feeding the flag True",
+            f"statistics in the steps of {ops}, whose runs were the only ones feeding the flag True"
+            if normalizations
+            else "`with tf.control_dependencies(...)` of the update ops removed: no run reads the moving statistics they moved "
+            "(none computes the batch normalizations with the flag False, nothing saves or lists their variables)",
         )
         for _, block in withs
     ]
@@ -322,6 +384,176 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
 
 
+@dataclass(frozen=True)
+class _HelperNormalization:
+    """A batch normalization in a function of the module called at the top level."""
+
+    indices: tuple[int, ...]  # of the top-level statements ``name = helper(...)``
+    calls: tuple[cst.Call, ...]  # those calls of the helper
+    training: cst.BaseExpression  # ``training=`` at those calls: the argument of its parameter, the same at each
+    rank_two: bool  # its input proven of rank 2 (through the helper, from the argument at each call)
+
+
+def _in_helper(module: cst.Module, call: cst.Call, body, assigned, imports: TfImports) -> _HelperNormalization | str:
+    """The batch normalization ``call`` in a layer helper: a function of the module's top level,
+    used only by top-level ``name = helper(...)`` statements, the normalization a statement of
+    its body (or of its one ``with`` block: a variable scope) whose value its return reads, its
+    ``training=`` a parameter.  Then it runs exactly once in every run computing such a ``name``.
+    Else why not."""
+    outside = (
+        f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
+        "of the module nor in a function called there"
+    )
+    helper = next(
+        (s for s in body if isinstance(s, cst.FunctionDef) and any(c is call for c in _calls(s))),
+        None,
+    )
+    if helper is None or not isinstance(helper.body, cst.IndentedBlock):
+        return outside
+    name = helper.name.value
+    flat: list[cst.BaseStatement] = []
+    for statement in helper.body.body:
+        if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
+            flat += statement.body.body
+        else:
+            flat.append(statement)
+    held = next((i for i, s in enumerate(flat) if isinstance(s, cst.SimpleStatementLine) and any(c is call for c in _calls(s))), None)
+    if held is None or find_all(flat[held], (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)):
+        return f"`{_code(module, call)}` in `{name}` is in a loop, a branch, a nested block or a lambda or comprehension"
+    returns = [i for i, s in enumerate(flat) if find_all(s, cst.Return)]
+    last = flat[-1]
+    if (
+        returns != [len(flat) - 1]
+        or not isinstance(last, cst.SimpleStatementLine)
+        or not isinstance(last.body[0], cst.Return)
+        or last.body[0].value is None
+    ):
+        return f"`{name}` does not end in its only `return` of a value"
+    if held != len(flat) - 1 and held not in _statements_reached(last.body[0].value, len(flat) - 1, flat, assigned):
+        return f"the return value of `{name}` does not read `{_code(module, call)}`: TF1's train op ran its update, the TF2 step would not"
+    uses = [n for n in _names(module) if n.value == name]
+    sites = [c for c in _calls(module) if m.matches(c.func, m.Name(name))]
+    indices = [next((i for i, s in enumerate(body) if (b := assigned(s)) is not None and b[1] is site), None) for site in sites]
+    if len(uses) != len(sites) + 1 or not sites or None in indices:
+        return f"`{name}`, which applies tf.layers.batch_normalization, is used otherwise than by `name = {name}(...)` at the top level"
+    params = helper.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+        return f"`{name}` takes *args, **kwargs or positional-only parameters"
+    parameters = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+    training = _keyword(call, "training")
+    trainings: list[cst.BaseExpression] = []
+    rank_two = True
+    for site, index in zip(sites, indices):
+        arguments = bind_arguments(site, parameters)
+        if arguments is None or set(arguments) - set(parameters):
+            return f"`{_code(module, site)}` passes *args, **kwargs or unknown arguments"
+        at_site = training
+        if training is not None and not m.matches(training, m.Name("True") | m.Name("False")):
+            if not (isinstance(training, cst.Name) and training.value in parameters):
+                return f"`training=` of `{_code(module, call)}` in `{name}` is not a parameter of `{name}`"
+            if any(training.value in names_bound(s) for s in flat):
+                return f"`{training.value}`, the `training=` of `{_code(module, call)}`, is bound again in `{name}`"
+            if training.value not in arguments:
+                return f"`{_code(module, site)}` does not pass `{training.value}`, the `training=` of `{_code(module, call)}`"
+            at_site = arguments[training.value].value
+            if not isinstance(at_site, cst.Name) or at_site.value in ("True", "False"):
+                return f"`{_code(module, site)}` passes `{_code(module, at_site)}` as the `training=` of `{_code(module, call)}`, not a fed flag"
+        trainings.append(at_site if at_site is not None else cst.Name("False"))
+        assert index is not None  # (checked above)
+        rank_two = rank_two and _rank_two_through(call.args[0].value, held, flat, parameters, arguments, index, body, assigned, imports)
+    if any(not t.deep_equals(trainings[0]) for t in trainings):
+        return f"the calls of `{name}` pass different flags as the `training=` of `{_code(module, call)}`"
+    return _HelperNormalization(tuple(i for i in indices if i is not None), tuple(sites), trainings[0], rank_two)
+
+
+def _rank_two_through(expression, before: int, flat, parameters, arguments, index: int, body, assigned, imports: TfImports) -> bool:
+    """Is ``expression``, in a helper's statements ``flat``, proven a tensor of rank 2: through
+    layers and activations that keep the rank, to a parameter whose argument at the call
+    (statement ``index`` of the top level) is one?"""
+    for _ in range(20):
+        if not isinstance(expression, cst.Name):
+            return False
+        binding = _binding(expression.value, before, flat, assigned)
+        if binding is None:
+            if any(expression.value in names_bound(s) for s in flat[:before]) or expression.value not in parameters:
+                return False
+            argument = arguments.get(expression.value)
+            return argument is not None and _rank_two(argument.value, index, body, assigned, imports)
+        before, value = binding
+        if not (isinstance(value, cst.Call) and imports.call_name(value) in _SAME_RANK and value.args and value.args[0].keyword is None):
+            return False
+        expression = value.args[0].value
+    return False
+
+
+# TF names whose calls save, restore or list the variables (moving statistics included)
+_VARIABLE_READERS = (
+    "train.Saver",
+    "train.Checkpoint",
+    "train.MonitoredTrainingSession",
+    "train.export_meta_graph",
+    "saved_model.",
+    "global_variables",
+    "all_variables",
+    "local_variables",
+    "model_variables",
+    "moving_average_variables",
+    "get_default_graph",
+    "get_variable",
+    "contrib.",
+)
+
+
+def _statistics_readers(module: cst.Module, imports: TfImports) -> str | None:
+    """Why the moving statistics may be read otherwise than by the runs of the file: a call
+    saving or listing variables, a collection other than UPDATE_OPS or the trainable
+    variables, a name of theirs written out; None when nothing does."""
+    for call in _calls(module):
+        called = imports.call_name(call)
+        if called is None:
+            continue
+        if called.startswith(_VARIABLE_READERS) and called != "global_variables_initializer":
+            return f"`{_code(module, call)}` may save or list them"
+        if called == "get_collection" and not (
+            call.args and imports.canonical(call.args[0].value) in ("GraphKeys.UPDATE_OPS", "GraphKeys.TRAINABLE_VARIABLES")
+        ):
+            return f"`{_code(module, call)}` may list them"
+    if "moving_" in module.code:
+        return "the file names a variable `moving_...`"
+    return None
+
+
+def _inference_reach(module: cst.Module, body, assigned, flags: set[str], imports: TfImports) -> set[int] | str:
+    """The top-level statements whose values the runs feeding a flag False compute (where the
+    batch normalizations read their moving statistics), or why they are not known."""
+    reached: set[int] = set()
+    for call in _calls(module):
+        run = _run(call, imports)
+        if run is None:
+            continue
+        fetches, feed = run
+        if feed is None:
+            continue
+        if not isinstance(feed, cst.Dict) or any(not isinstance(e, cst.DictElement) for e in feed.elements):
+            return f"`{_code(module, call)}` feeds a dict that is not written out"
+        inferring = any(
+            isinstance(e, cst.DictElement)
+            and isinstance(e.key, cst.Name)
+            and e.key.value in flags
+            and not m.matches(e.value, m.Name("True"))
+            for e in feed.elements
+        )
+        if not inferring:
+            continue
+        at = next(i for i, s in enumerate(body) if any(c is call for c in _calls(s)))
+        for name in {n.value for n in _names(fetches)}:
+            binding = _binding(name, at, body, assigned)
+            if binding is None:
+                return f"`{_code(module, call)}` computes `{name}` with the flag False, not followed to its statements"
+            reached |= {binding[0]} | _statements_reached(binding[1], binding[0], body, assigned)
+    return reached
+
+
 def _target(node: cst.CSTNode) -> cst.CSTNode:
     """What an assignment, loop or ``as`` binds."""
     if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.For)):
@@ -343,23 +575,6 @@ def _code(module: cst.Module, node: cst.CSTNode) -> str:
         module.code_for_node(node.with_changes(leading_lines=()) if isinstance(node, cst.SimpleStatementLine) else node).split()
     )
     return text if len(text) <= 70 else text[:67] + "..."
-
-
-def _applied_twice(module: cst.Module) -> str | None:
-    """Why a function of the module applies its batch normalizations twice in a run, when
-    it is called more than once (a GAN's discriminator on the real and the fake batch)."""
-    for function in find_all(module, cst.FunctionDef):
-        name = cst.ensure_type(function, cst.FunctionDef).name.value
-        if not any(m.matches(c.func, m.Attribute(attr=m.Name("batch_normalization"))) for c in _calls(function)):
-            continue
-        calls = [c for c in _calls(module) if m.matches(c.func, m.Name(name))]
-        if len(calls) > 1:
-            shown = ", ".join(f"`{_code(module, c)}`" for c in calls[:3])
-            return (
-                f"`{name}`, which applies tf.layers.batch_normalization, is called {len(calls)} times ({shown}): a run "
-                "reaching two of them updated the moving statistics twice, in an order TF1 left unspecified"
-            )
-    return None
 
 
 def _inside(module: cst.Module, node: cst.CSTNode) -> str:
