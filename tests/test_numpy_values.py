@@ -37,19 +37,41 @@ class Model:
         self.u = X
         self.z = np.ones(4)
         self.rate = np.float32(0.5)
+
+
+class PINN:
+    def __init__(self, X, u, lr, scale=np.float32(2.0), shift=0.5):
+        self.X, self.uu = X, u
+        self.lr = lr
+        self.scale = scale
+        self.shift = shift
+
+    def net_u(self, x):
+        u = x * 2
+        return u
+
+
+class Passed:
+    def __init__(self, v):
+        self.v = v
+
+
+pinn = PINN(data, mixed_np := np.ones(3), 0.1)
+passed = Passed(data)
+registry = [Passed]
 """
 
 SHOWN = [
     "data", "keep_np", "np.zeros(3)", "np.float32(keep)", "rng.rand(5)", "rng.uniform(-1, 1, size=[2, 3])",
     "np.random.normal(0, 1, (2, 3))", "np.random.permutation(10)", "data[:10]", "data * keep", "keep * data",
     "-data", "data.T", "data.mean()", "X_star[:, 0:1]", "self.x", "self.z", "(data if keep else data)",
-    "batch_xs", "batch_ys", "mnist.test.images", "mnist.validation.labels", "mnist.train.next_batch(10)[0]",
+    "batch_xs", "batch_ys", "self.X", "self.uu", "self.scale", "mnist.test.images", "mnist.validation.labels", "mnist.train.next_batch(10)[0]",
 ]  # fmt: skip
 NOT_SHOWN = [
     "keep", "values", "mixed", "param", "0.7", "[1.0, 2.0]", "rng.rand()", "np.random.uniform(-1, 1)",
     "np.meshgrid(data, data)", "data.tolist()", "data.item()", "float(data)", "f(data)", "self.u", "self.rate",
     "df.iloc[:, 0:1]", "'%s' % data", "np.pi", "os.getcwd()", "table[1, 2]",
-    "other_xs", "other.test.images", "mnist.train.next_batch(10)", "mnist.train.num_examples",
+    "other_xs", "self.lr", "self.shift", "self.v", "other.test.images", "mnist.train.next_batch(10)", "mnist.train.num_examples",
 ]  # fmt: skip
 
 

@@ -28,6 +28,10 @@ Shown to be NumPy:
   ``validation``) and the items of ``mnist.train.next_batch(n)`` (``batch_xs, batch_ys =
   mnist.train.next_batch(100)``), ``mnist`` a name bound only to ``input_data.read_data_sets(...)``
   of ``from tensorflow.examples.tutorials.mnist import input_data``;
+- a parameter of a module-level class's ``__init__`` (``self.u = u``) when the class is
+  only called in the file (no other mention, no importer naming it) and every call passes a
+  value shown here (or the parameter's default is one): ``model = PINN(X_u_train, u_train)``
+  with ``u_train = Exact[idx, :]``;
 - a name every binding of which in the file is one of these, and ``self.attr`` when every
   assignment of an attribute ``attr`` in the file (to any object) is, no class body binds
   ``attr`` otherwise and no importer of the module names it.
@@ -40,6 +44,7 @@ functions return, and all of a module with a star import or a call of ``globals`
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -81,12 +86,25 @@ _MNIST_MODULE = "tensorflow.examples.tutorials.mnist"
 _MNIST_SPLITS = frozenset({"train", "test", "validation"})
 
 
+@dataclass(frozen=True)
+class _InitParameter:
+    """A binding of a parameter of a module-level class's ``__init__``: ``position`` counts
+    ``self``; None for a keyword-only parameter."""
+
+    cls: str
+    name: str
+    position: int | None
+    default: cst.BaseExpression | None
+
+
 class NumpyValues:
     """Which expressions of one module are shown to be NumPy values (see the docstring)."""
 
-    def __init__(self, module: cst.Module, importer_attributes: frozenset[str] = frozenset()) -> None:
-        self._bindings: dict[str, list[cst.BaseExpression | None]] = defaultdict(list)
-        self._attributes: dict[str, list[cst.BaseExpression | None]] = defaultdict(list)
+    def __init__(
+        self, module: cst.Module, importer_attributes: frozenset[str] = frozenset(), importer_names: frozenset[str] = frozenset()
+    ) -> None:
+        self._bindings: dict[str, list[cst.BaseExpression | _InitParameter | None]] = defaultdict(list)
+        self._attributes: dict[str, list[cst.BaseExpression | _InitParameter | None]] = defaultdict(list)
         self._numpy_imports: dict[str, int] = defaultdict(int)
         self._mnist_readers: dict[str, int] = defaultdict(int)  # ``input_data`` of TF1's MNIST tutorials
         self._importer_attributes = importer_attributes
@@ -94,8 +112,16 @@ class NumpyValues:
         self._names: dict[str, bool] = {}
         self._attribute_values: dict[str, bool] = {}
         self._open: set[str] = set()  # names being decided: a binding reading itself is not shown
+        self._importer_names = importer_names
+        self._init_parameters, self._stored_parameters = _init_parameters(module)
+        self._mentions: dict[str, int] = defaultdict(int)  # Name nodes, by name
+        self._calls: dict[str, list[cst.Call]] = defaultdict(list)  # calls of a bare name
         for node in preorder(module):
             self._bind(node)
+            if isinstance(node, cst.Name):
+                self._mentions[node.value] += 1
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+                self._calls[node.func.value].append(node)
 
     def is_numpy(self, node: cst.BaseExpression) -> bool:
         """Is ``node`` shown to be a NumPy array or scalar?"""
@@ -140,7 +166,7 @@ class NumpyValues:
         elif isinstance(node, cst.NamedExpr):
             self._bind_target(node.target, node.value)
         elif isinstance(node, cst.Param):
-            self._bindings[node.name.value].append(None)
+            self._bindings[node.name.value].append(self._init_parameters.get(id(node)))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             self._bindings[node.name.value].append(None)
             if isinstance(node, cst.ClassDef):
@@ -171,7 +197,9 @@ class NumpyValues:
         if isinstance(target, cst.Name):
             self._bindings[target.value].append(value)
         elif isinstance(target, cst.Attribute):
-            self._attributes[target.attr.value].append(value)
+            # (``self.u = u`` in ``__init__``: the parameter itself, whatever else ``u`` names in the file)
+            stored = self._stored_parameters.get(id(value)) if value is not None else None
+            self._attributes[target.attr.value].append(stored or value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = target.elements
             values = (
@@ -239,10 +267,33 @@ class NumpyValues:
                 return False
             self._open.add(name)
             bindings = self._bindings.get(name, [])
-            known = bool(bindings) and all(value is not None and self._numpy(value) for value in bindings)
+            known = bool(bindings) and all(self._bound_numpy(value) for value in bindings)
             self._open.discard(name)
             self._names[name] = known
         return known
+
+    def _bound_numpy(self, value: cst.BaseExpression | _InitParameter | None) -> bool:
+        if isinstance(value, _InitParameter):
+            return self._constructed_with_numpy(value)
+        return value is not None and self._numpy(value)
+
+    def _constructed_with_numpy(self, parameter: _InitParameter) -> bool:
+        """Is every value the file's calls of the class give the parameter shown NumPy?"""
+        calls = self._calls.get(parameter.cls, [])
+        # (the class name's one other mention is its definition: not passed on, not subclassed)
+        if not calls or parameter.cls in self._importer_names or self._mentions[parameter.cls] != len(calls) + 1:
+            return False
+        for call in calls:
+            if any(a.star for a in call.args):
+                return False
+            given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == parameter.name), None)
+            positional = [a.value for a in call.args if a.keyword is None]
+            if given is None and parameter.position is not None and parameter.position - 1 < len(positional):
+                given = positional[parameter.position - 1]
+            given = given if given is not None else parameter.default
+            if given is None or not self._numpy(given):
+                return False
+        return True
 
     def _attribute(self, attr: str) -> bool:
         known = self._attribute_values.get(attr)
@@ -252,7 +303,7 @@ class NumpyValues:
                 return False
             self._open.add(key)
             bindings = self._attributes.get(attr, [])
-            known = bool(bindings) and all(value is not None and self._numpy(value) for value in bindings)
+            known = bool(bindings) and all(self._bound_numpy(value) for value in bindings)
             self._open.discard(key)
             self._attribute_values[attr] = known
         return known
@@ -288,6 +339,76 @@ class NumpyValues:
         name = dotted_name(call.func)
         root, _, rest = (name or "").partition(".")
         return self._is_numpy_module(root) and rest in _GENERATORS
+
+
+def _init_parameters(module: cst.Module) -> tuple[dict[int, _InitParameter], dict[int, _InitParameter]]:
+    """The parameters of the ``__init__`` of each class at the module's top, by node id; and
+    the parameter read by each ``self.a = p`` (``self.a, self.b = p, q``) statement at the top
+    of such an ``__init__``, by the id of the read, when ``__init__`` binds ``p`` nowhere else."""
+    found: dict[int, _InitParameter] = {}
+    stored: dict[int, _InitParameter] = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.ClassDef):
+            continue
+        for member in statement.body.body:
+            if not (isinstance(member, cst.FunctionDef) and member.name.value == "__init__" and not member.decorators):
+                continue
+            parameters: dict[str, _InitParameter] = {}
+            positional = [*member.params.posonly_params, *member.params.params]
+            for position, param in enumerate(positional):
+                parameters[param.name.value] = found[id(param)] = _InitParameter(
+                    statement.name.value, param.name.value, position, param.default
+                )
+            for param in member.params.kwonly_params:
+                parameters[param.name.value] = found[id(param)] = _InitParameter(
+                    statement.name.value, param.name.value, None, param.default
+                )
+            rebound = _rebound_names(member.body)
+            for line in member.body.body:
+                if not isinstance(line, cst.SimpleStatementLine):
+                    continue
+                for small in line.body:
+                    if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                        continue
+                    target, value = small.targets[0].target, small.value
+                    pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target, value)]
+                    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+                        pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
+                    for t, v in pairs:
+                        if (
+                            isinstance(t, cst.Attribute)
+                            and isinstance(t.value, cst.Name)
+                            and t.value.value == "self"
+                            and isinstance(v, cst.Name)
+                            and v.value in parameters
+                            and v.value not in rebound
+                        ):
+                            stored[id(v)] = parameters[v.value]
+    return found, stored
+
+
+def _rebound_names(body: cst.BaseSuite) -> set[str]:
+    """The names a function body binds (assignments, loops, with, except, imports, defs)."""
+    names: set[str] = set()
+    for node in preorder(body):
+        if isinstance(node, cst.AssignTarget | cst.AnnAssign | cst.AugAssign | cst.For | cst.CompFor | cst.NamedExpr):
+            names |= _bound_by(node.target)
+        elif isinstance(node, cst.AsName):
+            names |= _bound_by(node.name)
+        elif isinstance(node, cst.FunctionDef | cst.ClassDef):
+            names.add(node.name.value)
+    return names
+
+
+def _bound_by(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment target binds (``self.a`` and ``x[i]`` bind none)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return set().union(*(_bound_by(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return _bound_by(target.value)
+    return set()
 
 
 def _sized_sample(call: cst.Call, sampler: str) -> bool:

@@ -92,7 +92,7 @@ class SessionRewrite:
         """Which expressions of the module are shown to be NumPy values (a fed one needs no
         conversion): read once per file, when a feed first asks."""
         if self._numpy_values is None:
-            self._numpy_values = NumpyValues(self.module, self.facts.importer_attributes)
+            self._numpy_values = NumpyValues(self.module, self.facts.importer_attributes, self.facts.importer_names)
         return self._numpy_values
 
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
