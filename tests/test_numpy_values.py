@@ -56,7 +56,7 @@ class Passed:
         self.v = v
 
 
-pinn = PINN(data, mixed_np := np.ones(3), 0.1)
+pinn = PINN(data, np.ones(3), 0.1)
 passed = Passed(data)
 registry = [Passed]
 """
