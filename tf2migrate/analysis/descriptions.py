@@ -85,7 +85,7 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
         if found is None or found[1].kind is Kind.VARIABLE:
             continue  # a Python value, or a variable, which stays where it is
         owner, graph = found
-        if owner is not scope or not _holds_tensor(scope, graph):
+        if owner is not scope or not holds_tensor(scope, graph):
             return None  # train ops, lists, outer graphs: the general check says why
         if not static and refused is None:
             what = "a placeholder" if graph.kind is Kind.PLACEHOLDER else "defined by graph-building code"
@@ -105,7 +105,7 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
     return Verdict(description=Description(scope, statement, [roots[o] for o in sorted(roots)], names, expression))
 
 
-def _holds_tensor(scope: Scope, statement: Statement) -> bool:
+def holds_tensor(scope: Scope, statement: Statement) -> bool:
     """Does the name the statement binds hold one tensor (a placeholder, a TF op's result,
     or another name for one: ``d_l1 = diff``)?  Only a tensor's description is static."""
     seen: set[int] = set()

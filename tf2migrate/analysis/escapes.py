@@ -8,10 +8,14 @@ fail with a NameError (or, worse, read a stale value).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
-from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.descriptions import holds_tensor
+from tf2migrate.analysis.catalogue import EVALUATING_ASSERTS, makes_variables
 from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.list_fills import filled_list
@@ -57,6 +61,9 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         # of them reads that binding, made by this kept code (a split loop's ``b = tf.Variable(...)``
         # then ``b_list.append(b)``), not an earlier graph binding of the name
         self.block_bindings: list[set[str]] = []
+        # the arguments of ``self.assert...(...)`` calls: the method, and whether it evaluates
+        # a graph tensor given there (catalogue.EVALUATING_ASSERTS)
+        self.assert_arguments: dict[int, tuple[str, bool]] = {}
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -65,6 +72,15 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
+        if m.matches(node.func, m.Attribute(value=m.Name("self"))) and (
+            method := cst.ensure_type(node.func, cst.Attribute).attr.value
+        ).startswith("assert"):
+            evaluated = EVALUATING_ASSERTS.get(method, ())
+            for index, argument in enumerate(node.args):
+                if argument.star:
+                    break  # (positions past ``*args`` are not known)
+                where = {argument.keyword.value} if argument.keyword is not None else {index}
+                self.assert_arguments[id(argument.value)] = (method, any(p in where or k in where for p, k in evaluated))
         receiver = self._unknown_run(node)
         if receiver is not None:
             self.unknown_runs.append(receiver)
@@ -226,6 +242,12 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                             f"new graph ops are built from `{name}` each time this function runs; TF1 grew the graph on every call",
                         )
                         return
+                    asserted = self.assert_arguments.get(id(node))
+                    if asserted is not None and id(self.scope.owner) in self.facts.test_methods:
+                        self.facts.block(
+                            node, blockers.GRAPH_VALUE_OUTSIDE_RUN, _asserted(name, what, *asserted, holds_tensor(current, target))
+                        )
+                        return
                     filled = (
                         f" (a tensor built from it is put in the Python list `{self.filled_list[0]}`, which stays Python: "
                         f"{self.filled_list[1]})"
@@ -244,6 +266,28 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                 return
             current = current.parent
             before = None
+
+
+# what the retry of rewrites/test_asserts.py reads: the name and the assertion
+ASSERT_EVALUATED = re.compile(r"^`(\w+)` \([^)]*\) is passed to `self\.(\w+)`, which TF1 evaluated in the test's session")
+
+
+def _asserted(name: str, what: str, method: str, evaluated: bool, one_tensor: bool) -> str:
+    """The refusal of a graph value passed to a test's ``self.assert...`` (see catalogue.EVALUATING_ASSERTS)."""
+    if not evaluated:
+        return (
+            f"`{name}` ({what}) is passed to `self.{method}`, which does not evaluate tensors: TF1 gave it the graph "
+            "tensor itself (compared as an object: `==` of graph tensors is identity), where TF2 would give it a value"
+        )
+    if not one_tensor:
+        return (
+            f"`{name}` ({what}) is passed to `self.{method}`, which TF1 evaluated only as a single tensor "
+            "(`self.evaluate`), and it is not known to hold one"
+        )
+    return (
+        f"`{name}` ({what}) is passed to `self.{method}`, which TF1 evaluated in the test's session "
+        f"(`self.evaluate({name})`); read outside a Session run, it does not exist once the graph code moves into functions"
+    )
 
 
 def _params(node) -> list[cst.Param]:
