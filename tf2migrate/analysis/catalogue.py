@@ -192,6 +192,8 @@ PYTHON_VALUE_CALLS = frozenset(
         "TensorShape",
         "as_dtype",
         "DType",
+        # a namedtuple of indices, values and shape, fed to a sparse placeholder: no graph
+        "SparseTensorValue",
         # checkpoint files on disk: paths and stored values, no graph
         "train.latest_checkpoint",
         "train.get_checkpoint_state",
