@@ -186,6 +186,17 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
             return
         self._check(node, name, self._bound_before(name))
 
+    def _top_level_calls(self) -> tuple[int, ...] | None:
+        """Where the read stands directly in a module function (no nested def or lambda):
+        the orders of the module's top-level statements that call it, if those calls by
+        name are its only uses (None otherwise, or elsewhere)."""
+        if len(self.functions) != 1 or len(self.local_names) != 1 or self.scope.parent is not None:
+            return None
+        name = self.functions[0]
+        if name not in self.facts.top_level_calls:
+            self.facts.top_level_calls[name] = _calls_only(self.scope, name)
+        return self.facts.top_level_calls[name]
+
     def _check(self, node: cst.CSTNode, name: str, bound_here: bool = False) -> None:
         if name in self.facts.session_names:
             if id(node) not in self.facts.allowed_session_reads:
@@ -204,9 +215,15 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         if bound_here:
             return  # the binding this kept code made just before
         before = None if self.local_names else self.order
+        calls = self._top_level_calls()
         current: Scope | None = self.scope
         while current is not None:
             if name in current.bindings:
+                if calls and before is None and current is self.scope and not any(current.graph_statement(name, c + 1) for c in calls):
+                    # a module function called only by top-level statements reads the name's
+                    # binding at each call, a Python value there (a graph tensor bound to the
+                    # name only later is no value it reads)
+                    return
                 target = current.resolve(name, before)
                 if target is not None and target.kind is Kind.PLACEHOLDER and self.placeholders_allowed:
                     return
@@ -255,6 +272,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         else f" (`{self.unknown_runs[-1]}.run(...)` is no Session run here: `{self.unknown_runs[-1]}` is bound "
                         "otherwise than to `tf.Session(...)` or a session factory's call without calls in its arguments)"
                         if self.unknown_runs
+                        else f" (`{self.functions[0]}` reads it when called, and is called after the module binds it to a graph value)"
+                        if calls and current is self.scope
                         else ""
                     )
                     self.facts.block(
@@ -288,6 +307,36 @@ def _asserted(name: str, what: str, method: str, evaluated: bool, one_tensor: bo
         f"`{name}` ({what}) is passed to `self.{method}`, which TF1 evaluated in the test's session "
         f"(`self.evaluate({name})`); read outside a Session run, it does not exist once the graph code moves into functions"
     )
+
+
+def _calls_only(scope: Scope, function: str) -> tuple[int, ...] | None:
+    """The orders of the module's top-level statements calling ``function`` by name, when
+    every other mention of the name is a def of it (no call inside a def, lambda, class or
+    generator expression, all of which may run later; no use as a value); None otherwise."""
+    module = scope.owner
+    if not isinstance(module, cst.Module):
+        return None
+    mentions = sum(1 for n in find_all(module, cst.Name) if cst.ensure_type(n, cst.Name).value == function)
+    defs = sum(1 for d in find_all(module, cst.FunctionDef) if cst.ensure_type(d, cst.FunctionDef).name.value == function)
+    orders: list[int] = []
+    calls = 0
+    for statement in scope.statements:
+        if isinstance(statement.node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        deferred = {
+            id(c)
+            for inner in find_all(statement.node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.GeneratorExp))
+            for c in find_all(inner, cst.Call)
+        }
+        found = [
+            c
+            for c in find_all(statement.node, cst.Call)
+            if id(c) not in deferred and m.matches(cst.ensure_type(c, cst.Call).func, m.Name(function))
+        ]
+        if found:
+            orders.append(statement.order)
+            calls += len(found)
+    return tuple(orders) if orders and calls + defs == mentions else None
 
 
 def _params(node) -> list[cst.Param]:
