@@ -16,8 +16,8 @@ TF1 and the trace give alike), or of ``.name`` printed (a name inside the trace'
 Anything else — arithmetic on the tensor, ``.numpy()``, ``bool(t)``, ``t.op`` — reads a
 value or builds ops, and is refused with the expression that does it.
 
-A notebook cell whose last statement is an expression of that kind (``y_pred``,
-``y_pred.shape``) showed its ``repr`` as the cell's output, once, while the graph was built:
+A notebook cell whose last statement is a graph tensor's name or one of those facts of it
+(``y_pred``, ``y_pred.shape``) showed its ``repr`` as the cell's output, once, while the graph was built:
 the same description, which the trace prints (``print(repr(y_pred))``).  Elsewhere such an
 expression statement shows nothing; it is left to the general check.
 """
@@ -83,7 +83,7 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
     elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and m.matches(small.value.func, m.Name("print")):
         expression = small.value
         uses = [use for arg in small.value.args for use in _uses(arg.value, arg.keyword is None and arg.star == "", small.value)]
-    elif isinstance(small, cst.Expr) and _displayed(scope, node):
+    elif isinstance(small, cst.Expr) and _displayable(small.value) and _displayed(scope, node):
         displayed = True
         expression = small.value
         uses = _uses(expression, True)
@@ -119,6 +119,12 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
     if refused is not None:
         return Verdict(refused=refused)
     return Verdict(description=Description(scope, statement, [roots[o] for o in sorted(roots)], names, expression, displayed))
+
+
+def _displayable(expression: cst.BaseExpression) -> bool:
+    """A name, or a static fact of one (``y.shape``, ``y.get_shape()``): what a cell shows
+    of a graph tensor.  (Another call may return None, which IPython does not show.)"""
+    return isinstance(expression, cst.Name) or _static_root(expression, True) is not None
 
 
 def _displayed(scope: Scope, node: cst.CSTNode) -> bool:

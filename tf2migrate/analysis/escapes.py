@@ -64,6 +64,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         # the arguments of ``self.assert...(...)`` calls: the method, and whether it evaluates
         # a graph tensor given there (catalogue.EVALUATING_ASSERTS)
         self.assert_arguments: dict[int, tuple[str, bool]] = {}
+        # the arguments of calls of the file's functions (``print_tf(a)``): the function
+        self.passed_to: dict[int, str] = {}
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -72,6 +74,8 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
+        if isinstance(node.func, cst.Name) and node.func.value in self.facts.helpers:
+            self.passed_to.update((id(argument.value), node.func.value) for argument in node.args)
         if m.matches(node.func, m.Attribute(value=m.Name("self"))) and (
             method := cst.ensure_type(node.func, cst.Attribute).attr.value
         ).startswith("assert"):
@@ -274,6 +278,9 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         if self.unknown_runs
                         else f" (`{self.functions[0]}` reads it when called, and is called after the module binds it to a graph value)"
                         if calls and current is self.scope
+                        else f" (passed to `{self.passed_to[id(node)]}(...)`, a function of the file, which kept code calls: TF1 "
+                        "gave it the graph tensor itself)"
+                        if id(node) in self.passed_to
                         else ""
                     )
                     self.facts.block(
