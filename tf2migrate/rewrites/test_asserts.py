@@ -35,7 +35,7 @@ from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
 
 TEST_ASSERT_EVALUATED = Rule(
-    "TFM154",
+    "TFM155",
     "test-assert-evaluated",
     "A graph tensor given to a tf.test.TestCase assertion that evaluates it → `self.evaluate(tensor)`, then converted.",
     Severity.INFO,
