@@ -1,6 +1,7 @@
 """Notebooks: code cells migrated as one program, IPython syntax and outputs kept."""
 
 import json
+import re
 
 import nbformat
 
@@ -346,3 +347,74 @@ def test_an_ipython_line_reading_graph_names_keeps_the_graph(tmp_path):
     new, _ = migrate_notebook(_notebook(tmp_path / "p.ipynb", cells), "p.ipynb")
     assert "def compute_y(x):" in new and "disable_eager_execution" not in new
     assert "!echo {steps} $steps\\n" in new and "%time n = steps + 1" in new
+
+
+def _display_notebook(path, shown):
+    cells = [
+        nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf"),
+        nbformat.v4.new_code_cell(
+            'X = tf.placeholder(tf.float32, [None, 3], name="X")\nW = tf.Variable(np.ones((3, 2), np.float32))\n'
+            'logits = tf.matmul(X, W)\ny_pred = tf.argmax(logits, axis=1, name="y_pred")'
+        ),
+        nbformat.v4.new_code_cell(shown),
+        nbformat.v4.new_code_cell("logits.get_shape()"),
+        nbformat.v4.new_code_cell(
+            "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+            "    predicted = sess.run(y_pred, {X: np.arange(6, dtype=np.float32).reshape(2, 3)})\npredicted"
+        ),
+    ]
+    return _notebook(path, cells)
+
+
+def test_a_cell_displaying_a_graph_tensor_prints_its_repr_from_a_trace(tmp_path):
+    """Executed: the original's program with each displayed description printed (what
+    IPython showed: its repr) under TF1, the migration under TF2: the same values, and the
+    same text but for TF1's `?` for an unknown dimension."""
+    from tf2migrate.notebook import code_cells
+    from tf2migrate.verify import verify_pairs
+
+    text = _display_notebook(tmp_path / "d.ipynb", "# the predicted class\ny_pred")
+    new, findings = migrate_notebook(text, "d.ipynb")
+    sources = ["".join(c["source"]) for c in json.loads(new)["cells"]]
+    assert "placeholder" not in new and "Session" not in new
+    assert "    print(repr(y_pred))\n" in sources[2] and sources[2].endswith("describe_y_pred.get_concrete_function();")
+    assert sources[2].lstrip().startswith("# the predicted class\n@tf.function(input_signature=")
+    assert "    print(repr(logits.get_shape()))\n" in sources[3]
+    assert [f.render() for f in findings if f.code == "TFM113"] == [
+        "d.ipynb:cell 3:2:1: TFM113 this cell displayed a graph tensor's description (its repr) while the graph is built → "
+        "describe_y_pred, traced here, prints it; tensor names are those of the trace's graph",
+        "d.ipynb:cell 4:1:1: TFM113 this cell displayed a graph tensor's description (its repr) while the graph is built → "
+        "describe_logits, traced here, prints it; tensor names are those of the trace's graph",
+    ]
+    again, _ = migrate_notebook(new, "d.ipynb")
+    assert again == new
+
+    def program(notebook_text, shown):  # the cells as one script, each cell's display printed
+        cells = [source for _, source in code_cells(notebook_text)]
+        return "\n".join(f"{c}\n{shown}" if c.split("\n")[-1] in ("y_pred", "logits.get_shape()") else c for c in cells) + "\n"
+
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(
+        program(text, "print(repr(_))")
+        .replace("\ny_pred\n", "\n_ = y_pred\n")
+        .replace("\nlogits.get_shape()\n", "\n_ = logits.get_shape()\n")
+    )
+    after.write_text(program(new, ""))
+    [report] = verify_pairs([(before, after)])
+    assert report.verdict == "equal", report.render()
+    assert "<tf.Tensor 'y_pred:0' shape=(" in report.tf1_stdout
+    # TF1 wrote an unknown dimension `?` in a tensor's repr, `Dimension(None)` in a shape's
+    tf1_text = re.sub(r"Dimension\((\w+)\)", r"\1", report.tf1_stdout.replace("?", "None"))
+    assert report.tf2_stdout == tf1_text == "<tf.Tensor 'y_pred:0' shape=(None,) dtype=int64>\nTensorShape([None, 2])\n"
+
+
+def test_a_cell_displaying_a_value_of_a_graph_tensor_keeps_the_graph(tmp_path):
+    """Only a tensor's name or a static fact of it is a display read as a description:
+    arithmetic on the tensor (a new op, whose value eager code would show), and a tensor
+    named in the middle of a cell (no display) stay refused."""
+    for shown in ("y_pred + 1", "y_pred\nn = 1"):
+        text = _display_notebook(tmp_path / "k.ipynb", shown)
+        new, findings = migrate_notebook(text, "k.ipynb")
+        assert "compat.v1.placeholder" in new
+        message = "`y_pred` (defined by graph-building code) is read outside a Session run;"
+        assert any(f.code == "TFM301" and f.message.startswith(message) and f.path == "k.ipynb:cell 3" for f in findings), findings

@@ -25,7 +25,7 @@ import libcst as cst
 from tf2migrate.analysis.blockers import CLASS_BASED_GRAPH, GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
-from tf2migrate.analysis.escapes import find_escapes
+from tf2migrate.analysis.escapes import ASSERT_EVALUATED, find_escapes
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
@@ -86,6 +86,7 @@ from tf2migrate.rewrites import (
     main_guard,
     one_line_suites,
     tensor_dicts,
+    test_asserts,
     tf_callable_names,
     loop_split,
     static_branches,
@@ -296,6 +297,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         guarded = _migrate_main_guard(result, source, path, options, project, tree)
         if guarded is not None:
             return guarded
+    asserted = {(f.line, f.column): m.group(2) for f in _refusals(result) if (m := ASSERT_EVALUATED.match(f.message))}
+    if asserted:
+        evaluated = _migrate_evaluated(asserted, source, path, options, project)
+        if evaluated is not None:
+            return evaluated
     refused_lines = {f.line for f in _refusals(result)}
     if refused_lines and _FUNCTION_TEXT in source:
         inlined = _migrate_inlined(refused_lines, source, path, options, project)
@@ -419,6 +425,20 @@ def _migrate_main_guard(
     if moved is None or not any(moved.guard_line <= f.line <= moved.added_after for f in _refusals(result)):
         return None
     return _retried(moved, main_guard.MAIN_GUARD.code, path, options, project, moved.map_line)
+
+
+def _migrate_evaluated(
+    asserted: dict[tuple[int, int], str], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | None:
+    """A graph kept on TF1 because a test passes its tensors to an assertion that evaluated
+    them (TFM301): the file with those written ``self.evaluate(tensor)``
+    (rewrites/test_asserts.py), if its graph then converts, its findings placed on the
+    original's columns; else None."""
+    evaluated = test_asserts.evaluate_asserted(_parsed_file(source), asserted)
+    if evaluated is None:
+        return None
+    code = test_asserts.TEST_ASSERT_EVALUATED.code
+    return _retried(evaluated, code, path, options, project, map_column=evaluated.map_column)
 
 
 # in the text of every file with a module function (a cheap test before parsing)

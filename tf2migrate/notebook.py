@@ -28,11 +28,12 @@ from dataclasses import dataclass, replace
 
 import nbformat
 
+from tf2migrate.analysis.descriptions import CELL_MARKER
 from tf2migrate.analysis.project import FileContext
 from tf2migrate.diagnostics import NOTEBOOK_UNSUPPORTED, Diagnostic, Severity
 from tf2migrate.migrate import Options, migrate_source
 
-_CELL = "__tf2migrate_cell__({})"
+_CELL = CELL_MARKER + "({})"
 _MAGIC = "__tf2migrate_magic__({})"
 _CELL_LINE = re.compile(r"^__tf2migrate_cell__\((\d+)\)$")
 _MASKED_CALL = "`__tf2migrate_magic__(...)`"

@@ -59,6 +59,15 @@ OTHER_SESSION_CALLS = frozenset(
 )
 # tf.test.TestCase's graph-mode sessions: ``with self.test_session() as sess:``
 TEST_SESSION_METHODS = frozenset({"test_session", "cached_session", "session"})
+# tf.test.TestCase assertions that evaluate a graph tensor they are given in the test's
+# session (``_GetNdArray``: ``self.evaluate(a)``), by method: the evaluated parameters, by
+# position and keyword.  Others (unittest's ``assertEqual``, ``assertNotEqual``, ...) get
+# the tensor object itself.
+EVALUATING_ASSERTS: dict[str, tuple[tuple[int, str], ...]] = {
+    **dict.fromkeys(("assertAllEqual", "assertAllClose", "assertAllCloseAccordingToType"), ((0, "a"), (1, "b"))),
+    **dict.fromkeys(("assertAllGreater", "assertAllLess", "assertAllGreaterEqual", "assertAllLessEqual"), ((0, "a"),)),
+    **dict.fromkeys(("assertAllInRange", "assertAllInSet", "assertDTypeEqual"), ((0, "target"),)),
+}
 CONFIG_CALLS = frozenset({"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions"})
 INIT_CALLS = frozenset(
     {
@@ -183,6 +192,8 @@ PYTHON_VALUE_CALLS = frozenset(
         "TensorShape",
         "as_dtype",
         "DType",
+        # a namedtuple of indices, values and shape, fed to a sparse placeholder: no graph
+        "SparseTensorValue",
         # checkpoint files on disk: paths and stored values, no graph
         "train.latest_checkpoint",
         "train.get_checkpoint_state",

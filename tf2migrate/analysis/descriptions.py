@@ -1,5 +1,6 @@
 """Build-time descriptions of graph tensors: ``print(y)``, ``print(y.shape)``,
-``assert h.shape.as_list() == Y.shape.as_list()`` in graph-building code.
+``assert h.shape.as_list() == Y.shape.as_list()`` in graph-building code, and a notebook
+cell ending in a graph tensor (``y_pred``), which IPython displayed (its ``repr``).
 
 TF1 ran such a statement once, while it built the graph, on the symbolic tensor: it read
 what the graph knows before anything runs — the tensor's description, its static shape,
@@ -14,6 +15,11 @@ for a static fact only: a whole argument of ``print`` (its description), or the 
 TF1 and the trace give alike), or of ``.name`` printed (a name inside the trace's graph).
 Anything else — arithmetic on the tensor, ``.numpy()``, ``bool(t)``, ``t.op`` — reads a
 value or builds ops, and is refused with the expression that does it.
+
+A notebook cell whose last statement is a graph tensor's name or one of those facts of it
+(``y_pred``, ``y_pred.shape``) showed its ``repr`` as the cell's output, once, while the graph was built:
+the same description, which the trace prints (``print(repr(y_pred))``).  Elsewhere such an
+expression statement shows nothing; it is left to the general check.
 """
 
 from __future__ import annotations
@@ -34,6 +40,10 @@ _PRINTED_ATTRIBUTES = frozenset({"name"})
 _SCOPING = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr, cst.Yield, cst.Await)
 
 
+# the statement opening each code cell in the program a notebook's cells make (notebook.py)
+CELL_MARKER = "__tf2migrate_cell__"
+
+
 @dataclass
 class Description:
     """A statement that describes graph tensors, and the graph statements it reads."""
@@ -42,7 +52,8 @@ class Description:
     statement: Statement
     roots: list[Statement]
     names: list[str]  # the graph names it reads, in order
-    expression: cst.BaseExpression  # the ``print(...)`` call, or the asserted test
+    expression: cst.BaseExpression  # the ``print(...)`` call, or the asserted test, or the displayed expression
+    displayed: bool = False  # the last expression of a notebook cell, which IPython displayed
 
 
 @dataclass
@@ -65,12 +76,17 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
     if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
         return None
     small = node.body[0]
+    displayed = False
     if isinstance(small, cst.Assert):
         expression: cst.BaseExpression = small.test
         uses = _uses(small.test, False) + (_uses(small.msg, False) if small.msg is not None else [])
     elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and m.matches(small.value.func, m.Name("print")):
         expression = small.value
         uses = [use for arg in small.value.args for use in _uses(arg.value, arg.keyword is None and arg.star == "", small.value)]
+    elif isinstance(small, cst.Expr) and _displayable(small.value) and _displayed(scope, node):
+        displayed = True
+        expression = small.value
+        uses = _uses(expression, True)
     else:
         return None
     if any(use is None for use in uses) or _touches(small, skip):
@@ -85,7 +101,7 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
         if found is None or found[1].kind is Kind.VARIABLE:
             continue  # a Python value, or a variable, which stays where it is
         owner, graph = found
-        if owner is not scope or not _holds_tensor(scope, graph):
+        if owner is not scope or not holds_tensor(scope, graph):
             return None  # train ops, lists, outer graphs: the general check says why
         if not static and refused is None:
             what = "a placeholder" if graph.kind is Kind.PLACEHOLDER else "defined by graph-building code"
@@ -102,10 +118,30 @@ def classify(scope: Scope, statement: Statement, skip: set[int], static_reads: f
         return None
     if refused is not None:
         return Verdict(refused=refused)
-    return Verdict(description=Description(scope, statement, [roots[o] for o in sorted(roots)], names, expression))
+    return Verdict(description=Description(scope, statement, [roots[o] for o in sorted(roots)], names, expression, displayed))
 
 
-def _holds_tensor(scope: Scope, statement: Statement) -> bool:
+def _displayable(expression: cst.BaseExpression) -> bool:
+    """A name, or a static fact of one (``y.shape``, ``y.get_shape()``): what a cell shows
+    of a graph tensor.  (Another call may return None, which IPython does not show.)"""
+    return isinstance(expression, cst.Name) or _static_root(expression, True) is not None
+
+
+def _displayed(scope: Scope, node: cst.CSTNode) -> bool:
+    """Is the statement, at the module's top, the last of a notebook's code cell (followed by
+    the next cell's marker, or by nothing), whose value IPython displayed?"""
+    owner = scope.owner
+    if scope.parent is not None or not isinstance(owner, cst.Module) or not any(_is_cell_marker(s) for s in owner.body):
+        return False
+    index = next((i for i, s in enumerate(owner.body) if s is node), None)
+    return index is not None and (index + 1 == len(owner.body) or _is_cell_marker(owner.body[index + 1]))
+
+
+def _is_cell_marker(statement: cst.BaseStatement) -> bool:
+    return m.matches(statement, m.SimpleStatementLine(body=[m.Expr(value=m.Call(func=m.Name(CELL_MARKER)))]))
+
+
+def holds_tensor(scope: Scope, statement: Statement) -> bool:
     """Does the name the statement binds hold one tensor (a placeholder, a TF op's result,
     or another name for one: ``d_l1 = diff``)?  Only a tensor's description is static."""
     seen: set[int] = set()

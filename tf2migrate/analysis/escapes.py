@@ -8,10 +8,14 @@ fail with a NameError (or, worse, read a stale value).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis import blockers, descriptions
-from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.descriptions import holds_tensor
+from tf2migrate.analysis.catalogue import EVALUATING_ASSERTS, makes_variables
 from tf2migrate.analysis.discarded_returns import discarded_returns
 from tf2migrate.analysis.helper_arguments import find_helper_arguments
 from tf2migrate.analysis.list_fills import filled_list
@@ -57,6 +61,11 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         # of them reads that binding, made by this kept code (a split loop's ``b = tf.Variable(...)``
         # then ``b_list.append(b)``), not an earlier graph binding of the name
         self.block_bindings: list[set[str]] = []
+        # the arguments of ``self.assert...(...)`` calls: the method, and whether it evaluates
+        # a graph tensor given there (catalogue.EVALUATING_ASSERTS)
+        self.assert_arguments: dict[int, tuple[str, bool]] = {}
+        # the arguments of calls of the file's functions (``print_tf(a)``): the function
+        self.passed_to: dict[int, str] = {}
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
@@ -65,6 +74,17 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.imports.call_name(node) is not None:
             self.op_depth += 1
+        if isinstance(node.func, cst.Name) and node.func.value in self.facts.helpers:
+            self.passed_to.update((id(argument.value), node.func.value) for argument in node.args)
+        if m.matches(node.func, m.Attribute(value=m.Name("self"))) and (
+            method := cst.ensure_type(node.func, cst.Attribute).attr.value
+        ).startswith("assert"):
+            evaluated = EVALUATING_ASSERTS.get(method, ())
+            for index, argument in enumerate(node.args):
+                if argument.star:
+                    break  # (positions past ``*args`` are not known)
+                where = {argument.keyword.value} if argument.keyword is not None else {index}
+                self.assert_arguments[id(argument.value)] = (method, any(p in where or k in where for p, k in evaluated))
         receiver = self._unknown_run(node)
         if receiver is not None:
             self.unknown_runs.append(receiver)
@@ -170,6 +190,17 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
             return
         self._check(node, name, self._bound_before(name))
 
+    def _top_level_calls(self) -> tuple[int, ...] | None:
+        """Where the read stands directly in a module function (no nested def or lambda):
+        the orders of the module's top-level statements that call it, if those calls by
+        name are its only uses (None otherwise, or elsewhere)."""
+        if len(self.functions) != 1 or len(self.local_names) != 1 or self.scope.parent is not None:
+            return None
+        name = self.functions[0]
+        if name not in self.facts.top_level_calls:
+            self.facts.top_level_calls[name] = _calls_only(self.scope, name)
+        return self.facts.top_level_calls[name]
+
     def _check(self, node: cst.CSTNode, name: str, bound_here: bool = False) -> None:
         if name in self.facts.session_names:
             if id(node) not in self.facts.allowed_session_reads:
@@ -188,9 +219,15 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
         if bound_here:
             return  # the binding this kept code made just before
         before = None if self.local_names else self.order
+        calls = self._top_level_calls()
         current: Scope | None = self.scope
         while current is not None:
             if name in current.bindings:
+                if calls and before is None and current is self.scope and not any(current.graph_statement(name, c + 1) for c in calls):
+                    # a module function called only by top-level statements reads the name's
+                    # binding at each call, a Python value there (a graph tensor bound to the
+                    # name only later is no value it reads)
+                    return
                 target = current.resolve(name, before)
                 if target is not None and target.kind is Kind.PLACEHOLDER and self.placeholders_allowed:
                     return
@@ -226,6 +263,12 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                             f"new graph ops are built from `{name}` each time this function runs; TF1 grew the graph on every call",
                         )
                         return
+                    asserted = self.assert_arguments.get(id(node))
+                    if asserted is not None and id(self.scope.owner) in self.facts.test_methods:
+                        self.facts.block(
+                            node, blockers.GRAPH_VALUE_OUTSIDE_RUN, _asserted(name, what, *asserted, holds_tensor(current, target))
+                        )
+                        return
                     filled = (
                         f" (a tensor built from it is put in the Python list `{self.filled_list[0]}`, which stays Python: "
                         f"{self.filled_list[1]})"
@@ -233,6 +276,11 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                         else f" (`{self.unknown_runs[-1]}.run(...)` is no Session run here: `{self.unknown_runs[-1]}` is bound "
                         "otherwise than to `tf.Session(...)` or a session factory's call without calls in its arguments)"
                         if self.unknown_runs
+                        else f" (`{self.functions[0]}` reads it when called, and is called after the module binds it to a graph value)"
+                        if calls and current is self.scope
+                        else f" (passed to `{self.passed_to[id(node)]}(...)`, a function of the file, which kept code calls: TF1 "
+                        "gave it the graph tensor itself)"
+                        if id(node) in self.passed_to
                         else ""
                     )
                     self.facts.block(
@@ -244,6 +292,58 @@ class _EscapeFinder(LoopVariables, NameReferences, cst.CSTVisitor):
                 return
             current = current.parent
             before = None
+
+
+# what the retry of rewrites/test_asserts.py reads: the name and the assertion
+ASSERT_EVALUATED = re.compile(r"^`(\w+)` \([^)]*\) is passed to `self\.(\w+)`, which TF1 evaluated in the test's session")
+
+
+def _asserted(name: str, what: str, method: str, evaluated: bool, one_tensor: bool) -> str:
+    """The refusal of a graph value passed to a test's ``self.assert...`` (see catalogue.EVALUATING_ASSERTS)."""
+    if not evaluated:
+        return (
+            f"`{name}` ({what}) is passed to `self.{method}`, which does not evaluate tensors: TF1 gave it the graph "
+            "tensor itself (compared as an object: `==` of graph tensors is identity), where TF2 would give it a value"
+        )
+    if not one_tensor:
+        return (
+            f"`{name}` ({what}) is passed to `self.{method}`, which TF1 evaluated only as a single tensor "
+            "(`self.evaluate`), and it is not known to hold one"
+        )
+    return (
+        f"`{name}` ({what}) is passed to `self.{method}`, which TF1 evaluated in the test's session "
+        f"(`self.evaluate({name})`); read outside a Session run, it does not exist once the graph code moves into functions"
+    )
+
+
+def _calls_only(scope: Scope, function: str) -> tuple[int, ...] | None:
+    """The orders of the module's top-level statements calling ``function`` by name, when
+    every other mention of the name is a def of it (no call inside a def, lambda, class or
+    generator expression, all of which may run later; no use as a value); None otherwise."""
+    module = scope.owner
+    if not isinstance(module, cst.Module):
+        return None
+    mentions = sum(1 for n in find_all(module, cst.Name) if cst.ensure_type(n, cst.Name).value == function)
+    defs = sum(1 for d in find_all(module, cst.FunctionDef) if cst.ensure_type(d, cst.FunctionDef).name.value == function)
+    orders: list[int] = []
+    calls = 0
+    for statement in scope.statements:
+        if isinstance(statement.node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        deferred = {
+            id(c)
+            for inner in find_all(statement.node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.GeneratorExp))
+            for c in find_all(inner, cst.Call)
+        }
+        found = [
+            c
+            for c in find_all(statement.node, cst.Call)
+            if id(c) not in deferred and m.matches(cst.ensure_type(c, cst.Call).func, m.Name(function))
+        ]
+        if found:
+            orders.append(statement.order)
+            calls += len(found)
+    return tuple(orders) if orders and calls + defs == mentions else None
 
 
 def _params(node) -> list[cst.Param]:

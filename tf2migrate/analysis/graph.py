@@ -668,7 +668,7 @@ class GraphAnalyzer:
         self._test_methods: set[int] = set()
         if not self.tf.aliases:
             return set(), []
-        self._test_methods = test_methods = {
+        self._test_methods = self.facts.test_methods = test_methods = {
             id(method)
             for node in self.module.body
             if isinstance(node, cst.ClassDef) and any(self.tf.canonical(base.value) == "test.TestCase" for base in node.bases)

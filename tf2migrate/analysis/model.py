@@ -307,6 +307,12 @@ class GraphFacts:
     # ``self.evaluate(fetches)`` in the test methods of a ``tf.test.TestCase`` subclass: TF1's
     # ``sess.run(fetches)`` on the test's session (analysis/graph.py ``_find_test_sessions``)
     test_runs: set[int] = field(default_factory=set)
+    # the test methods of those subclasses (their defs' ids)
+    test_methods: set[int] = field(default_factory=set)
+    # module functions whose every use is a call in the module's top-level statements: by
+    # name, the orders of those statements (None: used otherwise), computed once each
+    # (analysis/escapes.py)
+    top_level_calls: dict[str, tuple[int, ...] | None] = field(default_factory=dict)
     # Session.run keyword ``session=sess`` and other allowed reads of session names.
     allowed_session_reads: set[int] = field(default_factory=set)
     # sessions passed to classes of other modules that stay on TF1: why (analysis/external_builds.py)

@@ -23,7 +23,10 @@ It is traced with ``--no-tf-function`` too: only a trace has TF1's symbolic tens
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+
+import libcst as cst
 
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import closure
@@ -98,20 +101,32 @@ def _function(
             return None
         if not inputs_stable(scope, s, statement.order):  # traced where the description stood
             return None
+    described = statement
+    if description.displayed:
+        # the cell's output, IPython's display of the value: its repr, printed by the trace
+        shown = cst.parse_expression(f"print(repr({rewrite.code(description.expression)}))")
+        node = cst.ensure_type(statement.node, cst.SimpleStatementLine)
+        described = dataclasses.replace(statement, node=node.with_changes(body=[cst.Expr(shown)]))
     name = fresh_name("describe_" + "_and_".join(local_name(n) for n in description.names[:2]), rewrite.names_in_use)
     rewrite.plan.note(
         statement.node,
         DESCRIPTION_TRACED.code,
-        f"this describes graph tensors while the graph is built → {name}, traced here: it runs once, where TF1 ran it; "
-        "tensor names are those of the trace's graph",
+        (
+            f"this cell displayed a graph tensor's description (its repr) while the graph is built → {name}, traced "
+            "here, prints it; tensor names are those of the trace's graph"
+            if description.displayed
+            else f"this describes graph tensors while the graph is built → {name}, traced here: it runs once, where TF1 "
+            "ran it; tensor names are those of the trace's graph"
+        ),
     )
     return Generated(
         scope,
         name,
         description.expression,
-        [*body, statement],
+        [*body, described],
         placeholders,
         needs_tf_function=True,
         anchor=statement,
         describes=statement,
+        displays=description.displayed,
     )

@@ -43,6 +43,9 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
                 fed[local_name(placeholder.defines[0])] = rewrite.code(element.value)
                 if signed or rewrite.numpy_values().is_numpy(element.value):
                     tensors.add(local_name(placeholder.defines[0]))
+            elif (outer := _outer_graph_read(key, owner)) is not None:
+                rewrite.block(cst.ensure_type(element, cst.DictElement).key, blockers.UNSUPPORTED_GRAPH_CODE, outer)
+                return None
             elif not _side_effect_free(element.value):
                 rewrite.block(
                     element.value,
@@ -339,6 +342,22 @@ def _sparse_placeholder(rewrite: SessionRewrite, statement: Statement) -> bool:
         isinstance(small, cst.Assign)
         and isinstance(small.value, cst.Call)
         and rewrite.facts.imports.call_name(small.value) == "sparse_placeholder"
+    )
+
+
+def _outer_graph_read(key: str, owner: Scope) -> str | None:
+    """Why a fed placeholder of an enclosing scope's graph (the module's ``x``, fed by a run
+    in ``main()``) is not converted, when the graph code of the run's function builds on it:
+    the fetches do read it, through a graph spread over two scopes, which the generated
+    functions of one scope cannot take apart.  None when that code does not read it."""
+    found = lookup_graph_name(owner, key, None)
+    if found is None or found[0] is owner or not isinstance(owner.owner, cst.FunctionDef):
+        return None
+    if not any(key in s.reads for s in owner.statements if s.kind is not Kind.PYTHON):
+        return None
+    return (
+        f"`{key}` is a placeholder of the module's graph, on which the graph code of `{owner.owner.name.value}` builds: "
+        "a graph spread over the module and a function is not converted (build it all in one of them)"
     )
 
 

@@ -187,7 +187,10 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         rewrite.plan.add_after(generated.scope.owner, [function])
     elif generated.describes is not None:
         # in place of the statement, traced at once
-        trace = cst.parse_statement(f"{generated.name}.get_concrete_function()\n", config=module.config_for_parsing)
+        # (ending a notebook cell that displayed a value, ``;`` keeps IPython from showing the
+        # concrete function in its place)
+        quiet = ";" if generated.displays else ""
+        trace = cst.parse_statement(f"{generated.name}.get_concrete_function(){quiet}\n", config=module.config_for_parsing)
         rewrite.plan.add_after(generated.describes.node, [function, trace])
         rewrite.plan.remove.add(id(generated.describes.node))
     elif generated.anchor is not None:

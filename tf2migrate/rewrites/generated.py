@@ -46,6 +46,8 @@ class Generated:
     # a build-time print or shape check the function runs, traced where it stood
     # (rewrites/descriptions.py): the function returns nothing and is traced, not called
     describes: Statement | None = None
+    # ... a notebook cell's displayed value, whose trace must display nothing itself
+    displays: bool = False
 
 
 @dataclass
