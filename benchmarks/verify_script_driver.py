@@ -41,7 +41,16 @@ sides alike, only what the script gets from outside the code under test:
 - plotting modules (matplotlib, seaborn, ``mpl_toolkits``) and all their submodules become
   stand-ins whose every attribute, call, item and iteration gives a stand-in again
   (``fig, ax = plt.subplots()`` unpacks two; ``plt.rcParams[key] = value`` sets nothing),
-  and ``time.sleep`` returns at once.
+  and ``time.sleep`` returns at once;
+- a third-party module that is not installed (``sklearn``, ``cv2``, ``skimage``, ``tqdm``;
+  imported by the script or by the modules it imports) is such a stand-in too, when no
+  directory above the script holds a module or package of its name (the repository's own
+  modules must fail when they do not import), and so are ``scipy.misc``'s image functions
+  (``imsave``, ``imread``, ``imresize``, removed in SciPy 1.2/1.3): they read and write
+  pictures, not values the migration computes;
+- a script inside a package (``tflib/ops/linear.py``, which imports ``tflib``) has the
+  directory holding its top package on ``sys.path`` too, as running it from the
+  repository's root gave it.
 
 The values compared are the module's public data globals, as ``tf2migrate verify`` compares
 a script's (graph tensors are only on the TF1 side; what the migration returns in their
@@ -103,6 +112,45 @@ class StandIn(types.ModuleType):
         return False
 
 
+class MissingModuleFinder:
+    """Last on ``sys.meta_path``: a module no other finder found, whose top-level name is
+    no module or package in a directory above the script, imports as a stand-in when the
+    repository's code imports it (an installed library that tries an optional import,
+    Keras' ``sklearn``, must keep getting its ImportError)."""
+
+    def __init__(self, ctx, program) -> None:
+        self.ctx = ctx
+        self.above = list(program.resolve().parents)
+
+    def find_spec(self, name: str, path=None, target=None):
+        import importlib.util
+
+        top = name.split(".")[0]
+        if not _imported_by_the_repository() or any((d / f"{top}.py").exists() or (d / top).is_dir() for d in self.above):
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec) -> StandIn:
+        module = StandIn(spec.name)
+        self.ctx.set_module(spec.name, module)
+        return module
+
+    def exec_module(self, module) -> None:
+        pass
+
+
+def _imported_by_the_repository() -> bool:
+    """Is the import statement being run in the repository's code, not in an installed
+    library's or Python's own?"""
+    import sysconfig
+
+    installed = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith("<") or frame.f_code.co_filename == __file__):
+        frame = frame.f_back
+    return frame is not None and not frame.f_code.co_filename.startswith(installed)
+
+
 class StandInFinder:
     """Imports every submodule of a plotting module as a stand-in
     (``import matplotlib.animation``), whichever the script names, for its run only."""
@@ -140,7 +188,20 @@ def setup(ctx) -> None:
         ctx.set_module(name, StandIn(name))
     for sub in ("matplotlib.pyplot", "matplotlib.cm", "matplotlib.gridspec", "mpl_toolkits.mplot3d", "PIL.Image"):
         ctx.set_module(sub, StandIn(sub))
-    ctx.patch(sys, "meta_path", [StandInFinder(ctx), *sys.meta_path])  # any other submodule
+    ctx.patch(sys, "meta_path", [StandInFinder(ctx), *sys.meta_path, MissingModuleFinder(ctx, ctx.program)])
+    top_package = ctx.program.resolve().parent
+    while (top_package / "__init__.py").exists():
+        top_package = top_package.parent
+    if top_package != ctx.program.resolve().parent:
+        ctx.patch(sys, "path", [*sys.path, str(top_package)])
+    try:
+        import scipy.misc
+
+        for picture in ("imsave", "imread", "imresize", "toimage"):
+            if not hasattr(scipy.misc, picture):
+                ctx.patch(scipy.misc, picture, StandIn(f"scipy.misc.{picture}"))
+    except ImportError:
+        pass
     ctx.patch(time, "sleep", lambda seconds: None)
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
