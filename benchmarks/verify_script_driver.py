@@ -16,6 +16,8 @@ sides alike, only what the script gets from outside the code under test:
 - MNIST's files (the reader TF1 shipped and the port TFM414 writes download them) are
   made up, not downloaded (nor read from the repository, which may ship some of them): :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
   of random pixels with random labels, the same on both sides; any other download fails;
+- ``numpy.empty`` gives zeros: its memory is whatever the process held there, which no two
+  runs share (EQDiscovery's ``Lambda_history = np.empty([40, 1])``, appended to and kept);
 - ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
   seed, from the clock when the script sets none, which no two runs share;
 - ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did,
@@ -216,6 +218,7 @@ def setup(ctx) -> None:
     _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
+    ctx.patch(numpy, "empty", numpy.zeros)  # (the same signature)
     for alias, builtin in NUMPY_1_ALIASES.items():  # removed in NumPy 1.24
         if alias not in vars(numpy):
             ctx.patch(numpy, alias, builtin)
