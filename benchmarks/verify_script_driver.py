@@ -16,6 +16,8 @@ sides alike, only what the script gets from outside the code under test:
 - MNIST's files (the reader TF1 shipped and the port TFM414 writes download them) are
   made up, not downloaded (nor read from the repository, which may ship some of them): :data:`MNIST_TRAIN` training and :data:`MNIST_TEST` test images
   of random pixels with random labels, the same on both sides; any other download fails;
+- ``numpy.empty`` gives zeros: its memory is whatever the process held there, which no two
+  runs share (EQDiscovery's ``Lambda_history = np.empty([40, 1])``, appended to and kept);
 - ``numpy.random.seed(None)`` seeds 0: TF1's MNIST reader reseeds NumPy from the graph's
   seed, from the clock when the script sets none, which no two runs share;
 - ``numpy.reshape(a, newshape=...)`` (NumPy 2.1 removed the keyword) reshapes as NumPy 1 did,
@@ -41,7 +43,16 @@ sides alike, only what the script gets from outside the code under test:
 - plotting modules (matplotlib, seaborn, ``mpl_toolkits``) and all their submodules become
   stand-ins whose every attribute, call, item and iteration gives a stand-in again
   (``fig, ax = plt.subplots()`` unpacks two; ``plt.rcParams[key] = value`` sets nothing),
-  and ``time.sleep`` returns at once.
+  and ``time.sleep`` returns at once;
+- a third-party module that is not installed (``sklearn``, ``cv2``, ``skimage``, ``tqdm``;
+  imported by the script or by the modules it imports) is such a stand-in too, when no
+  directory above the script holds a module or package of its name (the repository's own
+  modules must fail when they do not import), and so are ``scipy.misc``'s image functions
+  (``imsave``, ``imread``, ``imresize``, removed in SciPy 1.2/1.3): they read and write
+  pictures, not values the migration computes;
+- a script inside a package (``tflib/ops/linear.py``, which imports ``tflib``) has the
+  directory holding its top package on ``sys.path`` too, as running it from the
+  repository's root gave it.
 
 The values compared are the module's public data globals, as ``tf2migrate verify`` compares
 a script's (graph tensors are only on the TF1 side; what the migration returns in their
@@ -103,6 +114,45 @@ class StandIn(types.ModuleType):
         return False
 
 
+class MissingModuleFinder:
+    """Last on ``sys.meta_path``: a module no other finder found, whose top-level name is
+    no module or package in a directory above the script, imports as a stand-in when the
+    repository's code imports it (an installed library that tries an optional import,
+    Keras' ``sklearn``, must keep getting its ImportError)."""
+
+    def __init__(self, ctx, program) -> None:
+        self.ctx = ctx
+        self.above = list(program.resolve().parents)
+
+    def find_spec(self, name: str, path=None, target=None):
+        import importlib.util
+
+        top = name.split(".")[0]
+        if not _imported_by_the_repository() or any((d / f"{top}.py").exists() or (d / top).is_dir() for d in self.above):
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec) -> StandIn:
+        module = StandIn(spec.name)
+        self.ctx.set_module(spec.name, module)
+        return module
+
+    def exec_module(self, module) -> None:
+        pass
+
+
+def _imported_by_the_repository() -> bool:
+    """Is the import statement being run in the repository's code, not in an installed
+    library's or Python's own?"""
+    import sysconfig
+
+    installed = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith("<") or frame.f_code.co_filename == __file__):
+        frame = frame.f_back
+    return frame is not None and not frame.f_code.co_filename.startswith(installed)
+
+
 class StandInFinder:
     """Imports every submodule of a plotting module as a stand-in
     (``import matplotlib.animation``), whichever the script names, for its run only."""
@@ -140,7 +190,20 @@ def setup(ctx) -> None:
         ctx.set_module(name, StandIn(name))
     for sub in ("matplotlib.pyplot", "matplotlib.cm", "matplotlib.gridspec", "mpl_toolkits.mplot3d", "PIL.Image"):
         ctx.set_module(sub, StandIn(sub))
-    ctx.patch(sys, "meta_path", [StandInFinder(ctx), *sys.meta_path])  # any other submodule
+    ctx.patch(sys, "meta_path", [StandInFinder(ctx), *sys.meta_path, MissingModuleFinder(ctx, ctx.program)])
+    top_package = ctx.program.resolve().parent
+    while (top_package / "__init__.py").exists():
+        top_package = top_package.parent
+    if top_package != ctx.program.resolve().parent:
+        ctx.patch(sys, "path", [*sys.path, str(top_package)])
+    try:
+        import scipy.misc
+
+        for picture in ("imsave", "imread", "imresize", "toimage"):
+            if not hasattr(scipy.misc, picture):
+                ctx.patch(scipy.misc, picture, StandIn(f"scipy.misc.{picture}"))
+    except ImportError:
+        pass
     ctx.patch(time, "sleep", lambda seconds: None)
     import tensorflow as tf  # (on the TF1 side, tensorflow.compat.v1: the module the script imports)
 
@@ -155,6 +218,7 @@ def setup(ctx) -> None:
     _fix_random_ops(ctx, tf)
     ctx.patch(numpy.random, "seed", _seeded(numpy.random.seed))
     ctx.patch(numpy, "reshape", _reshape_with_newshape(numpy.reshape))
+    ctx.patch(numpy, "empty", numpy.zeros)  # (the same signature)
     for alias, builtin in NUMPY_1_ALIASES.items():  # removed in NumPy 1.24
         if alias not in vars(numpy):
             ctx.patch(numpy, alias, builtin)

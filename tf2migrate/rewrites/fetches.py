@@ -7,11 +7,13 @@ value becomes NumPy (``.numpy()``, a list of them, None for an Operation).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.analysis.model import Kind, Statement
+from tf2migrate.analysis.model import Helper, Kind, Statement
+from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.analysis.names import graph_name, self_attribute
 from tf2migrate.traversal import FastTransformer
 
@@ -80,6 +82,22 @@ def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind
     ):
         return LeafKind.UNKNOWN  # ``outs[1:]`` of a list is a list: converted by its structure
     return LeafKind.TENSOR
+
+
+def item_of_python_call(expr: cst.BaseExpression, tf: TfImports, helpers: Mapping[str, Helper]) -> bool:
+    """Is the leaf the value a call of a module function returned, or an item of it
+    (``net(x)``, ``net(x)["layers"]``, ``encode(x)[0]``), where the function is not known
+    to return a tensor (analysis: ``Helper.returns_tensor``)? A helper may return a dict or tuple of tensors, whose item may be a
+    tuple again: TF1's run gave it back in that structure, of arrays, so it is converted by
+    its structure (``tf.nest.map_structure``, which converts a lone tensor as ``.numpy()``
+    does), never by a ``.numpy()`` a tuple does not have."""
+    base = expr
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    if not isinstance(base, cst.Call) or not isinstance(base.func, cst.Name) or tf.call_name(base) is not None:
+        return False  # (a method, ``W.assign(...)`` of a graph value, is an op)
+    helper = helpers.get(base.func.value)
+    return helper is None or not helper.returns_tensor
 
 
 def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:

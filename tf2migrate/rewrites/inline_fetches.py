@@ -26,9 +26,9 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
-from tf2migrate.analysis.model import Kind, RunSite, Scope, Statement
+from tf2migrate.analysis.model import Kind, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import NameReferences, fresh_name, local_name, names_bound, read_and_bound, root_name
-from tf2migrate.rewrites.fetches import Leaf, LeafKind, to_numpy
+from tf2migrate.rewrites.fetches import item_of_python_call, Leaf, LeafKind, to_numpy
 from tf2migrate.rewrites.generated import SessionRewrite
 from tf2migrate.traversal import find_all
 
@@ -75,7 +75,7 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
                 # graph collections are empty in TF2, tf.train/tf.data ops need the graph
                 rewrite.block(call, blockers.UNSUPPORTED_GRAPH_CODE, f"`tf.{name}` is not converted by this release")
                 return None
-        kind = _leaf_kind(rewrite, leaf)
+        kind = _leaf_kind(rewrite, site, leaf)
         if kind is None:
             rewrite.block(leaf.expr, blockers.UNSUPPORTED_GRAPH_CODE, _unknown_fetch(rewrite, leaf.expr))
             return None
@@ -130,7 +130,7 @@ def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
     )
 
 
-def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
+def _leaf_kind(rewrite: SessionRewrite, site: RunSite, leaf: Leaf) -> LeafKind | None:
     """What one leaf of a fetch built in the run evaluates to; None for a leaf that
     builds no op and reads no variable (a Python value)."""
     if leaf.statements and leaf.kind is not LeafKind.UNKNOWN:
@@ -141,7 +141,13 @@ def _leaf_kind(rewrite: SessionRewrite, leaf: Leaf) -> LeafKind | None:
             return LeafKind.UNKNOWN  # a tuple of tensors: converted by its structure
         return LeafKind.OPERATION if name in OPERATION_CALLS else LeafKind.LIST if name in LIST_CALLS else LeafKind.TENSOR
     builds = any(rewrite.facts.imports.call_name(c) is not None or builds_ops_by_helper(rewrite.facts, c) for c in calls_in(expr))
-    return LeafKind.TENSOR if builds or leaf.statements else None
+    if not builds and not leaf.statements:
+        return None
+    if site.form is not RunForm.EVAL and item_of_python_call(expr, rewrite.facts.imports, rewrite.facts.helpers):
+        # ``sess.run(net(w)["layers"])``: maybe a tuple, by its structure (what ``.eval()`` is
+        # called on is a tensor)
+        return LeafKind.UNKNOWN
+    return LeafKind.TENSOR
 
 
 @dataclass
