@@ -31,7 +31,7 @@ from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, r
 from tf2migrate.analysis.bindings import parameter_names
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.helper_effects import is_property, member_uses, python_effect
-from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls
+from tf2migrate.analysis.idle_sessions import find_idle_sessions, placement_calls, rebound_sessions
 from tf2migrate.analysis.layer_helpers import LayerHelper, find_layer_helper
 from tf2migrate.analysis.list_fills import list_fills
 from tf2migrate.analysis.passed_feed_displays import collect_passed_feed_displays
@@ -439,6 +439,11 @@ class GraphAnalyzer:
         find_run_sites(self.facts)
         self._check_graph_state_reads()
         self._collect_feed_dicts()
+        if self.facts.session_names:
+            already = {id(line) for line in self.facts.idle_sessions}
+            self.facts.idle_sessions += [
+                line for line in rebound_sessions(self.index.lines, self.tf, self.facts.session_names) if id(line) not in already
+            ]
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
         self.facts.nested_session_blocks = [
             w for w in self.index.withs if id(w) not in opened and all(self._is_session_context(i.item) for i in w.items)

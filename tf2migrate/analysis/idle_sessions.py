@@ -59,6 +59,24 @@ def find_idle_sessions(
     return sessions, configs
 
 
+def rebound_sessions(
+    lines: list[cst.SimpleStatementLine], imports: TfImports, session_names: Iterable[str]
+) -> list[cst.SimpleStatementLine]:
+    """``sess = tf.Session()`` binding again a name the analysis reads as a session, in a
+    Python block (``if do_restore: sess = tf.Session(); saver.restore(sess, path)``).  Every
+    read of a session's name is a run, save, restore or close the migration converts
+    (analysis/escapes.py keeps the graph on TF1 otherwise), so in a converted file such a
+    session serves nothing: it goes like an unused one (left as ``tf.compat.v1.Session()``, a
+    second run of tf2migrate would read the eager program as a TF1 graph)."""
+    names = set(session_names)
+    found = []
+    for line in lines:
+        session = _session(line, imports)
+        if session is not None and session[0] in names and session[1] is None:
+            found.append(line)
+    return found
+
+
 def placement_calls(with_items: Iterable[cst.WithItem], imports: TfImports) -> set[int]:
     """Ids of the ``tf.device(...)`` calls that are ``with`` items (see the module doc),
     among the module's ``with_items`` (the analysis' index holds them all)."""
