@@ -13,7 +13,6 @@ import itertools
 import os
 import re
 import sys
-import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,6 +35,7 @@ from tf2migrate.linking import (
     honoured,
     importers_of,
     kept_on_tf1,
+    parsed_or_none,
     read_only_result_findings,
     switches_eager_off,
     unnamed_importers,
@@ -482,7 +482,7 @@ def _give_update_ops_producers(files, work, project: ProjectReader, importers: d
             pending += importers.get(user, ())
             importer = work[user]
             text = importer.source.text if isinstance(importer, _Work) else ""
-            tree = project.trees.get(resolved(files[user])) or _parsed_or_none(text)
+            tree = project.trees.get(resolved(files[user])) or parsed_or_none(text)
             if tree is None:
                 found.append(f"{files[user].name}: not read")
                 continue
@@ -490,15 +490,6 @@ def _give_update_ops_producers(files, work, project: ProjectReader, importers: d
             found += project.update_ops_producers(resolved(files[user]), text, frozenset({itself}))
         if found:
             item.context = replace(item.context or FileContext(), update_ops_producers=tuple(dict.fromkeys(found)))
-
-
-def _parsed_or_none(text: str) -> ast.Module | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:

@@ -236,7 +236,7 @@ def find_builds(
         if path.suffix == ".py" and "class " in text and ("placeholder" in text or "Session" in text):
             # (kept for the file's migration only if it offers a class: the run holds every
             # kept tree until its file is migrated)
-            tree = project.trees.get(path) or _parsed(text)
+            tree = project.trees.get(path) or parsed_or_none(text)
             found = build_classes(tree, tf_aliases(tree)) if tree is not None else {}
             if found and tree is not None:
                 offering[path] = found
@@ -297,7 +297,7 @@ def find_builds(
 def _tree(project: Project, path: Path, text: str) -> ast.Module | None:
     """The caller's ``ast``, kept for its migration (parsed once)."""
     if path not in project.trees:
-        tree = _parsed(text)
+        tree = parsed_or_none(text)
         if tree is None:
             return None
         project.trees[path] = tree
@@ -361,7 +361,8 @@ def honoured(
     return True
 
 
-def _parsed(text: str) -> ast.Module | None:
+def parsed_or_none(text: str) -> ast.Module | None:
+    """The text's CPython tree, or None when it is not Python."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -371,7 +372,7 @@ def _parsed(text: str) -> ast.Module | None:
 
 
 def _names_session(text: str, owner: str, name: str) -> bool:
-    tree = _parsed(text)
+    tree = parsed_or_none(text)
     if tree is None:
         return True
     scopes = (
@@ -381,7 +382,7 @@ def _names_session(text: str, owner: str, name: str) -> bool:
 
 
 def _init_params(text: str, cls: str) -> set[str] | None:
-    tree = _parsed(text)
+    tree = parsed_or_none(text)
     if tree is None:
         return None
     for node in tree.body:

@@ -391,6 +391,17 @@ class FastTransformer(cst.CSTTransformer):
         return None
 
 
+class NodeReplacer(cst.CSTTransformer):
+    """Replaces nodes of the tree (by the original node, libcst's equality) with new ones."""
+
+    def __init__(self, replacements: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(original_node, updated_node)
+
+
 def push_children(stack: list[ast.AST], node: ast.AST) -> None:
     """Put a CPython tree node's children on a walk's stack (``ast.walk``'s generators cost
     a third of a walk that only collects)."""

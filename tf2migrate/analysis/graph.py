@@ -439,11 +439,15 @@ class GraphAnalyzer:
         find_run_sites(self.facts)
         self._check_graph_state_reads()
         self._collect_feed_dicts()
-        if self.facts.session_names:
-            already = {id(line) for line in self.facts.idle_sessions}
-            self.facts.idle_sessions += [
-                line for line in rebound_sessions(self.index.lines, self.tf, self.facts.session_names) if id(line) not in already
-            ]
+        rebound = rebound_sessions(self.index.lines, self.tf, self.facts.session_names) if self.facts.session_names else []
+        if rebound:
+            # (one in a statement the migration removes or moves as graph code goes with it)
+            taken = {id(line) for line in self.facts.idle_sessions}
+            for scope in self.facts.scopes:
+                for statement in scope.statements:
+                    if statement.kind is not Kind.PYTHON:
+                        taken |= {id(line) for line in find_all(statement.node, cst.SimpleStatementLine)}
+            self.facts.idle_sessions += [line for line in rebound if id(line) not in taken]
         opened = {key for scope in self.facts.scopes for key in scope.unwrapped}
         self.facts.nested_session_blocks = [
             w for w in self.index.withs if id(w) not in opened and all(self._is_session_context(i.item) for i in w.items)

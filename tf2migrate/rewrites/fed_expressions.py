@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.traversal import NodeReplacer
+
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.positions import Positions
@@ -100,19 +102,8 @@ def unscale(module: cst.Module, imports: TfImports, lines: set[int]) -> Unscaled
         )
     if not replacements:
         return None
-    updated = module.visit(_Replacer(replacements))
+    updated = module.visit(NodeReplacer(replacements))
     return Unscaled(cst.ensure_type(updated, cst.Module).code, notes)
-
-
-class _Replacer(cst.CSTTransformer):
-    """Replaces the statements' assignments by their rewritten ones."""
-
-    def __init__(self, replacements: dict[cst.CSTNode, cst.CSTNode]) -> None:
-        super().__init__()
-        self.replacements = replacements
-
-    def on_leave(self, original_node, updated_node):
-        return self.replacements.get(original_node, updated_node)
 
 
 def _statements(module: cst.Module) -> list[cst.SimpleStatementLine]:

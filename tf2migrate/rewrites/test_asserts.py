@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
+
+from tf2migrate.traversal import NodeReplacer
 import libcst.matchers as m
 
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -122,7 +124,7 @@ def evaluate_asserted(module: cst.Module, refused: dict[tuple[int, int], str]) -
         return None
     for columns in result.wrapped.values():
         columns.sort()
-    result.source = cst.ensure_type(module.visit(_Replacer(replacements)), cst.Module).code
+    result.source = cst.ensure_type(module.visit(NodeReplacer(replacements)), cst.Module).code
     return result
 
 
@@ -130,12 +132,3 @@ def _self_calls(module: cst.Module) -> list[cst.Call]:
     return [
         cst.ensure_type(c, cst.Call) for c in m.findall(module, m.Call(func=m.Attribute(value=m.Name("self")))) if isinstance(c, cst.Call)
     ]
-
-
-class _Replacer(cst.CSTTransformer):
-    def __init__(self, replacements: dict[cst.CSTNode, cst.CSTNode]) -> None:
-        super().__init__()
-        self.replacements = replacements
-
-    def on_leave(self, original_node, updated_node):
-        return self.replacements.get(original_node, updated_node)

@@ -317,13 +317,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
                 "the TF2 train step would not compute it"
             )
     # the runs
-    for call in _calls(module):
-        run = _run(call, imports)
-        if run is None:
-            continue
-        fetches, feed = run
-        if feed is None:
-            continue
+    for call, fetches, feed in _fed_runs(module, imports):
         if not isinstance(feed, cst.Dict):
             return f"`{_code(module, call)}` feeds a dict that is not written out: which flags it feeds is not known"
         fed = {}
@@ -527,13 +521,7 @@ def _inference_reach(module: cst.Module, body, assigned, flags: set[str], import
     """The top-level statements whose values the runs feeding a flag False compute (where the
     batch normalizations read their moving statistics), or why they are not known."""
     reached: set[int] = set()
-    for call in _calls(module):
-        run = _run(call, imports)
-        if run is None:
-            continue
-        fetches, feed = run
-        if feed is None:
-            continue
+    for call, fetches, feed in _fed_runs(module, imports):
         if not isinstance(feed, cst.Dict) or any(not isinstance(e, cst.DictElement) for e in feed.elements):
             return f"`{_code(module, call)}` feeds a dict that is not written out"
         inferring = any(
@@ -651,6 +639,14 @@ def _run(call: cst.Call, imports: TfImports) -> tuple[cst.BaseExpression, cst.Ba
         feed = keywords.get("feed_dict", positional[1] if len(positional) > 1 else None)
         return (fetches, feed) if fetches is not None else None
     return call.func.value, keywords.get("feed_dict", positional[0] if positional else None)  # ``x.eval(feed)``, ``op.run(feed)``
+
+
+def _fed_runs(module: cst.Module, imports: TfImports):
+    """Each run of the module given a feed: (the call, its fetches, the feed)."""
+    for call in _calls(module):
+        run = _run(call, imports)
+        if run is not None and run[1] is not None:
+            yield call, run[0], run[1]
 
 
 def with_reason(findings: list[Diagnostic], source: str, reason: str) -> list[Diagnostic]:
