@@ -222,6 +222,19 @@ class StatementClassifier:
         helper = self.facts.helpers.get(name)
         return calls_in(helper.node.body) if helper is not None else []
 
+    def _passed_variable_maker(self, calls: list[cst.Call]) -> tuple[cst.Call, str] | None:
+        """A function of the file that makes variables, passed on rather than called by the
+        statement (``max(xs, key=layer)``, ``map(layer, xs)``, ``tf.nest.map_structure(layer,
+        xs)``), and the call given it: what it is passed to calls it here, so it makes its
+        variables here, as a call would (in a generated function: at each trace, which TF2
+        refuses or makes anew where TF1 made them once)."""
+        for call in calls:
+            for argument in call.args:
+                value = argument.value
+                if isinstance(value, cst.Name) and (helper := self.facts.helpers.get(value.value)) is not None and helper.creates_variables:
+                    return call, value.value
+        return None
+
     def helper_for(self, call: cst.Call) -> Helper | None:
         if isinstance(call.func, cst.Name):
             return self.facts.helpers.get(call.func.value)
@@ -621,7 +634,7 @@ class StatementClassifier:
             for c, n in tf_calls
             if n is not None and is_graph_op(n) and id(c) not in self.facts.no_graph_calls and id(c) not in traced_by_data
         ]
-        creates_variables = any(self.is_variable_call(c) for c in calls)
+        creates_variables = any(self.is_variable_call(c) for c in calls) or self._passed_variable_maker(calls) is not None
         statement.reads = tuple(dict.fromkeys(reads))
         statement.deps = frozenset(graph_deps)
         used = self._optimizer_attribute(node, scope, statement.order)
@@ -927,8 +940,15 @@ class StatementClassifier:
     def _variables_in_computation(self, node: cst.BaseStatement, calls: list[cst.Call], tensors: list[Statement]) -> str:
         """Why a statement that creates variables from placeholder-dependent tensors is
         refused, naming the call that creates them and a tensor it computes with."""
-        creator = next(c for c in calls if self.is_variable_call(c))
-        made = f"`{self.module.code_for_node(creator.func)}(...)` creates variables"
+        creator = next((c for c in calls if self.is_variable_call(c)), None)
+        if creator is None:
+            passed = self._passed_variable_maker(calls)
+            assert passed is not None  # (the statement creates variables: a call does, or a function passed on)
+            creator, maker = passed
+            passer = creator
+            made = f"`{maker}`, passed to `{self.module.code_for_node(passer.func)}(...)`, which calls it, creates variables"
+        else:
+            made = f"`{self.module.code_for_node(creator.func)}(...)` creates variables"
         helper = self.helper_for(creator)
         if helper is not None and helper.layer_refusal is not None:
             made += f" ({helper.layer_refusal})"
