@@ -38,6 +38,7 @@ from tf2migrate.analysis.passed_feed_displays import collect_passed_feed_display
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     GRAPH_STATE_READS,
+    GLOBAL_STEP_CALLS,
     CONFIG_CALLS,
     GRADIENT_CALLS,
     NAMING_CONTEXTS,
@@ -355,7 +356,7 @@ class GraphAnalyzer:
         kept_name = self.tf.kept_call_name(call) if tf_name is None else None
         callee = self.classifier.helper_for(call)
         return (
-            (tf_name is not None and makes_variables(tf_name))
+            (tf_name is not None and (makes_variables(tf_name) or tf_name in GLOBAL_STEP_CALLS))
             or (kept_name is not None and makes_variables(kept_name))
             or (callee is not None and callee is not helper and callee.creates_variables)
             or imported_calls.creates_variables(self.facts, call)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.analysis.catalogue import makes_variables
+from tf2migrate.analysis.catalogue import GLOBAL_STEP_CALLS, makes_variables
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.traversal import find_all
 
@@ -59,7 +59,7 @@ def _op_in(tf: TfImports, helper: cst.FunctionDef, expr: cst.BaseExpression, see
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _UPDATE_METHODS:
             return expr
         name = tf.call_name(expr)
-        return expr if name is not None and not makes_variables(name) else None
+        return expr if name is not None and not makes_variables(name) and name not in GLOBAL_STEP_CALLS else None
     if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
         return expr
     if isinstance(expr, cst.Name) and expr.value not in seen:

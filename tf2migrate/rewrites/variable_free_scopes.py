@@ -89,7 +89,19 @@ _PLAIN_BUILTINS = frozenset(
     }
 )
 # TF functions that read the variable scope itself: its name, its reuse flag, its variables
-_READS_VARIABLE_SCOPE = frozenset({"get_variable_scope", "variable_scope", "variable_op_scope", "get_local_variable"})
+_READS_VARIABLE_SCOPE = frozenset(
+    {
+        "get_variable_scope",
+        "variable_scope",
+        "variable_op_scope",
+        "get_local_variable",
+        # TF functions making their variables by ``get_variable``, named under the scope
+        "train.create_global_step",
+        "train.get_or_create_global_step",
+        "feature_column.input_layer",
+        "feature_column.linear_model",
+    }
+)
 # TF functions that run a function of the program (which may make variables, under the scope)
 _RUN_PROGRAM_CODE = frozenset(
     {
@@ -151,12 +163,13 @@ def _cheap_plain_call(call: ast.Call, aliases) -> bool:
 
 def plan_variable_free_scopes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
     shadowed = _bound_names(module)
+    functions = {n.name.value for n in find_all(module, (cst.FunctionDef, cst.ClassDef)) if isinstance(n, (cst.FunctionDef, cst.ClassDef))}
     for with_ in find_all(module, cst.With):
         assert isinstance(with_, cst.With)
         call = _scope_call(facts, with_)
         if call is None or id(call) in plan.call_replacements or id(with_) in plan.unwrap or id(with_) in plan.remove:
             continue
-        if not _names_by_string(module, with_, call.args[0].value) or not _makes_no_variables(facts, with_.body, shadowed):
+        if not _names_by_string(module, with_, call.args[0].value) or not _makes_no_variables(facts, with_.body, shadowed, functions):
             continue
         plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.parse_expression("tf.name_scope"))
         plan.note(call, VARIABLE_FREE_SCOPE.code, "tf.variable_scope → tf.name_scope: its block makes no variable (only names its ops)")
@@ -219,7 +232,7 @@ def _bound_names(module: cst.Module) -> set[str]:
     return bound
 
 
-def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[str]) -> bool:
+def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[str], functions: set[str]) -> bool:
     if any(True for _ in find_all(body, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal))):
         return False
     for call in find_all(body, cst.Call):
@@ -235,6 +248,8 @@ def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[st
             continue  # a nested scope: its own block is inside this one, checked with it
         if not _plain_tf_call(path):
             return False
+        if any(isinstance(a.value, cst.Name) and a.value.value in functions for a in call.args):
+            return False  # ``tf.nest.map_structure(dense, xs)``: the TF function runs the program's function here
     return True
 
 
