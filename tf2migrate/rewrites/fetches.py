@@ -100,6 +100,23 @@ def item_of_python_call(expr: cst.BaseExpression, tf: TfImports, helpers: Mappin
     return helper is None or not helper.returns_tensor
 
 
+def item_of_python_result(expr: cst.BaseExpression, statements: list[Statement], tf: TfImports, helpers: Mapping[str, Helper]) -> bool:
+    """Is the leaf a name bound to what a call of a module function returned, or an item of
+    it (``model = net(x)``, then ``sess.run(model["layers"])``), the function not known to
+    return a tensor?  Converted by its structure, as the call itself (``item_of_python_call``)."""
+    base = expr
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    if not isinstance(base, cst.Name) or len(statements) != 1:
+        return False
+    node = statements[0].node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(assign := node.body[0], cst.Assign)):
+        return False
+    if len(assign.targets) != 1 or not (isinstance(target := assign.targets[0].target, cst.Name) and target.value == base.value):
+        return False
+    return item_of_python_call(assign.value, tf, helpers)
+
+
 def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:
     """The fetch with None in place of the train op and other operations (tf.group,
     ``tensor.op``): their value in TF1, and a tf.function cannot return an Operation."""

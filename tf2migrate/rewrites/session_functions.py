@@ -43,7 +43,7 @@ from tf2migrate.rewrites import (
 )
 from tf2migrate.rewrites.feeds import call_arguments, pass_unconverted_values, rewrite_unused_feed_dicts
 from tf2migrate.analysis.catalogue import STRUCTURE_CALLS
-from tf2migrate.rewrites.fetches import fetch_leaves, item_of_python_call, Leaf, leaf_kind, LeafKind, to_numpy
+from tf2migrate.rewrites.fetches import fetch_leaves, item_of_python_call, item_of_python_result, Leaf, leaf_kind, LeafKind, to_numpy
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
@@ -449,7 +449,10 @@ class SessionFunctions:
             leaf.kind = leaf_kind(expr, leaf.statements)
             if isinstance(expr, cst.Call) and self.rewrite.facts.imports.call_name(expr) in STRUCTURE_CALLS:
                 leaf.kind = LeafKind.UNKNOWN  # ``sess.run(tf.nn.moments(x, [0]))``: a tuple, by its structure
-            if site.form is not RunForm.EVAL and item_of_python_call(expr, self.rewrite.facts.imports, self.rewrite.facts.helpers):
+            if site.form is not RunForm.EVAL and (
+                item_of_python_call(expr, self.rewrite.facts.imports, self.rewrite.facts.helpers)
+                or item_of_python_result(expr, leaf.statements, self.rewrite.facts.imports, self.rewrite.facts.helpers)
+            ):
                 # ``sess.run(net(x)["layers"])``: maybe a tuple, by its structure (what ``.eval()``
                 # is called on is a tensor)
                 leaf.kind = LeafKind.UNKNOWN
