@@ -68,6 +68,8 @@ def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind
             return LeafKind.OPERATION  # a train op: sess.run gave None for it
         if statement.kind is Kind.VARIABLE:
             return LeafKind.VARIABLE if statement.value_kind == "variable" else LeafKind.UNKNOWN
+        if _nests_displays(statement):
+            return LeafKind.UNKNOWN  # ``enc = h, (w, s)``: a tuple holding a tuple, by its structure
         return LeafKind(statement.value_kind)
     if isinstance(expr, cst.BinaryOperation) and (
         any(s.value_kind != "tensor" for s in statements) or isinstance(expr.left, _DISPLAYS) or isinstance(expr.right, _DISPLAYS)
@@ -81,7 +83,21 @@ def leaf_kind(expr: cst.BaseExpression, statements: list[Statement]) -> LeafKind
         and any(s.value_kind != "tensor" for s in statements)
     ):
         return LeafKind.UNKNOWN  # ``outs[1:]`` of a list is a list: converted by its structure
+    if isinstance(expr, cst.Subscript) and len(statements) == 1 and _nests_displays(statements[0]):
+        return LeafKind.UNKNOWN  # ``enc[1]`` of ``enc = h, (w, s)``: maybe a tuple, by its structure
     return LeafKind.TENSOR
+
+
+def _nests_displays(statement: Statement) -> bool:
+    """Does the statement bind a display holding a display (``enc = h, (w, s)``, a helper's
+    ``return`` written out in its place)?  An item of it may be a tuple."""
+    node = statement.node
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(assign := node.body[0], cst.Assign)):
+        return False
+    value = assign.value
+    return isinstance(value, (cst.List, cst.Tuple)) and any(
+        isinstance(e.value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp)) for e in value.elements
+    )
 
 
 def item_of_python_call(expr: cst.BaseExpression, tf: TfImports, helpers: Mapping[str, Helper]) -> bool:
