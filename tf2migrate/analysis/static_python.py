@@ -247,10 +247,29 @@ def module_constants(module: cst.Module, wanted: set[str] | None = None) -> dict
     return found
 
 
+_BINDING_NODES = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.For,
+    cst.CompFor,
+    cst.NamedExpr,
+    cst.Del,
+    cst.WithItem,
+    cst.ExceptHandler,
+    cst.Param,
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.Global,
+    cst.Nonlocal,
+    cst.ImportAlias,
+)
+
+
 def _bindings(module: cst.Module) -> list[str]:
     """Every name bound anywhere in the module, once per binding."""
     out: list[str] = []
-    for node in preorder(module):
+    for node in find_all(module, _BINDING_NODES):  # (the module's layout: no second walk)
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Del)):
             out.extend(target_names(node.target))
         elif isinstance(node, cst.WithItem) and node.asname is not None:

@@ -28,6 +28,7 @@ make variables, whose names and reuse the variable scope decided.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 import libcst as cst
 
@@ -133,8 +134,8 @@ def may_have_variable_free_scopes(source: str, tree: ast.Module, aliases) -> boo
     no ``as``) whose block calls only attributes of a TF alias, builtins and shape methods."""
     if "variable_scope" not in source:
         return False
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.With) or len(node.items) != 1 or node.items[0].optional_vars is not None:
+    for node in _withs(tree.body):
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
             continue
         call = node.items[0].context_expr
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "variable_scope"):
@@ -144,6 +145,18 @@ def may_have_variable_free_scopes(source: str, tree: ast.Module, aliases) -> boo
         if all(_cheap_plain_call(c, aliases) for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
             return True
     return False
+
+
+def _withs(body: list[ast.stmt]) -> Iterator[ast.With]:
+    """The ``with`` statements among ``body`` and the statements nested in it (a ``with`` is a
+    statement: the expressions, most of the tree, need no visit)."""
+    for statement in body:
+        if isinstance(statement, ast.With):
+            yield statement
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(statement, field, None)
+            if inner:
+                yield from _withs(inner)
 
 
 def _cheap_plain_call(call: ast.Call, aliases) -> bool:
@@ -162,8 +175,10 @@ def _cheap_plain_call(call: ast.Call, aliases) -> bool:
 
 
 def plan_variable_free_scopes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    # (the analysis listed the module's calls: a module with no candidate scope is not walked)
-    candidates = {id(call) for call in facts.calls if _is_scope_call(facts, call)}
+    # (the analysis listed a graph's calls: a module with no candidate scope is walked no more;
+    # a file with no graph was not analysed, its calls are found here)
+    calls = facts.calls or [cst.ensure_type(c, cst.Call) for c in find_all(module, cst.Call)]
+    candidates = {id(call) for call in calls if _is_scope_call(facts, call)}
     if not candidates:
         return
     names = _ModuleNames(module)
