@@ -952,6 +952,8 @@ class StatementClassifier:
         helper = self.helper_for(creator)
         if helper is not None and helper.layer_refusal is not None:
             made += f" ({helper.layer_refusal})"
+        elif helper is not None and self_attribute(creator.func) is not None:
+            made += f" ({self._method_not_split(helper)})"
         cell = self.tf.call_name(creator)
         if cell is not None and rnn.is_rnn_class(cell) and (refusal := rnn.cell_refusal(creator, cell)) is not None:
             # ``DropoutWrapper(cell, output_keep_prob=keep_prob)``: a cell made once, reading a fed value
@@ -977,6 +979,32 @@ class StatementClassifier:
                 "shared by scope name is not converted (create its layers once, e.g. Keras layers, and call them on each input)"
             )
         return f"{MIXED_BLOCK}{tensor}: {made}; converted, the variables would be made again at each call of the generated function"
+
+    def _method_not_split(self, method: Helper) -> str:
+        """Why a method making variables is not split into variables and ops as a function of
+        the module is (rewrites/helper_split.py): naming what makes its variables, so the
+        reader sees which of them another module holds (hwalsuklee's GANs: ``discriminator``
+        over ops.py's ``conv2d``, ``linear``, ``bn``)."""
+        name = method.node.name.value
+        imported: list[str] = []
+        own: list[str] = []
+        for call in calls_in(method.node.body):
+            called = self.module.code_for_node(call.func)
+            if self.tf.call_name(call) is not None or called in imported + own:
+                continue
+            callee = self.helper_for(call)
+            if callee is not None and callee is not method and callee.creates_variables:
+                own.append(called)
+            elif callee is None and imported_calls.creates_variables(self.facts, call):
+                imported.append(called)
+        made_by = [f"the file's {', '.join(f'`{c}`' for c in own)}"] if own else []
+        if imported:
+            made_by.append(f"{', '.join(f'`{c}`' for c in imported)}, imported from another module (split only in its own file)")
+        through = f"; its variables are made by {' and '.join(made_by)}" if made_by else ""
+        return (
+            f"not split into variables and ops: `{name}` is a method, and only a function defined at the top of the module "
+            f"is split{through}"
+        )
 
     def _reuses(self, expression: cst.BaseExpression) -> bool:
         """``tf.variable_scope(scope, reuse=True)`` (any ``reuse=`` but False or None)."""
