@@ -28,7 +28,9 @@ core.  In TF2 every program runs eagerly, so the rest is a matter of spelling:
 
 Anything else (another ``tfe`` member, a network using other ``Network`` members, an
 optimizer used otherwise, a layer made with ``trainable=False``) is left as it was, with
-the findings the names get.
+the findings the names get.  The layer classes also stay, with an error finding, when the file
+keeps a TF1 optimizer with slots (all but gradient descent): it cannot update a Keras 3
+layer's variables (it keys its slots by ``_unique_id``, which they have not).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.catalogue import GLOBAL_STEP_CALLS
 from tf2migrate.analysis.layer_signatures import LAYER_CLASSES
@@ -118,7 +121,11 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
         elif isinstance(value, cst.Call) and facts.imports.call_name(value) in KERAS_OPTIMIZERS:
             _plan_optimizer(module, facts, plan, names_in_use, statement, value, name, names, top_level)
     if not graph_objects:
-        _plan_layer_classes(module, facts, plan)
+        kept = _kept_optimizers_with_slots(module, facts, plan, top_level, names)
+        if kept:
+            _refuse_layer_classes(module, facts, plan, kept[0])
+        else:
+            _plan_layer_classes(module, facts, plan)
 
 
 def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleStatementLine | None:
@@ -350,6 +357,49 @@ def _counted_step(facts: GraphFacts, call: cst.Call, top_level) -> str | None:
     if isinstance(value, cst.Call) and not value.args and facts.imports.call_name(value) in GLOBAL_STEP_CALLS:
         return "tf.compat.v1.train.get_or_create_global_step()"
     return None
+
+
+def _kept_optimizers_with_slots(module: cst.Module, facts: GraphFacts, plan: Plan, top_level, names) -> list[cst.Call]:
+    """The TF1 optimizers with slot variables (all but gradient descent) the file keeps and
+    may give a layer's variables: a TF1 optimizer keys its slots by the variables'
+    ``_unique_id``, which a Keras 3 layer's variables have not (AttributeError at the first
+    update).  One bound once at the top and used only as ``opt.minimize(loss_fn)`` takes the
+    variables the function read under its tape (the layer's own TF variables): not counted."""
+    bound = {id(value): (name, statement) for name, (statement, value) in top_level.items()}
+    kept = []
+    for call in find_all(module, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if id(call) in plan.call_replacements or path not in KERAS_OPTIMIZERS or path == "train.GradientDescentOptimizer":
+            continue
+        if id(call) in bound:
+            name, statement = bound[id(call)]
+            uses = _member_calls(module, _uses(name, statement, names), frozenset({"minimize"}))
+            if uses and all(_minimizes_what_it_reads(use) for use, _ in uses):
+                continue
+        kept.append(call)
+    return kept
+
+
+def _minimizes_what_it_reads(call: cst.Call) -> bool:
+    """``opt.minimize(loss_fn)`` (or with ``global_step``): no ``var_list`` given."""
+    positional = [a for a in call.args if a.keyword is None]
+    return len(positional) <= 2 and not any(a.star or (a.keyword is not None and a.keyword.value == "var_list") for a in call.args)
+
+
+def _refuse_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan, optimizer: cst.Call) -> None:
+    """TF1's layer classes stay (``tf.compat.v1.layers.Dense``, TF1's with Keras 2), with why."""
+    for call in find_all(module, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if path is not None and path.startswith("layers.") and path[len("layers.") :] in _EAGER_LAYER_CLASSES:
+            plan.note(
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE.code,
+                f"tf.{path} stays TF1's: the file keeps TF1's `{module.code_for_node(optimizer.func)}` (a hyperparameter "
+                "no number written out, or used otherwise than `opt.apply_gradients(pairs)`), which cannot update a "
+                "Keras layer's variables; tf.compat.v1.layers needs Keras 2 (tf_keras, TF_USE_LEGACY_KERAS=1)",
+            )
 
 
 def _plan_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
