@@ -24,7 +24,7 @@ from tf2migrate.analysis import (
     sequence_loss,
     streaming_metrics,
 )
-from tf2migrate.analysis.call_origins import call_origin
+from tf2migrate.analysis.call_origins import call_origin, imported_graph
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
@@ -1215,7 +1215,16 @@ class StatementClassifier:
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 f"`{self.module.code_for_node(call.func)}(...)` is a Python call in graph-building code: it would run on "
                 "every call of the generated function (TF1 ran it once, while building the graph)"
-                + (f"; {why}" if (why := call_origin(self.module, call) or self._underived_shape(call)) is not None else ""),
+                + (
+                    f"; {why}"
+                    if (
+                        why := call_origin(self.module, call)
+                        or self._underived_shape(call)
+                        or imported_graph(self.module, self.tf, node, call)
+                    )
+                    is not None
+                    else ""
+                ),
             )
             return False
         return True
