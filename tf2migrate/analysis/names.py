@@ -254,6 +254,38 @@ def loop_variable_names(node: cst.CSTNode) -> set[str]:
     return {n for n in collector.loop_reads if collector.reads.count(n) == collector.loop_reads.count(n)}
 
 
+def names_bound_before_read(node: cst.CSTNode) -> set[str]:
+    """Names a ``for``/``while`` loop or a ``with`` block binds, by an assignment at the top of
+    its body, before any read of them in it (``for step in range(3): action = policy(step);
+    print(action)``): each read there sees the block's own value, never one bound before the
+    statement (a graph tensor of the same name, built earlier).  The loop's head (its iterable,
+    its test), its ``else`` and a read in the assignment binding the name (``a = f(a)``) are
+    reads of the earlier value."""
+    if isinstance(node, cst.For):
+        head: list[cst.CSTNode] = [node.iter]
+    elif isinstance(node, cst.While):
+        head = [node.test]
+    elif isinstance(node, cst.With):
+        head = list(node.items)
+    else:
+        return set()
+    if not isinstance(node.body, cst.IndentedBlock):
+        return set()
+    earlier = {n for part in head for n in read_and_bound(part)[0]}
+    orelse = getattr(node, "orelse", None)
+    if orelse is not None:
+        earlier.update(read_and_bound(orelse)[0])
+    bound: set[str] = set()
+    for statement in node.body.body:
+        earlier.update(n for n in read_and_bound(statement)[0] if n not in bound)
+        if isinstance(statement, cst.SimpleStatementLine):
+            # (an assignment only: a compound statement's bindings may not happen)
+            bound.update(
+                n for small in statement.body if isinstance(small, cst.Assign) for t in small.targets for n in target_names(t.target)
+            )
+    return bound - earlier
+
+
 def self_attribute(node: cst.CSTNode) -> str | None:
     """``"self.x"`` for the expression ``self.x``, else None."""
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":

@@ -68,6 +68,7 @@ from tf2migrate.analysis.model import (
 )
 from tf2migrate.analysis.names import (
     loop_variable_names,
+    names_bound_before_read,
     assigned_names,
     changed_in_place,
     graph_name,
@@ -571,6 +572,9 @@ class StatementClassifier:
             # wherever the loop reads it (no reads, no walk: a def's or class's are none here,
             # see GraphAnalyzer._analyze_scope; a simple statement's only when one is a graph name's)
             loop_variables = loop_variable_names(node)
+            # (and a name the block binds before it reads it: ``action = policy(step)`` in a loop
+            # after ``action = tf.argmax(...)``, its reads the loop's own Python value)
+            loop_variables |= names_bound_before_read(node)
             reads = [n for n in reads if n not in loop_variables]
         literals: dict[int, tuple[cst.BaseExpression, str]] = {}
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
