@@ -258,6 +258,14 @@ def _cpython_tree(source: str) -> ast.Module:
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
 
 
+def _in_graph_mode_of_others() -> bool:
+    """Does the file run in the graph mode of modules of the run kept on TF1
+    (FileContext.graph_mode_modules)?  Its analysis is asked even without a graph of its
+    own: a graph seed it sets seeds theirs (analysis/graph.py)."""
+    links = _LINKS.get()
+    return links is not None and bool(links.graph_mode_modules)
+
+
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
     expanded = one_line_suites.expand(source, _parsed(source, tree)) if "tensorflow" in source else None
     if expanded is not None:
@@ -970,7 +978,12 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     imported = local_summaries(tree, project) if project is not None else {}
     removable = project.removable if project is not None else ()
     tf1_callers = project is not None and project.tf1_callers
-    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body):
+    # (a module running in the graph mode of modules kept on TF1 is read whole: a graph seed
+    # of its own seeds their graph, analysis/graph.py)
+    graph_mode = project is not None and bool(project.graph_mode_modules)
+    if not graph_mode and not any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body
+    ):
         # (None: the whole module is needed)
         renamed = migrate_renames_only(source, tree, path, numpy_imports(imported), tf1_callers)
         if renamed is not None:
@@ -1251,7 +1264,7 @@ def _migrate_graph(
     if facts is None:
         facts = (
             analyze(module, imports, imported, _LINKS.get(), index, file_facts.tf1, _batch_norm_flags(options))
-            if file_facts.graph
+            if file_facts.graph or _in_graph_mode_of_others()
             else GraphFacts(imports)
         )
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1

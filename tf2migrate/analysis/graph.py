@@ -26,6 +26,7 @@ from collections import Counter
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.helpers import get_full_name_for_node
 
 from tf2migrate.analysis import bindings, blockers, imported_calls, iterators, rnn
 from tf2migrate.analysis.bindings import parameter_names
@@ -81,6 +82,8 @@ from tf2migrate.traversal import find_all, lay_out, preorder, walk
 # what a ``tf.test.TestCase`` session's arguments may set: placement and the session's
 # configuration, which a converted session drops as it drops ``tf.Session(config=...)``'s
 _TEST_SESSION_SETTINGS = frozenset({"use_gpu", "force_gpu", "config"})
+# TF1's graph-level seed: what a module kept on TF1 reads from the default graph
+_GRAPH_SEEDS = frozenset({"set_random_seed", "random.set_random_seed"})
 
 
 class NodeIndex(cst.CSTVisitor):
@@ -494,6 +497,23 @@ class GraphAnalyzer:
                 "`disable_eager_execution()` holds for the whole process, where this module's graph converted to eager "
                 "TF2 would not run",
             )
+        elif modules:
+            # No graph of its own, but a graph seed: TF1's ``tf.set_random_seed`` seeded the
+            # default graph those modules build in.  Left eager until they are imported (an
+            # import after the seed, in a class body or a function), ``tf.compat.v1.set_random_seed``
+            # would seed the eager context, which the graph made after the switch never reads: their
+            # random initial values would change at every run.  The file switches to graph mode too.
+            seed = next((c for c in self.index.calls if self.tf.call_name(c) in _GRAPH_SEEDS), None)
+            if seed is not None and not _seeded_after_imports(self.module, seed, modules):
+                names = ", ".join(f"`{name}`" for name in modules)
+                self.facts.graph_evidence = True
+                self.facts.block(
+                    seed,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`tf.{self.tf.call_name(seed)}` seeds the graph of {names}, imported with this module, which "
+                    "stays on TF1 semantics: run before its `disable_eager_execution()`, the call would seed eager "
+                    "execution instead, and the graph's random values would change at every run",
+                )
 
     def _collect_session_and_config_names(self) -> None:
         for call in self.index.calls:
@@ -1089,3 +1109,35 @@ def _top_level_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression
 def _is_optimizer(name: str | None) -> bool:
     """A TF1 optimizer class (``train.AdamOptimizer``, ``train.ProximalAdagradOptimizer``)."""
     return name is not None and name.startswith("train.") and name.endswith("Optimizer")
+
+
+def _seeded_after_imports(module: cst.Module, seed: cst.Call, modules: tuple[str, ...]) -> bool:
+    """Is ``seed`` a statement of the module's top level that runs after every import of
+    ``modules`` (file names: ``helper.py``), each one a top-level import statement?  Their
+    switch to graph mode then holds when the seed is set, as TF1's graph held it."""
+    stems = {name.rsplit(".", 1)[0] for name in modules}
+    seed_at, imports_at = None, []
+    for position, statement in enumerate(module.body):
+        if seed_at is None and any(call is seed for call in find_all(statement, cst.Call)):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                return False  # (in a block: when it runs is not read here)
+            seed_at = position
+        for node in find_all(statement, (cst.Import, cst.ImportFrom)):
+            if _imports_stem(node, stems):
+                if not isinstance(statement, cst.SimpleStatementLine):
+                    return False  # an import in a block (a class body, a function): runs when it runs
+                imports_at.append(position)
+    return seed_at is not None and bool(imports_at) and max(imports_at) < seed_at
+
+
+def _imports_stem(node: cst.CSTNode, stems: set[str]) -> bool:
+    """Does the import statement ``node`` name a module whose last component is one of ``stems``?"""
+    dotted: list[str] = []
+    if isinstance(node, cst.Import):
+        dotted = [get_full_name_for_node(alias.name) or "" for alias in node.names]
+    elif isinstance(node, cst.ImportFrom):
+        source = get_full_name_for_node(node.module) if node.module is not None else ""
+        dotted = [source or ""]
+        if not isinstance(node.names, cst.ImportStar):  # ``from . import helper``, ``from pkg import helper``
+            dotted += [get_full_name_for_node(alias.name) or "" for alias in node.names]
+    return any(name.rsplit(".", 1)[-1] in stems for name in dotted if name)
