@@ -258,12 +258,13 @@ def _cpython_tree(source: str) -> ast.Module:
 _LINKS: contextvars.ContextVar[FileContext | None] = contextvars.ContextVar("links", default=None)
 
 
-def _in_graph_mode_of_others() -> bool:
-    """Does the file run in the graph mode of modules of the run kept on TF1
-    (FileContext.graph_mode_modules)?  Its analysis is asked even without a graph of its
-    own: a graph seed it sets seeds theirs (analysis/graph.py)."""
-    links = _LINKS.get()
-    return links is not None and bool(links.graph_mode_modules)
+def _seeds_graph_of_others(source: str, project: FileContext | None) -> bool:
+    """Does the file set a graph seed (its text names ``set_random_seed``) and run in the
+    graph mode of modules of the run kept on TF1 (FileContext.graph_mode_modules)?  Its
+    analysis is asked even without a graph of its own: the seed seeds their graph
+    (analysis/graph.py).  (Only then: the other files importing kept modules keep the
+    renames-only path.)"""
+    return project is not None and bool(project.graph_mode_modules) and "set_random_seed" in source
 
 
 def _migrate_source(source: str, path: str, options: Options, project: FileContext | None, tree: ast.Module | None) -> MigrationResult:
@@ -980,8 +981,7 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     tf1_callers = project is not None and project.tf1_callers
     # (a module running in the graph mode of modules kept on TF1 is read whole: a graph seed
     # of its own seeds their graph, analysis/graph.py)
-    graph_mode = project is not None and bool(project.graph_mode_modules)
-    if not graph_mode and not any(
+    if not _seeds_graph_of_others(source, project) and not any(
         isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in removable for node in tree.body
     ):
         # (None: the whole module is needed)
@@ -1264,7 +1264,7 @@ def _migrate_graph(
     if facts is None:
         facts = (
             analyze(module, imports, imported, _LINKS.get(), index, file_facts.tf1, _batch_norm_flags(options))
-            if file_facts.graph or _in_graph_mode_of_others()
+            if file_facts.graph or _seeds_graph_of_others(source, _LINKS.get())
             else GraphFacts(imports)
         )
     module_names, root_is_tf1, names_v1_explicitly = file_facts.names, file_facts.tf1, file_facts.explicit_v1
