@@ -126,10 +126,16 @@ class _ProvenFlags(Options):
     setting it would assert what nothing checked."""
 
     batch_norm_flags: frozenset[str] = frozenset()
+    # an input of theirs not proven of rank 2: their layers run TF1's fused kernel (rewrites/tf1_batch_norm.py)
+    batch_norm_fused: bool = False
 
 
 def _batch_norm_flags(options: Options) -> frozenset[str]:
     return options.batch_norm_flags if isinstance(options, _ProvenFlags) else frozenset()
+
+
+def _batch_norm_fused(options: Options) -> bool:
+    return isinstance(options, _ProvenFlags) and options.batch_norm_fused
 
 
 def _has_tf1_graph(facts: GraphFacts) -> bool:
@@ -591,7 +597,7 @@ def _migrate_update_ops(source: str, path: str, options: Options, project: FileC
     dropped = update_ops.drop_update_ops(module, imports) if imports.aliases else "no TensorFlow import"
     if isinstance(dropped, str):
         return dropped
-    proven = _ProvenFlags(**dataclasses.asdict(options) | {"batch_norm_flags": dropped.flags})
+    proven = _ProvenFlags(**dataclasses.asdict(options) | {"batch_norm_flags": dropped.flags, "batch_norm_fused": dropped.fused})
     again = _migrate_source(dropped.source, path, proven, project, None)
     retried = _retried(dropped, update_ops.UPDATE_OPS_DROPPED.code, path, proven, project, dropped.map_line, again)
     return retried if retried is not None else "the file without them is kept on TF1 for other reasons"
@@ -1303,10 +1309,10 @@ def _migrate_graph(
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)
-        plan_keras_layers(module, facts, plan, names_in_use, _batch_norm_flags(options))
+        plan_keras_layers(module, facts, plan, names_in_use, _batch_norm_flags(options), _batch_norm_fused(options))
         plan_streaming_metrics(module, facts, plan, names_in_use)
         plan_rnn_cells(module, facts, plan, names_in_use)
-        plan_layer_helpers(module, facts, plan, names_in_use)
+        plan_layer_helpers(module, facts, plan, names_in_use, _batch_norm_fused(options))
         plan_schedules(module, facts, plan, names_in_use)
         SessionFunctions(module, facts, plan, names_in_use, options.tf_function).run()
         plan_checkpoints(module, facts, plan, names_in_use)

@@ -45,6 +45,7 @@ from tf2migrate.analysis.model import GraphFacts, Kind, Scope, Statement
 from tf2migrate.analysis.names import created_name, read_and_bound
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
+from tf2migrate.rewrites import tf1_batch_norm
 from tf2migrate.rewrites.tf_names import name_normalizer
 from tf2migrate.rewrites.variable_lists import VARIABLE_LIST
 
@@ -106,10 +107,16 @@ RULES = [LAYERS_TO_KERAS, BATCH_NORM_UPDATES]
 
 
 def plan_keras_layers(
-    module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], batch_norm_flags: frozenset[str] = frozenset()
+    module: cst.Module,
+    facts: GraphFacts,
+    plan: Plan,
+    names_in_use: set[str],
+    batch_norm_flags: frozenset[str] = frozenset(),
+    batch_norm_fused: bool = False,
 ) -> None:
     """``batch_norm_flags``: the fed flags of batch normalizations whose updates TF1 ran in
-    exactly the runs feeding them True (rewrites/update_ops.py): those convert under tf.cond."""
+    exactly the runs feeding them True (rewrites/update_ops.py): those convert under tf.cond;
+    ``batch_norm_fused``: as TF1's fused kernel computed them (rewrites/tf1_batch_norm.py)."""
     calls = [(scope, statement, call) for scope in facts.scopes for statement in scope.statements for call in statement.layer_calls]
     if not calls:
         return
@@ -128,7 +135,9 @@ def plan_keras_layers(
             continue
         if earlier is not None and id(earlier) not in made:
             continue  # the earlier call was refused: so is the graph
-        layer = _plan_layer(module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)), batch_norm_flags)
+        layer = _plan_layer(
+            module, facts, plan, scope, statement, call, names_in_use, dtype, made.get(id(earlier)), batch_norm_flags, batch_norm_fused
+        )
         if layer is not None:
             made[id(call)] = layer
     _plan_variable_lists(module, facts, plan, made)
@@ -157,6 +166,14 @@ def write_variable_list(module: cst.Module, plan: Plan, call: cst.Call, text: st
     )
 
 
+def fused_dtype_message(dtype: str) -> str:
+    """Why a batch normalization TF1 may have computed with its fused kernel is not converted."""
+    return (
+        f"tf.layers.batch_normalization of {dtype} input, not proven of rank 2: TF1 chose its kernel by the rank "
+        "(the fused one on 4-D float32 input), which is written out for float32 only"
+    )
+
+
 def layer_dtype_message(path: str | None, reason: str | None) -> str:
     """Why a TF1 layer is not made a Keras layer (``layer_dtype``'s reason)."""
     return f"tf.{path} followed its input's float type, a Keras layer computes in float32: {reason}"
@@ -173,6 +190,7 @@ def _plan_layer(
     dtype: str | None,
     reused: str | None,
     batch_norm_flags: frozenset[str] = frozenset(),
+    batch_norm_fused: bool = False,
 ) -> str | None:
     """Plans the Keras layer of one call (``reused``: the layer of the earlier call it applies
     again, by ``name=`` and ``reuse=True``); its name, or None when refused."""
@@ -245,9 +263,15 @@ def _plan_layer(
             "when UPDATE_OPS ran, Keras updates them on every training call, so later inference outputs would differ",
         )
         return None
+    made_by = f"tf.keras.layers.{keras_class}"
+    if proven_flag and batch_norm_fused:
+        if dtype is not None:
+            facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, fused_dtype_message(dtype))
+            return None
+        made_by = keras_class = tf1_batch_norm.layer_class(module, facts, plan, names_in_use)
     if reused is None:
         layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)
-        plan.create_before(module, statement, layer, f"tf.keras.layers.{keras_class}({', '.join(constructor)})")
+        plan.create_before(module, statement, layer, f"{made_by}({', '.join(constructor)})")
     else:
         layer = reused
     inputs_index = list(call.args).index(inputs)
@@ -278,7 +302,7 @@ def _plan_layer(
 
     plan.call_replacements[id(call)] = call_layer
     if reused is None:
-        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class} `{layer}`, created once")
+        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → {made_by} `{layer}`, created once")
     else:
         plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path}(..., reuse=True) → `{layer}` applied again: the layer whose variables it reused")
     return layer

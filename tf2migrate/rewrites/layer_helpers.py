@@ -27,14 +27,23 @@ from tf2migrate.analysis.layer_signatures import CALL_TIME, HELPER_LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import created_name, fresh_name, function_facts
 from tf2migrate.plan import Plan
-from tf2migrate.rewrites.keras_layers import BATCH_NORM_UPDATES, LAYERS_TO_KERAS, layer_dtype_message, write_variable_list
+from tf2migrate.rewrites import tf1_batch_norm
+from tf2migrate.rewrites.keras_layers import (
+    BATCH_NORM_UPDATES,
+    LAYERS_TO_KERAS,
+    fused_dtype_message,
+    layer_dtype_message,
+    write_variable_list,
+)
 from tf2migrate.rewrites.tf_names import name_normalizer
 
 # TF1's functional dropout and batch normalization default to training=False; Keras' to None
 _TRAINING_FALSE_BY_DEFAULT = frozenset({"layers.dropout", "layers.batch_normalization"})
 
 
-def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str]) -> None:
+def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], batch_norm_fused: bool = False) -> None:
+    """``batch_norm_fused``: the batch normalizations with a fed flag compute as TF1's fused
+    kernel did (rewrites/update_ops.py proved their updates, not their input of rank 2)."""
     if not facts.layer_helpers:
         return
     dtype = layer_dtype(module, facts.imports)
@@ -44,7 +53,7 @@ def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_
             call, path = helper.layers[0]
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, layer_dtype_message(path, dtype))
             continue
-        _plan_helper(module, facts, plan, helper, names_in_use, dtype, layer_lists)
+        _plan_helper(module, facts, plan, helper, names_in_use, dtype, layer_lists, batch_norm_fused)
     for listed in facts.layer_variable_lists:
         if any(id(placed) not in layer_lists for placed, _ in listed.layers):
             continue  # a helper kept on TF1 above (its layers' float type): the list stays with it
@@ -69,6 +78,7 @@ def _plan_helper(
     names_in_use: set[str],
     dtype: str | None,
     layer_lists: dict[int, str],
+    batch_norm_fused: bool,
 ) -> None:
     code = module.code_for_node
     normalizer = name_normalizer(plan, facts.imports)
@@ -84,12 +94,21 @@ def _plan_helper(
         given = [f"{k}={_normalized(module, a.value, normalizer)}" for k, a in made_with]
         if dtype is not None:
             given.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
-        constructors.append(f"tf.keras.layers.{keras_class}({', '.join(given)})")
-        plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
-        plan.note(
-            call, LAYERS_TO_KERAS.code, f"tf.{path} → tf.keras.layers.{keras_class}, made once by `{factory}` and passed to `{helper.name}`"
-        )
         training = bound.get("training")
+        made_by = f"tf.keras.layers.{keras_class}"
+        if (
+            batch_norm_fused
+            and path == "layers.batch_normalization"
+            and training is not None
+            and code(training.value) not in ("True", "False")
+        ):
+            if dtype is not None:
+                facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, fused_dtype_message(dtype))
+                return
+            made_by = tf1_batch_norm.layer_class(module, facts, plan, names_in_use)  # a fed flag: TF1's fused kernel
+        constructors.append(f"{made_by}({', '.join(given)})")
+        plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
+        plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → {made_by}, made once by `{factory}` and passed to `{helper.name}`")
         if path == "layers.batch_normalization" and training is not None and code(training.value) != "False":
             plan.note(call, BATCH_NORM_UPDATES.code, "moving mean/variance now update whenever the layer runs with training=True")
     items = "".join(f"        {c},\n" for c in constructors)

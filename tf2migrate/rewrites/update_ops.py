@@ -35,14 +35,18 @@ fake batch), Keras moves them at each training call, and no output shows either.
   level (so it runs once per run); ``momentum=`` and ``epsilon=`` go to the Keras layer as
   given, and TF1's defaults are Keras' (0.99, 1e-3);
 - its input has rank 2, proven from a placeholder of a written-out two-element shape through
-  dense layers and element-wise activations: on 4-D input TF1 used the fused kernel, whose
-  moving variance is the unbiased one (n/(n-1) times Keras');
+  dense layers and element-wise activations, for the layer to be Keras' own.  Else (on 4-D
+  input TF1 used the fused kernel, whose moving variance is the unbiased one, n/(n-1) times
+  Keras') ``fused`` says so and the layers are rewrites/tf1_batch_norm.py's, which compute
+  TF1's fused kernel and update (and are Keras' layer on 2-D input); its ``axis=`` must then
+  be -1 or 3 (the kernel's NHWC layout);
 - or the batch normalization is a statement of a function of the module's top level (or of
   its one ``with`` block, a variable scope: analysis/layer_helpers.py), read by the value of
   its only ``return``, with ``training=`` one of its parameters; the function is used only by
   ``name = helper(...)`` statements at the top level (once, where the statistics are read),
   which pass the same flag for that parameter; the input
-  is proven of rank 2 through the helper's statements to a parameter, and from its argument.
+  is proven of rank 2 through the helper's statements to a parameter, and from its argument
+  (or the helper's layer is rewrites/tf1_batch_norm.py's, as above).
   The retry's analysis lets that parameter through (analysis/layer_helpers.place_call) and the
   helper applies its Keras layer under ``tf.cond`` (rewrites/layer_helpers.py);
 - one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read after every such
@@ -142,6 +146,7 @@ class UpdatesDropped:
 
     source: str
     flags: frozenset[str]
+    fused: bool  # an input not proven of rank 2: the layers are rewrites/tf1_batch_norm.py's (TF1's fused kernel on 4-D)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, 1-based column, message)
     line_map: dict[int, int] = field(default_factory=dict)  # new line → original line
 
@@ -225,6 +230,12 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
             applied.append((call, (index,), training.value, _rank_two(call.args[0].value, index, body, assigned, imports)))
         else:
             applied.append((call, in_helper.indices, training.value, in_helper.rank_two))
+        axis = keywords.get("axis")
+        if not applied[-1][3] and axis is not None and not m.matches(axis, m.Integer("3") | m.UnaryOperation(m.Minus(), m.Integer("1"))):
+            return (
+                f"`axis=` of `{_code(module, call)}`{_inside(module, call)}, whose input is not proven of rank 2, is not -1 "
+                "or 3: TF1's fused kernel normalized another layout"
+            )
         used_flags.add(training.value)
     if not applied:
         return "no tf.layers.batch_normalization with a fed flag at the top level"
@@ -236,7 +247,7 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     inference = _inference_reach(module, body, assigned, used_flags, imports) if read_anywhere is None else read_anywhere
     normalizations: dict[int, cst.Call] = {}  # the layers whose moving statistics are read, by index of their statement
     observed_flags: set[str] = set()
-    for call, indices, flag, rank_two in applied:
+    for call, indices, flag, _ in applied:
         if isinstance(inference, set) and not inference & set(indices):
             continue
         why = f" ({inference})" if isinstance(inference, str) else ""
@@ -247,11 +258,6 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
                 f"`{function.name.value}`, which applies tf.layers.batch_normalization, is called {len(indices)} times ({shown}): "
                 f"a run reaching two of them updated the moving statistics twice, in an order TF1 left unspecified, "
                 f"and they are read{why or ' (a run computes them with the flag False)'}"
-            )
-        if not rank_two:
-            return (
-                f"the input of `{_code(module, call)}`{_inside(module, call)} is not proven of rank 2: on 4-D input TF1's "
-                "fused kernel kept the unbiased variance, Keras the biased one"
             )
         normalizations[indices[0]] = call
         observed_flags.add(flag)
@@ -375,7 +381,8 @@ def drop_update_ops(module: cst.Module, imports: TfImports) -> UpdatesDropped | 
     total = module.code.count("\n") + 1
     kept_lines = [n for n in range(1, total + 1) if n not in removed]
     line_map = {new: old for new, old in enumerate(kept_lines, start=1)}
-    return UpdatesDropped(rewritten.code, frozenset(used_flags), notes, line_map)
+    fused = not all(rank_two for _, _, _, rank_two in applied)
+    return UpdatesDropped(rewritten.code, frozenset(used_flags), fused, notes, line_map)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from tf2migrate.rewrites import (
     rnn_cells,
     scipy_optimizer,
     streaming_metrics,
+    tf1_batch_norm,
     tf1_eager,
     tf1_losses,
 )
@@ -41,6 +42,7 @@ TEMPLATES: tuple[str, ...] = (
     scipy_optimizer.helper_code(tf_function=True),
     scipy_optimizer.helper_code(tf_function=False),
     streaming_metrics.HELPER,
+    tf1_batch_norm.HELPER,
     tf1_eager.IMPLICIT_GRADIENTS,
     tf1_losses.SPARSE_HELPER,
 )
