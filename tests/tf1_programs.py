@@ -298,12 +298,16 @@ class _Builder:
                 "layers_dropout",
                 "sum",
                 "function_value",
+                "variable_free_scope",
             ]
         )
-        if form in ("sum", "function_value") and self.out is not self.graph:
+        if form in ("sum", "function_value", "variable_free_scope") and self.out is not self.graph:
             form = "reduce"  # (between runs: a loop there is session code; a definition is module code)
         if form == "function_value":
             self.function_value(a)
+            return
+        if form == "variable_free_scope":
+            self.variable_free_scope(a)
             return
         if form == "sum":  # a graph sum started from a plain value (hp-VPINNs' ``self.loss = 0``)
             self.feature("op:sum-from-zero")
@@ -358,6 +362,32 @@ class _Builder:
         tensor = Tensor(name, kind, frozenset(diff) | own, frozenset(reads))
         self.tensors.append(tensor)
         self.fetchable.append(tensor)
+
+    def variable_free_scope(self, a: Tensor) -> None:
+        """Ops named by a variable scope that makes no variable (TFM130 writes it as the name
+        scope it opened): in the graph code, or in a helper whose scope name is a parameter
+        with a string default (pkmital's ``lrelu``), called once or twice (``lrelu_1``)."""
+        style = self.choice(["block", "helper", "helper_named"])
+        self.feature(f"op:variable-free-scope:{style}")
+        if style == "block":
+            name = self.fresh("t")
+            scope = self.fresh("block")
+            self.graph += [f'with tf.variable_scope("{scope}"):', f"    {name} = {self.choice(UNARY).format(a.name)} * 0.5"]
+            tensor = Tensor(name, "BD", a.diff | ({name} if a.diff else set()), a.reads)
+            self.tensors.append(tensor)
+            self.fetchable.append(tensor)
+            return
+        helper = self.fresh("lrelu")
+        self.defs += [
+            f'def {helper}(x, leak=0.2, name="{helper}"):',
+            "    with tf.variable_scope(name):",
+            "        return tf.maximum(x, leak * x)",
+            "",
+        ]
+        text = f'{helper}({a.name}, name="{self.fresh("act")}")' if style == "helper_named" else f"{helper}({a.name})"
+        self.new_tensor(self.fresh("t"), text, a.diff, a.reads)
+        if self.flag():  # called again: TF1 made the scope's name unique (``lrelu_1``)
+            self.new_tensor(self.fresh("t"), f"{helper}({a.name} * 2.0)", a.diff, a.reads)
 
     def function_value(self, a: Tensor) -> None:
         """A TF function passed around as a value: to a helper of the file, to ``map``, or
