@@ -5,7 +5,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from tf2migrate.analysis.call_origins import call_origin
+from tf2migrate.analysis.call_origins import call_origin, imported_graph
+from tf2migrate.analysis.tf_imports import collect_tf_imports
 
 
 def _origin(source: str) -> str | None:
@@ -46,3 +47,24 @@ def test_a_name_bound_nowhere_is_said_so() -> None:
 )
 def test_nothing_is_said_where_the_name_may_be_known_or_bound(source: str) -> None:
     assert _origin(source) is None
+
+
+def _graph_reason(source: str, line: int) -> str | None:
+    module = cst.parse_module(source)
+    statement = module.body[line]
+    call = statement.body[0].value  # ``graph_def.ParseFromString(data)``
+    assert isinstance(call, cst.Call)
+    return imported_graph(module, collect_tf_imports(module), statement, call)
+
+
+GRAPH_LOAD = "import tensorflow as tf\ngraph_def = tf.GraphDef()\ngraph_def.ParseFromString(data)\ntf.import_graph_def(graph_def)\n"
+
+
+def test_filling_a_graph_def_that_is_imported_names_the_import() -> None:
+    said = _graph_reason(GRAPH_LOAD, 2)
+    assert said is not None and "`tf.import_graph_def`" in said and "wrap_function" in said
+
+
+def test_a_graph_def_never_imported_or_another_call_is_not_said_to_load_a_graph() -> None:
+    assert _graph_reason(GRAPH_LOAD.replace("tf.import_graph_def(graph_def)", "print(graph_def)"), 2) is None
+    assert _graph_reason(GRAPH_LOAD.replace("graph_def.ParseFromString(data)", "other.ParseFromString(data)"), 2) is None

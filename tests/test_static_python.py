@@ -78,3 +78,26 @@ def test_statement_values() -> None:
     assert [(module.code_for_node(e), v) for e, v in found.found.values()] == [("reduce(mul, x.get_shape().as_list()[1:])", "12")]
     unknown = static.values(batch).unknown
     assert [module.code_for_node(e) for e in unknown.values()] == ["x.get_shape().as_list()[0]"]
+
+
+def test_literal_tests_rule_out_branches_without_constants() -> None:
+    # no module constant at all: ``if False:`` (a cell switched off by hand) is decided by
+    # its literal; a test mixing a literal with a computed value is not
+    module = _module(
+        """
+        import sys
+        if False:
+            x_pretty = pt.wrap(x)
+        if 0:
+            print('a')
+        if True:
+            pass
+        else:
+            print('b')
+        if False or len(sys.argv) > 2:
+            print('c')
+        """
+    )
+    static = StaticPython(module, collect_tf_imports(module))
+    dead = [module.code_for_node(n).strip() for s in module.body for n in static.ruled_out(s)]
+    assert dead == ["x_pretty = pt.wrap(x)", "print('a')", "else:\n    print('b')"]

@@ -62,6 +62,9 @@ class Plan:
     # objects with variables created once where a TF1 statement stood (Keras layers, inline
     # optimizers): (that statement, the name) — a Checkpoint made after it tracks them
     created: list[tuple[object, str]] = field(default_factory=list)
+    # placeholders fed as a converted DropoutWrapper's keep probability → the variable holding
+    # the value fed to each run, set by every generated function taking it (rewrites/rnn_cells.py)
+    fed_cell_values: dict[str, str] = field(default_factory=dict)
 
     def note(self, node: cst.CSTNode, code: str, message: str) -> None:
         self.findings.append(Finding(node, code, message))

@@ -14,6 +14,13 @@ what the user must look at instead of the call alone:
   assignment, parameter or definition; no star import, ``globals()``, ``exec`` or notebook
   magic line that could):
   TF1 itself fails there with a ``NameError``; the file is kept as it is.
+* ``graph_def = tf.GraphDef()`` ... ``graph_def.ParseFromString(f.read())`` ...
+  ``tf.import_graph_def(graph_def)`` (a frozen model loaded from a ``.pb`` file, its
+  tensors then looked up by name with ``get_tensor_by_name``): the Python call fills or
+  imports a serialized graph, whose tensors exist only in a TF1 graph.  TF2 runs such a
+  graph through ``tf.compat.v1.wrap_function`` and ``prune``, which this release does not
+  write: the message says so, on the call filling the ``GraphDef`` or on a statement holding
+  the import (``with self.graph.as_default(): ... tf.import_graph_def(...)``).
 
 The refusal itself is unchanged; this only names its cause.
 """
@@ -27,7 +34,7 @@ import libcst as cst
 
 from tf2migrate.analysis.names import names_bound, root_name
 from tf2migrate.analysis.python2_semantics import PYTHON2_NAME_TEXT
-from tf2migrate.analysis.tf_imports import dotted_name
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import find_all
 
 # modules that are no file of a project: Python's own, and NumPy (the numeric library TF1 code
@@ -54,6 +61,37 @@ def call_origin(module: cst.Module, call: cst.Call) -> str | None:
     if _bound_nowhere(module, root):
         return f"`{root}` is bound nowhere in this file (TF1 would fail there too, with a NameError)"
     return None
+
+
+# the TF names of a serialized graph and of the call adding one to the default graph
+_GRAPH_DEFS = frozenset({"GraphDef", "compat.v1.GraphDef"})
+_GRAPH_IMPORTS = frozenset({"import_graph_def", "graph_util.import_graph_def", "compat.v1.import_graph_def"})
+
+
+def imported_graph(module: cst.Module, tf: TfImports, statement: cst.CSTNode, call: cst.Call) -> str | None:
+    """Why a Python call in graph code stays on TF1 when it belongs to loading a serialized
+    graph: ``call`` is a method of a name bound to ``tf.GraphDef()``, or ``statement`` holds
+    a ``tf.import_graph_def`` call, in a file that imports a graph so; else None."""
+    imports = [c for c in find_all(module, cst.Call) if tf.call_name(c) in _GRAPH_IMPORTS]
+    if not imports:
+        return None
+    graph_defs = {
+        target.value
+        for assign in find_all(module, cst.Assign)
+        if isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call) and tf.call_name(assign.value) in _GRAPH_DEFS
+        for target in (t.target for t in assign.targets)
+        if isinstance(target, cst.Name)
+    }
+    func = call.func
+    fills = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in graph_defs
+    held = {id(c) for c in find_all(statement, cst.Call)}
+    if not fills and not any(id(c) in held for c in imports):
+        return None
+    return (
+        "it belongs to loading a serialized graph (a `GraphDef`) that `tf.import_graph_def` adds to the TF1 graph, whose "
+        "tensors are then looked up by name: they exist only in a graph; TF2 runs such a graph through "
+        "`tf.compat.v1.wrap_function` and `prune`, which this release does not write"
+    )
 
 
 def _imported_from(module: cst.Module, name: str) -> str | None:

@@ -94,6 +94,9 @@ def closure(scope: Scope, roots: list[Statement]) -> tuple[list[Statement], list
                     # the names read of it (a dependency not by name: all it binds)
                     stack.append((dependency, (reads & set(dependency.defines)) or set(dependency.defines)))
             stack.extend((earlier, {name}) for earlier, name in _bindings_it_may_skip(scope, statement, new))
+        elif statement.kind is Kind.VARIABLE and first:
+            # a cell made once whose dropout reads a value fed at each run (analysis/rnn.FED_KEEP_PROBS)
+            stack.extend((scope.statements[o], set(scope.statements[o].defines)) for o in statement.fed_cell_inputs)
     seen = set(needed)
     ordered = [scope.statements[o] for o in sorted(seen)]
     return (

@@ -371,7 +371,7 @@ def _graph_building_methods(facts: GraphFacts, scope: Scope) -> set[str]:
 def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
     facts.helper_arguments, facts.helpers_not_passed = find_helper_arguments(facts, module)
     static: set[int] = {*facts.static_dimensions, *facts.static_values}  # numbers, not reads of the placeholder
-    skip: set[int] = set(static)
+    skip: set[int] = set(static) | facts.fed_keep_probs
     # the names inside those numbers: no reads of graph values
     static_reads = {
         id(n)

@@ -91,7 +91,8 @@ def reinitializes(
     if any(site.order is None for site in sites):
         return _MORE_THAN_ONCE, sites
     resets = [s.order for s in scope.statements if _is_graph_reset(tf, s)]
-    initialized: dict[int, int] = {}  # variable (its statement's order) → the run that initialized it
+    made = _creating_statements(scope)
+    initialized: dict[int, int] = {}  # variable (its statement's key) → the run that initialized it
     session_of: dict[int, str | None] = {}  # that run's order → the session it ran in
     graph_start = -1
     for site in sorted(sites, key=lambda s: s.order or 0):
@@ -108,10 +109,10 @@ def reinitializes(
         again = [initialized[v] for v in covered if v in initialized]
         if again and any(run is None or min(again) < run < site.order for run in others):
             names = [
-                f"`{name}`" if scope.statements[v].kind is not Kind.TRAIN else f"the optimizer state of `{name}`"
-                for v in sorted(covered)
+                f"`{name}`" if made[v].kind is not Kind.TRAIN else f"the optimizer state of `{name}`"
+                for v in sorted(covered & made.keys(), key=list(made).index)
                 if v in initialized
-                for name in scope.statements[v].defines
+                for name in made[v].defines
             ]
             if not names:
                 return _MORE_THAN_ONCE, sites
@@ -142,6 +143,19 @@ def _session_name(site: RunSite) -> str | None:
     return None
 
 
+def _creating_statements(scope: Scope) -> dict[int, Statement]:
+    """The statements making variables that an initializer run of ``scope`` may cover, by
+    key (``id``): the scope's own and, for a function's scope, those of the scopes around it
+    (a module's variables, which a function's ``global_variables_initializer()`` covers too)."""
+    scopes = []
+    current: Scope | None = scope
+    while current is not None:
+        scopes.append(current)
+        current = current.parent
+    # (outer scopes first: their variables were made before the function ran)
+    return {id(s): s for current in reversed(scopes) for s in current.statements if s.kind in _CREATING}
+
+
 def _session_label(session: str | None) -> str:
     if session is None:
         return "a session not known"
@@ -149,7 +163,7 @@ def _session_label(session: str | None) -> str:
 
 
 def _covered(tf: TfImports, scope: Scope, expr: cst.BaseExpression, order: int, graph_start: int) -> set[int] | None:
-    """The orders of the creating statements ``expr`` initializes (``_LOCALS`` for the
+    """The creating statements ``expr`` initializes, by key (``id``; ``_LOCALS`` for the
     local variables), made at ``order``; None when not known."""
     if isinstance(expr, cst.Call):
         name = tf.call_name(expr)
@@ -169,7 +183,7 @@ def _covered(tf: TfImports, scope: Scope, expr: cst.BaseExpression, order: int, 
         return None
     if isinstance(expr, cst.Attribute) and expr.attr.value == "initializer" and isinstance(expr.value, cst.Name):
         found = lookup_graph_name(scope, expr.value.value, order)
-        return {found[1].order} if found is not None and found[1].kind is Kind.VARIABLE else None
+        return {id(found[1])} if found is not None and found[1].kind is Kind.VARIABLE else None
     if isinstance(expr, cst.Name):
         found = lookup_graph_name(scope, expr.value, order)
         if found is None or found[0] is not scope or found[1].kind is not Kind.INIT:
@@ -190,12 +204,19 @@ def _listed_variables(scope: Scope, call: cst.Call, order: int) -> set[int] | No
         found = lookup_graph_name(scope, element.value.value, order)
         if found is None or found[1].kind is not Kind.VARIABLE:
             return None
-        orders.add(found[1].order)
+        orders.add(id(found[1]))
     return orders
 
 
 def _made_between(scope: Scope, start: int, end: int) -> set[int]:
-    return {s.order for s in scope.statements if s.kind in _CREATING and start < s.order < end}
+    """The scope's variables made between a graph reset (``start``) and ``end``, by key; and
+    when no reset of the scope came first, those of the scopes around it: a function
+    initializing the variables of the module's graph (TF1's global initializer covered every
+    variable of the default graph, wherever it was made)."""
+    own = {id(s) for s in scope.statements if s.kind in _CREATING and start < s.order < end}
+    if start >= 0 or scope.parent is None:
+        return own
+    return own | set(_creating_statements(scope.parent))
 
 
 def _assigned_value(statement: Statement) -> cst.BaseExpression | None:

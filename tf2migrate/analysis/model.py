@@ -102,6 +102,9 @@ class Statement:
     layer_calls: tuple[cst.Call, ...] = ()  # tf.layers.* calls that become Keras layers
     # TF1 RNN cells (of a VARIABLE statement) and dynamic_rnn calls written out in TF2 ops (rewrites/rnn_cells.py)
     rnn_calls: tuple[cst.Call, ...] = ()
+    # VARIABLE: the placeholders a converted ``DropoutWrapper`` it makes (or a cell it stacks)
+    # reads as its keep probability, fed at each run: inputs of every function running the cell
+    fed_cell_inputs: frozenset[int] = frozenset()
     # calls of the file's layer helpers, which apply layers made once (analysis/layer_helpers.py)
     layer_helper_calls: tuple[LayerHelperCall, ...] = ()
     minimize: cst.Call | None = None  # TRAIN: the ``opt.minimize(loss, ...)`` call; SAVER: ``tf.train.Saver(...)``
@@ -302,6 +305,9 @@ class GraphFacts:
     # calls that build no graph where a compound statement holds them: those of the idle
     # sessions, and ``tf.device(...)`` as a ``with`` item
     no_graph_calls: set[int] = field(default_factory=set)
+    # the placeholders read as converted DropoutWrappers' fed keep probabilities (their Name
+    # nodes): read where the cell runs, through a variable (rewrites/rnn_cells.py), not escapes
+    fed_keep_probs: set[int] = field(default_factory=set)
     # the file builds or runs TF1 graphs: placeholders anywhere, sessions of any kind
     graph_evidence: bool = False
     # ``self.evaluate(fetches)`` in the test methods of a ``tf.test.TestCase`` subclass: TF1's

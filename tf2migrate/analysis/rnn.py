@@ -19,8 +19,12 @@ BasicLSTMCell's, its variables named ``lstm_cell/…``), ``GRUCell(num_units, ac
 state_is_tuple=True)`` (its cells a list written out, ``[cell] * n``, a comprehension making a
 cell per element or repeating one, or a name bound to such a comprehension),
 ``DropoutWrapper(cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0)`` keeping
-all (TF1 added no dropout op for a constant 1; any other keep probability draws masks from TF1's
-random stream, or is a fed value read where the cell is made, once: refused) of ``tf.nn.rnn_cell``
+all (TF1 added no dropout op for a constant 1; a constant below 1 draws masks from TF1's random
+stream: refused), or whose ``input_keep_prob`` / ``output_keep_prob`` is a scalar placeholder of
+the module's graph, fed at each run (FED_KEEP_PROBS: the wrapper, made once, reads it where the
+cell runs, through a variable each generated function sets first; its masks are then TF2's
+draws, as a converted ``tf.nn.dropout``'s are; a keep probability computed is read where the
+cell is made, once, and a state's goes through TF1's state filter: refused) of ``tf.nn.rnn_cell``
 or ``tf.contrib.rnn``, each bound to a name (or a ``self`` attribute), and
 ``tf.nn.dynamic_rnn(cell, inputs, sequence_length, initial_state, dtype, parallel_iterations,
 swap_memory, time_major, scope="name")`` of such a cell and ``tf.nn.bidirectional_dynamic_rnn(cell_fw,
@@ -36,6 +40,8 @@ naming what is missing (``cell_refusal``,
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -77,6 +83,10 @@ _DROPOUT = (
     "dropout_state_filter_visitor",
 )
 _KEEP_PROBS = ("input_keep_prob", "output_keep_prob", "state_keep_prob")
+# the keep probabilities converted when fed (a scalar placeholder): TF1 dropped the input and
+# the output with ``tf.nn.dropout(v, rate=1 - keep_prob)`` at each step, the wrapper written out
+# does the same with the value fed to the run (a state's dropout filters LSTM states: refused)
+FED_KEEP_PROBS = ("input_keep_prob", "output_keep_prob")
 _CONVERTED = frozenset({"num_units", "forget_bias", "state_is_tuple", "activation", "cells", "cell", *_KEEP_PROBS})
 # parameters converted only as written here: what they are when left out
 _REQUIRED = {
@@ -99,6 +109,7 @@ CELLS = {
 }
 MULTI_CELLS = frozenset({"nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"})
 DROPOUT_WRAPPERS = frozenset({"nn.rnn_cell.DropoutWrapper", "contrib.rnn.DropoutWrapper"})
+DROPOUT_PARAMETERS = _DROPOUT
 # the classes whose arguments are other cells (checked by analysis/statements.py)
 CELLS_OF_CELLS = MULTI_CELLS | DROPOUT_WRAPPERS
 _CONVERTED_NAMES = "BasicLSTMCell, BasicRNNCell, LSTMCell, GRUCell, MultiRNNCell, DropoutWrapper"
@@ -160,8 +171,10 @@ def is_rnn_class(name: str) -> bool:
     return name.startswith(("nn.rnn_cell.", "contrib.rnn.")) and name.rsplit(".", 1)[1][:1].isupper()
 
 
-def cell_refusal(call: cst.Call, name: str) -> str | None:
-    """Why the cell ``tf.<name>(...)`` is not converted, or None when it is."""
+def cell_refusal(call: cst.Call, name: str, fed: Callable[[cst.BaseExpression], bool] | None = None) -> str | None:
+    """Why the cell ``tf.<name>(...)`` is not converted, or None when it is.  ``fed(value)``:
+    a keep probability that is a scalar placeholder fed at each run (FED_KEEP_PROBS, read
+    where the cell runs: rewrites/rnn_cells.py), when the caller knows the graph's names."""
     if name not in CELLS:
         return f"`tf.{name}` is not converted by this release (converted cells: {_CONVERTED_NAMES})"
     bound = bind_arguments(call, CELLS[name][0])
@@ -177,13 +190,19 @@ def cell_refusal(call: cst.Call, name: str) -> str | None:
             return f"`tf.{name}(..., activation=...)` is converted only for a function named there (`tf.nn.relu`)"
         if required is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == required):
             return f"`tf.{name}(..., {parameter}=...)` is converted only when written {required}"
+        if parameter in FED_KEEP_PROBS and fed is not None and fed(argument.value):
+            continue
         if parameter in _KEEP_PROBS and not _is_one(argument.value):
-            why = (
-                "a constant below 1 drops elements drawn from TF1's random stream at each step, which TF2 does not reproduce"
-                if isinstance(argument.value, (cst.Integer, cst.Float))
-                else "a keep probability computed or fed is read where the wrapper is made, once, and the cell written "
-                "out is made there too, where a fed value does not exist"
-            )
+            if isinstance(argument.value, (cst.Integer, cst.Float)):
+                why = "a constant below 1 drops elements drawn from TF1's random stream at each step, which TF2 does not reproduce"
+            elif parameter not in FED_KEEP_PROBS:
+                why = "a state kept in part is dropped through TF1's state filter (an LSTM's c kept whole), which is not written out"
+            else:
+                why = (
+                    "a keep probability is read at each run only by a wrapper the module's graph code makes from a placeholder "
+                    "of that graph (a scalar, or its shape left out); otherwise it is read where the wrapper is made, once, "
+                    "where no fed value exists"
+                )
             return f"`tf.{name}(..., {parameter}=...)` is converted only when written 1.0: {why}"
     return None
 

@@ -24,7 +24,7 @@ from tf2migrate.analysis import (
     sequence_loss,
     streaming_metrics,
 )
-from tf2migrate.analysis.call_origins import call_origin
+from tf2migrate.analysis.call_origins import call_origin, imported_graph
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.helper_effects import is_property
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
@@ -724,6 +724,11 @@ class StatementClassifier:
         if statement.metric_calls:
             # the metric's variables are made once, outside the computation
             creates_variables = any(self.is_variable_call(c) for c in calls if not any(c is mc for mc in statement.metric_calls))
+        fed_cell_inputs = self._fed_cell_inputs(node, tf_calls, tensors_read, scope, statement.order) if creates_variables else set()
+        if fed_cell_inputs:
+            # ``DropoutWrapper(cell, output_keep_prob=keep_prob)``: the cell is made once, here; the
+            # functions running it take the fed value and set the wrapper's before (rewrites/rnn_cells.py)
+            reads_graph_tensor = False
         if creates_variables:
             if reads_graph_tensor:
                 message = self._variables_in_computation(node, calls, tensors_read)
@@ -741,6 +746,9 @@ class StatementClassifier:
                 return statement
             statement.kind = Kind.VARIABLE
             statement.defines = tuple(assigned_names(node)) or tuple(binds)
+            # a stack of cells reading fed values (``MultiRNNCell([cell1, cell2])``) reads them too
+            stacked = (scope.statements[o].fed_cell_inputs for o in graph_deps if scope.statements[o].kind is Kind.VARIABLE)
+            statement.fed_cell_inputs = frozenset(fed_cell_inputs).union(*stacked)
             statement.value_kind = "variable" if self._single_call(node, VARIABLE_CALLS) else self._value_kind(node)
             statement.loop_targets = self._python_loop_targets(node, scope, statement.order)
             return statement
@@ -952,6 +960,8 @@ class StatementClassifier:
         helper = self.helper_for(creator)
         if helper is not None and helper.layer_refusal is not None:
             made += f" ({helper.layer_refusal})"
+        elif helper is not None and self_attribute(creator.func) is not None:
+            made += f" ({self._method_not_split(helper)})"
         cell = self.tf.call_name(creator)
         if cell is not None and rnn.is_rnn_class(cell) and (refusal := rnn.cell_refusal(creator, cell)) is not None:
             # ``DropoutWrapper(cell, output_keep_prob=keep_prob)``: a cell made once, reading a fed value
@@ -977,6 +987,32 @@ class StatementClassifier:
                 "shared by scope name is not converted (create its layers once, e.g. Keras layers, and call them on each input)"
             )
         return f"{MIXED_BLOCK}{tensor}: {made}; converted, the variables would be made again at each call of the generated function"
+
+    def _method_not_split(self, method: Helper) -> str:
+        """Why a method making variables is not split into variables and ops as a function of
+        the module is (rewrites/helper_split.py): naming what makes its variables, so the
+        reader sees which of them another module holds (hwalsuklee's GANs: ``discriminator``
+        over ops.py's ``conv2d``, ``linear``, ``bn``)."""
+        name = method.node.name.value
+        imported: list[str] = []
+        own: list[str] = []
+        for call in calls_in(method.node.body):
+            called = self.module.code_for_node(call.func)
+            if self.tf.call_name(call) is not None or called in imported + own:
+                continue
+            callee = self.helper_for(call)
+            if callee is not None and callee is not method and callee.creates_variables:
+                own.append(called)
+            elif callee is None and imported_calls.creates_variables(self.facts, call):
+                imported.append(called)
+        made_by = [f"the file's {', '.join(f'`{c}`' for c in own)}"] if own else []
+        if imported:
+            made_by.append(f"{', '.join(f'`{c}`' for c in imported)}, imported from another module (split only in its own file)")
+        through = f"; its variables are made by {' and '.join(made_by)}" if made_by else ""
+        return (
+            f"not split into variables and ops: `{name}` is a method, and only a function defined at the top of the module "
+            f"is split{through}"
+        )
 
     def _reuses(self, expression: cst.BaseExpression) -> bool:
         """``tf.variable_scope(scope, reuse=True)`` (any ``reuse=`` but False or None)."""
@@ -1179,7 +1215,16 @@ class StatementClassifier:
                 blockers.UNSUPPORTED_GRAPH_CODE,
                 f"`{self.module.code_for_node(call.func)}(...)` is a Python call in graph-building code: it would run on "
                 "every call of the generated function (TF1 ran it once, while building the graph)"
-                + (f"; {why}" if (why := call_origin(self.module, call) or self._underived_shape(call)) is not None else ""),
+                + (
+                    f"; {why}"
+                    if (
+                        why := call_origin(self.module, call)
+                        or self._underived_shape(call)
+                        or imported_graph(self.module, self.tf, node, call)
+                    )
+                    is not None
+                    else ""
+                ),
             )
             return False
         return True
@@ -1235,8 +1280,9 @@ class StatementClassifier:
         (analysis/rnn.py).  A ``MultiRNNCell``'s cells are cells made in the statement or
         names of converted cell statements."""
         cells = [(c, n) for c, n in tf_calls if n is not None and rnn.is_rnn_class(n)]
+        fed = self._fed_keep_prob(scope, statement.order)
         for call, name in cells:
-            refusal = rnn.cell_refusal(call, name)
+            refusal = rnn.cell_refusal(call, name, fed)
             if refusal is None and name in rnn.MULTI_CELLS:
                 refusal = self._stacked_cells_refusal(call, name, cells, scope, statement.order)
             if refusal is None and name in rnn.DROPOUT_WRAPPERS:
@@ -1251,6 +1297,51 @@ class StatementClassifier:
         self.factory_cells.update(id(c) for c in made)
         statement.rnn_calls = (*(c for c, _ in cells), *made)
         return True
+
+    def _fed_keep_prob(self, scope: Scope, order: int) -> Callable[[cst.BaseExpression], bool]:
+        """Is a keep probability a scalar placeholder of the module, fed at each run (then
+        read where the cell runs, not where it is made: analysis/rnn.FED_KEEP_PROBS)?  A
+        placeholder of a class's graph, or of a shape written other than ``[]``, is not followed."""
+
+        def fed(value: cst.BaseExpression) -> bool:
+            if not isinstance(scope.owner, cst.Module) or not isinstance(value, cst.Name):
+                return False
+            found = scope.graph_statement(value.value, order)
+            if found is None or found.kind is not Kind.PLACEHOLDER or found.defines != (value.value,):
+                return False
+            placeholder = found.placeholder
+            if placeholder is None or placeholder.iterator is not None or placeholder.dtype is None:
+                return False
+            shape = placeholder.shape  # a scalar, or left out (any shape, as a feed then gave)
+            return shape is None or (isinstance(shape, (cst.List, cst.Tuple)) and not shape.elements)
+
+        return fed
+
+    def _fed_cell_inputs(
+        self, node: cst.BaseStatement, tf_calls: list, tensors_read: list[Statement], scope: Scope, order: int
+    ) -> set[int]:
+        """The placeholders this statement reads only as the fed keep probabilities of the
+        ``DropoutWrapper``s it makes (their orders), or nothing when it reads a graph tensor
+        otherwise: then it computes with them where it makes variables (TFM304)."""
+        fed = self._fed_keep_prob(scope, order)
+        values = [
+            argument.value
+            for call, name in tf_calls
+            if name in rnn.DROPOUT_WRAPPERS
+            for parameter, argument in (bind_arguments(call, rnn.CELLS[name][0]) or {}).items()
+            if parameter in rnn.FED_KEEP_PROBS and fed(argument.value)
+        ]
+        names = {cst.ensure_type(v, cst.Name).value for v in values}
+        if not values or any(t.kind is not Kind.PLACEHOLDER or not set(t.defines) <= names for t in tensors_read):
+            return set()
+        # every read of those names is a keep probability (a keyword or an attribute is no read)
+        not_reads = {id(n) for a in find_all(node, cst.Arg) if isinstance(a, cst.Arg) and (n := a.keyword) is not None}
+        not_reads |= {id(a.attr) for a in find_all(node, cst.Attribute) if isinstance(a, cst.Attribute)}
+        reads = [n for n in find_all(node, cst.Name) if isinstance(n, cst.Name) and n.value in names and id(n) not in not_reads]
+        if len(reads) != len(values):
+            return set()
+        self.facts.fed_keep_probs.update(id(v) for v in values)
+        return {found.order for n in names if (found := scope.graph_statement(n, order)) is not None}
 
     def _factory_cell(self, call: cst.Call) -> cst.Call | None:
         """The cell the function of the file ``call`` calls makes, when it is a cell

@@ -50,6 +50,8 @@ from tf2migrate.traversal import find_all, preorder
 _VALUE_NODES = (cst.Call, cst.Subscript, cst.ListComp, cst.BinaryOperation, cst.UnaryOperation)
 # what a shape read is followed by for its Python value to be asked about
 _SHAPE_METHODS = frozenset({"as_list", "num_elements", "get_shape"})
+# the names that are literals (Python 3 cannot bind them)
+_LITERAL_NAMES = frozenset({"True", "False", "None"})
 
 
 @dataclass
@@ -128,14 +130,14 @@ class StaticPython:
             self._dead = set()
             branches = [cst.ensure_type(b, cst.If) for b in find_all(self.module, cst.If)]
             tested = {n.value for b in branches for n in find_all(b.test, cst.Name) if isinstance(n, cst.Name)}
-            constants = module_constants(self.module, tested) if tested else {}
-            if constants:
-                for branch in branches:
-                    truth = _truth(branch.test, constants)
-                    if truth is False:
-                        self._dead.add(id(branch.body))
-                    elif truth is True and branch.orelse is not None:
-                        self._dead.add(id(branch.orelse))
+            # (a test of literals alone, ``if False:``, is decided without any constant)
+            constants = module_constants(self.module, tested - _LITERAL_NAMES) if tested - _LITERAL_NAMES else {}
+            for branch in branches:
+                truth = _truth(branch.test, constants)
+                if truth is False:
+                    self._dead.add(id(branch.body))
+                elif truth is True and branch.orelse is not None:
+                    self._dead.add(id(branch.orelse))
         return self._dead
 
 
@@ -247,10 +249,29 @@ def module_constants(module: cst.Module, wanted: set[str] | None = None) -> dict
     return found
 
 
+_BINDING_NODES = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.For,
+    cst.CompFor,
+    cst.NamedExpr,
+    cst.Del,
+    cst.WithItem,
+    cst.ExceptHandler,
+    cst.Param,
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.Global,
+    cst.Nonlocal,
+    cst.ImportAlias,
+)
+
+
 def _bindings(module: cst.Module) -> list[str]:
     """Every name bound anywhere in the module, once per binding."""
     out: list[str] = []
-    for node in preorder(module):
+    for node in find_all(module, _BINDING_NODES):  # (the module's layout: no second walk)
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Del)):
             out.extend(target_names(node.target))
         elif isinstance(node, cst.WithItem) and node.asname is not None:
@@ -277,7 +298,7 @@ def _literal_value(node: cst.BaseExpression) -> object:
         return float(node.value)
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+    if isinstance(node, cst.Name) and node.value in _LITERAL_NAMES:
         return {"True": True, "False": False, "None": None}[node.value]
     if isinstance(node, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in node.elements):
         items = [_literal_value(e.value) for e in node.elements]
@@ -324,6 +345,6 @@ def _truth(test: cst.BaseExpression, constants: dict[str, object]) -> bool | Non
 def _operand(node: cst.BaseExpression, constants: dict[str, object]) -> object:
     if isinstance(node, cst.Name) and node.value in constants:
         return constants[node.value]
-    if isinstance(node, cst.Name) and node.value not in ("True", "False", "None"):
+    if isinstance(node, cst.Name) and node.value not in _LITERAL_NAMES:
         return UNKNOWN
     return _literal_value(node)

@@ -134,8 +134,11 @@ def _renamed_prefix(path: str) -> str | None:
 
 # TF1 paths whose TF2 home tf_upgrade_v2 does not name although TF2 has one doing the very
 # same: ``tf.compat.v1.py_func`` and ``tf.numpy_function`` both call ``py_func_common(func,
-# inp, Tout, stateful, name)``, with the same parameters in the same order
-SAME_IMPLEMENTATION = {"py_func": "numpy_function"}
+# inp, Tout, stateful, name)``, with the same parameters in the same order; TF1's
+# ``gfile.FastGFile(name, mode='r')`` and TF2's ``io.gfile.GFile(name, mode='r')`` are both
+# ``FileIO(name=name, mode=mode)`` and nothing more (FastGFile only adds a deprecation
+# warning, "Use tf.gfile.GFile"): Hvass' frozen-graph loaders read their files with it
+SAME_IMPLEMENTATION = {"py_func": "numpy_function", "gfile.FastGFile": "io.gfile.GFile"}
 
 
 # ``tf.contrib.rnn``'s cells and RNN functions were TF1's ``tf.nn`` ones under another name (the

@@ -147,6 +147,11 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         else:
             lines.append("@tf.function")
     casts += _placeholders_for_helpers(rewrite, generated)
+    casts += [
+        f"{holder}.assign({name})  # the keep probability fed to this run, as TF1's DropoutWrapper read it"
+        for name, holder in rewrite.plan.fed_cell_values.items()
+        if name in param_names
+    ]
     stored = {*generated.scope.stored_locals, *generated.scope.stored_parameters}
     casts += [f"{name} = self.{name}" for name in sorted({n for s in generated.body for n in s.reads if n in stored})]
     if generated.needs_tf_function:

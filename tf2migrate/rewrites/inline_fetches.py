@@ -124,6 +124,14 @@ def _unknown_fetch(rewrite: SessionRewrite, expr: cst.BaseExpression) -> str:
             "made by another method (a test's `setUp`, a method run before), a Python value, or a constant the "
             "constructor makes where it stands (`self.c = tf.constant(c)`); its run is not converted"
         )
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and rewrite.facts.imports.call_name(expr) is None:
+        # ``sess.run(get_step())``, a function of the program returning the global step:
+        # no Python value TF1 refused, but graph code built in the run, which is not followed
+        return (
+            f"the fetch `{rewrite.code(expr)}` calls `{expr.func.value}` in the run: TF1 built (or got) there what "
+            "it returns, on the graph (a variable it gets, such as the global step, the graph's own); a run calling "
+            "a function of the program is not converted"
+        )
     return (
         "the fetch is no graph tensor or variable: a Python value (TF1 refused to run it), or a constant the "
         "constructor makes where it stands (`self.c = tf.constant(c)`), whose run is not converted"

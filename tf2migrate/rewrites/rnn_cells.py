@@ -17,8 +17,12 @@ steps gives the same values, but sums the gradients of the steps in another orde
 an Adam step then magnifies past 1e-5).  An LSTM state is a ``(c, h)`` tuple that also
 reads ``.c`` and ``.h``, as TF1's ``LSTMStateTuple`` (a run fetching it gets one back:
 ``tf.nest`` keeps its type); a stacked cell's is the tuple of its cells' states.  A
-``DropoutWrapper`` becomes ``TF1DropoutWrapper``: the wrapped cell's step, converted only when
-it keeps all (analysis/rnn.py), as TF1 then added no dropout op.  With
+``DropoutWrapper`` becomes ``TF1DropoutWrapper``: the wrapped cell's step, converted when
+it keeps all (analysis/rnn.py), as TF1 then added no dropout op, or when a keep probability is
+fed: TF1's wrapper read the placeholder at each run, but the one written out is made once, where
+no fed value exists, so it reads ``keep_prob_fed = tf.Variable(...)`` made beside it, which every
+generated function taking ``keep_prob`` sets first (rewrites/function_emission.py); its dropout
+is TF1's op, ``tf.nn.dropout(v, rate=1 - keep_prob)`` on the input and the output of each step.  With
 ``sequence_length``, each step is TF1's ``_rnn_step`` as ``dynamic_rnn`` ran it (no
 ``tf.cond``: the cell is stepped, then every row past its length gets zeros as output and its
 state as it was, a row select); the loop stops after the longest row (one step at least), and
@@ -42,7 +46,9 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.analysis import rnn
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.model import GraphFacts
+from tf2migrate.analysis.names import fresh_name
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites import file_helpers
@@ -54,7 +60,7 @@ RNN_CELLS = Rule(
     Severity.INFO,
     FixSafety.SAFE,
     what="Replaces `tf.nn.rnn_cell.BasicLSTMCell` / `BasicRNNCell` / `LSTMCell` / `GRUCell` / `MultiRNNCell` / "
-    "`DropoutWrapper` keeping all (also "
+    "`DropoutWrapper` keeping all or reading a fed keep probability (also "
     "`tf.contrib.rnn`'s) by `TF1BasicLSTMCell` … and `tf.nn.dynamic_rnn` / `bidirectional_dynamic_rnn` / `static_rnn` / "
     "`static_bidirectional_rnn` by `tf1_dynamic_rnn` / `tf1_bidirectional_dynamic_rnn` / `tf1_static_rnn` / "
     "`tf1_static_bidirectional_rnn` (also in functions of the file the cells "
@@ -394,11 +400,12 @@ def plan_rnn_cells(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
     """The cells and dynamic_rnn calls the analysis converted (analysis/statements.py)."""
     for scope in facts.scopes:
         for statement in scope.statements:
+            fed = _fed_holders(module, scope, statement, plan, names_in_use)
             for call in statement.rnn_calls:
                 path = facts.imports.call_name(call)
                 assert path is not None  # a TF call, by how rnn_calls is filled
                 local = _emit(module, facts, plan, names_in_use, path)
-                _replace_callee(plan, call, local, drop_scope=path in rnn.RUNS)
+                _replace_callee(plan, call, local, drop_scope=path in rnn.RUNS, fed=fed if path in rnn.DROPOUT_WRAPPERS else {})
                 what = "TF1's variables and step in TF2 ops"
                 if path in rnn.RUNS:
                     two_cells = len(rnn.RUNS[path][2]) == 2
@@ -442,12 +449,45 @@ def _emit_cell(emit, template: str) -> str:
     return emit(template, _CELLS[template].replace(f"({parent})", f"({local_parent})", 1))
 
 
-def _replace_callee(plan: Plan, call: cst.Call, name: str, drop_scope: bool) -> None:
+def _fed_holders(module: cst.Module, scope, statement, plan: Plan, names_in_use: set[str]) -> dict[str, str]:
+    """The variables holding the keep probabilities fed to the wrappers ``statement`` makes
+    (placeholder → variable), each made once, before the first wrapper reading it.  TF1's
+    wrapper read the placeholder at each run; the wrapper written out is made once, where no
+    fed value exists, so it reads the variable, which every generated function taking the
+    placeholder sets first (rewrites/function_emission.py): the value fed to that run."""
+    holders: dict[str, str] = {}
+    for order in sorted(statement.fed_cell_inputs):
+        placeholder = scope.statements[order].placeholder
+        if placeholder is None or not any(a for c in statement.rnn_calls for a in _fed_arguments(c, placeholder.name)):
+            continue  # read by a cell this one stacks (its holder is made there)
+        holder = plan.fed_cell_values.get(placeholder.name)
+        if holder is None:
+            holder = plan.fed_cell_values[placeholder.name] = fresh_name(f"{placeholder.name}_fed", names_in_use)
+            dtype = module.code_for_node(placeholder.dtype) if placeholder.dtype is not None else "tf.float32"
+            shape = ", shape=tf.TensorShape(None)" if placeholder.shape is None else ""
+            creation = cst.parse_statement(
+                f"{holder} = tf.Variable(1.0, dtype={dtype}{shape}, trainable=False)  # the keep probability fed to each run\n",
+                config=module.config_for_parsing,
+            )
+            plan.insert_before.setdefault(id(statement.node), []).append(creation)
+        holders[placeholder.name] = holder
+    return holders
+
+
+def _fed_arguments(call: cst.Call, name: str) -> list[cst.Arg]:
+    """The arguments of a wrapper ``call`` passing the placeholder ``name`` as a keep probability."""
+    bound = bind_arguments(call, rnn.DROPOUT_PARAMETERS) or {}
+    return [a for p, a in bound.items() if p in rnn.FED_KEEP_PROBS and isinstance(a.value, cst.Name) and a.value.value == name]
+
+
+def _replace_callee(plan: Plan, call: cst.Call, name: str, drop_scope: bool, fed: dict[str, str]) -> None:
     """Call ``name`` instead; a ``dynamic_rnn``'s ``scope="..."`` goes (it only named TF1's
-    variables, analysis/rnn.py)."""
+    variables, analysis/rnn.py); a keep probability fed reads its variable (``fed``)."""
 
     def replace(updated: cst.Call) -> cst.Call:
-        args = [a for a in updated.args if not (drop_scope and a.keyword is not None and a.keyword.value == "scope")]
+        holding = {id(a): fed[p] for p in fed for a in _fed_arguments(updated, p)}
+        args = [a.with_changes(value=cst.Name(holding[id(a)])) if id(a) in holding else a for a in updated.args]
+        args = [a for a in args if not (drop_scope and a.keyword is not None and a.keyword.value == "scope")]
         if len(args) < len(updated.args) and args:
             args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(func=cst.Name(name), args=args)

@@ -18,6 +18,9 @@ core.  In TF2 every program runs eagerly, so the rest is a matter of spelling:
   Keras optimizer taking TF1's steps (rewrites/keras_optimizers.py: ``GradientDescent`` →
   ``tf.keras.optimizers.SGD``, the others a file helper running TF1's update kernels), when
   every argument is a number written out or a name bound once to one;
+  ``opt.apply_gradients(pairs, global_step=step)`` → ``opt.apply_gradients(pairs)`` then
+  ``step.assign_add(1)`` (TF1 added one to the step after the update), ``step`` the global
+  step (``tf.train.get_or_create_global_step()``) or a name bound once to it or to a variable;
 - ``tf.layers.Dense(…)`` (the layer classes: ``Conv1D``…``Conv3D``, ``Conv2DTranspose``, the
   pooling layers, ``Flatten``, ``Dropout``) → ``tf.keras.layers.Dense(…)``, arguments passed by
   name: in eager execution TF1's layer classes were these Keras layers (the same defaults,
@@ -25,7 +28,9 @@ core.  In TF2 every program runs eagerly, so the rest is a matter of spelling:
 
 Anything else (another ``tfe`` member, a network using other ``Network`` members, an
 optimizer used otherwise, a layer made with ``trainable=False``) is left as it was, with
-the findings the names get.
+the findings the names get.  The layer classes also stay, with an error finding, when the file
+keeps a TF1 optimizer with slots (all but gradient descent): it cannot update a Keras 3
+layer's variables (it keys its slots by ``_unique_id``, which they have not).
 """
 
 from __future__ import annotations
@@ -34,7 +39,9 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments
+from tf2migrate.analysis.catalogue import GLOBAL_STEP_CALLS
 from tf2migrate.analysis.layer_signatures import LAYER_CLASSES
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.names import bound_once_at_top
@@ -114,7 +121,11 @@ def plan_tf1_eager(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_u
         elif isinstance(value, cst.Call) and facts.imports.call_name(value) in KERAS_OPTIMIZERS:
             _plan_optimizer(module, facts, plan, names_in_use, statement, value, name, names, top_level)
     if not graph_objects:
-        _plan_layer_classes(module, facts, plan)
+        kept = _kept_optimizers_with_slots(module, facts, plan, top_level, names)
+        if kept:
+            _refuse_layer_classes(module, facts, plan, kept[0])
+        else:
+            _plan_layer_classes(module, facts, plan)
 
 
 def _enable_statement(module: cst.Module, imports: TfImports) -> cst.SimpleStatementLine | None:
@@ -298,9 +309,20 @@ def _plan_optimizer(
         parts.append(f"{renames.get(parameter, parameter)}={module.code_for_node(argument.value)}")
     parts += [f"{k}={v}" for k, v in defaults.items() if k not in {renames.get(p, p) for p in bound}]
     calls = _member_calls(module, _uses(name, statement, names), frozenset({"apply_gradients"}))
-    statements = {id(e.value) for line in find_all(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
-    if not calls or any(len(c.args) != 1 or c.args[0].keyword or id(c) not in statements for c, _ in calls):
-        return  # used otherwise (global_step=, its result read): TF1's optimizer API
+    statements = {id(e.value): line for line in find_all(module, m.SimpleStatementLine(body=[m.Expr()])) for e in _expressions(line)}
+    steps = {id(c): _counted_step(facts, c, top_level) for c, _ in calls or ()}
+    if not calls or any(steps[id(c)] is None or id(c) not in statements for c, _ in calls):
+        return  # used otherwise (its result read, another argument): TF1's optimizer API
+    for apply, _ in calls:
+        step = steps[id(apply)]
+        if step:
+            # TF1's ``apply_gradients(pairs, global_step=step)`` added one to the step after the
+            # update; the Keras optimizer counts its own iterations only
+            plan.call_replacements[id(apply)] = lambda updated: updated.with_changes(
+                args=[updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+            )
+            plan.add_after(statements[id(apply)], [cst.parse_statement(f"{step}.assign_add(1)\n", config=module.config_for_parsing)])
+            plan.note(apply, API_RENAMED.code, f"apply_gradients(..., global_step=) → apply_gradients(...), then {step}.assign_add(1)")
     constructor = (
         f"tf.keras.optimizers.{keras_class}"
         if helper is None
@@ -310,6 +332,74 @@ def _plan_optimizer(
     plan.call_replacements[id(call)] = lambda updated: cst.parse_expression(code)
     update = "the same update, var -= lr * grad" if helper is None else "TF1's update, to the last digit"
     plan.note(call, API_RENAMED.code, f"tf.{path} → {constructor} ({update})")
+
+
+def _counted_step(facts: GraphFacts, call: cst.Call, top_level) -> str | None:
+    """What ``opt.apply_gradients(pairs)`` adds one to: ``""`` for nothing, the code of the
+    step variable for ``global_step=`` a name bound once at the top to the global step (or a
+    variable), or ``tf.train.get_or_create_global_step()`` written there; None for another
+    argument (TF1's ``get_global_step()`` may be None, which TF1 did not count)."""
+    if not call.args or call.args[0].keyword or call.args[0].star:
+        return None
+    rest = call.args[1:]
+    if not rest:
+        return ""
+    if len(rest) != 1 or rest[0].keyword is None or rest[0].keyword.value != "global_step":
+        return None
+    value = rest[0].value
+    if isinstance(value, cst.Name) and value.value in top_level:
+        made = top_level[value.value][1]
+        name = facts.imports.call_name(made) if isinstance(made, cst.Call) else None
+        variable = isinstance(made, cst.Call) and (
+            name == "Variable" or (facts.imports.kept_call_name(made) or "").endswith("eager.Variable")
+        )
+        return value.value if name in GLOBAL_STEP_CALLS or variable else None
+    if isinstance(value, cst.Call) and not value.args and facts.imports.call_name(value) in GLOBAL_STEP_CALLS:
+        return "tf.compat.v1.train.get_or_create_global_step()"
+    return None
+
+
+def _kept_optimizers_with_slots(module: cst.Module, facts: GraphFacts, plan: Plan, top_level, names) -> list[cst.Call]:
+    """The TF1 optimizers with slot variables (all but gradient descent) the file keeps and
+    may give a layer's variables: a TF1 optimizer keys its slots by the variables'
+    ``_unique_id``, which a Keras 3 layer's variables have not (AttributeError at the first
+    update).  One bound once at the top and used only as ``opt.minimize(loss_fn)`` takes the
+    variables the function read under its tape (the layer's own TF variables): not counted."""
+    bound = {id(value): (name, statement) for name, (statement, value) in top_level.items()}
+    kept = []
+    for call in find_all(module, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if id(call) in plan.call_replacements or path not in KERAS_OPTIMIZERS or path == "train.GradientDescentOptimizer":
+            continue
+        if id(call) in bound:
+            name, statement = bound[id(call)]
+            uses = _member_calls(module, _uses(name, statement, names), frozenset({"minimize"}))
+            if uses and all(_minimizes_what_it_reads(use) for use, _ in uses):
+                continue
+        kept.append(call)
+    return kept
+
+
+def _minimizes_what_it_reads(call: cst.Call) -> bool:
+    """``opt.minimize(loss_fn)`` (or with ``global_step``): no ``var_list`` given."""
+    positional = [a for a in call.args if a.keyword is None]
+    return len(positional) <= 2 and not any(a.star or (a.keyword is not None and a.keyword.value == "var_list") for a in call.args)
+
+
+def _refuse_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan, optimizer: cst.Call) -> None:
+    """TF1's layer classes stay (``tf.compat.v1.layers.Dense``, TF1's with Keras 2), with why."""
+    for call in find_all(module, cst.Call):
+        assert isinstance(call, cst.Call)
+        path = facts.imports.call_name(call)
+        if path is not None and path.startswith("layers.") and path[len("layers.") :] in _EAGER_LAYER_CLASSES:
+            plan.note(
+                call,
+                blockers.UNSUPPORTED_GRAPH_CODE.code,
+                f"tf.{path} stays TF1's: the file keeps TF1's `{module.code_for_node(optimizer.func)}` (a hyperparameter "
+                "no number written out, or used otherwise than `opt.apply_gradients(pairs)`), which cannot update a "
+                "Keras layer's variables; tf.compat.v1.layers needs Keras 2 (tf_keras, TF_USE_LEGACY_KERAS=1)",
+            )
 
 
 def _plan_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
@@ -327,15 +417,24 @@ def _plan_layer_classes(module: cst.Module, facts: GraphFacts, plan: Plan) -> No
         trainable = bound.get("trainable")
         if trainable is not None and not m.matches(trainable.value, m.Name("True")):
             continue  # TF1 left such a layer out of the trainable variables; implicit gradients too, but stay safe
-        arguments = [cst.Arg(keyword=cst.Name(p), value=a.value, equal=_EQUAL) for p, a in bound.items()]
-        if keras_class == "Dropout" and "rate" not in bound:
-            arguments.insert(0, cst.Arg(keyword=cst.Name("rate"), value=cst.Float("0.5"), equal=_EQUAL))  # TF1's default; Keras has none
-        plan.call_replacements[id(call)] = lambda updated, keras_class=keras_class, arguments=arguments: updated.with_changes(
-            func=cst.parse_expression(f"tf.keras.layers.{keras_class}"), args=_with_commas(arguments)
+        plan.call_replacements[id(call)] = lambda updated, keras_class=keras_class: updated.with_changes(
+            func=cst.parse_expression(f"tf.keras.layers.{keras_class}"), args=_by_name(updated, keras_class)
         )
         plan.note(
             call, API_RENAMED.code, f"tf.layers.{keras_class} → tf.keras.layers.{keras_class} (TF1's eager layer class, arguments by name)"
         )
+
+
+def _by_name(call: cst.Call, keras_class: str) -> list[cst.Arg]:
+    """The arguments of the (rewritten) call by name: its arguments' own rewrites kept
+    (``tf.zeros_initializer()`` renamed inside them: built from the original call, a second
+    run renamed them)."""
+    bound = bind_arguments(call, _EAGER_LAYER_CLASSES[keras_class])
+    assert bound is not None  # bound the same before its arguments were rewritten
+    arguments = [cst.Arg(keyword=cst.Name(p), value=a.value, equal=_EQUAL) for p, a in bound.items()]
+    if keras_class == "Dropout" and "rate" not in bound:
+        arguments.insert(0, cst.Arg(keyword=cst.Name("rate"), value=cst.Float("0.5"), equal=_EQUAL))  # TF1's default; Keras has none
+    return _with_commas(arguments)
 
 
 _EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))

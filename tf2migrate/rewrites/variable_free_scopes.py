@@ -28,6 +28,7 @@ make variables, whose names and reuse the variable scope decided.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 import libcst as cst
 
@@ -36,7 +37,7 @@ from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.tf_names import string_valued
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, preorder
 
 VARIABLE_FREE_SCOPE = Rule(
     "TFM130",
@@ -133,8 +134,8 @@ def may_have_variable_free_scopes(source: str, tree: ast.Module, aliases) -> boo
     no ``as``) whose block calls only attributes of a TF alias, builtins and shape methods."""
     if "variable_scope" not in source:
         return False
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.With) or len(node.items) != 1 or node.items[0].optional_vars is not None:
+    for node in _withs(tree.body):
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
             continue
         call = node.items[0].context_expr
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "variable_scope"):
@@ -144,6 +145,18 @@ def may_have_variable_free_scopes(source: str, tree: ast.Module, aliases) -> boo
         if all(_cheap_plain_call(c, aliases) for statement in node.body for c in ast.walk(statement) if isinstance(c, ast.Call)):
             return True
     return False
+
+
+def _withs(body: list[ast.stmt]) -> Iterator[ast.With]:
+    """The ``with`` statements among ``body`` and the statements nested in it (a ``with`` is a
+    statement: the expressions, most of the tree, need no visit)."""
+    for statement in body:
+        if isinstance(statement, ast.With):
+            yield statement
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(statement, field, None)
+            if inner:
+                yield from _withs(inner)
 
 
 def _cheap_plain_call(call: ast.Call, aliases) -> bool:
@@ -162,32 +175,87 @@ def _cheap_plain_call(call: ast.Call, aliases) -> bool:
 
 
 def plan_variable_free_scopes(module: cst.Module, facts: GraphFacts, plan: Plan) -> None:
-    shadowed = _bound_names(module)
-    functions = {n.name.value for n in find_all(module, (cst.FunctionDef, cst.ClassDef)) if isinstance(n, (cst.FunctionDef, cst.ClassDef))}
+    # (the analysis listed a graph's calls: a module with no candidate scope is walked no more;
+    # a file with no graph was not analysed, its calls are found here)
+    calls = facts.calls or [cst.ensure_type(c, cst.Call) for c in find_all(module, cst.Call)]
+    candidates = {id(call) for call in calls if _is_scope_call(facts, call)}
+    if not candidates:
+        return
+    names = _ModuleNames(module)
     for with_ in find_all(module, cst.With):
         assert isinstance(with_, cst.With)
-        call = _scope_call(facts, with_)
-        if call is None or id(call) in plan.call_replacements or id(with_) in plan.unwrap or id(with_) in plan.remove:
+        call = with_.items[0].item if len(with_.items) == 1 and with_.items[0].asname is None else None
+        if call is None or id(call) not in candidates:
             continue
-        if not _names_by_string(module, with_, call.args[0].value) or not _makes_no_variables(facts, with_.body, shadowed, functions):
+        assert isinstance(call, cst.Call)
+        if id(call) in plan.call_replacements or id(with_) in plan.unwrap or id(with_) in plan.remove:
+            continue
+        if not _names_by_string(names, with_, call.args[0].value) or not _makes_no_variables(facts, with_.body, names):
             continue
         plan.call_replacements[id(call)] = lambda updated: updated.with_changes(func=cst.parse_expression("tf.name_scope"))
         plan.note(call, VARIABLE_FREE_SCOPE.code, "tf.variable_scope → tf.name_scope: its block makes no variable (only names its ops)")
 
 
-def _scope_call(facts: GraphFacts, with_: cst.With) -> cst.Call | None:
-    """``tf.variable_scope(name)``, the with-statement's one item, one positional argument, no ``as``."""
-    if len(with_.items) != 1 or with_.items[0].asname is not None or not isinstance(with_.items[0].item, cst.Call):
-        return None
-    call = with_.items[0].item
+def _is_scope_call(facts: GraphFacts, call: cst.Call) -> bool:
+    """``tf.variable_scope(name)``: one positional argument, nothing else."""
     if facts.imports.call_name(call) not in ("variable_scope", "compat.v1.variable_scope"):
-        return None
-    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
-        return None
-    return call
+        return False
+    return len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star
 
 
-def _names_by_string(module: cst.Module, with_: cst.With, name: cst.BaseExpression) -> bool:
+class _ModuleNames:
+    """What the rule asks of the whole module, each found with one walk, and only when a
+    candidate scope asks (most blocks are decided by their own calls first)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self._bound: set[str] | None = None
+        self._defined: set[str] | None = None
+        self._enclosing: dict[int, cst.FunctionDef] | None = None
+
+    def bound(self) -> set[str]:
+        """Names the module defines or imports anywhere (a builtin of that name is not the builtin)."""
+        if self._bound is None:
+            self._walk_bindings()
+        assert self._bound is not None
+        return self._bound
+
+    def defined(self) -> set[str]:
+        """The names of the module's functions and classes (anywhere in it)."""
+        if self._defined is None:
+            self._walk_bindings()
+        assert self._defined is not None
+        return self._defined
+
+    def _walk_bindings(self) -> None:
+        defined: set[str] = set()
+        bound: set[str] = set()
+        for node in find_all(self.module, (cst.FunctionDef, cst.ClassDef, cst.AssignTarget, cst.ImportAlias, cst.AsName)):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                defined.add(node.name.value)
+                continue
+            if isinstance(node, cst.AssignTarget):
+                target: cst.CSTNode = node.target
+            elif isinstance(node, cst.ImportAlias):
+                target = node.asname.name if node.asname else node.name
+            else:
+                target = cst.ensure_type(node, cst.AsName).name
+            bound |= {n.value for n in preorder(target) if isinstance(n, cst.Name)}
+        self._defined = defined
+        self._bound = bound | defined
+
+    def enclosing_function(self, with_: cst.With) -> cst.FunctionDef | None:
+        """The innermost function whose body holds ``with_``."""
+        if self._enclosing is None:
+            self._enclosing = {}
+            for function in find_all(self.module, cst.FunctionDef):
+                assert isinstance(function, cst.FunctionDef)
+                for inner in find_all(function.body, cst.With):
+                    self._enclosing[id(inner)] = function  # (document order: an inner def comes later, and wins)
+        return self._enclosing.get(id(with_))
+
+
+def _names_by_string(names: _ModuleNames, with_: cst.With, name: cst.BaseExpression) -> bool:
     """Is the scope's name a string (TF2's name_scope takes no VariableScope, and no None)?
     A literal, a formatted one, or a parameter of the enclosing function whose default is a
     string literal, bound nowhere else in it."""
@@ -195,7 +263,7 @@ def _names_by_string(module: cst.Module, with_: cst.With, name: cst.BaseExpressi
         return True
     if not isinstance(name, cst.Name):
         return False
-    function = _enclosing_function(module, with_)
+    function = names.enclosing_function(with_)
     if function is None:
         return False
     parameters = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
@@ -209,37 +277,14 @@ def _names_by_string(module: cst.Module, with_: cst.With, name: cst.BaseExpressi
     return not rebinds
 
 
-def _enclosing_function(module: cst.Module, node: cst.CSTNode) -> cst.FunctionDef | None:
-    innermost = None
-    for function in find_all(module, cst.FunctionDef):
-        assert isinstance(function, cst.FunctionDef)
-        if any(n is node for n in find_all(function.body, cst.With)):
-            innermost = function  # (find_all is in document order: an inner def comes later)
-    return innermost
-
-
-def _bound_names(module: cst.Module) -> set[str]:
-    """Names the module defines or imports anywhere (a builtin of that name is not the builtin)."""
-    bound = {n.name.value for n in find_all(module, (cst.FunctionDef, cst.ClassDef)) if isinstance(n, (cst.FunctionDef, cst.ClassDef))}
-    for node in find_all(module, (cst.AssignTarget, cst.ImportAlias, cst.AsName)):
-        if isinstance(node, cst.AssignTarget):
-            target: cst.CSTNode = node.target
-        elif isinstance(node, cst.ImportAlias):
-            target = node.asname.name if node.asname else node.name
-        else:
-            target = cst.ensure_type(node, cst.AsName).name
-        bound |= {n.value for n in find_all(target, cst.Name) if isinstance(n, cst.Name)}
-    return bound
-
-
-def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[str], functions: set[str]) -> bool:
+def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, names: _ModuleNames) -> bool:
     if any(True for _ in find_all(body, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal))):
         return False
     for call in find_all(body, cst.Call):
         assert isinstance(call, cst.Call)
         path = facts.imports.call_name(call)
         if path is None:
-            if isinstance(call.func, cst.Name) and call.func.value in _PLAIN_BUILTINS and call.func.value not in shadowed:
+            if isinstance(call.func, cst.Name) and call.func.value in _PLAIN_BUILTINS and call.func.value not in names.bound():
                 continue
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in _SHAPE_METHODS and not call.args:
                 continue
@@ -248,7 +293,7 @@ def _makes_no_variables(facts: GraphFacts, body: cst.BaseSuite, shadowed: set[st
             continue  # a nested scope: its own block is inside this one, checked with it
         if not _plain_tf_call(path):
             return False
-        if any(isinstance(a.value, cst.Name) and a.value.value in functions for a in call.args):
+        if any(isinstance(a.value, cst.Name) and a.value.value in names.defined() for a in call.args):
             return False  # ``tf.nest.map_structure(dense, xs)``: the TF function runs the program's function here
     return True
 
