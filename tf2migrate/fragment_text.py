@@ -38,7 +38,7 @@ import libcst as cst
 from tf2migrate.analysis.module_facts import ast_dotted_name, is_dimension_comprehension, is_dimension_value
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, dotted_name
 from tf2migrate.outcome import Located
-from tf2migrate.rewrites.tf_names import CALLS_TRANSFORMED, call_rewritten, reference_spelling, rewritten_call
+from tf2migrate.rewrites.tf_names import CALLS_READING_ARGUMENTS, CALLS_TRANSFORMED, call_rewritten, reference_spelling, rewritten_call
 
 _PLAIN_CHAIN = re.compile(r"[\w.]+")
 
@@ -127,7 +127,14 @@ class _Writer:
             return
         # A call the renamer rewrites with its arguments: written here only when they stay
         # as they are (``tf.reduce_sum(x)``: no keyword to rename, no reordered positional).
-        if in_fstring or path == "app.run" or path in CALLS_TRANSFORMED or call.func.col_offset != call.col_offset:
+        # (a call whose fix reads an argument's value, not its shape, goes to libcst too)
+        if (
+            in_fstring
+            or path == "app.run"
+            or path in CALLS_TRANSFORMED
+            or path in CALLS_READING_ARGUMENTS
+            or call.func.col_offset != call.col_offset
+        ):
             raise _NeedsLibcst
         skeleton = _skeleton(call)
         new, findings = rewritten_call(path, skeleton)

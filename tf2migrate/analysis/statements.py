@@ -1617,6 +1617,12 @@ def _control_flow_refused(call: cst.Call, name: str) -> str | None:
         return "`tf.case` with a dict of predicates (tensors are not hashable in TF2); write a list of (predicate, function) pairs"
     if name == "while_loop" and any(a.keyword is not None and a.keyword.value == "maximum_iterations" for a in call.args):
         return "`tf.while_loop` with `maximum_iterations=` is not converted (TF2 checks the loop variables' structure otherwise)"
+    if name in ("assign", "compat.v1.assign") and any(
+        a.keyword is not None and a.keyword.value == "validate_shape" and not m.matches(a.value, m.Name("True")) for a in call.args
+    ):
+        # TF1's reference variable took the assigned value's shape; a TF2 variable keeps the
+        # shape it was made with (ValueError "Shape mismatch" in the generated function)
+        return "`tf.assign(..., validate_shape=False)` (a variable given another shape) is not converted"
     return None
 
 

@@ -69,14 +69,18 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
     own = {id(node) for statement in written for node in find_all(statement, cst.Call)}
     calls = [call for call in facts.calls if id(call) not in own]
     # a fed variable, ``v.initialized_value()``, a variable fetched by the run that updates
-    # it, or a run whose reads TF1 left unordered (a decayed rate's step updated beside the
-    # train op: read before the update): what only reference variables do
+    # it, a run whose reads TF1 left unordered (a decayed rate's step updated beside the
+    # train op: read before the update), a graph element read by its name (a variable's
+    # ``w:0`` is its value, not a resource handle), an assign of another shape: what only
+    # reference variables do
     ref_variables = (
         facts.unordered_ref_reads
         or _feeds_other_than_placeholders(facts)
         or _feeds_unnamed_keys(user_code, facts)
         or _fetches_variable_beside_update(facts)
         or any(is_initialized_value(c) for c in calls)
+        or any(_reads_graph_by_name(c) or _assigns_another_shape(c) for c in calls)
+        or _fetches_by_name(facts)
     )
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
@@ -276,6 +280,44 @@ def _fetched_kind(scope: Scope, element: cst.BaseExpression, order: int | None) 
     if statement.kind is Kind.VARIABLE and statement.value_kind == "variable":
         return "variable"
     return "placeholder" if statement.kind is Kind.PLACEHOLDER else "other"
+
+
+# a graph element looked up by its name, or the graph's operations walked: a reference
+# variable's tensor ``w:0`` is its value (``VariableV2``), a resource variable's is its handle
+# (``VarHandleOp``, dtype resource: sess.run gives bytes, ``+ 1.0`` raises TypeError)
+_GRAPH_LOOKUPS = frozenset({"get_tensor_by_name", "get_operation_by_name", "as_graph_element", "get_operations"})
+
+
+def _reads_graph_by_name(call: cst.Call) -> bool:
+    """``graph.get_tensor_by_name("bn/moving_mean:0")``, ``get_operation_by_name("w")``,
+    ``as_graph_element``, ``get_operations()``, whatever the receiver."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in _GRAPH_LOOKUPS
+
+
+def _assigns_another_shape(call: cst.Call) -> bool:
+    """``tf.assign(v, grown, validate_shape=False)`` (or a variable made so): a reference
+    variable takes the new shape; a resource variable keeps the shape it was made with (the
+    assign raises ValueError "Shape mismatch")."""
+    return any(
+        arg.keyword is not None and arg.keyword.value == "validate_shape" and not m.matches(arg.value, m.Name("True")) for arg in call.args
+    )
+
+
+def _fetches_by_name(facts: GraphFacts) -> bool:
+    """Does a run fetch a graph element by its name (``sess.run("weights:0")``,
+    ``sess.run(v.name)``, ``sess.run(v.op.name + ":0")``)?  A variable's tensor named so is
+    its value only with reference variables."""
+    return any(_is_name_of_element(leaf) for scope in facts.scopes for site in scope.run_sites for leaf in fetch_leaves(site.fetch))
+
+
+def _is_name_of_element(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "name"
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _is_name_of_element(expr.left) or _is_name_of_element(expr.right)
+    return False
 
 
 def _names(expr: cst.BaseExpression, name: str) -> bool:

@@ -419,8 +419,9 @@ class SessionFunctions:
         python_names: dict[str, None] = {}  # read by the fetch, not graph values
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
-            if isinstance(expr, cst.BaseString):
-                # ``sess.run("y:0")``: TF1 looked the tensor (or op) up by name in the graph
+            if isinstance(expr, cst.BaseString) or _names_graph_element(expr, scope, site.order):
+                # ``sess.run("y:0")``, ``sess.run(v.name)``: TF1 looked the tensor (or op) up by name
+                # in the graph (a generated function would return the string itself)
                 message = f"a fetch by a tensor's name (`{self.rewrite.code(expr)}`) is not converted: fetch the tensor's Python name"
                 self.rewrite.block(expr, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return
@@ -944,6 +945,20 @@ class SessionFunctions:
                     self.rewrite.plan.note(
                         statement.node, LOOP_VARIABLE_MOVED.code, f"loop variable {names} now lives inside the generated function"
                     )
+
+
+def _names_graph_element(expr: cst.BaseExpression, scope: Scope, order: int | None) -> bool:
+    """A fetch that is a graph element's name: ``v.name``, ``v.op.name`` of a graph name of the
+    scope, or a sum with a string (``v.op.name + ":0"``)."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return any(isinstance(side, cst.BaseString) or _names_graph_element(side, scope, order) for side in (expr.left, expr.right))
+    if not isinstance(expr, cst.Attribute) or expr.attr.value != "name":
+        return False
+    owner = expr.value
+    if isinstance(owner, cst.Attribute) and owner.attr.value == "op":
+        owner = owner.value
+    name = graph_name(owner)
+    return name is not None and lookup_graph_name(scope, name, order) is not None
 
 
 def _following_statements(module: cst.Module) -> dict[int, cst.BaseStatement | None]:

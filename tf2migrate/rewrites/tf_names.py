@@ -141,7 +141,7 @@ CALLS_TRANSFORMED = TRANSFORMED | tf1_initializers.PATHS
 
 
 def _needs_call_fix(path: str) -> bool:
-    return path in REORDERS or path in KEYWORD_RENAMES or path in CALLS_TRANSFORMED
+    return path in REORDERS or path in KEYWORD_RENAMES or path in CALLS_TRANSFORMED or path in _SHARDED_PARAMETERS
 
 
 def _tf2_takes_every_call(path: str) -> bool:
@@ -366,6 +366,8 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
             if only_tf1
             else tf1_initializers.REFUSED
             if path in tf1_initializers.PATHS
+            else _SHARDS_BY_MOD
+            if _shards_by_mod(path, call)
             else "needs a manual change for TF2"
         )
         finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} {needs}; kept as tf.compat.v1.{path}")
@@ -467,6 +469,41 @@ def _keywordize(path: str, call: cst.Call, changes: list[str]) -> cst.Call | Non
     return call.with_changes(args=args)
 
 
+# TF1 functions that look ids up in a list of shards, by default the ``"mod"`` way (id ``i`` in
+# shard ``i % n``); their TF2 namesakes take no ``partition_strategy`` and always divide (id
+# ``i`` in shard ``i // ceil(size / n)``): the same call reads other rows.  By the parameter
+# holding the shards, and its position.
+_SHARDED_PARAMETERS = {
+    "nn.embedding_lookup": ("params", 0),
+    "nn.embedding_lookup_sparse": ("params", 0),
+    "nn.safe_embedding_lookup_sparse": ("embedding_weights", 0),
+    "nn.nce_loss": ("weights", 0),
+    "nn.sampled_softmax_loss": ("weights", 0),
+}
+# calls whose fix reads an argument's value (the text path of fragment_text.py asks
+# rewritten_call about a call of the same argument shape only)
+CALLS_READING_ARGUMENTS = frozenset(_SHARDED_PARAMETERS)
+_SHARDS_BY_MOD = 'looks ids up in a list of shards the TF1 way (partition_strategy="mod"; TF2\'s namesake divides)'
+
+
+def _shards_by_mod(path: str, call: cst.Call) -> bool:
+    """``tf.nn.embedding_lookup([p1, p2], ids)``: shards written as a list of more than one item
+    (or a list comprehension), looked up with TF1's default strategy.  (A name bound to a list
+    of shards is not followed.)"""
+    if path not in _SHARDED_PARAMETERS:
+        return False
+    keyword, position = _SHARDED_PARAMETERS[path]
+    shards = _arg_value(call, keyword, position)
+    strategy = _arg_value(call, "partition_strategy", 99)
+    if shards is None or strategy is not None:
+        return False
+    # (only a list: TF1 reads any other value, a tuple too, as one tensor)
+    value = shards.value
+    if isinstance(value, cst.List):
+        return len(value.elements) > 1 or any(isinstance(e, cst.StarredElement) for e in value.elements)
+    return isinstance(value, cst.ListComp)
+
+
 def _rename_keywords(path: str, call: cst.Call, changes: list[str]) -> cst.Call | None:
     renames = KEYWORD_RENAMES.get(path)
     if not renames:
@@ -493,6 +530,8 @@ def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]]
     """The TF2 form of a call of a TF1 path that needs more than a rename, with what
     changed; None when tf2migrate cannot prove a TF2 form keeps the meaning."""
     changes: list[str] = []
+    if _shards_by_mod(path, call):
+        return None
     if path in tf1_initializers.PATHS:
         initializer = tf1_initializers.tf2_initializer(path, call, changes)
         return (initializer.with_changes(func=_expression(f"tf.{path}", call.func)), changes) if initializer is not None else None
