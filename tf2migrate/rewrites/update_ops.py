@@ -405,6 +405,14 @@ def _in_helper(module: cst.Module, call: cst.Call, body, assigned, imports: TfIm
         f"`{_code(module, call)}`{_inside(module, call)} is not `name = tf.layers.batch_normalization(...)` at the top level "
         "of the module nor in a function called there"
     )
+    holder = next((s for s in body if isinstance(s, cst.ClassDef) and any(c is call for c in _calls(s))), None)
+    if holder is not None:
+        # the layers, the flag and the train op are per instance, the runs feed ``obj.flag``:
+        # nothing here follows an instance from its construction to the runs
+        return (
+            f"`{_code(module, call)}`{_inside(module, call)}, a method of class `{holder.name.value}`: batch normalization "
+            "built in a class is not converted (its layers, flag and train op belong to each instance)"
+        )
     helper = next(
         (s for s in body if isinstance(s, cst.FunctionDef) and any(c is call for c in _calls(s))),
         None,
