@@ -46,6 +46,12 @@ def _migrate(body: str) -> tuple[str, list[str]]:
             "    b = tf.get_variable('b', [])\nchosen = [v for v in tf.trainable_variables() if v.name.startswith('net/')]\n",
             "[w]",
         ),
+        # a loader whose helpers are defined inside it makes no variable (the MNIST reader's port)
+        (
+            "def load(n):\n    def scale(v):\n        return v * 2.0\n    return scale(np.ones([n, 1]))\ndata = load(3)\n"
+            "w = tf.Variable(0.5)\nb = tf.Variable(0.1)\nchosen = tf.trainable_variables()\n",
+            "[w, b]",
+        ),
         (
             "w = tf.Variable(0.5, name='g_w')\nb = tf.Variable(0.1, name='d_b')\n"
             "chosen = [v for v in tf.trainable_variables() if not 'd_' in v.name and v.name != 'x']\n",
@@ -111,6 +117,18 @@ def test_written_out(body, listed):
             "from tensorflow.contrib import rnn\nw = tf.Variable(0.5)\nb = tf.Variable(0.1)\ncell = rnn.BasicLSTMCell(4)\n"
             "chosen = tf.trainable_variables()\n",
             "`tf.contrib.rnn.BasicLSTMCell(...)` makes variables",
+        ),
+        # a function defined inside the followed one is judged by its own calls ...
+        (
+            "def build(v):\n    def layer(u):\n        return tf.Variable(u)\n    return layer(v)\nu = build(1.0)\n"
+            "w = tf.Variable(0.5)\nb = tf.Variable(0.1)\nchosen = tf.trainable_variables()\n",
+            "`build(...)` makes variables",
+        ),
+        # ... unless its name is bound again there (it may stand for a layer)
+        (
+            "def build(v):\n    def layer(u):\n        return u\n    layer = tf.layers.dense\n    return layer(x, 1)\nu = build(1.0)\n"
+            "w = tf.Variable(0.5)\nb = tf.Variable(0.1)\nchosen = tf.trainable_variables()\n",
+            "`build(...)` makes variables",
         ),
     ],
 )

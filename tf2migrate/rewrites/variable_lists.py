@@ -55,6 +55,7 @@ import functools
 import itertools
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -686,11 +687,32 @@ class _Walker:
             return self._follow(value.func.value)
         return None
 
+    def _nested_functions(self, function: cst.CSTNode) -> set[str]:
+        """The names of functions defined inside ``function`` (a function, not a class: a bare
+        name in a method is no method) that nothing else binds there, in it or in the module."""
+        if not isinstance(function, cst.FunctionDef):
+            return set()
+        defs = Counter(
+            node.name.value for node in find_all(function, cst.FunctionDef) if isinstance(node, cst.FunctionDef) and node is not function
+        )
+        binds = Counter(read_and_bound(function)[1])
+        return {
+            name
+            for name, count in defs.items()
+            if binds[name] == count and name != function.name.value and name not in self.functions and name not in self.imported
+        }
+
     def _follow(self, name: str) -> str | None:
         """Why calling the module's function or class ``name`` may make variables."""
         if name not in self.followed:
             self.followed[name] = None  # recursion: judged by its other calls
-            for call in calls_in(self.functions[name], enter_defs=True):
+            function = self.functions[name]
+            # a call of a function defined inside this one (``def read32(...)`` in a loader) is
+            # judged by that function's own calls, which this walk enters too
+            nested = self._nested_functions(function)
+            for call in calls_in(function, enter_defs=True):
+                if isinstance(call.func, cst.Name) and call.func.value in nested:
+                    continue
                 reason = self._creates(call)
                 if reason is not None:
                     self.followed[name] = f"`{name}(...)` makes variables (in the file's `{name}`) this release does not write out"
