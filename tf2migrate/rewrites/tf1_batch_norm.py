@@ -12,9 +12,15 @@ outputs in another order (differing in the last digits).
 ``BatchNormalizationFromTF1`` (a class written once per file, file_helpers.emit_once) is a
 Keras BatchNormalization -- same weights, same order, same constructor -- whose call on 4-D
 float32 input runs TF1's kernel and TF1's update, to the last digit (measured: training and
-inference outputs, gamma, beta, moving mean and variance after training steps).  On 2-D
-input it is Keras' layer (the case rewrites/update_ops.py proves equal to TF1's non-fused
-path); on any other input it raises at the trace instead of computing something TF1 did not.
+inference outputs, gamma, beta, moving mean and variance after training steps).  TF 1.x fused
+4-D input only: on input of any other known rank (2-D; 3-D, a 1-D convolution's output; 5-D,
+a 3-D convolution's, whatever its axis) it took its non-fused path, which is Keras' layer (the
+case rewrites/update_ops.py proves equal to TF1's on 2-D input; 3-D and 5-D executed equal:
+fixtures layers/batch_norm_fed_flag_conv1d, batch_norm_fed_flag_conv3d).  tf-keras' V1 layer,
+TF2's ``tf.compat.v1.layers``, fuses 5-D input too; TF 1.x's choice is the one kept here, and
+the verification's TF1 side builds it (verify/tf1_fused_batch_norm.py).  On any other input
+(4-D of a dtype or layout the analysis keeps on TF1, a rank unknown at the trace) it raises at
+the trace instead of computing something TF1 did not.
 
 Which layers get it: those rewrites/update_ops.py accepts without proving their input of
 rank 2 (the proof is the file's: every proven-flag batch normalization of such a file gets
@@ -35,8 +41,8 @@ HELPER = '''class BatchNormalizationFromTF1(tf.keras.layers.BatchNormalization):
     moving variance moved toward the unbiased batch variance (Keras' toward the biased one)."""
 
     def call(self, inputs, training=None):
-        if inputs.shape.rank == 2:
-            return super().call(inputs, training=training)  # TF1's non-fused path: Keras' own
+        if inputs.shape.rank is not None and inputs.shape.rank != 4:
+            return super().call(inputs, training=training)  # TF 1.x's non-fused path: Keras' own
         if inputs.shape.rank != 4 or inputs.dtype != tf.float32 or self.axis not in (-1, 3):
             raise ValueError(f"TF1's batch normalization of {inputs.shape.rank}-D {inputs.dtype.name} input is not converted")
         scale = tf.ones_like(self.moving_mean) if self.gamma is None else self.gamma

@@ -12,7 +12,7 @@ import functools
 import sys
 from typing import Any
 
-from tf2migrate.verify import tf1_contrib, tf1_keyword_only, tf1_mnist, tf1_pre_1_0_summaries
+from tf2migrate.verify import tf1_contrib, tf1_fused_batch_norm, tf1_keyword_only, tf1_mnist, tf1_pre_1_0_summaries
 from tf2migrate.verify.creators import hook_default_creators
 from tf2migrate.verify.final_values import ScriptFinalValues
 from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
@@ -30,6 +30,7 @@ class Tf1Mode:
         tf1_contrib.install(self._v1)
         tf1_mnist.install(self._v1)
         tf1_keyword_only.install(self._v1)
+        tf1_fused_batch_norm.install(self._v1)
         tf1_pre_1_0_summaries.install(self._v1)
         self._recorder: _Recorder | None = None  # set while a script runs
         hook_default_creators(self._created)
