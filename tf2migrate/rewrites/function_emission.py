@@ -250,6 +250,17 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
                     "the dtype of this placeholder_with_default cannot be told from its default",
                 )
                 return None, [], None
+            if half_precision(dtype) and not _numpy_constant(rewrite, placeholder.default):
+                # TF1 built the default in the graph, from NumPy's rounding of its values
+                # (once); the parameter's default is built eagerly, through float32
+                rewrite.block(
+                    placeholder.call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the default of this placeholder_with_default is a {dtype} made of Python numbers: TF1 rounded "
+                    "them to it once, and TF2 would round them to float32 first (2049.0001 → 2048, not 2050); "
+                    "build the default from a NumPy array (`tf.constant(np.array([...]), dtype)`)",
+                )
+                return None, [], None
             reads, _ = read_and_bound(placeholder.default)
             if any(generated.scope.graph_statement(n, statement.order) for n in reads):
                 rewrite.block(
@@ -441,6 +452,26 @@ class _NameUses(cst.CSTVisitor):
 
 # calls that may bind a module name by its string
 _DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec"})
+
+
+# dtypes TF2 converts Python floats (and ``tf.cast`` float64 values) to through float32,
+# rounding them twice where TF1's feed, by NumPy, rounded them once: 2049.0001 → 2048, not 2050
+_HALF_PRECISION = frozenset({"float16", "half", "bfloat16"})
+
+
+def half_precision(dtype: str) -> bool:
+    """Is ``dtype`` (code: ``tf.float16``, ``"half"``, ``np.float16``) a half-precision one?"""
+    return dtype.rsplit(".", 1)[-1].strip("\"'") in _HALF_PRECISION
+
+
+def _numpy_constant(rewrite: SessionRewrite, default: cst.BaseExpression) -> bool:
+    """Is ``default`` a ``tf.constant`` of a value shown to be NumPy (analysis/numpy_values.py)?"""
+    value = (
+        call_argument(default, "value", 0)
+        if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant"
+        else None
+    )
+    return value is not None and rewrite.numpy_values().is_numpy(value)
 
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
