@@ -122,6 +122,19 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             "tf.gradients, valid only in a tf.function",
         )
         return
+    if (untraced and not generated.needs_tf_function) and _computes_half_precision(rewrite, generated):
+        # run eagerly, an op of a half-precision tensor and a Python float (``x * 2049.0001``)
+        # converts the float through float32: rounded twice, where TF1's graph (as a trace)
+        # made it a constant of the tensor's dtype, rounded once
+        rewrite.block(
+            generated.fetch,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"{generated.name} would run eagerly ("
+            + ("it reads Python values at each run" if generated.eager else "`--no-tf-function`")
+            + ") and computes in float16 or bfloat16: eagerly, TF2 rounds a Python float to float32 before the "
+            "half-precision dtype (2049.0001 → 2048 in float16), where TF1's graph rounded it once (2050)",
+        )
+        return
     if generated.scipy is not None:
         body = scipy_optimizer.scipy_body(rewrite, generated, body, indent)
     signature, casts, specs = _parameters(rewrite, generated)
@@ -462,6 +475,20 @@ _HALF_PRECISION = frozenset({"float16", "half", "bfloat16"})
 def half_precision(dtype: str) -> bool:
     """Is ``dtype`` (code: ``tf.float16``, ``"half"``, ``np.float16``) a half-precision one?"""
     return dtype.rsplit(".", 1)[-1].strip("\"'") in _HALF_PRECISION
+
+
+def _computes_half_precision(rewrite: SessionRewrite, generated: Generated) -> bool:
+    """Does the generated function take a half-precision placeholder, or do its graph code
+    or fetch name a half-precision dtype (``tf.cast(x, tf.float16)``)?"""
+    dtypes = [p.placeholder.dtype for p in generated.placeholders if p.placeholder is not None and p.placeholder.dtype is not None]
+    if any(half_precision(rewrite.code(d)) for d in dtypes):
+        return True
+    nodes = [generated.fetch, *(s.node for s in generated.body)]
+    return any(
+        isinstance(n, cst.Name) and n.value in _HALF_PRECISION or isinstance(n, cst.SimpleString) and n.evaluated_value in _HALF_PRECISION
+        for node in nodes
+        for n in preorder(node)
+    )
 
 
 def _numpy_constant(rewrite: SessionRewrite, default: cst.BaseExpression) -> bool:
