@@ -116,6 +116,14 @@ class NumpyValues:
         self._init_parameters, self._stored_parameters = _init_parameters(module)
         self._mentions: dict[str, int] = defaultdict(int)  # Name nodes, by name
         self._calls: dict[str, list[cst.Call]] = defaultdict(list)  # calls of a bare name
+        # the names ``import numpy [as name]`` statements of the module's body bind, by the
+        # index of the first such statement
+        self._module_imports: dict[str, int] = {}
+        for index, statement in reversed(list(enumerate(module.body))):
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                for alias in small.names if isinstance(small, cst.Import) else ():
+                    if dotted_name(alias.name) == "numpy":
+                        self._module_imports[alias.evaluated_alias or "numpy"] = index
         for node in preorder(module):
             self._bind(node)
             if isinstance(node, cst.Name):
@@ -126,6 +134,18 @@ class NumpyValues:
     def is_numpy(self, node: cst.BaseExpression) -> bool:
         """Is ``node`` shown to be a NumPy array or scalar?"""
         return not self._opaque and self._numpy(node)
+
+    def numpy_module(self, before: int) -> str | None:
+        """A name for NumPy that code written into the module may call (``np.asarray(value)``)
+        in or under its ``before``-th statement: one an ``import numpy [as name]`` of the
+        module's body binds before that statement, and nothing else binds (``np`` preferred);
+        None when there is none.  A NumPy imported only in a function is no name there."""
+        if self._opaque:
+            return None
+        names = sorted(
+            (n for n, i in self._module_imports.items() if i < before and self._is_numpy_module(n)), key=lambda n: (n != "np", n)
+        )
+        return names[0] if names else None
 
     # -- bindings ---------------------------------------------------------------------
     def _bind(self, node: cst.CSTNode) -> None:

@@ -4,6 +4,7 @@ arguments of a generated function's call, converted as the feed converted them."
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -16,7 +17,7 @@ from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_grap
 from tf2migrate.analysis.passed_feed_displays import is_method
 from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
-from tf2migrate.rewrites.function_emission import default_dtype, has_signature
+from tf2migrate.rewrites.function_emission import default_dtype, half_precision, has_signature
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
 from tf2migrate.traversal import children, find_all
 
@@ -30,6 +31,29 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     tensors: set[str] = set(taken)
     feed = site.feed
     signed = has_signature(rewrite, generated)
+    if unknown := next((p for name, p in params.items() if name not in taken and not _known_dtype(_dtype(rewrite, p))), None):
+        rewrite.block(
+            site.call,
+            blockers.UNSUPPORTED_FEED,
+            f"placeholder `{local_name(argument_name(unknown))}` has the dtype `{_dtype(rewrite, unknown)}`, not written as one "
+            "(`tf.float32`): TF1's feed converted the fed value to it (`np.asarray(value, dtype)`), and whether TF2 "
+            "converts it alike depends on it (a Python float is rounded through float32, to a float64 or float16 too)",
+        )
+        return None
+    # the name of NumPy at the run, for the values fed to half-precision placeholders (see _as_fed)
+    numpy = None
+    if half := [name for name, p in params.items() if name not in taken and half_precision(_dtype(rewrite, p))]:
+        numpy = _numpy_at(rewrite, site.call)
+        if numpy is None:
+            rewrite.block(
+                site.call,
+                blockers.UNSUPPORTED_FEED,
+                f"placeholder `{half[0]}` has a half-precision dtype: TF1's feed rounded the fed value to it once "
+                "(`np.asarray(value, dtype)`), and TF2 rounds a Python float to float32 first (2049.0001 → 2048, "
+                "not 2050); the file has no `import numpy` at module level, before this run, to convert the value "
+                "as TF1 did (add `import numpy as np` at the top)",
+            )
+            return None
     if isinstance(feed, cst.Dict):
         for element in feed.elements:
             key = graph_name(element.key) if isinstance(element, cst.DictElement) else None
@@ -103,11 +127,11 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
         if (
             feed_dict is not None
             and set(keys) == set(params)
-            and all(_as_fed(rewrite, params[key], feed.value) == feed.value for key in keys)
+            and all(_as_fed(rewrite, params[key], feed.value, numpy=numpy) == feed.value for key in keys)
         ):
             # the dict holds exactly the arguments, none converted to an integer dtype; those
             # converted to tensors are written out unless invariant_feeds converts the dict
-            keywords = "" if tensors >= set(keys) else _keywords(rewrite, params, fed, tensors)
+            keywords = "" if tensors >= set(keys) else _keywords(rewrite, params, fed, tensors, numpy)
             rewrite.unpacked_feeds.append(UnpackedFeed(feed_dict, dict_node, site, params, keywords))
             return f"**{feed.value}"
     elif feed is not None:
@@ -118,12 +142,18 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     if missing:
         rewrite.block(site.call, blockers.UNSUPPORTED_FEED, _not_fed(rewrite, generated, [params[n] for n in missing]))
         return None
-    return _keywords(rewrite, params, fed, tensors)
+    return _keywords(rewrite, params, fed, tensors, numpy)
 
 
-def _keywords(rewrite: SessionRewrite, params: dict[str, Statement], fed: dict[str, str], tensors: set[str]) -> str:
+def _keywords(rewrite: SessionRewrite, params: dict[str, Statement], fed: dict[str, str], tensors: set[str], numpy: str | None) -> str:
     """The call's keyword arguments: each fed value, converted as the feed converted it."""
-    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, name in tensors)}" for name, value in fed.items())
+    return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, name in tensors, numpy)}" for name, value in fed.items())
+
+
+def _numpy_at(rewrite: SessionRewrite, call: cst.Call) -> str | None:
+    """The name of NumPy the module binds at ``call`` (analysis/numpy_values.py), or None."""
+    path = _blocks_to(rewrite.module, call)
+    return rewrite.numpy_values().numpy_module(path[0][1]) if path else None
 
 
 def pass_unconverted_values(rewrite: SessionRewrite, converted: set[int]) -> None:
@@ -165,7 +195,12 @@ def _tensor_values(
         return {}
     converted = {}
     for element, key in zip(display.elements, keys):
-        if key in params and isinstance(element, cst.DictElement) and _number_literal(value := rewrite.module.code_for_node(element.value)):
+        if (
+            key in params
+            and not half_precision(_dtype(rewrite, params[key]))
+            and isinstance(element, cst.DictElement)
+            and _number_literal(value := rewrite.module.code_for_node(element.value))
+        ):
             if (as_fed := _as_fed(rewrite, params[key], value, tensor=False)) != value and as_fed.startswith("tf.constant("):
                 converted[key] = as_fed
     return converted
@@ -290,7 +325,7 @@ def _not_fed(rewrite: SessionRewrite, generated: Generated, missing: list[Statem
     )
 
 
-def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, tensor: bool = True) -> str:
+def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, tensor: bool = True, numpy: str | None = None) -> str:
     """A feed converted any number to an integer or boolean placeholder's dtype
     (``[2.0, 1.0]`` → ``[2, 1]``, ``1`` → ``True``); a TensorSpec refuses such values,
     so the call converts them as the feed did (a literal of the right kind needs nothing).
@@ -302,15 +337,19 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, tensor: b
     constant of the trace: Grappler folds it into the ops reading it (``x / keep``
     computed as ``x * (1 / keep)``, a different rounding), a float fed to a ``float64``
     placeholder is rounded to ``float32`` by the function's cast, and every new value
-    traces again, where TF1 computed with the fed value at run time."""
-    placeholder = statement.placeholder
-    if placeholder is not None and placeholder.dtype is not None:
-        dtype = rewrite.code(placeholder.dtype)
-    elif placeholder is not None and placeholder.default is not None:  # placeholder_with_default(True, [])
-        dtype = default_dtype(rewrite, placeholder.default) or ""
-    else:
-        dtype = ""
+    traces again, where TF1 computed with the fed value at run time.
+
+    A value fed to a half-precision placeholder (``float16``, ``bfloat16``) is passed as
+    ``tf.constant(np.asarray(value), dtype)`` whatever it is (``np``: ``numpy``, the name the
+    module binds NumPy to at the run): TF1's ``np.asarray(value, dtype)`` rounded it
+    once, where TF2 rounds twice, through ``float32``, both a Python float (``tf.constant``,
+    a ``TensorSpec``: 2049.0001 → 2048, not 2050) and a ``float64`` array cast in the
+    function (``tf.cast``); ``tf.constant`` of a NumPy array converts it as NumPy does.
+    (call_arguments refuses the run when the module binds no name to NumPy there.)"""
+    dtype = _dtype(rewrite, statement)
     kind = dtype.rsplit(".", 1)[-1].strip("\"'")
+    if half_precision(dtype):
+        return f"tf.constant({numpy}.asarray({value}), {dtype})"
     if not kind.startswith(("int", "uint", "bool")):
         if not tensor and dtype and kind.startswith(_FLOATING):
             return f"tf.constant({value}, {dtype})"
@@ -321,6 +360,36 @@ def _as_fed(rewrite: SessionRewrite, statement: Statement, value: str, tensor: b
 
 
 _FLOATING = ("float", "double", "half", "bfloat16")
+
+
+def _dtype(rewrite: SessionRewrite, statement: Statement) -> str:
+    """The placeholder's dtype as written (``tf.float16``), "" when not known."""
+    placeholder = statement.placeholder
+    if placeholder is not None and placeholder.dtype is not None:
+        return rewrite.code(placeholder.dtype)
+    if placeholder is not None and placeholder.default is not None:  # placeholder_with_default(True, [])
+        return default_dtype(rewrite, placeholder.default) or ""
+    return ""
+
+
+# the dtypes TF1 feeds, by their names (``tf.float32``, ``"float32"``, ``np.float32``)
+_DTYPE_NAMES = frozenset(
+    {
+        "float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8", "int16", "int32", "int64",
+        "uint8", "uint16", "uint32", "uint64", "bool", "bool_", "string", "complex64", "complex128",
+    }
+)  # fmt: skip
+
+
+_DTYPE_CODE = re.compile(r"""(?:[A-Za-z_]\w*\.)*(\w+)|"(\w+)"|'(\w+)'""")
+
+
+def _known_dtype(dtype: str) -> bool:
+    """Is ``dtype`` (code) written as a dtype, a dotted name or a string of one, whose feed
+    conversion _as_fed knows (not ``DTYPE``, ``data.dtype``, ``tf.float16 if half else
+    tf.float32``)?  "" (no placeholder statement: a value the run takes itself) counts as known."""
+    written = _DTYPE_CODE.fullmatch(dtype)
+    return not dtype or written is not None and next(g for g in written.groups() if g) in _DTYPE_NAMES
 
 
 def _number_literal(value: str) -> bool:

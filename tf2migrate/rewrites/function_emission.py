@@ -122,6 +122,19 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
             "tf.gradients, valid only in a tf.function",
         )
         return
+    if (untraced and not generated.needs_tf_function) and _computes_half_precision(rewrite, generated):
+        # run eagerly, an op of a half-precision tensor and a Python float (``x * 2049.0001``)
+        # converts the float through float32: rounded twice, where TF1's graph (as a trace)
+        # made it a constant of the tensor's dtype, rounded once
+        rewrite.block(
+            generated.fetch,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            f"{generated.name} would run eagerly ("
+            + ("it reads Python values at each run" if generated.eager else "`--no-tf-function`")
+            + ") and computes in float16 or bfloat16: eagerly, TF2 rounds a Python float to float32 before the "
+            "half-precision dtype (2049.0001 → 2048 in float16), where TF1's graph rounded it once (2050)",
+        )
+        return
     if generated.scipy is not None:
         body = scipy_optimizer.scipy_body(rewrite, generated, body, indent)
     signature, casts, specs = _parameters(rewrite, generated)
@@ -248,6 +261,17 @@ def _parameters(rewrite: SessionRewrite, generated: Generated) -> tuple[str | No
                     placeholder.call,
                     blockers.UNSUPPORTED_GRAPH_CODE,
                     "the dtype of this placeholder_with_default cannot be told from its default",
+                )
+                return None, [], None
+            if half_precision(dtype) and not _numpy_constant(rewrite, placeholder.default):
+                # TF1 built the default in the graph, from NumPy's rounding of its values
+                # (once); the parameter's default is built eagerly, through float32
+                rewrite.block(
+                    placeholder.call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the default of this placeholder_with_default is a {dtype} made of Python numbers: TF1 rounded "
+                    "them to it once, and TF2 would round them to float32 first (2049.0001 → 2048, not 2050); "
+                    "build the default from a NumPy array (`tf.constant(np.array([...]), dtype)`)",
                 )
                 return None, [], None
             reads, _ = read_and_bound(placeholder.default)
@@ -441,6 +465,40 @@ class _NameUses(cst.CSTVisitor):
 
 # calls that may bind a module name by its string
 _DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec"})
+
+
+# dtypes TF2 converts Python floats (and ``tf.cast`` float64 values) to through float32,
+# rounding them twice where TF1's feed, by NumPy, rounded them once: 2049.0001 → 2048, not 2050
+_HALF_PRECISION = frozenset({"float16", "half", "bfloat16"})
+
+
+def half_precision(dtype: str) -> bool:
+    """Is ``dtype`` (code: ``tf.float16``, ``"half"``, ``np.float16``) a half-precision one?"""
+    return dtype.rsplit(".", 1)[-1].strip("\"'") in _HALF_PRECISION
+
+
+def _computes_half_precision(rewrite: SessionRewrite, generated: Generated) -> bool:
+    """Does the generated function take a half-precision placeholder, or do its graph code
+    or fetch name a half-precision dtype (``tf.cast(x, tf.float16)``)?"""
+    dtypes = [p.placeholder.dtype for p in generated.placeholders if p.placeholder is not None and p.placeholder.dtype is not None]
+    if any(half_precision(rewrite.code(d)) for d in dtypes):
+        return True
+    nodes = [generated.fetch, *(s.node for s in generated.body)]
+    return any(
+        isinstance(n, cst.Name) and n.value in _HALF_PRECISION or isinstance(n, cst.SimpleString) and n.evaluated_value in _HALF_PRECISION
+        for node in nodes
+        for n in preorder(node)
+    )
+
+
+def _numpy_constant(rewrite: SessionRewrite, default: cst.BaseExpression) -> bool:
+    """Is ``default`` a ``tf.constant`` of a value shown to be NumPy (analysis/numpy_values.py)?"""
+    value = (
+        call_argument(default, "value", 0)
+        if isinstance(default, cst.Call) and rewrite.facts.imports.call_name(default) == "constant"
+        else None
+    )
+    return value is not None and rewrite.numpy_values().is_numpy(value)
 
 
 def default_dtype(rewrite: SessionRewrite, default: cst.BaseExpression) -> str | None:
