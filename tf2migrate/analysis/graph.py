@@ -63,6 +63,7 @@ from tf2migrate.analysis.names import (
     assigned_names,
     function_facts,
     names_bound,
+    names_surely_bound,
     graph_name,
     read_and_bound,
     root_name,
@@ -989,6 +990,11 @@ class GraphAnalyzer:
             top_binds = set(assigned_names(node)) | set(statement.defines)
             if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 top_binds.add(node.name.value)
+            if statement.kind is Kind.PYTHON:
+                # ``for k in range(4): y = k * 1.5`` after ``y = tf.matmul(...)``: the reads after
+                # the block see its Python value, not the graph tensor (analysis/statements.py
+                # refuses a read after a block that only may have bound it)
+                top_binds |= {n for n in names_surely_bound(node) if scope.graph_statement(n, order) is not None}
             for name in top_binds:
                 scope.bindings.setdefault(name, []).append(order)
             # one walk for the changes in place (``coeffs[0] = 5.0``, ``sizes.append(5)``, ``data += 1.0``)

@@ -286,6 +286,77 @@ def names_bound_before_read(node: cst.CSTNode) -> set[str]:
     return bound - earlier
 
 
+def names_bound_around(statement: cst.CSTNode, inner: cst.CSTNode) -> set[str]:
+    """Names every read of which at ``inner`` sees a value the blocks of ``statement`` around it
+    bound there: the variables of the ``for`` loops whose bodies hold it, and the names such a
+    loop, a ``while`` loop or a ``with`` block binds before reading them
+    (:func:`names_bound_before_read`: ``for s in [0.5, 1.5]: scale = s * 2.0;
+    sess.run(W * scale)``)."""
+    around: set[str] = set()
+    for block in find_all(statement, (cst.For, cst.While, cst.With)):
+        body = block.body if isinstance(block, (cst.For, cst.While, cst.With)) else None
+        if body is None or not any(n is inner for n in find_all(body, type(inner))):
+            continue
+        if isinstance(block, cst.For):
+            around.update(target_names(block.target))
+        around |= names_bound_before_read(block)
+    return around
+
+
+def names_surely_bound(node: cst.CSTNode) -> set[str]:
+    """Names a ``with`` block, a ``for`` loop over a non-empty literal range or display
+    (``range(4)``, ``[0.5, 1.5]``) or a ``while True:`` loop surely binds, by assignments
+    among the simple statements opening its body (before any block, ``break``, ``continue``,
+    ``return`` or ``raise`` that could skip them): once it ran, a read after it sees its value.
+    A ``with`` of ``suppress(...)`` is none (an exception may leave the assignment undone)."""
+    if isinstance(node, cst.With):
+        if any(
+            isinstance(item.item, cst.Call)
+            and isinstance(item.item.func, (cst.Name, cst.Attribute))
+            and _last_name(item.item.func) == "suppress"
+            for item in node.items
+        ):
+            return set()
+    elif isinstance(node, cst.For):
+        if not _surely_iterates(node.iter):
+            return set()
+    elif isinstance(node, cst.While):
+        if not (isinstance(node.test, cst.Name) and node.test.value == "True"):
+            return set()
+    else:
+        return set()
+    if not isinstance(node.body, cst.IndentedBlock):
+        return set()
+    bound: set[str] = set()
+    for statement in node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine) or any(
+            isinstance(small, (cst.Break, cst.Continue, cst.Return, cst.Raise)) for small in statement.body
+        ):
+            break
+        bound.update(n for small in statement.body if isinstance(small, cst.Assign) for t in small.targets for n in target_names(t.target))
+    return bound
+
+
+def _last_name(func: cst.Name | cst.Attribute) -> str:
+    return func.value if isinstance(func, cst.Name) else func.attr.value
+
+
+def _surely_iterates(iterable: cst.BaseExpression) -> bool:
+    """Is ``iterable`` a ``range`` of literal integers, or a list or tuple display, that is not empty?"""
+    if isinstance(iterable, (cst.List, cst.Tuple)):
+        return bool(iterable.elements)
+    if not (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "range"):
+        return False
+    if not 1 <= len(iterable.args) <= 2 or any(a.keyword is not None or a.star for a in iterable.args):
+        return False
+    bounds = [a.value for a in iterable.args]
+    if not all(isinstance(b, cst.Integer) for b in bounds):
+        return False
+    numbers = [int(cst.ensure_type(b, cst.Integer).value, 0) for b in bounds]
+    start, stop = (0, numbers[0]) if len(numbers) == 1 else (numbers[0], numbers[1])
+    return start < stop
+
+
 def self_attribute(node: cst.CSTNode) -> str | None:
     """``"self.x"`` for the expression ``self.x``, else None."""
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":

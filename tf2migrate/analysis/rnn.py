@@ -200,7 +200,7 @@ def cell_refusal(call: cst.Call, name: str, fed: Callable[[cst.BaseExpression], 
             else:
                 why = (
                     "a keep probability is read at each run only by a wrapper the module's graph code makes from a placeholder "
-                    "of that graph (a scalar, or its shape left out); otherwise it is read where the wrapper is made, once, "
+                    "of that graph (a scalar, or its shape left out, or `tf.placeholder_with_default` of a float literal); otherwise it is read where the wrapper is made, once, "
                     "where no fed value exists"
                 )
             return f"`tf.{name}(..., {parameter}=...)` is converted only when written 1.0: {why}"

@@ -576,6 +576,10 @@ class StatementClassifier:
             # after ``action = tf.argmax(...)``, its reads the loop's own Python value)
             loop_variables |= names_bound_before_read(node)
             reads = [n for n in reads if n not in loop_variables]
+        maybe_rebound = _maybe_rebound(reads, scope, statement.order, self.facts)
+        if maybe_rebound is not None:
+            self.facts.block(node, blockers.UNSUPPORTED_GRAPH_CODE, maybe_rebound)
+            return statement
         literals: dict[int, tuple[cst.BaseExpression, str]] = {}
         if any((found := scope.graph_statement(n, statement.order)) is not None and found.kind is Kind.PLACEHOLDER for n in reads):
             dimensions = static_dimensions(node, scope, statement.order)
@@ -1314,7 +1318,10 @@ class StatementClassifier:
             if found is None or found.kind is not Kind.PLACEHOLDER or found.defines != (value.value,):
                 return False
             placeholder = found.placeholder
-            if placeholder is None or placeholder.iterator is not None or placeholder.dtype is None:
+            if placeholder is None or placeholder.iterator is not None:
+                return False
+            if placeholder.dtype is None and not isinstance(placeholder.default, cst.Float):
+                # (``tf.placeholder_with_default(1.0, [])``: a float32 scalar, its default where no run feeds it)
                 return False
             shape = placeholder.shape  # a scalar, or left out (any shape, as a feed then gave)
             return shape is None or (isinstance(shape, (cst.List, cst.Tuple)) and not shape.elements)
@@ -1609,6 +1616,32 @@ def _under_control_dependencies(node: cst.CSTNode) -> bool:
         and item.item.func.attr.value == "control_dependencies"
         for item in node.items
     )
+
+
+def _maybe_rebound(reads: Sequence[str], scope: Scope, order: int, facts: GraphFacts) -> str | None:
+    """Why a read of a graph name may see a Python value instead: a Python block between the
+    graph's binding and the read assigns the name (``for step in range(n_steps): y = ...``,
+    ``if verbose: y = sess.run(z)``) but may not run that assignment (an empty loop, a branch
+    not taken), so which of the two values TF1 read is not known here.  (A block that surely
+    runs it, ``with`` or ``for k in range(4)``, is the name's binding: analysis/graph.py.)  A
+    block holding refused graph code binds no Python value: it is not one."""
+    for name in reads:
+        graph = scope.graph_statement(name, order)
+        if graph is None or graph.kind is Kind.VARIABLE:
+            continue  # (a variable stays where it is, read as the name holds it when the read runs)
+        for other in scope.nested_bindings.get(name, ()):
+            block = scope.statements[other]
+            if not (graph.order < other < order and block.kind is Kind.PYTHON and name in read_and_bound(block.node)[1]):
+                continue
+            inside = {id(n) for n in preorder(block.node)}
+            if not any(id(b.node) in inside for b in facts.blockers):  # (graph code refused is no Python value)
+                header = bindings.block_header(block.node)
+                return (
+                    f"`{name}` is read after `{header[:60]}:`, which binds it to a Python value but may not run that "
+                    f"assignment: the read sees either that value or the graph's `{name}` bound before it, not known "
+                    "before the program runs (bind the Python value to a name of its own)"
+                )
+    return None
 
 
 def _control_flow_refused(call: cst.Call, name: str) -> str | None:

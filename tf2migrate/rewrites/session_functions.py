@@ -23,7 +23,7 @@ from tf2migrate.analysis.bindings import changed_by_caller, module_values_change
 from tf2migrate.analysis.calls import call_argument, closure
 from tf2migrate.analysis.initializer_runs import reinitializes
 from tf2migrate.analysis.model import GraphFacts, Kind, lookup_graph_name, rebound_around_calls, RunForm, RunSite, Scope, Statement
-from tf2migrate.analysis.names import fresh_name, graph_name, local_name, read_and_bound, root_name
+from tf2migrate.analysis.names import fresh_name, graph_name, local_name, names_bound_around, read_and_bound, root_name
 from tf2migrate.analysis.run_ordering import RunOrdering, scheduled_rate_reads
 from tf2migrate.analysis.sparse_gradients import sparse_gradient_source
 from tf2migrate.analysis.statements import is_init_expression
@@ -417,6 +417,9 @@ class SessionFunctions:
         leaves: list[Leaf] = []
         owner: Scope | None = None
         python_names: dict[str, None] = {}  # read by the fetch, not graph values
+        # names the loops and blocks around the run bound first (``for s in [0.5, 1.5]: scale = s * 2.0;
+        # sess.run(W * scale)``): Python values there, whatever the graph binds by that name
+        around = names_bound_around(scope.statements[site.order].node, site.call) if site.order is not None else set()
         for expr in fetch_leaves(site.fetch):
             leaf = Leaf(expr, LeafKind.UNKNOWN)
             if isinstance(expr, cst.BaseString) or _names_graph_element(expr, scope, site.order):
@@ -432,7 +435,7 @@ class SessionFunctions:
             for name in dict.fromkeys(reads):
                 if name in bound:
                     continue  # ``[t * 2.0 for t in ts]``: the comprehension's own variable
-                found = lookup_graph_name(scope, name, site.order)
+                found = lookup_graph_name(scope, name, site.order) if name not in around else None
                 if found is None:
                     if "." in name or self.rewrite.facts.imports.canonical(cst.Name(name)) is None:
                         python_names[name] = None  # built into the fetch's ops when the run was called
