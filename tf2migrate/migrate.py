@@ -24,6 +24,7 @@ import libcst as cst
 
 from tf2migrate.analysis.blockers import CLASS_BASED_GRAPH, GRAPH_GROWS_PER_CALL, GRAPH_VALUE_OUTSIDE_RUN, VARIABLE_IN_COMPUTATION
 from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
+from tf2migrate.analysis.lookup_tables import one_table_lookups
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import ASSERT_EVALUATED, find_escapes
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
@@ -1283,6 +1284,7 @@ def _migrate_graph(
         walk(module, trap_facts)
         traps = find_traps(module, imports, trap_facts, numpy_imported)
     plan = Plan(absl_names=absl_names(module.body, module_names), defines_main=_defines_main(module), root_is_tf1=root_is_tf1)
+    plan.one_table_lookups = one_table_lookups(module, imports)
     # (a program switching eager execution on ran its ops eagerly: TF1 eager code, not a graph)
     graph_objects = _has_tf1_graph(facts)
     graph = graph_objects and not (may_be_tf1_eager(source) and enables_eager_execution(module, imports))
@@ -1300,6 +1302,7 @@ def _migrate_graph(
         find_stateful_loops(facts, stateful)
         find_shared_variables(facts)
     if graph and not facts.blockers:
+        plan.eager_graph = True  # (a fresh plan below if a rewrite blocks after all)
         names_in_use = set(module_names)
         plan_dimension_name_reads(module, plan)  # (first: every pass that writes code reads them)
         # (calls rewritten whole, before the rewrites that write graph code into functions)
@@ -1322,7 +1325,9 @@ def _migrate_graph(
         plan_factory_imports(module, facts, plan)
     if graph and facts.blockers:
         # All or nothing: the graph stays on TF1 semantics (a fresh plan: no eager edits).
-        plan = Plan(absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1)
+        plan = Plan(
+            absl_names=plan.absl_names, defines_main=plan.defines_main, root_is_tf1=root_is_tf1, one_table_lookups=plan.one_table_lookups
+        )
         plan_compat_fallback(module, facts, plan, written_definitions(module))
     elif not graph and not (root_is_tf1 or names_v1_explicitly):
         return _trap_fixes_only(module, source, path, traps)  # TF2 code: only the trap check

@@ -49,6 +49,11 @@ class Plan:
     # moved statements whose comments were already written (once, not in every function)
     commented: set[int] = field(default_factory=set)
     root_is_tf1: bool = True  # see TfNameNormalizer
+    # the file's graph becomes eager TF2 (not kept on TF1): TF1's Keras initializers get TF2's names
+    eager_graph: bool = False
+    # sharded lookups (``tf.nn.embedding_lookup``) whose shards are proven one table, by id:
+    # TF2's name (analysis/lookup_tables.py)
+    one_table_lookups: set[int] = field(default_factory=set)
     # a kept file switches TF2's shapes off: its TF1 ``Dimension`` reads (``d.value``) stay as written
     tf1_dimensions: bool = False
     # ``d.value`` reads of names holding TF1 Dimensions, wherever their statement is written:

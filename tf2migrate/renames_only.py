@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.analysis.edit_sites import ast_statements_in, edit_words, line_offsets, quiet_among, statement_span, word_lines
+from tf2migrate.analysis.lookup_tables import one_table_lookups
 from tf2migrate.analysis.module_facts import module_facts
 from tf2migrate.analysis.tf_imports import tf_imports_of
 from tf2migrate.layout import parse_module
@@ -164,6 +165,7 @@ def migrate_renames_only(
         assert fragment.module is not None
         quiet = quiet_among(fragment.statements(fragment.module), fragment.nodes, lines, targets)
         noted = len(plan.renames.findings)
+        plan.one_table_lookups |= one_table_lookups(fragment.module, imports)  # (names bound in other fragments: not followed)
         fragment.new_module = fragment.module.visit(PlanApplier(plan, imports, quiet, words))
         holders.update((id(node), fragment) for node, _, _ in plan.renames.findings[noted:])
     if not _insert_absl_import(plan, head, config):

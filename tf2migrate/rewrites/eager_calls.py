@@ -35,7 +35,7 @@ from tf2migrate.diagnostics import FixSafety, Rule, Severity
 from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions
 from tf2migrate.rewrites import file_helpers
-from tf2migrate.rewrites.tf_names import API_RENAMED
+from tf2migrate.rewrites.tf_names import API_RENAMED, seeded_keras_initializer
 
 RANDOM_SEED = Rule(
     "TFM405",
@@ -98,6 +98,9 @@ def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: as
             helper = file_helpers.emit_once(module, facts, plan, names_in_use, TF1_DIV_NAME, TF1_DIV)
             plan.call_replacements[id(call)] = lambda updated, helper=helper: updated.with_changes(func=cst.Name(helper))
             plan.note(call, API_RENAMED.code, f"tf.div of a dtype not shown → `{helper}` (TF1's div: divides as x's dtype decides)")
+        elif seeded_keras_initializer(name := facts.imports.call_name(call) or "", call):
+            # TF2's Keras class of the name seeds its draw otherwise: say so, as of the graph seed
+            plan.note(call, RANDOM_SEED.code, f"tf.{name} with a seed: TF2's Keras initializer draws other values from it than TF1's")
         elif is_initialized_value(call):
             plan.call_replacements[id(call)] = _read_value
             plan.note(

@@ -286,10 +286,13 @@ def _plan_get_variable(
     plan.call_replacements[id(call)] = variable
     if bound is not None:
         written.add(id(call.args[arguments["initializer"]].value))
+    # (a Glorot draw is written with Keras' class, which seeds its draw otherwise than TF1's op)
+    keras_seed = initializer is not None and "seed" in init_arguments and write("s", [], {}).startswith("tf.keras.")
     plan.note(
         call,
         API_RENAMED.code,
-        f"tf.get_variable → tf.Variable, its initial value drawn as tf.{path} drew it (eager TF2 shares no variables by name)",
+        f"tf.get_variable → tf.Variable, its initial value drawn as tf.{path} drew it (eager TF2 shares no variables by name)"
+        + ("; from its seed TF2's Keras initializer draws other values than TF1's" if keras_seed else ""),
     )
 
 

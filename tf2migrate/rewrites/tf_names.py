@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import libcst as cst
 
+from tf2migrate.analysis.lookup_tables import SHARDED_PARAMETERS, shards_argument
 from tf2migrate.analysis.names import NameReferences, self_attribute
 from tf2migrate.analysis.tf_api import (
     KNOWN_PATHS,
@@ -141,7 +142,7 @@ CALLS_TRANSFORMED = TRANSFORMED | tf1_initializers.PATHS
 
 
 def _needs_call_fix(path: str) -> bool:
-    return path in REORDERS or path in KEYWORD_RENAMES or path in CALLS_TRANSFORMED or path in _SHARDED_PARAMETERS
+    return path in REORDERS or path in KEYWORD_RENAMES or path in CALLS_TRANSFORMED or path in SHARDED_PARAMETERS
 
 
 def _tf2_takes_every_call(path: str) -> bool:
@@ -174,6 +175,8 @@ def plan_settings(plan: Plan) -> dict[str, Any]:
         "root_is_tf1": plan.root_is_tf1,
         "tf1_dimensions": plan.tf1_dimensions,
         "dimension_name_reads": plan.dimension_name_reads,
+        "eager_graph": plan.eager_graph,
+        "one_table_lookups": plan.one_table_lookups,
     }
 
 
@@ -191,6 +194,8 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         localize: frozenset[str] = frozenset(),
         tf1_dimensions: bool = False,
         dimension_name_reads: Collection[int] = (),
+        eager_graph: bool = False,
+        one_table_lookups: Collection[int] = (),
     ) -> None:
         super().__init__()
         # ``self.x`` graph names that are locals in the generated method being written
@@ -210,6 +215,10 @@ class TfNameNormalizer(NameReferences, FastTransformer):
         self.tf1_dimensions = tf1_dimensions
         # ``d.value`` of names holding TF1 Dimensions (rewrites/dimension_names.py), by id
         self.dimension_name_reads = dimension_name_reads
+        # the file's graph becomes eager TF2: its Keras initializers are TF2's (reference_spelling)
+        self.eager_graph = eager_graph
+        # sharded lookups whose shards are one table (analysis/lookup_tables.py), by id
+        self.one_table_lookups = one_table_lookups
 
     # -------------------------------------------------------------- plumbing
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -287,7 +296,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
             return updated
         if id(original) in self._calls_handled:
             return updated  # rewritten with its arguments in leave_Call
-        spelling = reference_spelling(self.tf, path, dotted_name(original) or "", self.root_is_tf1, self.absl_names)
+        spelling = reference_spelling(self.tf, path, dotted_name(original) or "", self.root_is_tf1, self.absl_names, self.eager_graph)
         if spelling.absl_module is not None:
             self.log.absl_modules.add(spelling.absl_module)
         if spelling.finding is not None:
@@ -308,7 +317,7 @@ class TfNameNormalizer(NameReferences, FastTransformer):
             return self._iterator_function(original_node, updated_node)
         if path is None or id(original_node.func) not in self._calls_handled:
             return updated_node
-        call, findings = rewritten_call(path, updated_node)
+        call, findings = rewritten_call(path, updated_node, id(original_node) in self.one_table_lookups)
         for finding in findings:
             self.log.note(original_node, *finding)
         return call
@@ -346,9 +355,10 @@ def _tf1_only_keywords(path: str, keywords) -> list[str]:
     return [keyword for keyword in keywords if keyword in tf1_params and keyword not in tf2_params]
 
 
-def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[tuple[str, str]]]:
+def rewritten_call(path: str, call: cst.Call, one_table: bool = False) -> tuple[cst.BaseExpression, list[tuple[str, str]]]:
     """The TF2 form of a call ``call_rewritten`` says needs more than a rename (not
-    ``tf.app.run``), and the findings (code, message) about it."""
+    ``tf.app.run``), and the findings (code, message) about it.  ``one_table``: a lookup
+    in shards whose shards are proven one table (analysis/lookup_tables.py)."""
     target = tf2_target(path)
     if target.kind == "removed":
         finding = (REMOVED_MODULE.code, f"tf.{path} is not in TensorFlow 2; replacement: {removed_successor(path)}")
@@ -358,7 +368,7 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
         # renamed or dropped (``resize_images(..., align_corners=True)`` keeps its corners).
         # A call transformed whole (``tf.to_float(x)`` → ``tf.cast``) is TF2 code instead.
         return call.with_changes(func=_expression(target.code, call.func)), [(COMPAT_FALLBACK.code, _compat_message(path, target.code))]
-    fixed = _fix_call(path, call)
+    fixed = _fix_call(path, call, one_table)
     if fixed is None:
         only_tf1 = _tf1_only_keywords(path, [a.keyword.value for a in call.args if a.keyword is not None])
         needs = (
@@ -367,7 +377,7 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
             else tf1_initializers.REFUSED
             if path in tf1_initializers.PATHS
             else _SHARDS_BY_MOD
-            if _shards_by_mod(path, call)
+            if _shards_by_mod(path, call, one_table)
             else "needs a manual change for TF2"
         )
         finding = (COMPAT_FALLBACK.code, f"this call of tf.{path} {needs}; kept as tf.compat.v1.{path}")
@@ -383,16 +393,53 @@ def rewritten_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[
     return new, findings
 
 
+# TF1's Keras initializers that draw random numbers were ``init_ops``' v1 classes: stateful
+# random ops seeded by the graph seed and the op seed, as every TF1 random op.  TF2 gave these
+# names Keras' v2 classes, which draw otherwise (their own seeding, stateless ops): a graph
+# kept on TF1 made other initial values with ``tf.keras.initializers.glorot_uniform(seed=1)``,
+# and with an unseeded one under a graph seed.  TF1's classes live on as
+# ``tf.compat.v1.keras.initializers.X`` (tf-keras's v1 API), which draw TF1's very values in
+# a kept graph.  (``Zeros``, ``Ones``, ``Constant``, ``Identity`` draw nothing.)  By name, the
+# position of ``seed`` among a call's positionals (TF 1.15's signatures).
+KERAS_DRAWING_INITIALIZERS = {
+    **{f"keras.initializers.{name}": 2 for name in ("RandomNormal", "random_normal", "normal", "RandomUniform")},
+    **{f"keras.initializers.{name}": 2 for name in ("random_uniform", "uniform", "TruncatedNormal", "truncated_normal")},
+    "keras.initializers.VarianceScaling": 3,
+    "keras.initializers.Orthogonal": 1,
+    "keras.initializers.orthogonal": 1,
+    **{
+        f"keras.initializers.{name}": 0
+        for name in ("glorot_normal", "glorot_uniform", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform")
+    },
+}
+_KERAS_V1_DRAWS = (
+    "TF2's class of that name draws other values (TF1's drew as its graph and op seeds said); "
+    "needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF >= 2.16"
+)
+
+
+def seeded_keras_initializer(path: str, call: cst.Call) -> bool:
+    """A call of a TF1 Keras initializer that draws (``glorot_uniform(seed=1)``) given a seed."""
+    position = KERAS_DRAWING_INITIALIZERS.get(path)
+    if position is None:
+        return False
+    positional = [a for a in call.args if a.keyword is None]
+    return any(a.keyword is not None and a.keyword.value == "seed" for a in call.args) or len(positional) > position
+
+
 class Spelling(NamedTuple):
     code: str  # what the reference is written as
     finding: tuple[str, str] | None  # (code, message)
     absl_module: str | None  # the absl module it now names, to import
 
 
-def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: bool, absl_names: dict[str, str]) -> Spelling:
+def reference_spelling(
+    imports: TfImports, path: str, dotted: str, root_is_tf1: bool, absl_names: dict[str, str], eager_graph: bool = False
+) -> Spelling:
     """How a TF reference ``dotted`` (canonical ``path``) that is not a call rewritten
     whole is written in TF2, and what is said of it: the one decision both the libcst
-    renamer and the text path of rename-only fragments (``fragment_text``) take."""
+    renamer and the text path of rename-only fragments (``fragment_text``) take.
+    ``eager_graph``: the file's graph becomes eager TF2 (its Keras code is TF2's)."""
     if path in TF1_MODULES and (root_is_tf1 or imports.is_explicit_v1_dotted(dotted)):
         # TF1's module as a value (``backend=tf``, ``L = tf.losses``, ``getattr(tf, name)``):
         # what is read from it elsewhere is TF1's, which only ``tf.compat.v1`` still holds
@@ -410,6 +457,10 @@ def reference_spelling(imports: TfImports, path: str, dotted: str, root_is_tf1: 
     ):
         # used as a value (passed around, aliased): its calls elsewhere cannot be fixed
         target = Target(f"tf.compat.v1.{path}", "compat")
+    elif path in KERAS_DRAWING_INITIALIZERS and not eager_graph and (root_is_tf1 or imports.is_explicit_v1_dotted(dotted)):
+        # TF1's Keras initializer in code that stays TF1's (a kept graph, a library): TF1's class
+        code = f"tf.compat.v1.{path}"
+        return Spelling(code, (COMPAT_FALLBACK.code, f"tf.{path} kept as {code}: {_KERAS_V1_DRAWS}"), None)
     elif path in tf1_initializers.PATHS and not _means_tf1(imports, path, dotted, root_is_tf1):
         # TF2's own initializer (as rewrites/tf1_initializers.py writes it): a second run
         # must not take it for TF1's
@@ -469,39 +520,21 @@ def _keywordize(path: str, call: cst.Call, changes: list[str]) -> cst.Call | Non
     return call.with_changes(args=args)
 
 
-# TF1 functions that look ids up in a list of shards, by default the ``"mod"`` way (id ``i`` in
-# shard ``i % n``); their TF2 namesakes take no ``partition_strategy`` and always divide (id
-# ``i`` in shard ``i // ceil(size / n)``): the same call reads other rows.  By the parameter
-# holding the shards, and its position.
-_SHARDED_PARAMETERS = {
-    "nn.embedding_lookup": ("params", 0),
-    "nn.embedding_lookup_sparse": ("params", 0),
-    "nn.safe_embedding_lookup_sparse": ("embedding_weights", 0),
-    "nn.nce_loss": ("weights", 0),
-    "nn.sampled_softmax_loss": ("weights", 0),
-}
 # calls whose fix reads an argument's value (the text path of fragment_text.py asks
 # rewritten_call about a call of the same argument shape only)
-CALLS_READING_ARGUMENTS = frozenset(_SHARDED_PARAMETERS)
-_SHARDS_BY_MOD = 'looks ids up in a list of shards the TF1 way (partition_strategy="mod"; TF2\'s namesake divides)'
+CALLS_READING_ARGUMENTS = frozenset(SHARDED_PARAMETERS)
+_SHARDS_BY_MOD = (
+    'looks ids up in shards the TF1 way (partition_strategy="mod"; TF2\'s namesake divides) unless its params are one table, '
+    "which is not proven here"
+)
 
 
-def _shards_by_mod(path: str, call: cst.Call) -> bool:
-    """``tf.nn.embedding_lookup([p1, p2], ids)``: shards written as a list of more than one item
-    (or a list comprehension), looked up with TF1's default strategy.  (A name bound to a list
-    of shards is not followed.)"""
-    if path not in _SHARDED_PARAMETERS:
+def _shards_by_mod(path: str, call: cst.Call, one_table: bool) -> bool:
+    """A lookup in shards (analysis/lookup_tables.py) with TF1's default strategy, whose
+    shards are not proven one table (``one_table``)."""
+    if path not in SHARDED_PARAMETERS or one_table:
         return False
-    keyword, position = _SHARDED_PARAMETERS[path]
-    shards = _arg_value(call, keyword, position)
-    strategy = _arg_value(call, "partition_strategy", 99)
-    if shards is None or strategy is not None:
-        return False
-    # (only a list: TF1 reads any other value, a tuple too, as one tensor)
-    value = shards.value
-    if isinstance(value, cst.List):
-        return len(value.elements) > 1 or any(isinstance(e, cst.StarredElement) for e in value.elements)
-    return isinstance(value, cst.ListComp)
+    return shards_argument(path, call) is not None and _arg_value(call, "partition_strategy", 99) is None
 
 
 def _rename_keywords(path: str, call: cst.Call, changes: list[str]) -> cst.Call | None:
@@ -526,11 +559,11 @@ def _rename_keywords(path: str, call: cst.Call, changes: list[str]) -> cst.Call 
     return call.with_changes(args=args)
 
 
-def _fix_call(path: str, call: cst.Call) -> tuple[cst.BaseExpression, list[str]] | None:
+def _fix_call(path: str, call: cst.Call, one_table: bool) -> tuple[cst.BaseExpression, list[str]] | None:
     """The TF2 form of a call of a TF1 path that needs more than a rename, with what
     changed; None when tf2migrate cannot prove a TF2 form keeps the meaning."""
     changes: list[str] = []
-    if _shards_by_mod(path, call):
+    if _shards_by_mod(path, call, one_table):
         return None
     if path in tf1_initializers.PATHS:
         initializer = tf1_initializers.tf2_initializer(path, call, changes)
