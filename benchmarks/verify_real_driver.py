@@ -26,7 +26,8 @@ and its helpers get from outside the model code under test:
   runs (:class:`Shrink`): an integer literal (or arithmetic on literals, ``2*10**4``) of 1000 or more passed to a call is an
   iteration count and becomes :data:`ITERATIONS`; one assigned to a name (alone or in a
   list) is a sample size and becomes :data:`SAMPLES`; every ``for`` loop runs its first
-  pass only; the main block stops at its first statement that plots.
+  pass only; the main block stops at its first statement that plots. A block the migration
+  moved into ``def main():`` (the guard then only calls it) runs that function's body so.
 
 The values compared are those the main block binds (predictions, errors, identified
 coefficients) plus the SciPy results. Classes and TensorFlow functions — the code
@@ -120,6 +121,12 @@ class Shrink:
         self.tree = tree
         self.main_test = next((node for node in tree.body if _is_main_test(node)), None)
         self.main = self.main_test.body if self.main_test else []
+        moved = _moved_main(tree, self.main)
+        if moved is not None:
+            # the migration moved the block into ``def main():`` and has the guard call it
+            # (tf2migrate/rewrites/main_guard.py, only where nothing can tell the two apart):
+            # its statements run here as the block ran, binding the values compared
+            self.main = moved.body
         imported_plotting = {
             alias.asname or alias.name.split(".")[0]
             for node in ast.walk(tree)
@@ -252,6 +259,21 @@ def _first_pass(iterable):
     for item in iterable:
         yield item
         return
+
+
+def _moved_main(tree: ast.Module, main: list[ast.stmt]) -> ast.FunctionDef | None:
+    """The module function a main block only calls, without arguments (``main()``), that
+    takes none and is not decorated: a block tf2migrate moved; else None."""
+    if len(main) != 1 or not isinstance(main[0], ast.Expr) or not isinstance(call := main[0].value, ast.Call):
+        return None
+    if not isinstance(call.func, ast.Name) or call.args or call.keywords:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == call.func.id and not node.decorator_list:
+            arguments = node.args
+            if not (arguments.args or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg or arguments.kwarg):
+                return node
+    return None
 
 
 def _is_main_test(node: ast.stmt) -> bool:

@@ -89,6 +89,17 @@ def test_compared_values_are_the_main_block_bindings_but_clocks():
     assert shrink.bound() == ["data", "N_f", "sizes", "total"]
 
 
+def test_a_main_block_moved_into_main_runs_as_the_block():
+    """tf2migrate moves a graph-building main block into ``def main():`` (TFM149): its
+    statements are run and compared as the original block's, not as a call's locals."""
+    moved = PROGRAM.replace('if __name__ == "__main__":', "def main():") + '\n\nif __name__ == "__main__":\n    main()\n'
+    original, migrated = driver.Shrink(ast.parse(PROGRAM)), driver.Shrink(ast.parse(moved))
+    assert migrated.bound() == original.bound() == ["data", "N_f", "sizes", "total"]
+    assert "model.train(nIter=2)" in ast.unparse(migrated.module())
+    called_with_argument = driver.Shrink(ast.parse(moved.replace("    main()\n", "    main(1)\n")))
+    assert called_with_argument.bound() == []
+
+
 def test_synthetic_data_has_the_shapes_its_keys_name():
     data = driver.SyntheticMat("burgers.mat")
     assert data["t"].shape == (201, 1) and data["tt"].shape == (1, 201) and data["x"].shape == (256, 1)

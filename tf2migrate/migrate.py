@@ -76,7 +76,15 @@ from tf2migrate.rewrites.eager_variables import plan_eager_variables
 from tf2migrate.rewrites.variable_free_scopes import plan_variable_free_scopes
 from tf2migrate.rewrites.tf1_eager import enables_eager_execution, may_be_tf1_eager, plan_tf1_eager
 from tf2migrate.rewrites.session_cleanup import SESSION_REMOVED, plan_cleanup
-from tf2migrate.rewrites import empty_update_ops, mnist_input_data, pre_1_0_api, python2_prints, unused_absent_imports, update_ops
+from tf2migrate.rewrites import (
+    empty_update_ops,
+    mnist_input_data,
+    pre_1_0_api,
+    python2_prints,
+    python2_tabs,
+    unused_absent_imports,
+    update_ops,
+)
 from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
@@ -161,6 +169,9 @@ def migrate_source(
     # what the file's callers proved of it (analysis/external_builds.py) holds for every
     # retry of the same file below, which all pass through here: set once, read by the analysis
     # (and the modules it imports, whose state its graph reads: analysis/imported_calls.state_links)
+    expanded = _indentation_expanded(source, tree)
+    if expanded is not None:
+        return _migrate_tabs_expanded(source, expanded, path, options, project)
     token = _LINKS.set(project if project is not None and (project.linked or project.modules) else None)
     try:
         migrated = _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
@@ -179,6 +190,38 @@ def migrate_source(
         _cpython_tree.cache_clear()
         forget_layouts()
         forget_renders()
+
+
+def _indentation_expanded(source: str, tree: ast.Module | None) -> tuple[str, int] | None:
+    """A TF1 file Python 3 cannot parse whose indentation has tabs: its text with the
+    indentation as Python 2 read it (rewrites/python2_tabs.py) and the first line changed."""
+    if tree is not None or "\t" not in source or "tensorflow" not in source:
+        return None
+    try:
+        _cpython_tree(source)
+    except SyntaxError:  # (an IndentationError, or a print statement before the tabs)
+        return python2_tabs.expand_indentation(source)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
+def _migrate_tabs_expanded(
+    source: str, expanded: tuple[str, int], path: str, options: Options, project: FileContext | None
+) -> MigrationResult:
+    """A file whose tabs and spaces Python 2 read and Python 3 refuses, migrated with its
+    indentation in spaces (TFM010); left whole when that text does not parse either."""
+    text, first = expanded
+    result = migrate_source(text, path, options, project)
+    if result.new_source == text and any(f.code.startswith("TFM0") and f.severity is Severity.ERROR for f in result.findings):
+        return MigrationResult(source, result.findings)  # (not Python 3 for another reason: as it stands)
+    moved = [dataclasses.replace(f, column=python2_tabs.original_column(source, text, f.line, f.column)) for f in result.findings]
+    message = (
+        "indentation mixing tabs and spaces (Python 2) written in spaces as Python 2 read it, "
+        "a tab to the next multiple of 8 columns: the file is Python 3 from here on"
+    )
+    note = Diagnostic(python2_tabs.TABS_EXPANDED.code, message, path, first, 1, Severity.INFO)
+    return MigrationResult(result.new_source, sorted_unique([*moved, note]))
 
 
 def _with_python2_names(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:

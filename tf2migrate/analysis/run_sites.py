@@ -28,7 +28,7 @@ from tf2migrate.analysis.names import (
     graph_name,
     read_and_bound,
 )
-from tf2migrate.traversal import walk
+from tf2migrate.traversal import find_all, walk
 
 
 def looks_like_run_site(facts: GraphFacts, call: cst.Call) -> bool:
@@ -220,6 +220,14 @@ class RunSiteFinder(cst.CSTVisitor):
                         "tensor or op of this file (it is built outside the graph code this release reads, e.g. by a "
                         "function of the file from another value)",
                     )
+                elif isinstance(receiver, cst.Name) and (bound := self._bound_to_ops(receiver)) is not None:
+                    # (left as it stands, the eval would outlive the session it needs)
+                    facts.block(
+                        call,
+                        blockers.UNSUPPORTED_GRAPH_CODE,
+                        f"`{receiver.value}.{attr}()`: `{receiver.value}` is bound to ops built outside the graph code this "
+                        f"release reads (`{bound}`, in a loop, a branch or another block), which TF1 ran at each `.{attr}()`",
+                    )
                 return None
             if session is not None and graph_name(session) is not None:
                 facts.allowed_session_reads.add(id(session))
@@ -233,6 +241,19 @@ class RunSiteFinder(cst.CSTVisitor):
                 whole,
                 function,
             )
+        return None
+
+    def _bound_to_ops(self, receiver: cst.Name) -> str | None:
+        """``updater.eval()`` where the scope binds ``updater = tf.assign(v, x)`` (or other
+        ops) somewhere the graph code is not read (a loop, a branch): the binding's value,
+        shortened; None for a receiver bound to nothing that builds ops."""
+        for assign in find_all(self.scope.owner, cst.Assign):
+            if isinstance(assign, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == receiver.value for t in assign.targets
+            ):
+                if self._builds_ops(assign.value):
+                    text = cst.Module([]).code_for_node(assign.value)
+                    return text if len(text) <= 40 else text[:37] + "..."
         return None
 
     def _builds_ops(self, expr: cst.BaseExpression) -> bool:

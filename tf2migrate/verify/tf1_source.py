@@ -1,6 +1,7 @@
 """What the TF1 side runs of an original this Python 3 and TF 1.x cannot run as written.
 
-A Python 2 original (print statements) runs with its prints as calls
+A Python 2 original (print statements) runs with its prints as calls, and its indentation
+mixing tabs and spaces as Python 2 read it (rewrites/python2_tabs.py)
 (rewrites/python2_prints.py, whose own tests hold it to Python 2's meaning); a TensorFlow
 0.x original runs with its names and argument orders as TF 1.0 renamed them
 (rewrites/pre_1_0_api.py, TFM415: TensorFlow's own 1.0 upgrade script's mapping).  These
@@ -18,6 +19,7 @@ import ast
 
 from tf2migrate.rewrites import pre_1_0_api
 from tf2migrate.rewrites.python2_prints import convert_prints
+from tf2migrate.rewrites.python2_tabs import expand_indentation
 
 
 def runnable_on_tf1(text: str) -> str:
@@ -27,6 +29,9 @@ def runnable_on_tf1(text: str) -> str:
     try:
         tree = ast.parse(text)
     except SyntaxError:
+        expanded = expand_indentation(text)  # Python 2's tabs and spaces, as Python 2 read them
+        if expanded is not None:
+            return runnable_on_tf1(expanded[0])
         converted = convert_prints(text)
         if converted is None:
             return text
