@@ -37,6 +37,9 @@ class Tf2Mode:
         ops, and it makes each run reproducible.
         """
         self._tf.random.set_seed(0)
+        # eager TF2 keeps TF1's collections (the global step of get_or_create_global_step) in a
+        # process-wide graph: a fresh one per script, or one script's step leaks into the next
+        self._tf.compat.v1.reset_default_graph()
         self._final.start()
         try:
             if job.initial_values is None:
