@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 
 import libcst as cst
 
+from tf2migrate.analysis.calls import bind_arguments
 from tf2migrate.analysis.names import names_bound, self_attribute
 from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import find_all
@@ -82,13 +83,13 @@ def shards_argument(path: str, call: cst.Call) -> cst.Arg | None:
 
 def one_table_lookups(module: cst.Module, imports: TfImports) -> set[int]:
     """The ids of the module's sharded-lookup calls whose shards are proven one table."""
-    calls = [c for c in find_all(module, cst.Call) if imports.canonical(cst.ensure_type(c, cst.Call).func) in SHARDED_PARAMETERS]
+    every_call = [cst.ensure_type(c, cst.Call) for c in find_all(module, cst.Call)]
+    calls = [c for c in every_call if imports.canonical(c.func) in SHARDED_PARAMETERS]
     if not calls:
         return set()
-    values = _Values(module, imports)
+    values = _Values(module, imports, every_call)
     out = set()
     for call in calls:
-        call = cst.ensure_type(call, cst.Call)
         arg = shards_argument(imports.canonical(call.func) or "", call)
         if arg is not None and values.one_table(arg.value, frozenset()):
             out.add(id(call))
@@ -98,7 +99,7 @@ def one_table_lookups(module: cst.Module, imports: TfImports) -> set[int]:
 class _Values:
     """What the module assigns to each name and ``self.x``, and whether a value is one table."""
 
-    def __init__(self, module: cst.Module, imports: TfImports) -> None:
+    def __init__(self, module: cst.Module, imports: TfImports, calls: list[cst.Call]) -> None:
         self.imports = imports
         self.assigned: dict[str, list[cst.BaseExpression]] = defaultdict(list)
         self.bindings = Counter(names_bound(module))
@@ -113,27 +114,22 @@ class _Values:
                 key = self_attribute(target) or (target.value if isinstance(target, cst.Name) else None)
                 if key is not None and value is not None:
                     self.assigned[key].append(value)
-        # name → the functions taking it as a parameter, with its position (None: keyword only)
-        self.parameters: dict[str, list[tuple[cst.FunctionDef, cst.Param, int | None]]] = defaultdict(list)
+        # name → the functions taking it as a parameter
+        self.parameters: dict[str, list[tuple[cst.FunctionDef, cst.Param]]] = defaultdict(list)
         self.calls: dict[str, list[cst.Call]] = defaultdict(list)  # function name → its calls by name
         self.mentions = Counter(cst.ensure_type(n, cst.Name).value for n in find_all(module, cst.Name))
         for function in find_all(module, cst.FunctionDef):
             function = cst.ensure_type(function, cst.FunctionDef)
             parameters = function.params
-            for index, param in enumerate([*parameters.posonly_params, *parameters.params]):
-                self.parameters[param.name.value].append((function, param, index))
-            for param in parameters.kwonly_params:
-                self.parameters[param.name.value].append((function, param, None))
-        for call in find_all(module, cst.Call):
-            call = cst.ensure_type(call, cst.Call)
+            for param in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params):
+                self.parameters[param.name.value].append((function, param))
+        for call in calls:
             if isinstance(call.func, cst.Name):
                 self.calls[call.func.value].append(call)
         # a partitioner named anywhere (a variable scope's too) may make any get_variable shards
-        self.partitioned = any(
-            a.keyword is not None and a.keyword.value == "partitioner"
-            for c in find_all(module, cst.Call)
-            for a in cst.ensure_type(c, cst.Call).args
-        ) or any(isinstance(n, cst.Attribute) and n.attr.value == "set_partitioner" for n in find_all(module, cst.Attribute))
+        self.partitioned = any(a.keyword is not None and a.keyword.value == "partitioner" for c in calls for a in c.args) or any(
+            isinstance(n, cst.Attribute) and n.attr.value == "set_partitioner" for n in find_all(module, cst.Attribute)
+        )
 
     def one_table(self, value: cst.BaseExpression, seen: frozenset[str]) -> bool:
         if isinstance(value, (cst.Tuple, cst.BaseNumber)):
@@ -153,8 +149,8 @@ class _Values:
             return False
         assigned = list(self.assigned.get(key, []))
         if not key.startswith("self."):
-            for function, param, index in self.parameters.get(key, []):
-                passed = self._passed(function, param, index)
+            for function, param in self.parameters.get(key, []):
+                passed = self._passed(function, param)
                 if passed is None:
                     return False
                 assigned += passed
@@ -165,23 +161,21 @@ class _Values:
             return False
         return all(self.one_table(v, seen | {key}) for v in assigned)
 
-    def _passed(self, function: cst.FunctionDef, param: cst.Param, index: int | None) -> list[cst.BaseExpression] | None:
+    def _passed(self, function: cst.FunctionDef, param: cst.Param) -> list[cst.BaseExpression] | None:
         """The values the calls of ``function`` give ``param``; None when not all are known (the
         function passed around or rebound, a method, a call with ``*args``)."""
         name = function.name.value
         calls = self.calls.get(name, [])
         if not calls or self.bindings[name] != 1 or self.mentions[name] != 1 + len(calls):
             return None
+        positional = tuple(p.name.value for p in (*function.params.posonly_params, *function.params.params))
         values = []
         for call in calls:
-            if any(a.star for a in call.args):
+            bound = bind_arguments(call, positional)
+            if bound is None:
                 return None
-            keyword = next((a for a in call.args if a.keyword is not None and a.keyword.value == param.name.value), None)
-            positional = [a for a in call.args if a.keyword is None]
-            if keyword is not None:
-                values.append(keyword.value)
-            elif index is not None and index < len(positional):
-                values.append(positional[index].value)
+            if (arg := bound.get(param.name.value)) is not None:
+                values.append(arg.value)
             elif param.default is not None:
                 values.append(param.default)
             else:

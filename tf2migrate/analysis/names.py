@@ -280,9 +280,7 @@ def names_bound_before_read(node: cst.CSTNode) -> set[str]:
         earlier.update(n for n in read_and_bound(statement)[0] if n not in bound)
         if isinstance(statement, cst.SimpleStatementLine):
             # (an assignment only: a compound statement's bindings may not happen)
-            bound.update(
-                n for small in statement.body if isinstance(small, cst.Assign) for t in small.targets for n in target_names(t.target)
-            )
+            bound.update(_plainly_assigned(statement))
     return bound - earlier
 
 
@@ -333,8 +331,14 @@ def names_surely_bound(node: cst.CSTNode) -> set[str]:
             isinstance(small, (cst.Break, cst.Continue, cst.Return, cst.Raise)) for small in statement.body
         ):
             break
-        bound.update(n for small in statement.body if isinstance(small, cst.Assign) for t in small.targets for n in target_names(t.target))
+        bound.update(_plainly_assigned(statement))
     return bound
+
+
+def _plainly_assigned(statement: cst.SimpleStatementLine) -> list[str]:
+    """The plain names the ``=`` assignments of a simple statement bind (not ``+=``, which
+    reads the name first, nor attributes and items)."""
+    return [n for small in statement.body if isinstance(small, cst.Assign) for t in small.targets for n in target_names(t.target)]
 
 
 def _last_name(func: cst.Name | cst.Attribute) -> str:
