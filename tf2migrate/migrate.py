@@ -135,7 +135,7 @@ class _ProvenFlags(Options):
     setting it would assert what nothing checked."""
 
     batch_norm_flags: frozenset[str] = frozenset()
-    # an input of theirs not proven of rank 2: their layers run TF1's fused kernel (rewrites/tf1_batch_norm.py)
+    # an input of theirs not proven of rank 2: TF1 may have run its fused kernel (rewrites/tf1_batch_norm.py)
     batch_norm_fused: bool = False
 
 

@@ -115,8 +115,9 @@ def plan_keras_layers(
     batch_norm_fused: bool = False,
 ) -> None:
     """``batch_norm_flags``: the fed flags of batch normalizations whose updates TF1 ran in
-    exactly the runs feeding them True (rewrites/update_ops.py): those convert under tf.cond;
-    ``batch_norm_fused``: as TF1's fused kernel computed them (rewrites/tf1_batch_norm.py)."""
+    exactly the runs feeding them True (rewrites/update_ops.py): those convert under tf.cond,
+    to rewrites/tf1_batch_norm.py's layers; ``batch_norm_fused``: their input is not proven
+    of rank 2 (TF1 may have run its fused kernel, written out for float32 only)."""
     calls = [(scope, statement, call) for scope in facts.scopes for statement in scope.statements for call in statement.layer_calls]
     if not calls:
         return
@@ -264,10 +265,11 @@ def _plan_layer(
         )
         return None
     made_by = f"tf.keras.layers.{keras_class}"
-    if proven_flag and batch_norm_fused:
-        if dtype is not None:
+    if proven_flag:
+        if batch_norm_fused and dtype is not None:
             facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, fused_dtype_message(dtype))
             return None
+        # TF1's ops and update of the moving statistics (Keras' own move them otherwise)
         made_by = keras_class = tf1_batch_norm.layer_class(module, facts, plan, names_in_use)
     if reused is None:
         layer = created_name(_layer_name(arguments.get("name"), statement), scope.cls is not None, names_in_use)

@@ -42,8 +42,8 @@ _TRAINING_FALSE_BY_DEFAULT = frozenset({"layers.dropout", "layers.batch_normaliz
 
 
 def plan_layer_helpers(module: cst.Module, facts: GraphFacts, plan: Plan, names_in_use: set[str], batch_norm_fused: bool = False) -> None:
-    """``batch_norm_fused``: the batch normalizations with a fed flag compute as TF1's fused
-    kernel did (rewrites/update_ops.py proved their updates, not their input of rank 2)."""
+    """``batch_norm_fused``: a batch normalization with a fed flag may have run TF1's fused kernel
+    (rewrites/update_ops.py proved their updates, not their input of rank 2): of float32 only."""
     if not facts.layer_helpers:
         return
     dtype = layer_dtype(module, facts.imports)
@@ -96,16 +96,12 @@ def _plan_helper(
             given.append(f'dtype="{dtype}"')  # TF1's layer followed its float64 input
         training = bound.get("training")
         made_by = f"tf.keras.layers.{keras_class}"
-        if (
-            batch_norm_fused
-            and path == "layers.batch_normalization"
-            and training is not None
-            and code(training.value) not in ("True", "False")
-        ):
-            if dtype is not None:
+        if path == "layers.batch_normalization" and training is not None and code(training.value) not in ("True", "False"):
+            # a fed flag (proven by rewrites/update_ops.py): TF1's ops and update of the moving statistics
+            if batch_norm_fused and dtype is not None:
                 facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, fused_dtype_message(dtype))
                 return
-            made_by = tf1_batch_norm.layer_class(module, facts, plan, names_in_use)  # a fed flag: TF1's fused kernel
+            made_by = tf1_batch_norm.layer_class(module, facts, plan, names_in_use)
         constructors.append(f"{made_by}({', '.join(given)})")
         plan.call_replacements[id(call)] = _applied(module, argument, index, call, path, bound)
         plan.note(call, LAYERS_TO_KERAS.code, f"tf.{path} → {made_by}, made once by `{factory}` and passed to `{helper.name}`")

@@ -34,19 +34,19 @@ fake batch), Keras moves them at each training call, and no output shows either.
   ``True`` one moved its statistics with the train ops only), in a statement of its own at the top
   level (so it runs once per run); ``momentum=`` and ``epsilon=`` go to the Keras layer as
   given, and TF1's defaults are Keras' (0.99, 1e-3);
-- its input has rank 2, proven from a placeholder of a written-out two-element shape through
-  dense layers and element-wise activations, for the layer to be Keras' own.  Else (on 4-D
-  input TF1 used the fused kernel, whose moving variance is the unbiased one, n/(n-1) times
-  Keras') ``fused`` says so and the layers are rewrites/tf1_batch_norm.py's, which compute
-  TF1's fused kernel and update (and are Keras' layer on 2-D input); its ``axis=`` must then
-  be -1 or 3 (the kernel's NHWC layout);
+- the layers are rewrites/tf1_batch_norm.py's, which compute TF1's fused kernel on 4-D float32
+  input, its non-fused ops on input of another rank, and TF1's update.  Unless its input has
+  rank 2, proven from a placeholder of a written-out two-element shape through dense layers
+  and element-wise activations, TF1 may have fused it (on 4-D input, whose moving variance is
+  the unbiased one, n/(n-1) times the batch's): ``fused`` says so, its ``axis=`` must then be
+  -1 or 3 (the kernel's NHWC layout) and the file's float type float32;
 - or the batch normalization is a statement of a function of the module's top level (or of
   its one ``with`` block, a variable scope: analysis/layer_helpers.py), read by the value of
   its only ``return``, with ``training=`` one of its parameters; the function is used only by
   ``name = helper(...)`` statements at the top level (once, where the statistics are read),
   which pass the same flag for that parameter; the input
   is proven of rank 2 through the helper's statements to a parameter, and from its argument
-  (or the helper's layer is rewrites/tf1_batch_norm.py's, as above).
+  (or ``fused``, as above).
   The retry's analysis lets that parameter through (analysis/layer_helpers.place_call) and the
   helper applies its Keras layer under ``tf.cond`` (rewrites/layer_helpers.py);
 - one ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` without scope, read after every such
@@ -146,7 +146,7 @@ class UpdatesDropped:
 
     source: str
     flags: frozenset[str]
-    fused: bool  # an input not proven of rank 2: the layers are rewrites/tf1_batch_norm.py's (TF1's fused kernel on 4-D)
+    fused: bool  # an input not proven of rank 2: TF1 may have run its fused kernel (4-D float32 only)
     notes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, 1-based column, message)
     line_map: dict[int, int] = field(default_factory=dict)  # new line → original line
 
