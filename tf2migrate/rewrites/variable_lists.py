@@ -808,7 +808,12 @@ def _build_methods(module: cst.Module, walker: _Walker, exported: frozenset[str]
             why = f"another file of the run imports `{name}`"
         elif len(constructed) != 1 or mentions.count(name) != 2:
             why = f"`{name}` is not constructed once, by a statement at the top of the module"
-        elif walker.before.get(id(constructed[0])) != []:
+        elif walker.before.get(id(constructed[0])) != [] or any(
+            walker._creates(c) is not None
+            for c in calls_in(constructed[0])
+            if not (isinstance(c, cst.Call) and m.matches(c.func, m.Name(name)))
+        ):
+            # (its arguments too are evaluated before the constructor runs)
             why = f"variables may exist when `{name}` is constructed"
         else:
             why = ""
