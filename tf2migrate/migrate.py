@@ -89,6 +89,7 @@ from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
     helper_split,
+    method_lift,
     scope_reuse,
     lambda_helpers,
     factory_inline,
@@ -395,6 +396,14 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if isinstance(split_helpers, MigrationResult):
             return split_helpers
         result = MigrationResult(result.new_source, helper_split.with_reasons(result.findings, split_helpers))
+    made_by_methods = {
+        m.group(1) for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and (m := method_lift.METHOD_CALL.search(f.message))
+    }
+    if made_by_methods:
+        lifted = _migrate_lifted(made_by_methods, source, path, options, project)
+        if isinstance(lifted, MigrationResult):
+            return lifted
+        result = MigrationResult(result.new_source, method_lift.with_reasons(result.findings, lifted))
     mixed_loops = {f.line for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and f.message.startswith(MIXED_BLOCK)}
     if mixed_loops:
         split = _migrate_split(mixed_loops, source, path, options, project)
@@ -591,7 +600,8 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     imports = collect_tf_imports(module)
     imported = local_summaries(ast.parse(source), project) if project is not None else {}
     builders = frozenset(name for name, summary in imported.items() if summary.kind == BUILDER)
-    written = variable_lists.write_out(module, imports, builders) if imports.aliases else {}
+    exported = project.importer_names if project is not None else frozenset()
+    written = variable_lists.write_out(module, imports, builders, exported) if imports.aliases else {}
     if isinstance(written, dict):
         return written
     return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
@@ -744,6 +754,25 @@ def _migrate_split_helpers(
 # the helpers split already while the split file of a helper split is migrated: they are not
 # split again (a helper whose calls were hidden behind theirs, TFM304 reporting the first, is)
 _SPLITTING_HELPERS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("splitting_helpers", default=frozenset())
+
+
+def _migrate_lifted(
+    names: set[str], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | dict[str, str]:
+    """A graph kept on TF1 because calls of methods named ``names`` on ``self`` both create
+    variables and build ops (TFM304): the file with those methods moved to functions of the
+    module (rewrites/method_lift.py), which the helper split then splits, if its graph then
+    converts; else why each method stays (appended to its TFM304)."""
+    module = _parsed_file(source)
+    lifted = method_lift.lift_methods(module, names, project.importer_attributes if project is not None else frozenset())
+    if isinstance(lifted, dict):
+        return lifted
+    again = _migrate_source(lifted.source, path, options, project, None)
+    converted = _retried(lifted, method_lift.METHOD_LIFTED.code, path, options, project, lifted.map_line, again)
+    if converted is not None:
+        return converted
+    why = _still_kept(_refusals(again), "once moved to the module")
+    return dict.fromkeys(names, why or "moved to the module, its graph still stays on TF1")
 
 
 def _still_kept(refused: list[Diagnostic], rewritten: str) -> str:

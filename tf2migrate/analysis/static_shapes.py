@@ -185,6 +185,18 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class Symbol:
+    """The value of an attribute of a method's object the evaluated statements did not store
+    (``self.z_dim`` in ``build_model``): unknown here, but one number all along, where TF1's
+    shapes held it; ``generation`` tells the object's states apart (a call that might change
+    the object starts a new one).  A dimension holding it is written as ``key`` where the
+    object is in the same state (rewrites/helper_split.py checks that)."""
+
+    key: str  # ``self.z_dim``
+    generation: int
+
+
+@dataclass(frozen=True)
 class Derived:
     """A Python int computed from static shapes (``int(x.get_shape()[1])``)."""
 
@@ -352,6 +364,53 @@ def evaluate_function(
     return found
 
 
+def evaluate_method(module: cst.Module, method: cst.FunctionDef, imports: TfImports, wanted: set[int], helpers: set[str]) -> ModuleShapes:
+    """The frames of the calls of ``helpers`` (the module's functions) in the statements
+    ``wanted`` (ids) of a method (``build_model(self)``), followed through one call of it
+    where its parameters, the object's attributes and the module's names it reads are unknown,
+    as :func:`evaluate_function` follows a function: a shape proven there is the same at
+    every call.  The attributes the method stores on its object (``self.inputs =
+    tf.placeholder(tf.float32, [bs, 784])``) hold their values until a call might change
+    them (the object passed to a function that changes it or calls on it, a method called
+    on it)."""
+    found = ModuleShapes()
+    params = method.params
+    if not params.params or params.posonly_params:
+        return found
+    if find_all(method.body, (cst.Nonlocal, cst.Global, cst.NamedExpr)) or not isinstance(method.body, cst.IndentedBlock):
+        return found
+    evaluator = _module_evaluator(module, imports, found, wanted, helpers, frozenset())
+    if evaluator is None:
+        return found
+    local = _local_names(method) | {p.name.value for p in find_all(method.params, cst.Param) if isinstance(p, cst.Param)}
+    evaluator.shadowed |= local
+    evaluator.tracked = {params.params[0].name.value}
+    evaluator.method_locals = local - evaluator.tracked
+    env: dict[str, object] = {}
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    env.update(_python_imports(small))
+    bound_once = {n for n in env if sum(1 for s in module.body if n in _bound_names(s)) == 1 and n not in evaluator.unsafe}
+    env = {n: v for n, v in env.items() if n in bound_once}
+    evaluator.block(
+        list(method.body.body), {**env, **dict.fromkeys(local, UNKNOWN), f"{params.params[0].name.value}.{_GENERATION}": 0}, 0, top=True
+    )
+    return found
+
+
+def holds(env: dict[str, object], symbol: Symbol) -> bool:
+    """Does ``symbol``'s attribute hold the same number where the names' values are ``env``
+    (the object in the same state, the attribute not stored since)?"""
+    root = symbol.key.partition(".")[0]
+    return symbol.key not in env and env.get(f"{root}.{_GENERATION}") == symbol.generation
+
+
+# the key of a tracked object's state (``self.#``), among its attributes' (``self.z_dim``)
+_GENERATION = "#"
+
+
 def _module_evaluator(
     module: cst.Module, imports: TfImports, found: ModuleShapes, wanted: set[int], helpers: set[str], loops: frozenset[int]
 ) -> _Evaluator | None:
@@ -421,6 +480,11 @@ class _Evaluator:
         self.loops: frozenset[int] = frozenset()
         self.shadowed: set[str] = set()
         self.following = 0  # inside a followed loop
+        # names of objects whose attributes the statements store and read (a method's
+        # ``self``): ``self.x`` is held as ``"self.x"`` in the names' values
+        self.tracked: set[str] = set()
+        self.method_locals: set[str] = set()  # the names local to the method evaluated (evaluate_method)
+        self.generations = 0
 
     # statements ------------------------------------------------------------------------
 
@@ -457,7 +521,8 @@ class _Evaluator:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
                         env.update(_python_imports(small))
                 for root in _changed_roots(small):  # ``dims[0] = 5``, ``del dims[0]``, ``self.n += 1``
-                    self.forget(root, env)
+                    if not (root in self.tracked and _stores_attributes_only(small, root)):
+                        self.forget(root, env)
             return None
         if isinstance(statement, cst.With):
             for item in statement.items:
@@ -559,6 +624,11 @@ class _Evaluator:
         list (or a list holding it), are unknown from here."""
         value = env.get(name)
         env[name] = UNKNOWN
+        for held in [k for k in env if k.startswith(f"{name}.")]:  # (its attributes, where tracked)
+            del env[held]
+        if name in self.tracked:
+            self.generations += 1
+            env[f"{name}.{_GENERATION}"] = self.generations
         if isinstance(value, Sequence):
             for other, held in list(env.items()):
                 if held is value or isinstance(held, Sequence) and any(i is value for i in held.items):
@@ -567,6 +637,8 @@ class _Evaluator:
     def bind(self, target, value, env) -> None:
         if isinstance(target, cst.Name):
             env[target.value] = value
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value in self.tracked:
+            env[f"{target.value.value}.{target.attr.value}"] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             items = value.items if isinstance(value, Sequence) else None
             elements = target.elements
@@ -576,6 +648,8 @@ class _Evaluator:
             else:
                 for name in _bound_names(cst.AssignTarget(target)):
                     env[name] = UNKNOWN
+                for part in find_all(target, cst.Attribute):
+                    self.bind(part, UNKNOWN, env)
 
     # expressions -----------------------------------------------------------------------
 
@@ -694,11 +768,17 @@ class _Evaluator:
     def attribute(self, node: cst.Attribute, env, depth) -> object:
         if self.imports.canonical(node) is not None:
             return self.function_value(node)
+        if isinstance(node.value, cst.Name) and node.value.value in self.tracked:
+            key = f"{node.value.value}.{node.attr.value}"
+            if key in env:
+                return env[key]
+            generation = env.get(f"{node.value.value}.{_GENERATION}")
+            return Symbol(key, generation) if isinstance(generation, int) else UNKNOWN
         holder = self.expression(node.value, env, depth)
         attr = node.attr.value
         if attr == "shape" and isinstance(holder, Tensor):
             return Shape(holder.dims)
-        if attr == "value" and isinstance(holder, (Derived, Py)) and isinstance(_int(holder), int):
+        if attr == "value" and (isinstance(holder, (Derived, Py)) and isinstance(_int(holder), int) or isinstance(holder, Symbol)):
             return holder  # a TF1 Dimension's value
         if attr == "value" and (isinstance(holder, NoneDimension) or isinstance(holder, Py) and holder.value is None):
             return Py(None)
@@ -723,7 +803,7 @@ class _Evaluator:
                     return UNKNOWN
                 item = items[position]
                 if isinstance(holder, Shape):
-                    return Derived(item) if isinstance(item, int) else NONE_DIMENSION
+                    return _dimension(item)
                 return item
             if isinstance(index, cst.Slice) and index.step is None:
                 bounds = [None if b is None else _int(self.expression(b, env, depth)) for b in (index.lower, index.upper)]
@@ -748,10 +828,35 @@ class _Evaluator:
                 and not isinstance(value, (Shape, Sequence, Derived, Py))
             ):
                 self.forget(func.value.value, env)
-            for arg in node.args:
+            for index, arg in enumerate(node.args):
                 if isinstance(arg.value, cst.Name) and isinstance(env.get(arg.value.value), Sequence):
                     self.forget(arg.value.value, env)
+                elif isinstance(arg.value, cst.Name) and arg.value.value in self.tracked and self.may_change(func, arg, index):
+                    self.forget(arg.value.value, env)
         return value
+
+    def may_change(self, func: cst.BaseExpression, arg: cst.Arg, index: int) -> bool:
+        """May the call change the attributes of the tracked object passed as ``arg``?  Not a
+        function of the module whose parameter taking it is only read from (``self.batch_size``),
+        never stored into, passed on, or called on."""
+        function = self.functions.get(func.value) if isinstance(func, cst.Name) else None
+        if function is None or arg.star or function.params.star_arg != cst.MaybeSentinel.DEFAULT or function.params.posonly_params:
+            return True
+        names = [p.name.value for p in (*function.params.params, *function.params.kwonly_params)]
+        if arg.keyword is not None:
+            parameter = arg.keyword.value
+        elif index < len(function.params.params):
+            parameter = names[index]
+        else:
+            return True
+        if parameter not in names or parameter in _changed_roots(function.body) or parameter in _local_names(function):
+            return True
+        for node in find_all(function.body, (cst.Call, cst.Name, cst.Arg)):
+            if isinstance(node, cst.Arg) and isinstance(node.value, cst.Name) and node.value.value == parameter:
+                return True  # passed on
+            if isinstance(node, cst.Call) and root_name(node.func) == parameter:
+                return True  # a method called on it
+        return bool(find_all(function.body, (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal)))
 
     def _call(self, node: cst.Call, env, depth) -> object:
         func = node.func
@@ -764,7 +869,7 @@ class _Evaluator:
                 return Shape(holder.dims)
             if isinstance(holder, Shape) and holder.dims is not None and not node.args:
                 if method == "as_list":
-                    return Sequence(tuple(Derived(d) if d is not None else Py(None) for d in holder.dims), "list")
+                    return Sequence(tuple(Py(None) if d is None else _dimension(d) for d in holder.dims), "list")
                 if method == "num_elements":
                     return Derived(_product(holder.dims)) if all(isinstance(d, int) for d in holder.dims) else Py(None)
             for arg in node.args:
@@ -775,7 +880,7 @@ class _Evaluator:
                 value = self.expression(node.args[0].value, env, depth)
                 if isinstance(value, Py) and isinstance(value.value, float) and math.isfinite(value.value):
                     return Py(int(value.value))  # Python truncates toward zero
-                return value if isinstance(value, (Derived, Py)) and isinstance(_int(value), int) else UNKNOWN
+                return value if isinstance(value, (Derived, Py)) and isinstance(_int(value), int) or isinstance(value, Symbol) else UNKNOWN
             if func.value == "len" and len(node.args) == 1:
                 value = self.expression(node.args[0].value, env, depth)
                 if isinstance(value, Shape) and value.dims is not None:
@@ -847,7 +952,7 @@ class _Evaluator:
             return UNKNOWN
         source = self.expression(loop.iter, env, depth)
         if isinstance(source, Shape) and source.dims is not None:
-            items: tuple[object, ...] = tuple(Derived(d) if d is not None else NONE_DIMENSION for d in source.dims)
+            items: tuple[object, ...] = tuple(_dimension(d) for d in source.dims)
         elif isinstance(source, Sequence):
             items = source.items
         else:
@@ -865,9 +970,10 @@ class _Evaluator:
         bound = bind_arguments(node, names)
         if bound is None or set(bound) - set(names):
             return UNKNOWN
-        local: dict[str, object] = {k: v for k, v in env.items()} if depth == 0 else dict(self.globals)
+        # (a method's locals are none of the module's names the function reads)
+        local: dict[str, object] = {k: v for k, v in env.items() if k not in self.method_locals} if depth == 0 else dict(self.globals)
         if depth == 0:
-            self.globals = dict(env)
+            self.globals = dict(local)
         for param in (*params.params, *params.kwonly_params):
             arg = bound.get(param.name.value)
             if arg is not None:
@@ -882,6 +988,11 @@ class _Evaluator:
                 local[param.name.value] = UNKNOWN
         for name in _local_names(function):
             local.setdefault(name, UNKNOWN)
+        for held in [k for k in local if "." in k and k.partition(".")[0] in names]:
+            # the caller's object's attributes, for a parameter of the same name given that object alone
+            passed = bound.get(held.partition(".")[0])
+            if not (passed is not None and isinstance(passed.value, cst.Name) and passed.value.value == held.partition(".")[0]):
+                del local[held]
         outer = self.frame
         self.frame = Frame() if depth == 0 and function.name.value in self.helpers else None
         if self.frame is not None:
@@ -983,7 +1094,7 @@ class _Evaluator:
             return UNKNOWN
         sizes: list[int | None] = []
         for size, k, s in zip(source.dims[1:3], window, steps[1:3]):
-            if size is None or k is None or s <= 0:
+            if not isinstance(size, int) or k is None or s <= 0:
                 sizes.append(None)
             elif padding.value == "SAME":
                 sizes.append(-(-size // s))
@@ -1089,6 +1200,20 @@ def _changed_roots(node: cst.CSTNode, methods: frozenset[str] = frozenset()) -> 
     return out
 
 
+def _stores_attributes_only(small: cst.CSTNode, root: str) -> bool:
+    """Does the statement change ``root``'s object only by storing its attributes
+    (``self.x = ...``, which the evaluation binds), not by ``self.x[0] = ...``, ``self.n += 1``, ``del``?"""
+    if not isinstance(small, cst.Assign):
+        return False
+    for target in small.targets:
+        for part in find_all(target.target, (cst.Subscript, cst.Attribute)):
+            if root_name(cst.ensure_type(part, (cst.Subscript, cst.Attribute))) != root:  # type: ignore[arg-type]
+                continue
+            if not (isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name)):
+                return False
+    return True
+
+
 def _local_names(function: cst.FunctionDef) -> set[str]:
     return {n for s in cst.ensure_type(function.body, cst.IndentedBlock).body for n in _bound_names(s)}
 
@@ -1103,6 +1228,13 @@ def is_shape_read(node: cst.CSTNode) -> bool:
 def proven_int(value: object) -> int | None:
     """The Python int a value is proven to be (a number read off static shapes, or a constant)."""
     return _int(value)
+
+
+def _dimension(item: object) -> object:
+    """A dimension of a shape, as Python reads it (``shape[1]``, ``as_list()``' items)."""
+    if isinstance(item, int):
+        return Derived(item)
+    return item if isinstance(item, Symbol) else NONE_DIMENSION
 
 
 def _int(value: object) -> int | None:
@@ -1150,7 +1282,9 @@ def _tensor(shape: object) -> object:
         dims: list[int | None] = []
         for item in shape.items:
             number = _int(item)
-            if number is not None and number >= 0:
+            if isinstance(item, Symbol):
+                dims.append(item)  # type: ignore[arg-type]
+            elif number is not None and number >= 0:
                 dims.append(number)
             elif number is None:
                 dims.append(None)  # ``None``, or a number the rules do not derive
@@ -1165,18 +1299,28 @@ def _tensor(shape: object) -> object:
 def _reshape(source: object, shape: object) -> object:
     if not isinstance(shape, Sequence):
         return UNKNOWN
-    numbers = [_int(i) for i in shape.items]
+    symbols = [i for i in shape.items if isinstance(i, Symbol)]
+    numbers = [_int(i) for i in shape.items if not isinstance(i, Symbol)]
     if any(n is None or n < -1 for n in numbers) or numbers.count(-1) > 1:
         return UNKNOWN
     if -1 not in numbers:
-        return Tensor(tuple(numbers))
+        return Tensor(tuple(i if isinstance(i, Symbol) else _int(i) for i in shape.items))  # type: ignore[misc]
     known = _product(n for n in numbers if n != -1)
     total = source.dims if isinstance(source, Tensor) else None
+    if total is not None and symbols:
+        # ``tf.reshape(net, [self.batch_size, -1])`` of a ``[self.batch_size, 7, 7, 64]``: the
+        # same number on both sides divides out, whatever it is
+        rest: list[object] = list(total)
+        for symbol in symbols:
+            if symbol not in rest:
+                return Tensor(tuple(None if _int(i) == -1 else i if isinstance(i, Symbol) else _int(i) for i in shape.items))  # type: ignore[misc]
+            rest.remove(symbol)
+        total = tuple(rest)  # type: ignore[arg-type]
     if total is not None and all(isinstance(d, int) for d in total) and known > 0 and _product(total) % known == 0:
         missing: int | None = _product(total) // known
     else:
         missing = None  # the fed size decides it (or TF1 knows what these rules do not)
-    return Tensor(tuple(missing if n == -1 else n for n in numbers))
+    return Tensor(tuple(i if isinstance(i, Symbol) else missing if _int(i) == -1 else _int(i) for i in shape.items))  # type: ignore[misc]
 
 
 def _shape_text(tensor: Tensor) -> str:
@@ -1192,7 +1336,11 @@ def _broadcast(a: Tensor, b: Tensor) -> object:
     padded = (1,) * (len(longer) - len(shorter)) + tuple(shorter)
     dims: list[int | None] = []
     for x, y in zip(longer, padded):
-        if x is None or y is None:
+        if isinstance(x, Symbol) and x == y:
+            dims.append(x)
+        elif isinstance(x, Symbol) and y == 1 or isinstance(y, Symbol) and x == 1:
+            dims.append(x if y == 1 else y)
+        elif not isinstance(x, int) or not isinstance(y, int):
             dims.append(None)  # TF1 may know it; these rules do not claim it
         elif x == y or y == 1:
             dims.append(x)

@@ -268,6 +268,11 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         if any(isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in names for c in find_all(line, cst.Call))
     }
     shapes = static_shapes.evaluate_module(module, imports, calling, set(names))
+    for method in _methods_calling(module, calling):
+        # (a method moved to the module by rewrites/method_lift.py, called in ``build_model``)
+        in_method = static_shapes.evaluate_method(module, method, imports, calling, set(names))
+        shapes.frames.update(in_method.frames)
+        shapes.before.update(in_method.before)
     positions = Positions(module)
     shaped: dict[int, list[str]] = {}
     for name in sorted(names):
@@ -393,6 +398,17 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
             )
         )
     return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons, later=later)
+
+
+def _methods_calling(module: cst.Module, calling: set[int]) -> list[cst.FunctionDef]:
+    """The methods of the module's classes holding a statement of ``calling`` (ids)."""
+    return [
+        method
+        for cls in module.body
+        if isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock)
+        for method in cls.body.body
+        if isinstance(method, cst.FunctionDef) and any(id(line) in calling for line in find_all(method.body, cst.SimpleStatementLine))
+    ]
 
 
 def _is_make_call(statement: cst.BaseStatement, call: cst.CSTNode) -> bool:
@@ -548,7 +564,7 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
         return f"`{name}` is not defined once by a `def` at the top of the module"
     node = defs[0]
     params = node.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.posonly_params:
+    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
         return f"`{name}` takes *args, **kwargs or positional-only parameters"
     if node.decorators or node.asynchronous is not None or not isinstance(node.body, cst.IndentedBlock):
         return f"`{name}` is decorated, async or written on one line"
@@ -906,16 +922,28 @@ def _shape_arguments(
                 )
             rank = len(shape.dims)
             read_dims = range(rank) if read.dims is None else sorted({i for d in read.dims for i in _indices(d, rank)})
+            before = shapes.before.get(id(statement), {})
             for index in read_dims:
-                if not isinstance(shape.dims[index], int):
+                dim = shape.dims[index]
+                if isinstance(dim, static_shapes.Symbol) and not static_shapes.holds(before, dim):
+                    return (
+                        f"`{name}` sizes its variables by `{written}`, which reads dimension {index} of `{read.tensor}`, "
+                        f"`{dim.key}` when the tensor was made: at the call {line} the object may have changed since"
+                    )
+                if not isinstance(dim, (int, static_shapes.Symbol)):
                     return (
                         f"`{name}` sizes its variables by `{written}`, which reads dimension {index} of `{read.tensor}`: at the call "
                         f"{line} it is not known statically (None, or not derived from the file)"
                     )
-            dims = [str(shape.dims[i]) if i in read_dims else "None" for i in range(rank)]
+            # (a dimension held by an attribute of the method's object: read there again, in the same state)
+            dims = [_dimension_text(shape.dims[i]) if i in read_dims else "None" for i in range(rank)]
             given.append(f"{read.parameter}=[{', '.join(dims)}]")
         out[id(call)] = given
     return out
+
+
+def _dimension_text(dim: object) -> str:
+    return dim.key if isinstance(dim, static_shapes.Symbol) else str(dim)
 
 
 def _indices(read: int | slice, rank: int) -> range:
@@ -1239,7 +1267,13 @@ class _Splitter(cst.CSTTransformer):
         )
         assert isinstance(factory, cst.FunctionDef)
         factory_body = list(factory.body.body)
-        shape_params = [cst.Param(cst.Name(r.parameter)) for r in helper.shape_reads]
+        # (a keyword-only parameter stays one: ``self_batch_size`` of a method moved to the module)
+        keyword_only = {id(p) for p in helper.node.params.kwonly_params}
+        shape_params = [
+            *(p for p, q in zip(made_params, helper.made_from) if id(q) in keyword_only),
+            *(cst.Param(cst.Name(r.parameter)) for r in helper.shape_reads),
+        ]
+        made_params = [p for p, q in zip(made_params, helper.made_from) if id(q) not in keyword_only]
         factory = factory.with_changes(
             params=cst.Parameters(
                 params=made_params, star_arg=cst.ParamStar() if shape_params else cst.MaybeSentinel.DEFAULT, kwonly_params=shape_params
@@ -1352,12 +1386,21 @@ def _reusing_calls(
     assert parameter is not None
     parameters = tuple(p.name.value for p in [*helper.node.params.params, *helper.node.params.kwonly_params])
     default = next(p.default for p in [*helper.node.params.params, *helper.node.params.kwonly_params] if p.name.value == parameter)
-    top = {id(s) for s in module.body}
+    # the calls run once each, in the text's order: statements at the top of the module, or
+    # all at the top of one method's body (``build_model``, which the class analysis converts
+    # only where the constructor calls it once)
+    bodies = [list(module.body)] + [
+        list(cst.ensure_type(method.body, cst.IndentedBlock).body) for method in _methods_calling(module, {id(s) for s, _ in sites})
+    ]
+    top = next(({id(s) for s in body} for body in bodies if all(any(s is t for t in body) for s, _ in sites)), set())
     makers: list[tuple[int, list[str]]] = []
     out: dict[int, int] = {}
     for statement, call in sites:
         if id(statement) not in top:
-            return f"a call of `{name}`, whose variable scope reads `reuse={parameter}`, stands in a block, a loop or a function"
+            return (
+                f"a call of `{name}`, whose variable scope reads `reuse={parameter}`, stands in a block, a loop or a function "
+                "(not all its calls at the top of the module or of one method's body)"
+            )
         argument = (bind_arguments(call, parameters) or {}).get(parameter)
         value = argument.value if argument is not None else default
         flag = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None

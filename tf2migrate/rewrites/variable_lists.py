@@ -51,6 +51,7 @@ starts the list again.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import functools
 import itertools
 import re
@@ -60,6 +61,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
 from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
@@ -184,20 +186,37 @@ class _Site:
     call: cst.Call
     scope: str | None  # get_collection's ``scope=`` regex
     variables: list[_Variable] | str  # what TF1 returned there, or why it is not known
+    walker: _Walker | None = None  # the walk of the method holding it (None: the module's)
 
 
-def write_out(module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset()) -> Written | dict[int, str]:
+def write_out(
+    module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset(), exported: frozenset[str] = frozenset()
+) -> Written | dict[int, str]:
     """The module with every trainable-variable collection written as a list display, if
     each is known; else why each site (by line) is not.  ``builders``: the names (``f``,
     ``H.f``) of other modules' pure graph builders it calls, which make no variables
-    (analysis/summaries.py)."""
+    (analysis/summaries.py); ``exported``: the names other files of the run import from it
+    (a class they construct builds its graph there too)."""
     positions = Positions(module)
     walker = _Walker(module, imports, builders)
     walker.statements(module.body, _Scopes())
     sites = walker.sites
+    in_methods: dict[int, str] = {}  # sites in methods whose lists are not known: why
+    for qualified, method in _build_methods(module, walker, exported).items():
+        if isinstance(method, str):
+            in_methods.update(
+                (id(c), f"the call is in `{qualified}`: {method}") for c in find_all(_method_named(module, qualified), cst.Call)
+            )
+            continue
+        # the graph a class builds in the method its constructor calls first, the class made
+        # once, before any variable: what TF1 had made at a site there is what the method made
+        inner = _Walker(module, imports, builders, method)
+        inner.statements(cst.ensure_type(method.body, cst.IndentedBlock).body, _Scopes())
+        sites += [dataclasses.replace(site, walker=inner) for site in inner.sites]
     for call in walker.all_sites:
         if id(call) not in {id(s.call) for s in sites}:
-            sites.append(_Site(call, None, "the call is inside a function, a loop or a branch: the list depends on when it runs"))
+            why = in_methods.get(id(call), "the call is inside a function, a loop or a branch: the list depends on when it runs")
+            sites.append(_Site(call, None, why))
     replacements: dict[int, str] = {}
     notes: list[tuple[int, int, str]] = []
     reasons: dict[int, str] = {}
@@ -252,7 +271,9 @@ class _Walker:
     """The module's top-level statements in execution order: the trainable variables made
     so far, and the sites met."""
 
-    def __init__(self, module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, module: cst.Module, imports: TfImports, builders: frozenset[str] = frozenset(), method: cst.FunctionDef | None = None
+    ) -> None:
         self.module = module
         self.imports = imports
         self.builders = builders
@@ -262,9 +283,16 @@ class _Walker:
         self.functions = {
             s.name.value: s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))
         }  # top-level defs: calls of them are followed
-        self.bindings = _bindings_at_top(module)
+        # the statements walked: the module's, or a method's body (its names are its locals;
+        # a method called on its object is not followed)
+        self.method = method
+        walked = module if method is None else cst.Module(body=cst.ensure_type(method.body, cst.IndentedBlock).body)  # type: ignore[arg-type]
+        self.opaque = {method.params.params[0].name.value} if method is not None and method.params.params else set()
+        self.bindings = _bindings_at_top(walked)
         self.bound_once = {name for name, count in self.bindings.items() if count == 1}
-        self.assigned = _module_assignments(module)
+        self.assigned = _module_assignments(walked)
+        # the variables made before each top-level statement of the module (its walk)
+        self.before: dict[int, list[_Variable] | str] = {}
         self.imported = _imported_modules(module)
         self.reuse = any(
             # (a TF call's ``reuse=``: a helper's own, ``discriminator(G, reuse=True)``, is what its body does with it)
@@ -303,6 +331,7 @@ class _Walker:
 
     def statements(self, body: Sequence[cst.CSTNode], scopes: _Scopes) -> None:
         for statement in body:
+            self.before[id(statement)] = self.variables if isinstance(self.variables, str) else list(self.variables)
             self.statement(statement, scopes)
 
     def statement(self, statement: cst.CSTNode, scopes: _Scopes) -> None:
@@ -648,6 +677,8 @@ class _Walker:
             return None  # (another module's pure builder: it makes no variables)
         root = func.value
         method = isinstance(call.func, cst.Attribute)
+        if root in self.opaque:
+            return f"`{self.module.code_for_node(call.func)}(...)` is not followed (a method of the object may make variables)"
         if root in self.functions:
             return self._follow(root)
         if root in self.imported:
@@ -735,6 +766,7 @@ def _replacement(module: cst.Module, walker: _Walker, site: _Site) -> list[tuple
             return kept
         variables = kept
     out: list[tuple[cst.CSTNode, str]] = [(site.call, _display(variables))]
+    walker = site.walker or walker
     for use in _uses(module, walker, site.call):
         if isinstance(use, str):
             return use
@@ -747,6 +779,87 @@ def _replacement(module: cst.Module, walker: _Walker, site: _Site) -> list[tuple
             if any(c is site.call for c in find_all(comprehension, cst.Call)):
                 out.pop(0)  # ``[v for v in tf.trainable_variables() if ...]``: one list display
     return out
+
+
+def _build_methods(module: cst.Module, walker: _Walker, exported: frozenset[str]) -> dict[str, cst.FunctionDef | str]:
+    """By ``Class.method``: the methods whose trainable-variable lists are known, or why not.
+    Known for the method a class's constructor calls on the object (``self.build_model()``)
+    as a statement of its own, before anything that may make variables, and nowhere else; the
+    class constructed once in the module, by a top-level statement before which the module
+    made no variable, and by no other file of the run.  TF1's graph then held at a site in the
+    method only what the method made before it."""
+    out: dict[str, cst.FunctionDef | str] = {}
+    attributes = [a.attr.value for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)]
+    parts = {id(a.attr) for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)}
+    mentions = [n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and id(n) not in parts]
+    for cls in module.body:
+        if not (isinstance(cls, cst.ClassDef) and isinstance(cls.body, cst.IndentedBlock)):
+            continue
+        methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
+        init = methods.get("__init__")
+        name = cls.name.value
+        constructed = [
+            s
+            for s in module.body
+            if isinstance(s, cst.SimpleStatementLine)
+            and any(isinstance(c, cst.Call) and m.matches(c.func, m.Name(name)) for c in find_all(s, cst.Call))
+        ]
+        if name in exported:
+            why = f"another file of the run imports `{name}`"
+        elif len(constructed) != 1 or mentions.count(name) != 2:
+            why = f"`{name}` is not constructed once, by a statement at the top of the module"
+        elif walker.before.get(id(constructed[0])) != [] or any(
+            walker._creates(c) is not None
+            for c in calls_in(constructed[0])
+            if not (isinstance(c, cst.Call) and m.matches(c.func, m.Name(name)))
+        ):
+            # (its arguments too are evaluated before the constructor runs)
+            why = f"variables may exist when `{name}` is constructed"
+        else:
+            why = ""
+        build = _build_call(module, walker, init) if init is not None else None
+        for method in methods.values():
+            if method is init:
+                continue
+            if method is not build:
+                out[f"{name}.{method.name.value}"] = "its class's constructor does not call it first, once, before making any variable"
+            elif why or attributes.count(method.name.value) != 1 or mentions.count(method.name.value) != 1:
+                out[f"{name}.{method.name.value}"] = why or "the method is called elsewhere too"
+            else:
+                out[f"{name}.{method.name.value}"] = method
+    return out
+
+
+def _method_named(module: cst.Module, qualified: str) -> cst.FunctionDef:
+    class_name, _, name = qualified.partition(".")
+    cls = next(c for c in module.body if isinstance(c, cst.ClassDef) and c.name.value == class_name)
+    return next(f for f in cst.ensure_type(cls.body, cst.IndentedBlock).body if isinstance(f, cst.FunctionDef) and f.name.value == name)
+
+
+def _build_call(module: cst.Module, walker: _Walker, init: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The method of the class the constructor calls on the object (``self.build_model()``), a
+    statement of its own that comes before any that may make variables or call on the object."""
+    if not init.params.params or not isinstance(init.body, cst.IndentedBlock):
+        return None
+    me = init.params.params[0].name.value
+    inner = _Walker(module, walker.imports, walker.builders, init)
+    for statement in init.body.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        call = small.value if isinstance(small, cst.Expr) else None
+        if isinstance(call, cst.Call) and not call.args and m.matches(call.func, m.Attribute(value=m.Name(me))):
+            name = cst.ensure_type(call.func, cst.Attribute).attr.value
+            cls = next(
+                c
+                for c in module.body
+                if isinstance(c, cst.ClassDef) and any(s is init for s in cst.ensure_type(c.body, cst.IndentedBlock).body)
+            )
+            return next(
+                (f for f in cst.ensure_type(cls.body, cst.IndentedBlock).body if isinstance(f, cst.FunctionDef) and f.name.value == name),
+                None,
+            )
+        if inner.creations(statement, quiet=True) is not None:
+            return None
+    return None
 
 
 def _display(variables: list[_Variable]) -> str:
@@ -893,9 +1006,14 @@ def _holders(module: cst.Module, walker: _Walker, parents: dict[int, cst.CSTNode
     target = parent.targets[0].target if len(parent.targets) == 1 else None
     if not isinstance(target, cst.Name) or target.value not in walker.bound_once:
         return ["the list is bound to more than one name, or to a name bound again"]
-    if not isinstance(parents.get(id(parents.get(id(parent)))), cst.Module):
+    line = parents.get(id(parent))
+    if walker.method is None and not isinstance(parents.get(id(line)), cst.Module):
         return ["the list is bound inside a block"]
-    return [n for n in find_all(module, cst.Name) if isinstance(n, cst.Name) and n.value == target.value and n is not target]
+    if walker.method is not None and not any(line is s for s in cst.ensure_type(walker.method.body, cst.IndentedBlock).body):
+        return ["the list is bound inside a block"]
+    # (a method's local: read in that method alone)
+    where = module if walker.method is None else walker.method.body
+    return [n for n in find_all(where, cst.Name) if isinstance(n, cst.Name) and n.value == target.value and n is not target]
 
 
 def _plain_use(module: cst.Module, parents: dict[int, cst.CSTNode], holder: cst.CSTNode, parent: cst.CSTNode | None) -> str | None:
