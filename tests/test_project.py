@@ -546,3 +546,32 @@ def test_a_run_of_the_whole_project_does_not_look_for_importers_again(tmp_path: 
 
     monkeypatch.setattr("tf2migrate.engine._walk_outside", walked_again)
     assert len(run([tmp_path], jobs=1, progress=False)) == 2
+
+
+@pytest.mark.parametrize(
+    ("driver", "changed"),
+    [
+        ("import utils\nutils.GAIN = 10.0\n", True),
+        ("import utils as U\nU.CFG['scale'] = 2.0\n", True),
+        ("from utils import Config\nConfig.scale = 2.0\n", True),
+        ("import utils\nutils.LOSSES.append(1.0)\n", True),
+        ("from utils import LOSSES\nLOSSES.append(1.0)\n", True),
+        ("import utils\ndef setup():\n    utils.GAIN += 1.0\n", True),
+        # its own objects, a function of the module, a read: no module state changed
+        ("import utils\nnet = utils.Net()\nnet.scale = 2.0\n", False),
+        ("import utils\nutils.append(1.0)\n", False),
+        ("import utils\ngain = utils.GAIN * 2\n", False),
+    ],
+)
+def test_a_file_tells_which_project_modules_state_it_changes(tmp_path: Path, driver: str, changed: bool) -> None:
+    """linking.modules_changed_by: what a driver changes of a helper module's state, which the
+    graphs of the run's other files may read (a class module's graph calling ``utils.gain``)."""
+    from tf2migrate.linking import ProjectReader, modules_changed_by
+
+    (tmp_path / "utils.py").write_text("import tensorflow as tf\nGAIN = 1.0\nLOSSES = []\n")
+    main = tmp_path / "main.py"
+    text = "import tensorflow as tf\n" + driver
+    main.write_text(text)
+    project = ProjectReader({main.resolve(), (tmp_path / "utils.py").resolve()})
+    found = modules_changed_by(main.resolve(), text, project.context_of(main, text), None)
+    assert found == ({(tmp_path / "utils.py").resolve()} if changed else set())

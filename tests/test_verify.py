@@ -649,3 +649,32 @@ def test_each_script_of_a_batch_imports_its_own_sibling_directory_module(tmp_pat
             seen.append(runpy.run_path(str(script), run_name="__main__")["VALUE"])
     assert seen == [1, 2, 1, 2]
     assert "helper_a30" not in sys.modules
+
+
+@pytest.mark.parametrize(
+    "modules",
+    [
+        # a package's module, imported by dotted name, whose own import is relative
+        {"main.py": "from pkg.model import Model\n", "pkg/__init__.py": "", "pkg/model.py": "from .utils import f\n"},
+        # a package's __init__, run by importing any of its modules
+        {"main.py": "import pkg.model\n", "pkg/__init__.py": "from . import utils\n", "pkg/model.py": "", "pkg/utils.py": ""},
+        # a module in a directory the script puts on sys.path
+        {"Main/main.py": "import sys\nsys.path.insert(0, '../Utilities')\nimport utils as U\n", "Utilities/utils.py": ""},
+    ],
+    ids=["relative_import_in_package", "package_init", "sys_path_directory"],
+)
+def test_a_compat_fallback_in_any_imported_project_module_picks_the_graph_worker(tmp_path, modules):
+    """The compat fallback's ``disable_eager_execution()`` in a module the program imports
+    switches the whole worker to graph mode: run in the eager worker, it broke the
+    programs after it in the batch.  The modules are found as the migration finds them."""
+    from tf2migrate.verify.runner import _tf2_mode
+
+    for name, text in modules.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    main = next(tmp_path.rglob("main.py"))
+    assert _tf2_mode(main) == "tf2"
+    switched = "utils.py" if (main.parent.parent / "Utilities").is_dir() else "pkg/utils.py"
+    target = (main.parent.parent / "Utilities" / "utils.py") if switched == "utils.py" else tmp_path / switched
+    target.write_text("import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n")
+    assert _tf2_mode(main) == "tf2graph"

@@ -32,9 +32,11 @@ from tf2migrate.linking import (
     Builds,
     ProjectReader,
     find_builds,
+    give_changed_elsewhere,
     honoured,
     importers_of,
     kept_on_tf1,
+    modules_changed_by,
     parsed_or_none,
     read_only_result_findings,
     switches_eager_off,
@@ -304,9 +306,19 @@ def _run(
     first = [i for i in range(len(files)) if i not in importers]
     for i, result in zip(first, _map(files, work, options, first, use_cache, jobs), strict=True):
         results[i] = shown.step(result) if i < migrated else result
-    helpers = _decide_helpers(files, work, results, project, importers, first)
-    for i, result in zip(helpers, _map(files, work, options, helpers, use_cache, jobs), strict=True):
-        results[i] = shown.step(result) if i < migrated else result
+    # then each helper module once every file importing it is done: a helper imported by
+    # another helper (main.py → model.py → utilities.py) is decided on its importer as
+    # migrated (model.py no longer calling utilities' session factory), as the first ones
+    # are; helpers importing each other in a cycle are done together
+    done, waiting = list(first), list(importers)
+    while waiting:
+        finished = set(done)
+        layer = [h for h in waiting if all(i in finished or i == h for i in importers[h])] or waiting
+        _decide_helpers(files, work, results, project, importers, done, layer)
+        for i, result in zip(layer, _map(files, work, options, layer, use_cache, jobs), strict=True):
+            results[i] = shown.step(result) if i < migrated else result
+        done += layer
+        waiting = [h for h in waiting if h not in layer]
     while True:
         # (each step migrates files again only where the other left the sides disagreeing:
         # a class module kept by the build step's check makes importers kept, which may keep a
@@ -375,6 +387,17 @@ def _project_work(files: list[Path], walked: set[Path]) -> tuple[list[_Work | Fi
     for path, item in zip(files, work, strict=True):
         if isinstance(item, _Work):
             item.context = project.context_of(path, item.source.text)
+    # what each file changes of the project's modules' state, told to the others
+    contexts = [w.context if isinstance(w, _Work) else None for w in work]
+    changes = [
+        modules_changed_by(resolved(path), item.source.text, item.context, project.trees.get(resolved(path)))
+        if isinstance(item, _Work)
+        else frozenset()
+        for path, item in zip(files, work, strict=True)
+    ]
+    for item, context in zip(work, give_changed_elsewhere(contexts, changes), strict=True):
+        if isinstance(item, _Work):
+            item.context = context
     read_only = frozenset(i for i, item in enumerate(work) if isinstance(item, _Work) and item.read_only)
     builds = find_builds(files, [w.context if isinstance(w, _Work) else None for w in work], project, project.texts, read_only)
     _give_builds(files, work, builds)
@@ -492,8 +515,10 @@ def _give_update_ops_producers(files, work, project: ProjectReader, importers: d
             item.context = replace(item.context or FileContext(), update_ops_producers=tuple(dict.fromkeys(found)))
 
 
-def _decide_helpers(files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int]) -> list[int]:
-    """The helper modules to migrate now, each told which of its session factories to
+def _decide_helpers(
+    files, work, results, project: ProjectReader, importers: dict[int, list[int]], done: list[int], layer: list[int]
+) -> None:
+    """The helper modules to migrate now (``layer``), each told which of its session factories to
     remove (linking.removable_factories; the files already done are read as migrated) and
     whether TF1 code imports it (an importer the migration changed, or a helper module TF1
     code imports, directly or through other helpers: its names then had TF1's meaning)."""
@@ -513,7 +538,7 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
                 tf1.add(helper)
                 grown = True
     read_by: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # importer → (attributes read, callees given changed objects)
-    for helper in importers:
+    for helper in layer:
         item, summary = work[helper], project.summary(resolved(files[helper]))
         if isinstance(item, _Work) and summary is not None:
             removable = removable_factories(summary, item.source.text, texts)
@@ -535,7 +560,6 @@ def _decide_helpers(files, work, results, project: ProjectReader, importers: dic
         given_changed = frozenset().union(*(read_by[i][1] for i in importers[helper]))
         if given_changed:
             item.context = replace(item.context or FileContext(), importer_changed_arguments=given_changed)
-    return list(importers)
 
 
 def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from tf2migrate.analysis.external_builds import BuildClass, ExternalBuild, build_classes, caller_facts, join, mentions
 from tf2migrate.analysis.module_facts import ast_dotted_name, module_facts
-from tf2migrate.analysis.project import FileContext, ModuleSummary, Project
+from tf2migrate.analysis.project import FileContext, ModuleSummary, Project, submodule
 from tf2migrate.analysis.summaries import tf_aliases
 from tf2migrate.analysis.update_ops_producers import UPDATE_OPS_TEXT
 from tf2migrate.analysis.summaries import SESSION, UNKNOWN, Summary
@@ -118,6 +118,91 @@ def unnamed_importers(
             if context is not None and any(m.path in run for m in context.modules.values()):
                 found.append(path)
     return found
+
+
+# methods that change the object they are called on (``utils.LOSSES.append(l)``)
+_CHANGING_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "sort", "reverse"}
+)
+# a statement that may set an attribute or an item of something other than ``self``
+_SETS_ATTRIBUTE = re.compile(
+    r"^[ \t]*(?!self\b)\w+(?:\.\w+|\[[^\]\n]*\])+[ \t]*(?:[-+*/%@&|^]|\*\*|//|<<|>>)?=(?!=)|\.(?:"
+    + "|".join(sorted(_CHANGING_METHODS))
+    + r")\(",
+    re.M,
+)
+
+
+def modules_changed_by(path: Path, text: str, context: FileContext | None, tree: ast.Module | None) -> frozenset[Path]:
+    """The project modules whose state the file changes, anywhere in it: an attribute or
+    item set through a name its top-level imports bind to the module or to one of its
+    objects (``utilities.GAIN = 10.0``, ``U.CFG["scale"] = 2``, ``Config.scale = 2`` after
+    ``from utilities import Config``, ``utils.LOSSES.append(l)``).  A file importing a class
+    module and changing what that module's graphs read, after building them, is a driver
+    the class module alone cannot see (a local rebinding such a name is not told apart)."""
+    if context is None or not context.modules or not _SETS_ATTRIBUTE.search(text):
+        return frozenset()
+    tree = tree or parsed_or_none(text)
+    if tree is None:
+        return frozenset()
+    bound: dict[str, Path] = {}  # local name → the module whose state it reaches
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                written = alias.name if alias.asname else alias.name.split(".")[0]
+                found = context.modules.get(written)
+                if found is not None and found.path != path:
+                    bound[alias.asname or written] = found.path
+        elif isinstance(statement, ast.ImportFrom):
+            written = "." * statement.level + (statement.module or "")
+            for alias in statement.names:
+                # (``from pkg import utils``: the submodule when it is one, else an object of ``pkg``)
+                found = context.modules.get(submodule(written, alias.name)) or context.modules.get(written)
+                if found is not None and found.path != path and alias.name != "*":
+                    bound[alias.asname or alias.name] = found.path
+    changed: set[Path] = set()
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CHANGING_METHODS:
+            # (``utils.LOSSES.append``: a method of a module's object; ``utils.append(...)`` is a function of it)
+            if isinstance(node.func.value, (ast.Attribute, ast.Subscript)) or (
+                isinstance(node.func.value, ast.Name) and node.func.value.id in bound and not _binds_module(tree, node.func.value.id)
+            ):
+                targets = [ast.Subscript(value=node.func.value, slice=ast.Constant(None))]
+        for target in (t for t in targets for t in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])):
+            if isinstance(target, (ast.Attribute, ast.Subscript)):
+                root: ast.expr = target
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in bound:
+                    changed.add(bound[root.id])
+    return frozenset(changed)
+
+
+def _binds_module(tree: ast.Module, name: str) -> bool:
+    """Does an ``import`` statement of the file bind ``name`` to a module?"""
+    return any(
+        (alias.asname or alias.name.split(".")[0]) == name
+        for statement in tree.body
+        if isinstance(statement, ast.Import)
+        for alias in statement.names
+    )
+
+
+def give_changed_elsewhere(contexts: list[FileContext | None], changes: list[frozenset[Path]]) -> list[FileContext | None]:
+    """Each file's context told the project modules the run's other files change
+    (modules_changed_by): the state its graphs may read."""
+    out: list[FileContext | None] = []
+    for i, context in enumerate(contexts):
+        others = frozenset().union(*(changed for j, changed in enumerate(changes) if j != i))
+        out.append(replace(context, changed_elsewhere=others) if context is not None and others else context)
+    return out
 
 
 def read_only_result_findings(path: Path, text: str) -> list[Diagnostic]:

@@ -111,9 +111,13 @@ class StateLinks(NamedTuple):
     # each name bound to a function of the project: the names a call of it may change what
     # they read, when its summary says it changes module state (its module's, or another's)
     changed_by_calls: dict[str, set[str]]
+    # each name reading the state of a module another file of the run changes: that module's file name
+    changed_elsewhere: dict[str, str]
 
 
-def state_links(module: cst.Module, sources: dict[str, str], modules: dict[str, ModuleSummary]) -> StateLinks:
+def state_links(
+    module: cst.Module, sources: dict[str, str], modules: dict[str, ModuleSummary], changed_elsewhere: frozenset[Path] = frozenset()
+) -> StateLinks:
     """The names through which a change of a project module's state is seen: every name bound
     from the same module (``import utils as U`` besides ``import utils``; ``scaled`` and ``CONFIG``
     of ``from utils import scaled, CONFIG``, whose ``CONFIG["scale"] = 6.0`` changes what
@@ -126,7 +130,8 @@ def state_links(module: cst.Module, sources: dict[str, str], modules: dict[str, 
     its module's summaries already: a function reading it is no builder).  A graph built from one
     of them captured the module's values of that moment.  ``sources``: :func:`import_sources`;
     ``modules``: the file's project modules by the dotted name its imports write
-    (FileContext.modules)."""
+    (FileContext.modules); ``changed_elsewhere``: the project modules another file of the run
+    changes (FileContext.changed_elsewhere)."""
     located: dict[str, ModuleSummary] = {}
     for name, source in sources.items():
         # (``from pkg import model``: the submodule ``pkg.model`` when it is one)
@@ -154,6 +159,7 @@ def state_links(module: cst.Module, sources: dict[str, str], modules: dict[str, 
         # (not its own module's: a builder reading what a function of its module changes is none,
         # analysis/summaries.py)
         {name: reading(set(home.reaches)) for name, home in located.items()},
+        {name: changed.name for changed in sorted(changed_elsewhere) for name in reading({changed})},
     )
 
 

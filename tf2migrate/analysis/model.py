@@ -337,6 +337,9 @@ class GraphFacts:
     # each name bound to a project function: the names whose values a call of it may change,
     # when it changes module state
     names_changed_by_calls: dict[str, set[str]] = field(default_factory=dict)
+    # each name reading the state of a module another file of the run changes
+    # (FileContext.changed_elsewhere): the file name of that module
+    names_changed_elsewhere: dict[str, str] = field(default_factory=dict)
     # modules of the run linked to this one by an import that stay on TF1 semantics (FileContext.graph_mode_modules)
     graph_mode_modules: tuple[str, ...] = ()
     # a run TF1 left unordered whose order the kept graph reproduces with reference variables

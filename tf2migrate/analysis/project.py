@@ -77,6 +77,10 @@ class FileContext:
     # the names those files call with an object they change in place (``Model(ks)`` … ``ks[0] = 2.5``):
     # a class of this module storing that argument would read the changed object, TF1 built with the first
     importer_changed_arguments: frozenset[str] = frozenset()
+    # the project modules whose state another file of the run changes (``utilities.GAIN = 10.0``
+    # in a driver importing this file's class module): a graph of this file reading that state
+    # captured the value of the moment it was built, wherever that file's change stands
+    changed_elsewhere: frozenset[Path] = frozenset()
     # modules of the run this one imports or is imported by that stay on TF1 semantics (their
     # fallback switches eager execution off, for the whole process): its own graph stays there too
     graph_mode_modules: tuple[str, ...] = ()
@@ -96,6 +100,7 @@ class FileContext:
             or self.importer_names
             or self.importer_attributes
             or self.importer_changed_arguments
+            or self.changed_elsewhere
             or self.graph_mode_modules
         )
 
@@ -113,6 +118,7 @@ class FileContext:
                 self.importer_attributes,
                 self.importer_changed_arguments,
                 self.graph_mode_modules,
+                map(str, self.changed_elsewhere),
             )
             text += repr([sorted(part) for part in links])
         text += repr(self.update_ops_producers) if self.update_ops_producers else ""
@@ -145,9 +151,14 @@ def submodule(package: str, name: str) -> str:
 def search_directories(path: Path, text: str) -> list[Path]:
     """Where ``path``'s absolute imports are found: its own directory, then the
     directories it adds to ``sys.path`` (relative ones are taken from its directory,
-    where research scripts are run from)."""
+    where research scripts are run from), then, for a module of a package, the directory
+    holding its outermost package: the program importing the package runs from there, and
+    the module's ``from pkg.utils import f`` names its own package from there."""
     here = path.parent
-    return [here] + [(here / match.group(2)) for match in _SYS_PATH.finditer(text)]
+    top = here
+    while (top / "__init__.py").is_file():
+        top = top.parent
+    return [here] + [(here / match.group(2)) for match in _SYS_PATH.finditer(text)] + ([top] if top != here else [])
 
 
 def resolve(name: str, path: Path, directories: list[Path]) -> Path | None:

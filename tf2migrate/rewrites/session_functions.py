@@ -866,6 +866,15 @@ class SessionFunctions:
                     f"graph code reads {how} a module value the file binds again or changes in place; TF1 built the graph "
                     "with its value when the constructor ran, a generated method would read it when it runs",
                 )
+            elif name in self.rewrite.facts.names_changed_elsewhere:
+                return (
+                    statement.order,
+                    name,
+                    statement,
+                    f"graph code reads {how} the state of {self.rewrite.facts.names_changed_elsewhere[name]}, which another "
+                    "file of the run changes; TF1 built the graph with its value when the constructor ran, a generated "
+                    "method would read it when it runs",
+                )
         return None
 
     def _changed_by_importer(self, scope: Scope) -> str | None:

@@ -10,7 +10,6 @@ import.
 
 from __future__ import annotations
 
-import ast
 import math
 import os
 import pickle
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import tf2migrate
+from tf2migrate.analysis.project import imported_names, resolve, search_directories
 from tf2migrate.verify.compare import Row, compare_values
 from tf2migrate.verify.records import Job, ScriptResult
 
@@ -159,27 +159,32 @@ def _tf2_mode(after: Path) -> str:
 
 
 def _local_sources(program: Path) -> list[str]:
-    """The text of ``program`` and of the modules next to it that it imports, transitively."""
-    sources, seen, todo = [], {program}, [program]
+    """The text of ``program`` and of the project modules it imports, transitively: found
+    as the migration finds them (analysis.project), in the program's directory, the
+    directories it puts on ``sys.path``, and packages (``pkg/model.py``, its
+    ``__init__.py``, relative imports) — a compat fallback in ``pkg/utils.py`` switches
+    eager execution off for the whole worker too."""
+    try:
+        directories = search_directories(program, program.read_text(errors="replace"))
+    except OSError:
+        directories = [program.parent]
+    sources, seen, todo = [], {program.resolve()}, [program.resolve()]
     while todo:
+        path = todo.pop()
         try:
-            source = todo.pop().read_text(errors="replace")
-            tree = ast.parse(source)
-        except (OSError, SyntaxError, ValueError):
+            source = path.read_text(errors="replace")
+        except OSError:
             continue
         sources.append(source)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                sibling = program.parent / f"{name.split('.')[0]}.py"
-                if sibling not in seen and sibling.is_file():
-                    seen.add(sibling)
-                    todo.append(sibling)
+        for name in imported_names(source):
+            # ``import pkg.model`` runs ``pkg/__init__.py`` too
+            dots = len(name) - len(name.lstrip("."))
+            parts = name[dots:].split(".") if name[dots:] else []
+            for count in range(len(parts), 0 if parts else -1, -1):
+                found = resolve(name[:dots] + ".".join(parts[:count]), path, directories)
+                if found is not None and found not in seen:
+                    seen.add(found)
+                    todo.append(found)
     return sources
 
 
