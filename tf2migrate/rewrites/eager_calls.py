@@ -73,13 +73,44 @@ TF1_DIV = '''def tf1_div(x, y, name=None):
 '''
 
 _SEED_CALLS = frozenset({"set_random_seed", "random.set_random_seed"})
+# get_variable's initializers that draw nothing (any other, or none: Glorot uniform, draws)
+_CONSTANT_INITIALIZERS = frozenset(
+    {"zeros_initializer", "ones_initializer", "constant_initializer", "initializers.zeros", "initializers.ones", "initializers.constant"}
+)
+
+
+def _partitioned_seeded_draw(facts: GraphFacts, call: cst.Call, graph_seed: bool) -> bool:
+    """``tf.get_variable(..., partitioner=...)`` whose initializer draws from a seed (its own,
+    or the graph seed the file sets)."""
+    if facts.imports.call_name(call) not in ("get_variable", "compat.v1.get_variable"):
+        return False
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if "partitioner" not in keywords:
+        return False
+    initializer = keywords.get("initializer")
+    if isinstance(initializer, cst.Call) and facts.imports.call_name(initializer) in _CONSTANT_INITIALIZERS:
+        return False
+    seeded = isinstance(initializer, cst.Call) and any(a.keyword is not None and a.keyword.value == "seed" for a in initializer.args)
+    return graph_seed or seeded
+
+
 _ASSIGN_CALLS = frozenset({"assign", "assign_add", "assign_sub"})
 
 
 def plan_eager_calls(facts: GraphFacts, plan: Plan, module: cst.Module, tree: ast.Module, names_in_use: set[str]) -> None:
     """``tree``: CPython's tree of ``module``'s text (what tells the dtype of a division)."""
     divisions = _Divisions(module, tree)
+    graph_seed = any(facts.imports.call_name(c) in _SEED_CALLS for c in facts.calls)
     for call in facts.calls:
+        if _partitioned_seeded_draw(facts, call, graph_seed):
+            # TF1 called the initializer once per partition, each a graph op of the same seed
+            # (the partitions' first numbers alike); eagerly, the calls continue one stream
+            plan.note(
+                call,
+                RANDOM_SEED.code,
+                "tf.get_variable with a partitioner and a seeded initializer: TF1 drew each partition anew from the "
+                "seed, the eager variable's partitions continue one stream: other initial values than TF1's",
+            )
         if facts.imports.call_name(call) in _SEED_CALLS and len(call.args) == 1 and not call.args[0].star:
             plan.call_replacements[id(call)] = _set_seed
             plan.note(call, RANDOM_SEED.code, "tf.set_random_seed → tf.random.set_seed (TF2's random streams differ from TF1's)")

@@ -13,11 +13,12 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import bind_arguments, closure
 from tf2migrate.analysis.catalogue import NUMPY_ARRAY_READS
+from tf2migrate.analysis.half_precision import half_precision
 from tf2migrate.analysis.model import argument_name, FeedDict, Kind, lookup_graph_name, RunSite, Scope, Statement
 from tf2migrate.analysis.passed_feed_displays import is_method
 from tf2migrate.analysis.names import graph_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.analysis.tf_imports import dotted_name
-from tf2migrate.rewrites.function_emission import default_dtype, half_precision, has_signature
+from tf2migrate.rewrites.function_emission import default_dtype, has_signature
 from tf2migrate.rewrites.generated import Generated, SessionRewrite, UnpackedFeed
 from tf2migrate.traversal import children, find_all
 
@@ -43,7 +44,7 @@ def call_arguments(rewrite: SessionRewrite, site: RunSite, generated: Generated,
     # the name of NumPy at the run, for the values fed to half-precision placeholders (see _as_fed)
     numpy = None
     if half := [name for name, p in params.items() if name not in taken and half_precision(_dtype(rewrite, p))]:
-        numpy = _numpy_at(rewrite, site.call)
+        numpy = numpy_at(rewrite, site.call)
         if numpy is None:
             rewrite.block(
                 site.call,
@@ -150,7 +151,7 @@ def _keywords(rewrite: SessionRewrite, params: dict[str, Statement], fed: dict[s
     return ", ".join(f"{name}={_as_fed(rewrite, params[name], value, name in tensors, numpy)}" for name, value in fed.items())
 
 
-def _numpy_at(rewrite: SessionRewrite, call: cst.Call) -> str | None:
+def numpy_at(rewrite: SessionRewrite, call: cst.CSTNode) -> str | None:
     """The name of NumPy the module binds at ``call`` (analysis/numpy_values.py), or None."""
     path = _blocks_to(rewrite.module, call)
     return rewrite.numpy_values().numpy_module(path[0][1]) if path else None

@@ -13,6 +13,7 @@ from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import call_argument, calls_in
 from tf2migrate.analysis.catalogue import GRADIENT_CALLS
 from tf2migrate.analysis.control_flow import reached
+from tf2migrate.analysis.half_precision import half_precision, names_half_precision
 from tf2migrate.analysis.model import argument_name, Kind
 from tf2migrate.analysis.names import local_name, read_and_bound, root_name, self_attribute
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -467,28 +468,16 @@ class _NameUses(cst.CSTVisitor):
 _DYNAMIC_BINDINGS = frozenset({"globals", "vars", "exec"})
 
 
-# dtypes TF2 converts Python floats (and ``tf.cast`` float64 values) to through float32,
-# rounding them twice where TF1's feed, by NumPy, rounded them once: 2049.0001 → 2048, not 2050
-_HALF_PRECISION = frozenset({"float16", "half", "bfloat16"})
-
-
-def half_precision(dtype: str) -> bool:
-    """Is ``dtype`` (code: ``tf.float16``, ``"half"``, ``np.float16``) a half-precision one?"""
-    return dtype.rsplit(".", 1)[-1].strip("\"'") in _HALF_PRECISION
-
-
 def _computes_half_precision(rewrite: SessionRewrite, generated: Generated) -> bool:
     """Does the generated function take a half-precision placeholder, or do its graph code
-    or fetch name a half-precision dtype (``tf.cast(x, tf.float16)``)?"""
+    or fetch name a half-precision dtype (``tf.cast(x, tf.float16)``) or read a name holding
+    a half-precision value (analysis/half_precision.py: a module's ``float16`` variable)?"""
     dtypes = [p.placeholder.dtype for p in generated.placeholders if p.placeholder is not None and p.placeholder.dtype is not None]
     if any(half_precision(rewrite.code(d)) for d in dtypes):
         return True
+    names = rewrite.half_precision_names()
     nodes = [generated.fetch, *(s.node for s in generated.body)]
-    return any(
-        isinstance(n, cst.Name) and n.value in _HALF_PRECISION or isinstance(n, cst.SimpleString) and n.evaluated_value in _HALF_PRECISION
-        for node in nodes
-        for n in preorder(node)
-    )
+    return any(names_half_precision(node) or any(isinstance(n, cst.Name) and n.value in names for n in preorder(node)) for node in nodes)
 
 
 def _numpy_constant(rewrite: SessionRewrite, default: cst.BaseExpression) -> bool:

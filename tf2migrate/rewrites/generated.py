@@ -12,6 +12,7 @@ import libcst as cst
 
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import PURE_BUILTINS
+from tf2migrate.analysis.half_precision import half_precision_names
 from tf2migrate.analysis.model import FeedDict, GraphFacts, Kind, RunSite, Scope, Statement
 from tf2migrate.analysis.names import read_and_bound, self_attribute
 from tf2migrate.analysis.numpy_values import NumpyValues
@@ -82,6 +83,7 @@ class SessionRewrite:
     _names_of_scope: dict[int, tuple[frozenset[str], set[str], dict[str, str]]] = field(default_factory=dict, init=False, repr=False)
     _module_bindings: list[str] | None = field(default=None, init=False, repr=False)
     _numpy_values: NumpyValues | None = field(default=None, init=False, repr=False)
+    _half_precision_names: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     def module_bindings(self) -> list[str]:
         """Every binding of a name anywhere in the module, one entry per binding: read
@@ -96,6 +98,13 @@ class SessionRewrite:
         if self._numpy_values is None:
             self._numpy_values = NumpyValues(self.module, self.facts.importer_attributes, self.facts.importer_names)
         return self._numpy_values
+
+    def half_precision_names(self) -> frozenset[str]:
+        """The names holding half-precision values (analysis/half_precision.py): read once
+        per file, when a rule first asks."""
+        if self._half_precision_names is None:
+            self._half_precision_names = half_precision_names(self.facts)
+        return self._half_precision_names
 
     def code(self, node: cst.CSTNode, scope: Scope | None = None) -> str:
         localize = self.scope_names(scope)[0] if scope is not None else frozenset()

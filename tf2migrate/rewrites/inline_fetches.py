@@ -25,12 +25,13 @@ import libcst.matchers as m
 from tf2migrate.analysis import blockers
 from tf2migrate.analysis.calls import calls_in
 from tf2migrate.analysis.catalogue import LIST_CALLS, OPERATION_CALLS, STRUCTURE_CALLS, is_unsupported_call
+from tf2migrate.analysis.half_precision import names_half_precision
 from tf2migrate.analysis.run_sites import builds_ops_by_helper
 from tf2migrate.analysis.model import Kind, RunForm, RunSite, Scope, Statement
 from tf2migrate.analysis.names import NameReferences, fresh_name, local_name, names_bound, read_and_bound, root_name
 from tf2migrate.rewrites.fetches import item_of_python_call, Leaf, LeafKind, to_numpy
 from tf2migrate.rewrites.generated import SessionRewrite
-from tf2migrate.traversal import find_all
+from tf2migrate.traversal import find_all, preorder
 
 # Read through the module, not passed: what the module binds once (imports, functions,
 # classes) and Python's builtins.
@@ -86,6 +87,18 @@ def evaluated_in_place(rewrite: SessionRewrite, site: RunSite, leaves: list[Leaf
             site.feed,
             blockers.UNSUPPORTED_FEED,
             "a run feeds placeholders that its fetch, built in the run from Python values, does not read",
+        )
+        return None
+    names = rewrite.half_precision_names()
+    if names_half_precision(site.fetch) or any(isinstance(n, cst.Name) and n.value in names for n in preorder(site.fetch)):
+        # eagerly, an op of a half-precision tensor and a Python float (``w * 2049.0001``)
+        # converts the float through float32: rounded twice, where TF1's graph rounded it once
+        rewrite.block(
+            site.fetch,
+            blockers.UNSUPPORTED_GRAPH_CODE,
+            "the fetch, built in the run from Python values, would be evaluated eagerly where the run stood, and it "
+            "computes in float16 or bfloat16: eagerly, TF2 rounds a Python float to float32 before the half-precision "
+            "dtype (2049.0001 → 2048 in float16), where TF1's graph rounded it once (2050)",
         )
         return None
     code = rewrite.code(site.fetch)

@@ -47,6 +47,7 @@ from tf2migrate.rewrites.fetches import fetch_leaves, item_of_python_call, item_
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
+from tf2migrate.rewrites.half_precision_values import plan_half_precision_values
 from tf2migrate.rewrites.random_streams import refuse_shared_random_streams
 from tf2migrate.traversal import find_all, preorder, walk
 
@@ -261,6 +262,7 @@ class SessionFunctions:
         pass_unconverted_values(self.rewrite, invariant_feeds.convert(self.rewrite))
         self._refuse_graphs_run_elsewhere()
         refuse_shared_random_streams(self.rewrite)
+        plan_half_precision_values(self.rewrite)
         descriptions.plan_descriptions(self.rewrite, self._graph_inputs_stable)
         # a traced description keeps its static shapes as written: the trace gives TF1's numbers
         described = {

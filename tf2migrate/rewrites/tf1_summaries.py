@@ -173,7 +173,45 @@ _WRITER_METHODS = frozenset({"add_summary", "add_graph", "flush", "close"})
 # TF1's name scopes accept these; tags of other names are cleaned (``a:0`` → ``a_0``)
 CLEAN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 # default names of ops built by Python operators (``a + b`` is ``add``)
-_OPERATOR_OP_NAMES = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "div", "and", "or", "xor", "invert"})
+_OPERATOR_OP_NAMES = frozenset(
+    {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "div", "and", "or", "xor", "invert", "strided_slice"}
+)
+# the default names of the ops TF1 functions build in the caller's scope, for functions whose
+# ops are not one raw op named like them (``tf.reduce_mean`` builds ``Mean`` and its axes'
+# ``Const``, ``tf.multiply`` ``Mul``; ``random_normal`` opens its own scope): read off the
+# graphs TF builds (tests/test_tf1_summary_op_names.py builds each call and compares).  A
+# function named like one raw op (``tf.matmul``, ``tf.nn.relu``, ``tf.nn.l2_loss``) builds that
+# op; a file calling any other TF function may have built any op (DEFAULT_OP_NAMES).
+SCOPE_OP_NAMES: dict[str, frozenset[str]] = {
+    "reduce_sum": frozenset({"sum", "const"}),
+    "reduce_mean": frozenset({"mean", "const"}),
+    "reduce_max": frozenset({"max", "const"}),
+    "reduce_min": frozenset({"min", "const"}),
+    "multiply": frozenset({"mul"}),
+    "subtract": frozenset({"sub"}),
+    "divide": frozenset({"truediv"}),
+    "constant": frozenset({"const"}),
+    "Variable": frozenset({"variable"}),
+    "zeros": frozenset({"zeros"}),
+    "ones": frozenset({"ones"}),
+    "random_normal": frozenset({"random_normal"}),
+    "random_uniform": frozenset({"random_uniform"}),
+    "truncated_normal": frozenset({"truncated_normal"}),
+    "nn.sigmoid_cross_entropy_with_logits": frozenset({"logistic_loss"}),
+    "global_variables_initializer": frozenset({"init"}),
+    "train.Saver": frozenset({"save"}),
+    "Session": frozenset(),
+    "train.AdamOptimizer": frozenset(),
+    "train.GradientDescentOptimizer": frozenset(),
+    "summary.FileWriter": frozenset(),
+    "summary.merge": frozenset({"merge"}),
+    "summary.merge_all": frozenset({"merge"}),
+    "searchsorted": frozenset({"lowerbound", "upperbound", "reshape", "shape", "strided_slice"}),
+}
+# ``opt.minimize(loss)``: a method, not a TF function; the names its ops take in the caller's scope
+_MINIMIZE_OP_NAMES = frozenset(
+    {"gradients", "beta1_power", "beta2_power", "adam", "gradientdescent", "momentum", "rmsprop", "adagrad", "range", "rank", "sum", "mul"}
+)
 DEFAULT_OP_NAMES = (
     frozenset(name.removeprefix("raw_ops.").lower() for name in SAME_IN_TF2 if name.startswith("raw_ops.")) | _OPERATOR_OP_NAMES
 )
@@ -246,6 +284,28 @@ class _Finder:
         # lower-cased full names TF1 counted in use (Graph._names_in_use) → uses
         self.in_use: dict[str, int] = {}
         self.called_names = {n.rpartition(".")[2].lower() for c in self._all_calls if (n := imports.call_name(c))}
+        self.op_names = self._op_names(imports)
+
+    def _op_names(self, imports: TfImports) -> frozenset[str] | None:
+        """The default names of the ops the file's TF calls and operators may build in the
+        caller's scope (SCOPE_OP_NAMES); None when a TF function of unknown ops is called."""
+        names = set(_OPERATOR_OP_NAMES)
+        for call in self._all_calls:
+            name = imports.call_name(call)
+            if name is None:
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("minimize", "apply_gradients"):
+                    names |= _MINIMIZE_OP_NAMES
+                continue
+            own = name.rpartition(".")[2].lower().replace("_", "")
+            if name in SCOPE_OP_NAMES:
+                names |= SCOPE_OP_NAMES[name]
+            elif name in _OPS:
+                continue  # the summaries' names are counted as the walk meets them
+            elif own in DEFAULT_OP_NAMES:
+                names.add(own)
+            else:
+                return None
+        return frozenset(names)
 
     def _scope_names(self, call: cst.Call) -> set[str] | None:
         """The names a scope call can be given: its literal; or, for a parameter of a module
@@ -470,8 +530,10 @@ class _Finder:
             return f"a TF call of the file is given the name `{text}`"
         if default in self.called_names:
             return f"`{default}` is the default name of ops of a TF function the file calls"
-        if default in DEFAULT_OP_NAMES:
-            return f"`{default}` is the default name of a TF op"
+        if default in DEFAULT_OP_NAMES and self.op_names is None:
+            return f"`{default}` is the default name of a TF op, and the file calls TF functions whose ops are not known"
+        if self.op_names is not None and default in self.op_names:
+            return f"`{default}` is the default name of an op a TF call of the file builds"
         return None
 
     def _simple(self, statement: cst.SimpleStatementLine, small: cst.BaseSmallStatement, scope: list[str], ops: list[str]) -> None:
