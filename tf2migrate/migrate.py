@@ -991,6 +991,10 @@ def _migrate_python2(source: str, error: SyntaxError, path: str, options: Option
     conversion keeps every line's number, so findings need no moving but on converted lines.
     If anything else keeps it from parsing (``except E, e``), it is reported (TFM001) as it stands."""
     converted = python2_prints.convert_prints(source)
+    broken = python2_prints.indentation_error(source) if converted is None else None
+    if broken is not None:  # (what stops the conversion stops Python 2 too: not a Python 2 file to convert)
+        message = f"cannot parse as Python 3 nor as Python 2: {broken.msg}"
+        return MigrationResult(source, [Diagnostic(PARSE_ERROR.code, message, path, broken.lineno or 1, 1, Severity.ERROR)])
     if converted is None:
         if python2_prints.imports_print_function(source):
             message = f"cannot parse as Python 3: {error.msg}: a print statement in a file that imports `print_function`, which is no Python 2 either"
@@ -1415,7 +1419,11 @@ def _migrate_graph(
             plan.replace[id(trap.source)] = trap.fix
     plan_tf_import(module.config_for_parsing, imports, plan)
     words = edit_words(imports)
-    quiet = quiet_statements(module, tree, source, words, plan.edited_nodes())
+    targets = plan.edited_nodes()
+    quiet = quiet_statements(module, tree, source, words, targets)
+    # what tf2migrate wrote on an earlier run is TF2 code: not renamed as the file's TF1 names are
+    # (rewrites/written_helpers.py), unless a rewrite edits it
+    quiet |= {id(w) for w in written_definitions(module) if not any(id(n) in targets for n in find_all(w, cst.CSTNode))}
     new_module = module.visit(PlanApplier(plan, imports, quiet, words))
     new_module = add_absl_imports(new_module, plan)
     if len(facts.blockers) != decided:

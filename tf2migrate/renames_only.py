@@ -53,6 +53,7 @@ from tf2migrate.rewrites.predict_trap import may_have_traps
 from tf2migrate.rewrites.tf1_eager import may_be_tf1_eager
 from tf2migrate.rewrites.variable_free_scopes import may_have_variable_free_scopes
 from tf2migrate.rewrites.tf_names import imports_absent_module, kept_import_findings
+from tf2migrate.rewrites.written_helpers import written_definitions, written_statements
 from tf2migrate.spliced_check import NESTED_HEADER, Splice, spliced_problem
 
 _DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -146,7 +147,10 @@ def migrate_renames_only(
     plan = Plan(absl_names=absl_names(head.module.body, facts.names), defines_main=defines_main, root_is_tf1=facts.tf1)
     config = head.module.config_for_parsing
     plan_tf_import(config, imports, plan)
-    fragments = [head, *(f for f in _fragments(tree.body, lines, source, offsets, False) if not head.first <= f.first <= head.last)]
+    # (what tf2migrate wrote on an earlier run is TF2 code, not renamed: rewrites/written_helpers.py)
+    ours = {id(node) for node in written_statements(tree)}
+    statements = [node for node in tree.body if id(node) not in ours]
+    fragments = [head, *(f for f in _fragments(statements, lines, source, offsets, False) if not head.first <= f.first <= head.last)]
     fragments.sort(key=lambda f: f.first)
     targets = plan.edited_nodes()
     holders: dict[int, _Fragment] = {}  # the nodes findings are about → their fragment
@@ -164,6 +168,8 @@ def migrate_renames_only(
                 return None
         assert fragment.module is not None
         quiet = quiet_among(fragment.statements(fragment.module), fragment.nodes, lines, targets)
+        if ours and not fragment.nested:  # (the import region may hold some)
+            quiet |= {id(statement) for statement in written_definitions(fragment.module)}
         noted = len(plan.renames.findings)
         plan.one_table_lookups |= one_table_lookups(fragment.module, imports)  # (names bound in other fragments: not followed)
         fragment.new_module = fragment.module.visit(PlanApplier(plan, imports, quiet, words))

@@ -82,12 +82,43 @@ from tf2migrate.analysis.run_sites import looks_like_run_site
 from tf2migrate.analysis.sequence_loss import SEQUENCE_LOSS
 from tf2migrate.analysis.static_python import StaticPython, underived_shape_read
 from tf2migrate.analysis.static_shapes import Literalize, binds_dimension_compared, static_dimensions
-from tf2migrate.analysis.tf_imports import TfImports
+from tf2migrate.analysis.tf_imports import TfImports, dotted_name
 from tf2migrate.traversal import find_all, preorder
 
 
 # trainable-variable collections, written out over layer helpers' layers (analysis/layer_variable_lists.py)
 _COLLECTIONS = frozenset({"get_collection", "trainable_variables"})
+# What TF1's graph holds, read or changed through the modules behind the public API
+# (``from tensorflow.python.framework import ops``: ``ops.get_collection(ops.GraphKeys.GLOBAL_VARIABLES)``):
+# eager TF2 code fills no collection and builds into no default graph, so the call would give
+# ``[]`` or an empty graph where TF1 gave the file's variables and ops
+_GRAPH_STATE = frozenset(
+    {
+        "get_collection",
+        "get_collection_ref",
+        "add_to_collection",
+        "add_to_collections",
+        "get_all_collection_keys",
+        "get_default_graph",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "all_variables",
+    }
+)
+
+
+def _private_graph_state(tf: TfImports, call: cst.Call) -> str | None:
+    """Why a call of a module outside the public TF1 API that reads or changes the graph's
+    state (:data:`_GRAPH_STATE`) keeps the graph on TF1, or None."""
+    path = tf.kept_call_name(call)
+    if path is None or not path.startswith("python.") or path.rpartition(".")[2] not in _GRAPH_STATE:
+        return None
+    return (
+        f"`{dotted_name(call.func)}` (`tensorflow.{path}`, outside the public TF1 API) reads or changes the TF1 graph's "
+        "collections or default graph, which eager TF2 code leaves empty: not converted"
+    )
+
 
 # how a TFM304 refusal of a block that creates variables and builds ops starts: migrate.py
 # retries such loops split in two (rewrites/loop_split.py)
@@ -598,6 +629,11 @@ class StatementClassifier:
             assert isinstance(literal, cst.BaseStatement)  # Literalize replaces expressions only
             reads = read_and_bound(literal)[0]
         calls = self._live_calls(node)
+        for call in calls:
+            state = _private_graph_state(self.tf, call)
+            if state is not None:
+                self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, state)
+                return statement
         tf_calls = [(c, self.tf.call_name(c)) for c in calls]
         has_run = any(looks_like_run_site(self.facts, c) for c in calls)
         graph_deps: set[int] = set()

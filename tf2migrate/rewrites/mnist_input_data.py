@@ -15,7 +15,9 @@ Kept (the import stays, with TFM403, and a TFM414 finding says why) when the rea
 be shown to draw what TF1 drew: ``fake_data`` (not ported), any other use of the module
 (``input_data.DataSet``), a name bound again, a graph seed set in a function, conditionally,
 after the reading function, or from an expression, and a seeded file that makes new graphs
-(``tf.reset_default_graph()``, ``tf.Graph()``), whose seed at the read is not known.
+(``tf.Graph()``, a reset in a function or a branch), whose seed at the read is not known; a
+``tf.reset_default_graph()`` statement of the module is read in order with the seeds (a
+notebook's first cell: a reset and then a seed), a read after it and no seed unseeded.
 An unused import is removed.  The decisions are read from the original (its seeds, its
 positions); the edits are made on the migrated text, whose reads must be the original's.
 """
@@ -69,7 +71,8 @@ _READ = "read_data_sets"
 _TF1_PARAMETERS = ("train_dir", "fake_data", "one_hot", "dtype", "reshape", "validation_size", "seed", "source_url")
 _PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
 _SEEDS = frozenset(p + s for p in _PREFIXES for s in ("set_random_seed", "random.set_random_seed", "random.set_seed"))
-_NEW_GRAPHS = frozenset(p + s for p in _PREFIXES for s in ("reset_default_graph", "Graph"))
+_RESETS = frozenset(p + "reset_default_graph" for p in _PREFIXES)
+_NEW_GRAPHS = _RESETS | frozenset(p + "Graph" for p in _PREFIXES)
 
 
 @dataclass
@@ -206,32 +209,39 @@ class _Reader:
                 found.append((call, f"the graph seed is set conditionally ({at}): the seed in force at the MNIST read is not known"))
             elif _seed_code(call, self) is None:
                 found.append((call, f"the graph seed is not a number or a module-level name ({at}); the MNIST reader is kept"))
-        if seeds and graphs:
-            line = self.position(graphs[0])[0]
+        # ``tf.reset_default_graph()`` as a statement of the module (a notebook's first cell) is in
+        # the seeds' order: a read after it and no seed has no graph seed, whatever was set before
+        resets = {id(call) for call in self._calls_named(_RESETS)}
+        unknown = [call for call, function, plain in graphs if not (function is None and plain and id(call) in resets)]
+        if seeds and unknown:
+            line = self.position(unknown[0])[0]
             found.append(
                 (
-                    graphs[0],
+                    unknown[0],
                     f"the file sets a graph seed and makes new graphs (line {line}): the seed in force at the MNIST read is not known",
                 )
             )
         for call in self.calls:
             anchor = self._anchor(call)
             if anchor is not call:
-                later = [s for s, _, _ in seeds if self.position(s) > self.position(anchor)]
+                later = [s for s, _, _ in [*seeds, *(graphs if seeds else [])] if self.position(s) > self.position(anchor)]
                 if later:
                     found.append(
                         (
                             call,
-                            f"the graph seed is set at line {self.position(later[0])[0]}, after the function that reads "
+                            f"the graph seed is set or reset at line {self.position(later[0])[0]}, after the function that reads "
                             "MNIST is defined: the seed in force at the read depends on when it runs",
                         )
                     )
         return sorted(found, key=lambda item: self.position(item[0]))
 
     def graph_seed(self, call: cst.Call) -> str | None:
-        """The code of the graph seed in force at the read (checked by :meth:`refusals`)."""
-        before = [s for s, _, _ in self._seed_calls() if self.position(s) < self.position(self._anchor(call))]
-        return _seed_code(before[-1], self) if before else None
+        """The code of the graph seed in force at the read (checked by :meth:`refusals`): the
+        last seed set before it, unless the graph was reset since (then none)."""
+        anchor = self.position(self._anchor(call))
+        resets = {id(c) for c, _, _ in self._graph_calls()}
+        before = sorted((c for c, _, _ in [*self._seed_calls(), *self._graph_calls()] if self.position(c) < anchor), key=self.position)
+        return _seed_code(before[-1], self) if before and id(before[-1]) not in resets else None
 
     def _anchor(self, call: cst.Call) -> cst.CSTNode:
         """The read itself at module level, else the module-level definition holding it."""
@@ -252,9 +262,18 @@ class _Reader:
     def _seed_calls(self) -> list[tuple[cst.Call, str | None, bool]]:
         """Each ``tf.set_random_seed(...)``: the function it is in (None at module level), and
         whether it runs unconditionally (a statement of the module, or of its ``if __name__``)."""
+        return self._placed(self._calls_named(_SEEDS))
+
+    def _graph_calls(self) -> list[tuple[cst.Call, str | None, bool]]:
+        """Each call making a new graph, placed as :meth:`_seed_calls` places seeds."""
+        return self._placed(self._calls_named(_NEW_GRAPHS))
+
+    def _placed(self, calls: list[cst.Call]) -> list[tuple[cst.Call, str | None, bool]]:
+        """Each call: the function it is in (None at module level), and whether it runs
+        unconditionally, a statement of its own (of the module, or of its ``if __name__``)."""
         parents = self.wrapper.resolve(ParentNodeProvider)
         out = []
-        for call in self._calls_named(_SEEDS):
+        for call in calls:
             node: cst.CSTNode = call
             function, blocks = None, []
             while node in parents:
@@ -268,9 +287,6 @@ class _Reader:
             plain = isinstance(statement, cst.SimpleStatementLine) and all(_is_main_test(b) for b in blocks)
             out.append((call, function, plain))
         return out
-
-    def _graph_calls(self) -> list[cst.Call]:
-        return self._calls_named(_NEW_GRAPHS)
 
     # -- the migrated text: the edits
 

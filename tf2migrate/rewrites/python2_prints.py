@@ -142,6 +142,19 @@ def python2_construct(source: str, line: int) -> str | None:
     return None
 
 
+def indentation_error(source: str) -> IndentationError | None:
+    """The inconsistent indentation that stops the tokenizer (a dedent to no outer level),
+    which Python 2 refused as Python 3 does: a file that has it is neither."""
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(source).readline):
+            pass
+    except IndentationError as error:
+        return error
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
 def imports_print_function(source: str) -> bool:
     """``from __future__ import print_function`` (a print statement is then no Python 2 either)."""
     try:
