@@ -81,6 +81,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
         or any(is_initialized_value(c) for c in calls)
         or any(_reads_graph_by_name(c) or _assigns_another_shape(c) for c in calls)
         or _fetches_by_name(facts)
+        or _initialized_from_variable(facts)
     )
     for call in calls if ref_variables else ():
         if facts.imports.call_name(call) == "Variable":
@@ -308,6 +309,23 @@ def _fetches_by_name(facts: GraphFacts) -> bool:
     ``sess.run(v.name)``, ``sess.run(v.op.name + ":0")``)?  A variable's tensor named so is
     its value only with reference variables."""
     return any(_is_name_of_element(leaf) for scope in facts.scopes for site in scope.run_sites for leaf in fetch_leaves(site.fetch))
+
+
+def _initialized_from_variable(facts: GraphFacts) -> bool:
+    """Is a variable made from another one's value (``v = tf.Variable(w * 2.0)``,
+    ``tf.get_variable("u", initializer=w + 1.0)``)?  TF1's reference variables read the other
+    variable's initial value there (``_try_guard_against_uninitialized_dependencies``); a
+    resource variable's initializer reads the variable itself, uninitialized while the
+    global initializer runs (FailedPreconditionError at the first run)."""
+    for scope in facts.scopes:
+        for statement in scope.statements:
+            if statement.kind is not Kind.VARIABLE or statement.value_kind != "variable":
+                continue
+            for name in statement.reads:
+                found = lookup_graph_name(scope, name, statement.order)
+                if found is not None and found[1].kind is Kind.VARIABLE and found[1].value_kind == "variable":
+                    return True
+    return False
 
 
 def _is_name_of_element(expr: cst.BaseExpression) -> bool:
