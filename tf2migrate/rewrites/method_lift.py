@@ -348,13 +348,16 @@ def _refusal(module: cst.Module, cls: cst.ClassDef, name: str, moved: set[str], 
     if name in importer_attributes:
         return f"{label}: a file of the run importing the module reads an attribute `{name}`"
     on_self = _calls_on_self(cls, name)
-    for mention in find_all(module, cst.Attribute):
-        if isinstance(mention, cst.Attribute) and mention.attr.value == name and id(mention) not in on_self:
+    # (one walk of the module for the attributes, keyword arguments and names below)
+    walked = find_all(module, (cst.Attribute, cst.Arg, cst.Name))
+    attributes = [n for n in walked if isinstance(n, cst.Attribute)]
+    for mention in attributes:
+        if mention.attr.value == name and id(mention) not in on_self:
             return f"{label}: `{module.code_for_node(mention)}` names it otherwise than by a call on `self` in a method of the class"
     # (``self.discriminator``'s attribute name and a keyword argument's are no mention of the name)
-    parts = {id(a.attr) for a in find_all(module, cst.Attribute) if isinstance(a, cst.Attribute)}
-    parts |= {id(a.keyword) for a in find_all(module, cst.Arg) if isinstance(a, cst.Arg) and a.keyword is not None}
-    for node in find_all(module, cst.Name):
+    parts = {id(a.attr) for a in attributes}
+    parts |= {id(a.keyword) for a in walked if isinstance(a, cst.Arg) and a.keyword is not None}
+    for node in walked:
         if _named(node, name) and node is not method.name and id(node) not in parts:
             return f"{label}: the module binds or reads the name `{name}` too"
     return None
