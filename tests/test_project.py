@@ -111,6 +111,46 @@ def test_summaries_say_what_each_function_and_class_does() -> None:
     assert names["Stateful.__init__"].kind == VARIABLES and names["neural_net.__call__"].kind == BUILDER
 
 
+def test_a_factory_returning_the_session_it_makes_is_a_session_factory() -> None:
+    """Audit 38: ``return tf.Session(config=config)`` is the factory ``sess = tf.Session(...);
+    return sess`` is; one doing anything else with the session, or returning another call, is not."""
+    names = summarize_module(
+        ast.parse(
+            textwrap.dedent(
+                """\
+                import tensorflow as tf
+
+
+                def configured(frac=0.5):
+                    config = tf.ConfigProto()
+                    config.gpu_options.per_process_gpu_memory_fraction = frac
+                    return tf.Session(config=config)
+
+
+                def plain():
+                    return tf.Session()
+
+
+                def interactive():
+                    return tf.InteractiveSession()
+
+
+                def wrapped():
+                    return list(tf.Session())
+
+
+                def logged():
+                    print("session")
+                    return tf.Session()
+                """
+            )
+        )
+    )
+    assert names["configured"].kind == SESSION and not names["configured"].initializes
+    assert names["plain"].kind == SESSION and names["interactive"].kind == SESSION
+    assert names["wrapped"].kind != SESSION and names["logged"].kind != SESSION
+
+
 def test_summaries_see_state_through_aliases_setters_and_chained_calls() -> None:
     """Audit 4: a ``numpy.random`` alias draws, a constant a function rebinds or changes in
     place is state, a method of a call's result is judged by its name."""

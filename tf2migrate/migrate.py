@@ -591,11 +591,11 @@ def _migrate_unscaled(lines: set[int], source: str, path: str, options: Options,
     return _retried(unscaled, fed_expressions.FED_EXPRESSION.code, path, options, project)
 
 
-def _migrate_written_out(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | dict[int, str]:
+def _migrate_written_out(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | dict[int, str] | str:
     """A graph kept on TF1 because it reads a collection of trainable variables (TFM306):
     the file with each written as the list of the variables TF1 returned there
     (rewrites/variable_lists.py), if its graph then converts; else why a list is not known,
-    by line (none when the rewritten file is refused for other reasons)."""
+    by line, or, every list known, what still keeps the rewritten file on TF1."""
     module = _parsed_file(source)
     imports = collect_tf_imports(module)
     imported = local_summaries(ast.parse(source), project) if project is not None else {}
@@ -604,7 +604,14 @@ def _migrate_written_out(source: str, path: str, options: Options, project: File
     written = variable_lists.write_out(module, imports, builders, exported) if imports.aliases else {}
     if isinstance(written, dict):
         return written
-    return _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project) or {}
+    again = _migrate_source(written.source, path, options, project, None)
+    retried = _retried(written, variable_lists.VARIABLE_LIST.code, path, options, project, again=again)
+    if retried is not None:
+        return retried
+    # every list known, the file is refused for something else: say what (a refusal saying
+    # only that the collection is not converted would hide it; a method moved to the module,
+    # a helper split, report this reason as what still keeps their graph)
+    return _still_kept(_refusals(again), _WRITTEN_OUT_LISTS) or {}
 
 
 def _migrate_empty_update_ops(source: str, path: str, options: Options, project: FileContext | None) -> MigrationResult | str:
@@ -654,14 +661,26 @@ def _migrate_update_ops(source: str, path: str, options: Options, project: FileC
     proven = _ProvenFlags(**dataclasses.asdict(options) | {"batch_norm_flags": dropped.flags, "batch_norm_fused": dropped.fused})
     again = _migrate_source(dropped.source, path, proven, project, None)
     retried = _retried(dropped, update_ops.UPDATE_OPS_DROPPED.code, path, proven, project, dropped.map_line, again)
-    return retried if retried is not None else "the file without them is kept on TF1 for other reasons"
+    if retried is not None:
+        return retried
+    # (what keeps the file on TF1 without them, named: "other reasons" would hide it)
+    return (
+        _still_kept(_refusals(again), "with the UPDATE_OPS collection dropped") or "the file without them is kept on TF1 for other reasons"
+    )
 
 
-def _with_list_reasons(findings: list[Diagnostic], reasons: dict[int, str]) -> list[Diagnostic]:
-    """The findings, with why the collection on a refused line is not written out."""
+def _with_list_reasons(findings: list[Diagnostic], reasons: dict[int, str] | str) -> list[Diagnostic]:
+    """The findings, with why the collection on a refused line is not written out (by line),
+    or what keeps the file on TF1 once every one is (one reason)."""
+
+    def why(line: int) -> str | None:
+        if isinstance(reasons, str):
+            return reasons
+        return f"not written out as a list: {reasons[line]}" if line in reasons else None
+
     return [
-        dataclasses.replace(f, message=f"{f.message} (not written out as a list: {reasons[f.line]})")
-        if f.code.startswith("TFM3") and f.line in reasons and variable_lists.COLLECTION_REFUSAL.match(f.message)
+        dataclasses.replace(f, message=f"{f.message} ({reason})")
+        if f.code.startswith("TFM3") and variable_lists.COLLECTION_REFUSAL.match(f.message) and (reason := why(f.line)) is not None
         else f
         for f in findings
     ]
@@ -797,6 +816,7 @@ def _still_kept(refused: list[Diagnostic], rewritten: str) -> str:
 _STILL_KEPT = "the graph is still kept on TF1 by "
 _NOT_SPLIT = "not split into variables and ops:"
 _WRITTEN_OUT = "written out at its call"
+_WRITTEN_OUT_LISTS = "written out as the lists TF1 returned"
 
 
 # in the text of every file with an ``if`` statement (a cheap test before parsing)

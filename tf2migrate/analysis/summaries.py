@@ -485,14 +485,25 @@ def _tf_call(name: str) -> Summary:
 
 def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
     """``config = tf.ConfigProto(...)``, ``config.x.y = value``, ``sess = tf.Session(...)``,
-    ``sess.run(init)`` of the variables initializer, ``return sess`` — and nothing else."""
+    ``sess.run(init)`` of the variables initializer, ``return sess`` — and nothing else; or
+    the configuration, then ``return tf.Session(...)`` (the session made where it is returned)."""
     configs: set[str] = set()
     inits: set[str] = set()
     session = None
     body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    if not body or not isinstance(body[-1], ast.Return) or not isinstance(body[-1].value, ast.Name):
+    if not body or not isinstance(body[-1], ast.Return):
         return None
-    for statement in body[:-1]:
+    returned = body[-1].value
+    if isinstance(returned, ast.Call) and tf.canonical_dotted(ast_dotted_name(returned.func)) in SESSION_CALLS:
+        # as ``sess = tf.Session(...)`` then ``return sess`` (a name no source binds)
+        made = returned
+        returned = ast.Name(" returned")
+        body = [*body[:-1], ast.Assign([returned], made)]
+    elif isinstance(returned, ast.Name):
+        body = body[:-1]
+    else:
+        return None
+    for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target, value = statement.targets[0], statement.value
             if isinstance(target, ast.Name) and isinstance(value, ast.Call):
@@ -521,10 +532,10 @@ def _session_factory(node: ast.FunctionDef, tf: TfImports) -> Summary | None:
                 ):
                     continue
         return None
-    if session is None or body[-1].value.id != session:
+    if session is None or returned.id != session:
         return None
     # (the only expression statements the loop lets through are ``sess.run(init)``)
-    return Summary(SESSION, initializes=any(isinstance(s, ast.Expr) for s in body[:-1]))
+    return Summary(SESSION, initializes=any(isinstance(s, ast.Expr) for s in body))
 
 
 def _parameter(value: ast.expr, node: ast.FunctionDef) -> bool:

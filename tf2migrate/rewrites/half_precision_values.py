@@ -15,7 +15,9 @@ dtype, or reads a name a statement meeting half precision binds: ``w2 = tf.Varia
 given a half-precision dtype, the value written in number literals (``2049.0001``,
 ``[0.1, -2.0]``): it becomes ``np.asarray(value)`` (a float64 array, rounded once to the
 dtype; ``np`` the name the module's ``import numpy`` binds before the statement, as for
-the values fed to half-precision placeholders, rewrites/feeds.py).  Any other float literal,
+the values fed to half-precision placeholders, rewrites/feeds.py).  A float literal an
+operator applies to a cast to ``float32`` / ``float64`` (``tf.cast(w, tf.float32) * 3.0``)
+meets that dtype, not half precision, and is let through.  Any other float literal,
 or a Python value (a name or attribute that is no graph value nor NumPy, outside the shape
 argument of a TF creator), keeps the graph on TF1 (TFM306, naming it).  The generated
 functions are traced, where a Python float is a constant of the tensor's dtype at once, as
@@ -86,6 +88,7 @@ def _convert(rewrite: SessionRewrite, scope: Scope, statement: Statement, tensor
             values.append(value)
     skipped = runs | {id(n) for value in values for n in preorder(value)}
     skipped |= {id(n) for node in preorder(statement.node) if isinstance(node, cst.Call) for n in _shape_nodes(rewrite, node)}
+    skipped |= _beside_full_precision_casts(rewrite, statement.node)
     for node in _operands(rewrite, statement.node, skipped):
         if isinstance(node, cst.Float):
             return _refuse(rewrite, node, f"the Python float `{node.value}`")
@@ -118,6 +121,41 @@ def _half_value(rewrite: SessionRewrite, call: cst.Call) -> cst.BaseExpression |
     if value is None or dtype is None or not half_precision(rewrite.code(dtype)) or not _literal_numbers(value):
         return None
     return value if any(isinstance(n, cst.Float) for n in preorder(value)) else None
+
+
+def _beside_full_precision_casts(rewrite: SessionRewrite, node: cst.CSTNode) -> set[int]:
+    """Ids of the float literals an arithmetic operator applies to the result of a cast to
+    ``float32`` / ``float64`` (``tf.cast(w16, tf.float32) * 3.0``): TF converts such a literal
+    to the cast's dtype, eagerly as TF1's graph did; it never meets half precision."""
+    out: set[int] = set()
+    for operation in preorder(node):
+        if isinstance(operation, cst.BinaryOperation):
+            for literal, other in ((operation.left, operation.right), (operation.right, operation.left)):
+                if isinstance(literal, cst.Float) and _full_precision_cast(rewrite, other):
+                    out.add(id(literal))
+    return out
+
+
+def _full_precision_cast(rewrite: SessionRewrite, node: cst.BaseExpression) -> bool:
+    """``tf.cast(x, tf.float32)`` (``float64``, as a TF or NumPy dtype or a string), ``tf.to_float(x)``, ``tf.to_double(x)``."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = rewrite.facts.imports.call_name(node)
+    if name in ("to_float", "to_double"):
+        return True
+    dtype = call_argument(node, "dtype", 1) if name == "cast" else None
+    if dtype is None:
+        return False
+    code = rewrite.code(dtype)
+    named = (
+        isinstance(dtype, cst.SimpleString)
+        or rewrite.facts.imports.canonical(dtype) is not None
+        or _numpy_name(rewrite, code.split(".", 1)[0])
+    )
+    return named and code.rsplit(".", 1)[-1].strip("\"'") in _FULL_PRECISION
+
+
+_FULL_PRECISION = frozenset({"float32", "float64", "double"})
 
 
 def _literal_numbers(value: cst.BaseExpression) -> bool:
