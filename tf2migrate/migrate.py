@@ -88,6 +88,7 @@ from tf2migrate.rewrites import (
 from tf2migrate.rewrites.line_edits import original_column
 from tf2migrate.rewrites import (
     fed_expressions,
+    helper_copy,
     helper_split,
     method_lift,
     scope_reuse,
@@ -396,6 +397,14 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if isinstance(split_helpers, MigrationResult):
             return split_helpers
         result = MigrationResult(result.new_source, helper_split.with_reasons(result.findings, split_helpers))
+    # (after the split, whose reasons name the helpers another module holds, before the method lift: the
+    # copied file's own methods are moved and split)
+    if project is not None and any(f.code == VARIABLE_IN_COMPUTATION.code and helper_copy.IMPORTED in f.message for f in _refusals(result)):
+        copied = _migrate_copied(source, path, options, project)
+        if isinstance(copied, MigrationResult):
+            return copied
+        if copied:
+            result = MigrationResult(result.new_source, helper_copy.with_reason(result.findings, copied))
     made_by_methods = {
         m.group(1) for f in result.findings if f.code == VARIABLE_IN_COMPUTATION.code and (m := method_lift.METHOD_CALL.search(f.message))
     }
@@ -773,6 +782,30 @@ def _migrate_split_helpers(
 # the helpers split already while the split file of a helper split is migrated: they are not
 # split again (a helper whose calls were hidden behind theirs, TFM304 reporting the first, is)
 _SPLITTING_HELPERS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("splitting_helpers", default=frozenset())
+
+
+def _migrate_copied(source: str, path: str, options: Options, project: FileContext) -> MigrationResult | str:
+    """A graph kept on TF1 because helpers of another module of the run both create variables
+    and build ops (TFM304): the file with its own copy of those helpers (rewrites/helper_copy.py),
+    which the helper split then splits, if its graph then converts; else why not."""
+    if _COPYING.get():  # (the copied file's own refusals name no helper copied already)
+        return ""
+    copied = helper_copy.copy_helpers(_parsed_file(source), project)
+    if isinstance(copied, str):
+        return copied
+    token = _COPYING.set(True)
+    try:
+        again = _migrate_source(copied.source, path, options, project, None)
+    finally:
+        _COPYING.reset(token)
+    converted = _retried(copied, helper_split.HELPER_SPLIT.code, path, options, project, copied.map_line, again)
+    if converted is not None:
+        return converted
+    return _still_kept(_refusals(again), "once copied") or "copied, its graph still stays on TF1"
+
+
+# set while the file with imported helpers copied in is migrated: not copied again
+_COPYING: contextvars.ContextVar[bool] = contextvars.ContextVar("copying_helpers", default=False)
 
 
 def _migrate_lifted(

@@ -22,13 +22,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+import symtable
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.summaries import UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
+from tf2migrate.analysis.summaries import BUILDER, UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
 from tf2migrate.analysis.update_ops_producers import update_ops_producers
 
 
@@ -42,9 +43,19 @@ class ModuleSummary:
     # the modules of the project it imports, directly or through them: whose state its
     # functions may read (``cfg.SCALE`` in a builder of ``utils``, which imports ``cfg``)
     reaches: frozenset[Path] = frozenset()
+    # the text of its top-level functions that make variables or build ops (defined once, by a
+    # ``def``), and its top-level imports by the name each binds (``tf`` → ``import tensorflow
+    # as tf``): what an importer needs to take such a helper in (rewrites/helper_copy.py)
+    functions: dict[str, str] = field(default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)
+    # what ``from module import *`` binds in Python: ``__all__``, else every name of its scope
+    # not starting with ``_``, its imports' included (and what its own star imports bind);
+    # None when unknown (a star import of a module the run cannot read)
+    star_names: frozenset[str] | None = frozenset()
 
     def digest(self) -> str:
         text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches))))
+        text += repr((sorted(self.functions.items()), sorted(self.imports.items()), sorted(self.star_names or ())))
         return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
 
 
@@ -322,7 +333,81 @@ class Project:
                 # (``xb, yb = make_batches(...)`` kept as Python would take one batch for good)
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
                 names = {name: _unmigrated(found, reason) for name, found in names.items()}
-        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree), reaches)
+        functions, imports = _helper_texts(tree, text, names)
+        exported = _exported(tree)
+        listed = any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in s.targets) for s in tree.body)
+        star: frozenset[str] | None = exported if listed else _module_scope_names(text)
+        for statement in tree.body if not listed else ():
+            if isinstance(statement, ast.ImportFrom) and any(a.name == "*" for a in statement.names):
+                given = context.modules.get("." * statement.level + (statement.module or ""))
+                star = None if star is None or given is None or given.star_names is None else star | given.star_names
+        return ModuleSummary(
+            path, {name: replace(found, module=path.name) for name, found in names.items()}, exported, reaches, functions, imports, star
+        )
+
+
+def _helper_texts(tree: ast.Module, text: str, names: dict[str, Summary]) -> tuple[dict[str, str], dict[str, str]]:
+    """The text of the module's top-level functions that make variables or build ops, each the
+    only top-level binding of its name, undecorated (none when no function makes variables:
+    nothing an importer would take in), and its top-level imports by the name each binds."""
+    imports = {
+        alias.asname or alias.name.split(".")[0]: ast.unparse(
+            ast.Import([alias]) if isinstance(s, ast.Import) else ast.ImportFrom(s.module, [alias], s.level)
+        )
+        for s in tree.body
+        if isinstance(s, (ast.Import, ast.ImportFrom))
+        for alias in s.names
+        if alias.name != "*"
+    }
+    if not any(s.kind == VARIABLES for n, s in names.items() if "." not in n):
+        return {}, imports
+    counts: dict[str, int] = {}
+    for statement in tree.body:
+        for bound in bound_at_top(statement):
+            counts[bound] = counts.get(bound, 0) + 1
+    functions = {
+        s.name: segment
+        for s in tree.body
+        if isinstance(s, ast.FunctionDef)
+        and counts.get(s.name) == 1
+        and not s.decorator_list
+        and names.get(s.name, Summary(UNKNOWN)).kind in (VARIABLES, BUILDER)
+        and (segment := ast.get_source_segment(text, s)) is not None
+    }
+    return functions, imports
+
+
+def _module_scope_names(text: str) -> frozenset[str]:
+    """The names the module's own scope binds (by assignment, import, ``def``, ``class``,
+    wherever at its level: in an ``if`` or ``try`` too), but those starting with ``_``."""
+    try:
+        table = symtable.symtable(text, "<module>", "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    return frozenset(
+        s.get_name()
+        for s in table.get_symbols()
+        if (s.is_assigned() or s.is_imported() or s.is_namespace()) and not s.get_name().startswith("_")
+    )
+
+
+def bound_at_top(statement: ast.stmt) -> list[str]:
+    """The names a top-level statement binds (a function's or class's own, an import's, a target's)."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [statement.name]
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return [a.asname or a.name.split(".")[0] for a in statement.names]
+    # (a compound statement: every name bound below it, its functions' locals too, which only
+    # over-counts)
+    found: list[str] = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [a.asname or a.name.split(".")[0] for a in node.names]
+    return found
 
 
 def _unmigrated(found: Summary, reason: str) -> Summary:

@@ -560,6 +560,8 @@ def _helper(module: cst.Module, imports: TfImports, makers: set[str], plain: set
     if not defs and name in _imported_names(module):
         # the helper is another module's function: its body is not in this file to split
         return f"`{name}` is imported from another module (only a helper defined in this file is split)"
+    if not defs and any(isinstance(i, cst.ImportFrom) and isinstance(i.names, cst.ImportStar) for i in find_all(module, cst.ImportFrom)):
+        return f"`{name}` is not defined in this file: a star import gives it, imported from another module (only a helper defined in this file is split)"
     if len(defs) != 1:
         return f"`{name}` is not defined once by a `def` at the top of the module"
     node = defs[0]
@@ -819,8 +821,13 @@ def _call_sites(
         call = calls[0]
         if any(any(c is call for c in find_all(n, cst.Call)) for n in find_all(line, _CONDITIONAL)):
             return f"`{name}` is called in a lambda, a comprehension, a conditional expression or `and`/`or`, which may run it another number of times"
-        if any(c is not call and _makes_variables(c, imports, makers) for c in find_all(line, cst.Call)):
-            return f"a statement calling `{name}` also makes other variables (split, they would be made in another order)"
+        other = next((c for c in find_all(line, cst.Call) if c is not call and _makes_variables(c, imports, makers)), None)
+        if other is not None:
+            # (naming the other maker: hwalsuklee's ``bn(conv2d(...))``, a ``tf.contrib.layers.batch_norm``)
+            called = get_full_name_for_node(cst.ensure_type(other, cst.Call).func) or "another call"
+            return (
+                f"a statement calling `{name}` also makes other variables, by `{called}(...)` (split, they would be made in another order)"
+            )
         bound = bind_arguments(call, parameters)
         if bound is None or set(bound) - set(parameters):
             return f"a call of `{name}` passes *args, **kwargs or unknown arguments"

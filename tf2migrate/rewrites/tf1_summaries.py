@@ -311,12 +311,20 @@ class _Finder:
         """The names a scope call can be given: its literal; or, for a parameter of a module
         function (``def linear(x, n, name): with tf.variable_scope(name):``) the function never
         binds again and the module names only to call it, the literals its calls pass (or
-        the parameter's literal default).  None when a name is unknown."""
+        the parameter's literal default); ``scope or "Linear"`` (DCGAN's ``linear``) gives the
+        literal where the parameter is given None or an empty string.  None when a name is unknown."""
         if not call.args:
             return None
         given = call.args[0].value
         if (text := _literal(given)) is not None:
             return {text}
+        fallback = None
+        if (
+            isinstance(given, cst.BooleanOperation)
+            and isinstance(given.operator, cst.Or)
+            and (fallback := _literal(given.right)) is not None
+        ):
+            given = given.left
         function = self._module_functions.get(id(call))
         if not isinstance(given, cst.Name) or function is None or given.value in names_bound(function.body):
             return None
@@ -331,9 +339,12 @@ class _Finder:
         for caller in callers:
             bound = bind_arguments(caller, parameters)
             argument = None if bound is None else (bound[given.value].value if given.value in bound else default)
+            if fallback is not None and argument is not None and (m.matches(argument, m.Name("None")) or _literal(argument) == ""):
+                names.add(fallback)  # (``None or "Linear"``)
+                continue
             if argument is None or (text := _literal(argument)) is None:
                 return None
-            names.add(text)
+            names.add(text or fallback or "")
         return names
 
     @functools.cached_property
