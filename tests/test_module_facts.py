@@ -127,3 +127,21 @@ def test_trap_prefilter_reads_scopes() -> None:
     assert not may_have_traps(both_apart, ast.parse(both_apart))
     through_helper = "def u(s, x):\n    return s.run(x)\ny = u(s, x)\nd = tf.gradients(y, x)\n"
     assert may_have_traps(through_helper, ast.parse(through_helper))
+
+
+@pytest.mark.parametrize(
+    ("source", "tf1"),
+    [
+        # names valid in TF2, imported by TF1 code: they ran with TF1's meaning
+        ("import tensorflow as tf\ny = tf.nn.dropout(x, 0.5)\n", True),
+        # ... unless the module writes `tf.compat.v1.X` itself: written for (or migrated to)
+        # an install where `tf` is TF2, whoever imports it
+        ("import tensorflow as tf\ns = tf.compat.v1.get_variable('s', [])\ny = tf.nn.dropout(x, 0.5)\n", False),
+        # an alias of compat.v1 is TF1's API, not a sign of TF2's `tf`
+        ("import tensorflow.compat.v1 as tf\ny = tf.nn.dropout(x, 0.5)\n", True),
+    ],
+)
+def test_tf1_importers_make_a_module_tf1_unless_it_writes_compat_v1(source: str, tf1: bool) -> None:
+    tree = ast.parse(source)
+    imports = collect_tf_imports(cst.parse_module(source))
+    assert module_facts(tree, imports, tf1_callers=True).tf1 is tf1

@@ -46,6 +46,7 @@ from tf2migrate.linking import (
 )
 from tf2migrate.notebook import migrate_notebook
 from tf2migrate.output_check import check_parses
+from tf2migrate.rewrites.tf_names import ABSENT_PACKAGES
 from tf2migrate.source import SourceError, SourceText, read_source, resolved, write_atomic
 from tf2migrate.traversal import find_all
 
@@ -528,8 +529,12 @@ def _decide_helpers(
         for i, (path, item) in enumerate(zip(files, work, strict=True))
     }
     # an importer the migration changed was TF1 code (TF2 code is left alone); a helper
-    # module such code imports is TF1 too, and so are the helpers it imports in turn
-    tf1 = {i for i in finished if results[i].changed or kept_on_tf1(results[i].findings)}
+    # module such code imports is TF1 too, and so are the helpers it imports in turn.  Not
+    # an importer that switches eager execution off itself: it runs where ``tf`` is TF2
+    # (our own output of a kept file, which a second run may still change for a while
+    # before the build step keeps it again: seen as TF1, it made every module under
+    # tensor2tensor's t2t_datagen.py TF1 on that run)
+    tf1 = {i for i in finished if (results[i].changed or kept_on_tf1(results[i].findings)) and not switches_eager_off(results[i].old_text)}
     grown = True
     while grown:
         grown = False
@@ -546,7 +551,7 @@ def _decide_helpers(
                 item.context = replace(item.context or FileContext(), removable=removable)
         if isinstance(item, _Work) and helper in tf1:
             item.context = replace(item.context or FileContext(), tf1_callers=True)
-        named = _names_written(work[i] for i in importers[helper])
+        named = _names_written(texts[resolved(files[i])] for i in importers[helper])
         if isinstance(item, _Work) and named:
             item.context = replace(item.context or FileContext(), importer_names=named)
         if not isinstance(item, _Work) or "class " not in item.source.text:
@@ -562,14 +567,23 @@ def _decide_helpers(
             item.context = replace(item.context or FileContext(), importer_changed_arguments=given_changed)
 
 
-def _names_written(importers: Iterable[_Work | FileResult]) -> frozenset[str]:
-    """The identifiers the importers' sources write: the helper module's methods they
-    may call (``predictor.predict(x)``), which the module alone cannot see called."""
-    texts = (item.source.text if isinstance(item, _Work) else item.old_text for item in importers)
-    return frozenset(name for text in texts for name in _IDENTIFIER.findall(text))
+def _names_written(texts: Iterable[str]) -> frozenset[str]:
+    """The identifiers the importers write (``texts``: as migrated, for those done, which
+    is what a second run reads): the helper module's methods they may call
+    (``predictor.predict(x)``), which the module alone cannot see called.  Not the names
+    an importer binds by importing TF's absent packages (``from tensorflow.contrib... import
+    resnet_v2_152``): TF's, not the helper's, and gone once that importer's migration drops
+    the import unused; counted while an importer of the same cycle was not done yet, they
+    kept the helper's own unused import on a first run, and a second run removed it
+    (tensor2tensor's ``vqa_layers.py``)."""
+    return frozenset(name for text in texts for name in _IDENTIFIER.findall(_ABSENT_IMPORT.sub("", text)))
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_PACKAGES = "|".join(re.escape(package) for package in ABSENT_PACKAGES)
+_ABSENT_IMPORT = re.compile(
+    rf"^[ \t]*(?:from[ \t]+(?:{_PACKAGES})[\w.]*[ \t]+import[ \t][^\n(\\]*|import[ \t]+(?:{_PACKAGES})[^\n\\]*)$", re.M
+)
 
 
 def _attributes_read(item: _Work | FileResult) -> frozenset[str]:

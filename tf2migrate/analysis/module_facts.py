@@ -42,7 +42,13 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     them with TF1's meaning."""
     walker = _Walker(imports, {id(statement) for statement in tree.body})
     walker.visit(tree)
-    tf1 = walker.tf1 or tf1_callers
+    # ... unless the module writes ``tf.compat.v1.X`` through TF2's ``tensorflow``: it was
+    # written for (or migrated to) an install where ``tf`` is TF2, so its plain names have
+    # TF2's meaning whoever imports it.  Our own output of a helper kept partly on
+    # ``compat.v1`` is such a module: read with TF1's meaning, a second run would take the
+    # TF2 names the first one wrote (``softmax_cross_entropy_with_logits``, from TF1's
+    # ``_v2``) for TF1's and rewrite them again.
+    tf1 = walker.tf1 or (tf1_callers and not walker.compat_v1_written)
     # a TF1 test's ``self.evaluate(t)`` ran its graph (TF1's TestCase ran tests in graph mode)
     graph = walker.graph or (tf1 and walker.evaluates)
     return ModuleFacts(walker.names, tf1, walker.explicit, graph, walker.alias_rebound)
@@ -122,6 +128,7 @@ class _Walker(_FastVisitor):
         self.names: set[str] = set()
         self.tf1 = False
         self.explicit = False
+        self.compat_v1_written = False  # ``tf.compat.v1.X`` through an alias of ``tensorflow``
         self.graph = False
         self.evaluates = False  # ``self.evaluate(...)`` called
 
@@ -130,6 +137,8 @@ class _Walker(_FastVisitor):
         evidence = reference_evidence(self.tf, dotted)
         if evidence == "explicit":
             self.explicit = True
+            if dotted is not None and ".compat.v1." in f".{dotted}." and dotted.partition(".")[0] not in self.tf.v1_aliases:
+                self.compat_v1_written = True
         elif evidence == "tf1":
             self.tf1 = True
 
