@@ -198,7 +198,7 @@ def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
         if isinstance(node, ast.Call):
             made = _tf_function(node.func, aliases, _MAKERS)
             if made is not None:
-                return f"`{ast.unparse(node.func)}` on line {node.lineno}"
+                return f"`{ast.unparse(node.func)}`"
             return returning.get(key(node.func)) if isinstance(node.func, ast.Name) else None
         if isinstance(node, ast.Name):
             return variables.get(key(node))
@@ -210,7 +210,7 @@ def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
         """Where the variables held by the container ``node`` were made, if it holds some."""
         if isinstance(node, ast.Call):
             listed = _tf_function(node.func, aliases, _LISTS)
-            return f"`{ast.unparse(node.func)}()` on line {node.lineno}" if listed is not None else None
+            return f"`{ast.unparse(node.func)}()`" if listed is not None else None
         if isinstance(node, ast.Name):
             return containers.get(key(node))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
