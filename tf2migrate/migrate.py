@@ -257,16 +257,18 @@ def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree:
     if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
         converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
         source, tree = (converted.source, None) if converted is not None else (source, tree)
-    parsed, migrated = _parsed(source, tree), _parsed(result.new_source, None)
-    if parsed is None or migrated is None:
+    parsed = _parsed(source, tree)
+    if parsed is None:
         return result
     aliases = tensor_equality.tf_aliases(parsed)
-    if tensor_equality.switched_off(parsed, aliases) or tensor_equality.switched_off(migrated, tensor_equality.tf_aliases(migrated)):
+    found_here = [] if tensor_equality.switched_off(parsed, aliases) else tensor_equality.hashed_variables(parsed, aliases)
+    migrated = _parsed(result.new_source, None) if found_here else None  # (parsed only then: most files have none)
+    if migrated is None or tensor_equality.switched_off(migrated, tensor_equality.tf_aliases(migrated)):
         return result
     # (what the migration removed, a feed dict of a converted run, is no use any more: the
     # migrated text's own uses decide, reported where the file wrote them)
     remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tensor_equality.tf_aliases(migrated))}
-    sites = [s for s in tensor_equality.hashed_variables(parsed, aliases) if (s.text, s.use) in remaining]
+    sites = [s for s in found_here if (s.text, s.use) in remaining]
     if not sites:
         return result
     insertion = tensor_equality.switch_insertion(migrated)
