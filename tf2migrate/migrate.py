@@ -56,7 +56,7 @@ from tf2migrate.plan import Plan
 from tf2migrate.positions import Positions, forget_renders, render
 from tf2migrate.rewrites.apply_plan import PlanApplier
 from tf2migrate.rewrites.checkpoints import plan_checkpoints
-from tf2migrate.rewrites.compat_fallback import plan_compat_fallback
+from tf2migrate.rewrites.compat_fallback import GRAPH_KEPT_ON_TF1, plan_compat_fallback
 from tf2migrate.rewrites.dimension_names import plan_dimension_name_reads
 from tf2migrate.rewrites.forward_seeds import Seeded, seed_placeholders
 from tf2migrate.rewrites.helper_tapes import plan_helper_tapes
@@ -97,6 +97,7 @@ from tf2migrate.rewrites import (
     main_guard,
     one_line_suites,
     tensor_dicts,
+    tensor_equality,
     test_asserts,
     tf_callable_names,
     loop_split,
@@ -111,7 +112,7 @@ from tf2migrate.rewrites import (
 from tf2migrate.rewrites.helper_arguments import plan_helper_arguments
 from tf2migrate.rewrites.session_functions import GRAPH_ATTRIBUTE_REMOVED, SessionFunctions
 from tf2migrate.rewrites.import_edits import absl_names, add_absl_imports, import_conflict, plan_factory_imports, plan_tf_import
-from tf2migrate.rewrites.tf_names import API_RENAMED, REMOVED_MODULE, imports_absent_module, kept_import_findings
+from tf2migrate.rewrites.tf_names import API_RENAMED, COMPAT_FALLBACK, REMOVED_MODULE, imports_absent_module, kept_import_findings
 from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
@@ -177,7 +178,8 @@ def migrate_source(
     token = _LINKS.set(project if project is not None and (project.linked or project.modules) else None)
     try:
         migrated = _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
-        return _with_python2_names(source, _without_unused_absent_imports(migrated, path, project), path, tree)
+        migrated = _with_python2_names(source, _without_unused_absent_imports(migrated, path, project), path, tree)
+        return _with_tensor_equality(source, migrated, path, tree)
     except RecursionError:
         return MigrationResult(
             source, [Diagnostic(INTERNAL_ERROR.code, "the file nests too deeply to rewrite", path, 1, 1, Severity.ERROR)]
@@ -242,6 +244,48 @@ def _with_python2_names(source: str, result: MigrationResult, path: str, tree: a
         Diagnostic(PYTHON2_SEMANTICS.code, message, path, line, column, Severity.WARNING) for line, column, message in python2_names(parsed)
     ]
     return MigrationResult(result.new_source, sorted_unique(result.findings + found)) if found else result
+
+
+def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:
+    """The post-pass of every file not kept on TF1: TF variables it hashes or compares with
+    ``==`` reported (TFM401), and ``tf.compat.v1.disable_tensor_equality()`` written after
+    its TensorFlow import, TF1's identity hashing and equality (rewrites/tensor_equality.py).
+    A kept graph runs with eager execution disabled, where TF1's hashing holds."""
+    if not tensor_equality.may_hash_variables(source) or any(
+        f.code in (GRAPH_KEPT_ON_TF1.code, PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
+    ):
+        return result
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
+        source, tree = (converted.source, None) if converted is not None else (source, tree)
+    parsed = _parsed(source, tree)
+    if parsed is None:
+        return result
+    aliases = tensor_equality.tf_aliases(parsed)
+    found_here = [] if tensor_equality.switched_off(parsed, aliases) else tensor_equality.hashed_variables(parsed, aliases)
+    migrated = _parsed(result.new_source, None) if found_here else None  # (parsed only then: most files have none)
+    if migrated is None or tensor_equality.switched_off(migrated, tensor_equality.tf_aliases(migrated)):
+        return result
+    # (what the migration removed, a feed dict of a converted run, is no use any more: the
+    # migrated text's own uses decide, reported where the file wrote them)
+    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tensor_equality.tf_aliases(migrated))}
+    sites = [s for s in found_here if (s.text, s.use) in remaining]
+    if not sites:
+        return result
+    insertion = tensor_equality.switch_insertion(migrated)
+    new_source = result.new_source
+    if insertion is not None:
+        line, call = insertion
+        lines = new_source.splitlines(keepends=True)
+        newline = "\r\n" if lines[line - 1].endswith("\r\n") else "\n"
+        if not lines[line - 1].endswith(("\n", "\r")):
+            lines[line - 1] += newline
+        new_source = "".join([*lines[:line], call + newline, *lines[line:]])
+    found = [
+        Diagnostic(COMPAT_FALLBACK.code, tensor_equality.message(s, insertion is not None), path, s.line, s.column, Severity.WARNING)
+        for s in sites
+    ]
+    return MigrationResult(new_source, sorted_unique(result.findings + found))
 
 
 def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> MigrationResult:
