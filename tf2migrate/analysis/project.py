@@ -42,9 +42,12 @@ class ModuleSummary:
     # the modules of the project it imports, directly or through them: whose state its
     # functions may read (``cfg.SCALE`` in a builder of ``utils``, which imports ``cfg``)
     reaches: frozenset[Path] = frozenset()
+    # the digest of its text: importers follow its functions' bodies (analysis/imported_helpers.py),
+    # so an edit anywhere in it is an edit of what they computed
+    text_digest: str = ""
 
     def digest(self) -> str:
-        text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches))))
+        text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches)), self.text_digest))
         return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
 
 
@@ -322,7 +325,17 @@ class Project:
                 # (``xb, yb = make_batches(...)`` kept as Python would take one batch for good)
                 reason = f"{path.name} is TF1 code this run does not migrate: name it too"
                 names = {name: _unmigrated(found, reason) for name, found in names.items()}
-        return ModuleSummary(path, {name: replace(found, module=path.name) for name, found in names.items()}, _exported(tree), reaches)
+        return ModuleSummary(
+            path,
+            {name: replace(found, module=path.name) for name, found in names.items()},
+            _exported(tree),
+            reaches,
+            text_digest(text),
+        )
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _unmigrated(found: Summary, reason: str) -> Summary:
