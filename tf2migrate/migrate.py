@@ -27,6 +27,7 @@ from tf2migrate.analysis.edit_sites import edit_words, quiet_statements
 from tf2migrate.analysis.lookup_tables import one_table_lookups
 from tf2migrate.analysis.dropped_python_values import find_dropped_python_values
 from tf2migrate.analysis.escapes import ASSERT_EVALUATED, find_escapes
+from tf2migrate.analysis.imported_helpers import imported_builders
 from tf2migrate.analysis.graph import NodeIndex, analyze, index_module
 from tf2migrate.analysis.model import GraphFacts
 from tf2migrate.analysis.module_facts import ModuleFacts, module_facts
@@ -462,7 +463,7 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         split = _migrate_split(mixed_loops, source, path, options, project)
         if isinstance(split, MigrationResult):
             return split
-        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source, split))
+        result = MigrationResult(result.new_source, _with_loop_reasons(result.findings, mixed_loops, source, split, project))
     scaled = {f.line for f in result.findings if f.code.startswith("TFM3") and f.message == fed_expressions.UNNAMED_PLACEHOLDER}
     if scaled:
         unscaled = _migrate_unscaled(scaled, source, path, options, project)
@@ -947,7 +948,7 @@ def _migrate_split(
     the loop), by their lines."""
     module = _parsed_file(source)
     imports = collect_tf_imports(module)
-    split = loop_split.split_loops(module, imports, lines) if imports.aliases else None
+    split = loop_split.split_loops(module, imports, lines, imported_builders(module, project)) if imports.aliases else None
     if split is None:
         return {}
     again = _migrate_source(split.source, path, options, project, None)
@@ -958,13 +959,16 @@ def _migrate_split(
     return {line: why for line, _, _ in split.notes if line in lines} if why else {}
 
 
-def _with_loop_reasons(findings: list[Diagnostic], lines: set[int], source: str, kept: dict[int, str]) -> list[Diagnostic]:
+def _with_loop_reasons(
+    findings: list[Diagnostic], lines: set[int], source: str, kept: dict[int, str], project: FileContext | None
+) -> list[Diagnostic]:
     """The findings, with why a mixed loop was not split appended to its TFM304, when a number
     read off the ops' static shapes keeps it (rewrites/loop_split.py), or what keeps the graph
     once it is split (``kept``, by the loops' lines)."""
     module = _parsed_file(source)
     imports = collect_tf_imports(module)
-    reasons = {**kept, **(loop_split.unsplit_reasons(module, imports, lines) if imports.aliases else {})}
+    unsplit = loop_split.unsplit_reasons(module, imports, lines, imported_builders(module, project)) if imports.aliases else {}
+    reasons = {**kept, **unsplit}
     return [
         dataclasses.replace(f, message=f"{f.message} ({_NOT_SPLIT} {reasons[f.line]})")
         # (not when it says what keeps the graph once its function is written out, where it would be split)

@@ -7,6 +7,8 @@ uses are named for it (``SAVER_CALL`` → rewrites/checkpoints.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tf2migrate.data.tf_symbols import DIFFERENT_IN_TF2, SAME_IN_TF2, V1_ONLY
 
 SCIPY_OPTIMIZER = "contrib.opt.ScipyOptimizerInterface"
@@ -377,6 +379,8 @@ def is_initializer_object(canonical: str) -> bool:
 
 
 # Stateful TF1 random ops: each kernel draws from one stream, run after run (rewrites/random_streams.py).
+# the calls setting TF's graph-level seed, which seeds every random op made after it
+GRAPH_SEEDS = frozenset({"set_random_seed", "random.set_seed", "random.set_random_seed"})
 RANDOM_OPS = frozenset(
     {
         "random_normal",
@@ -397,6 +401,24 @@ RANDOM_OPS = frozenset(
         "random.multinomial",
     }
 )
+
+# where each random op (and dropout, which draws too) takes ``seed`` among its positional
+# arguments (``tf.random_normal(shape, mean, stddev, dtype, seed)``)
+_SEED_POSITIONS = {
+    **dict.fromkeys(("random_normal", "random_uniform", "truncated_normal", "random_gamma"), 4),
+    **dict.fromkeys(("random.normal", "random.uniform", "random.truncated_normal", "random.gamma"), 4),
+    **dict.fromkeys(("random_shuffle", "random.shuffle"), 1),
+    **dict.fromkeys(("random_crop", "multinomial", "random.multinomial"), 2),
+    **dict.fromkeys(("random_poisson", "random.poisson", "random.categorical", "nn.dropout", "layers.dropout"), 3),
+}
+
+
+def passes_seed(name: str, positional: int, keywords: Iterable[str | None], starred: bool) -> bool:
+    """Does a call of the TF random op ``name`` (with ``positional`` positional arguments and
+    ``keywords``, None for ``**``) give it a seed, or may it (``*``/``**`` arguments)?  An op
+    not listed is taken to read its seed second."""
+    keywords = list(keywords)
+    return starred or None in keywords or "seed" in keywords or positional > _SEED_POSITIONS.get(name, 1)
 
 
 # Graph control flow: traced, both branches are in the graph and a gradient through the

@@ -52,9 +52,12 @@ class ModuleSummary:
     # not starting with ``_``, its imports' included (and what its own star imports bind);
     # None when unknown (a star import of a module the run cannot read)
     star_names: frozenset[str] | None = frozenset()
+    # the digest of its text: importers follow its functions' bodies (analysis/imported_helpers.py),
+    # so an edit anywhere in it is an edit of what they computed
+    text_digest: str = ""
 
     def digest(self) -> str:
-        text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches))))
+        text = repr((sorted(self.names.items()), sorted(self.exported), sorted(map(str, self.reaches)), self.text_digest))
         text += repr((sorted(self.functions.items()), sorted(self.imports.items()), sorted(self.star_names or ())))
         return hashlib.sha256(f"{self.path}\0{text}".encode()).hexdigest()
 
@@ -342,7 +345,14 @@ class Project:
                 given = context.modules.get("." * statement.level + (statement.module or ""))
                 star = None if star is None or given is None or given.star_names is None else star | given.star_names
         return ModuleSummary(
-            path, {name: replace(found, module=path.name) for name, found in names.items()}, exported, reaches, functions, imports, star
+            path,
+            {name: replace(found, module=path.name) for name, found in names.items()},
+            exported,
+            reaches,
+            functions,
+            imports,
+            star,
+            text_digest(text),
         )
 
 
@@ -408,6 +418,10 @@ def bound_at_top(statement: ast.stmt) -> list[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             found += [a.asname or a.name.split(".")[0] for a in node.names]
     return found
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _unmigrated(found: Summary, reason: str) -> Summary:

@@ -12,10 +12,11 @@ Only dimensions written as integers count; ``None`` dimensions are the fed value
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from operator import is_
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import libcst as cst
@@ -185,6 +186,16 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class ShapeOf:
+    """``tf.shape(x)``: a graph tensor holding ``x``'s dimensions when the graph runs.  Only a
+    shape argument reads it (``tf.random_uniform(shape=tf.shape(x))``), as TF1's shape
+    inference did (its constant value as a shape: ``x``'s static dimensions); its items are no
+    Python numbers, so nothing else derives a value from it."""
+
+    dims: tuple[int | None, ...] | None
+
+
+@dataclass(frozen=True)
 class Symbol:
     """The value of an attribute of a method's object the evaluated statements did not store
     (``self.z_dim`` in ``build_model``): unknown here, but one number all along, where TF1's
@@ -241,6 +252,24 @@ class PythonFunction:
 
     name: str
     node: cst.Lambda | None = None
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A function another module of the project defines, which this one imports (``from
+    libs.utils import corrupt``): its ``def`` and its module, with that module's TF imports,
+    so a call is followed as a helper of its own module (the names its body reads are its
+    module's).  analysis/imported_helpers.py gives the ones a call may be followed into."""
+
+    function: cst.FunctionDef
+    module: cst.Module
+    imports: TfImports
+    source: str  # the module as the import names it (``libs.utils``, ``.utils``)
+
+
+# the functions a module imports from the project that the evaluation follows, by the name
+# the importing module binds
+NO_IMPORTED: Mapping[str, Imported] = MappingProxyType({})
 
 
 @dataclass
@@ -321,21 +350,32 @@ _AUGMENTED: dict[type, Any] = {
 
 
 def evaluate_module(
-    module: cst.Module, imports: TfImports, wanted: set[int], helpers: set[str], loops: frozenset[int] = frozenset()
+    module: cst.Module,
+    imports: TfImports,
+    wanted: set[int],
+    helpers: set[str],
+    loops: frozenset[int] = frozenset(),
+    imported: Mapping[str, Imported] = NO_IMPORTED,
 ) -> ModuleShapes:
     """The values before each top-level statement in ``wanted`` (ids), and the frames of the
     calls of ``helpers`` in them; the top-level ``for`` loops in ``loops`` (ids) are followed,
     their wanted body statements' values kept at each iteration.  Nothing is trusted where the module's names may change
-    behind the text: ``from x import *``, ``globals()``, ``sys.modules``, a name a function declares ``global``."""
+    behind the text: ``from x import *``, ``globals()``, ``sys.modules``, a name a function declares ``global``.
+    ``imported``: the project's functions its imports bind, followed at their calls."""
     found = ModuleShapes()
-    evaluator = _module_evaluator(module, imports, found, wanted, helpers, loops)
+    evaluator = _module_evaluator(module, imports, found, wanted, helpers, loops, imported)
     if evaluator is not None:
         evaluator.block(list(module.body), {}, 0, top=True)
     return found
 
 
 def evaluate_function(
-    module: cst.Module, function: cst.FunctionDef, imports: TfImports, wanted: set[int], loops: frozenset[int]
+    module: cst.Module,
+    function: cst.FunctionDef,
+    imports: TfImports,
+    wanted: set[int],
+    loops: frozenset[int],
+    imported: Mapping[str, Imported] = NO_IMPORTED,
 ) -> ModuleShapes:
     """What :func:`evaluate_module` finds for the ``for`` loops in ``loops`` (ids) at the top
     of ``function``'s body, followed through one call of it where its parameters and the
@@ -346,20 +386,13 @@ def evaluate_function(
     found = ModuleShapes()
     if find_all(function.body, (cst.Nonlocal, cst.Global, cst.NamedExpr)) or not isinstance(function.body, cst.IndentedBlock):
         return found
-    evaluator = _module_evaluator(module, imports, found, wanted, set(), loops)
+    evaluator = _module_evaluator(module, imports, found, wanted, set(), loops, imported)
     if evaluator is not None:
         # its names are its own from the start (unknown until bound): no read of one falls
         # back to a module function or a builtin of the same name
         local = _local_names(function) | {p.name.value for p in find_all(function.params, cst.Param) if isinstance(p, cst.Param)}
         evaluator.shadowed |= local
-        env: dict[str, object] = {}
-        for statement in module.body:  # ``import numpy as np`` at the top: the same module at every call
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, (cst.Import, cst.ImportFrom)):
-                        env.update(_python_imports(small))
-        bound_once = {n for n in env if sum(1 for s in module.body if n in _bound_names(s)) == 1 and n not in evaluator.unsafe}
-        env = {n: v for n, v in env.items() if n in bound_once}
+        env = _imported_names(module, evaluator)
         evaluator.block(list(function.body.body), {**env, **dict.fromkeys(local, UNKNOWN)}, 0, top=True)
     return found
 
@@ -386,18 +419,25 @@ def evaluate_method(module: cst.Module, method: cst.FunctionDef, imports: TfImpo
     evaluator.shadowed |= local
     evaluator.tracked = {params.params[0].name.value}
     evaluator.method_locals = local - evaluator.tracked
+    env = _imported_names(module, evaluator)
+    evaluator.block(
+        list(method.body.body), {**env, **dict.fromkeys(local, UNKNOWN), f"{params.params[0].name.value}.{_GENERATION}": 0}, 0, top=True
+    )
+    return found
+
+
+def _imported_names(module: cst.Module, evaluator: _Evaluator) -> dict[str, object]:
+    """The values the module's top-level imports bind, for a function or method evaluated
+    alone (``import numpy as np`` at the top: the same module at every call), where the
+    module binds the name once."""
     env: dict[str, object] = {}
     for statement in module.body:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, (cst.Import, cst.ImportFrom)):
-                    env.update(_python_imports(small))
+                    env.update(evaluator.imported_values(small))
     bound_once = {n for n in env if sum(1 for s in module.body if n in _bound_names(s)) == 1 and n not in evaluator.unsafe}
-    env = {n: v for n, v in env.items() if n in bound_once}
-    evaluator.block(
-        list(method.body.body), {**env, **dict.fromkeys(local, UNKNOWN), f"{params.params[0].name.value}.{_GENERATION}": 0}, 0, top=True
-    )
-    return found
+    return {n: v for n, v in env.items() if n in bound_once}
 
 
 def holds(env: dict[str, object], symbol: Symbol) -> bool:
@@ -412,7 +452,13 @@ _GENERATION = "#"
 
 
 def _module_evaluator(
-    module: cst.Module, imports: TfImports, found: ModuleShapes, wanted: set[int], helpers: set[str], loops: frozenset[int]
+    module: cst.Module,
+    imports: TfImports,
+    found: ModuleShapes,
+    wanted: set[int],
+    helpers: set[str],
+    loops: frozenset[int],
+    imported: Mapping[str, Imported] = NO_IMPORTED,
 ) -> _Evaluator | None:
     """The evaluator of the module's statements (its functions followed as helpers), None
     where the module's names may change behind the text."""
@@ -447,10 +493,24 @@ def _module_evaluator(
         imports, {n: f for n, f in functions.items() if n in bound_once and not f.decorators}, unsafe, found, wanted, helpers
     )
     evaluator.loops = loops
+    evaluator.imported = imported
     # a builtin an iterable calls is Python's only when the module binds no name like it
     evaluator.shadowed = {n for s in module.body for n in _bound_names(s)}
     found.evaluator = evaluator
     return evaluator
+
+
+def _bound_arguments(node: cst.Call, function: cst.FunctionDef) -> dict[str, cst.Arg | None] | None:
+    """The arguments of a call of ``function`` by its parameters' names (None: left to its
+    default); None when they are not bound statically (``*args``, an unknown keyword)."""
+    params = function.params
+    if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
+        return None
+    names = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
+    bound = bind_arguments(node, names)
+    if bound is None or set(bound) - set(names):
+        return None
+    return {name: bound.get(name) for name in names}
 
 
 def _bound_names(statement: cst.CSTNode) -> set[str]:
@@ -485,6 +545,9 @@ class _Evaluator:
         self.tracked: set[str] = set()
         self.method_locals: set[str] = set()  # the names local to the method evaluated (evaluate_method)
         self.generations = 0
+        self.imported: Mapping[str, Imported] = NO_IMPORTED
+        # the evaluators of the modules of the functions followed there, by module id
+        self.others: dict[int, _Evaluator | None] = {}
 
     # statements ------------------------------------------------------------------------
 
@@ -519,7 +582,7 @@ class _Evaluator:
                     for name in _bound_names(small):
                         env[name] = UNKNOWN
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
-                        env.update(_python_imports(small))
+                        env.update(self.imported_values(small))
                 for root in _changed_roots(small):  # ``dims[0] = 5``, ``del dims[0]``, ``self.n += 1``
                     if not (root in self.tracked and _stores_attributes_only(small, root)):
                         self.forget(root, env)
@@ -889,6 +952,8 @@ class _Evaluator:
             if func.value in self.functions:
                 return self.helper(node, self.functions[func.value], env, depth)
         callee = self.expression(func, env, depth)
+        if isinstance(callee, Imported):
+            return self.imported_call(callee, node, env, depth)
         if isinstance(callee, Function):
             return self.op(callee.name, node, env, depth)
         if isinstance(callee, PythonFunction):
@@ -963,31 +1028,15 @@ class _Evaluator:
     def helper(self, node: cst.Call, function: cst.FunctionDef, env, depth) -> object:
         if depth >= _MAX_DEPTH:
             return UNKNOWN
-        params = function.params
-        if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None or params.posonly_params:
+        bound = _bound_arguments(node, function)
+        if bound is None:
             return UNKNOWN
-        names = tuple(p.name.value for p in (*params.params, *params.kwonly_params))
-        bound = bind_arguments(node, names)
-        if bound is None or set(bound) - set(names):
-            return UNKNOWN
+        names = tuple(bound)
         # (a method's locals are none of the module's names the function reads)
         local: dict[str, object] = {k: v for k, v in env.items() if k not in self.method_locals} if depth == 0 else dict(self.globals)
         if depth == 0:
             self.globals = dict(local)
-        for param in (*params.params, *params.kwonly_params):
-            arg = bound.get(param.name.value)
-            if arg is not None:
-                local[param.name.value] = self.expression(arg.value, env, depth)
-            elif param.default is not None and isinstance(param.default, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
-                local[param.name.value] = (
-                    self.expression(param.default, {}, depth)
-                    if not isinstance(param.default, cst.Name) or param.default.value in ("None", "True", "False")
-                    else UNKNOWN
-                )
-            else:
-                local[param.name.value] = UNKNOWN
-        for name in _local_names(function):
-            local.setdefault(name, UNKNOWN)
+        local.update(self.parameters(function, bound, env, depth))
         for held in [k for k in local if "." in k and k.partition(".")[0] in names]:
             # the caller's object's attributes, for a parameter of the same name given that object alone
             passed = bound.get(held.partition(".")[0])
@@ -1003,6 +1052,60 @@ class _Evaluator:
             self.frame = outer
         return Py(None) if returned is None else returned
 
+    def parameters(self, function: cst.FunctionDef, bound: dict[str, cst.Arg | None], env, depth) -> dict[str, object]:
+        """The values of ``function``'s parameters at a call (the arguments ``bound`` to them, read
+        where the call stands; a literal default), and its other locals unknown."""
+        local: dict[str, object] = {}
+        params = function.params
+        for param in (*params.params, *params.kwonly_params):
+            arg = bound.get(param.name.value)
+            if arg is not None:
+                local[param.name.value] = self.expression(arg.value, env, depth)
+            elif param.default is not None and isinstance(param.default, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
+                local[param.name.value] = (
+                    self.expression(param.default, {}, depth)
+                    if not isinstance(param.default, cst.Name) or param.default.value in ("None", "True", "False")
+                    else UNKNOWN
+                )
+            else:
+                local[param.name.value] = UNKNOWN
+        for name in _local_names(function):
+            local.setdefault(name, UNKNOWN)
+        return local
+
+    def imported_call(self, callee: Imported, node: cst.Call, env, depth) -> object:
+        """A call of a function of another module of the project: its body followed by that
+        module's evaluator (its TF imports, its functions), its parameters given the values
+        the arguments have here; the names it reads from its module are unknown but for what
+        that module's imports bind (it may change its globals at any time, for all this knows)."""
+        if depth >= _MAX_DEPTH:
+            return UNKNOWN
+        if id(callee.module) not in self.others:
+            self.others[id(callee.module)] = _module_evaluator(callee.module, callee.imports, ModuleShapes(), set(), set(), frozenset())
+        other = self.others[id(callee.module)]
+        bound = _bound_arguments(node, callee.function)
+        if other is None or bound is None:
+            return UNKNOWN
+        local = _imported_names(callee.module, other)
+        other.globals = dict(local)
+        local.update(self.parameters(callee.function, bound, env, depth))
+        returned = other.block(list(cst.ensure_type(callee.function.body, cst.IndentedBlock).body), local, depth + 1)
+        return Py(None) if returned is None else returned
+
+    def imported_values(self, statement: cst.Import | cst.ImportFrom) -> dict[str, object]:
+        """What an import binds that the evaluation knows: standard library functions and
+        modules (:func:`_python_imports`), and the project's functions it follows."""
+        found = _python_imports(statement)
+        if isinstance(statement, cst.ImportFrom) and not isinstance(statement.names, cst.ImportStar):
+            named = dotted_name(statement.module) if statement.module is not None else None
+            source = "." * len(statement.relative) + (named or "")
+            for alias in statement.names:
+                bound = cst.ensure_type(alias.asname.name if alias.asname is not None else alias.name, cst.Name).value
+                callee = self.imported.get(bound)
+                if callee is not None and (source, dotted_name(alias.name)) == (callee.source, callee.function.name.value):
+                    found[bound] = callee
+        return found
+
     def op(self, name: str, node: cst.Call, env, depth) -> object:
         def argument(keyword: str, position: int) -> object:
             found = call_argument(node, keyword, position)
@@ -1017,6 +1120,9 @@ class _Evaluator:
             return initial if isinstance(initial, Tensor) else Tensor(None)
         if name == "get_variable":
             return _tensor(argument("shape", 1))
+        if name == "shape" and not any(a.keyword is not None and a.keyword.value not in ("input", "name", "out_type") for a in node.args):
+            source = argument("input", 0)
+            return ShapeOf(source.dims) if isinstance(source, Tensor) else UNKNOWN
         if name in _SHAPED or name == "constant" and call_argument(node, "shape", 2) is not None:
             return _tensor(argument("shape", 0 if name != "constant" else 2))
         if name in _SAME_SHAPE:
@@ -1291,7 +1397,7 @@ def _tensor(shape: object) -> object:
             else:
                 return UNKNOWN  # a negative size: TF1 would refuse it
         return Tensor(tuple(dims))
-    if isinstance(shape, Shape):
+    if isinstance(shape, (Shape, ShapeOf)):
         return Tensor(shape.dims)
     return Tensor(None)
 

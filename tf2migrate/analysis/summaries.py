@@ -21,6 +21,7 @@ import builtins
 from dataclasses import dataclass, replace
 
 from tf2migrate.analysis.catalogue import (
+    GRAPH_SEEDS,
     RANDOM_OPS,
     CONFIG_CALLS,
     CONTROL_FLOW_CALLS,
@@ -33,6 +34,7 @@ from tf2migrate.analysis.catalogue import (
     SESSION_CALLS,
     SPARSE_NAME_PARTS,
     makes_variables,
+    passes_seed,
 )
 from tf2migrate.analysis.module_facts import ast_dotted_name
 from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports, strip_v1, tf_relative
@@ -74,6 +76,10 @@ class Summary:
     # makes TF1 random ops (itself or through what it calls): each TF1 run reading its result
     # drew a new sample, which a caller keeping the result as a Python value would draw once
     draws_random: bool = False
+    # ... and may seed them: a random call given ``seed=`` or an argument at the seed's position
+    # (catalogue.passes_seed), or its module sets a graph seed: numbers a program reproduces
+    # (rewrites/random_streams.py refuses such a helper shared by several runs, not an unseeded one)
+    draws_seeded: bool = False
 
 
 def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = None) -> dict[str, Summary]:
@@ -236,7 +242,28 @@ class _ModuleSummarizer:
                     constructor = method.name == "__init__"
                     made = self._body(method, node, constructor=constructor)
                     out[f"{name}.{method.name}"] = replace(made, changes_self=not constructor and _changes_self(method))
+        if self._sets_graph_seed():
+            # (the graph seed seeds every op the program makes: its numbers are reproduced)
+            out = {name: replace(found, draws_seeded=found.draws_random) for name, found in out.items()}
         return out
+
+    def _passes_seed(self, call: ast.Call) -> bool:
+        """Does a call drawing random numbers give a seed, or may it (catalogue.passes_seed; a call
+        of a function, not an op, only by ``seed=`` or ``**``: its own body's calls say the rest)?"""
+        name = self.tf.canonical_dotted(ast_dotted_name(call.func))
+        keywords = [k.arg for k in call.keywords]
+        starred = any(isinstance(a, ast.Starred) for a in call.args)
+        if name is None or name not in RANDOM_OPS and name not in ("nn.dropout", "layers.dropout"):
+            return starred or None in keywords or "seed" in keywords
+        return passes_seed(name, len([a for a in call.args if not isinstance(a, ast.Starred)]), keywords, starred)
+
+    def _sets_graph_seed(self) -> bool:
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call):
+                name = ast_dotted_name(node.func)
+                if name is not None and self.tf.canonical_dotted(name) in GRAPH_SEEDS:
+                    return True
+        return False
 
     def function(self, name: str) -> Summary:
         if name not in self.done:
@@ -346,7 +373,7 @@ class _ModuleSummarizer:
 
     def _walk_body(self, node: ast.FunctionDef, method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         kind = BUILDER
-        gradients = rows = control_flow = random = False
+        gradients = rows = control_flow = random = seeded = False
         local = {a.arg for sub in ast.walk(node) if isinstance(sub, (ast.arguments)) for a in ast.walk(sub) if isinstance(a, ast.arg)}
         local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
         local |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not node}
@@ -375,8 +402,11 @@ class _ModuleSummarizer:
                 gradients |= verdict.uses_gradients
                 control_flow |= verdict.uses_control_flow
                 random |= verdict.draws_random
+                seeded |= verdict.draws_seeded or verdict.draws_random and self._passes_seed(sub)
                 rows |= verdict.reads_rows or any(part in _last(sub.func).lower() for part in SPARSE_NAME_PARTS)
-        return Summary(kind, uses_gradients=gradients, reads_rows=rows, uses_control_flow=control_flow, draws_random=random)
+        return Summary(
+            kind, uses_gradients=gradients, reads_rows=rows, uses_control_flow=control_flow, draws_random=random, draws_seeded=seeded
+        )
 
     def _call(self, call: ast.Call, local: set[str], method_of: ast.ClassDef | None, constructor: bool) -> Summary:
         """What one call in a body does (a summary of the callee, as far as it is known)."""

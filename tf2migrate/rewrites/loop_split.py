@@ -90,7 +90,7 @@ migrate.py keeps the split module only if its graph then converts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -184,9 +184,12 @@ class Split:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else line
 
 
-def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Split | None:
+def split_loops(
+    module: cst.Module, imports: TfImports, lines: set[int], imported: Mapping[str, static_shapes.Imported] = static_shapes.NO_IMPORTED
+) -> Split | None:
     """The module with each loop starting on one of ``lines`` split where that keeps its
-    meaning; None if none is."""
+    meaning; None if none is.  ``imported``: the project's graph builders the module imports,
+    which the shape rules follow (analysis/imported_helpers.py)."""
     positions = Positions(module)
     makers = _variable_makers(module, imports)
     builders = _graph_builders(module, imports)
@@ -198,7 +201,7 @@ def split_loops(module: cst.Module, imports: TfImports, lines: set[int]) -> Spli
         for index, loop in enumerate(block.body):
             if not isinstance(loop, cst.For) or _line(positions, loop) not in lines:
                 continue
-            sides = _sides(module, loop, imports, makers, builders, _runs_once_in(module, block))
+            sides = _sides(module, loop, imports, makers, builders, _runs_once_in(module, block), imported=imported)
             if sides is None:
                 continue
             starts = {name: _start(block.body[:index], name, imports, makers) for name in _state(sides)}
@@ -320,6 +323,7 @@ def _sides(
     builders: set[str],
     top: cst.Module | cst.FunctionDef | None,
     why: list[str] | None = None,
+    imported: Mapping[str, static_shapes.Imported] = static_shapes.NO_IMPORTED,
 ) -> _Sides | None:
     """The body's statements on the variables' side and on the ops' side, and the names
     carried from one to the other; None when the loop is not split (module docstring).
@@ -370,7 +374,9 @@ def _sides(
             ][:1]
         return None
     shaped = (
-        _shaped(module, top, loop, imports, statements, shaped_statements, ops_changed) if top is not None and shaped_statements else []
+        _shaped(module, top, loop, imports, statements, shaped_statements, ops_changed, imported)
+        if top is not None and shaped_statements
+        else []
     )
     if isinstance(shaped, str):
         if why is not None:
@@ -398,7 +404,9 @@ def _sides(
     return _Sides(variables, ops, carried, scope, shaped)
 
 
-def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> dict[int, str]:
+def unsplit_reasons(
+    module: cst.Module, imports: TfImports, lines: set[int], imported: Mapping[str, static_shapes.Imported] = static_shapes.NO_IMPORTED
+) -> dict[int, str]:
     """Why each loop starting on one of ``lines`` is not split, by line, when a number read
     off the ops' static shapes keeps it (appended to its TFM304)."""
     positions = Positions(module)
@@ -410,7 +418,7 @@ def unsplit_reasons(module: cst.Module, imports: TfImports, lines: set[int]) -> 
         for loop in block.body:
             if isinstance(loop, cst.For) and (line := _line(positions, loop)) in lines:
                 why: list[str] = []
-                if _sides(module, loop, imports, makers, builders, _runs_once_in(module, block), why) is None and why:
+                if _sides(module, loop, imports, makers, builders, _runs_once_in(module, block), why, imported) is None and why:
                     reasons[line] = why[0]
     return reasons
 
@@ -482,6 +490,7 @@ def _shaped(
     statements: list[cst.SimpleStatementLine],
     shaped: list[cst.SimpleStatementLine],
     ops_changed: set[str],
+    imported: Mapping[str, static_shapes.Imported],
 ) -> list[tuple[cst.SimpleStatementLine, str, list[int]]] | str:
     """Each shape statement's name and its value at each iteration, as TF1's shape inference
     fixed it (analysis/static_shapes.py follows the module, and this loop iteration by
@@ -489,9 +498,9 @@ def _shaped(
     top of each iteration instead (bound by this statement only, read by none before it)."""
     followed = frozenset({id(loop)})
     if isinstance(scope, cst.Module):
-        found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), followed)
+        found = static_shapes.evaluate_module(module, imports, {id(s) for s in shaped}, set(), followed, imported)
     else:
-        found = static_shapes.evaluate_function(module, scope, imports, {id(s) for s in shaped}, followed)
+        found = static_shapes.evaluate_function(module, scope, imports, {id(s) for s in shaped}, followed, imported)
     runs = found.runs.get(id(loop), [])
     out: list[tuple[cst.SimpleStatementLine, str, list[int]]] = []
     for statement in shaped:
