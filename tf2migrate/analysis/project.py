@@ -360,15 +360,7 @@ def _helper_texts(tree: ast.Module, text: str, names: dict[str, Summary]) -> tup
     """The text of the module's top-level functions that make variables or build ops, each the
     only top-level binding of its name, undecorated (none when no function makes variables:
     nothing an importer would take in), and its top-level imports by the name each binds."""
-    imports = {
-        alias.asname or alias.name.split(".")[0]: ast.unparse(
-            ast.Import([alias]) if isinstance(s, ast.Import) else ast.ImportFrom(s.module, [alias], s.level)
-        )
-        for s in tree.body
-        if isinstance(s, (ast.Import, ast.ImportFrom))
-        for alias in s.names
-        if alias.name != "*"
-    }
+    imports = top_level_imports(tree)
     if not any(s.kind == VARIABLES for n, s in names.items() if "." not in n):
         return {}, imports
     counts: dict[str, int] = {}
@@ -385,6 +377,20 @@ def _helper_texts(tree: ast.Module, text: str, names: dict[str, Summary]) -> tup
         and (segment := ast.get_source_segment(text, s)) is not None
     }
     return functions, imports
+
+
+def top_level_imports(tree: ast.Module) -> dict[str, str]:
+    """The module's top-level imports by the name each binds, each written alone
+    (``tf`` → ``import tensorflow as tf``); star imports left out."""
+    return {
+        alias.asname or alias.name.split(".")[0]: ast.unparse(
+            ast.Import([alias]) if isinstance(s, ast.Import) else ast.ImportFrom(s.module, [alias], s.level)
+        )
+        for s in tree.body
+        if isinstance(s, (ast.Import, ast.ImportFrom))
+        for alias in s.names
+        if alias.name != "*"
+    }
 
 
 def _module_scope_names(text: str) -> frozenset[str]:

@@ -87,7 +87,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from tf2migrate.analysis.blockers import VARIABLE_IN_COMPUTATION
-from tf2migrate.analysis.project import FileContext, ModuleSummary, bound_at_top
+from tf2migrate.analysis.project import FileContext, ModuleSummary, bound_at_top, top_level_imports
 from tf2migrate.analysis.summaries import BUILDER, VARIABLES
 from tf2migrate.diagnostics import Diagnostic
 from tf2migrate.positions import Positions, anchored_lines
@@ -135,15 +135,7 @@ def copy_helpers(module: cst.Module, context: FileContext) -> Copied | str:
         for name in bound_at_top(statement):
             bindings[name] = bindings.get(name, 0) + 1
     declared_global = {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
-    own_imports = {
-        alias.asname or alias.name.split(".")[0]: ast.unparse(
-            ast.Import([alias]) if isinstance(s, ast.Import) else ast.ImportFrom(s.module, [alias], s.level)
-        )
-        for s in tree.body
-        if isinstance(s, (ast.Import, ast.ImportFrom))
-        for alias in s.names
-        if alias.name != "*"
-    }
+    own_imports = top_level_imports(tree)
     star_modules = [_star_module(s, modules) for s in tree.body if isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names)]
     bindings.pop("*", None)
     imports = _helper_imports(module, modules)

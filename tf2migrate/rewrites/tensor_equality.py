@@ -31,6 +31,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from tf2migrate.analysis.module_facts import ast_dotted_name
+
 _MAKERS = frozenset({"Variable", "get_variable", "get_local_variable"})
 # calls returning lists of the graph's variables: their elements are variables
 _LISTS = frozenset(
@@ -102,19 +104,10 @@ def switched_off(tree: ast.Module, aliases: dict[str, str]) -> bool:
     return False
 
 
-def _dotted(node: ast.expr) -> list[str] | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return [node.id, *reversed(parts)]
-
-
 def _tf_path(func: ast.expr, aliases: dict[str, str]) -> str | None:
     """``tf.compat.v1.get_variable`` → ``compat.v1.get_variable`` (with ``tf`` TensorFlow's alias)."""
-    parts = _dotted(func)
+    dotted = ast_dotted_name(func)
+    parts = dotted.split(".") if dotted is not None else None
     if parts is None or parts[0] not in aliases or len(parts) < 2:
         return None
     return aliases[parts[0]] + ".".join(parts[1:])
