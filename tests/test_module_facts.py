@@ -95,6 +95,12 @@ GRAPH_EXTRA = [
     # a TF1 test's self.evaluate runs its graph; a TF2 one's evaluates eagerly
     "import tensorflow as tf\nclass T(tf.test.TestCase):\n    def test(self):\n        self.evaluate(tf.global_variables_initializer())\n",
     "import tensorflow as tf\nclass T(tf.test.TestCase):\n    def test(self):\n        self.evaluate(tf.constant(1))\n",
+    # a writer of the default graph made by the module's own code is graph evidence; one a
+    # function makes (a library's) is not
+    "import tensorflow as tf\nx = tf.zeros([2])\nw = tf.summary.FileWriter('/tmp/g', tf.get_default_graph())\n",
+    "import tensorflow as tf\nclass K:\n    w = tf.train.SummaryWriter('/tmp/g')\n",
+    "import tensorflow as tf\ndef log(d):\n    return tf.summary.FileWriter(d, tf.get_default_graph())\n",
+    "import tensorflow as tf\nlog = lambda d: tf.summary.FileWriter(d)\n",
 ]
 
 

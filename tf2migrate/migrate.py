@@ -36,7 +36,7 @@ from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
-from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports
+from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports, tf_aliases
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.analysis.loop_state import find_stateful_loops
@@ -262,14 +262,14 @@ def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree:
     parsed = _parsed(source, tree)
     if parsed is None:
         return result
-    aliases = tensor_equality.tf_aliases(parsed)
+    aliases = tf_aliases(parsed)
     found_here = [] if tensor_equality.switched_off(parsed, aliases) else tensor_equality.hashed_variables(parsed, aliases)
     migrated = _parsed(result.new_source, None) if found_here else None  # (parsed only then: most files have none)
-    if migrated is None or tensor_equality.switched_off(migrated, tensor_equality.tf_aliases(migrated)):
+    if migrated is None or tensor_equality.switched_off(migrated, tf_aliases(migrated)):
         return result
     # (what the migration removed, a feed dict of a converted run, is no use any more: the
     # migrated text's own uses decide, reported where the file wrote them)
-    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tensor_equality.tf_aliases(migrated))}
+    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tf_aliases(migrated))}
     sites = [s for s in found_here if (s.text, s.use) in remaining]
     if not sites:
         return result
@@ -1355,7 +1355,7 @@ def _migrate_module(
     # (a file whose session factory is removed keeps its summaries: the rewritten module
     # would not share the statements findings are placed on)
     index = None  # the analysis' walk of the module, made first when its calls are asked for here
-    if not factories and file_facts.graph and "summary" in source:
+    if not factories and file_facts.graph and not file_facts.writes_graph_only and "summary" in source:
         index = index_module(module)
         if tf1_summaries.has_tf1_summaries(module, imports, index.calls):
             return _migrate_with_summaries(module, tree, file_facts, source, path, options, imports, imported, tf1_callers, index)

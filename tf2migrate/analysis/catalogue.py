@@ -96,6 +96,10 @@ DROP_CALLS = frozenset({"reset_default_graph"}) | V1_SWITCH_CALLS
 # Calls that make a file a TF1 graph file (with test-session blocks: analysis/graph.py's
 # evidence, read cheaply by analysis/module_facts.py)
 GRAPH_EVIDENCE_CALLS = V1_SWITCH_CALLS | PLACEHOLDER_CALLS | SESSION_CALLS | OTHER_SESSION_CALLS
+# Writers of the default graph: made by a module's own top-level code (a script building a
+# graph only to show it in TensorBoard, with no session), they are its graph evidence too —
+# TF2's eager execution keeps no default graph, and the writer refuses to be made there.
+GRAPH_WRITER_CALLS = frozenset({"summary.FileWriter", "train.SummaryWriter"})
 VARIABLE_CALLS = frozenset({"Variable", "VariableV1", "get_variable", "get_local_variable"})
 # Constructors of objects that create their variables when first called (layers, RNN
 # cells, Keras models): like tf.Variable, they must run once, not in every generated call.

@@ -39,6 +39,7 @@ from tf2migrate.analysis.passed_feed_displays import collect_passed_feed_display
 from tf2migrate.analysis.dropped_calls import dropped_call, dropped_call_message
 from tf2migrate.analysis.catalogue import (
     GRAPH_STATE_READS,
+    GRAPH_WRITER_CALLS,
     GLOBAL_STEP_CALLS,
     CONFIG_CALLS,
     GRADIENT_CALLS,
@@ -528,6 +529,7 @@ class GraphAnalyzer:
                 self.facts.block(call, blockers.UNSUPPORTED_SESSION, f"`tf.{name}` sessions are not converted")
             if (fed := _fed_name(call)) is not None:
                 self.facts.feed_names.add(fed)
+        self._check_graph_writers()
         if self._test_sessions or (self.tf1 and self.facts.test_runs):
             # (a TF1 file's test method evaluating with ``self.evaluate`` ran a graph: TF1's
             # TestCase ran its tests in graph mode, TF2's runs them eagerly)
@@ -552,6 +554,26 @@ class GraphAnalyzer:
         for item in self.index.with_items:
             if item.asname is not None and isinstance(item.asname.name, cst.Name) and self._is_session_context(item.item):
                 self.facts.session_names.add(item.asname.name.value)
+
+    def _check_graph_writers(self) -> None:
+        """A writer of the default graph made by the module's own top-level code, in a file with no
+        other graph evidence (no placeholder, no session: a script building a graph only to show it
+        in TensorBoard): renamed alone, ``tf.compat.v1.summary.FileWriter`` would be made under
+        eager execution, which it refuses (RuntimeError), and TF2 keeps no default graph to write.
+        The graph stays on TF1, where the writer runs as it did."""
+        if self.facts.graph_evidence:
+            return
+        for call in self.index.calls:
+            name = self.tf.call_name(call)
+            if name in GRAPH_WRITER_CALLS and id(call) not in self.index.function_of_call:
+                self.facts.graph_evidence = True
+                self.facts.block(
+                    call,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"`tf.{name}` writes the default graph this module builds (with no session): TF2 runs eagerly and "
+                    "keeps no default graph, and the writer cannot be made under eager execution",
+                )
+                return
 
     def _check_classes(self) -> None:
         """A class that builds its graph in ``__init__`` (placeholders and session on

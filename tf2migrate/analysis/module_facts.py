@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, TEST_SESSION_METHODS
+from tf2migrate.analysis.catalogue import GRAPH_EVIDENCE_CALLS, GRAPH_WRITER_CALLS, TEST_SESSION_METHODS
 from tf2migrate.analysis.tf_imports import ITERATOR_METHODS, TfImports, tf_relative
 from tf2migrate.analysis.tf_api import reference_evidence, refuses_tf2_keywords
 
@@ -33,6 +33,9 @@ class ModuleFacts:
     # a TF alias is bound other than by a top-level import (a parameter, an assignment, a
     # nested import): only then can a function shadow it (``shadowed_alias``)
     alias_rebound: bool = False
+    # its only graph evidence is a writer of the default graph its own top-level code makes (a
+    # graph built only to be shown in TensorBoard): no summary to convert, the graph stays on TF1
+    writes_graph_only: bool = False
 
 
 def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False) -> ModuleFacts:
@@ -51,7 +54,9 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     tf1 = walker.tf1 or (tf1_callers and not walker.compat_v1_written)
     # a TF1 test's ``self.evaluate(t)`` ran its graph (TF1's TestCase ran tests in graph mode)
     graph = walker.graph or (tf1 and walker.evaluates)
-    return ModuleFacts(walker.names, tf1, walker.explicit, graph, walker.alias_rebound)
+    return ModuleFacts(
+        walker.names, tf1, walker.explicit, graph or walker.graph_writer, walker.alias_rebound, walker.graph_writer and not graph
+    )
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
@@ -131,6 +136,8 @@ class _Walker(_FastVisitor):
         self.compat_v1_written = False  # ``tf.compat.v1.X`` through an alias of ``tensorflow``
         self.graph = False
         self.evaluates = False  # ``self.evaluate(...)`` called
+        self.graph_writer = False  # the module's own code makes a writer of the default graph
+        self.in_function = 0  # how many ``def`` bodies enclose the node visited (as the graph analysis counts)
 
     # ------------------------------------------------------------------ evidence
     def _check(self, dotted: str | None) -> None:
@@ -195,8 +202,11 @@ class _Walker(_FastVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         keywords = {k.arg for k in node.keywords if k.arg is not None}
         dotted = ast_dotted_name(node.func)
-        if not self.graph and self.tf.canonical_dotted(dotted) in GRAPH_EVIDENCE_CALLS:
+        called = self.tf.canonical_dotted(dotted) if not self.graph else None
+        if called in GRAPH_EVIDENCE_CALLS:
             self.graph = True
+        elif called in GRAPH_WRITER_CALLS and not self.in_function:
+            self.graph_writer = True
         if dotted == "self.evaluate":
             self.evaluates = True
         if refuses_tf2_keywords(self.tf, dotted, keywords):
@@ -220,7 +230,10 @@ class _Walker(_FastVisitor):
     def _bind_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._name_token(node.name)
         self._binds(node.name)
+        body = not isinstance(node, ast.ClassDef)  # (a class body runs where it stands)
+        self.in_function += body
         self.generic_visit(node)
+        self.in_function -= body
         for keyword in getattr(node, "keywords", ()):  # class A(metaclass=M)
             if keyword.arg is not None:
                 self._check(keyword.arg)

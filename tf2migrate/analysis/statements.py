@@ -840,6 +840,8 @@ class StatementClassifier:
                     if listed is not None:
                         self.facts.layer_variable_lists.append(listed)
                         continue  # the helpers' layers' weights (rewrites/layer_helpers.py)
+                    if any(b.node is call for b in self.facts.blockers):
+                        return statement  # refused already, with its own reason (a graph writer's)
                     message = f"`tf.{name}` is not converted by this release"
                 self.facts.block(call, blockers.UNSUPPORTED_GRAPH_CODE, message)
                 return statement

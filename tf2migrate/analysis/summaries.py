@@ -37,7 +37,7 @@ from tf2migrate.analysis.catalogue import (
     passes_seed,
 )
 from tf2migrate.analysis.module_facts import ast_dotted_name
-from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports, strip_v1, tf_relative
+from tf2migrate.analysis.tf_imports import ITERATOR_FUNCTIONS, ITERATOR_METHODS, TfImports, is_v1_path, strip_v1, tf_relative
 
 BUILDER = "builder"
 VARIABLES = "variables"
@@ -92,22 +92,28 @@ def summarize_module(tree: ast.Module, imported: dict[str, Summary] | None = Non
 def tf_aliases(tree: ast.Module) -> TfImports:
     """Local names bound to TensorFlow by module-level imports (what tf_imports reads
     from libcst, for ``ast``)."""
-    aliases: dict[str, str] = {}
+    imports = TfImports()
     for statement in tree.body:
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 relative = tf_relative(alias.name)
                 if relative is not None:
                     if alias.asname:
-                        aliases[alias.asname] = strip_v1(relative)
+                        _bind(imports, alias.asname, relative)
                     else:
-                        aliases["tensorflow"] = ""
+                        imports.aliases["tensorflow"] = ""
         elif isinstance(statement, ast.ImportFrom) and not statement.level and statement.module:
             relative = tf_relative(statement.module)
             if relative is not None:
                 for alias in statement.names:
-                    aliases[alias.asname or alias.name] = strip_v1(".".join(p for p in (relative, alias.name) if p))
-    return TfImports(aliases=aliases)
+                    _bind(imports, alias.asname or alias.name, ".".join(p for p in (relative, alias.name) if p))
+    return imports
+
+
+def _bind(imports: TfImports, local: str, path: str) -> None:
+    imports.aliases[local] = strip_v1(path)
+    if is_v1_path(path):
+        imports.v1_aliases.add(local)
 
 
 def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:

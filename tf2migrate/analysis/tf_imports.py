@@ -50,7 +50,7 @@ def dotted_name(node: cst.CSTNode) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _is_v1(path: str) -> bool:
+def is_v1_path(path: str) -> bool:
     return path == V1_PREFIX or path.startswith(V1_PREFIX + ".")
 
 
@@ -191,7 +191,7 @@ def _read_import(node: cst.Import, facts: TfImports) -> bool:
         local = alias.evaluated_alias
         if local is not None:
             facts.aliases[local] = strip_v1(relative)
-            if _is_v1(relative):
+            if is_v1_path(relative):
                 facts.v1_aliases.add(local)
         else:
             # ``import tensorflow.compat.v1`` binds ``tensorflow`` (the root).
@@ -219,7 +219,7 @@ def _read_import_from(node: cst.ImportFrom, facts: TfImports) -> bool:
         local = alias.evaluated_alias or name
         path = ".".join(p for p in (relative, name) if p)
         facts.aliases[local] = strip_v1(path)
-        if _is_v1(path):
+        if is_v1_path(path):
             facts.v1_aliases.add(local)
     return True
 

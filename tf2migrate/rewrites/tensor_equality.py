@@ -32,6 +32,8 @@ import ast
 from dataclasses import dataclass
 
 from tf2migrate.analysis.module_facts import ast_dotted_name
+from tf2migrate.analysis.summaries import tf_aliases
+from tf2migrate.analysis.tf_imports import TfImports
 
 _MAKERS = frozenset({"Variable", "get_variable", "get_local_variable"})
 # calls returning lists of the graph's variables: their elements are variables
@@ -76,49 +78,25 @@ def may_hash_variables(source: str) -> bool:
     return "Variable" in source or "variable" in source
 
 
-def tf_aliases(tree: ast.Module) -> dict[str, str]:
-    """Top-level names of ``tensorflow`` (``""``) and ``tensorflow.compat.v1`` (``"compat.v1."``)."""
-    aliases: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "tensorflow":
-                    aliases[alias.asname or "tensorflow"] = ""
-                elif alias.name == "tensorflow.compat.v1" and alias.asname:
-                    aliases[alias.asname] = "compat.v1."
-        elif isinstance(node, ast.ImportFrom) and node.module == "tensorflow.compat" and node.level == 0:
-            for alias in node.names:
-                if alias.name == "v1":
-                    aliases[alias.asname or "v1"] = "compat.v1."
-    return aliases
-
-
-def switched_off(tree: ast.Module, aliases: dict[str, str]) -> bool:
+def switched_off(tree: ast.Module, imports: TfImports) -> bool:
     """Does a statement of the module's top level call ``disable_tensor_equality()`` or
     switch eager execution off?"""
     for node in tree.body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            path = _tf_path(node.value.func, aliases)
+            path = _tf_path(node.value.func, imports)
             if path is not None and path.rpartition(".")[2] in _IDENTITY_SWITCHES:
                 return True
     return False
 
 
-def _tf_path(func: ast.expr, aliases: dict[str, str]) -> str | None:
-    """``tf.compat.v1.get_variable`` → ``compat.v1.get_variable`` (with ``tf`` TensorFlow's alias)."""
-    dotted = ast_dotted_name(func)
-    parts = dotted.split(".") if dotted is not None else None
-    if parts is None or parts[0] not in aliases or len(parts) < 2:
-        return None
-    return aliases[parts[0]] + ".".join(parts[1:])
+def _tf_path(func: ast.expr, imports: TfImports) -> str | None:
+    """``tf.compat.v1.get_variable`` → ``get_variable`` (with ``tf`` TensorFlow's alias)."""
+    return imports.canonical_dotted(ast_dotted_name(func))
 
 
-def _tf_function(func: ast.expr, aliases: dict[str, str], names: frozenset[str]) -> str | None:
+def _tf_function(func: ast.expr, imports: TfImports, names: frozenset[str]) -> str | None:
     """The name of ``tf.X`` or ``tf.compat.v1.X`` when X is one of ``names``."""
-    path = _tf_path(func, aliases)
-    if path is None:
-        return None
-    path = path.removeprefix("compat.v1.")
+    path = _tf_path(func, imports)
     return path if path in names else None
 
 
@@ -174,9 +152,9 @@ class _Scopes:
         return id(scope), name
 
 
-def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
+def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
     """Every place the module hashes or ``==``-compares a value known to be a TF variable."""
-    if not aliases:
+    if not imports.aliases:
         return []
     scopes = _Scopes(tree)
     variables: dict[tuple[int, str], str] = {}  # (scope, name) → where its variable was made
@@ -189,7 +167,7 @@ def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
     def origin(node: ast.expr) -> str | None:
         """Where the variable ``node`` evaluates to was made, if it is one."""
         if isinstance(node, ast.Call):
-            made = _tf_function(node.func, aliases, _MAKERS)
+            made = _tf_function(node.func, imports, _MAKERS)
             if made is not None:
                 return f"`{ast.unparse(node.func)}`"
             return returning.get(key(node.func)) if isinstance(node.func, ast.Name) else None
@@ -202,7 +180,7 @@ def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
     def holder(node: ast.expr) -> str | None:
         """Where the variables held by the container ``node`` were made, if it holds some."""
         if isinstance(node, ast.Call):
-            listed = _tf_function(node.func, aliases, _LISTS)
+            listed = _tf_function(node.func, imports, _LISTS)
             return f"`{ast.unparse(node.func)}()`" if listed is not None else None
         if isinstance(node, ast.Name):
             return containers.get(key(node))
@@ -297,7 +275,7 @@ def hashed_variables(tree: ast.Module, aliases: dict[str, str]) -> list[Site]:
             report(
                 node.key if isinstance(node, ast.DictComp) else node.elt, "a dict key" if isinstance(node, ast.DictComp) else "a set member"
             )
-        elif isinstance(node, ast.Call) and node.args and _tf_path(node.func, aliases) is None:  # (not `tf.add`)
+        elif isinstance(node, ast.Call) and node.args and _tf_path(node.func, imports) is None:  # (not `tf.add`)
             if isinstance(node.func, ast.Name) and node.func.id == "hash":
                 report(node.args[0], "hashed")
             elif isinstance(node.func, ast.Attribute) and node.func.attr in _HASHING_METHODS:
@@ -328,8 +306,11 @@ def switch_insertion(tree: ast.Module) -> tuple[int, str] | None:
     found = None
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for name, path in tf_aliases(ast.Module([node], [])).items():
-                call = f"{name}.compat.v1.{SWITCH}()" if path == "" else f"{name}.{SWITCH}()"
+            imports = tf_aliases(ast.Module([node], []))
+            for name, path in imports.aliases.items():
+                if path != "":  # (a TF symbol or submodule, not TensorFlow itself)
+                    continue
+                call = f"{name}.{SWITCH}()" if name in imports.v1_aliases else f"{name}.compat.v1.{SWITCH}()"
                 assert node.end_lineno is not None
                 found = (node.end_lineno, call)
     return found
