@@ -303,6 +303,25 @@ out = (W * [1.0, 2.0] + R).numpy()
 """
 SCRIPTS["tf2_start_changed.py"] = SCRIPTS["tf2_start_kept.py"].replace("* 0.5", "* 0.7")
 
+# a TF1 program keying a dict by a variable; TF2 programs doing so with TF1's identity hashing
+# switched on, and without: the switch must not outlive its script in the worker
+SCRIPTS["tf1_keyed.py"] = """
+import tensorflow as tf
+v = tf.Variable(1.0)
+names = {v: "v"}
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(v)
+"""
+SCRIPTS["tf2_keyed_identity.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_tensor_equality()
+v = tf.Variable(1.0)
+names = {v: "v"}
+out = v.numpy()
+"""
+SCRIPTS["tf2_keyed.py"] = SCRIPTS["tf2_keyed_identity.py"].replace("tf.compat.v1.disable_tensor_equality()\n", "")
+
 PAIRS = {
     # First, so the graph worker runs before the eager one.
     "fallback": ("tf1_graph.py", "tf2_fallback.py"),
@@ -311,6 +330,8 @@ PAIRS = {
     "tf1_eager": ("tf1_eager.py", "tf2_eager.py"),  # before "equal", in the same TF1 worker
     "equal": ("tf1_basic.py", "tf2_equal.py"),
     "clear_session": ("tf1_basic.py", "tf2_clear_session.py"),
+    "keyed_identity": ("tf1_keyed.py", "tf2_keyed_identity.py"),
+    "keyed": ("tf1_keyed.py", "tf2_keyed.py"),  # after keyed_identity, in the same TF2 worker
     "wrong": ("tf1_basic.py", "tf2_wrong.py"),
     "exit": ("tf1_basic.py", "tf2_exit.py"),  # later pairs need a new worker
     "tensor": ("tf1_basic.py", "tf2_tensor.py"),
@@ -473,6 +494,11 @@ def test_an_original_runs_on_tf1_as_tf_1_0_wrote_its_0_x_api():
 
 def test_disable_v2_behavior_lasts_one_script(reports):
     assert reports["v2_behavior"].verdict == "equal", reports["v2_behavior"].render()
+
+
+def test_tensor_equality_switch_lasts_one_script(reports):
+    assert reports["keyed_identity"].verdict == "equal", reports["keyed_identity"].render()
+    assert reports["keyed"].verdict == "error" and "unhashable" in reports["keyed"].render()
 
 
 def test_injection_survives_clear_session(reports):

@@ -197,11 +197,12 @@ def _binds_module(tree: ast.Module, name: str) -> bool:
 
 def give_changed_elsewhere(contexts: list[FileContext | None], changes: list[frozenset[Path]]) -> list[FileContext | None]:
     """Each file's context told the project modules the run's other files change
-    (modules_changed_by): the state its graphs may read."""
+    (modules_changed_by): the state its graphs may read; and those any file changes."""
+    every = frozenset().union(*changes)
     out: list[FileContext | None] = []
     for i, context in enumerate(contexts):
         others = frozenset().union(*(changed for j, changed in enumerate(changes) if j != i))
-        out.append(replace(context, changed_elsewhere=others) if context is not None and others else context)
+        out.append(replace(context, changed_elsewhere=others, changed_by_run=every) if context is not None and every else context)
     return out
 
 

@@ -268,8 +268,9 @@ def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree:
     if migrated is None or tensor_equality.switched_off(migrated, tf_aliases(migrated)):
         return result
     # (what the migration removed, a feed dict of a converted run, is no use any more: the
-    # migrated text's own uses decide, reported where the file wrote them)
-    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tf_aliases(migrated))}
+    # uses still in the migrated text decide, whatever they compare there — its placeholders
+    # are arguments of the generated functions — reported where the file wrote them)
+    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tf_aliases(migrated), every_value=True)}
     sites = [s for s in found_here if (s.text, s.use) in remaining]
     if not sites:
         return result

@@ -95,6 +95,10 @@ class FileContext:
     # in a driver importing this file's class module): a graph of this file reading that state
     # captured the value of the moment it was built, wherever that file's change stands
     changed_elsewhere: frozenset[Path] = frozenset()
+    # the project modules whose state any file of the run changes, this one included
+    # (``ops.SCALE = 3.0`` after ``from ops import *``): a helper of such a module copied into
+    # this file (rewrites/helper_copy.py) would read the names the import bound, not the new ones
+    changed_by_run: frozenset[Path] = frozenset()
     # modules of the run this one imports or is imported by that stay on TF1 semantics (their
     # fallback switches eager execution off, for the whole process): its own graph stays there too
     graph_mode_modules: tuple[str, ...] = ()
@@ -115,6 +119,7 @@ class FileContext:
             or self.importer_attributes
             or self.importer_changed_arguments
             or self.changed_elsewhere
+            or self.changed_by_run
             or self.graph_mode_modules
         )
 
@@ -133,6 +138,7 @@ class FileContext:
                 self.importer_changed_arguments,
                 self.graph_mode_modules,
                 map(str, self.changed_elsewhere),
+                map(str, self.changed_by_run),
             )
             text += repr([sorted(part) for part in links])
         text += repr(self.update_ops_producers) if self.update_ops_producers else ""

@@ -66,9 +66,11 @@ included); a name left out is one no code of the file names, which only the modu
 builtins (refused) or another file reading it of this one (a file of the run importing this one
 that names it: refused) could reach.
 
-Also left out of the proof: a caller changing the helper module's globals at run time
-(``ops.tf = ...``): the project summaries find no such assignment in the run's files, which the
-copied helper would miss.
+A module whose state a file of the run changes (``import ops; ops.SCALE = 3.0``, in this
+file or another: linking.modules_changed_by) has none of its functions copied: the original
+reads its globals as they are at each call, the copy reads the names the import bound here,
+once, and would miss the change (the module's other functions changing its globals make its
+helpers readers of module state, no builders: not copied either).
 
 migrate.py keeps the copy only if the file's graph then converts (the split and everything
 after it done); else the TFM304 refusals say what still keeps it.  The findings on the copied
@@ -123,6 +125,7 @@ class _Import:
     node: cst.ImportFrom
     module: ModuleSummary
     names: list[str]  # what it gives the file by name (the module's ``*``: its exported names)
+    renamed: list[tuple[str, str]] = field(default_factory=list)  # ``from ops import linear as fc``: (name, bound)
 
 
 def copy_helpers(module: cst.Module, context: FileContext) -> Copied | str:
@@ -142,18 +145,27 @@ def copy_helpers(module: cst.Module, context: FileContext) -> Copied | str:
     called = {c.func.value for c in find_all(module, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)}
     # what each name of the file stands for when one import gives it, bound no other way
     given: dict[str, _Import] = {}
+    # a variable maker one of those imports gives, which the file may read otherwise: why
+    ungiven: dict[str, str] = {}
     for found in imports:
         star = isinstance(found.node.names, cst.ImportStar)
+        makes = found.module.functions.keys() & {n for n, f in found.module.names.items() if f.kind == VARIABLES}
         for name in found.names:
             if name in declared_global or bindings.get(name, 0) != (0 if star else 1):
+                ungiven.update({name: f"this file binds `{name}` otherwise too"} if name in makes else {})
                 continue
             # (and no other star import may bind it: one of a module the run does not see may)
             if any(m is not found.module and (m is None or m.star_names is None or name in m.star_names) for m in star_modules):
+                ungiven.update({name: f"another star import of this file may bind `{name}` too"} if name in makes else {})
                 continue
             given[name] = found
+        ungiven.update({bound: f"`{name}` is imported as `{bound}`" for name, bound in found.renamed if name in makes})
     makers = sorted(n for n in given if n in called and n in given[n].module.functions and given[n].module.names[n].kind == VARIABLES)
     if not makers:
-        return "no helper it imports is a function of a module of the run defined once by a `def` at its top"
+        return next(
+            (ungiven[name] for name in sorted(called & ungiven.keys())),
+            "no helper it imports is a function of a module of the run defined once by a `def` at its top",
+        )
     chosen: dict[str, _Import] = {}
 
     def take(name: str) -> str | None:
@@ -161,7 +173,7 @@ def copy_helpers(module: cst.Module, context: FileContext) -> Copied | str:
         if name in chosen:
             return None
         chosen[name] = given[name]
-        why = _refusal(name, given, own_imports, bindings, star_modules, take)
+        why = _refusal(name, given, own_imports, bindings, star_modules, take, context.changed_by_run)
         if why is not None:
             del chosen[name]
         return why
@@ -190,11 +202,17 @@ def _helper_imports(module: cst.Module, modules: dict[str, ModuleSummary]) -> li
             summary = modules.get(dotted)
             if summary is None or not summary.functions:
                 continue
+            renamed = []
             if isinstance(small.names, cst.ImportStar):
                 names = sorted(summary.star_names if summary.star_names is not None else summary.exported)
             else:
                 names = [a.name.value for a in small.names if isinstance(a.name, cst.Name) and a.asname is None]
-            found.append(_Import(statement, small, summary, names))
+                renamed = [
+                    (a.name.value, a.asname.name.value)
+                    for a in small.names
+                    if isinstance(a.name, cst.Name) and a.asname is not None and isinstance(a.asname.name, cst.Name)
+                ]
+            found.append(_Import(statement, small, summary, names, renamed))
     return found
 
 
@@ -202,11 +220,17 @@ def _star_module(statement: ast.ImportFrom, modules: dict[str, ModuleSummary]) -
     return modules.get("." * statement.level + (statement.module or ""))
 
 
-def _refusal(name: str, given: dict[str, _Import], own_imports, bindings, star_modules, take) -> str | None:
+def _refusal(name: str, given: dict[str, _Import], own_imports, bindings, star_modules, take, changed: frozenset) -> str | None:
     """Why the copy of ``name`` in this file would not run as its module's function does; None if it would."""
     summary = given[name].module
     if summary.names[name].changes_module_state:
         return f"`{name}` changes its module's state"
+    if summary.path in changed:
+        # (the original reads its module's globals as they are at each call; the copy reads the
+        # names the import bound here, once: ``ops.SCALE = 3.0`` after it would not reach them)
+        return (
+            f"`{name}` reads the globals of {summary.path.name} as they are at each call, and a file of the run changes that module's state"
+        )
     text = summary.functions[name]
     function = ast.parse(text).body[0]
     assert isinstance(function, ast.FunctionDef)

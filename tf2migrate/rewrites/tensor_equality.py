@@ -9,12 +9,21 @@ compares their values element-wise: the dict or set use raises, and ``v in some_
 answered ``False`` — no error, another result.  Nothing of this names a TF1 symbol, so the
 renames leave such code as it was and the migrated file runs into it under TF2.
 
+The same holds of every tensor: TF1 code comparing two graph tensors with ``==`` in Python
+(``if h1 == h2:`` while building) took the identity branch, where eager TF2 (or a
+``tf.function``'s autograph) compares the values and takes the other, and ``h in outputs``
+raises in a ``tf.function`` ("a symbolic tensor as a Python bool").
+
 Here CPython's tree of the file is read for values known to be variables — a call of
 ``tf.Variable`` / ``tf.get_variable`` / ``tf.get_local_variable`` (also under
 ``compat.v1``), an element of ``tf.trainable_variables()`` and the other variable lists, a
 name bound to one, an item of a container filled with them (``table[name] = v``,
-``params.append(v)``, a list display), an item read back from such a container — and
-each place one is hashed (a dict key or subscript, a set member, ``in``, ``hash``,
+``params.append(v)``, a list display), an item read back from such a container, the
+names a loop unpacks from an optimizer's ``compute_gradients(...)`` pairs (``for g, v in
+gvs``) — or tensors: what a TensorFlow function returns (``tf.placeholder``, ``tf.matmul``,
+``tf.nn.relu``; not its classes, scopes, collections, initializers, ``tf.group`` and the like,
+nor the functions of ``tf.train``, ``tf.summary``, ``tf.gfile`` … which return other objects),
+an operator applied to one, a slice of one — and each place one is hashed (a dict key or subscript, a set member, ``in``, ``hash``,
 ``.get``/``.pop``/``.setdefault``/``.add``/``.discard``) or compared (``==``, ``!=``,
 ``.index``/``.count``/``.remove`` of a list) is reported.  Names are resolved per function
 scope (a name a function does not bind is its enclosing function's, then the module's).
@@ -44,6 +53,29 @@ SWITCH = "disable_tensor_equality"
 # top-level calls under which variables hash by identity already: the switch, or graph mode
 # (a kept file, or one a first run kept: hashing is TF1's wherever eager execution is off)
 _IDENTITY_SWITCHES = frozenset({SWITCH, "disable_eager_execution", "disable_v2_behavior"})
+# TF functions returning no tensor (a scope, a collection, an op to run, a setting): the rest of
+# ``tf.X`` / ``tf.nn.X`` … return tensors (classes, ``tf.Session``, are told by their capital)
+_NOT_TENSORS = frozenset(
+    {
+        "variable_scope", "name_scope", "get_variable_scope", "get_default_graph", "get_default_session",
+        "get_collection", "get_collection_ref", "add_to_collection", "add_to_collections", "group", "no_op",
+        "control_dependencies", "device", "set_random_seed", "reset_default_graph", "as_dtype", "executing_eagerly",
+        "make_template", "get_seed", "colocate_with", "container", "op_scope", "variable_op_scope", "arg_scope",
+        "dimension_value", "global_variables_initializer", "local_variables_initializer", "initialize_all_variables",
+        "initialize_local_variables", "initialize_variables", "variables_initializer", "tables_initializer",
+        "enable_eager_execution", "disable_eager_execution", "disable_v2_behavior", "is_tensor", "py_function",
+    }
+)  # fmt: skip
+_PLACEHOLDERS = frozenset({"placeholder", "placeholder_with_default", "sparse_placeholder"})
+# namespaces whose functions return other objects (file handles, flags, writers, datasets, …)
+_NOT_TENSOR_MODULES = frozenset(
+    {
+        "app", "flags", "logging", "gfile", "io", "saved_model", "test", "errors", "sysconfig", "train", "summary",
+        "data", "estimator", "keras", "contrib", "python_io", "profiler", "config", "distribute", "debugging", "lite",
+        "feature_column", "initializers", "dtypes", "resource_loader", "autograph", "experimental", "tpu", "saver",
+        "compat", "version", "queue", "lookup", "tools", "examples",
+    }
+)  # fmt: skip
 # methods hashing their argument (dicts and sets), and list methods comparing it with ``==``
 _HASHING_METHODS = frozenset({"get", "pop", "setdefault", "add", "discard"})
 _COMPARING_METHODS = frozenset({"index", "count", "remove"})
@@ -71,11 +103,22 @@ class Site:
     text: str  # the variable's expression as written
     use: str  # what is done with it: "a dict key", "an `in` test", …
     origin: str  # where the variable was made
+    kind: str = "variable"  # or "tensor"
+
+
+@dataclass(frozen=True)
+class _Made:
+    """Where a TF value was made (the call as written), and whether it is a variable or a tensor."""
+
+    where: str
+    kind: str
+    fed: bool = False  # a placeholder's: a dict keyed by it is a feed dict
 
 
 def may_hash_variables(source: str) -> bool:
-    """A cheap test before the tree is read: does the text name a variable maker or list?"""
-    return "Variable" in source or "variable" in source
+    """A cheap test before the tree is read: does the text name a variable maker or list, or
+    compare with ``==`` / ``in``?"""
+    return "ariable" in source or "==" in source or " in " in source
 
 
 def switched_off(tree: ast.Module, imports: TfImports) -> bool:
@@ -90,8 +133,23 @@ def switched_off(tree: ast.Module, imports: TfImports) -> bool:
 
 
 def _tf_path(func: ast.expr, imports: TfImports) -> str | None:
-    """``tf.compat.v1.get_variable`` → ``get_variable`` (with ``tf`` TensorFlow's alias)."""
-    return imports.canonical_dotted(ast_dotted_name(func))
+    """``tf.compat.v1.get_variable`` → ``get_variable`` (with ``tf`` TensorFlow's alias); None
+    for anything else, TensorFlow's module itself included."""
+    return imports.canonical_dotted(ast_dotted_name(func)) or None
+
+
+def _tf_tensor_function(func: ast.expr, imports: TfImports) -> bool:
+    """Is ``func`` a TensorFlow function returning tensors (``tf.matmul``, ``tf.nn.relu``)?"""
+    path = _tf_path(func, imports)
+    if path is None:
+        return False
+    parts = path.split(".")
+    return (
+        not any(p[:1].isupper() or p.startswith("_") for p in parts)
+        and parts[-1] not in _NOT_TENSORS
+        and not parts[-1].endswith("initializer")
+        and not (len(parts) > 1 and parts[0] in _NOT_TENSOR_MODULES)
+    )
 
 
 def _tf_function(func: ast.expr, imports: TfImports, names: frozenset[str]) -> str | None:
@@ -152,53 +210,79 @@ class _Scopes:
         return id(scope), name
 
 
-def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
-    """Every place the module hashes or ``==``-compares a value known to be a TF variable."""
+def hashed_variables(tree: ast.Module, imports: TfImports, every_value: bool = False) -> list[Site]:
+    """Every place the module hashes or ``==``-compares a value known to be a TF variable or
+    tensor; with ``every_value``, every place it hashes or compares anything (the migrated
+    text, whose tensors are function arguments: a use of the original still there)."""
     if not imports.aliases:
         return []
     scopes = _Scopes(tree)
-    variables: dict[tuple[int, str], str] = {}  # (scope, name) → where its variable was made
-    containers: dict[tuple[int, str], str] = {}  # (scope, name) → where the variables it holds were made
-    returning: dict[tuple[int, str], str] = {}  # (scope, function name) → where the variable it returns was made
+    variables: dict[tuple[int, str], _Made] = {}  # (scope, name) → where its variable was made
+    containers: dict[tuple[int, str], _Made] = {}  # (scope, name) → where the variables it holds were made
+    returning: dict[tuple[int, str], _Made] = {}  # (scope, function name) → where the variable it returns was made
 
     def key(node: ast.Name) -> tuple[int, str]:
         return scopes.resolve(node.id, scopes.scope_of.get(id(node), tree))
 
-    def origin(node: ast.expr) -> str | None:
-        """Where the variable ``node`` evaluates to was made, if it is one."""
+    def origin(node: ast.expr) -> _Made | None:
+        """Where the variable or tensor ``node`` evaluates to was made, if it is one."""
         if isinstance(node, ast.Call):
-            made = _tf_function(node.func, imports, _MAKERS)
-            if made is not None:
-                return f"`{ast.unparse(node.func)}`"
+            if _tf_function(node.func, imports, _MAKERS) is not None:
+                return _Made(f"`{ast.unparse(node.func)}`", "variable")
+            if _tf_tensor_function(node.func, imports):
+                fed = _tf_function(node.func, imports, _PLACEHOLDERS) is not None
+                return _Made(f"`{ast.unparse(node.func)}`", "tensor", fed)
             return returning.get(key(node.func)) if isinstance(node.func, ast.Name) else None
         if isinstance(node, ast.Name):
             return variables.get(key(node))
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            return containers.get(key(node.value))
+        if isinstance(node, ast.Subscript):
+            # (an item of a container of them; a slice of a tensor is one)
+            held = containers.get(key(node.value)) if isinstance(node.value, ast.Name) else None
+            sliced = origin(node.value)
+            return held or (_Made(sliced.where, "tensor") if sliced is not None else None)
+        if isinstance(node, ast.BinOp):  # (``x * 2.0``: a tensor when an operand is one)
+            made = origin(node.left) or origin(node.right)
+            return _Made(f"an operator on {made.where.removeprefix('an operator on ')}", "tensor") if made is not None else None
+        if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+            made = origin(node.operand)
+            return _Made(f"an operator on {made.where.removeprefix('an operator on ')}", "tensor") if made is not None else None
         return None
 
-    def holder(node: ast.expr) -> str | None:
+    def holder(node: ast.expr) -> _Made | None:
         """Where the variables held by the container ``node`` were made, if it holds some."""
         if isinstance(node, ast.Call):
             listed = _tf_function(node.func, imports, _LISTS)
-            return f"`{ast.unparse(node.func)}()`" if listed is not None else None
+            if listed is not None:
+                return _Made(f"`{ast.unparse(node.func)}()`", "variable")
+            return pairs(node)
         if isinstance(node, ast.Name):
             return containers.get(key(node))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return next((o for o in map(origin, node.elts) if o is not None), None)
         return None
 
-    def mark(table: dict[tuple[int, str], str], target: ast.expr, where: str | None) -> bool:
+    def pairs(node: ast.expr) -> _Made | None:
+        """``opt.compute_gradients(...)``: a list of (gradient, variable) pairs."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compute_gradients":
+            return _Made(f"`{ast.unparse(node.func)}`", "variable")
+        if isinstance(node, ast.Name):
+            return pair_lists.get(key(node))
+        return None
+
+    def mark(table: dict[tuple[int, str], _Made], target: ast.expr, where: _Made | None) -> bool:
         if where is None or not isinstance(target, ast.Name) or key(target) in table:
             return False
         table[key(target)] = where
         return True
 
     nodes = list(ast.walk(tree))
+    # lists of (gradient, variable) pairs, bound once to a name
+    pair_lists: dict[tuple[int, str], _Made] = {}
     # A name is a variable when its bindings are plain assignments and loop targets (a
     # parameter, an unpacking, an augmented assignment … may bind anything), one of them a
-    # variable and none a value that is plainly no variable (a literal, arithmetic, a display)
-    bindings: dict[tuple[int, str], list[tuple[bool, ast.expr]]] = {}  # → (a loop's iterable?, the value)
+    # variable and none a value that is plainly no variable (a literal, arithmetic, a display);
+    # a name a loop unpacks from a list of (gradient, variable) pairs is one of the two
+    bindings: dict[tuple[int, str], list[tuple[str, ast.expr]]] = {}  # → (how: "=", "for", "pair"; the value)
     stores: dict[tuple[int, str], int] = {}
     for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -206,9 +290,15 @@ def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if isinstance(target, ast.Name):
-                    bindings.setdefault(key(target), []).append((False, node.value))
+                    bindings.setdefault(key(target), []).append(("=", node.value))
+                    if pairs(node.value) is not None:
+                        pair_lists.setdefault(key(target), pairs(node.value))  # type: ignore[arg-type]
         elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
-            bindings.setdefault(key(node.target), []).append((True, node.iter))
+            bindings.setdefault(key(node.target), []).append(("for", node.iter))
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2:
+            for element in node.target.elts:
+                if isinstance(element, ast.Name):
+                    bindings.setdefault(key(element), []).append(("pair", node.iter))
         elif isinstance(node, _SCOPES):
             arguments = node.args
             for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
@@ -220,9 +310,10 @@ def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
         for name, bound in bindings.items():
             if name in variables or len(bound) != stores.get(name):
                 continue
-            made = [holder(value) if loop else origin(value) for loop, value in bound]
+            made = [holder(value) if how == "for" else pairs(value) if how == "pair" else origin(value) for how, value in bound]
             where = next((m for m in made if m is not None), None)
-            if where is not None and not any(not loop and isinstance(value, _NO_VARIABLE) for loop, value in bound):
+            plainly_not = any(how == "=" and m is None and isinstance(value, _NO_VARIABLE) for (how, value), m in zip(bound, made))
+            if where is not None and not plainly_not:
                 variables[name] = where
                 changed = True
         for node in nodes:
@@ -243,14 +334,32 @@ def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
                 elif node.func.attr == "extend":
                     changed |= mark(containers, node.func.value, holder(node.args[0]))
     # feed dicts are keyed by graph tensors in TF1's runs, which a converted file no longer makes
+    # (``feed_dict=`` or a run's second argument)
     fed = {id(k.value) for n in nodes if isinstance(n, ast.Call) for k in n.keywords if k.arg == "feed_dict"}
+    fed |= {
+        id(n.args[1])
+        for n in nodes
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "run" and len(n.args) > 1
+    }
 
     sites: list[Site] = []
 
-    def report(node: ast.expr, use: str) -> None:
-        where = origin(node)
-        if where is not None:
-            sites.append(Site(node.lineno, node.col_offset + 1, ast.unparse(node), use, where))
+    # names bound to dicts: a tensor subscripting anything else indexes a tensor (``x[n]``)
+    dicts = {
+        key(target)
+        for node in nodes
+        if isinstance(node, ast.Assign) and _is_dict(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+    def report(node: ast.expr, use: str, container: ast.expr | None = None) -> None:
+        where = _Made("", "") if every_value else origin(node)
+        if where is None or (where.kind == "tensor" and use != "an `in` test" and "==" not in use and where.fed):
+            return  # (a placeholder hashed is a feed dict's key: TF1 runs fed it, the converted ones take arguments)
+        if container is not None and where.kind == "tensor" and not (isinstance(container, ast.Name) and key(container) in dicts):
+            return
+        sites.append(Site(node.lineno, node.col_offset + 1, ast.unparse(node), use, where.where, where.kind))
 
     for node in nodes:
         if isinstance(node, ast.Compare):
@@ -263,7 +372,7 @@ def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
                         if not (isinstance(other, ast.Constant) and other.value is None):
                             report(side, "an operand of `==`")
         elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
-            report(node.slice, "a subscript (a dict key)")
+            report(node.slice, "a subscript (a dict key)", node.value)
         elif isinstance(node, ast.Dict) and id(node) not in fed:
             for item in node.keys:
                 if item is not None:
@@ -284,6 +393,14 @@ def hashed_variables(tree: ast.Module, imports: TfImports) -> list[Site]:
                 report(node.args[0], f"compared with `==` by `.{node.func.attr}`")
     unique = {(s.line, s.column, s.use): s for s in sites}
     return sorted(unique.values(), key=lambda s: (s.line, s.column))
+
+
+def _is_dict(value: ast.expr) -> bool:
+    """A dict display, comprehension or constructor (``dict()``, ``OrderedDict()``, ``defaultdict(list)``)."""
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        return True
+    name = ast_dotted_name(value.func) if isinstance(value, ast.Call) else None
+    return name is not None and name.rpartition(".")[2] in ("dict", "OrderedDict", "defaultdict")
 
 
 def _returns(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
@@ -324,6 +441,6 @@ def message(site: Site, written: bool) -> str:
         else "add `tf.compat.v1.disable_tensor_equality()` after the TensorFlow import, or key by `.ref()`"
     )
     return (
-        f"`{site.text}` is a TF variable (made by {site.origin}) used as {site.use}: TF2's variables and tensors are "
+        f"`{site.text}` is a TF {site.kind} (made by {site.origin}) used as {site.use}: TF2's variables and tensors are "
         f"unhashable and `==` compares their values, where TF1 hashed and compared them by identity; {outcome}"
     )

@@ -37,6 +37,9 @@ class Tf2Mode:
         ops, and it makes each run reproducible.
         """
         self._tf.random.set_seed(0)
+        # TF2's tensor equality, which a script before may have switched off for the process
+        # (``tf.compat.v1.disable_tensor_equality()``): the next one would hash variables by identity
+        self._tf.compat.v1.enable_tensor_equality()
         # eager TF2 keeps TF1's collections (the global step of get_or_create_global_step) in a
         # process-wide graph: a fresh one per script, or one script's step leaks into the next
         self._tf.compat.v1.reset_default_graph()
