@@ -69,3 +69,51 @@ def test_not_a_tf_function():
     assert _resolve(head + "act = my_relu\ny = act(x)\n", "act") is None
     assert _resolve(head + "nn = tf.nn\ny = nn(x)\n", "nn") is None  # a module
     assert _resolve("import tensorflow as tf\npartial = make\nd = partial(tf.layers.dense, units=3)\ny = d(x)\n", "d") is None
+
+
+def test_rebound_per_section_each_call_sees_the_binding_before_it():
+    resolved = _resolve(
+        "from functools import partial\n"
+        "import tensorflow as tf\n"
+        "act = tf.nn.elu\n"
+        "init = tf.ones_initializer()\n"
+        "dense = partial(tf.layers.dense, kernel_initializer=init)\n"
+        "a = act(dense(x, 2))\n"
+        "from functools import partial\n"
+        "act = tf.nn.relu\n"
+        "init = tf.zeros_initializer()\n"
+        "dense = partial(tf.layers.dense, kernel_initializer=init)\n"
+        "b = act(dense(a, 2))\n",
+        "act",
+        "dense",
+    )
+    assert resolved is not None and resolved.source is not None
+    lines = resolved.source.splitlines()
+    assert "a = tf.nn.elu(tf.layers.dense(x, 2, kernel_initializer=init))" in lines
+    assert "b = tf.nn.relu(tf.layers.dense(a, 2, kernel_initializer=init))" in lines
+    assert [line for line in lines if line.startswith("dense =")] == []  # both partials dropped
+    assert resolved.dropped == [(5, 1), (10, 1)]
+
+
+def test_rebound_not_followed():
+    head = "from functools import partial\nimport tensorflow as tf\n"
+    # a function nested in the scope runs when called: which of the two bindings it sees is not followed
+    assert "nested in it" in _reason(head + "act = tf.nn.elu\ndef f(x):\n    return act(x)\nact = tf.nn.relu\ny = f(x)\n", "act")
+    # another binding that is no TF function
+    assert "something else" in _reason(head + "act = tf.nn.elu\ny = act(x)\nact = my_act\nz = act(x)\n", "act")
+    # a binding under a branch
+    assert "under a branch" in _reason(head + "act = tf.nn.elu\nif c:\n    act = tf.nn.relu\ny = act(x)\n", "act")
+    # the partial's keyword names a variable bound again between the partial and the call
+    assert "bound again between" in _reason(
+        head + "i = tf.ones_initializer()\nd = partial(tf.layers.dense, kernel_initializer=i)\ni = tf.zeros_initializer()\ny = d(x, 1)\n",
+        "d",
+    )
+
+
+def test_rebound_in_function_is_its_local():
+    resolved = _resolve(
+        "import tensorflow as tf\nact = tf.nn.elu\ny = act(x)\ndef f(h):\n    act = tf.nn.relu\n    return act(h)\nact = tf.nn.tanh\nz = act(y)\n",
+        "act",
+    )
+    assert resolved is not None and resolved.source is not None
+    assert "y = tf.nn.elu(x)" in resolved.source and "return tf.nn.relu(h)" in resolved.source and "z = tf.nn.tanh(y)" in resolved.source

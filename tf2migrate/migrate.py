@@ -93,6 +93,7 @@ from tf2migrate.rewrites import (
     helper_split,
     method_lift,
     scope_reuse,
+    hoisted_python_calls,
     lambda_helpers,
     factory_inline,
     main_guard,
@@ -479,6 +480,11 @@ def _migrate_tf1(source: str, path: str, options: Options, project: FileContext 
         if resolved is not result and not _refusals(resolved):
             return resolved
         result = resolved
+    python_calls = {(f.line, f.column, m.group(1)) for f in _refusals(result) if (m := hoisted_python_calls.PLAIN_REFUSAL.match(f.message))}
+    if python_calls:
+        computed_before = _migrate_python_calls_hoisted(python_calls, source, path, options, project)
+        if computed_before is not None:
+            return computed_before
     if (
         empty_update_ops.UPDATE_OPS_TEXT in source
         and update_ops.BATCH_NORM not in source  # (its updates fill the collection: update_ops' below)
@@ -747,6 +753,20 @@ def _migrate_defined(names: set[str], source: str, path: str, options: Options, 
     the same lines (rewrites/lambda_helpers.py), if its graph then converts; else None."""
     defined = lambda_helpers.define_lambdas(_parsed_file(source), names)
     return _retried(defined, lambda_helpers.LAMBDA_HELPER.code, path, options, project)
+
+
+def _migrate_python_calls_hoisted(
+    calls: set[tuple[int, int, str]], source: str, path: str, options: Options, project: FileContext | None
+) -> MigrationResult | None:
+    """A graph kept on TF1 because of Python calls in graph-building code that read no graph
+    value (TFM306): the file with each computed by a statement of its own just before its
+    statement (rewrites/hoisted_python_calls.py), if its graph then converts; else None."""
+    module = _parsed_file(source)
+    imports = collect_tf_imports(module)
+    hoisted = hoisted_python_calls.hoist(module, imports, calls) if imports.aliases else None
+    if hoisted is None:
+        return None
+    return _retried(hoisted, hoisted_python_calls.HOISTED_CALL.code, path, options, project, map_line=hoisted.map_line)
 
 
 def _migrate_resolved(

@@ -23,18 +23,28 @@ wherever they are read, go between its positional and keyword arguments).
 
 Only when all of this holds (else the refusal stays, naming the call):
 
-- the name is bound once in the module (no other assignment, ``for``, ``import``, ``def``,
-  parameter, ``global``, ``del``), by ``name = tf.X`` or ``name = partial(tf.X, k=v, ...)``
+- every binding of the name in the module (no other assignment, ``for``, ``import``, ``def``,
+  parameter, ``global``, ``del``) is ``name = tf.X`` or ``name = partial(tf.X, k=v, ...)``
   alone on its line, directly in its scope's body or in ``with`` blocks of it (not under an
   ``if``, a loop or a ``try``: it ran before any later statement of its scope), not in a
   class body;
+- a name bound several times (a notebook's sections each bind ``activation = tf.nn.elu`` or
+  ``my_dense_layer = partial(...)`` again) is followed binding by binding: a read sees the
+  innermost scope binding the name (a function binding it holds its own local, Python's
+  rule), and in that scope the last binding before it, since the bindings are
+  unconditional statements of the scope's straight-line body and nothing between two of them
+  binds the name; a read from a function nested in that scope is followed only when the
+  scope binds the name once (when the nested function runs is not followed);
 - ``tf.X`` is a function or class of the TF1 API (a module is not: ``nn = tf.nn``);
 - ``partial`` is ``functools.partial`` (``from functools import partial`` or
-  ``functools.partial``, that name bound once); the partial takes keywords only (a
+  ``functools.partial``, that name bound by such imports alone); the partial takes keywords only (a
   positional argument would shift the call's arguments: not followed), and each keyword's
   value is a literal, ``True``/``False``/``None``, a list or tuple of those (``kernel_size=[3, 3]``),
   a TF attribute (``tf.nn.elu``) or a
-  name bound once in the module (the same object at the call as when the partial was made);
+  variable that is the same object at the call as when the partial was made: bound once in the
+  module, or bound only by unconditional statements of the partial's scope, none of them between
+  the partial and the call, the call in that scope (``init = tf.ones_initializer()`` again in
+  each section);
   a value that calls anything (``partial(tf.layers.dense, kernel_initializer=
   tf.variance_scaling_initializer())``: one initializer for all, a new one per call once
   written out) is not followed;
@@ -79,8 +89,9 @@ TF_CALLABLE_NAME = Rule(
     "`my_dense_layer = partial(tf.layers.dense, activation=tf.nn.elu)` as `tf.layers.dense(X, n, activation=tf.nn.elu)`, when "
     "graph code calls the name and the call was refused as a Python call in graph-building code; the TF call is then judged "
     "by the rules for TF calls (ops built in the generated functions, layers converted as any).",
-    why="The name is bound once, before the calls, to the TF function (a partial of it with keywords whose values are the same "
-    "objects at every call), so each call runs that function with those arguments. The conditions are in "
+    why="Each binding of the name, before the calls it reaches, is the TF function (a partial of it with keywords whose values "
+    "are the same objects at every call): a name bound once, or bound again by unconditional statements of a straight-line "
+    "scope (a notebook's sections), where a call runs the last binding before it. The conditions are in "
     "`tf2migrate/rewrites/tf_callable_names.py`.",
     example="act = tf.nn.softplus\ny = act(tf.matmul(x, w))",
     instead="act = tf.nn.softplus\n# graph code: y = tf.nn.softplus(tf.matmul(x, w)), moved into the generated function",
@@ -139,6 +150,7 @@ class _Binding:
     target: cst.Name
     function: cst.BaseExpression  # the TF function, as written
     keywords: list[cst.Arg]  # a partial's keywords
+    line: int = 0  # its first line: the order of a scope's straight-line statements
 
 
 class _Collector(cst.CSTVisitor):
@@ -153,6 +165,7 @@ class _Collector(cst.CSTVisitor):
         self.statements: dict[str, list[tuple[cst.SimpleStatementLine, tuple[int, ...], bool]]] = {}
         self.reads: dict[str, list[tuple[cst.Name, tuple[int, ...]]]] = {}
         self.called: dict[int, cst.Call] = {}  # id of a called Name -> its call
+        self.call_scopes: dict[int, tuple[int, ...]] = {}  # id of a call of a name -> the scopes it is in
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Attribute) or (isinstance(node, cst.Arg) and node.keyword is not None):
@@ -169,6 +182,7 @@ class _Collector(cst.CSTVisitor):
                 self.statements.setdefault(name, []).append((node, tuple(self.scopes), self.conditional[-1] > 0))
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.names:
             self.called[id(node.func)] = node
+            self.call_scopes[id(node)] = tuple(self.scopes)
         elif isinstance(node, cst.Name) and node.value in self.names:
             self.reads.setdefault(node.value, []).append((node, tuple(self.scopes)))
         return True
@@ -194,26 +208,42 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
     reasons: dict[str, str] = {}
     followed: dict[str, str] = {}
     for name in sorted(names):
-        binding = _binding(module, imports, name, collector)
-        if binding is None:
+        bindings = _bindings(module, imports, name, collector, positions)
+        if bindings is None:
             continue
-        if isinstance(binding, str):
-            reasons[name] = binding
+        if isinstance(bindings, str):
+            reasons[name] = bindings
             continue
-        start = positions.get(binding.statement)
-        uses = [(n, s) for n, s in collector.reads.get(name, []) if n is not binding.target]
-        why = _uses_refusal(uses, binding, start[0] if start else 0, collector, positions)
-        if start is None or why is not None:
-            reasons[name] = why or "its binding is not placed"
+        uses = [(n, s) for n, s in collector.reads.get(name, []) if all(n is not b.target for b in bindings)]
+        reached = _reaching(uses, bindings, collector, positions)
+        if isinstance(reached, str):
+            reasons[name] = reached
             continue
-        for use, _ in uses:
-            calls[id(collector.called[id(use)])] = (binding, collector.called[id(use)])
-        whole = module.code_for_node(binding.function)
-        followed[name] = whole
-        if (binding.keywords or _stays_tf1(imports, binding.function)) and not (keep_module_bindings and len(binding.scopes) == 0):
-            dropped[id(binding.statement)] = binding
-        with_keywords = " with its keywords" if binding.keywords else ""
-        notes.append((start[0], start[1] + 1, f"calls of `{name}` are written as calls of `{whole}`{with_keywords}"))
+        why = _keywords_refusal(module, reached, positions, collector.call_scopes)
+        if why is not None:
+            reasons[name] = why
+            continue
+        for call, binding in reached:
+            calls[id(call)] = (binding, call)
+        wholes = {module.code_for_node(b.function) for b in bindings}
+        followed[name] = " or ".join(f"`{w}`" for w in sorted(wholes))[1:-1]
+        for binding in bindings:
+            whole = module.code_for_node(binding.function)
+            if (binding.keywords or _stays_tf1(imports, binding.function)) and not (keep_module_bindings and len(binding.scopes) == 0):
+                dropped[id(binding.statement)] = binding
+            with_keywords = " with its keywords" if binding.keywords else ""
+            if len(bindings) == 1:
+                notes.append(
+                    (binding.line, _column(positions, binding), f"calls of `{name}` are written as calls of `{whole}`{with_keywords}")
+                )
+            else:
+                notes.append(
+                    (
+                        binding.line,
+                        _column(positions, binding),
+                        f"calls of `{name}` this binding reaches (up to its next one) are written as calls of `{whole}`{with_keywords}",
+                    )
+                )
     if not calls:
         return Resolved(None, reasons=reasons) if reasons else None
     ranges = []
@@ -226,26 +256,48 @@ def resolve(module: cst.Module, imports: TfImports, names: set[str], keep_module
     return Resolved(cst.ensure_type(rewritten, cst.Module).code, notes, ranges, followed, reasons)
 
 
-def _binding(module: cst.Module, imports: TfImports, name: str, collector: _Collector) -> _Binding | str | None:
-    """The one binding of ``name``, if it is ``name = tf.X`` or a partial of ``tf.X`` that
-    ran before the rest of its scope; why not, if a binding of it is one of those; None if
-    none is."""
+def _bindings(
+    module: cst.Module, imports: TfImports, name: str, collector: _Collector, positions: Positions
+) -> list[_Binding] | str | None:
+    """The bindings of ``name``, if each is ``name = tf.X`` or a partial of ``tf.X`` that ran
+    before the rest of its scope (and the name is bound by nothing else); why not, if a
+    binding of it is one of those; None if none is."""
     found = collector.statements.get(name, [])
     tf_bound = [f for f in found if _is_tf_callable(imports, _value(f[0])) or _partial_of_tf(module, imports, _value(f[0]))]
     if not tf_bound:
         return None
     whole = module.code_for_node(_value(tf_bound[0][0]))
     stands = f"`{name}` is bound to `{whole}`" if len(whole) <= 60 else f"`{name}` is bound to a partial of a TF function"
-    if len(found) != 1 or not bound_once(module, name):
+    if len(found) != bound_count(module, name) or not _stable_name(module, name):
         return f"{stands}, but is bound again (or is a parameter, global, deleted or read as `{name}.attribute`): which function a call runs is not proven"
-    statement, scopes, conditional = found[0]
-    if conditional:
-        return f"{stands} under a branch, a loop, a `try` or in a class body: that it is bound at each call is not proven"
+    bindings = []
+    for statement, scopes, conditional in found:
+        if conditional:
+            return f"{stands} under a branch, a loop, a `try` or in a class body: that it is bound at each call is not proven"
+        if len(tf_bound) != len(found):
+            return (
+                f"{stands}, but is bound again to something else: which function a call runs is followed only where every "
+                "binding is a TF function or a partial of one"
+            )
+        start = positions.get(statement)
+        if start is None:
+            return "its binding is not placed"
+        binding = _one_binding(module, imports, statement, scopes, start[0], stands)
+        if isinstance(binding, str):
+            return binding
+        bindings.append(binding)
+    return bindings
+
+
+def _one_binding(
+    module: cst.Module, imports: TfImports, statement: cst.SimpleStatementLine, scopes: tuple[int, ...], line: int, stands: str
+) -> _Binding | str:
+    """One binding as followed, or why its partial is not."""
     assign = cst.ensure_type(statement.body[0], cst.Assign)
     target = cst.ensure_type(assign.targets[0].target, cst.Name)
     value = assign.value
     if not isinstance(value, cst.Call):
-        return _Binding(statement, scopes, target, value, [])
+        return _Binding(statement, scopes, target, value, [], line)
     function, *keywords = value.args
     for keyword in keywords:
         if keyword.keyword is None or keyword.star:
@@ -257,7 +309,12 @@ def _binding(module: cst.Module, imports: TfImports, name: str, collector: _Coll
             )
         if "\n" in module.code_for_node(keyword.value):
             return f"{stands}; its keyword `{keyword.keyword.value}=` spans lines"
-    return _Binding(statement, scopes, target, function.value, keywords)
+    return _Binding(statement, scopes, target, function.value, keywords, line)
+
+
+def _column(positions: Positions, binding: _Binding) -> int:
+    start = positions.get(binding.statement)
+    return start[1] + 1 if start else 1
 
 
 def _stays_tf1(imports: TfImports, function: cst.BaseExpression) -> bool:
@@ -279,22 +336,78 @@ def _partial_of_tf(module: cst.Module, imports: TfImports, value: cst.BaseExpres
     return function.keyword is None and not function.star and _is_tf_callable(imports, function.value)
 
 
-def _uses_refusal(uses: list, binding: _Binding, line: int, collector: _Collector, positions: Positions) -> str | None:
-    """Why the reads of the name are not all calls written out, if they are not: each must be
-    a call, without ``*``/``**`` arguments, after the binding, in its scope or one nested in it."""
-    name = binding.target.value
+def _reaching(uses: list, bindings: list[_Binding], collector: _Collector, positions: Positions) -> list[tuple[cst.Call, _Binding]] | str:
+    """Each read of the name as a call, with the binding it sees; why not, if a read is not
+    such a call.  A read sees the innermost scope binding the name (Python's rule: a
+    function binding it holds it as a local); in that scope itself, the last binding before
+    it (they are all unconditional statements of the scope's straight-line body: nothing
+    between runs another); from a function nested in it, the scope's binding if it has only
+    one, placed before the read (when the nested function runs is not followed)."""
+    name = bindings[0].target.value
     if not uses:
         return f"`{name}` is read nowhere"
+    reached = []
     for use, scopes in uses:
         call = collector.called.get(id(use))
         start = positions.get(use)
         if call is None:
             return f"`{name}` is also read as a value, not only called"
-        if start is None or start[0] <= line or scopes[: len(binding.scopes)] != binding.scopes:
-            return f"`{name}` is called before its binding or outside the function that binds it"
         if any(arg.star for arg in call.args):
             return f"a call of `{name}` passes `*`/`**` arguments"
+        enclosing = [b for b in bindings if scopes[: len(b.scopes)] == b.scopes]
+        innermost = max((len(b.scopes) for b in enclosing), default=-1)
+        scope = [b for b in enclosing if len(b.scopes) == innermost]
+        before = [b for b in scope if start is not None and b.line < start[0]]
+        if not before:
+            return f"`{name}` is called before its binding or outside the function that binds it"
+        if len(scopes) != innermost and len(scope) > 1:
+            return (
+                f"`{name}` is bound several times in a scope and called from a function nested in it: which binding a call "
+                "sees depends on when that function runs (not followed)"
+            )
+        reached.append((call, before[-1]))
+    return reached
+
+
+def _keywords_refusal(
+    module: cst.Module, reached: list[tuple[cst.Call, _Binding]], positions: Positions, call_scopes: dict[int, tuple[int, ...]]
+) -> str | None:
+    """Why a partial's keyword named by a variable may not be the same object at a call as
+    when the partial was made, if it may not: the variable is bound once, or all its
+    bindings are unconditional statements of the partial's scope, the call is in that scope,
+    and none lies between the partial and the call."""
+    keyword_names = {k.value.value for _, b in reached for k in b.keywords if isinstance(k.value, cst.Name) and not _constant(k.value)}
+    if not keyword_names:
+        return None
+    collector = _Collector(keyword_names)
+    walk(module, collector)
+    for call, binding in reached:
+        start = positions.get(call)
+        for keyword in binding.keywords:
+            if not isinstance(keyword.value, cst.Name) or _constant(keyword.value) or bound_once(module, keyword.value.value):
+                continue
+            variable = keyword.value.value
+            found = collector.statements.get(variable, [])
+            stable = (
+                start is not None
+                and len(found) == bound_count(module, variable)
+                and _stable_name(module, variable)
+                and call_scopes.get(id(call)) == binding.scopes
+                and all(scopes == binding.scopes and not conditional for _, scopes, conditional in found)
+                and not any(binding.line < _line(positions, statement) <= start[0] for statement, _, _ in found)
+            )
+            if not stable:
+                return (
+                    f"its keyword `{keyword.keyword.value if keyword.keyword else variable}={variable}` names a variable bound "
+                    "again between the partial and a call (or elsewhere than in the partial's scope): written into the call it "
+                    "would not be proven the object the partial took"
+                )
     return None
+
+
+def _line(positions: Positions, node: cst.CSTNode) -> int:
+    start = positions.get(node)
+    return start[0] if start else 0
 
 
 def _assigned_name(statement: cst.SimpleStatementLine) -> str | None:
@@ -314,28 +427,22 @@ def _is_tf_callable(imports: TfImports, expression: cst.BaseExpression) -> bool:
 
 
 def _is_partial(module: cst.Module, func: cst.BaseExpression) -> bool:
-    """``partial`` imported from functools, or ``functools.partial``, its name bound once."""
+    """``partial`` imported from functools, or ``functools.partial``, its name bound by such
+    imports alone (a notebook imports it again in each section that uses it)."""
     if isinstance(func, cst.Name):
         local, imported = func.value, "partial"
     elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value == "partial":
         local, imported = func.value.value, None
     else:
         return False
-    for statement in module.body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if imported is not None and isinstance(small, cst.ImportFrom) and _dotted(small.module) == "functools":
-                names = small.names if not isinstance(small.names, cst.ImportStar) else ()
-                if any(_dotted(a.name) == imported and (a.evaluated_alias or imported) == local for a in names):
-                    return _bound_once_by_import(module, local)
-            if imported is None and isinstance(small, cst.Import):
-                if any(_dotted(a.name) == "functools" and (a.evaluated_alias or "functools") == local for a in small.names):
-                    return _bound_once_by_import(module, local)
-    return False
-
-
-def _bound_once_by_import(module: cst.Module, name: str) -> bool:
-    """The import found binds ``name``, and nothing else does."""
-    return read_and_bound(module)[1].count(name) == 1 and not _declared_or_deleted(module, name)
+    found = 0
+    for small in find_all(module, (cst.ImportFrom, cst.Import)):
+        if imported is not None and isinstance(small, cst.ImportFrom) and _dotted(small.module) == "functools":
+            names = small.names if not isinstance(small.names, cst.ImportStar) else ()
+            found += sum(1 for a in names if _dotted(a.name) == imported and (a.evaluated_alias or imported) == local)
+        if imported is None and isinstance(small, cst.Import):
+            found += sum(1 for a in small.names if _dotted(a.name) == "functools" and (a.evaluated_alias or "functools") == local)
+    return found > 0 and bound_count(module, local) == found and not _declared_or_deleted(module, local)
 
 
 def _dotted(node: cst.CSTNode | None) -> str | None:
@@ -351,10 +458,8 @@ def _same_object(module: cst.Module, imports: TfImports, value: cst.BaseExpressi
     """Does ``value`` evaluate to the same object wherever it is read after the partial was
     made (or, for a display of constants, an equal one): a constant, a TF attribute, a name
     bound once?"""
-    if _constant(value):
-        return True
-    if isinstance(value, cst.Name):
-        return bound_once(module, value.value)
+    if _constant(value) or isinstance(value, cst.Name):
+        return True  # (a variable: whether it is rebound before a call is judged at each, _keywords_refusal)
     return isinstance(value, cst.Attribute) and imports.canonical(value) is not None
 
 
@@ -372,12 +477,23 @@ def _constant(value: cst.BaseExpression) -> bool:
 def bound_once(module: cst.Module, name: str) -> bool:
     """Bound once in the module, not a parameter anywhere, never declared global or
     nonlocal, never deleted, never read as ``name.attribute``."""
+    return bound_count(module, name) == 1 and _stable_name(module, name)
+
+
+def bound_count(module: cst.Module, name: str) -> int:
+    """How many bindings of ``name`` the module holds (assignments, loops, imports, defs, parameters)."""
+    return read_and_bound(module)[1].count(name)
+
+
+def _stable_name(module: cst.Module, name: str) -> bool:
+    """Not a parameter anywhere, never declared global or nonlocal, never deleted, never read
+    as ``name.attribute``: its bindings are the statements that bind it."""
     if any(
         isinstance(a, cst.Attribute) and isinstance(a.value, cst.Name) and a.value.value == name for a in find_all(module, cst.Attribute)
     ):
         return False
     parameters = sum(1 for p in find_all(module, cst.Param) if isinstance(p, cst.Param) and p.name.value == name)
-    return read_and_bound(module)[1].count(name) == 1 and parameters == 0 and not _declared_or_deleted(module, name)
+    return parameters == 0 and not _declared_or_deleted(module, name)
 
 
 def _declared_or_deleted(module: cst.Module, name: str) -> bool:
