@@ -615,3 +615,34 @@ def test_a_file_tells_which_project_modules_state_it_changes(tmp_path: Path, dri
     project = ProjectReader({main.resolve(), (tmp_path / "utils.py").resolve()})
     found = modules_changed_by(main.resolve(), text, project.context_of(main, text), None)
     assert found == ({(tmp_path / "utils.py").resolve()} if changed else set())
+
+
+@pytest.mark.parametrize(
+    ("driver", "read"),
+    [
+        # reached only by ``from model import ...``: those names, not the ones imported elsewhere
+        ("from model import GAN\nfrom utils import check_folder\ncheck_folder(GAN)\n", {"GAN"}),
+        ("from model import GAN, check_folder\ncheck_folder(GAN)\n", {"GAN", "check_folder"}),
+        ("from model import GAN as G\nfrom utils import check_folder\n", {"GAN"}),
+        # any other way reads any name it writes
+        ("import model\nfrom utils import check_folder\n", None),
+        ("from model import *\nfrom utils import check_folder\n", None),
+        ("from model import GAN\nimport sys\nf = sys.modules['model'].check_folder\n", None),
+        ("from model import GAN\nimport importlib\nf = importlib.import_module('model').check_folder\n", None),
+    ],
+)
+def test_an_importer_reads_of_a_module_the_names_it_imports_from_it(tmp_path: Path, driver: str, read: set[str] | None) -> None:
+    """linking.names_read_of_module: what a helper's rewrite of its own star imports must keep
+    binding (rewrites/helper_copy.py)."""
+    from tf2migrate.engine import _names_written
+    from tf2migrate.linking import ProjectReader, names_read_of_module
+
+    (tmp_path / "utils.py").write_text("def check_folder(d):\n    return d\n")
+    (tmp_path / "model.py").write_text("import tensorflow as tf\nfrom utils import *\nclass GAN(object):\n    pass\n")
+    main = tmp_path / "main.py"
+    text = "import tensorflow as tf\n" + driver
+    main.write_text(text)
+    project = ProjectReader({main.resolve(), (tmp_path / "model.py").resolve(), (tmp_path / "utils.py").resolve()})
+    written = _names_written([text])
+    found = names_read_of_module((tmp_path / "model.py").resolve(), text, project.context_of(main, text), written)
+    assert found == (written if read is None else read)

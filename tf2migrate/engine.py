@@ -37,6 +37,7 @@ from tf2migrate.linking import (
     importers_of,
     kept_on_tf1,
     modules_changed_by,
+    names_read_of_module,
     parsed_or_none,
     read_only_result_findings,
     switches_eager_off,
@@ -551,9 +552,20 @@ def _decide_helpers(
                 item.context = replace(item.context or FileContext(), removable=removable)
         if isinstance(item, _Work) and helper in tf1:
             item.context = replace(item.context or FileContext(), tf1_callers=True)
-        named = _names_written(texts[resolved(files[i])] for i in importers[helper])
+        written = {i: _names_written([texts[resolved(files[i])]]) for i in importers[helper]}
+        named = frozenset().union(*written.values())
         if isinstance(item, _Work) and named:
             item.context = replace(item.context or FileContext(), importer_names=named)
+        read_of_module = frozenset().union(
+            *(
+                names_read_of_module(
+                    resolved(files[helper]), texts[resolved(files[i])], work[i].context if isinstance(work[i], _Work) else None, written[i]
+                )
+                for i in importers[helper]
+            )
+        )
+        if isinstance(item, _Work) and read_of_module:
+            item.context = replace(item.context or FileContext(), importer_module_names=read_of_module)
         if not isinstance(item, _Work) or "class " not in item.source.text:
             continue  # (what importers read of objects and change in place matters to the module's classes)
         for i in importers[helper]:  # (each importer read once, whatever number of helpers it imports)

@@ -234,6 +234,41 @@ def importers_of(files: list[Path], contexts: list[FileContext | None]) -> dict[
     return importers
 
 
+def names_read_of_module(helper: Path, text: str, context: FileContext | None, written: frozenset[str]) -> frozenset[str]:
+    """The names the importer whose text is ``text`` (``written``: every identifier it
+    writes) may read of the helper module's own namespace.  An importer reaching the module
+    only by ``from helper import GAN, train`` reads those names of it and no other: its
+    ``show_all_variables``, imported from ``utils``, is ``utils``'s, though the helper's
+    ``from ops import *`` binds that name too (hwalsuklee's GAN collection).  Any other way
+    (``import helper`` then ``helper.x``, a star import, ``from pkg import helper``, the module
+    looked up by name through ``sys.modules``, ``__import__`` or ``import_module``), or a
+    text that does not parse: every name it writes."""
+    keys = {name for name, summary in (context.modules.items() if context is not None else ()) if summary.path == helper}
+    if not keys or written & {"__import__", "import_module", "modules"}:
+        return written
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return written
+    named: set[str] = set()
+    explicit: set[str] = set()  # (the keys reached by a ``from key import a, b``)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == k or k.startswith(a.name + ".") for a in node.names for k in keys):
+            return written
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        key = "." * node.level + (node.module or "")
+        if any(submodule(key, a.name) in keys for a in node.names):
+            return written  # (``from pkg import helper``: the module itself, read by attribute)
+        if key not in keys:
+            continue
+        if any(a.name == "*" for a in node.names):
+            return written
+        named |= {a.name for a in node.names}
+        explicit.add(key)
+    return frozenset(named) if explicit == keys else written
+
+
 def removable_factories(summary: ModuleSummary, helper_text: str, texts: dict[Path, str]) -> frozenset[str]:
     """The session factories of a helper module that nothing calls any more: not the
     module itself, no file of the run (``texts``: as migrated, for those done), and no

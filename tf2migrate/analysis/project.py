@@ -85,6 +85,10 @@ class FileContext:
     # the names the run's files importing this module write (``predictor.predict(...)``): a
     # method named there is called, though nothing in this module names it
     importer_names: frozenset[str] = frozenset()
+    # the names those files may read of this module's own namespace: those their ``from M
+    # import a, b`` name, or, for one reaching the module otherwise, every name it writes
+    # (linking.names_read_of_module): what a rewrite of the module's imports must keep binding
+    importer_module_names: frozenset[str] = frozenset()
     # the attributes those files read of objects that are not modules (``model.sess``,
     # ``m.loss``): a class of this module whose graph attributes become methods must keep them
     importer_attributes: frozenset[str] = frozenset()
@@ -116,6 +120,7 @@ class FileContext:
             or self.given_sessions
             or self.session_notes
             or self.importer_names
+            or self.importer_module_names
             or self.importer_attributes
             or self.importer_changed_arguments
             or self.changed_elsewhere
@@ -134,6 +139,7 @@ class FileContext:
                 self.given_sessions,
                 self.session_notes,
                 self.importer_names,
+                self.importer_module_names,
                 self.importer_attributes,
                 self.importer_changed_arguments,
                 self.graph_mode_modules,

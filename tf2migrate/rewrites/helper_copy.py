@@ -187,7 +187,7 @@ def copy_helpers(module: cst.Module, context: FileContext) -> Copied | str:
         if take(name) is not None:  # (a builder is copied for the shapes it gives: not needed)
             chosen.clear()
             chosen.update(snapshot)
-    return _written(module, chosen, modules, context.importer_names, own_imports)
+    return _written(module, chosen, modules, context.importer_module_names, own_imports)
 
 
 def _helper_imports(module: cst.Module, modules: dict[str, ModuleSummary]) -> list[_Import]:
@@ -282,7 +282,7 @@ def _written(
     module: cst.Module,
     chosen: dict[str, _Import],
     modules: dict[str, ModuleSummary],
-    importer_names: frozenset[str],
+    read_of_module: frozenset[str],
     own_imports: dict[str, str],
 ) -> Copied | str:
     """The file with the copies after their imports, and its star imports of the run's modules
@@ -293,7 +293,7 @@ def _written(
     names |= {a.evaluated_alias or a.evaluated_name for i in find_all(module, (cst.Import, cst.ImportFrom)) for a in _aliases(i)}
     # (and those the copies read: ``STDDEV`` of ops.py, which the star gave)
     names |= {read for name, found in chosen.items() for read in _globals_read(found.module.functions[name], name)}
-    explicit = _explicit_star_imports(module, modules, names - set(chosen), importer_names, own_imports)
+    explicit = _explicit_star_imports(module, modules, names - set(chosen), read_of_module, own_imports)
     if isinstance(explicit, str):
         return explicit
     positions = Positions(module)
@@ -334,7 +334,7 @@ def _written(
 
 
 def _explicit_star_imports(
-    module: cst.Module, modules: dict[str, ModuleSummary], read: set[str], importer_names: frozenset[str], own_imports: dict[str, str]
+    module: cst.Module, modules: dict[str, ModuleSummary], read: set[str], read_of_module: frozenset[str], own_imports: dict[str, str]
 ) -> dict[int, cst.SimpleStatementLine] | str:
     """Each top-level ``from M import *`` of a module of the run, by id, as ``from M import a, b``
     naming what the star bound that the file's text names (the rest it never reads: the
@@ -358,14 +358,14 @@ def _explicit_star_imports(
             return f"`from {dotted} import *` gives this file names the run cannot list, which the split's static shapes need fixed"
         same = {n for n, text in own_imports.items() if text.startswith("import ") and summary.imports.get(n) == text}
         bound = sorted(summary.star_names & read - same)
-        unread = (summary.star_names - read) & importer_names
+        unread = (summary.star_names - read) & read_of_module
         if unread:
-            # (a file importing this one names it: it may read it of this file, which would lose it)
-            return f"`from {dotted} import *` gives this file `{sorted(unread)[0]}`, which a file of the run importing this one names"
+            # (a file importing this one may read it of this file (FileContext.importer_module_names), which would lose it)
+            return f"`from {dotted} import *` gives this file `{sorted(unread)[0]}`, which a file of the run importing this one reads of it"
         if not bound:
             # (the file reads nothing it gave: ``import M`` still runs the module first, as the star did)
             root = dotted.split(".")[0]
-            if not root or root in read | importer_names:
+            if not root or root in read | read_of_module:
                 return f"`from {dotted} import *` gives this file no name it reads, and `{dotted}` is no name to import it by"
             out[id(statement)] = statement.with_changes(body=[cst.Import([cst.ImportAlias(cst.parse_expression(dotted))])])  # type: ignore[arg-type]
             continue
