@@ -180,7 +180,7 @@ def migrate_source(
     token = _LINKS.set(project if project is not None and (project.linked or project.modules) else None)
     try:
         migrated = _with_mnist_reader(source, _migrate_source(source, path, options, project, tree), path)
-        migrated = _with_python2_names(source, _without_unused_absent_imports(migrated, path, project), path, tree)
+        migrated = _with_python2_names(source, _without_unused_absent_imports(source, migrated, path, project), path, tree)
         return _with_tensor_equality(source, migrated, path, tree)
     except RecursionError:
         return MigrationResult(
@@ -313,10 +313,11 @@ def _with_mnist_reader(source: str, result: MigrationResult, path: str) -> Migra
     return MigrationResult(edit.new_source, sorted_unique(kept + edit.findings))
 
 
-def _without_unused_absent_imports(result: MigrationResult, path: str, project: FileContext | None) -> MigrationResult:
+def _without_unused_absent_imports(source: str, result: MigrationResult, path: str, project: FileContext | None) -> MigrationResult:
     """The post-pass of every file: module-level imports of ``tensorflow.contrib`` /
     ``tensorflow.examples`` the file never reads removed (rewrites/unused_absent_imports.py),
-    the TFM403 of each dropped."""
+    the TFM403 of each dropped: both said at the import's line in ``source``, the text the
+    migration read."""
     if not unused_absent_imports.may_import_absent_module(result.new_source) or any(
         f.code in (PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
     ):
@@ -326,11 +327,15 @@ def _without_unused_absent_imports(result: MigrationResult, path: str, project: 
     )
     if removal is None:
         return result
-    lines = {line for line, _ in removal.removed}
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
+        source = converted.source if converted is not None else source
+    removed = unused_absent_imports.in_original(source, removal.removed)
+    lines = {line for line, _ in removed}
     kept = [f for f in result.findings if not (f.code == REMOVED_MODULE.code and f.line in lines)]
     notes = [
         Diagnostic(API_RENAMED.code, f"unused `{written}` removed (TF2 does not ship the module)", path, line, 1, Severity.INFO)
-        for line, written in removal.removed
+        for line, written in removed
     ]
     return MigrationResult(removal.new_source, sorted_unique(kept + notes))
 

@@ -153,6 +153,8 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
         return
     lines = []
     if (rewrite.tf_function or generated.needs_tf_function) and generated.scipy is None and not generated.eager:
+        if _parameter_tf_function_renames(rewrite, generated):
+            return
         # SciPy's loop is Python; the helper traces the loss and gradient itself
         if specs and not generated.python_arguments:
             # the signature converts each argument as a feed did: no casts, no retracing
@@ -217,6 +219,33 @@ def emit(rewrite: SessionRewrite, generated: Generated) -> None:
     else:
         first = generated.scope.statements[0].node
         rewrite.plan.insert_before.setdefault(id(first), []).append(function)
+
+
+def _parameter_tf_function_renames(rewrite: SessionRewrite, generated: Generated) -> bool:
+    """Does a parameter of the traced function have a name ``tf.function`` renames?  It
+    takes only parameter names that start with a letter: ``_inputs`` becomes
+    ``arg__inputs`` (function_type.sanitize_arg_name), so each call naming ``_inputs=``
+    fails to bind.  The graph stays on TF1 (TFM306), said at the placeholder (or the fetch,
+    for a Python value the run reads)."""
+    for statement in generated.placeholders:
+        placeholder = statement.placeholder
+        assert placeholder is not None
+        name = local_name(placeholder.name)
+        if not name[:1].isalpha():
+            rewrite.block(placeholder.call, blockers.UNSUPPORTED_GRAPH_CODE, _renamed_parameter(name, generated.name))
+            return True
+    for name in generated.python_arguments:
+        if not name[:1].isalpha():
+            rewrite.block(generated.fetch, blockers.UNSUPPORTED_GRAPH_CODE, _renamed_parameter(name, generated.name))
+            return True
+    return False
+
+
+def _renamed_parameter(name: str, function: str) -> str:
+    return (
+        f"`{name}` would be a parameter of the tf.function `{function}`, and tf.function renames a parameter whose "
+        f"name does not start with a letter (`arg_{name}`): the calls naming `{name}=` would fail"
+    )
 
 
 def _differentiates_control_flow(rewrite: SessionRewrite, generated: Generated) -> bool:

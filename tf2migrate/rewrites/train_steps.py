@@ -341,7 +341,9 @@ def _listed_variables(module: cst.Module, scope: Scope, train: Statement) -> lis
     for element in var_list.elements:
         if isinstance(element, cst.StarredElement) or _variable_statement(scope, element.value, train.order) is None:
             return None
-        listed.append(module.code_for_node(element.value))
+        code = module.code_for_node(element.value)
+        # a list the graph code made of variables (``[self.weights, self.biases]``): its variables
+        listed.append(f"*tf.nest.flatten({code})" if _variable_structure(scope, element.value, train.order) else code)
     return listed
 
 
@@ -358,6 +360,12 @@ def _variable_statement(scope: Scope, expr: cst.BaseExpression, before: int) -> 
     name = expr.value if isinstance(expr, cst.Name) else self_attribute(expr)
     found = scope.graph_statement(name, before) if name is not None else None
     return found if found is not None and found.kind is Kind.VARIABLE else None
+
+
+def _variable_structure(scope: Scope, expr: cst.BaseExpression, before: int) -> bool:
+    """Is ``expr`` a structure of variables a helper made (``self.weights``), not one variable?"""
+    found = _variable_statement(scope, expr, before)
+    return found is not None and found.value_kind != "variable"
 
 
 def _single_variable(scope: Scope, expr: cst.BaseExpression, before: int) -> bool:
@@ -783,4 +791,12 @@ def _var_list(
     if _single_variable(generated.scope, var_list, train.order):
         # TF1 flattened ``var_list``: one variable trains as ``[v]`` (gradients a list too)
         return f"[{code(var_list)}]", watched
+    if isinstance(var_list, (cst.List, cst.Tuple)) and any(
+        isinstance(element, cst.Element) and _variable_structure(generated.scope, element.value, train.order)
+        for element in var_list.elements
+    ):
+        # TF1 flattened ``var_list`` (``nest.flatten``): a display of lists of variables
+        # (``[self.weights, self.biases]``) trains their variables; the step pairs each
+        # gradient with its variable, which a nested list would pair list with list
+        return f"tf.nest.flatten({code(var_list)})", watched
     return code(var_list), watched

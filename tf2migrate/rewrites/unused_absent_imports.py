@@ -72,6 +72,31 @@ def remove_unused_absent_imports(
     return Removal(_without(module, {id(s) for s in unused}).code, removed)
 
 
+def in_original(source: str, removed: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The removed imports at their lines in ``source``, the text the migration read:
+    the pass runs on the migrated text, whose lines are not the original's where the
+    migration added or removed lines above an import (``from absl import flags`` written
+    for ``tf.flags``, a helper class), and findings name the original's lines.  An import
+    the migration kept is the original's statement as written: the k-th removed import of
+    a text is the k-th module-level import of that text in ``source``.  One not found there
+    (``source`` does not parse) keeps the migrated text's line."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        return removed
+    positions = Positions(module)
+    found: dict[str, list[int]] = {}
+    for statement in module.body:
+        if _absent_import_names(statement):  # (a line of one import)
+            written = module.code_for_node(cst.ensure_type(statement, cst.SimpleStatementLine).body[0])
+            found.setdefault(written, []).append((positions.get(statement) or (0, 0))[0])
+    at: list[tuple[int, str]] = []
+    for line, written in removed:
+        lines = found.get(written)
+        at.append((lines.pop(0) if lines else line, written))
+    return at
+
+
 def _all_read(tree: ast.Module) -> bool:
     """Does CPython's tree show that the libcst pass would remove nothing: the module names
     ``__all__``, or each module-level import of an absent package has a name that some
