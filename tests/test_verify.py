@@ -302,9 +302,75 @@ R = tf.Variable(tf.random.normal([2]))
 out = (W * [1.0, 2.0] + R).numpy()
 """
 SCRIPTS["tf2_start_changed.py"] = SCRIPTS["tf2_start_kept.py"].replace("* 0.5", "* 0.7")
+# Drawn initial values are injected, and TF2's own are checked all the same: a migration
+# whose initializer draws from another distribution, or fails, is caught.  `P`: a fixed
+# random projection (non-trainable), injected too.
+SCRIPTS["tf1_drawn.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.truncated_normal([50, 20], stddev=0.1))
+P = tf.Variable(tf.random_normal([20, 16]), trainable=False)
+x = tf.placeholder(tf.float32, [None, 50])
+features = tf.cos(tf.matmul(tf.matmul(x, W), P))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(features, {x: [[0.1] * 50]})
+"""
+SCRIPTS["tf2_drawn.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.random.truncated_normal([50, 20], stddev=0.1))
+P = tf.Variable(tf.random.normal([20, 16]), trainable=False)
+out = tf.cos(tf.matmul(tf.matmul(tf.constant([[0.1] * 50]), W), P)).numpy()
+"""
+SCRIPTS["tf2_drawn_wrong_scale.py"] = SCRIPTS["tf2_drawn.py"].replace("stddev=0.1", "stddev=1.0")
+SCRIPTS["tf2_drawn_wrong_fixed.py"] = SCRIPTS["tf2_drawn.py"].replace("tf.random.normal([20, 16])", "tf.random.uniform([20, 16])")
+# the trainable `W` alone, its initializer's scale wrong: equal values before (TF1's were injected)
+SCRIPTS["tf1_kernel.py"] = SCRIPTS["tf1_drawn.py"].replace(
+    "P = tf.Variable(tf.random_normal([20, 16]), trainable=False)", "P = tf.ones([20, 16])"
+)
+SCRIPTS["tf2_kernel_wrong_scale.py"] = SCRIPTS["tf2_drawn_wrong_scale.py"].replace(
+    "P = tf.Variable(tf.random.normal([20, 16]), trainable=False)", "P = tf.ones([20, 16])"
+)
+SCRIPTS["tf2_drawn_graph.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+W = tf.compat.v1.Variable(tf.random.truncated_normal([50, 20], stddev=0.1))
+P = tf.compat.v1.Variable(tf.random.normal([20, 16]), trainable=False)
+x = tf.compat.v1.placeholder(tf.float32, [None, 50])
+features = tf.cos(tf.matmul(tf.matmul(x, W), P))
+with tf.compat.v1.Session() as sess:
+    sess.run(tf.compat.v1.global_variables_initializer())
+    out = sess.run(features, {x: [[0.1] * 50]})
+"""
+SCRIPTS["tf2_drawn_graph_wrong.py"] = SCRIPTS["tf2_drawn_graph.py"].replace("stddev=0.1", "stddev=1.0")
+# v's initial value reads w: TF1's reference variables read w's initial value; a resource
+# variable's initializer reads w itself, uninitialized while the initializers run
+SCRIPTS["tf1_from_variable.py"] = """
+import tensorflow as tf
+w = tf.Variable(tf.ones([2]))
+v = tf.Variable(w * 3.0)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+out = sess.run(v)
+"""
+SCRIPTS["tf2_from_variable_resource.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+w = tf.compat.v1.Variable(tf.ones([2]))
+v = tf.compat.v1.Variable(w * 3.0)
+sess = tf.compat.v1.Session()
+sess.run(tf.compat.v1.global_variables_initializer())
+out = sess.run(v)
+"""
+SCRIPTS["tf2_from_variable_ref.py"] = SCRIPTS["tf2_from_variable_resource.py"].replace(
+    "disable_eager_execution()", "disable_eager_execution()\ntf.compat.v1.disable_resource_variables()"
+)
 
 PAIRS = {
     # First, so the graph worker runs before the eager one.
+    "drawn_graph": ("tf1_drawn.py", "tf2_drawn_graph.py"),
+    "drawn_graph_wrong": ("tf1_drawn.py", "tf2_drawn_graph_wrong.py"),
+    "from_variable_resource": ("tf1_from_variable.py", "tf2_from_variable_resource.py"),
+    "from_variable_ref": ("tf1_from_variable.py", "tf2_from_variable_ref.py"),
     "fallback": ("tf1_graph.py", "tf2_fallback.py"),
     "fallback_v1": ("tf1_graph.py", "tf2_fallback_v1.py"),
     "v2_behavior": ("tf1_v2_behavior.py", "tf2_v2_behavior.py"),
@@ -327,6 +393,10 @@ PAIRS = {
     "start_kept": ("tf1_start.py", "tf2_start_kept.py"),
     "start_changed": ("tf1_start.py", "tf2_start_changed.py"),
     "positional_xent": ("tf1_positional_xent.py", "tf2_keyword_xent.py"),
+    "drawn": ("tf1_drawn.py", "tf2_drawn.py"),
+    "drawn_wrong_scale": ("tf1_drawn.py", "tf2_drawn_wrong_scale.py"),
+    "drawn_wrong_fixed": ("tf1_drawn.py", "tf2_drawn_wrong_fixed.py"),
+    "kernel_wrong_scale": ("tf1_kernel.py", "tf2_kernel_wrong_scale.py"),
 }
 
 
@@ -627,54 +697,38 @@ def test_deterministic_initial_values_are_compared_not_injected(reports):
     assert any("starts at a value other than TF1's" in message for message in changed.messages), changed.messages
 
 
-def test_each_script_of_a_batch_imports_its_own_sibling_directory_module(tmp_path):
-    """Two projects whose scripts write the same relative ``sys.path`` entry
-    (``'../Utilities'``, as PINN repositories do) each import their own helper: the import
-    system's finder cached for that string must not keep the first project's directory."""
-    import runpy
-
-    from tf2migrate.verify.worker import _as_main_script
-
-    scripts = []
-    for name, value in (("first", 1), ("second", 2)):
-        (tmp_path / name / "Main").mkdir(parents=True)
-        (tmp_path / name / "Utilities").mkdir()
-        (tmp_path / name / "Utilities" / "helper_a30.py").write_text(f"VALUE = {value}\n")
-        script = tmp_path / name / "Main" / "main.py"
-        script.write_text("import sys\nsys.path.insert(0, '../Utilities')\nfrom helper_a30 import VALUE\n")
-        scripts.append(script)
-    seen = []
-    for script in [*scripts, *scripts]:
-        with _as_main_script(script):
-            seen.append(runpy.run_path(str(script), run_name="__main__")["VALUE"])
-    assert seen == [1, 2, 1, 2]
-    assert "helper_a30" not in sys.modules
+def test_drawn_initial_values_are_injected_and_checked(reports):
+    # TF1's values, the trainable `W`'s and the non-trainable `P`'s, are injected (TF2 draws
+    # other numbers); TF2's own draws are of TF1's distributions: eager and graph alike
+    for key in ("drawn", "drawn_graph"):
+        assert reports[key].verdict == "equal", reports[key].render()
+        assert reports[key].starts_checked == 2, reports[key].render()
 
 
 @pytest.mark.parametrize(
-    "modules",
+    ("key", "variable", "why"),
     [
-        # a package's module, imported by dotted name, whose own import is relative
-        {"main.py": "from pkg.model import Model\n", "pkg/__init__.py": "", "pkg/model.py": "from .utils import f\n"},
-        # a package's __init__, run by importing any of its modules
-        {"main.py": "import pkg.model\n", "pkg/__init__.py": "from . import utils\n", "pkg/model.py": "", "pkg/utils.py": ""},
-        # a module in a directory the script puts on sys.path
-        {"Main/main.py": "import sys\nsys.path.insert(0, '../Utilities')\nimport utils as U\n", "Utilities/utils.py": ""},
+        # W drawn with stddev 1.0 for TF1's 0.1: equal values before (TF1's were injected)
+        ("drawn_wrong_scale", "trainable variable #0 'Variable:0'", "root mean square"),
+        ("kernel_wrong_scale", "trainable variable #0 'Variable:0'", "root mean square"),
+        ("drawn_graph_wrong", "trainable variable #0 'Variable:0'", "root mean square"),
+        # P drawn uniform in [0, 1) for TF1's standard normal
+        ("drawn_wrong_fixed", "non-trainable variable 'Variable:0'", "Kolmogorov-Smirnov distance"),
     ],
-    ids=["relative_import_in_package", "package_init", "sys_path_directory"],
 )
-def test_a_compat_fallback_in_any_imported_project_module_picks_the_graph_worker(tmp_path, modules):
-    """The compat fallback's ``disable_eager_execution()`` in a module the program imports
-    switches the whole worker to graph mode: run in the eager worker, it broke the
-    programs after it in the batch.  The modules are found as the migration finds them."""
-    from tf2migrate.verify.runner import _tf2_mode
+def test_an_initializer_drawing_otherwise_is_caught(reports, key, variable, why):
+    report = reports[key]
+    assert report.verdict == "different", report.render()
+    assert any(m.startswith(variable) and "is not drawn as TF1's was" in m and why in m for m in report.messages), report.messages
 
-    for name, text in modules.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    main = next(tmp_path.rglob("main.py"))
-    assert _tf2_mode(main) == "tf2"
-    switched = "utils.py" if (main.parent.parent / "Utilities").is_dir() else "pkg/utils.py"
-    target = (main.parent.parent / "Utilities" / "utils.py") if switched == "utils.py" else tmp_path / switched
-    target.write_text("import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n")
-    assert _tf2_mode(main) == "tf2graph"
+
+def test_a_failing_initializer_fails_though_tf1_values_are_injected(reports):
+    # a resource variable's initializer reads w, uninitialized if its initializer runs first
+    # (it does, left alone): said whatever the order; with TF1's reference variables it reads
+    # w's initial value, as TF1 did
+    failing = reports["from_variable_resource"]
+    assert failing.verdict == "different", failing.render()
+    assert any(
+        m.startswith("trainable variable #1 'Variable_1:0' has an initial value reading 'Variable' directly") for m in failing.messages
+    ), failing.render()
+    assert reports["from_variable_ref"].verdict == "equal", reports["from_variable_ref"].render()
