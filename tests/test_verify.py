@@ -365,12 +365,40 @@ SCRIPTS["tf2_from_variable_ref.py"] = SCRIPTS["tf2_from_variable_resource.py"].r
     "disable_eager_execution()", "disable_eager_execution()\ntf.compat.v1.disable_resource_variables()"
 )
 
+# a kept graph's moving averages: each shadow variable (non-trainable) starts from its
+# variable's value, the constant b's all one number; both sides must pick the same shadows to
+# inject, or b's takes u's value (the shadow of a uniform draw of b's shape)
+SCRIPTS["tf1_moving_average.py"] = """
+import tensorflow as tf
+b = tf.Variable(tf.fill([2], 0.25))
+u = tf.Variable(tf.random_uniform([2], -1.0, 1.0))
+ema = tf.train.ExponentialMovingAverage(0.9)
+average = ema.apply([b, u])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(average)
+    shadows = sess.run([ema.average(b), ema.average(u)])
+"""
+SCRIPTS["tf2_moving_average_kept.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+b = tf.compat.v1.Variable(tf.fill([2], 0.25))
+u = tf.compat.v1.Variable(tf.random.uniform([2], -1.0, 1.0))
+ema = tf.compat.v1.train.ExponentialMovingAverage(0.9)
+average = ema.apply([b, u])
+with tf.compat.v1.Session() as sess:
+    sess.run(tf.compat.v1.global_variables_initializer())
+    sess.run(average)
+    shadows = sess.run([ema.average(b), ema.average(u)])
+"""
+
 PAIRS = {
     # First, so the graph worker runs before the eager one.
     "drawn_graph": ("tf1_drawn.py", "tf2_drawn_graph.py"),
     "drawn_graph_wrong": ("tf1_drawn.py", "tf2_drawn_graph_wrong.py"),
     "from_variable_resource": ("tf1_from_variable.py", "tf2_from_variable_resource.py"),
     "from_variable_ref": ("tf1_from_variable.py", "tf2_from_variable_ref.py"),
+    "moving_average_kept": ("tf1_moving_average.py", "tf2_moving_average_kept.py"),
     "fallback": ("tf1_graph.py", "tf2_fallback.py"),
     "fallback_v1": ("tf1_graph.py", "tf2_fallback_v1.py"),
     "v2_behavior": ("tf1_v2_behavior.py", "tf2_v2_behavior.py"),
@@ -732,3 +760,64 @@ def test_a_failing_initializer_fails_though_tf1_values_are_injected(reports):
         m.startswith("trainable variable #1 'Variable_1:0' has an initial value reading 'Variable' directly") for m in failing.messages
     ), failing.render()
     assert reports["from_variable_ref"].verdict == "equal", reports["from_variable_ref"].render()
+
+
+def test_a_kept_graphs_moving_averages_start_from_their_own_variables(reports):
+    # b's shadow (a variable's read, all one number) and u's are picked by both sides: each
+    # gets its own TF1 value (before, TF1 left b's out and TF2's took u's: 0.842 apart)
+    report = reports["moving_average_kept"]
+    assert report.verdict == "equal", report.render()
+    assert report.starts_checked == 4, report.render()
+
+
+def test_each_script_of_a_batch_imports_its_own_sibling_directory_module(tmp_path):
+    """Two projects whose scripts write the same relative ``sys.path`` entry
+    (``'../Utilities'``, as PINN repositories do) each import their own helper: the import
+    system's finder cached for that string must not keep the first project's directory."""
+    import runpy
+
+    from tf2migrate.verify.worker import _as_main_script
+
+    scripts = []
+    for name, value in (("first", 1), ("second", 2)):
+        (tmp_path / name / "Main").mkdir(parents=True)
+        (tmp_path / name / "Utilities").mkdir()
+        (tmp_path / name / "Utilities" / "helper_a30.py").write_text(f"VALUE = {value}\n")
+        script = tmp_path / name / "Main" / "main.py"
+        script.write_text("import sys\nsys.path.insert(0, '../Utilities')\nfrom helper_a30 import VALUE\n")
+        scripts.append(script)
+    seen = []
+    for script in [*scripts, *scripts]:
+        with _as_main_script(script):
+            seen.append(runpy.run_path(str(script), run_name="__main__")["VALUE"])
+    assert seen == [1, 2, 1, 2]
+    assert "helper_a30" not in sys.modules
+
+
+@pytest.mark.parametrize(
+    "modules",
+    [
+        # a package's module, imported by dotted name, whose own import is relative
+        {"main.py": "from pkg.model import Model\n", "pkg/__init__.py": "", "pkg/model.py": "from .utils import f\n"},
+        # a package's __init__, run by importing any of its modules
+        {"main.py": "import pkg.model\n", "pkg/__init__.py": "from . import utils\n", "pkg/model.py": "", "pkg/utils.py": ""},
+        # a module in a directory the script puts on sys.path
+        {"Main/main.py": "import sys\nsys.path.insert(0, '../Utilities')\nimport utils as U\n", "Utilities/utils.py": ""},
+    ],
+    ids=["relative_import_in_package", "package_init", "sys_path_directory"],
+)
+def test_a_compat_fallback_in_any_imported_project_module_picks_the_graph_worker(tmp_path, modules):
+    """The compat fallback's ``disable_eager_execution()`` in a module the program imports
+    switches the whole worker to graph mode: run in the eager worker, it broke the
+    programs after it in the batch.  The modules are found as the migration finds them."""
+    from tf2migrate.verify.runner import _tf2_mode
+
+    for name, text in modules.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    main = next(tmp_path.rglob("main.py"))
+    assert _tf2_mode(main) == "tf2"
+    switched = "utils.py" if (main.parent.parent / "Utilities").is_dir() else "pkg/utils.py"
+    target = (main.parent.parent / "Utilities" / "utils.py") if switched == "utils.py" else tmp_path / switched
+    target.write_text("import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n")
+    assert _tf2_mode(main) == "tf2graph"

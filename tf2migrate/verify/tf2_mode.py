@@ -140,11 +140,14 @@ class _Injector:
     order (a Keras layer built on first call, a helper called earlier) do not
     shift the match. A TF1 variable no session initialized keeps its TF2
     counterpart's own value. Non-trainable variables match alike, among those that
-    draw (TF1: a random op, a fed value or a variable reaches the value, and it is not
-    all one number; TF2: the same in a graph, a value not all one number in eager code)
-    and are of a floating type:
-    the optimizers' slots and steps, the moving statistics and Keras' seeds, which TF1
-    and TF2 make differently, start from constants and are left alone.
+    draw and are of a floating type: the optimizers' slots and steps, the moving
+    statistics and Keras' seeds, which TF1 and TF2 make differently, start from
+    constants and are left alone. Both sides must pick them by one test, or a variable
+    one side picks takes the value of the next one of its shape the other side picked (a
+    kept graph's moving-average shadow of a constant bias took the shadow of a uniform
+    draw). In a graph TF2 sees the ops and not the values: a random op, a fed value or a
+    variable reaches the value, TF1's own ``drawn`` flag. In eager code it sees the value
+    and not the ops: a value not all one number (see _fixed_queues).
 
     Replacing the initial value, rather than assigning after creation, works in
     graph mode too, where an ``assign`` would only build an op that never runs;
@@ -158,17 +161,15 @@ class _Injector:
         self._by_shape: dict[tuple | None, deque] = defaultdict(deque)
         for entry in self._trainables:
             self._by_shape[tuple(entry[1])].append(entry)
-        self._fixed: dict[tuple | None, deque] = defaultdict(deque)  # the drawn non-trainable ones
-        for entry in recorded:
-            if not entry[4] and entry[3] and entry[2] is not None and entry[2].dtype.kind == "f" and _not_one_number(entry[2]):
-                self._fixed[tuple(entry[1])].append(entry)
+        self._drawn_fixed = [entry for entry in recorded if not entry[4] and entry[3]]  # TF1's drawn non-trainables
+        self._fixed: dict[tuple | None, deque] | None = None  # those TF2 may pick: see _fixed_queues
         self._created: list[str | None] = []  # names of the trainable variables created
         self._problems: list[str] = []
         self._starts: list[_Start] = []
 
     def __call__(self, next_creator, **kwargs):
         trainable = self._trainable(kwargs)
-        if not trainable and not self._fixed:
+        if not trainable and not self._drawn_fixed:
             return next_creator(**kwargs)
         index = len(self._created)
         if trainable:
@@ -199,7 +200,7 @@ class _Injector:
             initial = kwargs["initial_value"]
             initial = self._tf.convert_to_tensor(initial() if callable(initial) else initial, dtype=kwargs.get("dtype"))
             shape = None if initial.shape.rank is None else tuple(initial.shape.as_list())  # not Dimensions (v1 shapes)
-            matches = (self._by_shape if trainable else self._fixed).get(shape)
+            matches = (self._by_shape if trainable else self._fixed_queues()).get(shape)
             if not trainable:
                 if not matches or not initial.dtype.is_floating or not self._draws(initial):
                     return initial, None
@@ -241,6 +242,27 @@ class _Injector:
                     "an initializer may run before that variable's (FailedPreconditionError)"
                 )
             return injected, None
+
+    def _fixed_queues(self) -> dict:
+        """TF1's drawn non-trainable variables of a floating type by shape, picked by the test
+        TF2 applies to its own (_draws) in the mode of its first non-trainable variable: in a
+        graph, TF1's ``drawn`` flag alone (a shadow of a constant, a variable's read, is drawn
+        on both sides; its value, all one number, is TF1's to inject all the same); in eager
+        code, also a value not all one number (all TF2 can see; TF1's eager variables are all
+        flagged drawn: their ops are gone). A TF1 variable no session initialized has no value
+        to test, in a graph it keeps its place and its match its own value."""
+        if self._fixed is None:
+            eager = self._tf.executing_eagerly()
+            self._fixed = defaultdict(deque)
+            for entry in self._drawn_fixed:
+                value = entry[2]
+                if value is None:
+                    picked = not eager
+                else:
+                    picked = value.dtype.kind == "f" and (not eager or _not_one_number(value))
+                if picked:
+                    self._fixed[tuple(entry[1])].append(entry)
+        return self._fixed
 
     def _draws(self, initial) -> bool:
         """Does the non-trainable variable's own initial value draw? (see the class)"""
