@@ -157,3 +157,57 @@ def test_kept_keras_initializers_draw_tf1_values():
     assert original == kept
     # (the test can fail: TF2's Keras classes of these names draw other values)
     assert _draws("kept", KERAS_DRAWING) != original
+
+
+# A kept graph's layers with Keras' default or named initializers (rewrites/kept_keras_draws.py):
+# each variable's initial value in a graph seeded with 3, as TF1 and as the kept graph run it.
+_LAYER_DRAWS = """import json, sys
+import tensorflow as tf
+side, source = sys.argv[1], sys.stdin.read()
+if side == "tf1":
+    tf.compat.v1.disable_v2_behavior()
+    names = tf.compat.v1
+else:
+    tf.compat.v1.disable_eager_execution()
+    names = tf
+with tf.Graph().as_default():
+    tf.compat.v1.set_random_seed(3)
+    x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+    exec(source, {"tf": names, "x": x})
+    with tf.compat.v1.Session() as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        print(json.dumps([v.tolist() for v in sess.run(tf.compat.v1.global_variables())]))
+"""
+LAYER_LINES = [
+    "d = tf.compat.v1.layers.dense(x, 2)",
+    "h = tf.keras.layers.Dense(4)(x)",
+    "g = tf.keras.layers.Dense(2, kernel_initializer='glorot_normal')(x)",
+    "e = tf.keras.layers.Embedding(5, 3)(tf.constant([1, 2]))",
+    "c = tf.keras.layers.Conv1D(2, 2)(tf.ones([1, 4, 3]))",
+]
+
+
+def _layer_draws(side: str, lines: list[str]) -> list:
+    env = {**os.environ, "TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    done = subprocess.run(
+        [sys.executable, "-c", _LAYER_DRAWS, side], input="\n".join(lines), capture_output=True, text=True, env=env, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_kept_layers_with_keras_default_initializers_are_reported_and_tf1_classes_draw_tf1_values():
+    program = "import tensorflow as tf\ntf.set_random_seed(3)\nx = tf.placeholder(tf.float32, [None, 3])\n"
+    program += "".join(line + "\n" for line in LAYER_LINES) + "finalized = tf.get_default_graph().finalized\n"
+    result = migrate_source(program)
+    assert "disable_eager_execution" in result.new_source
+    said = {f.line: f.message for f in result.findings if f.code == "TFM405"}
+    assert sorted(said) == list(range(4, 4 + len(LAYER_LINES))), said
+    fixed = []
+    for number, line in enumerate(LAYER_LINES, start=4):
+        keyword, tf1_class = re.search(r"`(\w+)=(tf\.compat\.v1\.keras\.initializers\.[^`]*)` draws TF1's", said[number]).groups()
+        given = re.sub(rf"{keyword}=[^,)]*", f"{keyword}={tf1_class}", line)
+        fixed.append(given if given != line else line.replace(")", f", {keyword}={tf1_class})", 1))
+    original = _layer_draws("tf1", LAYER_LINES)
+    # what the findings say: the kept graph draws otherwise, TF1's classes written out draw TF1's values
+    assert _layer_draws("kept", LAYER_LINES) != original
+    assert _layer_draws("kept", fixed) == original

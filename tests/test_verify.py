@@ -302,6 +302,95 @@ R = tf.Variable(tf.random.normal([2]))
 out = (W * [1.0, 2.0] + R).numpy()
 """
 SCRIPTS["tf2_start_changed.py"] = SCRIPTS["tf2_start_kept.py"].replace("* 0.5", "* 0.7")
+# Drawn initial values are injected, and TF2's own are checked all the same: a migration
+# whose initializer draws from another distribution, or fails, is caught.  `P`: a fixed
+# random projection (non-trainable), injected too.
+SCRIPTS["tf1_drawn.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.truncated_normal([50, 20], stddev=0.1))
+P = tf.Variable(tf.random_normal([20, 16]), trainable=False)
+x = tf.placeholder(tf.float32, [None, 50])
+features = tf.cos(tf.matmul(tf.matmul(x, W), P))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(features, {x: [[0.1] * 50]})
+"""
+SCRIPTS["tf2_drawn.py"] = """
+import tensorflow as tf
+W = tf.Variable(tf.random.truncated_normal([50, 20], stddev=0.1))
+P = tf.Variable(tf.random.normal([20, 16]), trainable=False)
+out = tf.cos(tf.matmul(tf.matmul(tf.constant([[0.1] * 50]), W), P)).numpy()
+"""
+SCRIPTS["tf2_drawn_wrong_scale.py"] = SCRIPTS["tf2_drawn.py"].replace("stddev=0.1", "stddev=1.0")
+SCRIPTS["tf2_drawn_wrong_fixed.py"] = SCRIPTS["tf2_drawn.py"].replace("tf.random.normal([20, 16])", "tf.random.uniform([20, 16])")
+# the trainable `W` alone, its initializer's scale wrong: equal values before (TF1's were injected)
+SCRIPTS["tf1_kernel.py"] = SCRIPTS["tf1_drawn.py"].replace(
+    "P = tf.Variable(tf.random_normal([20, 16]), trainable=False)", "P = tf.ones([20, 16])"
+)
+SCRIPTS["tf2_kernel_wrong_scale.py"] = SCRIPTS["tf2_drawn_wrong_scale.py"].replace(
+    "P = tf.Variable(tf.random.normal([20, 16]), trainable=False)", "P = tf.ones([20, 16])"
+)
+SCRIPTS["tf2_drawn_graph.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+W = tf.compat.v1.Variable(tf.random.truncated_normal([50, 20], stddev=0.1))
+P = tf.compat.v1.Variable(tf.random.normal([20, 16]), trainable=False)
+x = tf.compat.v1.placeholder(tf.float32, [None, 50])
+features = tf.cos(tf.matmul(tf.matmul(x, W), P))
+with tf.compat.v1.Session() as sess:
+    sess.run(tf.compat.v1.global_variables_initializer())
+    out = sess.run(features, {x: [[0.1] * 50]})
+"""
+SCRIPTS["tf2_drawn_graph_wrong.py"] = SCRIPTS["tf2_drawn_graph.py"].replace("stddev=0.1", "stddev=1.0")
+# v's initial value reads w: TF1's reference variables read w's initial value; a resource
+# variable's initializer reads w itself, uninitialized while the initializers run
+SCRIPTS["tf1_from_variable.py"] = """
+import tensorflow as tf
+w = tf.Variable(tf.ones([2]))
+v = tf.Variable(w * 3.0)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+out = sess.run(v)
+"""
+SCRIPTS["tf2_from_variable_resource.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+w = tf.compat.v1.Variable(tf.ones([2]))
+v = tf.compat.v1.Variable(w * 3.0)
+sess = tf.compat.v1.Session()
+sess.run(tf.compat.v1.global_variables_initializer())
+out = sess.run(v)
+"""
+SCRIPTS["tf2_from_variable_ref.py"] = SCRIPTS["tf2_from_variable_resource.py"].replace(
+    "disable_eager_execution()", "disable_eager_execution()\ntf.compat.v1.disable_resource_variables()"
+)
+
+# a kept graph's moving averages: each shadow variable (non-trainable) starts from its
+# variable's value, the constant b's all one number; both sides must pick the same shadows to
+# inject, or b's takes u's value (the shadow of a uniform draw of b's shape)
+SCRIPTS["tf1_moving_average.py"] = """
+import tensorflow as tf
+b = tf.Variable(tf.fill([2], 0.25))
+u = tf.Variable(tf.random_uniform([2], -1.0, 1.0))
+ema = tf.train.ExponentialMovingAverage(0.9)
+average = ema.apply([b, u])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(average)
+    shadows = sess.run([ema.average(b), ema.average(u)])
+"""
+SCRIPTS["tf2_moving_average_kept.py"] = """
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+b = tf.compat.v1.Variable(tf.fill([2], 0.25))
+u = tf.compat.v1.Variable(tf.random.uniform([2], -1.0, 1.0))
+ema = tf.compat.v1.train.ExponentialMovingAverage(0.9)
+average = ema.apply([b, u])
+with tf.compat.v1.Session() as sess:
+    sess.run(tf.compat.v1.global_variables_initializer())
+    sess.run(average)
+    shadows = sess.run([ema.average(b), ema.average(u)])
+"""
 
 # a TF1 program keying a dict by a variable; TF2 programs doing so with TF1's identity hashing
 # switched on, and without: the switch must not outlive its script in the worker
@@ -324,6 +413,11 @@ SCRIPTS["tf2_keyed.py"] = SCRIPTS["tf2_keyed_identity.py"].replace("tf.compat.v1
 
 PAIRS = {
     # First, so the graph worker runs before the eager one.
+    "drawn_graph": ("tf1_drawn.py", "tf2_drawn_graph.py"),
+    "drawn_graph_wrong": ("tf1_drawn.py", "tf2_drawn_graph_wrong.py"),
+    "from_variable_resource": ("tf1_from_variable.py", "tf2_from_variable_resource.py"),
+    "from_variable_ref": ("tf1_from_variable.py", "tf2_from_variable_ref.py"),
+    "moving_average_kept": ("tf1_moving_average.py", "tf2_moving_average_kept.py"),
     "fallback": ("tf1_graph.py", "tf2_fallback.py"),
     "fallback_v1": ("tf1_graph.py", "tf2_fallback_v1.py"),
     "v2_behavior": ("tf1_v2_behavior.py", "tf2_v2_behavior.py"),
@@ -348,6 +442,10 @@ PAIRS = {
     "start_kept": ("tf1_start.py", "tf2_start_kept.py"),
     "start_changed": ("tf1_start.py", "tf2_start_changed.py"),
     "positional_xent": ("tf1_positional_xent.py", "tf2_keyword_xent.py"),
+    "drawn": ("tf1_drawn.py", "tf2_drawn.py"),
+    "drawn_wrong_scale": ("tf1_drawn.py", "tf2_drawn_wrong_scale.py"),
+    "drawn_wrong_fixed": ("tf1_drawn.py", "tf2_drawn_wrong_fixed.py"),
+    "kernel_wrong_scale": ("tf1_kernel.py", "tf2_kernel_wrong_scale.py"),
 }
 
 
@@ -651,6 +749,51 @@ def test_deterministic_initial_values_are_compared_not_injected(reports):
     changed = reports["start_changed"]
     assert changed.verdict == "different"
     assert any("starts at a value other than TF1's" in message for message in changed.messages), changed.messages
+
+
+def test_drawn_initial_values_are_injected_and_checked(reports):
+    # TF1's values, the trainable `W`'s and the non-trainable `P`'s, are injected (TF2 draws
+    # other numbers); TF2's own draws are of TF1's distributions: eager and graph alike
+    for key in ("drawn", "drawn_graph"):
+        assert reports[key].verdict == "equal", reports[key].render()
+        assert reports[key].starts_checked == 2, reports[key].render()
+
+
+@pytest.mark.parametrize(
+    ("key", "variable", "why"),
+    [
+        # W drawn with stddev 1.0 for TF1's 0.1: equal values before (TF1's were injected)
+        ("drawn_wrong_scale", "trainable variable #0 'Variable:0'", "root mean square"),
+        ("kernel_wrong_scale", "trainable variable #0 'Variable:0'", "root mean square"),
+        ("drawn_graph_wrong", "trainable variable #0 'Variable:0'", "root mean square"),
+        # P drawn uniform in [0, 1) for TF1's standard normal
+        ("drawn_wrong_fixed", "non-trainable variable 'Variable:0'", "Kolmogorov-Smirnov distance"),
+    ],
+)
+def test_an_initializer_drawing_otherwise_is_caught(reports, key, variable, why):
+    report = reports[key]
+    assert report.verdict == "different", report.render()
+    assert any(m.startswith(variable) and "is not drawn as TF1's was" in m and why in m for m in report.messages), report.messages
+
+
+def test_a_failing_initializer_fails_though_tf1_values_are_injected(reports):
+    # a resource variable's initializer reads w, uninitialized if its initializer runs first
+    # (it does, left alone): said whatever the order; with TF1's reference variables it reads
+    # w's initial value, as TF1 did
+    failing = reports["from_variable_resource"]
+    assert failing.verdict == "different", failing.render()
+    assert any(
+        m.startswith("trainable variable #1 'Variable_1:0' has an initial value reading 'Variable' directly") for m in failing.messages
+    ), failing.render()
+    assert reports["from_variable_ref"].verdict == "equal", reports["from_variable_ref"].render()
+
+
+def test_a_kept_graphs_moving_averages_start_from_their_own_variables(reports):
+    # b's shadow (a variable's read, all one number) and u's are picked by both sides: each
+    # gets its own TF1 value (before, TF1 left b's out and TF2's took u's: 0.842 apart)
+    report = reports["moving_average_kept"]
+    assert report.verdict == "equal", report.render()
+    assert report.starts_checked == 4, report.render()
 
 
 def test_each_script_of_a_batch_imports_its_own_sibling_directory_module(tmp_path):

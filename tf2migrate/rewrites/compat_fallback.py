@@ -21,6 +21,7 @@ from tf2migrate.rewrites.fetches import fetch_leaves
 from tf2migrate.rewrites.tf_names import value_reads_by_name
 from tf2migrate.plan import Plan
 from tf2migrate.rewrites.eager_calls import is_initialized_value
+from tf2migrate.rewrites.kept_keras_draws import note_default_draws
 from tf2migrate.traversal import find_all
 
 GRAPH_KEPT_ON_TF1 = Rule(
@@ -87,6 +88,7 @@ def plan_compat_fallback(module: cst.Module, facts: GraphFacts, plan: Plan, writ
         if facts.imports.call_name(call) == "Variable":
             plan.call_replacements[id(call)] = _compat_variable
     names = {facts.imports.call_name(c) for c in calls}
+    note_default_draws(facts.imports, calls, plan)
     # TF1's shapes held Dimension objects: where the file switches TF2's shapes off, or reads a
     # Dimension through a name (which the switch then keeps working), its Dimension reads stay as
     # written (``x.shape[0].value is None`` made ``x.shape[0] is None`` would be False there)

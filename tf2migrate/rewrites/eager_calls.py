@@ -44,7 +44,9 @@ RANDOM_SEED = Rule(
     Severity.INFO,
     FixSafety.SAFE,
     what="Rewrites `tf.set_random_seed(s)` (and `tf.random.set_random_seed`) to "
-    "`tf.random.set_seed(s)` in files whose graph was converted to eager TF2.",
+    "`tf.random.set_seed(s)` in files whose graph was converted to eager TF2. In a graph kept on TF1 "
+    "under a graph seed, reports the Keras layers whose default or named initializer is Keras' TF2 class "
+    "there (other values than TF1's).",
     why="The TF1 graph-level seed belongs to a graph that no longer exists; `tf.random.set_seed` "
     "seeds TF2's random ops. The numbers drawn differ from TF1's (TF2 derives op seeds "
     "differently), as with any migration: runs stay repeatable, not identical to TF1's.",

@@ -52,12 +52,14 @@ class ScriptResult:
     output: str = ""  # the script's stdout and stderr, interleaved
     error: str | None = None  # traceback text if the script failed
     values: dict[str, Encoded] = field(default_factory=dict)
-    #: tf1 mode: ``[(name, shape, array or None)]``, one per trainable variable in
+    #: tf1 mode: ``[(name, shape, array or None, drawn, trainable)]``, one per variable in
     #: creation order: its value after the first session run that initialized it
     #: (None if none did). See tf1_mode.
     initial_values: list = field(default_factory=list)
-    #: tf2 mode: problems injecting the TF1 initial values.
+    #: tf2 mode: problems injecting the TF1 initial values, initial values unlike TF1's.
     messages: list[str] = field(default_factory=list)
+    #: tf2 mode: how many variables' own initial values were compared with TF1's.
+    starts_checked: int = 0
 
 
 def of_variables(value: Encoded) -> bool:

@@ -49,6 +49,8 @@ class VerifyReport:
     tf1_stdout: str = ""  # the script's stdout and stderr, interleaved
     tf2_stdout: str = ""
     driver: Path | None = None
+    #: how many TF2 variables' own initial values were compared with TF1's (tf2_mode)
+    starts_checked: int = 0
 
     def render(self) -> str:
         """A per-value table, the messages and the verdict line."""
@@ -198,6 +200,7 @@ def _report(before: Path, after: Path, driver: Path | None, tf1: ScriptResult, t
         return report
     report.rows = compare_values(tf1.values, tf2.values)
     report.messages += tf2.messages
+    report.starts_checked = tf2.starts_checked
     if not report.rows:
         if driver is None:
             report.messages.append("the TF1 script bound no numeric value to a global: nothing to compare")

@@ -1,8 +1,8 @@
 """TF1 semantics for the worker (imported in the subprocess only).
 
 Graph mode via ``disable_v2_behavior``; ``import tensorflow as tf`` in a script
-gives ``tensorflow.compat.v1``; and the initial values of the trainable variables
-are recorded so the TF2 run can start from the very same values.
+gives ``tensorflow.compat.v1``; and the initial values of the variables (trainable or
+not) are recorded so the TF2 run can start from the very same values and check its own.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from tf2migrate.verify.creators import hook_default_creators
 from tf2migrate.verify.final_values import ScriptFinalValues
 from tf2migrate.verify.graphs import close_interactive_sessions, seed_new_graphs
 from tf2migrate.verify.records import Job, ScriptResult
+from tf2migrate.verify.starts import drawn
 
 
 class Tf1Mode:
@@ -88,7 +89,7 @@ class Tf1Mode:
     def _created(self, create, **kwargs):
         variable = create(**kwargs)
         self._final.created(variable)
-        if self._recorder is not None and variable.trainable:
+        if self._recorder is not None:
             self._recorder.variables.append(variable)
             if self._tf.executing_eagerly():
                 # an eager program's variable holds its initial value now (no session run records it)
@@ -117,7 +118,7 @@ class Tf1Mode:
 
 
 class _Recorder:
-    """The trainable variables one script creates, in creation order over all its
+    """The variables one script creates, in creation order over all its
     graphs and modules, and the initial value of each: its value in the session
     whose ``run`` first found it initialized, fetched right after that run.
 
@@ -151,10 +152,10 @@ class _Recorder:
             values = [self._fetch(session, run, index) for index in pending]
         for index, value in zip(pending, values):
             if value is not None:
-                self._values[index] = value
+                self._values[index] = _array(value)
 
     def record_eager(self, index: int, variable) -> None:
-        self._values[index] = variable.numpy()
+        self._values[index] = _array(variable.numpy())
 
     def _fetch(self, session, run, index: int):
         try:
@@ -164,41 +165,31 @@ class _Recorder:
             return None
 
     def initial_values(self) -> list:
-        """``[(name, shape, value or None, drawn)]`` in creation order (see ScriptResult);
-        ``drawn``: the initial value may differ from run to run (a random op, a fed value or
-        another variable's value reaches it), so the TF2 run's own value is not expected to
-        equal it."""
+        """``[(name, shape, value or None, drawn, trainable)]`` in creation order (see
+        ScriptResult); ``drawn``: the initial value may differ from run to run (a random op,
+        a fed value or another variable's value reaches it), so the TF2 run's own value is
+        not expected to equal it."""
         recorded = []
         for index, variable in enumerate(self.variables):
             value = self._values.get(index)
             shape = value.shape if value is not None else _static_shape(variable)
-            recorded.append((variable.name, tuple(shape), value, _drawn(variable)))
+            recorded.append((variable.name, tuple(shape), value, _drawn(variable), bool(variable.trainable)))
         return recorded
 
 
-# ops whose value is not the program's text alone: random draws, fed values, variables'
-# states (an initial value read off another variable, itself perhaps drawn)
-_DRAWN_OPS = ("Random", "TruncatedNormal", "Multinomial", "Shuffle", "Placeholder", "Variable", "VarHandle", "Stateless")
-
-
 def _drawn(variable) -> bool:
-    """Does an op of ``_DRAWN_OPS`` reach the variable's initial value? (True when unknown.)"""
+    """Does a random op, a fed value or a variable reach the variable's initial value? (True when unknown.)"""
     try:
-        start = variable.initial_value.op
+        return drawn(variable.initial_value)
     except Exception:  # noqa: BLE001 - any variable the recorder cannot read back is taken as drawn
         return True
-    seen = set()
-    stack = [start]
-    while stack:
-        op = stack.pop()
-        if op.name in seen:
-            continue
-        seen.add(op.name)
-        if any(kind in op.type for kind in _DRAWN_OPS):
-            return True
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
-    return False
+
+
+def _array(value):
+    """A fetched value as an array (a string variable's scalar is fetched as ``bytes``)."""
+    import numpy as np  # (the worker's: importing the package imports neither TensorFlow nor NumPy)
+
+    return np.asarray(value)
 
 
 def _static_shape(variable) -> tuple:
