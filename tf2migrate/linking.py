@@ -246,9 +246,8 @@ def names_read_of_module(helper: Path, text: str, context: FileContext | None, w
     keys = {name for name, summary in (context.modules.items() if context is not None else ()) if summary.path == helper}
     if not keys or written & {"__import__", "import_module", "modules"}:
         return written
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parsed_or_none(text)  # (the importer as migrated so far: not the project's tree of the original)
+    if tree is None:
         return written
     named: set[str] = set()
     explicit: set[str] = set()  # (the keys reached by a ``from key import a, b``)

@@ -248,6 +248,16 @@ def _with_python2_names(source: str, result: MigrationResult, path: str, tree: a
     return MigrationResult(result.new_source, sorted_unique(result.findings + found)) if found else result
 
 
+def _text_read(source: str, result: MigrationResult) -> str:
+    """The text the migration read: ``source``, or, where Python 2 print statements were
+    converted first, that conversion (its lines kept), which post-passes place findings on."""
+    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
+        converted = python2_prints.convert_prints(source)
+        if converted is not None:
+            return converted.source
+    return source
+
+
 def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree: ast.Module | None) -> MigrationResult:
     """The post-pass of every file not kept on TF1: TF variables it hashes or compares with
     ``==`` reported (TFM401), and ``tf.compat.v1.disable_tensor_equality()`` written after
@@ -257,21 +267,22 @@ def _with_tensor_equality(source: str, result: MigrationResult, path: str, tree:
         f.code in (GRAPH_KEPT_ON_TF1.code, PARSE_ERROR.code, INTERNAL_ERROR.code) for f in result.findings
     ):
         return result
-    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
-        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
-        source, tree = (converted.source, None) if converted is not None else (source, tree)
-    parsed = _parsed(source, tree)
+    read = _text_read(source, result)
+    parsed = _parsed(read, tree if read is source else None)
     if parsed is None:
         return result
     aliases = tf_aliases(parsed)
     found_here = [] if tensor_equality.switched_off(parsed, aliases) else tensor_equality.hashed_variables(parsed, aliases)
     migrated = _parsed(result.new_source, None) if found_here else None  # (parsed only then: most files have none)
-    if migrated is None or tensor_equality.switched_off(migrated, tf_aliases(migrated)):
+    if migrated is None:
+        return result
+    migrated_aliases = tf_aliases(migrated)
+    if tensor_equality.switched_off(migrated, migrated_aliases):
         return result
     # (what the migration removed, a feed dict of a converted run, is no use any more: the
     # uses still in the migrated text decide, whatever they compare there — its placeholders
     # are arguments of the generated functions — reported where the file wrote them)
-    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, tf_aliases(migrated), every_value=True)}
+    remaining = {(s.text, s.use) for s in tensor_equality.hashed_variables(migrated, migrated_aliases, every_value=True)}
     sites = [s for s in found_here if (s.text, s.use) in remaining]
     if not sites:
         return result
@@ -327,10 +338,7 @@ def _without_unused_absent_imports(source: str, result: MigrationResult, path: s
     )
     if removal is None:
         return result
-    if any(f.code == python2_prints.PRINTS_CONVERTED.code for f in result.findings):
-        converted = python2_prints.convert_prints(source)  # what the migration read (lines kept)
-        source = converted.source if converted is not None else source
-    removed = unused_absent_imports.in_original(source, removal.removed)
+    removed = unused_absent_imports.in_original(_text_read(source, result), removal.removed)
     lines = {line for line, _ in removed}
     kept = [f for f in result.findings if not (f.code == REMOVED_MODULE.code and f.line in lines)]
     notes = [
