@@ -404,6 +404,7 @@ def find_escapes(facts: GraphFacts, module: cst.Module) -> None:
         if name.startswith("self.")
     } | {name[len("self.") :] for name in facts.session_names if name.startswith("self.")}
     _block_attributes_importers_read(facts, class_graph_attributes & facts.importer_attributes)
+    _block_names_importers_read(facts)
     for scope in facts.scopes:
         for statement in scope.statements:
             if statement.kind not in (Kind.PYTHON, Kind.VARIABLE):
@@ -466,6 +467,28 @@ def _block_attributes_importers_read(facts: GraphFacts, read: set[str]) -> None:
                     blockers.CLASS_BASED_GRAPH,
                     f"`.{names[0]}` of class `{scope.cls.name.value}` is read by a module importing this one "
                     "(as an attribute of some object); converted, the class would no longer set it",
+                )
+
+
+def _block_names_importers_read(facts: GraphFacts) -> None:
+    """A module of the run importing this one reads a name of its namespace (``from main import
+    k``, ``main.k``) that this file's top-level graph code binds (a tensor, a placeholder, a
+    Python value computed from graph values): converted, that code moves into generated
+    functions and the module no longer binds the name (the file's own readers are found by
+    _EscapeFinder)."""
+    read = facts.importer_module_names
+    for scope in facts.scopes:
+        if scope.parent is not None or scope.cls is not None or not read:
+            continue
+        for statement in scope.statements:
+            names = sorted(n for n in statement.defines if n in read)
+            if names and statement.kind in VANISHING_KINDS:
+                what = "defined by graph-building code" if statement.kind is Kind.TENSOR else f"a {statement.kind.value}"
+                facts.block(
+                    statement.node,
+                    blockers.GRAPH_VALUE_OUTSIDE_RUN,
+                    f"`{names[0]}` ({what}) is read of this module by a file of the run importing it; "
+                    "it does not exist once the graph code moves into functions",
                 )
 
 

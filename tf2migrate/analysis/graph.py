@@ -211,6 +211,7 @@ class GraphAnalyzer:
             self.facts.importer_names, self.facts.graph_mode_modules = links.importer_names, links.graph_mode_modules
             self.facts.importer_changed_arguments = links.importer_changed_arguments
             self.facts.importer_attributes = links.importer_attributes
+            self.facts.importer_module_names = links.importer_module_names
             links_of_state = imported_calls.state_links(module, self._import_sources(), links.modules, links.changed_elsewhere)
             self.facts.names_sharing_state, self.facts.names_changed_by_calls, self.facts.names_changed_elsewhere = links_of_state
         self.index = index if index is not None else index_module(module)

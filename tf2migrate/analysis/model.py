@@ -327,6 +327,8 @@ class GraphFacts:
     factory_calls: list[cst.Call] = field(default_factory=list)
     # the names the run's files importing this module write (FileContext.importer_names)
     importer_names: frozenset[str] = frozenset()
+    # the names they may read of this module's namespace (FileContext.importer_module_names)
+    importer_module_names: frozenset[str] = frozenset()
     # the attributes they read of objects that are not modules (FileContext.importer_attributes)
     importer_attributes: frozenset[str] = frozenset()
     # the names they call with an object they change in place (FileContext.importer_changed_arguments)

@@ -82,6 +82,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import re
 import symtable
 from dataclasses import dataclass, field
 
@@ -216,6 +217,9 @@ def _helper_imports(module: cst.Module, modules: dict[str, ModuleSummary]) -> li
     return found
 
 
+_V1_IMPORT = re.compile(r"(?:import tensorflow\.compat\.v1|from tensorflow\.compat import v1) as (?P<name>\w+)")
+
+
 def _star_module(statement: ast.ImportFrom, modules: dict[str, ModuleSummary]) -> ModuleSummary | None:
     return modules.get("." * statement.level + (statement.module or ""))
 
@@ -253,7 +257,7 @@ def _refusal(name: str, given: dict[str, _Import], own_imports, bindings, star_m
                 for m in star_modules
                 if m is not summary and (m is None or m.star_names is None or read in m.star_names and m.imports.get(read) != statement)
             ]
-            if own_imports.get(read) != statement or others:
+            if _tf1_binding(own_imports.get(read)) != _tf1_binding(statement) or others:
                 return f"`{name}` reads `{read}`, which this file does not bind by {summary.path.name}'s `{statement}` alone"
         elif read in given and given[read].module is summary:
             # another name of the helper module, which the same import gives this file: a
@@ -263,6 +267,17 @@ def _refusal(name: str, given: dict[str, _Import], own_imports, bindings, star_m
         elif not (read in _BUILTINS and read not in summary.exported and read not in bindings):
             return f"`{name}` reads `{read}`, a name of {summary.path.name} this file does not bind to the same object"
     return None
+
+
+def _tf1_binding(statement: str | None) -> str | None:
+    """An import statement as the TF1 code this run migrates reads it: ``import
+    tensorflow.compat.v1 as tf`` (or ``from tensorflow.compat import v1 as tf``) binds the API
+    that TF1's ``import tensorflow as tf`` bound, so a helper of a module importing one runs
+    alike in a file importing the other."""
+    if statement is None:
+        return None
+    match = _V1_IMPORT.fullmatch(statement)
+    return f"import tensorflow as {match.group('name')}" if match else statement
 
 
 def _globals_read(text: str, name: str) -> set[str]:
@@ -356,7 +371,11 @@ def _explicit_star_imports(
         summary = modules.get(dotted)
         if summary is None or summary.star_names is None:
             return f"`from {dotted} import *` gives this file names the run cannot list, which the split's static shapes need fixed"
-        same = {n for n, text in own_imports.items() if text.startswith("import ") and summary.imports.get(n) == text}
+        same = {
+            n
+            for n, text in own_imports.items()
+            if text.startswith("import ") and _tf1_binding(summary.imports.get(n)) == _tf1_binding(text)
+        }
         bound = sorted(summary.star_names & read - same)
         unread = (summary.star_names - read) & read_of_module
         if unread:
