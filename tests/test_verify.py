@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tf2migrate.verify import VerifyReport, verify_pair, verify_pairs
 from tf2migrate.verify.cli import main as verify_main
 from tf2migrate.verify.compare import compare_values
 from tf2migrate.verify.records import NONE, NUMBER, TENSOR, Leaf, ScriptResult
+from tf2migrate.verify.runner import wait_for_progress
 
 TF1_BASIC = """
     import numpy as np
@@ -847,3 +849,25 @@ def test_a_compat_fallback_in_any_imported_project_module_picks_the_graph_worker
     target = (main.parent.parent / "Utilities" / "utils.py") if switched == "utils.py" else tmp_path / switched
     target.write_text("import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n")
     assert _tf2_mode(main) == "tf2graph"
+
+
+def _writer(out: Path, writes: int, pause: float) -> subprocess.Popen:
+    """A process appending a byte to ``out`` ``writes`` times, ``pause`` seconds apart (a
+    worker appending results), then exiting with 0."""
+    code = f"import time\nfor _ in range({writes}):\n    time.sleep({pause})\n    open({str(out)!r}, 'ab').write(b'x')\n"
+    return subprocess.Popen([sys.executable, "-c", code])
+
+
+def test_each_script_has_its_own_time(tmp_path):
+    # five results 0.8 s apart: 4 s in all, each within a 2 s timeout
+    out = tmp_path / "results"
+    assert wait_for_progress(_writer(out, 5, 0.8), out, timeout=2.0) == 0
+    assert out.read_bytes() == b"xxxxx"
+
+
+def test_a_script_out_of_time_kills_the_worker(tmp_path):
+    out = tmp_path / "results"
+    start = time.monotonic()
+    assert wait_for_progress(_writer(out, 1, 30.0), out, timeout=1.0) is None
+    assert time.monotonic() - start < 10
+    assert not out.exists()

@@ -120,8 +120,8 @@ def verify_pairs(pairs: list[tuple], timeout: float = 1200) -> list[VerifyReport
     driver's ``drive`` says what to compare (see driver.py; a None driver is a
     script pair). One tf1 worker runs every distinct TF1 (program, driver), then
     one worker per TF2 mode (see _tf2_mode) its TF2 programs. ``timeout`` is in
-    seconds, for each worker batch; a timed-out or dead worker makes the affected
-    pairs' verdict "error".
+    seconds, for each program on each side; a timed-out or dead worker makes the
+    affected pairs' verdict "error".
     """
     triples = [(Path(pair[0]).resolve(), Path(pair[1]).resolve(), _resolved(pair[2] if len(pair) > 2 else None)) for pair in pairs]
     tf1_keys = list(dict.fromkeys((before, driver) for before, _, driver in triples))
@@ -215,16 +215,16 @@ def _report(before: Path, after: Path, driver: Path | None, tf1: ScriptResult, t
 def _run_batch(mode: str, jobs: list[Job], timeout: float) -> list[ScriptResult]:
     """Run ``jobs`` in ``mode`` workers, one result per job, failures included.
 
-    A worker that dies costs only the script it was running: a fresh worker
-    takes the scripts after it. A timeout (or a worker that dies before its
-    first script) fails all the remaining scripts.
+    Each script has ``timeout`` seconds (the first also TensorFlow's import): a
+    worker that dies or runs out of time costs only the script it was running, and
+    a fresh worker takes the scripts after it. A worker that dies or runs out of
+    time before its first script fails all the remaining scripts.
     """
     results: list[ScriptResult] = []
-    deadline = time.monotonic() + timeout
     with tempfile.TemporaryDirectory(prefix="tf2migrate-verify-") as tmp:
         while len(results) < len(jobs):
             pending = jobs[len(results) :]
-            finished, failure, fatal = _run_worker(mode, pending, Path(tmp), deadline)
+            finished, failure, fatal = _run_worker(mode, pending, Path(tmp), timeout)
             results += finished
             if len(finished) < len(pending):
                 results.append(failure)
@@ -233,12 +233,12 @@ def _run_batch(mode: str, jobs: list[Job], timeout: float) -> list[ScriptResult]
     return results
 
 
-def _run_worker(mode: str, jobs: list[Job], tmp: Path, deadline: float):
-    """One worker process over ``jobs``.
+def _run_worker(mode: str, jobs: list[Job], tmp: Path, timeout: float):
+    """One worker process over ``jobs``, ``timeout`` seconds for each.
 
     Returns the results it wrote, a failed ScriptResult for the job it was
     running if it did not finish them all, and whether the failure should end
-    the batch (timeout, or death before the first script).
+    the batch (death or timeout before the first script).
     """
     jobs_file, out_file, log_file = (tmp / f"{mode}.{name}" for name in ("jobs", "results", "log"))
     output_file = Path(f"{out_file}.output")  # the running script's output
@@ -248,18 +248,9 @@ def _run_worker(mode: str, jobs: list[Job], tmp: Path, deadline: float):
     command = [sys.executable, "-m", "tf2migrate.verify.worker", "--mode", mode]
     command += ["--jobs", str(jobs_file), "--out", str(out_file)]
     with open(log_file, "wb") as log:
-        try:
-            code = subprocess.run(
-                command,
-                env=_worker_env(mode),
-                cwd=tmp,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                timeout=max(deadline - time.monotonic(), 0),
-            ).returncode
-            how, timed_out = f"exited with code {code}", False
-        except subprocess.TimeoutExpired:
-            how, timed_out = "timed out", True
+        process = subprocess.Popen(command, env=_worker_env(mode), cwd=tmp, stdout=log, stderr=subprocess.STDOUT)
+        code = wait_for_progress(process, out_file, timeout)
+    how = "timed out" if code is None else f"exited with code {code}"
     results = _read_results(out_file)
     if len(results) == len(jobs):
         return results, None, False
@@ -271,7 +262,30 @@ def _run_worker(mode: str, jobs: list[Job], tmp: Path, deadline: float):
         output=output_file.read_text(errors="replace") if started else "",
         error=f"the {mode} worker process {how} {what}\n--- worker log (tail) ---\n{log_tail}",
     )
-    return results, failure, timed_out or not started
+    return results, failure, not started
+
+
+def wait_for_progress(process: subprocess.Popen, out_file: Path, timeout: float) -> int | None:
+    """The worker's exit code, waiting ``timeout`` seconds for each result it appends to
+    ``out_file`` (the clock starts again at each); None if one took longer (the worker is
+    killed). A per-script time, not one for the batch: a batch of hundreds of programs on a
+    loaded machine would run out of a batch's time and fail every program after it."""
+    size, progressed = -1, time.monotonic()
+    while True:
+        try:
+            return process.wait(timeout=min(_POLL_SECONDS, max(progressed + timeout - time.monotonic(), 0.0)))
+        except subprocess.TimeoutExpired:
+            pass
+        written = out_file.stat().st_size if out_file.exists() else 0
+        if written != size:
+            size, progressed = written, time.monotonic()
+        elif time.monotonic() >= progressed + timeout:
+            process.kill()
+            process.wait()
+            return None
+
+
+_POLL_SECONDS = 1.0  # how often a worker's progress is looked at
 
 
 def _read_results(path: Path) -> list[ScriptResult]:
