@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tf2migrate.analysis.project import local_summaries, Project
+from tf2migrate.analysis.project import local_summaries, own_session_factories, Project
 from tf2migrate.analysis.summaries import BUILDER, NUMPY, SESSION, UNKNOWN, VARIABLES, summarize_module
 from tf2migrate import Options
 from tf2migrate.engine import run
@@ -646,3 +646,34 @@ def test_an_importer_reads_of_a_module_the_names_it_imports_from_it(tmp_path: Pa
     written = _names_written([text])
     found = names_read_of_module((tmp_path / "model.py").resolve(), text, project.context_of(main, text), written)
     assert found == (written if read is None else read)
+
+
+_OWN_FACTORY = """
+import tensorflow as tf
+
+
+def tf_session():
+    sess = tf.Session(config=tf.ConfigProto(allow_soft_placement=True))
+    return sess
+
+
+def make():
+    return tf.Session()
+
+
+class Net(object):
+    def __init__(self):
+        self.sess = tf_session()
+        self.other = make
+"""
+
+
+def test_own_session_factory_only_called_by_assignments():
+    found = own_session_factories(ast.parse(_OWN_FACTORY), {}, "net.py", frozenset())
+    # (``make`` is also read as a value: stored, it may be called anywhere)
+    assert list(found) == ["tf_session"]
+    assert found["tf_session"].kind == SESSION and found["tf_session"].module == "net.py"
+
+
+def test_own_session_factory_an_importer_may_read_is_not_one():
+    assert own_session_factories(ast.parse(_OWN_FACTORY), {}, "net.py", frozenset({"tf_session"})) == {}

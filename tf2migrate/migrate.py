@@ -35,7 +35,7 @@ from tf2migrate.analysis.python2_semantics import PYTHON2_SEMANTICS, may_read_py
 from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
-from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects
+from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects, own_session_factories
 from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports, tf_aliases
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
@@ -1209,6 +1209,19 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     # (the file's own net objects matter only to its graph, which the path above refuses to
     # take: summarizing every function of a library file cost a fifth of a large run)
     seen = _ProjectView({**own_net_objects(tree, imported, Path(path).name), **imported}, removable, tf1_callers)
+    exported = project.importer_names | project.importer_module_names if project is not None else frozenset()
+    factories = own_session_factories(tree, imported, Path(path).name, exported)
+    if factories:
+        # (the file's own factories go with their calls only where the graph converts: a graph
+        # kept on TF1 still calls them)
+        result = _migrate_seen(source, tree, path, options, seen._replace(imported={**factories, **seen.imported}, removable={*removable, *factories}))
+        if not any(f.code in (GRAPH_KEPT_ON_TF1.code, INTERNAL_ERROR.code) for f in result.findings):
+            return result
+    return _migrate_seen(source, tree, path, options, seen)
+
+
+def _migrate_seen(source: str, tree: ast.Module, path: str, options: Options, seen: _ProjectView) -> MigrationResult:
+    """The parsed file migrated with what it sees of the run's project."""
     try:
         module = _parsed_file(source)
     except cst.ParserSyntaxError as error:

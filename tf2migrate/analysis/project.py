@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tf2migrate.analysis.external_builds import ExternalBuild
 from tf2migrate.analysis.module_facts import module_facts
-from tf2migrate.analysis.summaries import BUILDER, UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
+from tf2migrate.analysis.summaries import BUILDER, SESSION, UNKNOWN, VARIABLES, Summary, summarize_module, tf_aliases
 from tf2migrate.analysis.update_ops_producers import update_ops_producers
 
 
@@ -259,6 +259,39 @@ def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str)
     found = summarize_module(tree, imported)
     classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}
     return {name: replace(summary, module=module) for name, summary in found.items() if name.split(".")[0] in classes}
+
+
+def own_session_factories(tree: ast.Module, imported: dict[str, Summary], module: str, exported: frozenset[str]) -> dict[str, Summary]:
+    """The file's own session factories (``def tf_session(): sess = tf.Session(config=...);
+    return sess``) that only its own assignments call (``self.sess = tf_session()``), seen as
+    an imported one is: the session they make goes with the call, and the factory, which
+    nothing calls any more, goes too.  A factory named otherwise (passed, stored, read by
+    ``exported``: the names files importing this one may read of it) is not one here."""
+    candidates = {
+        s.name
+        for s in tree.body
+        if isinstance(s, ast.FunctionDef)
+        and any(isinstance(n, ast.Call) and _called_name(n.func) in _SESSION_NAMES for n in ast.walk(s))
+    } - exported
+    if not candidates:
+        return {}
+    defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    called = {id(n.value.func) for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in candidates and id(node) not in called:
+            candidates.discard(node.id)  # (read otherwise, or bound again)
+    candidates = {name for name in candidates if defined.count(name) == 1 and name != "__all__"}
+    if not candidates:
+        return {}
+    found = summarize_module(tree, imported)
+    return {name: replace(found[name], module=module) for name in sorted(candidates) if name in found and found[name].kind == SESSION}
+
+
+_SESSION_NAMES = frozenset({"Session", "InteractiveSession"})
+
+
+def _called_name(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
 def _is_class(tree: ast.Module, name: str) -> bool:
