@@ -1214,7 +1214,9 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
     if factories:
         # (the file's own factories go with their calls only where the graph converts: a graph
         # kept on TF1 still calls them)
-        result = _migrate_seen(source, tree, path, options, seen._replace(imported={**factories, **seen.imported}, removable={*removable, *factories}))
+        result = _migrate_seen(
+            source, tree, path, options, seen._replace(imported={**factories, **seen.imported}, removable={*removable, *factories})
+        )
         if not any(f.code in (GRAPH_KEPT_ON_TF1.code, INTERNAL_ERROR.code) for f in result.findings):
             return result
     return _migrate_seen(source, tree, path, options, seen)

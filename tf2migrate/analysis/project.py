@@ -270,13 +270,14 @@ def own_session_factories(tree: ast.Module, imported: dict[str, Summary], module
     candidates = {
         s.name
         for s in tree.body
-        if isinstance(s, ast.FunctionDef)
-        and any(isinstance(n, ast.Call) and _called_name(n.func) in _SESSION_NAMES for n in ast.walk(s))
+        if isinstance(s, ast.FunctionDef) and any(isinstance(n, ast.Call) and _called_name(n.func) in _SESSION_NAMES for n in ast.walk(s))
     } - exported
     if not candidates:
         return {}
     defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    called = {id(n.value.func) for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)}
+    called = {
+        id(n.value.func) for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in candidates and id(node) not in called:
             candidates.discard(node.id)  # (read otherwise, or bound again)
