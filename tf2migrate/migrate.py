@@ -119,6 +119,7 @@ from tf2migrate.rewrites.rnn_cells import plan_rnn_cells
 from tf2migrate.rewrites.sequence_losses import plan_sequence_losses
 from tf2migrate.rewrites.streaming_metrics import plan_streaming_metrics
 from tf2migrate.rewrites.tf1_losses import plan_tf1_losses
+from tf2migrate.rewrites.tf1_resize import plan_tf1_resize
 from tf2migrate.rewrites.written_helpers import written_definitions
 from tf2migrate.traversal import FastTransformer, statement_path, find_all, forget_layouts, walk
 
@@ -1535,6 +1536,7 @@ def _migrate_graph(
         plan_eager_calls(facts, plan, module, tree, names_in_use)
         plan_sequence_losses(facts, plan)
         plan_tf1_losses(module, facts, plan, names_in_use)
+        plan_tf1_resize(module, facts, plan, names_in_use)
         plan_eager_variables(module, facts, plan)
         plan_helper_tapes(module, facts, plan, names_in_use)
         plan_helper_arguments(facts, plan)

@@ -769,6 +769,13 @@ _DIFFERENT_SUCCESSORS = {
         "TF1's builds a graph op that merge_all collects"
         for kind in ("scalar", "histogram", "image", "audio", "text")
     },
+    # (rewrites/tf1_resize.py writes out the calls whose TF1 result the call shows)
+    **{
+        f"image.{name}": "TF2's tf.image.resize samples at half-pixel centres; TF1's ran its op on the corners' grid, or "
+        "returned the image itself, its dtype kept, where the image's static shape had the asked size, which the call does "
+        "not show (written out for a decoded image or the nearest neighbour, in a graph that becomes eager)"
+        for name in ("resize", "resize_images")
+    },
 }
 
 

@@ -33,6 +33,7 @@ from tf2migrate.rewrites import (
     tf1_batch_norm,
     tf1_eager,
     tf1_losses,
+    tf1_resize,
 )
 
 TEMPLATES: tuple[str, ...] = (
@@ -48,6 +49,7 @@ TEMPLATES: tuple[str, ...] = (
     tf1_batch_norm.HELPER,
     tf1_eager.IMPLICIT_GRADIENTS,
     tf1_losses.SPARSE_HELPER,
+    tf1_resize.HELPER,
 )
 
 # the templates' names, read from their first lines: the test every file's definitions pass
