@@ -74,7 +74,30 @@ def rebound_sessions(
         session = _session(line, imports)
         if session is not None and session[0] in names and session[1] is None:
             found.append(line)
+        elif _default_session(line, imports) in names:
+            found.append(line)
     return found
+
+
+def _default_session(line: cst.SimpleStatementLine, imports: TfImports) -> str | None:
+    """``s = s or tf.get_default_session()`` / ``s = tf.get_default_session()`` (dennybritz's
+    estimators: ``def predict(self, state, sess=None)``): s, the name it binds.  The same as a
+    session made again: every read of a session's name is converted, so once the runs are
+    function calls the session it picks serves nothing (and TF2's eager
+    ``tf.compat.v1.get_default_session()`` is None).  The right side reads only ``s``, so
+    dropping the statement drops no other effect."""
+    if len(line.body) != 1 or not m.matches(line.body[0], m.Assign(targets=[m.AssignTarget(target=m.Name())])):
+        return None
+    assign = line.body[0]
+    assert isinstance(assign, cst.Assign) and isinstance(assign.targets[0].target, cst.Name)
+    name = assign.targets[0].target.value
+    value = assign.value
+    if m.matches(value, m.BooleanOperation(left=m.Name(name), operator=m.Or())):
+        assert isinstance(value, cst.BooleanOperation)
+        value = value.right
+    if isinstance(value, cst.Call) and not value.args and imports.call_name(value) == "get_default_session":
+        return name
+    return None
 
 
 def placement_calls(with_items: Iterable[cst.WithItem], imports: TfImports) -> set[int]:

@@ -72,9 +72,24 @@ LAYER_CLASSES = {
 CALL_TIME = frozenset({"training"})
 # TF1 arguments with no Keras counterpart of the same meaning: such calls stay on TF1.
 UNSUPPORTED = frozenset({"reuse", "renorm", "renorm_clipping", "renorm_momentum", "virtual_batch_size", "adjustment", "fused"})
-# ``tf.contrib.layers.fully_connected`` is ``tf.layers.dense`` with contrib's names; every
-# other parameter of it (normalizer_fn, initializers, regularizers, collections, scope) is refused
+# ``tf.contrib.layers.fully_connected`` is ``tf.layers.dense`` with contrib's names (its
+# initializers too: see KERAS_NAMES); every other parameter of it (normalizer_fn,
+# regularizers, collections, scope) is refused
 _CONTRIB_DENSE_REFUSED = (
+    "normalizer_fn",
+    "normalizer_params",
+    "weights_regularizer",
+    "biases_regularizer",
+    "reuse",
+    "variables_collections",
+    "outputs_collections",
+    "trainable",
+    "scope",
+)
+# its parameters after ``inputs``, in TF1's positional order
+_CONTRIB_DENSE_PARAMETERS = (
+    "num_outputs",
+    "activation_fn",
     "normalizer_fn",
     "normalizer_params",
     "weights_initializer",
@@ -90,7 +105,7 @@ _CONTRIB_DENSE_REFUSED = (
 # in graph code (rewrites/keras_layers.py) also ``fully_connected``
 GRAPH_LAYER_CLASSES = {
     **LAYER_CLASSES,
-    "contrib.layers.fully_connected": ("Dense", ("num_outputs", "activation_fn", *_CONTRIB_DENSE_REFUSED)),
+    "contrib.layers.fully_connected": ("Dense", _CONTRIB_DENSE_PARAMETERS),
     "contrib.layers.flatten": ("Flatten", ("outputs_collections", "scope")),
 }
 # contrib parameters a Keras layer has no counterpart of (flatten's scope named its ops only,
@@ -99,8 +114,16 @@ _CONTRIB_REFUSED = {
     "contrib.layers.fully_connected": _CONTRIB_DENSE_REFUSED,
     "contrib.layers.flatten": ("outputs_collections", "scope"),
 }
-# contrib parameters → Keras': fully_connected's num_outputs and activation_fn
-KERAS_NAMES = {"num_outputs": "units", "activation_fn": "activation"}
+# contrib parameters → Keras': fully_connected's num_outputs, activation_fn and initializers
+# (contrib's default weights are Glorot uniform and its biases zeros, as Keras'; a weights
+# initializer of None is tf.layers.dense's kernel_initializer=None; a biases initializer of
+# None made no bias: rewrites/keras_layers.py writes use_bias=False)
+KERAS_NAMES = {
+    "num_outputs": "units",
+    "activation_fn": "activation",
+    "weights_initializer": "kernel_initializer",
+    "biases_initializer": "bias_initializer",
+}
 # TF1 defaults that differ from Keras': fully_connected applies a ReLU unless told otherwise
 TF1_DEFAULTS = {"contrib.layers.fully_connected": {"activation": "tf.nn.relu"}}
 

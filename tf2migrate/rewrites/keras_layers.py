@@ -180,6 +180,25 @@ def layer_dtype_message(path: str | None, reason: str | None) -> str:
     return f"tf.{path} followed its input's float type, a Keras layer computes in float32: {reason}"
 
 
+def _contrib_biases(facts, arg: cst.Arg) -> bool | None:
+    """Does ``biases_initializer=`` of tf.contrib.layers.fully_connected make no bias (a
+    literal None: TF1 made no bias variable)?  False for an initializer proven not None (a
+    TF call or a TF name: Keras' ``bias_initializer=None`` would draw a Glorot bias where
+    TF1 made none), None (refused, TFM304) for any other value, which may be None."""
+    if m.matches(arg.value, m.Name("None")):
+        return True
+    path = facts.imports.canonical(arg.value.func if isinstance(arg.value, cst.Call) else arg.value) or ""
+    if path.endswith("_initializer") or ".initializers." in f".{path}":
+        return False
+    facts.block(
+        arg,
+        blockers.VARIABLE_IN_COMPUTATION,
+        "`biases_initializer=` of tf.contrib.layers.fully_connected is neither None nor a TF initializer written out: "
+        "None made no bias in TF1, where Keras' bias_initializer=None would draw one",
+    )
+    return None
+
+
 def _plan_layer(
     module,
     facts,
@@ -228,6 +247,13 @@ def _plan_layer(
         if _reads_graph_tensor(scope, statement, arg.value):
             facts.block(arg, blockers.VARIABLE_IN_COMPUTATION, f"`{name}=` of tf.{path} depends on placeholders")
             return None
+        if name == "biases_initializer":
+            no_bias = _contrib_biases(facts, arg)
+            if no_bias is None:
+                return None
+            if no_bias:
+                constructor.append("use_bias=False")
+                continue
         constructor.append(f"{KERAS_NAMES.get(name, name)}={module.code_for_node(arg.value.visit(normalizer))}")
     given = {KERAS_NAMES.get(name, name) for name in arguments}
     constructor += [f"{name}={value}" for name, value in TF1_DEFAULTS.get(path, {}).items() if name not in given]

@@ -21,6 +21,14 @@ migrated file.  A call is written with TF2's class where the two draw the very s
   integer (``constant_initializer(0)``: TF2 would make int32 zeros where the caller passes
   no dtype), a list (TF1 padded a short one with its last element, TF2 refuses it), a
   name, ``dtype=`` or ``verify_shape=`` stay ``tf.compat.v1``.
+- ``zeros_initializer()`` and ``ones_initializer()`` without arguments: TF1's fills the shape
+  with ``zeros``/``ones`` of the caller's dtype, float32 unless the caller passes one (its own
+  ``dtype`` default); TF2's with the caller's dtype, float32 by default.  A ``dtype=`` stays
+  ``tf.compat.v1`` (TF2's class takes none).  Passed uncalled, as a class
+  (``weights_initializer=tf.zeros_initializer``: TF1's variable scopes and Keras both make
+  an instance of a class they are given), TF2's class is written too: made without
+  arguments it fills as TF1's, and a later call passing TF1's ``dtype`` fails loudly
+  (TypeError) where it would otherwise differ (``CLASS_VALUES``).
 
 Arguments keep their text and their order, so each is evaluated once, as before.
 """
@@ -36,8 +44,11 @@ _RANDOM = {
     "random_uniform_initializer": (("minval", "0"), ("maxval", "None")),
 }
 CONSTANT = "constant_initializer"
+#: Initializers that fill with one value and draw nothing: TF2's class equals TF1's when
+#: made without arguments, and may stand for TF1's where the class is passed as a value.
+CLASS_VALUES = frozenset({"zeros_initializer", "ones_initializer"})
 #: The TF1 initializer calls this module may write with TF2's class.
-PATHS = frozenset({*_RANDOM, CONSTANT})
+PATHS = frozenset({*_RANDOM, CONSTANT, *CLASS_VALUES})
 #: Why a call stays ``tf.compat.v1`` (the finding's words after "this call of tf.X").
 REFUSED = (
     "is not written with TF2's namesake, which would not make TF1's values (a seed, a dtype, or a constant that is not a float literal)"
@@ -49,6 +60,11 @@ def tf2_initializer(path: str, call: cst.Call, changes: list[str]) -> cst.Call |
     when TF2's class would not draw TF1's values (the call then stays ``tf.compat.v1``)."""
     if path == CONSTANT:
         return _constant(call, changes)
+    if path in CLASS_VALUES:
+        if call.args:
+            return None  # dtype=: TF2's class takes none
+        changes.append(f"written with TF2's tf.{path} (no dtype: the caller's, float32 by default, as in TF1)")
+        return call
     parameters = _RANDOM[path]
     names = [name for name, _ in parameters]
     given: dict[str, cst.Arg] = {}

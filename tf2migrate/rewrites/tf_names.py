@@ -449,7 +449,11 @@ def reference_spelling(
     if value is not None:
         message = f"tf.{path} → {value}, the string TF1 defined it as (TF2 has no tf.{path.rsplit('.', 2)[0]})"
         return Spelling(value, (API_RENAMED.code, message), None)
-    if (
+    if path in tf1_initializers.CLASS_VALUES and not imports.is_explicit_v1_dotted(dotted):
+        # the class as a value (``weights_initializer=tf.zeros_initializer``): TF2's, made
+        # without arguments, fills as TF1's (rewrites/tf1_initializers.py)
+        target = Target(f"tf.{path}", "same")
+    elif (
         _needs_call_fix(path)
         and path not in SAME_IN_TF2
         and not _tf2_takes_every_call(path)

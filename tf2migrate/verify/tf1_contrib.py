@@ -1,6 +1,6 @@
 """The pieces of ``tf.contrib`` the TF1 originals need: ``opt.ScipyOptimizerInterface``,
 ``layers.xavier_initializer``, ``layers.fully_connected``, ``layers.flatten``,
-``seq2seq.sequence_loss``, ``rnn``, ``learn.ModeKeys`` and ``eager`` (``tfe``) (and ``tf.estimator.ModeKeys``,
+``seq2seq.sequence_loss``, ``rnn``, ``learn.ModeKeys``, ``framework.get_global_step`` and ``eager`` (``tfe``) (and ``tf.estimator.ModeKeys``,
 gone with TF 2.16's tensorflow_estimator).
 
 TensorFlow 2 no longer ships ``tf.contrib``, so the TF1 side of a verification could not
@@ -32,6 +32,8 @@ def install(v1) -> None:
         seq2seq=types.SimpleNamespace(sequence_loss=_sequence_loss(v1)),
         rnn=_Rnn(v1),
         learn=types.SimpleNamespace(ModeKeys=_LEARN_MODE_KEYS),
+        # TF 1.15's contrib.framework.get_global_step was training_util's, tf.train's
+        framework=types.SimpleNamespace(get_global_step=v1.train.get_global_step),
         eager=_eager(v1),
     )
     v1.contrib = contrib
@@ -104,14 +106,33 @@ class _Rnn:
 
 
 def _fully_connected(tf):
-    """``tf.contrib.layers.fully_connected(inputs, num_outputs, activation_fn=relu)``: TF 1.15
-    built a core Dense layer (Glorot uniform kernel, zero bias) in a new ``fully_connected``
-    variable scope at each call (``fully_connected_1`` for the second); other parameters are
-    not re-created."""
+    """``tf.contrib.layers.fully_connected(inputs, num_outputs, activation_fn=relu, …,
+    weights_initializer=xavier, …, biases_initializer=zeros)``: TF 1.15 built a core Dense
+    layer (those initializers, no bias where ``biases_initializer`` is None) in a new
+    ``fully_connected`` variable scope at each call (``fully_connected_1`` for the second);
+    normalizers and regularizers are not re-created."""
 
-    def fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu):
+    def fully_connected(
+        inputs,
+        num_outputs,
+        activation_fn=tf.nn.relu,
+        normalizer_fn=None,
+        normalizer_params=None,
+        weights_initializer=tf.glorot_uniform_initializer(),
+        weights_regularizer=None,
+        biases_initializer=tf.zeros_initializer(),
+    ):
+        if normalizer_fn is not None or weights_regularizer is not None:
+            raise NotImplementedError("fully_connected(normalizer_fn=, weights_regularizer=) is not re-created for verification")
         with tf.variable_scope(None, default_name="fully_connected"):
-            return tf.layers.dense(inputs, num_outputs, activation=activation_fn)
+            return tf.layers.dense(
+                inputs,
+                num_outputs,
+                activation=activation_fn,
+                use_bias=biases_initializer is not None,
+                kernel_initializer=weights_initializer,
+                bias_initializer=biases_initializer,
+            )
 
     return fully_connected
 
