@@ -1115,6 +1115,13 @@ class _Evaluator:
             self.expression(arg.value, env, depth)
         if name == "placeholder":
             return _tensor(argument("shape", 1))
+        if name == "TensorShape" and len(node.args) == 1:
+            # (a make function's ``tf.TensorShape(x_shape)``, given ``x.get_shape()``: the same dimensions)
+            dims = argument("dims", 0)
+            if isinstance(dims, Shape):
+                return dims
+            declared = _tensor(dims) if isinstance(dims, Sequence) else UNKNOWN
+            return Shape(declared.dims) if isinstance(declared, Tensor) and declared.dims is not None else UNKNOWN
         if name in ("Variable",):
             initial = argument("initial_value", 0)
             return initial if isinstance(initial, Tensor) else Tensor(None)

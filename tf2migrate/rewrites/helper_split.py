@@ -91,6 +91,12 @@ variables of the one earlier call given the same make arguments (as rewrites/sco
 reusing calls do), when every call stands at the top level of the module and passes True, False
 or None.  The make calls of its layer helpers inside it, TF1 to TF1, get what its calls got.
 
+A statement making variables by two calls, one's result passed to the other (hwalsuklee's
+``net = lrelu(bn(conv2d(net, 64), is_training=is_training, scope="d_bn2"))``), is first cut in
+two, the call TF1 ran first bound to a name of its own (``conv2d_output = conv2d(net, 64)``):
+each statement then makes variables by one call, in TF1's order (``_HoistInnerMakers``), and the
+outer helper's make call reads the static shape of a name.
+
 migrate.py keeps the split module only if its graph then converts: a call passing a graph
 tensor to a parameter the variables read (TF1 initialized them from it) keeps TFM304.
 """
@@ -259,6 +265,10 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     # its block makes its variables by their make calls (migrate.py tries it again then)
     names = names | _layer_helpers_in_scopes(module, imports, names, plain)
     in_use = {n.value for n in find_all(module, cst.Name) if isinstance(n, cst.Name)}
+    # ``lrelu(bn(conv2d(x)))``: each call making variables gets a statement of its own first
+    original = module
+    module = module.visit(_HoistInnerMakers(lambda c: _makes_variables(c, imports, makers), names, in_use))
+    hoisted = _origins(original.code, module.code) if module.code != original.code else None
     reasons: dict[str, str] = {}
     helpers: dict[str, _Helper] = {}
     sites: dict[str, list[tuple[cst.SimpleStatementLine, cst.Call]]] = {}
@@ -298,6 +308,18 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
         inner = sorted(n for n in reasons if n != outer and n in called and n in _layer_helpers_in_scopes(module, imports, {outer}, plain))
         if inner:
             reasons[outer] += f"; `{inner[0]}` is not split: {reasons[inner[0]]}"
+            continue
+        # a helper of the file making a layer or cell object (hwalsuklee's ``bn``, a
+        # ``tf.contrib.layers.batch_norm``): never split, its own call makes the variables
+        body = next(f for f in module.body if isinstance(f, cst.FunctionDef) and f.name.value == outer)
+        objects = sorted(
+            {c.func.value for c in find_all(body, cst.Call) if isinstance(c, cst.Call) and isinstance(c.func, cst.Name)} & (makers - plain)
+        )
+        if objects:
+            reasons[outer] += (
+                f"; `{objects[0]}` makes its variables by a TF layer or cell call, which makes them at its first call: "
+                "not split into variables and ops"
+            )
     if not helpers:
         return reasons
     given = {
@@ -365,6 +387,7 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
             )
             if earlier is not None:
                 line, column = positions.get(call) or (1, 0)
+                line = hoisted[line - 1] if hoisted is not None else line
                 reuse_notes.append(
                     (
                         line,
@@ -380,6 +403,7 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
     notes = []
     for name, helper in helpers.items():
         line = (positions.get(helper.node) or (1, 0))[0]
+        line = hoisted[line - 1] if hoisted is not None else line
         kept = f", and returns its variable `{helper.returned_name}` no more (the callers bind it)" if helper.returned_name else ""
         if helper.block is not None and helper.block is not helper.node.body:
             kept += "; the variables are made outside its `tf.name_scope`, which still names its ops (their own names lose its prefix)"
@@ -397,7 +421,75 @@ def split_helpers(module: cst.Module, imports: TfImports, names: set[str]) -> Sp
                 f"once where each call stood, in TF1's order, and `{name}`, which builds the ops from them (`variables=`){kept}",
             )
         )
-    return Split(text, _origins(module.code, text), notes, reuse_notes, unsplit=reasons, later=later)
+    return Split(text, _origins(original.code, text), notes, reuse_notes, unsplit=reasons, later=later)
+
+
+class _HoistInnerMakers(cst.CSTTransformer):
+    """A statement calling a helper to split and another call making variables, one's result
+    passed to the other (hwalsuklee's ``net = lrelu(bn(conv2d(net, 64), is_training, scope=...))``):
+    the call TF1 ran first is bound to a name of its own by a statement before (``conv2d_output =
+    conv2d(net, 64)``), and the statement reads that name, until each statement makes variables by
+    one call.  The split then puts each make call before its statement, in TF1's order (the inner
+    call's variables first), and the outer helper's make call reads the static shape of a name.
+    Only along a chain of calls (each maker an argument of the next): what ran before the inner call
+    (the outer calls' functions, the arguments left of it) must be names, attributes and literals,
+    so running the inner call first changes nothing else."""
+
+    def __init__(self, makes_variables: Callable[[cst.CSTNode], bool], names: Set[str], in_use: set[str]) -> None:
+        self.makes_variables = makes_variables
+        self.names = names
+        self.in_use = in_use
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return updated.with_changes(body=self._body(updated.body))
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated.with_changes(body=self._body(updated.body))
+
+    def _body(self, body) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for statement in body:
+            hoisted: list[cst.BaseStatement] = []
+            while (first := self._first_of_two(statement)) is not None:
+                name = first.func.attr.value if isinstance(first.func, cst.Attribute) else cst.ensure_type(first.func, cst.Name).value
+                temporary = fresh_name(f"{name}_output", self.in_use)
+                bound = cst.SimpleStatementLine(
+                    [cst.Assign([cst.AssignTarget(cst.Name(temporary))], first)], leading_lines=statement.leading_lines
+                )
+                hoisted.append(bound)
+                statement = statement.deep_replace(first, cst.Name(temporary)).with_changes(leading_lines=())
+            out += [*hoisted, statement]
+        return out
+
+    def _first_of_two(self, statement: cst.BaseStatement) -> cst.Call | None:
+        """The call making variables that runs first in a statement making variables by two
+        calls, a helper to split one of them, if it can run first in a statement of its own."""
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            return None
+        small = statement.body[0]
+        if not isinstance(small, (cst.Assign, cst.Expr, cst.Return)) or not isinstance(small.value, cst.Call):
+            return None
+        if isinstance(small, cst.Assign) and not all(_pure(t.target) for t in small.targets):
+            return None
+        makers = [c for c in find_all(small.value, cst.Call) if isinstance(c, cst.Call) and self.makes_variables(c)]
+        if len(makers) < 2 or not any(isinstance(c.func, cst.Name) and c.func.value in self.names for c in makers):
+            return None
+        call: cst.Call = small.value
+        while True:
+            if not _pure(call.func):
+                return None
+            inner = None
+            for arg in call.args:
+                if any(self.makes_variables(c) for c in find_all(arg.value, cst.Call)):
+                    inner = arg.value
+                    break
+                if not _pure(arg.value):
+                    return None  # runs before the inner call
+            if inner is None:
+                return call if call is not small.value else None
+            if not isinstance(inner, cst.Call) or any(a.star for a in call.args):
+                return None  # not a chain of calls: the order of what runs is not read here
+            call = inner
 
 
 def _methods_calling(module: cst.Module, calling: set[int]) -> list[cst.FunctionDef]:
