@@ -597,6 +597,13 @@ def test_a_run_of_the_whole_project_does_not_look_for_importers_again(tmp_path: 
         ("import utils\nutils.LOSSES.append(1.0)\n", True),
         ("from utils import LOSSES\nLOSSES.append(1.0)\n", True),
         ("import utils\ndef setup():\n    utils.GAIN += 1.0\n", True),
+        # by name: ``setattr``, ``vars(M)``, ``sys.modules["m"]``, ``import_module("m")``
+        ("import utils\nsetattr(utils, 'GAIN', 2.0)\n", True),
+        ("import utils as U\nvars(U)['GAIN'] = 2.0\n", True),
+        ("import utils\nutils.__dict__.update(GAIN=2.0)\n", True),
+        ("from utils import *\nimport sys\nsys.modules['utils'].GAIN = 2.0\n", True),
+        ("from utils import *\nimport importlib\nsetattr(importlib.import_module('utils'), 'GAIN', 2.0)\n", True),
+        ("from utils import *\nimport sys\nsys.modules['other'].GAIN = 2.0\n", False),
         # its own objects, a function of the module, a read: no module state changed
         ("import utils\nnet = utils.Net()\nnet.scale = 2.0\n", False),
         ("import utils\nutils.append(1.0)\n", False),

@@ -128,7 +128,7 @@ _CHANGING_METHODS = frozenset(
 _SETS_ATTRIBUTE = re.compile(
     r"^[ \t]*(?!self\b)\w+(?:\.\w+|\[[^\]\n]*\])+[ \t]*(?:[-+*/%@&|^]|\*\*|//|<<|>>)?=(?!=)|\.(?:"
     + "|".join(sorted(_CHANGING_METHODS))
-    + r")\(",
+    + r")\(|\b(?:setattr|delattr|vars|import_module|__import__)\(|\bsys\.modules\b",
     re.M,
 )
 
@@ -160,10 +160,31 @@ def modules_changed_by(path: Path, text: str, context: FileContext | None, tree:
                 found = context.modules.get(submodule(written, alias.name)) or context.modules.get(written)
                 if found is not None and found.path != path and alias.name != "*":
                     bound[alias.asname or alias.name] = found.path
+
+    def reached(expr: ast.expr) -> Path | None:
+        """The project module ``expr`` is, or is an object of: a name bound to it, ``vars(M)``,
+        ``sys.modules["m"]``, ``importlib.import_module("m")``, ``__import__("m")``."""
+        while True:
+            if isinstance(expr, ast.Name):
+                return bound.get(expr.id)
+            named = _module_named(expr)
+            if named is not None:
+                found = context.modules.get(named) if context is not None else None
+                return found.path if found is not None and found.path != path else None
+            if isinstance(expr, ast.Call) and ast_dotted_name(expr.func) == "vars" and len(expr.args) == 1:
+                expr = expr.args[0]
+            elif isinstance(expr, (ast.Attribute, ast.Subscript)):
+                expr = expr.value
+            else:
+                return None
+
     changed: set[Path] = set()
     for node in ast.walk(tree):
         targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") and node.args:
+            # ``setattr(ops, "SCALE", 3.0)`` sets an attribute as ``ops.SCALE = 3.0`` does
+            targets = [ast.Attribute(value=node.args[0], attr="_", ctx=ast.Store())]
+        elif isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             targets = [node.target]
@@ -171,18 +192,29 @@ def modules_changed_by(path: Path, text: str, context: FileContext | None, tree:
             targets = node.targets
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CHANGING_METHODS:
             # (``utils.LOSSES.append``: a method of a module's object; ``utils.append(...)`` is a function of it)
-            if isinstance(node.func.value, (ast.Attribute, ast.Subscript)) or (
+            if isinstance(node.func.value, (ast.Attribute, ast.Subscript, ast.Call)) or (
                 isinstance(node.func.value, ast.Name) and node.func.value.id in bound and not _binds_module(tree, node.func.value.id)
             ):
                 targets = [ast.Subscript(value=node.func.value, slice=ast.Constant(None))]
         for target in (t for t in targets for t in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t])):
-            if isinstance(target, (ast.Attribute, ast.Subscript)):
-                root: ast.expr = target
-                while isinstance(root, (ast.Attribute, ast.Subscript)):
-                    root = root.value
-                if isinstance(root, ast.Name) and root.id in bound:
-                    changed.add(bound[root.id])
+            if isinstance(target, (ast.Attribute, ast.Subscript)) and (module := reached(target.value)) is not None:
+                changed.add(module)
     return frozenset(changed)
+
+
+def _module_named(expr: ast.expr) -> str | None:
+    """``m`` of ``sys.modules["m"]``, ``importlib.import_module("m")`` or ``__import__("m")``."""
+    if isinstance(expr, ast.Subscript) and ast_dotted_name(expr.value) == "sys.modules":
+        key = expr.slice
+    elif (
+        isinstance(expr, ast.Call)
+        and (ast_dotted_name(expr.func) or "").rpartition(".")[2] in ("import_module", "__import__")
+        and expr.args
+    ):
+        key = expr.args[0]
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
 
 
 def _binds_module(tree: ast.Module, name: str) -> bool:

@@ -971,12 +971,16 @@ def changes_in_place(node: cst.CSTNode) -> tuple[set[str], set[str]]:
     return roots, augmented
 
 
-def objects_seen_through(nodes: Sequence[cst.CSTNode], shared_roots: frozenset[str] = frozenset()) -> dict[str, set[str]]:
+def objects_seen_through(
+    nodes: Sequence[cst.CSTNode], shared_roots: frozenset[str] = frozenset(), tf_roots: frozenset[str] = frozenset()
+) -> dict[str, set[str]]:
     """For each name of a scope's statements, the other names through which a change in place
     of its object is seen: ``alias = cfg`` (either way: one object), ``cfg = {"w": inner}``
     or ``[inner]`` (``inner[0] = 6.0`` changes what ``cfg["w"][0]`` reads), at any depth; and
     ``cfg = settings.CFG`` (either way) for a name of ``shared_roots`` (the names the file's
-    imports bind: ``settings.CFG["k"] = 7.0`` changes ``cfg``).  A graph built
+    imports bind: ``settings.CFG["k"] = 7.0`` changes ``cfg``); ``v = arr.reshape(-1)``,
+    ``a = np.asarray(arr)``, ``vals = params.values()`` (either way), a call that may return a view
+    of its receiver or argument (not TensorFlow's, ``tf_roots``: its values copy what they read).  A graph built
     from ``cfg`` captured its values; ``alias[0] = 5.0`` before the run changes them as
     ``cfg[0] = 5.0`` would.  Read over the whole scope, whatever the order."""
     edges: dict[str, set[str]] = {}
@@ -997,6 +1001,13 @@ def objects_seen_through(nodes: Sequence[cst.CSTNode], shared_roots: frozenset[s
                     held = getattr(element, "value", None)
                     if isinstance(held, cst.Name):
                         edges.setdefault(held.value, set()).update(targets)
+            elif isinstance(value, cst.Call):
+                # ``v = arr.reshape(-1)``, ``a = np.asarray(arr)``, ``vals = params.values()``: a NumPy
+                # view, the same object or a live view of the dict (either way: one memory)
+                for source in _objects_shared_by_call(value, shared_roots, tf_roots):
+                    for target in targets:
+                        edges.setdefault(source, set()).add(target)
+                        edges.setdefault(target, set()).add(source)
     seen_through: dict[str, set[str]] = {}
     for start in edges:
         reached: set[str] = set()
@@ -1008,6 +1019,29 @@ def objects_seen_through(nodes: Sequence[cst.CSTNode], shared_roots: frozenset[s
                     todo.append(other)
         seen_through[start] = reached
     return seen_through
+
+
+# calls returning a new object, none of their arguments' (a copy, a number, a string)
+_COPYING_FUNCTIONS = frozenset(
+    {"list", "tuple", "dict", "set", "frozenset", "sorted", "float", "int", "str", "bool", "len", "sum", "min", "max", "abs",
+     "round", "repr", "range", "enumerate", "deepcopy", "copy", "array", "tolist", "astype", "item", "format", "join", "mean", "std", "shape", "zeros_like", "ones_like", "isinstance", "hasattr", "open", "print"}
+)  # fmt: skip
+
+
+def _objects_shared_by_call(call: cst.Call, modules: frozenset[str], tf_roots: frozenset[str]) -> list[str]:
+    """The names whose objects the value of ``call`` may share (NumPy views, an argument
+    returned as it is, a dict's views): its receiver's root and its arguments that are names,
+    unless the call is one that makes a new object (``list(...)``, ``x.copy()``, ``np.array(x)``)
+    or TensorFlow's; a module it is called on (``np`` of ``np.asarray``) is none of them."""
+    func = call.func
+    called = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    root = root_name(func)
+    if called in _COPYING_FUNCTIONS or root in tf_roots:
+        return []
+    shared = [a.value.value for a in call.args if isinstance(a.value, cst.Name)]
+    if isinstance(func, cst.Attribute) and root is not None and root not in modules:
+        shared.append(root)
+    return shared
 
 
 def _target_elements(target: cst.BaseExpression) -> list[cst.BaseExpression]:

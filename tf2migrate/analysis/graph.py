@@ -72,6 +72,7 @@ from tf2migrate.analysis.names import (
     variable_names,
 )
 from tf2migrate.analysis.project import FileContext
+from tf2migrate.analysis.module_facts import reached_from
 from tf2migrate.analysis.summaries import Summary
 from tf2migrate.analysis.run_sites import find_run_sites
 from tf2migrate.analysis.session_parameters import find_session_parameters
@@ -557,16 +558,29 @@ class GraphAnalyzer:
                 self.facts.session_names.add(item.asname.name.value)
 
     def _check_graph_writers(self) -> None:
-        """A writer of the default graph made by the module's own top-level code, in a file with no
-        other graph evidence (no placeholder, no session: a script building a graph only to show it
-        in TensorBoard): renamed alone, ``tf.compat.v1.summary.FileWriter`` would be made under
-        eager execution, which it refuses (RuntimeError), and TF2 keeps no default graph to write.
+        """A writer of the default graph made by the module's own top-level code (or a function of
+        the module it calls), in a file with no other graph evidence (no placeholder, no session:
+        a script building a graph only to show it in TensorBoard): renamed alone,
+        ``tf.compat.v1.summary.FileWriter`` would be made under eager execution, which it refuses
+        (RuntimeError), and TF2 keeps no default graph to write.
         The graph stays on TF1, where the writer runs as it did."""
         if self.facts.graph_evidence:
             return
+        # (or by a function of the module its top-level code calls: ``def main():`` of the guard)
+        top_level = {id(s) for s in self.module.body}
+        called: set[str] = set()
+        called_by: dict[str, set[str]] = {}
+        for call in self.index.calls:
+            caller = self.index.function_of_call.get(id(call))
+            if isinstance(call.func, cst.Name) and caller is None:
+                called.add(call.func.value)
+            elif isinstance(call.func, cst.Name) and caller is not None and id(caller) in top_level:
+                called_by.setdefault(caller.name.value, set()).add(call.func.value)
+        called = reached_from(called, called_by)
         for call in self.index.calls:
             name = self.tf.call_name(call)
-            if name in GRAPH_WRITER_CALLS and id(call) not in self.index.function_of_call:
+            function = self.index.function_of_call.get(id(call))
+            if name in GRAPH_WRITER_CALLS and (function is None or id(function) in top_level and function.name.value in called):
                 self.facts.graph_evidence = True
                 self.facts.block(
                     call,
@@ -1037,7 +1051,7 @@ class GraphAnalyzer:
             for name in (set(binds) - top_binds) | mutated:
                 scope.nested_bindings.setdefault(name, []).append(order)
         # ``alias[0] = 5.0`` (``alias = cfg``), ``inner[0] = 6.0`` (``cfg = {"w": inner}``) change ``cfg``'s values too
-        seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()))
+        seen_through = bindings.objects_seen_through(nodes, frozenset(self._import_sources()), frozenset(self.tf.aliases))
         for name, orders in list(scope.changed_in_place.items()):
             for other in seen_through.get(name, ()):
                 for changes in (scope.changed_in_place, scope.nested_bindings):

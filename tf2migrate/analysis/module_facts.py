@@ -45,6 +45,9 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     them with TF1's meaning."""
     walker = _Walker(imports, {id(statement) for statement in tree.body})
     walker.visit(tree)
+    # (a writer made by a function of the module its own top-level code calls, the body of
+    # ``if __name__ == "__main__":`` moved into ``def main():`` among them: the script's own)
+    walker.graph_writer |= bool(walker.writing_functions & reached_from(walker.called_at_top, walker.called_by))
     # ... unless the module writes ``tf.compat.v1.X`` through TF2's ``tensorflow``: it was
     # written for (or migrated to) an install where ``tf`` is TF2, so its plain names have
     # TF2's meaning whoever imports it.  Our own output of a helper kept partly on
@@ -57,6 +60,17 @@ def module_facts(tree: ast.Module, imports: TfImports, tf1_callers: bool = False
     return ModuleFacts(
         walker.names, tf1, walker.explicit, graph or walker.graph_writer, walker.alias_rebound, walker.graph_writer and not graph
     )
+
+
+def reached_from(called: set[str], called_by: dict[str, set[str]]) -> set[str]:
+    """The names ``called`` and those the functions of ``called_by`` they name call, at any depth."""
+    reached, todo = set(called), list(called)
+    while todo:
+        for name in called_by.get(todo.pop(), ()):
+            if name not in reached:
+                reached.add(name)
+                todo.append(name)
+    return reached
 
 
 _TEST_SESSIONS = frozenset(f"self.{method}" for method in TEST_SESSION_METHODS)
@@ -138,6 +152,10 @@ class _Walker(_FastVisitor):
         self.evaluates = False  # ``self.evaluate(...)`` called
         self.graph_writer = False  # the module's own code makes a writer of the default graph
         self.in_function = 0  # how many ``def`` bodies enclose the node visited (as the graph analysis counts)
+        self.function: str | None = None  # the top-level ``def`` being visited
+        self.writing_functions: set[str] = set()  # top-level functions making a writer
+        self.called_at_top: set[str] = set()  # names the module's top-level code calls
+        self.called_by: dict[str, set[str]] = {}  # top-level function → the names it calls
 
     # ------------------------------------------------------------------ evidence
     def _check(self, dotted: str | None) -> None:
@@ -207,6 +225,13 @@ class _Walker(_FastVisitor):
             self.graph = True
         elif called in GRAPH_WRITER_CALLS and not self.in_function:
             self.graph_writer = True
+        elif called in GRAPH_WRITER_CALLS and self.function is not None:
+            self.writing_functions.add(self.function)
+        if isinstance(node.func, ast.Name):
+            if not self.in_function:
+                self.called_at_top.add(node.func.id)
+            elif self.function is not None:
+                self.called_by.setdefault(self.function, set()).add(node.func.id)
         if dotted == "self.evaluate":
             self.evaluates = True
         if refuses_tf2_keywords(self.tf, dotted, keywords):
@@ -231,9 +256,13 @@ class _Walker(_FastVisitor):
         self._name_token(node.name)
         self._binds(node.name)
         body = not isinstance(node, ast.ClassDef)  # (a class body runs where it stands)
+        outer = self.function
+        if body and id(node) in self.top_level:
+            self.function = node.name
         self.in_function += body
         self.generic_visit(node)
         self.in_function -= body
+        self.function = outer
         for keyword in getattr(node, "keywords", ()):  # class A(metaclass=M)
             if keyword.arg is not None:
                 self._check(keyword.arg)

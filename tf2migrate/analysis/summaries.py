@@ -142,7 +142,22 @@ def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     changed = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
     changed |= {name for name in bound if bound.count(name) > 1}
     changed |= {name for node in ast.walk(tree) if (name := _changed_in_place(node)) in literals}
+    if any(_changes_namespace(node) for node in ast.walk(tree)):
+        # ``globals().update(kw)``, ``globals()[name] = v``: any name of the module may change
+        return set(), value_modules
     return safe - changed, value_modules
+
+
+def _changes_namespace(node: ast.AST) -> bool:
+    """Does ``node`` change the module's namespace through ``globals()``: an item set or
+    deleted, a dict method changing it?"""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        target: ast.expr = node.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+        target = node.func.value
+    else:
+        return False
+    return isinstance(target, ast.Call) and ast_dotted_name(target.func) == "globals"
 
 
 # methods that change a list, dict or set in place

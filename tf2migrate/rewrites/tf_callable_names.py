@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
+import libcst.matchers as m
 
 from tf2migrate.analysis.names import read_and_bound
 from tf2migrate.analysis.tf_api import tf2_target
@@ -270,6 +271,12 @@ def _bindings(
     stands = f"`{name}` is bound to `{whole}`" if len(whole) <= 60 else f"`{name}` is bound to a partial of a TF function"
     if len(found) != bound_count(module, name) or not _stable_name(module, name):
         return f"{stands}, but is bound again (or is a parameter, global, deleted or read as `{name}.attribute`): which function a call runs is not proven"
+    # (a star import, ``exec`` between the first binding and the last read may bind it unseen)
+    first = min((start[0] for statement, _, _ in found if (start := positions.get(statement)) is not None), default=0)
+    last = max((start[0] for node, _ in collector.reads.get(name, []) if (start := positions.get(node)) is not None), default=0)
+    unseen = _unseen_binder(module, positions, first, last)
+    if unseen is not None:
+        return f"{stands}, but {unseen} after it may bind `{name}` again: which function a call runs is not proven"
     bindings = []
     for statement, scopes, conditional in found:
         if conditional:
@@ -494,6 +501,26 @@ def _stable_name(module: cst.Module, name: str) -> bool:
         return False
     parameters = sum(1 for p in find_all(module, cst.Param) if isinstance(p, cst.Param) and p.name.value == name)
     return parameters == 0 and not _declared_or_deleted(module, name)
+
+
+def _unseen_binder(module: cst.Module, positions: Positions, first: int, last: int) -> str | None:
+    """A statement after line ``first`` and before line ``last`` that may bind any name without
+    naming it: a star import (``from acts import *``), ``exec(...)``, a change of ``globals()``;
+    which, if one."""
+    for node in find_all(module, (cst.ImportFrom, cst.Call, cst.AssignTarget)):
+        start = positions.get(node)
+        if start is None or not first < start[0] < last:
+            continue
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            return "a star import"
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "exec":
+            return "`exec(...)`"
+        globals_call = m.Call(func=m.Name("globals"))
+        if (isinstance(node, cst.Call) and m.matches(node.func, m.Attribute(value=globals_call))) or (
+            isinstance(node, cst.AssignTarget) and m.matches(node.target, m.Subscript(value=globals_call))
+        ):
+            return "a change of `globals()`"
+    return None
 
 
 def _declared_or_deleted(module: cst.Module, name: str) -> bool:

@@ -368,6 +368,35 @@ def _variable_structure(scope: Scope, expr: cst.BaseExpression, before: int) -> 
     return found is not None and found.value_kind != "variable"
 
 
+def _nested(scope: Scope, expr: cst.BaseExpression, before: int, depth: int = 0, named: bool = False) -> bool:
+    """Is ``expr`` a structure ``nest.flatten`` changes: a dict, a display holding a structure of
+    variables (a display, a list a helper made), or a name the scope bound to a display of
+    displays before (``named``: its elements are read as written, not as helpers' lists)?"""
+    if depth > 4:
+        return False
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return True
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        return any(
+            isinstance(element, cst.Element)
+            and (
+                isinstance(element.value, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.DictComp))
+                or (not named and _variable_structure(scope, element.value, before))
+                or _nested(scope, element.value, before, depth + 1, named)
+            )
+            for element in expr.elements
+        )
+    if isinstance(expr, cst.Name):
+        # ``groups = [[w1], [b1, b2]]`` … ``var_list=groups``
+        bound = scope.resolve(expr.value, before)
+        line = bound.node if bound is not None else None
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign):
+            assign = line.body[0]
+            if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+                return _nested(scope, assign.value, before, depth + 1, named=True)
+    return False
+
+
 def _single_variable(scope: Scope, expr: cst.BaseExpression, before: int) -> bool:
     """Is ``expr`` one variable (``self.beta = tf.Variable(...)``), not a list of them?"""
     found = _variable_statement(scope, expr, before)
@@ -791,12 +820,10 @@ def _var_list(
     if _single_variable(generated.scope, var_list, train.order):
         # TF1 flattened ``var_list``: one variable trains as ``[v]`` (gradients a list too)
         return f"[{code(var_list)}]", watched
-    if isinstance(var_list, (cst.List, cst.Tuple)) and any(
-        isinstance(element, cst.Element) and _variable_structure(generated.scope, element.value, train.order)
-        for element in var_list.elements
-    ):
+    if _nested(generated.scope, var_list, train.order):
         # TF1 flattened ``var_list`` (``nest.flatten``): a display of lists of variables
-        # (``[self.weights, self.biases]``) trains their variables; the step pairs each
-        # gradient with its variable, which a nested list would pair list with list
+        # (``[self.weights, self.biases]``, ``[[w1, w2], [b1]]``, ``{"w": w}``) trains their
+        # variables; the step pairs each gradient with its variable, which a nested list would
+        # pair list with list
         return f"tf.nest.flatten({code(var_list)})", watched
     return code(var_list), watched
