@@ -147,6 +147,14 @@ def makes_variables(name: str) -> bool:
     return name in VARIABLE_CALLS or (name.startswith(VARIABLE_CALL_PREFIXES) and name not in NO_VARIABLE_CALLS)
 
 
+def is_initializer_or_regularizer(name: str) -> bool:
+    """Is ``tf.<name>`` an initializer or regularizer factory (``contrib.layers.xavier_initializer``,
+    ``contrib.layers.l2_regularizer``, ``initializers.glorot_uniform``)?  What it returns
+    computes a value from a shape or a tensor: calling it makes no variable."""
+    last = name.rsplit(".", 1)[-1]
+    return last.endswith(("_initializer", "_initializer_conv2d", "_regularizer"))
+
+
 # TF1 facilities whose conversion belongs to later work (training, summaries, input
 # pipelines, streaming metrics, whose local variables a generated function would make at each
 # trace); graph code that uses them stays on TF1 as a whole.
@@ -311,6 +319,48 @@ STRUCTURE_CALLS = frozenset(
         "dynamic_partition",
         "identity_n",
         "tuple",
+    }
+)
+# TF calls whose value is a ``tf.SparseTensor`` (or a list of them): TF1's run returned a
+# SparseTensorValue of arrays, which no ``.numpy()`` of the eager value gives
+# (rewrites/fetches.py sparse_fetch_call)
+SPARSE_VALUE_CALLS = frozenset(
+    {
+        "SparseTensor",
+        "sparse_placeholder",
+        "string_split",
+        "sparse_split",
+        *(
+            f"{space}{name}"
+            for space in ("sparse_", "sparse.")
+            for name in (
+                "reorder",
+                "reshape",
+                "concat",
+                "slice",
+                "retain",
+                "reset_shape",
+                "transpose",
+                "maximum",
+                "minimum",
+                "add",
+                "softmax",
+                "merge",
+                "reduce_sum_sparse",
+                "reduce_max_sparse",
+            )
+        ),
+        "sparse.SparseTensor",
+        "sparse.placeholder",
+        "sparse.split",
+        "sparse.expand_dims",
+        "sparse.from_dense",
+        "sparse.eye",
+        "sparse.cross",
+        "sparse.cross_hashed",
+        *(f"sets.{verb}" for verb in ("set_intersection", "set_union", "set_difference", "intersection", "union", "difference")),
+        "nn.ctc_greedy_decoder",
+        "nn.ctc_beam_search_decoder",
     }
 )
 # TF1 functional layers that have a Keras layer class (rewrites/keras_layers.py).

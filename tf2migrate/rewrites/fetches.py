@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.analysis.catalogue import SPARSE_VALUE_CALLS
 from tf2migrate.analysis.model import Helper, Kind, Statement
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.analysis.names import graph_name, self_attribute
@@ -131,6 +132,58 @@ def item_of_python_result(expr: cst.BaseExpression, statements: list[Statement],
     if len(assign.targets) != 1 or not (isinstance(target := assign.targets[0].target, cst.Name) and target.value == base.value):
         return False
     return item_of_python_call(assign.value, tf, helpers)
+
+
+def sparse_fetch_call(
+    expr: cst.BaseExpression, statements: list[Statement], tf: TfImports, helpers: Mapping[str, Helper]
+) -> cst.Call | None:
+    """The call making the fetched value a SparseTensor, if it may be one: the leaf is such a
+    call (catalogue.SPARSE_VALUE_CALLS), a name bound by one, or a call of a function of the
+    file (or a name bound by it) one of whose ``return``s is such a call or a name its body
+    binds to one.  TF1's run gave a SparseTensorValue of arrays; an eager SparseTensor has no
+    ``.numpy()``, and ``tf.nest`` does not walk into it."""
+    value: cst.BaseExpression = expr
+    if isinstance(expr, cst.Name) and len(statements) == 1 and (bound := _single_assigned_value(statements[0].node, expr.value)):
+        value = bound
+    if not isinstance(value, cst.Call):
+        return None
+    if tf.call_name(value) in SPARSE_VALUE_CALLS:
+        return value
+    helper = helpers.get(value.func.value) if isinstance(value.func, cst.Name) else None
+    if helper is None:
+        return None
+    for node in _own_nodes(helper.node.body):
+        if isinstance(node, cst.Return) and node.value is not None:
+            returned = node.value
+            if isinstance(returned, cst.Name):
+                bindings = [v for n in _own_nodes(helper.node.body) if (v := _single_assigned_value(n, returned.value))]
+                if any(isinstance(v, cst.Call) and tf.call_name(v) in SPARSE_VALUE_CALLS for v in bindings):
+                    return value
+            elif isinstance(returned, cst.Call) and tf.call_name(returned) in SPARSE_VALUE_CALLS:
+                return value
+    return None
+
+
+def _single_assigned_value(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """The value of ``name = value`` (a line of that one assignment), else None."""
+    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(assign := node.body[0], cst.Assign)):
+        return None
+    if len(assign.targets) == 1 and isinstance(target := assign.targets[0].target, cst.Name) and target.value == name:
+        return assign.value
+    return None
+
+
+def _own_nodes(body: cst.BaseSuite):
+    """The statements (and their small statements) of a function body, nested blocks
+    included, nested functions and classes not."""
+    pending: list[cst.CSTNode] = [body]
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, cst.SimpleStatementLine):
+            pending.extend(node.body)
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
+            pending.extend(child for child in node.children if isinstance(child, (cst.BaseSuite, cst.BaseStatement)))
 
 
 def without_operations(fetch: cst.BaseExpression, operations: set[str]) -> cst.BaseExpression:

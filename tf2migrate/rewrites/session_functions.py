@@ -43,7 +43,16 @@ from tf2migrate.rewrites import (
 )
 from tf2migrate.rewrites.feeds import call_arguments, pass_unconverted_values, rewrite_unused_feed_dicts
 from tf2migrate.analysis.catalogue import STRUCTURE_CALLS
-from tf2migrate.rewrites.fetches import fetch_leaves, item_of_python_call, item_of_python_result, Leaf, leaf_kind, LeafKind, to_numpy
+from tf2migrate.rewrites.fetches import (
+    fetch_leaves,
+    item_of_python_call,
+    item_of_python_result,
+    Leaf,
+    leaf_kind,
+    LeafKind,
+    sparse_fetch_call,
+    to_numpy,
+)
 from tf2migrate.rewrites.function_emission import PLACEHOLDER_TO_ARGUMENT
 from tf2migrate.rewrites.function_names import fetch_hint
 from tf2migrate.rewrites.generated import Generated, SessionRewrite
@@ -483,6 +492,17 @@ class SessionFunctions:
                     blockers.UNSUPPORTED_GRAPH_CODE,
                     f"the fetched `{self.rewrite.module.code_for_node(expr)}` holds the train op `{held}`; "
                     "not converted (write the fetches in the run: `sess.run([loss, train], ...)`)",
+                )
+                return
+            sparse_call = sparse_fetch_call(expr, leaf.statements, self.rewrite.facts.imports, self.rewrite.facts.helpers)
+            if sparse_call is not None:
+                # TF1's run gave a SparseTensorValue of arrays: a converted fetch would call
+                # ``.numpy()`` of an eager SparseTensor, which has none
+                self.rewrite.block(
+                    expr,
+                    blockers.UNSUPPORTED_GRAPH_CODE,
+                    f"the fetch `{self.rewrite.code(expr)}` may be a SparseTensor (`{self.rewrite.code(sparse_call.func)}(...)`): "
+                    "TF1's run returned a SparseTensorValue of arrays, which a converted fetch does not give; not converted",
                 )
                 return
             leaves.append(leaf)

@@ -64,7 +64,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from tf2migrate.analysis.calls import bind_arguments, call_argument, calls_in
-from tf2migrate.analysis.catalogue import layer_makes_no_variables, makes_variables
+from tf2migrate.analysis.catalogue import is_initializer_or_regularizer, layer_makes_no_variables, makes_variables
 from tf2migrate.analysis.names import read_and_bound, target_names
 from tf2migrate.analysis.tf_imports import TfImports
 from tf2migrate.diagnostics import FixSafety, Rule, Severity
@@ -125,7 +125,8 @@ _VARIABLE_CALLS = frozenset({"Variable", "get_variable", "VariableV1", "get_loca
 
 def _may_make_variables(name: str) -> bool:
     """May calling ``tf.<name>`` make variables?"""
-    if layer_makes_no_variables(name):  # (tf.layers.dropout with a fed flag: TF1 made no variable)
+    if layer_makes_no_variables(name) or is_initializer_or_regularizer(name):
+        # (tf.layers.dropout with a fed flag: TF1 made no variable; an initializer makes values)
         return False
     return name in _VARIABLE_CALLS or makes_variables(name) or name in _MAY_MAKE_VARIABLES or name.startswith(_MAY_MAKE_PREFIXES)
 
