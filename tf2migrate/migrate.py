@@ -36,7 +36,7 @@ from tf2migrate.analysis.shared_variables import find_shared_variables
 from tf2migrate.analysis.statements import MIXED_BLOCK
 from tf2migrate.analysis.star_imports import changed_names_used, tf_star_imports
 from tf2migrate.analysis.project import FileContext, local_summaries, own_net_objects, own_session_factories
-from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports, tf_aliases
+from tf2migrate.analysis.summaries import BUILDER, Summary, numpy_imports, summarize_module, tf_aliases
 from tf2migrate.analysis.tf_imports import TfImports, collect_tf_imports
 from tf2migrate.analysis.unrun_ops import find_dangling_state, StatefulCalls
 from tf2migrate.analysis.loop_state import find_stateful_loops
@@ -1209,9 +1209,11 @@ def _migrate_text(source: str, path: str, options: Options, project: FileContext
             return renamed
     # (the file's own net objects matter only to its graph, which the path above refuses to
     # take: summarizing every function of a library file cost a fifth of a large run)
-    seen = _ProjectView({**own_net_objects(tree, imported, Path(path).name), **imported}, removable, tf1_callers)
+    # (the module summarized once, for both its net objects and its session factories)
+    summarize = functools.cache(functools.partial(summarize_module, tree, imported))
+    seen = _ProjectView({**own_net_objects(tree, imported, Path(path).name, summarize), **imported}, removable, tf1_callers)
     exported = project.importer_names | project.importer_module_names if project is not None else frozenset()
-    factories = own_session_factories(tree, imported, Path(path).name, exported)
+    factories = own_session_factories(tree, imported, Path(path).name, exported, summarize)
     if factories:
         # (the file's own factories go with their calls only where the graph converts: a graph
         # kept on TF1 still calls them)

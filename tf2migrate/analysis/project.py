@@ -24,6 +24,7 @@ import hashlib
 import re
 import symtable
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -245,7 +246,9 @@ def local_summaries(tree: ast.Module, context: FileContext) -> dict[str, Summary
     return out
 
 
-def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str) -> dict[str, Summary]:
+def own_net_objects(
+    tree: ast.Module, imported: dict[str, Summary], module: str, summarize: Callable[[], dict[str, Summary]] | None = None
+) -> dict[str, Summary]:
     """The file's own net-object classes (``__init__`` makes the variables, ``__call__``
     or another method only builds ops from them) and their methods (``Dense.forward``),
     seen as an imported one is: an instance made in graph code is made once where it
@@ -256,12 +259,18 @@ def own_net_objects(tree: ast.Module, imported: dict[str, Summary], module: str)
     # never calls by name, such as a test case, makes no instance here)
     if not classes or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in classes for n in ast.walk(tree)):
         return {}
-    found = summarize_module(tree, imported)
+    found = summarize() if summarize is not None else summarize_module(tree, imported)
     classes = {name for name, summary in found.items() if "." not in name and summary.kind == VARIABLES and _is_class(tree, name)}
     return {name: replace(summary, module=module) for name, summary in found.items() if name.split(".")[0] in classes}
 
 
-def own_session_factories(tree: ast.Module, imported: dict[str, Summary], module: str, exported: frozenset[str]) -> dict[str, Summary]:
+def own_session_factories(
+    tree: ast.Module,
+    imported: dict[str, Summary],
+    module: str,
+    exported: frozenset[str],
+    summarize: Callable[[], dict[str, Summary]] | None = None,
+) -> dict[str, Summary]:
     """The file's own session factories (``def tf_session(): sess = tf.Session(config=...);
     return sess``) that only its own assignments call (``self.sess = tf_session()``), seen as
     an imported one is: the session they make goes with the call, and the factory, which
@@ -275,16 +284,15 @@ def own_session_factories(tree: ast.Module, imported: dict[str, Summary], module
     if not candidates:
         return {}
     defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    called = {
-        id(n.value.func) for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)
-    }
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(tree))
+    called = {id(n.value.func) for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call)}
+    for node in nodes:
         if isinstance(node, ast.Name) and node.id in candidates and id(node) not in called:
             candidates.discard(node.id)  # (read otherwise, or bound again)
     candidates = {name for name in candidates if defined.count(name) == 1 and name != "__all__"}
     if not candidates:
         return {}
-    found = summarize_module(tree, imported)
+    found = summarize() if summarize is not None else summarize_module(tree, imported)
     return {name: replace(found[name], module=module) for name in sorted(candidates) if name in found and found[name].kind == SESSION}
 
 
